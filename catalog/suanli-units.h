@@ -1,0 +1,30 @@
+/* suanli-units.h — formatting numbers with units the way every page and the CLI show them
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* How memory sizes are shown: decimal gigabytes as vendors print them, or binary gibibytes as
+ * devices report them. The nicks are the values of the "memory-units" GSettings key. */
+typedef enum {
+  SUANLI_MEMORY_UNITS_GB,
+  SUANLI_MEMORY_UNITS_GIB,
+} SuanliMemoryUnits;
+
+/* Separates a number from its unit; a narrow no-break space keeps "80 GB" on one line. */
+#define SUANLI_UNIT_SPACE "\u202f"
+
+SuanliMemoryUnits  suanli_memory_units_from_nick (const char        *nick);
+const char        *suanli_memory_units_to_nick   (SuanliMemoryUnits  units);
+
+char              *suanli_format_significant     (double             value,
+                                                  guint              digits);
+char              *suanli_format_bytes           (guint64            bytes,
+                                                  SuanliMemoryUnits  units);
+char              *suanli_format_duration_ns     (gint64             nanoseconds);
+
+G_END_DECLS

@@ -1,0 +1,24 @@
+/* suanli-test-support.h — helpers for the widget tests: frames, screenshots, finding widgets
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+void        suanli_test_init_gtk              (int         *argc,
+                                               char      ***argv);
+const char *suanli_test_language_tag          (void);
+void        suanli_test_wait_for_frame        (GtkWidget   *widget);
+void        suanli_test_iterate               (guint        milliseconds);
+gboolean    suanli_test_wait_until            (gboolean   (*predicate) (gpointer data),
+                                               gpointer     data,
+                                               guint        timeout_ms);
+char       *suanli_test_screenshot            (GtkWidget   *widget,
+                                               const char  *name);
+GtkWidget  *suanli_test_find_label            (GtkWidget   *root,
+                                               const char  *text);
+
+G_END_DECLS

@@ -1,0 +1,242 @@
+/* test-application.c — the application: actions, accelerators, preferences, opening files
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <adwaita.h>
+
+#include "suanli-application.h"
+#include "suanli-preferences-window.h"
+#include "suanli-test-support.h"
+#include "suanli-window.h"
+
+/* One application for the whole program, as in real life: it stays registered on the session bus
+ * until the process ends. Each test starts without windows. */
+static SuanliApplication *the_application;
+
+typedef struct
+{
+  SuanliApplication *application;
+  char              *directory;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  fixture->application = the_application;
+  g_assert_null (gtk_application_get_windows (GTK_APPLICATION (fixture->application)));
+  fixture->directory = g_dir_make_tmp ("suanli-test-XXXXXX", &error);
+  g_assert_no_error (error);
+}
+
+static void
+close_windows (GtkApplication *application)
+{
+  GList *windows;
+
+  while ((windows = gtk_application_get_windows (application)) != NULL)
+    gtk_window_destroy (windows->data);
+  suanli_test_iterate (50);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GDir) dir = g_dir_open (fixture->directory, 0, NULL);
+  const char *name;
+
+  close_windows (GTK_APPLICATION (fixture->application));
+  g_assert_null (gtk_application_get_windows (GTK_APPLICATION (fixture->application)));
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (fixture->directory, name, NULL);
+      g_assert_cmpint (g_unlink (path), ==, 0);
+    }
+  g_assert_cmpint (g_rmdir (fixture->directory), ==, 0);
+  g_free (fixture->directory);
+}
+
+static SuanliWindow *
+activate (Fixture *fixture)
+{
+  GtkWindow *window;
+
+  g_application_activate (G_APPLICATION (fixture->application));
+  window = gtk_application_get_active_window (GTK_APPLICATION (fixture->application));
+  g_assert_true (SUANLI_IS_WINDOW (window));
+  suanli_test_wait_for_frame (GTK_WIDGET (window));
+  return SUANLI_WINDOW (window);
+}
+
+static void
+assert_accels (GtkApplication *application,
+               const char     *action,
+               const char     *accel)
+{
+  g_auto(GStrv) accels = gtk_application_get_accels_for_action (application, action);
+
+  g_assert_true (g_strv_contains ((const char * const *) accels, accel));
+}
+
+static void
+test_accelerators (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  GtkApplication *application = GTK_APPLICATION (fixture->application);
+
+  assert_accels (application, "win.show-page::catalog", "<Control>1");
+  assert_accels (application, "win.show-page::planner", "<Control>2");
+  assert_accels (application, "win.show-page::profiler", "<Control>3");
+  assert_accels (application, "win.open", "<Control>o");
+  assert_accels (application, "app.preferences", "<Control>comma");
+  assert_accels (application, "win.show-help-overlay", "<Control>question");
+  assert_accels (application, "app.quit", "<Control>q");
+}
+
+static void
+test_one_window_shares_the_catalog (Fixture       *fixture,
+                                    gconstpointer  data)
+{
+  SuanliWindow *window = activate (fixture);
+  GListModel *catalog = NULL;
+
+  /* Activating again presents the same window. */
+  g_assert_true (activate (fixture) == window);
+  g_object_get (suanli_window_get_workspace (window), "catalog", &catalog, NULL);
+  g_assert_true (catalog == suanli_application_get_catalog (fixture->application));
+  g_object_unref (catalog);
+}
+
+static void
+test_color_scheme_follows_settings (Fixture       *fixture,
+                                    gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  AdwStyleManager *style = adw_application_get_style_manager (ADW_APPLICATION (fixture->application));
+
+  activate (fixture);
+  g_settings_set_string (settings, "color-scheme", "dark");
+  g_assert_cmpint (adw_style_manager_get_color_scheme (style), ==, ADW_COLOR_SCHEME_FORCE_DARK);
+  g_assert_true (adw_style_manager_get_dark (style));
+  g_settings_set_string (settings, "color-scheme", "light");
+  g_assert_cmpint (adw_style_manager_get_color_scheme (style), ==, ADW_COLOR_SCHEME_FORCE_LIGHT);
+  g_assert_false (adw_style_manager_get_dark (style));
+  g_settings_reset (settings, "color-scheme");
+  g_assert_cmpint (adw_style_manager_get_color_scheme (style), ==, ADW_COLOR_SCHEME_DEFAULT);
+}
+
+static gboolean
+has_preferences_window (gpointer data)
+{
+  for (GList *l = gtk_application_get_windows (data); l != NULL; l = l->next)
+    if (SUANLI_IS_PREFERENCES_WINDOW (l->data))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_menu_actions (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  activate (fixture);
+  g_action_group_activate_action (G_ACTION_GROUP (fixture->application), "preferences", NULL);
+  g_assert_true (suanli_test_wait_until (has_preferences_window, fixture->application, 5000));
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (fixture->application), "about"));
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (fixture->application), "quit"));
+}
+
+typedef struct
+{
+  GtkWidget  *window;
+  const char *text;
+} LabelSearch;
+
+static gboolean
+label_is_shown (gpointer data)
+{
+  LabelSearch *search = data;
+
+  return suanli_test_find_label (search->window, search->text) != NULL;
+}
+
+static void
+open_and_expect_toast (Fixture    *fixture,
+                       const char *basename,
+                       const char *contents,
+                       const char *expected)
+{
+  g_autofree char *path = g_build_filename (fixture->directory, basename, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  LabelSearch search = { NULL, expected };
+
+  if (contents != NULL)
+    g_assert_true (g_file_set_contents (path, contents, -1, NULL));
+
+  /* A toast overlay shows one toast at a time: start each file in a fresh window. */
+  close_windows (GTK_APPLICATION (fixture->application));
+  activate (fixture);
+
+  g_application_open (G_APPLICATION (fixture->application), &file, 1, "");
+  search.window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->application)));
+  g_assert_nonnull (search.window);
+  if (!suanli_test_wait_until (label_is_shown, &search, 5000))
+    g_error ("no toast saying “%s” after opening %s", expected, basename);
+}
+
+static void
+test_open_files (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autofree char *unknown = NULL;
+  g_autofree char *trace = NULL;
+  g_autofree char *missing = NULL;
+  g_autofree char *path = NULL;
+
+  activate (fixture);
+
+  unknown = g_strdup_printf (_("“%s” is not a plan, catalog or trace Suanli can open"), "notes.bin");
+  open_and_expect_toast (fixture, "notes.bin", "\x01\x02 not a trace", unknown);
+
+  trace = g_strdup_printf (_("“%s” is a trace (%s); this version cannot open traces yet"), "steps.json",
+                           _("Chrome trace JSON (PyTorch, Kineto)"));
+  open_and_expect_toast (fixture, "steps.json", "{\"traceEvents\": []}", trace);
+
+  /* A file that is not there names itself, then the reason. */
+  path = g_build_filename (fixture->directory, "gone.json", NULL);
+  missing = g_strdup_printf (_("Cannot open “%s”: %s"), path, "");
+  open_and_expect_toast (fixture, "gone.json", NULL, missing);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  suanli_test_init_gtk (&argc, &argv);
+  the_application = suanli_application_new (G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (the_application), NULL, &error));
+  g_assert_no_error (error);
+
+  g_test_add ("/application/accelerators", Fixture, NULL, fixture_set_up, test_accelerators, fixture_tear_down);
+  g_test_add ("/application/one-window", Fixture, NULL, fixture_set_up, test_one_window_shares_the_catalog,
+              fixture_tear_down);
+  g_test_add ("/application/color-scheme", Fixture, NULL, fixture_set_up, test_color_scheme_follows_settings,
+              fixture_tear_down);
+  g_test_add ("/application/menu-actions", Fixture, NULL, fixture_set_up, test_menu_actions, fixture_tear_down);
+  g_test_add ("/application/open-files", Fixture, NULL, fixture_set_up, test_open_files, fixture_tear_down);
+
+  status = g_test_run ();
+  g_application_quit (G_APPLICATION (the_application));
+  g_clear_object (&the_application);
+  return status;
+}

@@ -1,0 +1,158 @@
+/* test-cli.c — suanli-cli as a user runs it: its output, its diagnostics and its exit codes
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+#include <glib/gstdio.h>
+#include <gio/gio.h>
+
+typedef struct
+{
+  int   status;
+  char *out;
+  char *err;
+} Run;
+
+static void
+run_clear (Run *run)
+{
+  g_clear_pointer (&run->out, g_free);
+  g_clear_pointer (&run->err, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+/* Runs suanli-cli with @args (NULL-terminated) and @language ("" for untranslated). */
+static void
+run_cli (Run                *run,
+         const char         *language,
+         const char * const *args)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                                                      G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *cli = g_getenv ("SUANLI_CLI");
+
+  g_assert_nonnull (cli);
+  g_ptr_array_add (argv, (char *) cli);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  g_subprocess_launcher_setenv (launcher, "LANGUAGE", language, TRUE);
+  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  run->status = g_subprocess_get_exit_status (process);
+}
+
+static void
+test_version_and_help (void)
+{
+  g_auto(Run) version = { 0 };
+  g_auto(Run) help = { 0 };
+  g_auto(Run) command_help = { 0 };
+
+  run_cli (&version, "", (const char *[]) { "--version", NULL });
+  g_assert_cmpint (version.status, ==, 0);
+  g_assert_cmpstr (version.out, ==, "suanli-cli " PACKAGE_VERSION "\n");
+
+  run_cli (&help, "", (const char *[]) { "--help", NULL });
+  g_assert_cmpint (help.status, ==, 0);
+  g_assert_nonnull (strstr (help.out, "Usage:"));
+  g_assert_nonnull (strstr (help.out, "identify"));
+  g_assert_cmpstr (help.err, ==, "");
+
+  run_cli (&command_help, "", (const char *[]) { "identify", "--help", NULL });
+  g_assert_cmpint (command_help.status, ==, 0);
+  g_assert_nonnull (strstr (command_help.out, "suanli-cli identify"));
+}
+
+static void
+test_usage_errors (void)
+{
+  g_auto(Run) nothing = { 0 };
+  g_auto(Run) unknown = { 0 };
+  g_auto(Run) no_files = { 0 };
+
+  /* Usage errors exit 1, say why on stderr and print nothing on stdout. */
+  run_cli (&nothing, "", (const char *[]) { NULL });
+  g_assert_cmpint (nothing.status, ==, 1);
+  g_assert_nonnull (strstr (nothing.err, "Usage:"));
+  g_assert_cmpstr (nothing.out, ==, "");
+
+  run_cli (&unknown, "", (const char *[]) { "frobnicate", NULL });
+  g_assert_cmpint (unknown.status, ==, 1);
+  g_assert_nonnull (strstr (unknown.err, "unknown command “frobnicate”"));
+  g_assert_cmpstr (unknown.out, ==, "");
+
+  run_cli (&no_files, "", (const char *[]) { "identify", NULL });
+  g_assert_cmpint (no_files.status, ==, 1);
+}
+
+static void
+test_identify (void)
+{
+  g_autofree char *directory = g_dir_make_tmp ("suanli-cli-XXXXXX", NULL);
+  g_autofree char *trace = g_build_filename (directory, "steps.json", NULL);
+  g_autofree char *junk = g_build_filename (directory, "junk.bin", NULL);
+  g_autofree char *missing = g_build_filename (directory, "missing.json", NULL);
+  g_auto(Run) good = { 0 };
+  g_auto(Run) invalid = { 0 };
+  g_auto(Run) unreadable = { 0 };
+  g_autofree char *expected = NULL;
+
+  g_assert_true (g_file_set_contents (trace, "[{\"ph\": \"X\"}]", -1, NULL));
+  g_assert_true (g_file_set_contents (junk, "\x7f" "ELF", -1, NULL));
+
+  run_cli (&good, "", (const char *[]) { "identify", trace, NULL });
+  g_assert_cmpint (good.status, ==, 0);
+  expected = g_strdup_printf ("%s: Trace, Chrome trace JSON (PyTorch, Kineto)\n", trace);
+  g_assert_cmpstr (good.out, ==, expected);
+
+  /* Invalid input exits 2 and names the file; the good file is still reported. */
+  run_cli (&invalid, "", (const char *[]) { "identify", trace, junk, NULL });
+  g_assert_cmpint (invalid.status, ==, 2);
+  g_assert_nonnull (strstr (invalid.out, trace));
+  g_assert_true (g_str_has_prefix (invalid.err, junk));
+
+  /* An unreadable file is an I/O error, and that outranks invalid input. */
+  run_cli (&unreadable, "", (const char *[]) { "identify", junk, missing, NULL });
+  g_assert_cmpint (unreadable.status, ==, 1);
+  g_assert_nonnull (strstr (unreadable.err, missing));
+
+  g_assert_cmpint (g_unlink (trace), ==, 0);
+  g_assert_cmpint (g_unlink (junk), ==, 0);
+  g_assert_cmpint (g_rmdir (directory), ==, 0);
+}
+
+static void
+test_chinese (void)
+{
+  g_auto(Run) help = { 0 };
+
+  run_cli (&help, "zh_CN", (const char *[]) { "--help", NULL });
+  g_assert_cmpint (help.status, ==, 0);
+  g_assert_nonnull (strstr (help.out, "用法："));
+  g_assert_nonnull (strstr (help.out, "识别每个文件的类型"));
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/cli/version-and-help", test_version_and_help);
+  g_test_add_func ("/cli/usage-errors", test_usage_errors);
+  g_test_add_func ("/cli/identify", test_identify);
+  g_test_add_func ("/cli/chinese", test_chinese);
+
+  return g_test_run ();
+}

@@ -1,0 +1,344 @@
+/* suanli-window.c — the main window: a view switcher over the catalog, planner and profiler
+ *
+ * The window owns nothing of the model: the application gives it a workspace, and the window
+ * hands that to each page. Opening files goes back to the application (g_application_open), which
+ * decides what a file is and which page shows it, for Open… and `suanli FILE…` alike.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "suanli-catalog-page.h"
+#include "suanli-plan-page.h"
+#include "suanli-profile-page.h"
+#include "suanli-window.h"
+
+struct _SuanliWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  GObject              *workspace;
+  GSettings            *settings;
+  GtkFileChooserNative *open_dialog;
+
+  /* Template children */
+  AdwToastOverlay      *toast_overlay;
+  AdwViewStack         *stack;
+};
+
+G_DEFINE_FINAL_TYPE (SuanliWindow, suanli_window, ADW_TYPE_APPLICATION_WINDOW)
+
+enum {
+  PROP_0,
+  PROP_WORKSPACE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+add_page (SuanliWindow *self,
+          GtkWidget    *page,
+          const char   *name,
+          const char   *title,
+          const char   *icon_name)
+{
+  AdwViewStackPage *stack_page = adw_view_stack_add_titled (self->stack, page, name, title);
+
+  adw_view_stack_page_set_icon_name (stack_page, icon_name);
+}
+
+static void
+restore_window_state (SuanliWindow *self)
+{
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+}
+
+static gboolean
+suanli_window_close_request (GtkWindow *window)
+{
+  SuanliWindow *self = SUANLI_WINDOW (window);
+  int width = 0, height = 0;
+
+  /* The default size is the unmaximized size, which is what should come back next time. */
+  gtk_window_get_default_size (window, &width, &height);
+  g_settings_delay (self->settings);
+  if (width > 0 && height > 0)
+    {
+      g_settings_set_int (self->settings, "window-width", width);
+      g_settings_set_int (self->settings, "window-height", height);
+    }
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+  g_settings_apply (self->settings);
+
+  return GTK_WINDOW_CLASS (suanli_window_parent_class)->close_request (window);
+}
+
+static void
+on_open_dialog_response (GtkNativeDialog *dialog,
+                         int              response,
+                         gpointer         user_data)
+{
+  SuanliWindow *self = SUANLI_WINDOW (user_data);
+  g_autoptr(GListModel) files = NULL;
+  g_autoptr(GPtrArray) array = NULL;
+  GApplication *application;
+  guint n;
+
+  if (response != GTK_RESPONSE_ACCEPT)
+    return;
+
+  application = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+  files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
+  n = g_list_model_get_n_items (files);
+  if (application == NULL || n == 0)
+    return;
+
+  array = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (array, g_list_model_get_item (files, i));
+  gtk_window_present (GTK_WINDOW (self));
+  g_application_open (application, (GFile **) array->pdata, (int) array->len, "");
+}
+
+static void
+add_filter (GtkFileChooser     *chooser,
+            const char         *name,
+            const char * const *patterns)
+{
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, name);
+  for (guint i = 0; patterns[i] != NULL; i++)
+    gtk_file_filter_add_pattern (filter, patterns[i]);
+  gtk_file_chooser_add_filter (chooser, filter);
+}
+
+static void
+open_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  SuanliWindow *self = SUANLI_WINDOW (widget);
+  static const char * const supported[] = {
+    "*.suanli-plan", "*.suanli-capture", "*.json", "*.json.gz", "*.gz", "*.folded",
+    "*.collapsed", "*.txt", NULL
+  };
+  static const char * const plans[] = { "*.suanli-plan", NULL };
+  static const char * const traces[] = {
+    "*.json", "*.json.gz", "*.gz", "*.folded", "*.collapsed", "*.txt", "*.suanli-capture", NULL
+  };
+  static const char * const everything[] = { "*", NULL };
+
+  if (self->open_dialog == NULL)
+    {
+      GtkFileChooser *chooser;
+
+      self->open_dialog = gtk_file_chooser_native_new (_("Open Plans or Traces"), GTK_WINDOW (self),
+                                                       GTK_FILE_CHOOSER_ACTION_OPEN,
+                                                       _("_Open"), _("_Cancel"));
+      chooser = GTK_FILE_CHOOSER (self->open_dialog);
+      gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->open_dialog), TRUE);
+      gtk_file_chooser_set_select_multiple (chooser, TRUE);
+      add_filter (chooser, _("Plans and Traces"), supported);
+      add_filter (chooser, _("Plans"), plans);
+      add_filter (chooser, _("Traces"), traces);
+      add_filter (chooser, _("All Files"), everything);
+      g_signal_connect (self->open_dialog, "response", G_CALLBACK (on_open_dialog_response), self);
+    }
+
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->open_dialog));
+}
+
+static void
+show_page_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  suanli_window_show_page (SUANLI_WINDOW (widget), g_variant_get_string (parameter, NULL));
+}
+
+static void
+suanli_window_constructed (GObject *object)
+{
+  SuanliWindow *self = SUANLI_WINDOW (object);
+
+  G_OBJECT_CLASS (suanli_window_parent_class)->constructed (object);
+
+  add_page (self, suanli_catalog_page_new (self->workspace), SUANLI_PAGE_CATALOG,
+            _("Catalog"), "suanli-catalog-symbolic");
+  add_page (self, suanli_plan_page_new (self->workspace), SUANLI_PAGE_PLANNER,
+            _("Planner"), "suanli-planner-symbolic");
+  add_page (self, suanli_profile_page_new (self->workspace), SUANLI_PAGE_PROFILER,
+            _("Profiler"), "suanli-profiler-symbolic");
+}
+
+static void
+suanli_window_dispose (GObject *object)
+{
+  SuanliWindow *self = SUANLI_WINDOW (object);
+
+  if (self->open_dialog != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->open_dialog));
+  g_clear_object (&self->open_dialog);
+  gtk_widget_dispose_template (GTK_WIDGET (self), SUANLI_TYPE_WINDOW);
+
+  G_OBJECT_CLASS (suanli_window_parent_class)->dispose (object);
+}
+
+static void
+suanli_window_finalize (GObject *object)
+{
+  SuanliWindow *self = SUANLI_WINDOW (object);
+
+  g_clear_object (&self->workspace);
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (suanli_window_parent_class)->finalize (object);
+}
+
+static void
+suanli_window_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  SuanliWindow *self = SUANLI_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_WORKSPACE:
+      g_value_set_object (value, self->workspace);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+suanli_window_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  SuanliWindow *self = SUANLI_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_WORKSPACE:
+      self->workspace = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+suanli_window_class_init (SuanliWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->constructed = suanli_window_constructed;
+  object_class->dispose = suanli_window_dispose;
+  object_class->finalize = suanli_window_finalize;
+  object_class->get_property = suanli_window_get_property;
+  object_class->set_property = suanli_window_set_property;
+  window_class->close_request = suanli_window_close_request;
+
+  /* The SuanliWorkspace the pages show; see app/suanli-workspace.c. */
+  properties[PROP_WORKSPACE] =
+    g_param_spec_object ("workspace", NULL, NULL, G_TYPE_OBJECT,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/suanli/Suanli/ui/suanli-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, SuanliWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, SuanliWindow, stack);
+
+  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
+
+  /* The application's accelerators cover these too; the bindings make them work in a window
+   * that has no application yet, as in the widget tests. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, GDK_CONTROL_MASK,
+                                       "win.show-page", "s", SUANLI_PAGE_CATALOG);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_CONTROL_MASK,
+                                       "win.show-page", "s", SUANLI_PAGE_PLANNER);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_CONTROL_MASK,
+                                       "win.show-page", "s", SUANLI_PAGE_PROFILER);
+}
+
+static void
+suanli_window_init (SuanliWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->settings = g_settings_new (APPLICATION_ID);
+  restore_window_state (self);
+}
+
+/* @application: (nullable): the application, or NULL for a window on its own (tests).
+ * @workspace: the SuanliWorkspace this window shows. */
+SuanliWindow *
+suanli_window_new (GtkApplication *application,
+                   GObject        *workspace)
+{
+  g_return_val_if_fail (application == NULL || GTK_IS_APPLICATION (application), NULL);
+  g_return_val_if_fail (G_IS_OBJECT (workspace), NULL);
+
+  return g_object_new (SUANLI_TYPE_WINDOW,
+                       "application", application,
+                       "workspace", workspace,
+                       NULL);
+}
+
+/* Returns: (transfer none): the window's workspace. */
+GObject *
+suanli_window_get_workspace (SuanliWindow *self)
+{
+  g_return_val_if_fail (SUANLI_IS_WINDOW (self), NULL);
+
+  return self->workspace;
+}
+
+/* Shows the page called @name (SUANLI_PAGE_CATALOG, …); an unknown name is a programming error. */
+void
+suanli_window_show_page (SuanliWindow *self,
+                         const char   *name)
+{
+  g_return_if_fail (SUANLI_IS_WINDOW (self));
+  g_return_if_fail (adw_view_stack_get_child_by_name (self->stack, name) != NULL);
+
+  adw_view_stack_set_visible_child_name (self->stack, name);
+}
+
+const char *
+suanli_window_get_visible_page (SuanliWindow *self)
+{
+  g_return_val_if_fail (SUANLI_IS_WINDOW (self), NULL);
+
+  return adw_view_stack_get_visible_child_name (self->stack);
+}
+
+void
+suanli_window_add_toast (SuanliWindow *self,
+                         const char   *title)
+{
+  AdwToast *toast;
+
+  g_return_if_fail (SUANLI_IS_WINDOW (self));
+  g_return_if_fail (title != NULL);
+
+  toast = adw_toast_new (title);
+  adw_toast_set_timeout (toast, 8);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}

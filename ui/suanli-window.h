@@ -1,0 +1,29 @@
+/* suanli-window.h — the main window: a view switcher over the catalog, planner and profiler
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+G_BEGIN_DECLS
+
+#define SUANLI_TYPE_WINDOW (suanli_window_get_type ())
+
+G_DECLARE_FINAL_TYPE (SuanliWindow, suanli_window, SUANLI, WINDOW, AdwApplicationWindow)
+
+/* The names of the pages, for suanli_window_show_page() and the win.show-page action. */
+#define SUANLI_PAGE_CATALOG  "catalog"
+#define SUANLI_PAGE_PLANNER  "planner"
+#define SUANLI_PAGE_PROFILER "profiler"
+
+SuanliWindow *suanli_window_new              (GtkApplication *application,
+                                              GObject        *workspace);
+GObject      *suanli_window_get_workspace    (SuanliWindow   *self);
+void          suanli_window_show_page        (SuanliWindow   *self,
+                                              const char     *name);
+const char   *suanli_window_get_visible_page (SuanliWindow   *self);
+void          suanli_window_add_toast        (SuanliWindow   *self,
+                                              const char     *title);
+
+G_END_DECLS
