@@ -124,21 +124,26 @@ about_action (GSimpleAction *action,
   SuanliApplication *self = SUANLI_APPLICATION (user_data);
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
   static const char *developers[] = { "The Suanli developers", NULL };
+  GtkWindow *about;
 
-  adw_show_about_window (parent,
-                         "application-icon", APPLICATION_ID,
-                         "application-name", _("Suanli"),
-                         "developer-name", _("The Suanli developers"),
-                         "version", PACKAGE_VERSION,
-                         "comments", _("Plan and profile AI systems: a catalog of AI hardware, a "
-                                       "planner that estimates memory, time, cost and energy, and a "
-                                       "profiler for PyTorch traces and live CUDA jobs."),
-                         "developers", developers,
-                         "copyright", "© 2026 The Suanli developers",
-                         "license-type", GTK_LICENSE_GPL_3_0,
-                         /* Translators: put your names here, one per line. */
-                         "translator-credits", _("translator-credits"),
-                         NULL);
+  about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
+                        "transient-for", parent,
+                        "modal", parent != NULL,
+                        "application", self,
+                        "application-icon", APPLICATION_ID,
+                        "application-name", _("Suanli"),
+                        "developer-name", _("The Suanli developers"),
+                        "version", PACKAGE_VERSION,
+                        "comments", _("Plan and profile AI systems: a catalog of AI hardware, a "
+                                      "planner that estimates memory, time, cost and energy, and a "
+                                      "profiler for PyTorch traces and live CUDA jobs."),
+                        "developers", developers,
+                        "copyright", "© 2026 The Suanli developers",
+                        "license-type", GTK_LICENSE_GPL_3_0,
+                        /* Translators: put your names here, one per line. */
+                        "translator-credits", _("translator-credits"),
+                        NULL);
+  gtk_window_present (about);
 }
 
 static const GActionEntry app_actions[] = {

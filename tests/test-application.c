@@ -133,13 +133,35 @@ test_color_scheme_follows_settings (Fixture       *fixture,
   g_assert_cmpint (adw_style_manager_get_color_scheme (style), ==, ADW_COLOR_SCHEME_DEFAULT);
 }
 
-static gboolean
-has_preferences_window (gpointer data)
+typedef struct
 {
-  for (GList *l = gtk_application_get_windows (data); l != NULL; l = l->next)
-    if (SUANLI_IS_PREFERENCES_WINDOW (l->data))
+  GtkApplication *application;
+  GType           type;
+} WindowSearch;
+
+static gboolean
+has_window_of_type (gpointer data)
+{
+  WindowSearch *search = data;
+
+  for (GList *l = gtk_application_get_windows (search->application); l != NULL; l = l->next)
+    if (G_TYPE_CHECK_INSTANCE_TYPE (l->data, search->type))
       return TRUE;
   return FALSE;
+}
+
+static GtkWidget *
+find_window_of_type (GtkApplication *application,
+                     GType           type)
+{
+  WindowSearch search = { application, type };
+
+  if (!suanli_test_wait_until (has_window_of_type, &search, 5000))
+    return NULL;
+  for (GList *l = gtk_application_get_windows (application); l != NULL; l = l->next)
+    if (G_TYPE_CHECK_INSTANCE_TYPE (l->data, type))
+      return l->data;
+  return NULL;
 }
 
 static void
@@ -148,9 +170,39 @@ test_menu_actions (Fixture       *fixture,
 {
   activate (fixture);
   g_action_group_activate_action (G_ACTION_GROUP (fixture->application), "preferences", NULL);
-  g_assert_true (suanli_test_wait_until (has_preferences_window, fixture->application, 5000));
+  g_assert_nonnull (find_window_of_type (GTK_APPLICATION (fixture->application), SUANLI_TYPE_PREFERENCES_WINDOW));
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (fixture->application), "about"));
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (fixture->application), "quit"));
+}
+
+/* The keyboard shortcuts window (from resources/gtk/help-overlay.ui) and the about window open
+ * from the primary menu; both are translated. */
+static void
+test_shortcuts_and_about (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  SuanliWindow *window = activate (fixture);
+  GtkWidget *shortcuts, *about;
+  g_autofree char *shortcuts_name = g_strdup_printf ("shortcuts-light-%s", suanli_test_language_tag ());
+  g_autofree char *about_name = g_strdup_printf ("about-light-%s", suanli_test_language_tag ());
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL));
+  shortcuts = find_window_of_type (GTK_APPLICATION (fixture->application), GTK_TYPE_SHORTCUTS_WINDOW);
+  if (shortcuts == NULL)
+    {
+      /* The overlay is not added to the application's windows: look at the window's overlay. */
+      shortcuts = GTK_WIDGET (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+    }
+  g_assert_nonnull (shortcuts);
+  g_assert_nonnull (suanli_test_find_label (shortcuts, _("Open a plan or trace")));
+  g_free (suanli_test_screenshot (shortcuts, shortcuts_name));
+  gtk_window_close (GTK_WINDOW (shortcuts));
+
+  g_action_group_activate_action (G_ACTION_GROUP (fixture->application), "about", NULL);
+  about = find_window_of_type (GTK_APPLICATION (fixture->application), ADW_TYPE_ABOUT_WINDOW);
+  g_assert_nonnull (about);
+  g_assert_nonnull (suanli_test_find_label (about, PACKAGE_VERSION));
+  g_free (suanli_test_screenshot (about, about_name));
 }
 
 typedef struct
@@ -233,6 +285,8 @@ main (int   argc,
   g_test_add ("/application/color-scheme", Fixture, NULL, fixture_set_up, test_color_scheme_follows_settings,
               fixture_tear_down);
   g_test_add ("/application/menu-actions", Fixture, NULL, fixture_set_up, test_menu_actions, fixture_tear_down);
+  g_test_add ("/application/shortcuts-and-about", Fixture, NULL, fixture_set_up, test_shortcuts_and_about,
+              fixture_tear_down);
   g_test_add ("/application/open-files", Fixture, NULL, fixture_set_up, test_open_files, fixture_tear_down);
 
   status = g_test_run ();
