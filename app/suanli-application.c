@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "suanli-application.h"
+#include "suanli-catalog.h"
 #include "suanli-file-kind.h"
 #include "suanli-preferences-window.h"
 #include "suanli-window.h"
@@ -17,7 +18,8 @@ struct _SuanliApplication
   AdwApplication  parent_instance;
 
   GSettings      *settings;
-  GListModel     *catalog;
+  SuanliCatalog  *catalog;
+  GCancellable   *catalog_loading;
 };
 
 G_DEFINE_FINAL_TYPE (SuanliApplication, suanli_application, ADW_TYPE_APPLICATION)
@@ -71,6 +73,66 @@ on_color_scheme_changed (GSettings  *settings,
   apply_color_scheme (SUANLI_APPLICATION (user_data));
 }
 
+static void
+show_catalog_problems (AdwToast *toast,
+                       gpointer  user_data)
+{
+  GStrv problems = user_data;
+  g_autofree char *body = g_strjoinv ("\n", problems);
+  GtkApplication *application = GTK_APPLICATION (g_application_get_default ());
+  GtkWidget *dialog = adw_message_dialog_new (gtk_application_get_active_window (application),
+                                              _("Some Catalog Files Were Not Loaded"), body);
+
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+on_catalog_loaded (GObject      *source_object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(SuanliApplication) self = user_data;
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SuanliCatalog) loaded = suanli_catalog_load_standard_finish (result, &problems, &error);
+  GtkWindow *window;
+
+  if (loaded == NULL)
+    return;   /* cancelled by a newer load */
+  suanli_catalog_replace_all (self->catalog, loaded);
+
+  window = gtk_application_get_active_window (GTK_APPLICATION (self));
+  if (problems->len > 0 && SUANLI_IS_WINDOW (window))
+    {
+      g_autofree char *title = g_strdup_printf (ngettext ("%u problem in the catalog files",
+                                                          "%u problems in the catalog files", problems->len),
+                                                problems->len);
+      GStrv lines = g_new0 (char *, problems->len + 1);
+
+      for (guint i = 0; i < problems->len; i++)
+        lines[i] = g_strdup (g_ptr_array_index (problems, i));
+      suanli_window_add_toast_with_button (SUANLI_WINDOW (window), title, _("Details"),
+                                           G_CALLBACK (show_catalog_problems), lines, (GDestroyNotify) g_strfreev);
+    }
+  for (guint i = 0; i < problems->len; i++)
+    g_message ("%s", (const char *) g_ptr_array_index (problems, i));
+}
+
+/* Loads the built-in catalog, the user's and the extra folders in a thread; a newer load cancels
+ * an older one. */
+static void
+load_catalog (SuanliApplication *self)
+{
+  g_auto(GStrv) folders = g_settings_get_strv (self->settings, "catalog-folders");
+
+  g_cancellable_cancel (self->catalog_loading);
+  g_clear_object (&self->catalog_loading);
+  self->catalog_loading = g_cancellable_new ();
+  suanli_catalog_load_standard_async ((const char * const *) folders, self->catalog_loading, on_catalog_loaded,
+                                      g_object_ref (self));
+}
+
 static SuanliWindow *
 ensure_window (SuanliApplication *self)
 {
@@ -80,7 +142,7 @@ ensure_window (SuanliApplication *self)
   if (SUANLI_IS_WINDOW (window))
     return SUANLI_WINDOW (window);
 
-  workspace = suanli_workspace_new (self->catalog);
+  workspace = suanli_workspace_new (G_LIST_MODEL (self->catalog));
   return suanli_window_new (GTK_APPLICATION (self), G_OBJECT (workspace));
 }
 
@@ -170,8 +232,11 @@ suanli_application_startup (GApplication *application)
                            G_CALLBACK (on_color_scheme_changed), self, 0);
   apply_color_scheme (self);
 
-  /* The catalog issue replaces this with the loaded SuanliCatalog; every window shares it. */
-  self->catalog = G_LIST_MODEL (g_list_store_new (G_TYPE_OBJECT));
+  /* One catalog for every window: empty at first, filled when the load in a thread is done. */
+  self->catalog = suanli_catalog_new ();
+  g_signal_connect_object (self->settings, "changed::catalog-folders", G_CALLBACK (load_catalog), self,
+                           G_CONNECT_SWAPPED);
+  load_catalog (self);
 }
 
 static void
@@ -286,6 +351,8 @@ suanli_application_dispose (GObject *object)
 {
   SuanliApplication *self = SUANLI_APPLICATION (object);
 
+  g_cancellable_cancel (self->catalog_loading);
+  g_clear_object (&self->catalog_loading);
   g_clear_object (&self->settings);
   g_clear_object (&self->catalog);
 
@@ -328,5 +395,5 @@ suanli_application_get_catalog (SuanliApplication *self)
 {
   g_return_val_if_fail (SUANLI_IS_APPLICATION (self), NULL);
 
-  return self->catalog;
+  return G_LIST_MODEL (self->catalog);
 }

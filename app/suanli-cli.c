@@ -12,14 +12,13 @@
 #include <glib/gi18n.h>
 #include <gio/gio.h>
 
+#include "suanli-cli.h"
 #include "suanli-file-kind.h"
 #include "suanli-i18n.h"
 
-enum {
-  EXIT_DONE = 0,
-  EXIT_USAGE_OR_IO = 1,
-  EXIT_INVALID_INPUT = 2,
-};
+#define EXIT_DONE SUANLI_EXIT_DONE
+#define EXIT_USAGE_OR_IO SUANLI_EXIT_USAGE_OR_IO
+#define EXIT_INVALID_INPUT SUANLI_EXIT_INVALID_INPUT
 
 typedef struct
 {
@@ -33,6 +32,8 @@ static int run_identify (int argc, char **argv);
 static int run_help (int argc, char **argv);
 
 static const Command commands[] = {
+  { "catalog", N_("list [--kind KIND] [--json] | show ID [--json] | validate FILE…"),
+    N_("List, show and check catalog items"), suanli_cli_catalog },
   { "identify", N_("FILE…"), N_("Tell what each file is: a plan, a catalog or a trace, and its format"), run_identify },
   { "help", N_("[COMMAND]"), N_("Show help for a command"), run_help },
 };

@@ -5,7 +5,9 @@
 #include "config.h"
 
 #include <math.h>
+#include <glib/gi18n.h>
 
+#include "suanli-text.h"
 #include "suanli-units.h"
 
 SuanliMemoryUnits
@@ -99,4 +101,73 @@ suanli_format_duration_ns (gint64 nanoseconds)
       break;
   number = suanli_format_significant ((double) nanoseconds / steps[i].scale, 3);
   return g_strconcat (number, SUANLI_UNIT_SPACE, steps[i].name, NULL);
+}
+
+/* A count as people say it: 28672, 70.0 billion, 1.8 trillion; in Chinese 万, 亿 and 万亿. */
+char *
+suanli_format_count (double count)
+{
+  static const struct { double scale; const char *suffix; } chinese[] = {
+    { 1e12, "万亿" }, { 1e8, "亿" }, { 1e4, "万" },
+  };
+  double magnitude = fabs (count);
+  g_autofree char *number = NULL;
+
+  if (suanli_text_prefers_chinese ())
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (chinese); i++)
+        if (magnitude >= chinese[i].scale)
+          {
+            number = suanli_format_significant (count / chinese[i].scale, 3);
+            return g_strconcat (number, chinese[i].suffix, NULL);
+          }
+      return g_strdup_printf ("%.6g", count);
+    }
+
+  if (magnitude >= 1e12)
+    {
+      number = suanli_format_significant (count / 1e12, 3);
+      /* Translators: a large count, e.g. "1.80 trillion" tokens. */
+      return g_strdup_printf (_("%s trillion"), number);
+    }
+  if (magnitude >= 1e9)
+    {
+      number = suanli_format_significant (count / 1e9, 3);
+      /* Translators: a large count, e.g. "70.0 billion" parameters. */
+      return g_strdup_printf (_("%s billion"), number);
+    }
+  if (magnitude >= 1e6)
+    {
+      number = suanli_format_significant (count / 1e6, 3);
+      /* Translators: a large count, e.g. "25.6 million" parameters. */
+      return g_strdup_printf (_("%s million"), number);
+    }
+  return g_strdup_printf ("%.6g", count);
+}
+
+/* A catalog figure with its unit, exact as given (494.5 TFLOP/s, 3.35 TB/s), except sizes, which
+ * follow @memory_units, and large counts, which read as words. */
+char *
+suanli_format_quantity (double             value,
+                        const char        *unit,
+                        SuanliMemoryUnits  memory_units)
+{
+  g_autofree char *number = NULL;
+
+  if (g_strcmp0 (unit, "B") == 0 && value >= 0 && value < 1.8e19)
+    return suanli_format_bytes ((guint64) value, memory_units);
+  if (g_strcmp0 (unit, "count") == 0)
+    return suanli_format_count (value);
+  if (g_strcmp0 (unit, "tokens") == 0)
+    {
+      number = suanli_format_count (value);
+      /* Translators: a number of tokens, e.g. "2.00 trillion tokens". */
+      return g_strdup_printf (_("%s tokens"), number);
+    }
+  if (g_strcmp0 (unit, "year") == 0)
+    return g_strdup_printf ("%.0f", value);
+  number = g_strdup_printf ("%.6g", value);
+  if (g_strcmp0 (unit, "%") == 0)
+    return g_strconcat (number, "%", NULL);
+  return g_strconcat (number, SUANLI_UNIT_SPACE, unit, NULL);
 }

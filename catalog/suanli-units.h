@@ -26,5 +26,9 @@ char              *suanli_format_significant     (double             value,
 char              *suanli_format_bytes           (guint64            bytes,
                                                   SuanliMemoryUnits  units);
 char              *suanli_format_duration_ns     (gint64             nanoseconds);
+char              *suanli_format_count           (double             count);
+char              *suanli_format_quantity        (double             value,
+                                                  const char        *unit,
+                                                  SuanliMemoryUnits  memory_units);
 
 G_END_DECLS

@@ -19,7 +19,14 @@ suanli_test_init_gtk (int    *argc,
   g_test_init (argc, argv, NULL);
   gtk_init ();
   adw_init ();
-  /* What GtkApplication does for the application: its icons live in its resources. */
+  /* What AdwApplication does for the application: its style sheet and icons live in its resources. */
+  {
+    g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+
+    gtk_css_provider_load_from_resource (css, "/org/suanli/Suanli/style.css");
+    gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  }
   gtk_icon_theme_add_resource_path (gtk_icon_theme_get_for_display (gdk_display_get_default ()),
                                     "/org/suanli/Suanli/icons");
 }
@@ -109,18 +116,36 @@ suanli_test_screenshot (GtkWidget  *widget,
                         const char *name)
 {
   const char *directory = g_getenv ("SUANLI_SCREENSHOT_DIR");
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GtkSnapshot) snapshot = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
   g_autoptr(GdkTexture) texture = NULL;
   g_autofree char *filename = NULL;
   g_autofree char *path = NULL;
-  GskRenderer *renderer;
-  int width, height;
 
   /* Let transitions (a switcher's highlight, a revealer) finish: a screenshot shows the end state.
    * Turning animations off instead trips a libadwaita 1.2 size warning in preferences windows. */
   suanli_test_iterate (400);
+  texture = suanli_test_render (widget);
+  if (directory == NULL || *directory == '\0')
+    return NULL;
+
+  g_mkdir_with_parents (directory, 0755);
+  filename = g_strconcat (name, ".png", NULL);
+  path = g_build_filename (directory, filename, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+  return g_steal_pointer (&path);
+}
+
+/* Renders @widget as it is on screen, once it has been drawn. Returns: (transfer full) */
+GdkTexture *
+suanli_test_render (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GtkSnapshot) snapshot = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  GdkTexture *texture;
+  GskRenderer *renderer;
+  int width, height;
+
   suanli_test_wait_for_frame (widget);
   width = gtk_widget_get_width (widget);
   height = gtk_widget_get_height (widget);
@@ -135,17 +160,52 @@ suanli_test_screenshot (GtkWidget  *widget,
 
   renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
   texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-
   g_assert_nonnull (texture);
-  if (directory == NULL || *directory == '\0')
-    return NULL;
+  return texture;
+}
 
-  g_mkdir_with_parents (directory, 0755);
-  filename = g_strconcat (name, ".png", NULL);
-  path = g_build_filename (directory, filename, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
-  return g_steal_pointer (&path);
+/* The pixel at (@x, @y) as 0xAARRGGBB. */
+guint32
+suanli_test_pixel (GdkTexture *texture,
+                   int         x,
+                   int         y)
+{
+  int width = gdk_texture_get_width (texture), height = gdk_texture_get_height (texture);
+  g_autofree guint32 *pixels = g_new (guint32, (gsize) width * height);
+
+  g_assert_cmpint (x, >=, 0);
+  g_assert_cmpint (y, >=, 0);
+  g_assert_cmpint (x, <, width);
+  g_assert_cmpint (y, <, height);
+  gdk_texture_download (texture, (guchar *) pixels, (gsize) width * 4);
+  return pixels[(gsize) y * width + x];
+}
+
+/* Clicks the first mouse button at (@x, @y) of @widget through the X server (xdotool), as a person
+ * would: the event goes through GDK and the widget's gestures like any other. The window must be
+ * at the screen's top left corner, where Xvfb without a window manager puts it. */
+void
+suanli_test_click (GtkWidget *widget,
+                   double     x,
+                   double     y)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  graphene_point_t in = GRAPHENE_POINT_INIT (x, y), out;
+  double surface_x = 0, surface_y = 0;
+  g_autofree char *x_text = NULL;
+  g_autofree char *y_text = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &in, &out));
+  gtk_native_get_surface_transform (native, &surface_x, &surface_y);
+  x_text = g_strdup_printf ("%d", (int) (out.x + surface_x));
+  y_text = g_strdup_printf ("%d", (int) (out.y + surface_y));
+  g_spawn_sync (NULL, (char *[]) { (char *) "xdotool", (char *) "mousemove", (char *) "--sync", x_text, y_text,
+                                   (char *) "click", (char *) "1", NULL },
+                NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
 }
 
 /* The first GtkLabel under @root (depth first) whose text contains @text, or NULL. */
@@ -167,3 +227,21 @@ suanli_test_find_label (GtkWidget  *root,
   return NULL;
 }
 
+
+/* The first widget of @type under @root (depth first, @root included), or NULL. */
+GtkWidget *
+suanli_test_find_widget (GtkWidget *root,
+                         GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = suanli_test_find_widget (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}

@@ -20,5 +20,14 @@ char       *suanli_test_screenshot            (GtkWidget   *widget,
                                                const char  *name);
 GtkWidget  *suanli_test_find_label            (GtkWidget   *root,
                                                const char  *text);
+GtkWidget  *suanli_test_find_widget           (GtkWidget   *root,
+                                               GType        type);
+GdkTexture *suanli_test_render                (GtkWidget   *widget);
+guint32     suanli_test_pixel                 (GdkTexture  *texture,
+                                               int          x,
+                                               int          y);
+void        suanli_test_click                 (GtkWidget   *widget,
+                                               double       x,
+                                               double       y);
 
 G_END_DECLS

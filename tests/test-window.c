@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 #include <adwaita.h>
 
+#include "suanli-catalog.h"
 #include "suanli-page.h"
 #include "suanli-preferences-window.h"
 #include "suanli-test-support.h"
@@ -19,6 +20,15 @@
 static const char * const page_names[] = {
   SUANLI_PAGE_CATALOG, SUANLI_PAGE_PLANNER, SUANLI_PAGE_PROFILER,
 };
+
+/* The built-in catalog, so that screenshots show the catalog page as people see it. */
+static SuanliCatalog *builtin_catalog;
+
+static SuanliWorkspace *
+new_workspace (void)
+{
+  return suanli_workspace_new (G_LIST_MODEL (builtin_catalog));
+}
 
 static SuanliWindow *
 create_window (SuanliWorkspace *workspace)
@@ -42,7 +52,7 @@ destroy_window (SuanliWindow *window)
 static void
 test_window_pages (void)
 {
-  g_autoptr(SuanliWorkspace) workspace = suanli_workspace_new (NULL);
+  g_autoptr(SuanliWorkspace) workspace = new_workspace ();
   SuanliWindow *window = create_window (workspace);
   GtkWidget *page;
 
@@ -73,7 +83,7 @@ test_window_pages (void)
 static void
 test_window_toast (void)
 {
-  g_autoptr(SuanliWorkspace) workspace = suanli_workspace_new (NULL);
+  g_autoptr(SuanliWorkspace) workspace = new_workspace ();
   SuanliWindow *window = create_window (workspace);
 
   g_assert_null (suanli_test_find_label (GTK_WIDGET (window), "a toast to be seen"));
@@ -88,7 +98,7 @@ static void
 test_window_remembers_size (void)
 {
   g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
-  g_autoptr(SuanliWorkspace) workspace = suanli_workspace_new (NULL);
+  g_autoptr(SuanliWorkspace) workspace = new_workspace ();
   SuanliWindow *window;
   int width = 0, height = 0;
 
@@ -130,12 +140,12 @@ test_preferences_bound_to_settings (void)
                                   _("Vendors print decimal gigabytes; devices report binary gibibytes"));
   g_assert_nonnull (label);
   units_row = ADW_COMBO_ROW (gtk_widget_get_ancestor (label, ADW_TYPE_COMBO_ROW));
-  g_assert_cmpuint (adw_combo_row_get_selected (units_row), ==, 0);
-  adw_combo_row_set_selected (units_row, 1);
-  g_assert_cmpstr (g_settings_get_string (settings, "memory-units"), ==, "gib");
+  g_assert_cmpuint (adw_combo_row_get_selected (units_row), ==, 1);
+  adw_combo_row_set_selected (units_row, 0);
+  g_assert_cmpstr (g_settings_get_string (settings, "memory-units"), ==, "gb");
   /* …and follows it. */
-  g_settings_set_string (settings, "memory-units", "gb");
-  g_assert_cmpuint (adw_combo_row_get_selected (units_row), ==, 0);
+  g_settings_set_string (settings, "memory-units", "gib");
+  g_assert_cmpuint (adw_combo_row_get_selected (units_row), ==, 1);
 
   /* The folder list shows the setting, markup characters and all, and removes on request. */
   g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (preferences), _("No extra folders")));
@@ -162,7 +172,7 @@ test_preferences_bound_to_settings (void)
 static void
 screenshot_pages (const char *scheme)
 {
-  g_autoptr(SuanliWorkspace) workspace = suanli_workspace_new (NULL);
+  g_autoptr(SuanliWorkspace) workspace = new_workspace ();
   SuanliWindow *window = create_window (workspace);
 
   for (guint i = 0; i < G_N_ELEMENTS (page_names); i++)
@@ -210,7 +220,12 @@ int
 main (int   argc,
       char *argv[])
 {
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
+  int status;
+
   suanli_test_init_gtk (&argc, &argv);
+  builtin_catalog = suanli_catalog_new ();
+  suanli_catalog_load_builtin (builtin_catalog, problems);
 
   g_test_add_func ("/window/pages", test_window_pages);
   g_test_add_func ("/window/toast", test_window_toast);
@@ -218,5 +233,7 @@ main (int   argc,
   g_test_add_func ("/preferences/bound-to-settings", test_preferences_bound_to_settings);
   g_test_add_func ("/window/screenshots", test_screenshots);
 
-  return g_test_run ();
+  status = g_test_run ();
+  g_clear_object (&builtin_catalog);
+  return status;
 }

@@ -342,3 +342,24 @@ suanli_window_add_toast (SuanliWindow *self,
   adw_toast_set_timeout (toast, 8);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
+
+/* A toast with a button; @clicked gets the button and @data, which lives as long as the toast. */
+void
+suanli_window_add_toast_with_button (SuanliWindow   *self,
+                                     const char     *title,
+                                     const char     *button_label,
+                                     GCallback       clicked,
+                                     gpointer        data,
+                                     GDestroyNotify  destroy_data)
+{
+  AdwToast *toast;
+
+  g_return_if_fail (SUANLI_IS_WINDOW (self));
+  g_return_if_fail (title != NULL && button_label != NULL);
+
+  toast = adw_toast_new (title);
+  adw_toast_set_timeout (toast, 0);
+  adw_toast_set_button_label (toast, button_label);
+  g_signal_connect_data (toast, "button-clicked", clicked, data, (GClosureNotify) (void (*) (void)) destroy_data, 0);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}

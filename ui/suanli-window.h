@@ -25,5 +25,11 @@ void          suanli_window_show_page        (SuanliWindow   *self,
 const char   *suanli_window_get_visible_page (SuanliWindow   *self);
 void          suanli_window_add_toast        (SuanliWindow   *self,
                                               const char     *title);
+void          suanli_window_add_toast_with_button (SuanliWindow *self,
+                                              const char     *title,
+                                              const char     *button_label,
+                                              GCallback       clicked,
+                                              gpointer        data,
+                                              GDestroyNotify  destroy_data);
 
 G_END_DECLS

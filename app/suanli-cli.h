@@ -1,0 +1,20 @@
+/* suanli-cli.h — what the commands of suanli-cli share
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* DESIGN.md's exit codes, for every command. */
+enum {
+  SUANLI_EXIT_DONE = 0,           /* warnings allowed */
+  SUANLI_EXIT_USAGE_OR_IO = 1,
+  SUANLI_EXIT_INVALID_INPUT = 2,  /* the error names where */
+};
+
+int suanli_cli_catalog (int argc, char **argv);
+
+G_END_DECLS

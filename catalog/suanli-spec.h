@@ -1,0 +1,37 @@
+/* suanli-spec.h — one figure of a catalog item: value, unit, source and how sure it is
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "suanli-text.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  SUANLI_CONFIDENCE_LOW,
+  SUANLI_CONFIDENCE_MEDIUM,
+  SUANLI_CONFIDENCE_HIGH,
+} SuanliConfidence;
+
+typedef struct
+{
+  const char       *key;         /* interned */
+  double            value;
+  const char       *unit;        /* interned */
+  char             *source;      /* the document: a title or URL, and a date */
+  SuanliConfidence  confidence;
+  char             *label;       /* the marketed figure, or NULL */
+  SuanliText        note;
+} SuanliSpec;
+
+SuanliSpec *suanli_spec_new                (void);
+void        suanli_spec_free               (SuanliSpec       *spec);
+gboolean    suanli_confidence_from_nick    (const char       *nick,
+                                            SuanliConfidence *confidence);
+const char *suanli_confidence_to_nick      (SuanliConfidence  confidence);
+const char *suanli_confidence_get_title    (SuanliConfidence  confidence);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SuanliSpec, suanli_spec_free)
+
+G_END_DECLS

@@ -1,0 +1,268 @@
+/* test-builtin-catalog.c — the catalog Suanli ships: complete, valid, and true to its sources
+ *
+ * The seed-name lists (tests/data/seed-names-*.tsv) hold every hardware part, tool, model, technique
+ * and dataset the five source articles name, with the item that covers it. When the articles are
+ * present (../shared/seeds) each name and each claim's quote is also checked against their text.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "suanli-catalog.h"
+
+static SuanliCatalog *
+load_builtin (void)
+{
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
+  SuanliCatalog *catalog = suanli_catalog_new ();
+
+  suanli_catalog_load_builtin (catalog, problems);
+  suanli_catalog_check_references (catalog, problems);
+  for (guint i = 0; i < problems->len; i++)
+    g_printerr ("%s\n", (const char *) g_ptr_array_index (problems, i));
+  g_assert_cmpuint (problems->len, ==, 0);
+  return catalog;
+}
+
+static void
+test_loads_cleanly (void)
+{
+  g_autoptr(SuanliCatalog) catalog = load_builtin ();
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (catalog));
+
+  g_test_message ("%u built-in items", n);
+  g_assert_cmpuint (n, >=, 120);
+  for (SuanliItemKind kind = 0; kind < SUANLI_N_ITEM_KINDS; kind++)
+    {
+      g_test_message ("%s: %u", suanli_item_kind_to_nick (kind), suanli_catalog_count_kind (catalog, kind));
+      g_assert_cmpuint (suanli_catalog_count_kind (catalog, kind), >, 0);
+    }
+}
+
+/* The reference parts, with the figures reference/hardware.md gives (dense, as devices report). */
+static void
+test_reference_parts (void)
+{
+  g_autoptr(SuanliCatalog) catalog = load_builtin ();
+  SuanliItem *h100 = suanli_catalog_lookup (catalog, "nvidia-h100-sxm");
+  SuanliItem *h200 = suanli_catalog_lookup (catalog, "nvidia-h200-sxm");
+  SuanliItem *mi300x = suanli_catalog_lookup (catalog, "amd-mi300x");
+  double value = 0;
+
+  g_assert_nonnull (h100);
+  g_assert_nonnull (h200);
+  g_assert_nonnull (mi300x);
+  g_assert_true (suanli_item_get_spec_value (h200, "bf16_tflops", &value));
+  g_assert_cmpfloat (value, ==, 989);
+  g_assert_true (suanli_item_get_spec_value (h200, "memory_bytes", &value));
+  g_assert_cmpfloat (value, ==, 150754820096.0);   /* 143,771 MiB */
+  g_assert_true (suanli_item_get_spec_value (h100, "memory_bytes", &value));
+  g_assert_cmpfloat (value, ==, 85520809984.0);    /* 81,559 MiB */
+  g_assert_true (suanli_item_get_spec_value (mi300x, "bf16_tflops", &value));
+  g_assert_cmpfloat (value, ==, 1307.4);
+}
+
+/* The articles' known errors are recorded with the right verdict. */
+static void
+test_known_errors (void)
+{
+  g_autoptr(SuanliCatalog) catalog = load_builtin ();
+  const struct { const char *id; SuanliVerdict verdict; } expected[] = {
+    { "nvidia-h200-sxm", SUANLI_VERDICT_SPARSE_AS_DENSE },
+    { "nvidia-dgx-h200", SUANLI_VERDICT_WRONG },
+  };
+  guint wrong = 0, sparse = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      SuanliItem *item = suanli_catalog_lookup (catalog, expected[i].id);
+      gboolean found = FALSE;
+
+      g_assert_nonnull (item);
+      for (guint j = 0; j < suanli_item_get_n_claims (item); j++)
+        if (suanli_item_get_claim_at (item, j)->verdict == expected[i].verdict)
+          found = TRUE;
+      if (!found)
+        g_error ("%s has no claim found %s", expected[i].id, suanli_verdict_to_nick (expected[i].verdict));
+    }
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (catalog)); i++)
+    {
+      g_autoptr(SuanliItem) item = g_list_model_get_item (G_LIST_MODEL (catalog), i);
+
+      for (guint j = 0; j < suanli_item_get_n_claims (item); j++)
+        {
+          SuanliVerdict verdict = suanli_item_get_claim_at (item, j)->verdict;
+          wrong += verdict == SUANLI_VERDICT_WRONG;
+          sparse += verdict == SUANLI_VERDICT_SPARSE_AS_DENSE;
+        }
+    }
+  g_test_message ("%u claims found wrong, %u sparse quoted as dense", wrong, sparse);
+  /* The H200 rate, the 990 Pro's PCIe generation, the DGX H200's memory, the missing instance. */
+  g_assert_cmpuint (wrong + sparse, >=, 4);
+}
+
+static char *
+normalize (const char *name)
+{
+  g_autofree char *folded = g_utf8_casefold (name, -1);
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = folded; *p; p++)
+    if (!g_ascii_isspace (*p))
+      g_string_append_c (out, *p);
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+item_is_called (SuanliItem *item,
+                const char *name)
+{
+  g_autofree char *wanted = normalize (name);
+  g_autofree char *own = normalize (suanli_item_get_name (item));
+  const char * const *aliases = suanli_item_get_aliases (item);
+
+  if (g_str_equal (own, wanted))
+    return TRUE;
+  for (guint i = 0; aliases[i] != NULL; i++)
+    {
+      g_autofree char *alias = normalize (aliases[i]);
+      if (g_str_equal (alias, wanted))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static char *
+load_seed (GHashTable *seeds,
+           const char *seeds_dir,
+           const char *name)
+{
+  char *text = g_hash_table_lookup (seeds, name);
+
+  if (text == NULL && seeds_dir != NULL)
+    {
+      g_autofree char *path = g_build_filename (seeds_dir, name, NULL);
+
+      if (g_file_get_contents (path, &text, NULL, NULL))
+        g_hash_table_insert (seeds, g_strdup (name), text);
+    }
+  return text;
+}
+
+static const char *
+seeds_directory (void)
+{
+  const char *dir = g_getenv ("SUANLI_SEEDS_DIR");
+
+  return dir != NULL && g_file_test (dir, G_FILE_TEST_IS_DIR) ? dir : NULL;
+}
+
+static void
+test_seed_names (void)
+{
+  g_autoptr(SuanliCatalog) catalog = load_builtin ();
+  g_autoptr(GHashTable) seeds = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  const char *seeds_dir = seeds_directory ();
+  const char *lists[] = { "seed-names-hardware.tsv", "seed-names-software.tsv" };
+  guint checked = 0, missing = 0;
+
+  if (seeds_dir == NULL)
+    g_test_message ("the source articles (../shared/seeds) are not here: names are checked against the "
+                    "catalog only, not against the articles' text");
+
+  for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
+    {
+      g_autofree char *path = g_build_filename (g_getenv ("SUANLI_TEST_DATA_DIR"), lists[l], NULL);
+      g_autofree char *contents = NULL;
+      g_auto(GStrv) lines = NULL;
+
+      g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+      lines = g_strsplit (contents, "\n", -1);
+      for (guint i = 1; lines[i] != NULL; i++)   /* line 0 is the header */
+        {
+          g_auto(GStrv) fields = g_strsplit (lines[i], "\t", -1);
+          SuanliItem *item;
+          const char *seed_text;
+
+          if (*lines[i] == '\0')
+            continue;
+          g_assert_cmpuint (g_strv_length (fields), ==, 3);
+          item = suanli_catalog_lookup (catalog, fields[2]);
+          if (item == NULL)
+            {
+              g_printerr ("%s:%u: “%s” (%s): no item “%s”\n", lists[l], i + 1, fields[0], fields[1], fields[2]);
+              missing++;
+              continue;
+            }
+          if (!item_is_called (item, fields[0]))
+            {
+              g_printerr ("%s:%u: item “%s” is not called “%s” (add it to its aliases)\n", lists[l], i + 1,
+                          fields[2], fields[0]);
+              missing++;
+            }
+          seed_text = load_seed (seeds, seeds_dir, fields[1]);
+          if (seeds_dir != NULL && (seed_text == NULL || strstr (seed_text, fields[0]) == NULL))
+            {
+              g_printerr ("%s:%u: “%s” is not in %s\n", lists[l], i + 1, fields[0], fields[1]);
+              missing++;
+            }
+          checked++;
+        }
+    }
+  g_test_message ("%u names from the source articles checked", checked);
+  g_assert_cmpuint (checked, >=, 60);
+  g_assert_cmpuint (missing, ==, 0);
+}
+
+static void
+test_claim_quotes (void)
+{
+  g_autoptr(SuanliCatalog) catalog = load_builtin ();
+  g_autoptr(GHashTable) seeds = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  const char *seeds_dir = seeds_directory ();
+  guint claims = 0, bad = 0;
+
+  if (seeds_dir == NULL)
+    {
+      g_test_skip ("the source articles (../shared/seeds) are not here to check quotes against");
+      return;
+    }
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (catalog)); i++)
+    {
+      g_autoptr(SuanliItem) item = g_list_model_get_item (G_LIST_MODEL (catalog), i);
+
+      for (guint j = 0; j < suanli_item_get_n_claims (item); j++)
+        {
+          const SuanliClaim *claim = suanli_item_get_claim_at (item, j);
+          const char *text = load_seed (seeds, seeds_dir, claim->seed);
+
+          claims++;
+          if (text == NULL || strstr (text, claim->quote) == NULL)
+            {
+              g_printerr ("%s: claim %u: “%s” is not in %s\n", suanli_item_get_id (item), j, claim->quote,
+                          claim->seed);
+              bad++;
+            }
+        }
+    }
+  g_test_message ("%u claims, each quoted verbatim from its article", claims);
+  g_assert_cmpuint (claims, >=, 30);
+  g_assert_cmpuint (bad, ==, 0);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/builtin-catalog/loads-cleanly", test_loads_cleanly);
+  g_test_add_func ("/builtin-catalog/reference-parts", test_reference_parts);
+  g_test_add_func ("/builtin-catalog/known-errors", test_known_errors);
+  g_test_add_func ("/builtin-catalog/seed-names", test_seed_names);
+  g_test_add_func ("/builtin-catalog/claim-quotes", test_claim_quotes);
+
+  return g_test_run ();
+}

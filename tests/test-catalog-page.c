@@ -1,0 +1,227 @@
+/* test-catalog-page.c — the catalog page in a real window: search, select, compare, chart, click
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <adwaita.h>
+
+#include "suanli-catalog-page.h"
+#include "suanli-catalog.h"
+#include "suanli-chart-view.h"
+#include "suanli-compare-view.h"
+#include "suanli-test-support.h"
+#include "suanli-window.h"
+#include "suanli-workspace.h"
+
+typedef struct
+{
+  SuanliCatalog     *catalog;
+  SuanliWorkspace   *workspace;
+  SuanliWindow      *window;
+  SuanliCatalogPage *page;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
+
+  fixture->catalog = suanli_catalog_new ();
+  suanli_catalog_load_builtin (fixture->catalog, problems);
+  g_assert_cmpuint (problems->len, ==, 0);
+  fixture->workspace = suanli_workspace_new (G_LIST_MODEL (fixture->catalog));
+  fixture->window = g_object_ref (suanli_window_new (NULL, G_OBJECT (fixture->workspace)));
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1280, 820);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+  suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
+  fixture->page = SUANLI_CATALOG_PAGE (suanli_test_find_widget (GTK_WIDGET (fixture->window),
+                                                                SUANLI_TYPE_CATALOG_PAGE));
+  g_assert_nonnull (fixture->page);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  suanli_test_iterate (50);
+  g_assert_finalize_object (fixture->window);
+  g_assert_finalize_object (fixture->workspace);
+  g_assert_finalize_object (fixture->catalog);
+}
+
+static SuanliItem *
+item (Fixture    *fixture,
+      const char *id)
+{
+  SuanliItem *found = suanli_catalog_lookup (fixture->catalog, id);
+
+  g_assert_nonnull (found);
+  return found;
+}
+
+static gboolean
+list_contains (GListModel *model,
+               SuanliItem *wanted)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(SuanliItem) candidate = g_list_model_get_item (model, i);
+      if (candidate == wanted)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_kinds_and_search (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  GListModel *visible = suanli_catalog_page_get_visible_items (fixture->page);
+  guint accelerators = suanli_catalog_count_kind (fixture->catalog, SUANLI_ITEM_KIND_ACCELERATOR);
+
+  /* Accelerators first, every one of them. */
+  g_assert_cmpuint (g_list_model_get_n_items (visible), ==, accelerators);
+
+  suanli_catalog_page_set_search (fixture->page, "h200");
+  g_assert_true (list_contains (visible, item (fixture, "nvidia-h200-sxm")));
+  g_assert_false (list_contains (visible, item (fixture, "amd-mi300x")));
+  g_assert_cmpuint (g_list_model_get_n_items (visible), <, accelerators);
+
+  /* Chinese finds the same parts. */
+  suanli_catalog_page_set_search (fixture->page, "昇腾");
+  g_assert_true (list_contains (visible, item (fixture, "huawei-ascend-910b")));
+
+  /* No match shows the empty state's words. */
+  suanli_catalog_page_set_search (fixture->page, "no such accelerator anywhere");
+  g_assert_cmpuint (g_list_model_get_n_items (visible), ==, 0);
+  suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
+  g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (fixture->page), _("No Matches")));
+
+  /* Another kind: its own items and columns. */
+  suanli_catalog_page_set_search (fixture->page, "");
+  suanli_catalog_page_show_kind (fixture->page, SUANLI_ITEM_KIND_MODEL);
+  g_assert_cmpuint (g_list_model_get_n_items (visible), ==,
+                    suanli_catalog_count_kind (fixture->catalog, SUANLI_ITEM_KIND_MODEL));
+  g_assert_true (list_contains (visible, item (fixture, "llama-2-70b")));
+}
+
+static void
+test_select_shows_details (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  SuanliItem *h200 = item (fixture, "nvidia-h200-sxm");
+  g_autofree char *screenshot = g_strdup_printf ("catalog-detail-light-%s", suanli_test_language_tag ());
+
+  g_assert_true (suanli_catalog_page_select_item (fixture->page, h200));
+  g_assert_true (suanli_catalog_page_get_selected_item (fixture->page) == h200);
+  suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
+  /* The detail pane names the item, its sources and the article's sparse figure. */
+  g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (fixture->page), _("A sparse figure quoted as dense")));
+  g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (fixture->page), _("Specifications")));
+  g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), screenshot));
+}
+
+static void
+test_compare_three (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  const char *ids[] = { "nvidia-h100-sxm", "nvidia-h200-sxm", "amd-mi300x" };
+  g_autoptr(GObject) selection = NULL;
+  g_autoptr(GListModel) compare_items = NULL;
+  g_autofree char *screenshot = g_strdup_printf ("catalog-compare-light-%s", suanli_test_language_tag ());
+  GtkWindow *compare;
+  SuanliCompareView *view;
+
+  g_object_get (fixture->workspace, "selection", &selection, NULL);
+  g_object_get (selection, "items", &compare_items, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      g_assert_true (suanli_catalog_page_select_item (fixture->page, item (fixture, ids[i])));
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "catalog.add-to-compare", NULL));
+    }
+  /* Adding one twice does nothing. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "catalog.add-to-compare", NULL));
+  g_assert_cmpuint (g_list_model_get_n_items (compare_items), ==, 3);
+
+  compare = suanli_catalog_page_open_compare (fixture->page);
+  suanli_test_wait_for_frame (GTK_WIDGET (compare));
+  view = SUANLI_COMPARE_VIEW (suanli_test_find_widget (GTK_WIDGET (compare), SUANLI_TYPE_COMPARE_VIEW));
+  g_assert_nonnull (view);
+  /* MI300X's 1307.4 BF16 TFLOP/s is the best of the three; H100 and H200 share the most economical TDP. */
+  g_assert_cmpint (suanli_compare_view_get_best_column (view, "bf16_tflops"), ==, 2);
+  g_assert_cmpint (suanli_compare_view_get_best_column (view, "memory_bytes"), ==, 2);
+  g_assert_cmpint (suanli_compare_view_get_best_column (view, "tdp"), ==, 0);
+  /* Ratios against the first: 4.8 / 3.35 = ×1.43 for the H200's bandwidth. */
+  g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (view), "×1.43"));
+  g_free (suanli_test_screenshot (GTK_WIDGET (compare), screenshot));
+  gtk_window_destroy (compare);
+}
+
+typedef struct
+{
+  SuanliCatalogPage *page;
+  SuanliItem        *item;
+} SelectionWait;
+
+static gboolean
+item_is_selected (gpointer data)
+{
+  SelectionWait *wait = data;
+
+  return suanli_catalog_page_get_selected_item (wait->page) == wait->item;
+}
+
+static void
+test_chart_click_selects (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  g_autofree char *screenshot = g_strdup_printf ("catalog-chart-light-%s", suanli_test_language_tag ());
+  SuanliChartView *chart;
+  SuanliItem *mi300x = item (fixture, "amd-mi300x");
+  SelectionWait wait = { fixture->page, mi300x };
+  g_autoptr(GdkTexture) texture = NULL;
+  double x = 0, y = 0;
+  guint32 background, point;
+
+  g_assert_true (suanli_catalog_page_select_item (fixture->page, item (fixture, "nvidia-h100-sxm")));
+  suanli_catalog_page_show_chart (fixture->page, TRUE);
+  chart = SUANLI_CHART_VIEW (suanli_test_find_widget (GTK_WIDGET (fixture->page), SUANLI_TYPE_CHART_VIEW));
+  g_assert_nonnull (chart);
+  suanli_test_wait_for_frame (GTK_WIDGET (chart));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (chart)));
+
+  /* The MI300X is drawn where the painter says: its pixel is not the background's. */
+  texture = suanli_test_render (GTK_WIDGET (chart));
+  g_assert_true (suanli_chart_view_get_item_position (chart, mi300x, &x, &y));
+  background = suanli_test_pixel (texture, gdk_texture_get_width (texture) - 3, 3);
+  point = suanli_test_pixel (texture, (int) x, (int) y);
+  g_assert_cmphex (point, !=, background);
+  g_assert_true (suanli_chart_view_get_item_at (chart, x, y) == mi300x);
+
+  /* A real click there selects its row in the table. */
+  suanli_test_click (GTK_WIDGET (chart), x, y);
+  g_assert_true (suanli_test_wait_until (item_is_selected, &wait, 5000));
+
+  g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), screenshot));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  suanli_test_init_gtk (&argc, &argv);
+
+  g_test_add ("/catalog-page/kinds-and-search", Fixture, NULL, fixture_set_up, test_kinds_and_search,
+              fixture_tear_down);
+  g_test_add ("/catalog-page/select-shows-details", Fixture, NULL, fixture_set_up, test_select_shows_details,
+              fixture_tear_down);
+  g_test_add ("/catalog-page/compare-three", Fixture, NULL, fixture_set_up, test_compare_three, fixture_tear_down);
+  g_test_add ("/catalog-page/chart-click-selects", Fixture, NULL, fixture_set_up, test_chart_click_selects,
+              fixture_tear_down);
+
+  return g_test_run ();
+}
