@@ -20,6 +20,7 @@ struct _SuanliApplication
   GSettings      *settings;
   SuanliCatalog  *catalog;
   GCancellable   *catalog_loading;
+  GStrv           catalog_problems;   /* not yet shown: no window was open when they came */
 };
 
 G_DEFINE_FINAL_TYPE (SuanliApplication, suanli_application, ADW_TYPE_APPLICATION)
@@ -77,14 +78,29 @@ static void
 show_catalog_problems (AdwToast *toast,
                        gpointer  user_data)
 {
-  GStrv problems = user_data;
-  g_autofree char *body = g_strjoinv ("\n", problems);
+  const char * const *problems = user_data;
+  g_autofree char *body = g_strjoinv ("\n", (char **) problems);
   GtkApplication *application = GTK_APPLICATION (g_application_get_default ());
   GtkWidget *dialog = adw_message_dialog_new (gtk_application_get_active_window (application),
                                               _("Some Catalog Files Were Not Loaded"), body);
 
   adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
   gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* Tells about catalog files that did not load, once, in @window. */
+static void
+show_pending_catalog_problems (SuanliApplication *self,
+                               SuanliWindow      *window)
+{
+  guint n = self->catalog_problems != NULL ? g_strv_length (self->catalog_problems) : 0;
+  g_autofree char *title = NULL;
+
+  if (n == 0)
+    return;
+  title = g_strdup_printf (ngettext ("%u problem in the catalog files", "%u problems in the catalog files", n), n);
+  suanli_window_add_toast_with_button (window, title, _("Details"), G_CALLBACK (show_catalog_problems),
+                                       g_steal_pointer (&self->catalog_problems), (GDestroyNotify) g_strfreev);
 }
 
 static void
@@ -102,19 +118,18 @@ on_catalog_loaded (GObject      *source_object,
     return;   /* cancelled by a newer load */
   suanli_catalog_replace_all (self->catalog, loaded);
 
-  window = gtk_application_get_active_window (GTK_APPLICATION (self));
-  if (problems->len > 0 && SUANLI_IS_WINDOW (window))
+  g_clear_pointer (&self->catalog_problems, g_strfreev);
+  if (problems->len > 0)
     {
-      g_autofree char *title = g_strdup_printf (ngettext ("%u problem in the catalog files",
-                                                          "%u problems in the catalog files", problems->len),
-                                                problems->len);
-      GStrv lines = g_new0 (char *, problems->len + 1);
+      g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
 
       for (guint i = 0; i < problems->len; i++)
-        lines[i] = g_strdup (g_ptr_array_index (problems, i));
-      suanli_window_add_toast_with_button (SUANLI_WINDOW (window), title, _("Details"),
-                                           G_CALLBACK (show_catalog_problems), lines, (GDestroyNotify) g_strfreev);
+        g_strv_builder_add (builder, g_ptr_array_index (problems, i));
+      self->catalog_problems = g_strv_builder_end (builder);
     }
+  window = gtk_application_get_active_window (GTK_APPLICATION (self));
+  if (SUANLI_IS_WINDOW (window))
+    show_pending_catalog_problems (self, SUANLI_WINDOW (window));
   for (guint i = 0; i < problems->len; i++)
     g_message ("%s", (const char *) g_ptr_array_index (problems, i));
 }
@@ -143,7 +158,9 @@ ensure_window (SuanliApplication *self)
     return SUANLI_WINDOW (window);
 
   workspace = suanli_workspace_new (G_LIST_MODEL (self->catalog));
-  return suanli_window_new (GTK_APPLICATION (self), G_OBJECT (workspace));
+  window = GTK_WINDOW (suanli_window_new (GTK_APPLICATION (self), G_OBJECT (workspace)));
+  show_pending_catalog_problems (self, SUANLI_WINDOW (window));
+  return SUANLI_WINDOW (window);
 }
 
 static void
@@ -353,6 +370,7 @@ suanli_application_dispose (GObject *object)
 
   g_cancellable_cancel (self->catalog_loading);
   g_clear_object (&self->catalog_loading);
+  g_clear_pointer (&self->catalog_problems, g_strfreev);
   g_clear_object (&self->settings);
   g_clear_object (&self->catalog);
 

@@ -9,6 +9,7 @@
 #include <adwaita.h>
 
 #include "suanli-application.h"
+#include "suanli-catalog.h"
 #include "suanli-preferences-window.h"
 #include "suanli-test-support.h"
 #include "suanli-window.h"
@@ -267,6 +268,64 @@ test_open_files (Fixture       *fixture,
   open_and_expect_toast (fixture, "gone.json", NULL, missing);
 }
 
+static gboolean
+catalog_is_loaded (gpointer data)
+{
+  return g_list_model_get_n_items (suanli_application_get_catalog (data)) > 0;
+}
+
+/* The user's catalog folder: one good file overrides a built-in item, one bad file is reported in a
+ * toast with its details, and the rest still loads. The files are written before the application
+ * starts (see main). */
+static void
+test_user_catalog (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *title = g_strdup_printf (ngettext ("%u problem in the catalog files",
+                                                      "%u problems in the catalog files", 1), 1);
+  LabelSearch search = { NULL, title };
+  SuanliCatalog *catalog;
+
+  search.window = GTK_WIDGET (activate (fixture));
+  g_assert_true (suanli_test_wait_until (catalog_is_loaded, fixture->application, 10000));
+  catalog = SUANLI_CATALOG (suanli_application_get_catalog (fixture->application));
+  g_assert_cmpstr (suanli_item_get_name (suanli_catalog_lookup (catalog, "nvidia-h200-sxm")), ==, "H200 (ours)");
+  g_assert_nonnull (suanli_catalog_lookup (catalog, "amd-mi300x"));
+  g_assert_true (suanli_test_wait_until (label_is_shown, &search, 5000));
+}
+
+/* Writes the user's catalog files into a data folder of this test's own, which it returns. */
+static char *
+write_user_catalog (void)
+{
+  char *data_home = g_dir_make_tmp ("suanli-data-XXXXXX", NULL);
+  g_autofree char *directory = g_build_filename (data_home, "suanli", "catalog", NULL);
+  g_autofree char *good = g_build_filename (directory, "good.json", NULL);
+  g_autofree char *bad = g_build_filename (directory, "bad.json", NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (directory, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (good,
+    "{\"schema\": \"suanli-catalog/1\", \"items\": [{\"id\": \"nvidia-h200-sxm\", \"kind\": \"accelerator\",\n"
+    " \"vendor\": \"NVIDIA\", \"name\": \"H200 (ours)\", \"summary\": {\"en\": \"x\", \"zh_CN\": \"x\"}}]}",
+    -1, NULL));
+  g_assert_true (g_file_set_contents (bad, "{\"schema\": \"suanli-catalog/1\", \"items\": [", -1, NULL));
+  /* Before anything reads it: GLib keeps the first value it sees. */
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+  return data_home;
+}
+
+static void
+remove_user_catalog (const char *data_home)
+{
+  const char *names[] = { "suanli/catalog/good.json", "suanli/catalog/bad.json", "suanli/catalog", "suanli", "" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (data_home, names[i], NULL);
+      g_remove (path);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -274,11 +333,14 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   int status;
 
+  g_autofree char *data_home = write_user_catalog ();
+
   suanli_test_init_gtk (&argc, &argv);
   the_application = suanli_application_new (G_APPLICATION_NON_UNIQUE);
   g_assert_true (g_application_register (G_APPLICATION (the_application), NULL, &error));
   g_assert_no_error (error);
 
+  g_test_add ("/application/user-catalog", Fixture, NULL, fixture_set_up, test_user_catalog, fixture_tear_down);
   g_test_add ("/application/accelerators", Fixture, NULL, fixture_set_up, test_accelerators, fixture_tear_down);
   g_test_add ("/application/one-window", Fixture, NULL, fixture_set_up, test_one_window_shares_the_catalog,
               fixture_tear_down);
@@ -292,5 +354,6 @@ main (int   argc,
   status = g_test_run ();
   g_application_quit (G_APPLICATION (the_application));
   g_clear_object (&the_application);
+  remove_user_catalog (data_home);
   return status;
 }

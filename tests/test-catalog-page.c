@@ -4,7 +4,9 @@
  */
 #include "config.h"
 
+#include <string.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <adwaita.h>
 
 #include "suanli-catalog-page.h"
@@ -107,6 +109,79 @@ test_kinds_and_search (Fixture       *fixture,
   g_assert_cmpuint (g_list_model_get_n_items (visible), ==,
                     suanli_catalog_count_kind (fixture->catalog, SUANLI_ITEM_KIND_MODEL));
   g_assert_true (list_contains (visible, item (fixture, "llama-2-70b")));
+}
+
+static void
+test_sort_by_column (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  GtkColumnView *view = GTK_COLUMN_VIEW (suanli_test_find_widget (GTK_WIDGET (fixture->page), GTK_TYPE_COLUMN_VIEW));
+  GListModel *columns = gtk_column_view_get_columns (view);
+  GListModel *visible = suanli_catalog_page_get_visible_items (fixture->page);
+  g_autoptr(GtkColumnViewColumn) bf16 = NULL;
+  g_autoptr(SuanliItem) first = NULL;
+  g_autoptr(SuanliItem) last = NULL;
+  double best = 0, value = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (columns) && bf16 == NULL; i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+      if (g_str_has_prefix (gtk_column_view_column_get_title (column), "BF16"))
+        bf16 = g_steal_pointer (&column);
+    }
+  g_assert_nonnull (bf16);
+  for (guint i = 0; i < g_list_model_get_n_items (visible); i++)
+    {
+      g_autoptr(SuanliItem) item = g_list_model_get_item (visible, i);
+      if (suanli_item_get_spec_value (item, "bf16_tflops", &value))
+        best = MAX (best, value);
+    }
+
+  /* Highest first, and accelerators without a BF16 figure last. */
+  gtk_column_view_sort_by_column (view, bf16, GTK_SORT_DESCENDING);
+  first = g_list_model_get_item (visible, 0);
+  g_assert_true (suanli_item_get_spec_value (first, "bf16_tflops", &value));
+  g_assert_cmpfloat (value, ==, best);
+  last = g_list_model_get_item (visible, g_list_model_get_n_items (visible) - 1);
+  g_assert_false (suanli_item_get_spec_value (last, "bf16_tflops", NULL));
+}
+
+static void
+test_chart_export (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *directory = g_dir_make_tmp ("suanli-chart-XXXXXX", NULL);
+  g_autoptr(GFile) svg = g_file_new_build_filename (directory, "chart.svg", NULL);
+  g_autoptr(GFile) png = g_file_new_build_filename (directory, "chart.png", NULL);
+  g_autoptr(GFile) unwritable = g_file_new_build_filename (directory, "no-such-folder", "chart.png", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+  SuanliChartView *chart;
+
+  suanli_catalog_page_show_chart (fixture->page, TRUE);
+  chart = SUANLI_CHART_VIEW (suanli_test_find_widget (GTK_WIDGET (fixture->page), SUANLI_TYPE_CHART_VIEW));
+  suanli_test_wait_for_frame (GTK_WIDGET (chart));
+
+  g_assert_true (suanli_chart_view_export (chart, svg, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_load_contents (svg, NULL, &contents, &length, NULL, NULL));
+  g_assert_nonnull (strstr (contents, "<svg"));
+  g_clear_pointer (&contents, g_free);
+
+  g_assert_true (suanli_chart_view_export (chart, png, &error));
+  g_assert_true (g_file_load_contents (png, NULL, &contents, &length, NULL, NULL));
+  g_assert_cmpmem (contents, 4, "\x89PNG", 4);
+
+  /* A bad place fails with a reason and leaves nothing behind. */
+  g_assert_false (suanli_chart_view_export (chart, unwritable, &error));
+  g_assert_nonnull (error);
+  g_assert_false (g_file_query_exists (unwritable, NULL));
+
+  g_file_delete (svg, NULL, NULL);
+  g_file_delete (png, NULL, NULL);
+  g_rmdir (directory);
 }
 
 static void
@@ -217,6 +292,9 @@ main (int   argc,
 
   g_test_add ("/catalog-page/kinds-and-search", Fixture, NULL, fixture_set_up, test_kinds_and_search,
               fixture_tear_down);
+  g_test_add ("/catalog-page/sort-by-column", Fixture, NULL, fixture_set_up, test_sort_by_column,
+              fixture_tear_down);
+  g_test_add ("/catalog-page/chart-export", Fixture, NULL, fixture_set_up, test_chart_export, fixture_tear_down);
   g_test_add ("/catalog-page/select-shows-details", Fixture, NULL, fixture_set_up, test_select_shows_details,
               fixture_tear_down);
   g_test_add ("/catalog-page/compare-three", Fixture, NULL, fixture_set_up, test_compare_three, fixture_tear_down);

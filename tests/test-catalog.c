@@ -9,6 +9,7 @@
 
 #include "suanli-catalog-reader.h"
 #include "suanli-catalog.h"
+#include "suanli-item-csv.h"
 #include "suanli-item-json.h"
 #include "suanli-units.h"
 
@@ -360,6 +361,40 @@ test_search (void)
 }
 
 static void
+test_csv (void)
+{
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *csv = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  read_text (valid_catalog, items, problems, TRUE);
+  suanli_item_set_summary (g_ptr_array_index (items, 0), "x", "x");
+  csv = suanli_items_to_csv (items, SUANLI_ITEM_KIND_ACCELERATOR);
+  lines = g_strsplit (csv, "\r\n", -1);
+  /* A header naming each spec's unit, one row per accelerator (the system and technique are left
+   * out), exact values in the stored unit, and an empty cell where a spec is missing. */
+  g_assert_true (g_str_has_prefix (lines[0], "id,name,vendor,bf16_tflops (TFLOP/s),fp16_tflops (TFLOP/s),"));
+  g_assert_nonnull (strstr (lines[0], "memory_bytes (B)"));
+  g_assert_true (g_str_has_prefix (lines[1], "test-gpu,Test GPU 9000,Acme,989,,"));
+  g_assert_nonnull (strstr (lines[1], ",150754820096,"));
+  g_assert_cmpstr (lines[2], ==, "");
+  g_assert_null (lines[3]);
+}
+
+static void
+test_csv_quoting (void)
+{
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree char *csv = NULL;
+
+  g_ptr_array_add (items, suanli_item_new (SUANLI_ITEM_KIND_TOOL, "t", "Acme, Inc.", "=HYPERLINK(\"x\")"));
+  csv = suanli_items_to_csv (items, SUANLI_ITEM_KIND_TOOL);
+  /* Commas and quotes are quoted; a cell a spreadsheet would run as a formula is defused. */
+  g_assert_nonnull (strstr (csv, "t,\"'=HYPERLINK(\"\"x\"\")\",\"Acme, Inc.\","));
+}
+
+static void
 test_quantities (void)
 {
   g_autofree char *tflops = suanli_format_quantity (494.5, "TFLOP/s", SUANLI_MEMORY_UNITS_GB);
@@ -411,6 +446,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/catalog/merge-and-override", test_merge_and_override);
   g_test_add_func ("/catalog/dangling-part", test_dangling_part);
   g_test_add_func ("/catalog/search", test_search);
+  g_test_add_func ("/catalog/csv", test_csv);
+  g_test_add_func ("/catalog/csv-quoting", test_csv_quoting);
   g_test_add_func ("/catalog/quantities", test_quantities);
   g_test_add_func ("/catalog/quantities-chinese", test_quantities_chinese);
 

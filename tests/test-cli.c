@@ -134,6 +134,73 @@ test_identify (void)
 }
 
 static void
+test_catalog (void)
+{
+  g_autofree char *directory = g_dir_make_tmp ("suanli-cli-XXXXXX", NULL);
+  g_autofree char *good = g_build_filename (directory, "good.json", NULL);
+  g_autofree char *bad = g_build_filename (directory, "bad.json", NULL);
+  g_autofree char *missing = g_build_filename (directory, "missing.json", NULL);
+  g_auto(Run) list = { 0 };
+  g_auto(Run) json = { 0 };
+  g_auto(Run) show = { 0 };
+  g_auto(Run) unknown = { 0 };
+  g_auto(Run) valid = { 0 };
+  g_auto(Run) invalid = { 0 };
+  g_auto(Run) absent = { 0 };
+  g_auto(Run) reread = { 0 };
+  g_autofree char *reread_path = g_build_filename (directory, "listed.json", NULL);
+
+  g_assert_true (g_file_set_contents (good,
+    "{\"schema\": \"suanli-catalog/1\", \"items\": [{\"id\": \"my-box\", \"kind\": \"system\", \"vendor\": \"Us\",\n"
+    " \"name\": \"Our Box\", \"parts\": {\"accelerator\": \"nvidia-h200-sxm\"},\n"
+    " \"summary\": {\"en\": \"Ours.\", \"zh_CN\": \"我们的。\"}}]}", -1, NULL));
+  g_assert_true (g_file_set_contents (bad,
+    "{\"schema\": \"suanli-catalog/1\", \"items\": [{\"id\": \"my-gpu\", \"kind\": \"accelerator\",\n"
+    " \"vendor\": \"Us\", \"name\": \"G\", \"summary\": {\"en\": \"x\", \"zh_CN\": \"x\"},\n"
+    " \"specs\": {\"tdp\": {\"value\": \"700\", \"unit\": \"W\", \"source\": \"Our sheet (2025)\", \"confidence\": \"high\"}}}]}",
+    -1, NULL));
+
+  run_cli (&list, "", (const char *[]) { "catalog", "list", "--kind", "accelerator", NULL });
+  g_assert_cmpint (list.status, ==, 0);
+  g_assert_nonnull (strstr (list.out, "nvidia-h200-sxm"));
+  g_assert_null (strstr (list.out, "llama-2-70b"));
+
+  /* --json prints a catalog document that validates as one. */
+  run_cli (&json, "", (const char *[]) { "catalog", "list", "--kind", "model", "--json", NULL });
+  g_assert_cmpint (json.status, ==, 0);
+  g_assert_nonnull (strstr (json.out, "\"schema\" : \"suanli-catalog/1\""));
+  g_assert_nonnull (strstr (json.out, "\"kv_heads\""));
+  g_assert_true (g_file_set_contents (reread_path, json.out, -1, NULL));
+  run_cli (&reread, "", (const char *[]) { "catalog", "validate", reread_path, NULL });
+  g_assert_cmpint (reread.status, ==, 0);
+
+  run_cli (&show, "", (const char *[]) { "catalog", "show", "nvidia-h200-sxm", NULL });
+  g_assert_cmpint (show.status, ==, 0);
+  g_assert_nonnull (strstr (show.out, "A sparse figure quoted as dense"));
+  run_cli (&unknown, "", (const char *[]) { "catalog", "show", "no-such-item", NULL });
+  g_assert_cmpint (unknown.status, ==, 2);
+
+  run_cli (&valid, "", (const char *[]) { "catalog", "validate", good, NULL });
+  g_assert_cmpint (valid.status, ==, 0);
+  g_assert_nonnull (strstr (valid.out, "1 item, valid"));
+
+  /* Invalid input: exit 2, and the error names the file, line and column. */
+  run_cli (&invalid, "", (const char *[]) { "catalog", "validate", bad, NULL });
+  g_assert_cmpint (invalid.status, ==, 2);
+  g_assert_true (g_str_has_prefix (invalid.err, bad));
+  g_assert_nonnull (strstr (invalid.err, ":3:"));
+  g_assert_nonnull (strstr (invalid.err, "must be a number, not a string"));
+
+  run_cli (&absent, "", (const char *[]) { "catalog", "validate", missing, NULL });
+  g_assert_cmpint (absent.status, ==, 1);
+
+  g_unlink (good);
+  g_unlink (bad);
+  g_unlink (reread_path);
+  g_rmdir (directory);
+}
+
+static void
 test_chinese (void)
 {
   g_auto(Run) help = { 0 };
@@ -152,6 +219,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/version-and-help", test_version_and_help);
   g_test_add_func ("/cli/usage-errors", test_usage_errors);
   g_test_add_func ("/cli/identify", test_identify);
+  g_test_add_func ("/cli/catalog", test_catalog);
   g_test_add_func ("/cli/chinese", test_chinese);
 
   return g_test_run ();

@@ -332,7 +332,9 @@ bind_text_cell (GtkSignalListItemFactory *factory,
                                                                          : suanli_item_get_vendor (item));
 }
 
-/* Items without the value sort after those with it, whichever way the column is sorted. */
+/* Items without the value count as the smallest: ranked highest first (the usual way to read a
+ * spec column), they come last. GTK 4.8's column sorter does not tell a column which way it sorts,
+ * so ascending shows them first. */
 static int
 compare_column (gconstpointer a,
                 gconstpointer b,
@@ -344,7 +346,7 @@ compare_column (gconstpointer a,
   gboolean has_y = column_value ((SuanliItem *) b, column, &y);
 
   if (has_x != has_y)
-    return has_x ? GTK_ORDERING_SMALLER : GTK_ORDERING_LARGER;
+    return has_x ? GTK_ORDERING_LARGER : GTK_ORDERING_SMALLER;
   return x < y ? GTK_ORDERING_SMALLER : x > y ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
 }
 
