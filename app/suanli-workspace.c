@@ -6,15 +6,15 @@
  *
  *  catalog    GListModel of catalog items, construct-only. One loaded catalog is shared by every
  *             workspace of the application. (SuanliCatalog, from the catalog issue.)
- *  plan       the configuration being edited, or NULL. It emits "changed" on every edit, and its
- *             estimate is recomputed then. (SuanliPlan, from the estimation-engine issue.)
+ *  plan       the SuanliPlan being edited, never NULL (a new workspace starts with an empty plan).
+ *             It emits "changed" on every edit, and its estimate is recomputed then.
  *  trace      the trace being viewed, or NULL. A live capture appends to it and it emits "grown".
  *             (SuanliTrace, from the trace-engine issue.)
  *  selection  a SuanliSelection, never NULL: catalog items picked for compare and plan, the selected
  *             time range and the selected event.
  *
- * The plan and trace properties hold plain GObjects until their types land; the setters accept
- * any object so the model can be exercised before then.
+ * The trace property holds a plain GObject until SuanliTrace lands; its setter accepts any object
+ * so the model can be exercised before then.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -27,7 +27,7 @@ struct _SuanliWorkspace
   GObject          parent_instance;
 
   GListModel      *catalog;
-  GObject         *plan;
+  SuanliPlan      *plan;
   GObject         *trace;
   SuanliSelection *selection;
 };
@@ -99,7 +99,12 @@ suanli_workspace_set_property (GObject      *object,
       self->catalog = g_value_dup_object (value);
       break;
     case PROP_PLAN:
-      suanli_workspace_set_plan (self, g_value_get_object (value));
+      {
+        /* NULL stands for a new, empty plan: the workspace always has one. */
+        g_autoptr(SuanliPlan) empty = g_value_get_object (value) == NULL ? suanli_plan_new () : NULL;
+
+        suanli_workspace_set_plan (self, empty != NULL ? empty : g_value_get_object (value));
+      }
       break;
     case PROP_TRACE:
       suanli_workspace_set_trace (self, g_value_get_object (value));
@@ -135,7 +140,7 @@ suanli_workspace_class_init (SuanliWorkspaceClass *klass)
     g_param_spec_object ("catalog", NULL, NULL, G_TYPE_LIST_MODEL,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   properties[PROP_PLAN] =
-    g_param_spec_object ("plan", NULL, NULL, G_TYPE_OBJECT,
+    g_param_spec_object ("plan", NULL, NULL, SUANLI_TYPE_PLAN,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_TRACE] =
     g_param_spec_object ("trace", NULL, NULL, G_TYPE_OBJECT,
@@ -151,6 +156,7 @@ static void
 suanli_workspace_init (SuanliWorkspace *self)
 {
   self->selection = suanli_selection_new ();
+  self->plan = suanli_plan_new ();
 }
 
 /* @catalog: (nullable): the application's catalog; NULL gives an empty one. */
@@ -170,7 +176,8 @@ suanli_workspace_get_catalog (SuanliWorkspace *self)
   return self->catalog;
 }
 
-GObject *
+/* Returns: (transfer none): the plan; never NULL. */
+SuanliPlan *
 suanli_workspace_get_plan (SuanliWorkspace *self)
 {
   g_return_val_if_fail (SUANLI_IS_WORKSPACE (self), NULL);
@@ -180,10 +187,10 @@ suanli_workspace_get_plan (SuanliWorkspace *self)
 
 void
 suanli_workspace_set_plan (SuanliWorkspace *self,
-                           GObject         *plan)
+                           SuanliPlan      *plan)
 {
   g_return_if_fail (SUANLI_IS_WORKSPACE (self));
-  g_return_if_fail (plan == NULL || G_IS_OBJECT (plan));
+  g_return_if_fail (SUANLI_IS_PLAN (plan));
 
   if (g_set_object (&self->plan, plan))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLAN]);

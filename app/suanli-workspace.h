@@ -6,6 +6,7 @@
 
 #include <gio/gio.h>
 
+#include "suanli-plan.h"
 #include "suanli-selection.h"
 
 G_BEGIN_DECLS
@@ -16,9 +17,9 @@ G_DECLARE_FINAL_TYPE (SuanliWorkspace, suanli_workspace, SUANLI, WORKSPACE, GObj
 
 SuanliWorkspace *suanli_workspace_new           (GListModel      *catalog);
 GListModel      *suanli_workspace_get_catalog   (SuanliWorkspace *self);
-GObject         *suanli_workspace_get_plan      (SuanliWorkspace *self);
+SuanliPlan      *suanli_workspace_get_plan      (SuanliWorkspace *self);
 void             suanli_workspace_set_plan      (SuanliWorkspace *self,
-                                                 GObject         *plan);
+                                                 SuanliPlan      *plan);
 GObject         *suanli_workspace_get_trace     (SuanliWorkspace *self);
 void             suanli_workspace_set_trace     (SuanliWorkspace *self,
                                                  GObject         *trace);

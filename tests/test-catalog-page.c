@@ -198,6 +198,12 @@ test_select_shows_details (Fixture       *fixture,
   g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (fixture->page), _("A sparse figure quoted as dense")));
   g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (fixture->page), _("Specifications")));
   g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), screenshot));
+
+  /* "Use in plan" puts it into the workspace's plan. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "catalog.use-in-plan", NULL));
+  g_assert_cmpstr (json_object_get_string_member (
+                     json_object_get_object_member (suanli_plan_get_root (suanli_workspace_get_plan (fixture->workspace)),
+                                                    "system"), "accelerator"), ==, "nvidia-h200-sxm");
 }
 
 static void

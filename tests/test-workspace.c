@@ -23,14 +23,17 @@ test_workspace_properties (void)
 {
   g_autoptr(GListStore) catalog = g_list_store_new (G_TYPE_OBJECT);
   g_autoptr(SuanliWorkspace) workspace = suanli_workspace_new (G_LIST_MODEL (catalog));
-  g_autoptr(GObject) plan = g_object_new (G_TYPE_OBJECT, NULL);
+  g_autoptr(SuanliPlan) plan = suanli_plan_new ();
+  g_autoptr(SuanliPlan) first = NULL;
   GListModel *bound_catalog = NULL;
   guint plan_notifies = 0;
 
   g_object_get (workspace, "catalog", &bound_catalog, NULL);
   g_assert_true (bound_catalog == G_LIST_MODEL (catalog));
   g_object_unref (bound_catalog);
-  g_assert_null (suanli_workspace_get_plan (workspace));
+  /* A workspace always has a plan to edit. */
+  first = g_object_ref (suanli_workspace_get_plan (workspace));
+  g_assert_true (SUANLI_IS_PLAN (first));
   g_assert_null (suanli_workspace_get_trace (workspace));
   g_assert_true (SUANLI_IS_SELECTION (suanli_workspace_get_selection (workspace)));
 
@@ -41,7 +44,7 @@ test_workspace_properties (void)
   g_object_set (workspace, "plan", plan, NULL);
   g_assert_cmpuint (plan_notifies, ==, 1);
   g_assert_true (suanli_workspace_get_plan (workspace) == plan);
-  suanli_workspace_set_plan (workspace, NULL);
+  suanli_workspace_set_plan (workspace, first);
   g_assert_cmpuint (plan_notifies, ==, 2);
 }
 

@@ -18,6 +18,7 @@
 #include "suanli-chart-view.h"
 #include "suanli-compare-view.h"
 #include "suanli-item-csv.h"
+#include "suanli-plan.h"
 #include "suanli-units.h"
 
 /* The memory facet's thresholds, in the order of its dropdown (marketed GB ≈ GiB for HBM). */
@@ -68,6 +69,9 @@ struct _SuanliCatalogPage
 G_DEFINE_FINAL_TYPE (SuanliCatalogPage, suanli_catalog_page, SUANLI_TYPE_PAGE)
 
 static void update_detail (SuanliCatalogPage *self);
+static void show_toast    (SuanliCatalogPage *self,
+                           const char        *message);
+static char *plan_patch    (SuanliItem        *item);
 
 /* ---- filtering ---------------------------------------------------------------------------- */
 
@@ -693,6 +697,7 @@ update_detail (SuanliCatalogPage *self)
   SuanliItem *item = suanli_catalog_page_get_selected_item (self);
   GtkWidget *child, *header, *title_box, *buttons, *button;
   g_autofree char *subtitle = NULL;
+  g_autofree char *patch = NULL;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->detail_box))) != NULL)
     gtk_box_remove (self->detail_box, child);
@@ -713,6 +718,13 @@ update_detail (SuanliCatalogPage *self)
   button = gtk_button_new_with_mnemonic (_("_Add to Compare"));
   gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "catalog.add-to-compare");
   gtk_box_append (GTK_BOX (buttons), button);
+  if ((patch = plan_patch (item)) != NULL)
+    {
+      button = gtk_button_new_with_mnemonic (_("_Use in Plan"));
+      gtk_widget_add_css_class (button, "suggested-action");
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "catalog.use-in-plan");
+      gtk_box_append (GTK_BOX (buttons), button);
+    }
   gtk_box_append (GTK_BOX (header), buttons);
   gtk_box_append (self->detail_box, header);
 
@@ -774,6 +786,64 @@ on_chart_item_activated (SuanliCatalogPage *self,
                          SuanliItem        *item)
 {
   suanli_catalog_page_select_item (self, item);
+}
+
+/* ---- use in plan -------------------------------------------------------------------------- */
+
+/* Returns: (transfer full) (nullable): the merge patch that puts @item into a plan, or NULL for
+ * items a plan does not name. */
+static char *
+plan_patch (SuanliItem *item)
+{
+  const char * const *tags = suanli_item_get_tags (item);
+  const char *id = suanli_item_get_id (item);
+
+  switch (suanli_item_get_kind (item))
+    {
+    case SUANLI_ITEM_KIND_ACCELERATOR:
+      return g_strdup_printf ("{\"system\": {\"accelerator\": \"%s\", \"cloud_instance\": null}}", id);
+    case SUANLI_ITEM_KIND_CLOUD_INSTANCE:
+      return g_strdup_printf ("{\"system\": {\"cloud_instance\": \"%s\", \"accelerator\": null}}", id);
+    case SUANLI_ITEM_KIND_MODEL:
+      /* A preset replaces the whole model description. */
+      return g_strdup_printf ("{\"model\": {\"preset\": \"%s\", \"parameters\": null, \"active_parameters\": null, "
+                              "\"layers\": null, \"hidden\": null, \"heads\": null, \"kv_heads\": null, "
+                              "\"ffn_hidden\": null, \"vocab\": null, \"experts\": null, \"experts_per_token\": null}}",
+                              id);
+    case SUANLI_ITEM_KIND_LINK:
+      if (g_strv_contains (tags, "scale-up"))
+        return g_strdup_printf ("{\"system\": {\"scale_up\": \"%s\"}}", id);
+      if (g_strv_contains (tags, "scale-out"))
+        return g_strdup_printf ("{\"system\": {\"scale_out\": \"%s\"}}", id);
+      return NULL;
+    default:
+      return NULL;
+    }
+}
+
+/* Puts the selected item into the workspace's plan, where the planner picks it up. */
+static void
+use_in_plan_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  SuanliCatalogPage *self = SUANLI_CATALOG_PAGE (widget);
+  GObject *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
+  SuanliItem *item = suanli_catalog_page_get_selected_item (self);
+  g_autoptr(SuanliPlan) plan = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *patch = NULL;
+  g_autofree char *message = NULL;
+  if (item == NULL || workspace == NULL || (patch = plan_patch (item)) == NULL)
+    return;
+  g_object_get (workspace, "plan", &plan, NULL);
+  if (plan == NULL)
+    return;
+  if (!suanli_plan_apply_merge_patch_data (plan, patch, &error))
+    g_critical ("%s", error->message);
+  /* Translators: "H200 SXM is in the plan now". */
+  message = g_strdup_printf (_("“%s” is in the plan now"), suanli_item_get_name (item));
+  show_toast (self, message);
 }
 
 /* ---- compare ------------------------------------------------------------------------------ */
@@ -1078,6 +1148,7 @@ suanli_catalog_page_class_init (SuanliCatalogPageClass *klass)
 
   gtk_widget_class_install_action (widget_class, "catalog.add-to-compare", NULL, add_to_compare_action);
   gtk_widget_class_install_action (widget_class, "catalog.compare", NULL, compare_action);
+  gtk_widget_class_install_action (widget_class, "catalog.use-in-plan", NULL, use_in_plan_action);
   gtk_widget_class_install_action (widget_class, "catalog.export-csv", NULL, export_csv_action);
   gtk_widget_class_install_action (widget_class, "catalog.export-chart", "s", export_chart_action);
   gtk_widget_class_install_action (widget_class, "catalog.search", NULL, search_action);

@@ -1,0 +1,261 @@
+/* suanli-cli-plan.c — `suanli-cli plan FILE [--json]` and `suanli-cli plan new …`
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <glib/gi18n.h>
+
+#include "suanli-catalog.h"
+#include "suanli-cli.h"
+#include "suanli-estimate-json.h"
+#include "suanli-units.h"
+
+static SuanliCatalog *
+load_catalog (void)
+{
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
+  SuanliCatalog *catalog = suanli_catalog_load_standard (NULL, problems, NULL);
+
+  for (guint i = 0; i < problems->len; i++)
+    g_printerr (_("warning: %s\n"), (const char *) g_ptr_array_index (problems, i));
+  return catalog;
+}
+
+static char *
+bytes (double value)
+{
+  return suanli_format_bytes ((guint64) MAX (0, value), SUANLI_MEMORY_UNITS_GIB);
+}
+
+static void
+print_issues (GPtrArray  *issues,
+              const char *prefix)
+{
+  for (guint i = 0; i < issues->len; i++)
+    {
+      SuanliPlanIssue *issue = g_ptr_array_index (issues, i);
+      g_printerr ("%s%s: %s\n", prefix, issue->field, issue->message);
+    }
+}
+
+static void
+print_human (SuanliPlan             *plan,
+             const SuanliPlanInputs *in,
+             const SuanliEstimate   *e,
+             GPtrArray              *advice)
+{
+  g_autofree char *total = bytes (e->total);
+  g_autofree char *capacity = bytes (e->capacity);
+  const char *labels[] = { N_("weights"), N_("gradients"), N_("optimizer"), N_("activations"), N_("KV cache"),
+                           N_("overhead") };
+  double values[] = { e->weights, e->gradients, e->optimizer, e->activations, e->kv_cache, e->overhead };
+
+  g_print ("%s — %g × %s\n", *suanli_plan_get_name (plan) ? suanli_plan_get_name (plan) : _("Plan"), in->gpus,
+           in->accelerator_name);
+  g_print (e->fits ? _("Fits: %s of %s per GPU\n") : _("Does not fit: %s of %s per GPU\n"), total, capacity);
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      g_autofree char *value = bytes (values[i]);
+      g_print ("  %-12s %s\n", _(labels[i]), value);
+    }
+
+  if (suanli_plan_inputs_is_training (in))
+    {
+      g_autofree char *step = suanli_format_duration_ns ((gint64) (e->step_time_s * 1e9));
+      g_autofree char *compute = suanli_format_duration_ns ((gint64) (e->compute_s * 1e9));
+      g_autofree char *comm = suanli_format_duration_ns ((gint64) (e->exposed_communication_s * 1e9));
+      g_autofree char *bubble = suanli_format_duration_ns ((gint64) (e->bubble_s * 1e9));
+
+      g_print (_("Step %s = compute %s + exposed communication %s + bubble %s\n"), step, compute, comm, bubble);
+      g_print (_("Tokens/s %.4g · MFU %.1f%% · time to train %.3g days · %.4g GPU-hours\n"), e->tokens_per_s,
+               100 * e->mfu, e->time_to_train_s / 86400, e->gpu_hours);
+      g_print (_("Energy %.4g MWh · cost %.4g %s · CO₂ %.3g t\n"), e->energy_kwh / 1000, e->cost, in->currency,
+               e->co2_t);
+    }
+  else
+    {
+      const SuanliInferenceFigures *f = &e->inference;
+
+      g_print (_("KV cache %.6g bytes per token · at most %.0f sequences of %g tokens per GPU\n"),
+               f->kv_bytes_per_token, f->max_concurrent_sequences, in->prompt_tokens + in->output_tokens);
+      g_print (_("Time to first token %.3g s (%.3g–%.3g) · per output token %.3g ms (%.3g–%.3g), %s bound\n"),
+               f->ttft_s, e->inference_high.ttft_s, e->inference_low.ttft_s, f->tpot_s * 1e3,
+               e->inference_high.tpot_s * 1e3, e->inference_low.tpot_s * 1e3,
+               f->memory_bound ? _("memory") : _("compute"));
+      g_print (_("Tokens/s %.4g (%.4g–%.4g)\n"), f->tokens_per_s, e->inference_low.tokens_per_s,
+               e->inference_high.tokens_per_s);
+    }
+
+  for (guint i = 0; i < advice->len; i++)
+    {
+      SuanliAdvice *item = g_ptr_array_index (advice, i);
+      g_print ("%s %s\n", g_str_equal (item->severity, "warning") ? "⚠" : "ⓘ", item->text);
+    }
+}
+
+static int
+run_estimate (int    argc,
+              char **argv)
+{
+  gboolean json = FALSE;
+  g_autofree char *explain = NULL;
+  const GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the estimate as suanli-estimate/1 JSON"), NULL },
+    { "explain", 0, 0, G_OPTION_ARG_STRING, &explain, N_("Explain one figure, e.g. memory.activations"),
+      N_("FIGURE") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("FILE"));
+  g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+  g_autoptr(GPtrArray) advice = NULL;
+  g_autoptr(SuanliCatalog) catalog = NULL;
+  g_autoptr(SuanliPlan) plan = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  SuanliPlanInputs inputs;
+  SuanliEstimate estimate = { 0 };
+  gboolean valid;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 2)
+    {
+      g_printerr ("suanli-cli plan: %s\n", error != NULL ? error->message : _("give one plan file"));
+      return SUANLI_EXIT_USAGE_OR_IO;
+    }
+
+  file = g_file_new_for_commandline_arg (argv[1]);
+  plan = suanli_plan_new_from_file (file, &error);
+  if (plan == NULL)
+    {
+      g_printerr ("%s\n", error->message);
+      return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA) ? SUANLI_EXIT_INVALID_INPUT
+                                                                           : SUANLI_EXIT_USAGE_OR_IO;
+    }
+
+  catalog = load_catalog ();
+  valid = suanli_plan_inputs_resolve (plan, catalog, &inputs, errors, warnings);
+  if (valid)
+    {
+      suanli_estimate_compute (&inputs, &estimate);
+      advice = suanli_advice_for (&inputs, &estimate);
+    }
+
+  if (json)
+    {
+      g_autofree char *text = suanli_estimate_to_json (&inputs, &estimate, errors, warnings, advice);
+      g_print ("%s\n", text);
+    }
+  else if (valid && explain != NULL)
+    {
+      g_autofree char *text = suanli_estimate_explain (&inputs, &estimate, explain);
+
+      if (text == NULL)
+        {
+          g_autofree char *known = g_strjoinv (", ", (char **) suanli_estimate_get_figures ());
+          g_printerr (_("suanli-cli plan: no figure “%s” (%s)\n"), explain, known);
+          return SUANLI_EXIT_USAGE_OR_IO;
+        }
+      g_print ("%s\n", text);
+    }
+  else if (valid)
+    print_human (plan, &inputs, &estimate, advice);
+
+  print_issues (warnings, _("warning: "));
+  print_issues (errors, "");
+  return valid ? SUANLI_EXIT_DONE : SUANLI_EXIT_INVALID_INPUT;
+}
+
+static int
+run_new (int    argc,
+         char **argv)
+{
+  g_autofree char *preset = NULL;
+  g_autofree char *accelerator = NULL;
+  g_autofree char *output = NULL;
+  int gpus = 8;
+  const GOptionEntry entries[] = {
+    { "preset", 0, 0, G_OPTION_ARG_STRING, &preset, N_("The model, a catalog id"), N_("MODEL") },
+    { "accelerator", 0, 0, G_OPTION_ARG_STRING, &accelerator, N_("The accelerator, a catalog id"), N_("ID") },
+    { "gpus", 0, 0, G_OPTION_ARG_INT, &gpus, N_("How many accelerators (8 per node)"), N_("N") },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the plan here instead of to standard output"),
+      N_("FILE") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+  g_autoptr(SuanliCatalog) catalog = NULL;
+  g_autoptr(SuanliPlan) plan = suanli_plan_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *patch = NULL;
+  g_autofree char *name = NULL;
+  SuanliPlanInputs inputs;
+  int per_node;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 1 || preset == NULL ||
+      accelerator == NULL || gpus < 1)
+    {
+      g_printerr (_("Usage: suanli-cli plan new --preset MODEL --accelerator ID --gpus N [-o FILE]\n"));
+      return SUANLI_EXIT_USAGE_OR_IO;
+    }
+
+  per_node = MIN (gpus, 8);
+  if (gpus % per_node != 0)
+    {
+      g_printerr (_("suanli-cli plan new: %d GPUs do not fill nodes of 8\n"), gpus);
+      return SUANLI_EXIT_INVALID_INPUT;
+    }
+  name = g_strdup_printf ("%s on %d × %s", preset, gpus, accelerator);
+  patch = g_strdup_printf ("{\"name\": \"%s\", \"model\": {\"preset\": \"%s\"}, "
+                           "\"system\": {\"accelerator\": \"%s\", \"gpus_per_node\": %d, \"nodes\": %d}}",
+                           name, preset, accelerator, per_node, gpus / per_node);
+  if (!suanli_plan_apply_merge_patch_data (plan, patch, &error))
+    {
+      g_printerr ("suanli-cli plan new: %s\n", error->message);
+      return SUANLI_EXIT_INVALID_INPUT;
+    }
+
+  /* Only ids the catalog knows make a plan. */
+  catalog = load_catalog ();
+  suanli_plan_inputs_resolve (plan, catalog, &inputs, errors, warnings);
+  for (guint i = 0; i < errors->len; i++)
+    {
+      SuanliPlanIssue *issue = g_ptr_array_index (errors, i);
+
+      if (g_str_equal (issue->field, "model.preset") || g_str_equal (issue->field, "system.accelerator"))
+        {
+          g_printerr ("%s: %s\n", issue->field, issue->message);
+          return SUANLI_EXIT_INVALID_INPUT;
+        }
+    }
+
+  if (output == NULL)
+    {
+      g_autofree char *data = suanli_plan_to_data (plan);
+      g_print ("%s", data);
+    }
+  else
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (output);
+
+      if (!suanli_plan_save (plan, file, &error))
+        {
+          g_printerr ("%s: %s\n", output, error->message);
+          return SUANLI_EXIT_USAGE_OR_IO;
+        }
+    }
+  return SUANLI_EXIT_DONE;
+}
+
+int
+suanli_cli_plan (int    argc,
+                 char **argv)
+{
+  if (argc >= 2 && g_str_equal (argv[1], "new"))
+    return run_new (argc - 1, argv + 1);
+  return run_estimate (argc, argv);
+}

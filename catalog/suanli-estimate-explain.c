@@ -1,0 +1,215 @@
+/* suanli-estimate-explain.c — every estimated figure, explained: formula, values, result, source
+ *
+ * Written only when asked (a popover, the report's appendix, `suanli-cli plan --explain`), so that
+ * evaluating plans stays fast. The values substituted are the plan's resolved inputs and the
+ * estimate's intermediate terms, so an explanation always agrees with the number it explains.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "suanli-estimate.h"
+
+#define ZERO_SOURCE "Rajbhandari et al., ZeRO: Memory Optimizations Toward Training Trillion Parameter Models (2020)"
+#define ACTIVATION_SOURCE "Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models (2022)"
+#define FLOPS_SOURCE "Narayanan et al., Efficient Large-Scale Language Model Training on GPU Clusters (2021); Korthikanti et al. (2022)"
+#define NCCL_SOURCE "NVIDIA nccl-tests, PERFORMANCE.md (ring all-reduce bus bandwidth)"
+#define ROOFLINE_SOURCE "Roofline: decoding reads every weight and the KV cache per step (shared/reference/estimation.md)"
+
+static const char * const figures[] = {
+  "memory.weights", "memory.gradients", "memory.optimizer", "memory.activations", "memory.kv_cache",
+  "memory.overhead", "memory.total",
+  "training.model_flops_per_step", "training.hardware_flops_per_step", "training.step_time_s",
+  "training.compute_s", "training.communication_s", "training.exposed_communication_s", "training.bubble_s",
+  "training.tokens_per_s", "training.time_to_train_s", "training.mfu", "training.hfu", "training.gpu_hours",
+  "training.energy_kwh", "training.cost", "training.co2_t",
+  "inference.weights_per_gpu", "inference.kv_bytes_per_token", "inference.max_concurrent_sequences",
+  "inference.ttft_s", "inference.tpot_s", "inference.tokens_per_s",
+  NULL
+};
+
+/* The figures suanli_estimate_explain() knows, as "section.key" of the estimate's JSON. */
+const char * const *
+suanli_estimate_get_figures (void)
+{
+  return figures;
+}
+
+static char *
+explain_memory (const SuanliPlanInputs *in,
+                const SuanliEstimate   *e,
+                const char             *key)
+{
+  double psi = suanli_estimate_parameters_per_gpu (in);
+  const char *zero = in->zero_stage > 0 ? _(" ÷ data-parallel size (ZeRO shards it)") : "";
+
+  if (g_str_equal (key, "weights"))
+    return g_strdup_printf (_("weights = bytes per parameter × parameters per GPU (P ÷ (t·p))%s\n"
+                              "= %g × %.4g%s\n= %.4g B\nSource: %s"),
+                            in->zero_stage >= 3 ? zero : "", suanli_precision_bytes (in->weights), psi,
+                            in->zero_stage >= 3 ? " ÷ d" : "", e->weights, ZERO_SOURCE);
+  if (g_str_equal (key, "gradients"))
+    return g_strdup_printf (_("gradients = bytes per parameter × parameters per GPU%s\n= %.4g B\nSource: %s"),
+                            in->zero_stage >= 2 ? zero : "", e->gradients, ZERO_SOURCE);
+  if (g_str_equal (key, "optimizer"))
+    return g_strdup_printf (_("optimizer = %g bytes per parameter (fp32 master copy and states) × parameters per "
+                              "GPU%s\n= %g × %.4g%s\n= %.4g B%s\nSource: %s"),
+                            suanli_estimate_optimizer_bytes (in), in->zero_stage >= 1 ? zero : "",
+                            suanli_estimate_optimizer_bytes (in), psi, in->zero_stage >= 1 ? " ÷ d" : "",
+                            e->optimizer, in->offload != SUANLI_OFFLOAD_NONE ? _(" (offloaded: 0 on the GPU)") : "",
+                            ZERO_SOURCE);
+  if (g_str_equal (key, "activations"))
+    {
+      if (!suanli_plan_inputs_is_training (in))
+        return g_strdup_printf (_("prefill working set ≈ 4 × batch × prompt tokens × hidden × 2 bytes ÷ t\n= %.4g B"),
+                                e->activations);
+      return g_strdup_printf (_("activations = bytes per layer per micro-batch × (layers ÷ p) × micro-batches in "
+                                "flight (min(m, p)) × interleaving factor\n"
+                                "bytes per layer = s·b·h·(…) for %s recompute%s%s = %.4g B\n"
+                                "= %.4g × %.4g\n= %.4g B\nSource: %s"),
+                              in->recompute == SUANLI_RECOMPUTE_FULL ? _("full")
+                              : in->recompute == SUANLI_RECOMPUTE_SELECTIVE ? _("selective") : _("no"),
+                              in->sequence_parallel ? _(", sequence parallel") : "",
+                              in->flash_attention ? _(", FlashAttention (no s² term)") : "",
+                              suanli_estimate_activations_per_layer (in), suanli_estimate_activations_per_layer (in),
+                              suanli_estimate_activation_multiplier (in), e->activations, ACTIVATION_SOURCE);
+    }
+  if (g_str_equal (key, "kv_cache"))
+    return g_strdup_printf (_("KV cache = batch × KV bytes per token on this GPU × (prompt + output tokens)\n"
+                              "= %g × %.4g × %g\n= %.4g B"),
+                            in->batch, suanli_estimate_kv_bytes_per_token_per_gpu (in),
+                            in->prompt_tokens + in->output_tokens, e->kv_cache);
+  if (g_str_equal (key, "overhead"))
+    return g_strdup_printf (_("framework overhead (CUDA context, allocator, fragmentation) = %.4g B, an assumption "
+                              "(typically 0.3–2 GB per GPU)"), e->overhead);
+  return g_strdup_printf (_("total = weights + gradients + optimizer + activations + KV cache + overhead\n"
+                            "= %.4g + %.4g + %.4g + %.4g + %.4g + %.4g\n= %.4g B of %.4g B: %s"),
+                          e->weights, e->gradients, e->optimizer, e->activations, e->kv_cache, e->overhead, e->total,
+                          e->capacity, e->fits ? _("fits") : _("does not fit"));
+}
+
+static char *
+explain_training (const SuanliPlanInputs *in,
+                  const SuanliEstimate   *e,
+                  const char             *key)
+{
+  double n = in->gpus, peak = in->peak_flops;
+
+  if (g_str_equal (key, "model_flops_per_step"))
+    return g_strdup_printf (_("model FLOPs per step = 72·B·s·L·h²·(1 + s/(6h) + V/(12·L·h)) (6·P·tokens without "
+                              "the architecture, or with experts: active parameters)\n"
+                              "B = %g, s = %g, L = %g, h = %g, V = %g\n= %.4g FLOP\nSource: %s"),
+                            in->global_batch, in->seq_len, in->layers, in->hidden, in->vocab, e->model_flops_per_step,
+                            FLOPS_SOURCE);
+  if (g_str_equal (key, "hardware_flops_per_step"))
+    return g_strdup_printf (_("hardware FLOPs per step = model FLOPs plus what recomputation redoes (selective: "
+                              "s/(3h) for s/(6h); full: 96·B·s·L·h²·(1 + s/(6h) + V/(16·L·h)))\n= %.4g FLOP\n"
+                              "Source: %s"), e->hardware_flops_per_step, FLOPS_SOURCE);
+  if (g_str_equal (key, "compute_s"))
+    return g_strdup_printf (_("compute = hardware FLOPs ÷ (GPUs × dense peak × efficiency)\n"
+                              "= %.4g ÷ (%g × %.4g × %g)\n= %.4g s"),
+                            e->hardware_flops_per_step, n, peak, in->compute_efficiency, e->compute_s);
+  if (g_str_equal (key, "communication_s") || g_str_equal (key, "exposed_communication_s"))
+    return g_strdup_printf (_("communication per step: data-parallel all-reduce %.4g s (overlaps the backward pass), "
+                              "tensor-parallel all-reduces %.4g s, pipeline sends %.4g s, expert all-to-all %.4g s; "
+                              "a ring all-reduce of S bytes over n ranks takes 2·(n−1)/n·S/bandwidth\n"
+                              "total %.4g s, of it exposed %.4g s\nSource: %s"),
+                            e->data_parallel_s, e->tensor_parallel_s, e->pipeline_s, e->expert_s, e->communication_s,
+                            e->exposed_communication_s, NCCL_SOURCE);
+  if (g_str_equal (key, "bubble_s"))
+    return g_strdup_printf (_("pipeline bubble = (p − 1) ÷ (v × m) of the pipeline's work\n"
+                              "= (%g − 1) ÷ (%g × %g) …\n= %.4g s\nSource: %s"),
+                            in->pipeline, in->virtual_stages, suanli_plan_inputs_micro_batches (in), e->bubble_s,
+                            FLOPS_SOURCE);
+  if (g_str_equal (key, "step_time_s"))
+    {
+      if (in->mfu > 0)
+        return g_strdup_printf (_("step time = model FLOPs ÷ (GPUs × dense peak × MFU)\n= %.4g ÷ (%g × %.4g × %g)\n"
+                                  "= %.4g s (the breakdown is scaled to it)"),
+                                e->model_flops_per_step, n, peak, in->mfu, e->step_time_s);
+      if (in->achieved_flops > 0)
+        return g_strdup_printf (_("step time = hardware FLOPs ÷ (GPUs × achieved FLOP/s)\n= %.4g ÷ (%g × %.4g)\n"
+                                  "= %.4g s (the breakdown is scaled to it)"),
+                                e->hardware_flops_per_step, n, in->achieved_flops, e->step_time_s);
+      return g_strdup_printf (_("step time = compute + exposed communication + pipeline bubble\n"
+                                "= %.4g + %.4g + %.4g\n= %.4g s"),
+                              e->compute_s, e->exposed_communication_s, e->bubble_s, e->step_time_s);
+    }
+  if (g_str_equal (key, "tokens_per_s"))
+    return g_strdup_printf (_("tokens/s = global batch × sequence length ÷ step time\n= %g × %g ÷ %.4g\n= %.4g"),
+                            in->global_batch, in->seq_len, e->step_time_s, e->tokens_per_s);
+  if (g_str_equal (key, "time_to_train_s"))
+    return g_strdup_printf (_("time to train = tokens ÷ tokens/s\n= %.4g ÷ %.4g\n= %.4g s (%.3g days)"),
+                            in->tokens, e->tokens_per_s, e->time_to_train_s, e->time_to_train_s / 86400);
+  if (g_str_equal (key, "mfu") || g_str_equal (key, "hfu"))
+    return g_strdup_printf (_("MFU = model FLOPs ÷ (step time × GPUs × dense peak) = %.3g; HFU counts hardware "
+                              "FLOPs (recomputation included) = %.3g"), e->mfu, e->hfu);
+  if (g_str_equal (key, "gpu_hours"))
+    return g_strdup_printf (_("GPU-hours = GPUs × time to train ÷ 3600\n= %g × %.4g ÷ 3600\n= %.4g"),
+                            n, e->time_to_train_s, e->gpu_hours);
+  if (g_str_equal (key, "energy_kwh"))
+    return g_strdup_printf (_("energy = GPU-hours × board power × PUE\n= %.4g × %g kW × %g\n= %.4g kWh"),
+                            e->gpu_hours, in->board_power / 1000, in->pue, e->energy_kwh);
+  if (g_str_equal (key, "cost"))
+    return g_strdup_printf (_("cost = GPU-hours × price per GPU-hour\n= %.4g × %g %s\n= %.4g %s"),
+                            e->gpu_hours, in->price_per_gpu_hour, in->currency, e->cost, in->currency);
+  return g_strdup_printf (_("CO₂ = energy (MWh) × grid intensity\n= %.4g × %g t/MWh\n= %.4g t"),
+                          e->energy_kwh / 1000, in->grid_tco2_per_mwh, e->co2_t);
+}
+
+static char *
+explain_inference (const SuanliPlanInputs *in,
+                   const SuanliEstimate   *e,
+                   const char             *key)
+{
+  const SuanliInferenceFigures *f = &e->inference;
+
+  if (g_str_equal (key, "weights_per_gpu"))
+    return g_strdup_printf (_("weights per GPU = parameters × bytes per weight ÷ (t·p)\n= %.4g × %g ÷ (%g × %g)\n"
+                              "= %.4g B (quantization scales not counted)"),
+                            in->parameters, suanli_precision_bytes (in->weights), in->tensor, in->pipeline,
+                            f->weights_per_gpu);
+  if (g_str_equal (key, "kv_bytes_per_token"))
+    return g_strdup_printf (_("KV bytes per token = 2 × layers × KV heads × head size × bytes\n"
+                              "= 2 × %g × %g × %g × %g\n= %.6g B"),
+                            in->layers, in->kv_heads, in->hidden / in->heads, suanli_precision_bytes (in->kv_cache),
+                            f->kv_bytes_per_token);
+  if (g_str_equal (key, "max_concurrent_sequences"))
+    return g_strdup_printf (_("sequences = (GPU memory − weights − overhead − prefill buffers) ÷ KV bytes per "
+                              "sequence on one GPU at full length\n= %.4g sequences"), f->max_concurrent_sequences);
+  if (g_str_equal (key, "ttft_s"))
+    return g_strdup_printf (_("time to first token = 2 × active parameters × prompt tokens × batch ÷ (t × peak × "
+                              "efficiency)\n= 2 × %.4g × %g × %g ÷ (%g × %.4g × %g)\n= %.4g s (bounds %.4g–%.4g s)"),
+                            in->active_parameters, in->prompt_tokens, in->batch, in->tensor, in->peak_flops,
+                            in->compute_efficiency, f->ttft_s, e->inference_high.ttft_s, e->inference_low.ttft_s);
+  if (g_str_equal (key, "tpot_s"))
+    return g_strdup_printf (_("time per output token = max(bytes read per step ÷ (HBM bandwidth × efficiency), "
+                              "2 × active parameters × batch ÷ (t × peak × efficiency)) + tensor-parallel "
+                              "all-reduces\n= %.4g s, %s bound (bounds %.4g–%.4g s)\nSource: %s"),
+                            f->tpot_s, f->memory_bound ? _("memory") : _("compute"), e->inference_high.tpot_s,
+                            e->inference_low.tpot_s, ROOFLINE_SOURCE);
+  return g_strdup_printf (_("tokens/s = batch ÷ time per output token\n= %g ÷ %.4g\n= %.4g (bounds %.4g–%.4g)"),
+                          in->batch, f->tpot_s, f->tokens_per_s, e->inference_low.tokens_per_s,
+                          e->inference_high.tokens_per_s);
+}
+
+/* Returns: (transfer full) (nullable): how @figure ("memory.activations", see
+ * suanli_estimate_get_figures()) was computed, or NULL for an unknown figure. */
+char *
+suanli_estimate_explain (const SuanliPlanInputs *inputs,
+                         const SuanliEstimate   *estimate,
+                         const char             *figure)
+{
+  g_return_val_if_fail (inputs != NULL && estimate != NULL && figure != NULL, NULL);
+
+  if (!g_strv_contains (figures, figure))
+    return NULL;
+  if (g_str_has_prefix (figure, "memory."))
+    return explain_memory (inputs, estimate, figure + strlen ("memory."));
+  if (g_str_has_prefix (figure, "training."))
+    return explain_training (inputs, estimate, figure + strlen ("training."));
+  return explain_inference (inputs, estimate, figure + strlen ("inference."));
+}

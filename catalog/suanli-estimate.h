@@ -1,0 +1,78 @@
+/* suanli-estimate.h — what a plan needs and takes: memory, time, throughput, energy, cost
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "suanli-plan-inputs.h"
+
+G_BEGIN_DECLS
+
+/* Inference figures; the estimate carries a nominal set and low/high bounds. */
+typedef struct
+{
+  double weights_per_gpu;            /* bytes */
+  double kv_bytes_per_token;         /* bytes, whole model, one sequence */
+  double max_concurrent_sequences;
+  double ttft_s;
+  double tpot_s;
+  double tokens_per_s;
+  gboolean memory_bound;
+} SuanliInferenceFigures;
+
+typedef struct
+{
+  /* memory per GPU, bytes, on the most loaded GPU (the first pipeline stage) */
+  double weights;
+  double gradients;
+  double optimizer;
+  double activations;
+  double kv_cache;
+  double overhead;
+  double total;
+  double capacity;
+  gboolean fits;
+  double cpu_offload_per_node;       /* bytes */
+  /* training */
+  double model_flops_per_step;
+  double hardware_flops_per_step;
+  double step_time_s;
+  double compute_s;
+  double communication_s;            /* all of it, overlapped or not */
+  double exposed_communication_s;
+  double bubble_s;
+  double tokens_per_s;
+  double time_to_train_s;
+  double mfu;
+  double hfu;
+  double gpu_hours;
+  double energy_kwh;
+  double cost;
+  double co2_t;
+  /* the parts of the communication, seconds per step */
+  double data_parallel_s;
+  double tensor_parallel_s;
+  double pipeline_s;
+  double expert_s;
+  /* inference */
+  SuanliInferenceFigures inference;
+  SuanliInferenceFigures inference_low;
+  SuanliInferenceFigures inference_high;
+} SuanliEstimate;
+
+void  suanli_estimate_compute    (const SuanliPlanInputs *inputs,
+                                  SuanliEstimate         *estimate);
+char *suanli_estimate_explain    (const SuanliPlanInputs *inputs,
+                                  const SuanliEstimate   *estimate,
+                                  const char             *figure);
+const char * const *suanli_estimate_get_figures (void);
+
+/* The intermediate terms, for explanations and tests. */
+double suanli_estimate_parameters_per_gpu        (const SuanliPlanInputs *inputs);
+double suanli_estimate_lora_parameters_per_gpu   (const SuanliPlanInputs *inputs);
+double suanli_estimate_optimizer_bytes           (const SuanliPlanInputs *inputs);
+double suanli_estimate_activations_per_layer     (const SuanliPlanInputs *inputs);
+double suanli_estimate_activation_multiplier     (const SuanliPlanInputs *inputs);
+double suanli_estimate_kv_bytes_per_token_per_gpu (const SuanliPlanInputs *inputs);
+
+G_END_DECLS

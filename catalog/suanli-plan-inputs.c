@@ -1,0 +1,739 @@
+/* suanli-plan-inputs.c — a plan checked and resolved against the catalog, ready to estimate
+ *
+ * Every value of the document is checked here, all at once: unknown keys, wrong types, values out
+ * of range, catalog ids that name nothing, and combinations that cannot run (a tensor-parallel size
+ * that does not divide the heads, a batch that does not split). Each problem names its field as a
+ * dotted path. Missing values take the defaults documented in docs/plan-format.md.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "suanli-plan-inputs.h"
+
+#define GIB 1073741824.0
+
+typedef struct
+{
+  SuanliCatalog *catalog;
+  GPtrArray     *errors;
+  GPtrArray     *warnings;
+} Resolver;
+
+static const char * const top_keys[] = {
+  "schema", "name", "model", "workload", "precision", "parallelism", "techniques", "system", "assumptions", NULL
+};
+static const char * const model_keys[] = {
+  "preset", "parameters", "active_parameters", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab",
+  "experts", "experts_per_token", NULL
+};
+static const char * const workload_keys[] = {
+  "mode", "seq_len", "global_batch", "micro_batch", "tokens", "lora_rank", "prompt_tokens", "output_tokens",
+  "batch", NULL
+};
+static const char * const precision_keys[] = { "compute", "weights", "kv_cache", "optimizer", NULL };
+static const char * const parallelism_keys[] = {
+  "tensor", "pipeline", "data", "expert", "virtual_stages", "sequence_parallel", "zero_stage", "offload", NULL
+};
+static const char * const technique_keys[] = { "recompute", "flash_attention", NULL };
+static const char * const system_keys[] = {
+  "accelerator", "gpus_per_node", "nodes", "scale_up", "scale_out", "cloud_instance", "cpu_memory_per_node_gib", NULL
+};
+static const char * const assumption_keys[] = {
+  "mfu", "achieved_tflops", "compute_efficiency", "comm_efficiency", "memory_efficiency", "framework_overhead_gib",
+  "pue", "price_per_gpu_hour", "grid_tco2_per_mwh", NULL
+};
+
+static const char * const mode_nicks[] = { "train", "finetune-lora", "finetune-qlora", "inference", NULL };
+static const char * const precision_nicks[] = { "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int4", NULL };
+static const char * const optimizer_nicks[] = { "adamw", "adamw-8bit", "sgd", NULL };
+static const char * const offload_nicks[] = { "none", "optimizer", "optimizer+parameters", "nvme", NULL };
+static const char * const recompute_nicks[] = { "none", "selective", "full", NULL };
+
+void
+suanli_plan_issue_free (SuanliPlanIssue *issue)
+{
+  if (issue == NULL)
+    return;
+  g_free (issue->field);
+  g_free (issue->message);
+  g_free (issue);
+}
+
+G_GNUC_PRINTF (3, 4)
+static void
+add_issue (GPtrArray  *issues,
+           const char *field,
+           const char *format,
+           ...)
+{
+  SuanliPlanIssue *issue = g_new0 (SuanliPlanIssue, 1);
+  va_list args;
+
+  va_start (args, format);
+  issue->field = g_strdup (field);
+  issue->message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_ptr_array_add (issues, issue);
+}
+
+#define error(resolver, field, ...) add_issue ((resolver)->errors, field, __VA_ARGS__)
+#define warning(resolver, field, ...) add_issue ((resolver)->warnings, field, __VA_ARGS__)
+
+double
+suanli_precision_bytes (SuanliPrecision precision)
+{
+  static const double bytes[] = { 4, 4, 2, 2, 1, 1, 0.5 };
+
+  return bytes[precision];
+}
+
+const char *
+suanli_precision_to_nick (SuanliPrecision precision)
+{
+  return precision_nicks[precision];
+}
+
+gboolean
+suanli_plan_inputs_is_training (const SuanliPlanInputs *inputs)
+{
+  return inputs->mode != SUANLI_MODE_INFERENCE;
+}
+
+/* m = B / (b · d): micro-batches per optimizer step on each data-parallel rank. */
+double
+suanli_plan_inputs_micro_batches (const SuanliPlanInputs *inputs)
+{
+  return inputs->global_batch / (inputs->micro_batch * inputs->data);
+}
+
+/* Returns: (nullable): the section @name of @root, after checking it is an object of known keys. */
+static JsonObject *
+section (Resolver           *resolver,
+         JsonObject         *root,
+         const char         *name,
+         const char * const *keys)
+{
+  JsonNode *node = json_object_get_member (root, name);
+  JsonObject *object;
+  g_autoptr(GList) members = NULL;
+
+  if (node == NULL)
+    return NULL;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      error (resolver, name, _("must be an object"));
+      return NULL;
+    }
+  object = json_node_get_object (node);
+  members = json_object_get_members (object);
+  for (GList *l = members; l != NULL; l = l->next)
+    if (!g_strv_contains (keys, l->data))
+      {
+        g_autofree char *field = g_strdup_printf ("%s.%s", name, (const char *) l->data);
+        error (resolver, field, _("unknown key"));
+      }
+  return object;
+}
+
+typedef enum {
+  POSITIVE,          /* > 0 */
+  POSITIVE_INTEGER,  /* a whole number ≥ 1 */
+  NON_NEGATIVE,      /* ≥ 0 */
+  FRACTION,          /* in (0, 1] */
+} Range;
+
+/* Reads a number member into @value; leaves @value alone when the member is absent or bad. */
+static gboolean
+number (Resolver   *resolver,
+        JsonObject *object,
+        const char *section_name,
+        const char *key,
+        Range       range,
+        double     *value)
+{
+  g_autofree char *field = g_strdup_printf ("%s.%s", section_name, key);
+  JsonNode *node = object != NULL ? json_object_get_member (object, key) : NULL;
+  GType type;
+  double read;
+
+  if (node == NULL)
+    return FALSE;
+  type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
+  if (type != G_TYPE_INT64 && type != G_TYPE_DOUBLE)
+    {
+      error (resolver, field, _("must be a number"));
+      return FALSE;
+    }
+  read = json_node_get_double (node);
+  if (!isfinite (read) || (range != NON_NEGATIVE && read <= 0) || (range == NON_NEGATIVE && read < 0))
+    {
+      error (resolver, field, range == NON_NEGATIVE ? _("must not be negative, not %g") : _("must be more than zero, not %g"), read);
+      return FALSE;
+    }
+  if (range == POSITIVE_INTEGER && read != floor (read))
+    {
+      error (resolver, field, _("must be a whole number, not %g"), read);
+      return FALSE;
+    }
+  if (range == FRACTION && read > 1)
+    {
+      error (resolver, field, _("must be a fraction from 0 to 1, not %g"), read);
+      return FALSE;
+    }
+  *value = read;
+  return TRUE;
+}
+
+static gboolean
+boolean (Resolver   *resolver,
+         JsonObject *object,
+         const char *section_name,
+         const char *key,
+         gboolean   *value)
+{
+  g_autofree char *field = g_strdup_printf ("%s.%s", section_name, key);
+  JsonNode *node = object != NULL ? json_object_get_member (object, key) : NULL;
+
+  if (node == NULL)
+    return FALSE;
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    {
+      error (resolver, field, _("must be true or false"));
+      return FALSE;
+    }
+  *value = json_node_get_boolean (node);
+  return TRUE;
+}
+
+/* Returns: (nullable): the string member, or NULL when absent, null, or not a string (reported). */
+static const char *
+string (Resolver   *resolver,
+        JsonObject *object,
+        const char *section_name,
+        const char *key)
+{
+  g_autofree char *field = g_strdup_printf ("%s.%s", section_name, key);
+  JsonNode *node = object != NULL ? json_object_get_member (object, key) : NULL;
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return NULL;
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    {
+      error (resolver, field, _("must be a string"));
+      return NULL;
+    }
+  return json_node_get_string (node);
+}
+
+static void
+choice (Resolver           *resolver,
+        JsonObject         *object,
+        const char         *section_name,
+        const char         *key,
+        const char * const *nicks,
+        int                *value)
+{
+  const char *nick = string (resolver, object, section_name, key);
+  g_autofree char *field = g_strdup_printf ("%s.%s", section_name, key);
+  g_autofree char *allowed = NULL;
+
+  if (nick == NULL)
+    return;
+  for (int i = 0; nicks[i] != NULL; i++)
+    if (g_str_equal (nicks[i], nick))
+      {
+        *value = i;
+        return;
+      }
+  allowed = g_strjoinv (", ", (char **) nicks);
+  error (resolver, field, _("must be one of %s, not “%s”"), allowed, nick);
+}
+
+/* Returns: (nullable) (transfer none): the catalog item @id of @kind, or NULL after reporting why. */
+static SuanliItem *
+catalog_item (Resolver       *resolver,
+              const char     *field,
+              const char     *id,
+              SuanliItemKind  kind)
+{
+  SuanliItem *item = resolver->catalog != NULL ? suanli_catalog_lookup (resolver->catalog, id) : NULL;
+
+  if (item == NULL)
+    {
+      error (resolver, field, _("no catalog item has the id “%s”"), id);
+      return NULL;
+    }
+  if (suanli_item_get_kind (item) != kind)
+    {
+      error (resolver, field, _("“%s” is a %s, not a %s"), id, suanli_item_kind_to_nick (suanli_item_get_kind (item)),
+             suanli_item_kind_to_nick (kind));
+      return NULL;
+    }
+  return item;
+}
+
+static void
+spec (SuanliItem *item,
+      const char *key,
+      double     *value)
+{
+  if (item != NULL)
+    suanli_item_get_spec_value (item, key, value);
+}
+
+/* Parameters the architecture implies: attention (q and o full, k and v by KV heads), a gated
+ * feed-forward of three matrices (two when its size is unknown and 4h is assumed), embeddings
+ * in and out. For a mixture of experts, @experts feed-forwards per layer. */
+static double
+architecture_parameters (const SuanliPlanInputs *in,
+                         double                  experts)
+{
+  double h = in->hidden, kv = in->heads > 0 ? in->kv_heads / in->heads : 1;
+  double attention = 2 * h * h + 2 * h * h * kv;
+  double ffn = in->ffn_hidden > 0 ? 3 * h * in->ffn_hidden : 8 * h * h;
+
+  return in->layers * (attention + experts * ffn) + 2 * in->vocab * h;
+}
+
+static void
+resolve_model (Resolver         *resolver,
+               JsonObject       *root,
+               SuanliPlanInputs *in)
+{
+  JsonObject *model = section (resolver, root, "model", model_keys);
+  const char *preset = string (resolver, model, "model", "preset");
+  gboolean has_active;
+
+  if (preset != NULL)
+    {
+      SuanliItem *item = catalog_item (resolver, "model.preset", preset, SUANLI_ITEM_KIND_MODEL);
+
+      spec (item, "parameters", &in->parameters);
+      spec (item, "active_parameters", &in->active_parameters);
+      spec (item, "layers", &in->layers);
+      spec (item, "hidden", &in->hidden);
+      spec (item, "heads", &in->heads);
+      spec (item, "kv_heads", &in->kv_heads);
+      spec (item, "ffn_hidden", &in->ffn_hidden);
+      spec (item, "vocab", &in->vocab);
+      spec (item, "experts", &in->experts);
+      spec (item, "experts_per_token", &in->experts_per_token);
+    }
+
+  number (resolver, model, "model", "parameters", POSITIVE, &in->parameters);
+  has_active = number (resolver, model, "model", "active_parameters", POSITIVE, &in->active_parameters);
+  number (resolver, model, "model", "layers", POSITIVE_INTEGER, &in->layers);
+  number (resolver, model, "model", "hidden", POSITIVE_INTEGER, &in->hidden);
+  number (resolver, model, "model", "heads", POSITIVE_INTEGER, &in->heads);
+  number (resolver, model, "model", "kv_heads", POSITIVE_INTEGER, &in->kv_heads);
+  number (resolver, model, "model", "ffn_hidden", POSITIVE_INTEGER, &in->ffn_hidden);
+  number (resolver, model, "model", "vocab", POSITIVE_INTEGER, &in->vocab);
+  number (resolver, model, "model", "experts", POSITIVE_INTEGER, &in->experts);
+  number (resolver, model, "model", "experts_per_token", POSITIVE_INTEGER, &in->experts_per_token);
+
+  if (in->kv_heads == 0)
+    in->kv_heads = in->heads;
+  if (in->experts == 0)
+    in->experts = 1;
+  if (in->experts_per_token == 0)
+    in->experts_per_token = MIN (in->experts, 2);
+  if (in->experts > 1 && in->experts_per_token > in->experts)
+    error (resolver, "model.experts_per_token", _("%g experts per token is more than the %g experts"),
+           in->experts_per_token, in->experts);
+  if (in->kv_heads > in->heads && in->heads > 0)
+    error (resolver, "model.kv_heads", _("%g KV heads is more than the %g attention heads"), in->kv_heads, in->heads);
+
+  if (in->layers > 0 && in->hidden > 0 && in->heads > 0)
+    {
+      double implied = architecture_parameters (in, in->experts);
+
+      if (in->parameters == 0)
+        in->parameters = implied;
+      else if (fabs (implied - in->parameters) > 0.1 * in->parameters)
+        warning (resolver, "model.parameters",
+                 _("%.3g parameters, but the architecture implies %.3g; memory uses the parameters"),
+                 in->parameters, implied);
+      if (in->experts > 1 && !has_active && in->active_parameters == 0)
+        in->active_parameters = architecture_parameters (in, in->experts_per_token) * in->parameters / implied;
+    }
+  if (in->parameters == 0)
+    error (resolver, "model.parameters", _("missing: give the parameters, the architecture, or a preset"));
+  if (in->active_parameters == 0)
+    in->active_parameters = in->parameters;
+  if (in->active_parameters > in->parameters)
+    error (resolver, "model.active_parameters", _("%.3g active parameters is more than the %.3g in all"),
+           in->active_parameters, in->parameters);
+}
+
+static void
+resolve_workload (Resolver         *resolver,
+                  JsonObject       *root,
+                  SuanliPlanInputs *in)
+{
+  JsonObject *workload = section (resolver, root, "workload", workload_keys);
+  int mode = SUANLI_MODE_TRAIN;
+
+  choice (resolver, workload, "workload", "mode", mode_nicks, &mode);
+  in->mode = mode;
+  in->seq_len = 2048;
+  in->global_batch = 256;
+  in->micro_batch = 1;
+  in->tokens = 20 * in->parameters;  /* Chinchilla's compute-optimal data */
+  in->lora_rank = 16;
+  in->prompt_tokens = 1024;
+  in->output_tokens = 256;
+  in->batch = 1;
+  number (resolver, workload, "workload", "seq_len", POSITIVE_INTEGER, &in->seq_len);
+  number (resolver, workload, "workload", "global_batch", POSITIVE_INTEGER, &in->global_batch);
+  number (resolver, workload, "workload", "micro_batch", POSITIVE_INTEGER, &in->micro_batch);
+  number (resolver, workload, "workload", "tokens", POSITIVE, &in->tokens);
+  number (resolver, workload, "workload", "lora_rank", POSITIVE_INTEGER, &in->lora_rank);
+  number (resolver, workload, "workload", "prompt_tokens", POSITIVE_INTEGER, &in->prompt_tokens);
+  number (resolver, workload, "workload", "output_tokens", POSITIVE_INTEGER, &in->output_tokens);
+  number (resolver, workload, "workload", "batch", POSITIVE_INTEGER, &in->batch);
+}
+
+static void
+resolve_precision (Resolver         *resolver,
+                   JsonObject       *root,
+                   SuanliPlanInputs *in)
+{
+  JsonObject *precision = section (resolver, root, "precision", precision_keys);
+  int compute = SUANLI_PRECISION_BF16, weights = -1, kv_cache = -1, optimizer = SUANLI_OPTIMIZER_ADAMW;
+
+  choice (resolver, precision, "precision", "compute", precision_nicks, &compute);
+  choice (resolver, precision, "precision", "weights", precision_nicks, &weights);
+  choice (resolver, precision, "precision", "kv_cache", precision_nicks, &kv_cache);
+  choice (resolver, precision, "precision", "optimizer", optimizer_nicks, &optimizer);
+  in->compute = compute;
+  /* Training keeps weights in 16 bits even when it computes in FP8; QLoRA's base weights are 4-bit. */
+  if (weights < 0)
+    weights = in->mode == SUANLI_MODE_QLORA ? SUANLI_PRECISION_INT4
+            : compute == SUANLI_PRECISION_FP8 && in->mode != SUANLI_MODE_INFERENCE ? SUANLI_PRECISION_BF16
+            : compute;
+  in->weights = weights;
+  in->kv_cache = kv_cache >= 0 ? kv_cache : compute == SUANLI_PRECISION_FP32 ? SUANLI_PRECISION_FP32
+                                          : SUANLI_PRECISION_BF16;
+  in->optimizer = optimizer;
+}
+
+static void
+resolve_parallelism (Resolver         *resolver,
+                     JsonObject       *root,
+                     SuanliPlanInputs *in)
+{
+  JsonObject *parallelism = section (resolver, root, "parallelism", parallelism_keys);
+  double zero_stage = 0;
+  int offload = SUANLI_OFFLOAD_NONE;
+
+  in->tensor = in->pipeline = in->expert = in->virtual_stages = 1;
+  in->data = 0;
+  number (resolver, parallelism, "parallelism", "tensor", POSITIVE_INTEGER, &in->tensor);
+  number (resolver, parallelism, "parallelism", "pipeline", POSITIVE_INTEGER, &in->pipeline);
+  number (resolver, parallelism, "parallelism", "data", POSITIVE_INTEGER, &in->data);
+  number (resolver, parallelism, "parallelism", "expert", POSITIVE_INTEGER, &in->expert);
+  number (resolver, parallelism, "parallelism", "virtual_stages", POSITIVE_INTEGER, &in->virtual_stages);
+  boolean (resolver, parallelism, "parallelism", "sequence_parallel", &in->sequence_parallel);
+  if (number (resolver, parallelism, "parallelism", "zero_stage", NON_NEGATIVE, &zero_stage) &&
+      (zero_stage != floor (zero_stage) || zero_stage > 3))
+    error (resolver, "parallelism.zero_stage", _("must be 0, 1, 2 or 3, not %g"), zero_stage);
+  in->zero_stage = (int) CLAMP (zero_stage, 0, 3);
+  choice (resolver, parallelism, "parallelism", "offload", offload_nicks, &offload);
+  in->offload = offload;
+}
+
+static void
+resolve_techniques (Resolver         *resolver,
+                    JsonObject       *root,
+                    SuanliPlanInputs *in)
+{
+  JsonObject *techniques = section (resolver, root, "techniques", technique_keys);
+  int recompute = SUANLI_RECOMPUTE_NONE;
+
+  choice (resolver, techniques, "techniques", "recompute", recompute_nicks, &recompute);
+  in->recompute = recompute;
+  in->flash_attention = TRUE;
+  boolean (resolver, techniques, "techniques", "flash_attention", &in->flash_attention);
+}
+
+/* The dense peak of @precision, in FLOP/s (or OP/s for integers); 0 when the part has none. */
+static double
+peak_for (SuanliItem      *accelerator,
+          SuanliPrecision  precision)
+{
+  static const char * const keys[][2] = {
+    [SUANLI_PRECISION_FP32] = { "fp32_tflops", NULL },
+    [SUANLI_PRECISION_TF32] = { "tf32_tflops", NULL },
+    [SUANLI_PRECISION_BF16] = { "bf16_tflops", "fp16_tflops" },
+    [SUANLI_PRECISION_FP16] = { "fp16_tflops", "bf16_tflops" },
+    [SUANLI_PRECISION_FP8] = { "fp8_tflops", NULL },
+    [SUANLI_PRECISION_INT8] = { "int8_tops", NULL },
+    [SUANLI_PRECISION_INT4] = { "int4_tops", "int8_tops" },
+  };
+  double value = 0;
+
+  for (guint i = 0; i < 2; i++)
+    if (keys[precision][i] != NULL && suanli_item_get_spec_value (accelerator, keys[precision][i], &value))
+      return value * 1e12;
+  return 0;
+}
+
+static double
+link_bandwidth (Resolver   *resolver,
+                const char *field,
+                const char *id)
+{
+  SuanliItem *link = catalog_item (resolver, field, id, SUANLI_ITEM_KIND_LINK);
+  double value = 0;
+
+  if (link != NULL && !suanli_item_get_spec_value (link, "bandwidth_per_direction", &value))
+    error (resolver, field, _("the catalog gives no bandwidth for “%s”"), id);
+  return value * 1e9;
+}
+
+static void
+resolve_system (Resolver         *resolver,
+                JsonObject       *root,
+                SuanliPlanInputs *in)
+{
+  JsonObject *system = section (resolver, root, "system", system_keys);
+  const char *accelerator_id = string (resolver, system, "system", "accelerator");
+  const char *cloud_id = string (resolver, system, "system", "cloud_instance");
+  const char *scale_up_id = string (resolver, system, "system", "scale_up");
+  const char *scale_out_id = string (resolver, system, "system", "scale_out");
+  SuanliItem *cloud = cloud_id != NULL ? catalog_item (resolver, "system.cloud_instance", cloud_id,
+                                                       SUANLI_ITEM_KIND_CLOUD_INSTANCE) : NULL;
+  SuanliItem *accelerator = NULL;
+  double cpu_memory_gib = 0, per_instance = 0, tdp = 0;
+
+  in->gpus_per_node = 8;
+  in->nodes = 1;
+  if (cloud != NULL)
+    {
+      spec (cloud, "accelerators", &in->gpus_per_node);
+      if (accelerator_id == NULL)
+        accelerator_id = suanli_item_get_part (cloud, "accelerator");
+      if (scale_up_id == NULL)
+        scale_up_id = suanli_item_get_part (cloud, "scale_up");
+    }
+  number (resolver, system, "system", "gpus_per_node", POSITIVE_INTEGER, &in->gpus_per_node);
+  number (resolver, system, "system", "nodes", POSITIVE_INTEGER, &in->nodes);
+  in->gpus = in->gpus_per_node * in->nodes;
+
+  if (accelerator_id == NULL)
+    error (resolver, "system.accelerator", _("missing: give a catalog accelerator or a cloud instance"));
+  else
+    accelerator = catalog_item (resolver, "system.accelerator", accelerator_id, SUANLI_ITEM_KIND_ACCELERATOR);
+  if (accelerator != NULL)
+    {
+      double bandwidth = 0, memory = 0;
+
+      g_strlcpy (in->accelerator_id, accelerator_id, sizeof in->accelerator_id);
+      g_strlcpy (in->accelerator_name, suanli_item_get_name (accelerator), sizeof in->accelerator_name);
+      in->peak_flops = peak_for (accelerator, in->compute);
+      if (in->peak_flops == 0)
+        error (resolver, "precision.compute", _("the catalog gives no %s rate for the %s"),
+               suanli_precision_to_nick (in->compute), suanli_item_get_name (accelerator));
+      if (!suanli_item_get_spec_value (accelerator, "memory_bytes", &memory))
+        error (resolver, "system.accelerator", _("the catalog gives no memory size for the %s"),
+               suanli_item_get_name (accelerator));
+      in->memory_capacity = memory;
+      if (suanli_item_get_spec_value (accelerator, "memory_bandwidth", &bandwidth))
+        in->memory_bandwidth = bandwidth * 1e12;
+      else if (in->mode == SUANLI_MODE_INFERENCE)
+        error (resolver, "system.accelerator", _("the catalog gives no memory bandwidth for the %s"),
+               suanli_item_get_name (accelerator));
+      spec (accelerator, "tdp", &tdp);
+      in->board_power = tdp;
+      if (suanli_item_get_spec_value (accelerator, "scale_up_bandwidth", &bandwidth))
+        in->scale_up_bandwidth = bandwidth * 1e9;
+    }
+
+  if (scale_up_id != NULL)
+    in->scale_up_bandwidth = link_bandwidth (resolver, "system.scale_up", scale_up_id);
+  if (in->scale_up_bandwidth == 0)
+    {
+      in->scale_up_bandwidth = 31.5e9;
+      if (in->gpus_per_node > 1)
+        warning (resolver, "system.scale_up", _("no scale-up link known: PCIe 4.0 x16 (31.5 GB/s) assumed"));
+    }
+
+  if (scale_out_id == NULL && cloud != NULL && suanli_item_get_part (cloud, "scale_out") != NULL)
+    {
+      SuanliItem *link = suanli_catalog_lookup (resolver->catalog, suanli_item_get_part (cloud, "scale_out"));
+      double bandwidth = 0;
+
+      if (link != NULL && suanli_item_get_spec_value (link, "bandwidth_per_direction", &bandwidth))
+        in->scale_out_bandwidth = bandwidth * 1e9;
+    }
+  if (scale_out_id != NULL)
+    in->scale_out_bandwidth = link_bandwidth (resolver, "system.scale_out", scale_out_id);
+  if (in->scale_out_bandwidth == 0 && cloud != NULL)
+    {
+      double network = 0;
+
+      /* The instance's network in Gb/s, shared by its GPUs. */
+      spec (cloud, "network_bandwidth", &network);
+      in->scale_out_bandwidth = network / 8 * 1e9 / MAX (in->gpus_per_node, 1);
+    }
+  if (in->scale_out_bandwidth == 0)
+    {
+      in->scale_out_bandwidth = 50e9;
+      if (in->nodes > 1)
+        warning (resolver, "system.scale_out", _("no scale-out link known: InfiniBand NDR (50 GB/s per GPU) assumed"));
+    }
+
+  in->cpu_memory_per_node = 1024 * GIB;
+  if (cloud != NULL)
+    spec (cloud, "cpu_memory_bytes", &in->cpu_memory_per_node);
+  if (number (resolver, system, "system", "cpu_memory_per_node_gib", POSITIVE, &cpu_memory_gib))
+    in->cpu_memory_per_node = cpu_memory_gib * GIB;
+
+  g_strlcpy (in->currency, "USD", sizeof in->currency);
+  if (cloud != NULL && suanli_item_get_spec_value (cloud, "price_per_hour", &per_instance))
+    {
+      const SuanliSpec *price = suanli_item_find_spec (cloud, "price_per_hour");
+      double accelerators = 0;
+
+      spec (cloud, "accelerators", &accelerators);
+      in->price_per_gpu_hour = per_instance / MAX (accelerators, 1);
+      g_strlcpy (in->currency, g_str_has_prefix (price->unit, "CNY") ? "CNY" : "USD", sizeof in->currency);
+    }
+}
+
+static void
+resolve_assumptions (Resolver         *resolver,
+                     JsonObject       *root,
+                     SuanliPlanInputs *in)
+{
+  JsonObject *assumptions = section (resolver, root, "assumptions", assumption_keys);
+  double achieved = 0, overhead = 1.5;
+
+  in->compute_efficiency = 0.45;
+  in->comm_efficiency = 0.75;
+  in->memory_efficiency = 0.8;
+  in->pue = 1.1;
+  in->grid_tco2_per_mwh = 0.385;
+  number (resolver, assumptions, "assumptions", "mfu", FRACTION, &in->mfu);
+  if (number (resolver, assumptions, "assumptions", "achieved_tflops", POSITIVE, &achieved))
+    in->achieved_flops = achieved * 1e12;
+  number (resolver, assumptions, "assumptions", "compute_efficiency", FRACTION, &in->compute_efficiency);
+  number (resolver, assumptions, "assumptions", "comm_efficiency", FRACTION, &in->comm_efficiency);
+  number (resolver, assumptions, "assumptions", "memory_efficiency", FRACTION, &in->memory_efficiency);
+  number (resolver, assumptions, "assumptions", "framework_overhead_gib", NON_NEGATIVE, &overhead);
+  in->framework_overhead = overhead * GIB;
+  if (number (resolver, assumptions, "assumptions", "pue", POSITIVE, &in->pue) && in->pue < 1)
+    error (resolver, "assumptions.pue", _("a PUE is at least 1, not %g"), in->pue);
+  number (resolver, assumptions, "assumptions", "price_per_gpu_hour", NON_NEGATIVE, &in->price_per_gpu_hour);
+  number (resolver, assumptions, "assumptions", "grid_tco2_per_mwh", NON_NEGATIVE, &in->grid_tco2_per_mwh);
+
+  if (in->mfu > 0 && in->achieved_flops > 0)
+    error (resolver, "assumptions.achieved_tflops", _("give either mfu or achieved_tflops, not both"));
+  if (in->achieved_flops > in->peak_flops && in->peak_flops > 0)
+    warning (resolver, "assumptions.achieved_tflops", _("%g TFLOP/s is above the %s's dense peak of %g"),
+             in->achieved_flops / 1e12, in->accelerator_name, in->peak_flops / 1e12);
+  if (in->price_per_gpu_hour == 0 && suanli_plan_inputs_is_training (in))
+    warning (resolver, "assumptions.price_per_gpu_hour", _("no price: give a cloud instance or a price per GPU-hour"));
+}
+
+/* Combinations that cannot run, once each value is known to be sane on its own. */
+static void
+check_combinations (Resolver         *resolver,
+                    SuanliPlanInputs *in)
+{
+  double model_parallel = in->tensor * in->pipeline;
+
+  if (in->gpus > 0 && fmod (in->gpus, model_parallel) != 0)
+    error (resolver, "parallelism.tensor", _("tensor × pipeline = %g does not divide the %g GPUs"), model_parallel,
+           in->gpus);
+  else if (in->data == 0)
+    in->data = MAX (1, floor (in->gpus / model_parallel));
+  else if (in->tensor * in->pipeline * in->data != in->gpus)
+    error (resolver, "parallelism.data", _("tensor × pipeline × data = %g, but the system has %g GPUs"),
+           in->tensor * in->pipeline * in->data, in->gpus);
+
+  if (in->heads > 0 && fmod (in->heads, in->tensor) != 0)
+    error (resolver, "parallelism.tensor", _("%g does not divide the model's %g attention heads"), in->tensor,
+           in->heads);
+  if (in->layers > 0 && in->pipeline > in->layers)
+    error (resolver, "parallelism.pipeline", _("%g pipeline stages for %g layers"), in->pipeline, in->layers);
+  else if (in->layers > 0 && fmod (in->layers, in->pipeline * in->virtual_stages) != 0)
+    warning (resolver, "parallelism.pipeline", _("%g layers do not split evenly into %g stages"), in->layers,
+             in->pipeline * in->virtual_stages);
+  if (in->virtual_stages > 1 && in->pipeline == 1)
+    error (resolver, "parallelism.virtual_stages", _("interleaving needs more than one pipeline stage"));
+  if (in->expert > 1 && in->experts <= 1)
+    error (resolver, "parallelism.expert", _("expert parallelism needs a mixture-of-experts model"));
+  else if (in->experts > 1 && fmod (in->experts, in->expert) != 0)
+    error (resolver, "parallelism.expert", _("%g does not divide the %g experts"), in->expert, in->experts);
+  if (in->tensor > in->gpus_per_node)
+    warning (resolver, "parallelism.tensor", _("tensor parallelism across nodes: its all-reduces go over the "
+                                               "scale-out network"));
+  if (in->sequence_parallel && in->tensor == 1)
+    warning (resolver, "parallelism.sequence_parallel", _("sequence parallelism does nothing without tensor "
+                                                          "parallelism"));
+  if ((in->offload == SUANLI_OFFLOAD_OPTIMIZER_PARAMETERS || in->offload == SUANLI_OFFLOAD_NVME) &&
+      in->zero_stage < 3)
+    error (resolver, "parallelism.offload", _("offloading parameters needs ZeRO stage 3"));
+  if (in->offload != SUANLI_OFFLOAD_NONE && in->zero_stage == 0)
+    error (resolver, "parallelism.offload", _("offloading needs ZeRO (stage 1 or more)"));
+
+  if (suanli_plan_inputs_is_training (in) && in->data > 0 &&
+      fmod (in->global_batch, in->micro_batch * in->data) != 0)
+    error (resolver, "workload.global_batch", _("%g sequences do not split into micro-batches of %g on %g "
+                                                "data-parallel ranks"),
+           in->global_batch, in->micro_batch, in->data);
+  if (in->mode == SUANLI_MODE_TRAIN && in->tokens < 5 * in->parameters)
+    warning (resolver, "workload.tokens", _("%.3g tokens is %.1f per parameter, far below the ~20 that is "
+                                            "compute-optimal (Chinchilla)"),
+             in->tokens, in->tokens / in->parameters);
+  if ((in->mode == SUANLI_MODE_TRAIN) && (in->weights == SUANLI_PRECISION_INT8 || in->weights == SUANLI_PRECISION_INT4))
+    error (resolver, "precision.weights", _("training needs 16- or 32-bit weights; use QLoRA for 4-bit weights"));
+}
+
+/* Checks @plan and resolves it against @catalog into @inputs. Problems go to @errors and @warnings
+ * (of SuanliPlanIssue); returns whether there were no errors. */
+gboolean
+suanli_plan_inputs_resolve (SuanliPlan       *plan,
+                            SuanliCatalog    *catalog,
+                            SuanliPlanInputs *inputs,
+                            GPtrArray        *errors,
+                            GPtrArray        *warnings)
+{
+  Resolver resolver = { catalog, errors, warnings };
+  JsonObject *root;
+  g_autoptr(GList) members = NULL;
+  const char *schema;
+  guint errors_before = errors->len;
+
+  g_return_val_if_fail (SUANLI_IS_PLAN (plan), FALSE);
+
+  memset (inputs, 0, sizeof *inputs);
+  root = suanli_plan_get_root (plan);
+  members = json_object_get_members (root);
+  for (GList *l = members; l != NULL; l = l->next)
+    if (!g_strv_contains (top_keys, l->data))
+      error (&resolver, l->data, _("unknown key"));
+  schema = json_object_has_member (root, "schema") ? json_object_get_string_member_with_default (root, "schema", "")
+                                                   : NULL;
+  if (schema != NULL && !g_str_equal (schema, SUANLI_PLAN_SCHEMA))
+    error (&resolver, "schema", _("this version reads “%s”, not “%s”"), SUANLI_PLAN_SCHEMA, schema);
+
+  resolve_model (&resolver, root, inputs);
+  resolve_workload (&resolver, root, inputs);
+  resolve_precision (&resolver, root, inputs);
+  resolve_parallelism (&resolver, root, inputs);
+  resolve_techniques (&resolver, root, inputs);
+  resolve_system (&resolver, root, inputs);
+  resolve_assumptions (&resolver, root, inputs);
+  if (errors->len == errors_before)
+    check_combinations (&resolver, inputs);
+  if (inputs->data == 0)
+    inputs->data = 1;
+  return errors->len == errors_before;
+}

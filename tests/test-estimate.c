@@ -1,0 +1,562 @@
+/* test-estimate.c — the estimation engine against values computed by hand and published examples
+ *
+ * Expected values are literals worked out in the comments (or in the cited paper), never computed by
+ * the code under test. Plans use the built-in catalog's parts.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "suanli-advice.h"
+#include "suanli-catalog.h"
+#include "suanli-estimate-json.h"
+
+static SuanliCatalog *catalog;
+
+#define assert_close(actual, expected) assert_relative ((actual), (expected), 1e-9, #actual)
+
+static void
+assert_relative (double      actual,
+                 double      expected,
+                 double      tolerance,
+                 const char *what)
+{
+  if (fabs (actual - expected) > tolerance * fabs (expected))
+    g_error ("%s = %.12g, expected %.12g", what, actual, expected);
+}
+
+/* Resolves @json; returns whether it was valid. Errors are printed when @quiet is FALSE. */
+static gboolean
+resolve (const char       *json,
+         SuanliPlanInputs *inputs,
+         SuanliEstimate   *estimate,
+         GPtrArray        *errors)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SuanliPlan) plan = suanli_plan_new_from_data (json, -1, "test.suanli-plan", &error);
+  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+  gboolean valid;
+
+  g_assert_no_error (error);
+  valid = suanli_plan_inputs_resolve (plan, catalog, inputs, errors, warnings);
+  if (valid)
+    suanli_estimate_compute (inputs, estimate);
+  return valid;
+}
+
+static void
+estimate_valid (const char       *json,
+                SuanliPlanInputs *inputs,
+                SuanliEstimate   *estimate)
+{
+  g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+
+  if (!resolve (json, inputs, estimate, errors))
+    {
+      for (guint i = 0; i < errors->len; i++)
+        g_printerr ("%s: %s\n", ((SuanliPlanIssue *) g_ptr_array_index (errors, i))->field,
+                    ((SuanliPlanIssue *) g_ptr_array_index (errors, i))->message);
+      g_error ("plan unexpectedly invalid: %s", json);
+    }
+}
+
+/* Rajbhandari et al. (2020), Figure 1: Ψ = 7.5B parameters, N_d = 64, K = 12:
+ * stage 0: 16Ψ = 120 GB; 1: 4Ψ + 12Ψ/64 = 31.4 GB; 2: 2Ψ + 14Ψ/64 = 16.6 GB; 3: 16Ψ/64 = 1.88 GB. */
+static void
+test_zero_published_example (void)
+{
+  const double expected[] = { 120000000000.0, 31406250000.0, 16640625000.0, 1875000000.0 };
+
+  for (int stage = 0; stage <= 3; stage++)
+    {
+      g_autofree char *json = g_strdup_printf (
+        "{\"model\": {\"parameters\": 7.5e9}, \"workload\": {\"tokens\": 150e9},"
+        " \"parallelism\": {\"zero_stage\": %d},"
+        " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 8, \"nodes\": 8}}", stage);
+      SuanliPlanInputs in;
+      SuanliEstimate e;
+
+      estimate_valid (json, &in, &e);
+      g_assert_cmpfloat (in.data, ==, 64);
+      assert_close (e.weights + e.gradients + e.optimizer, expected[stage]);
+    }
+}
+
+/* GPT-3 175B (L 96, h 12288, V 50257, s 2048), 300B tokens on 1024 GPUs at 140 TFLOP/s achieved,
+ * full recomputation: hardware FLOPs per step = 96·B·s·L·h²·(1 + s/(6h) + V/(16·L·h))
+ * = 4.5107520450e18 for B = 1536; step = 4.5107520450e18 / (1024 × 140e12) = 31.4645092425 s;
+ * time = 300e9 / (1536 × 2048 / 31.4645092425) = 3,000,689.43 s = 34.73 days ("about 34 days",
+ * Narayanan et al. 2021). GPU-hours = 1024 × 3,000,689.43 / 3600 = 853,529.44. */
+static void
+test_gpt3_published_example (void)
+{
+  SuanliPlanInputs in;
+  SuanliEstimate e;
+
+  estimate_valid ("{\"model\": {\"preset\": \"gpt-3-175b\"},"
+                  " \"workload\": {\"seq_len\": 2048, \"global_batch\": 1536, \"tokens\": 300e9},"
+                  " \"parallelism\": {\"tensor\": 8, \"pipeline\": 16},"
+                  " \"techniques\": {\"recompute\": \"full\"},"
+                  " \"system\": {\"accelerator\": \"nvidia-a100-80gb-sxm\", \"gpus_per_node\": 8, \"nodes\": 128},"
+                  " \"assumptions\": {\"achieved_tflops\": 140, \"price_per_gpu_hour\": 2}}", &in, &e);
+  assert_relative (e.hardware_flops_per_step, 4.5107520450e18, 1e-9, "hardware FLOPs");
+  assert_relative (e.model_flops_per_step, 3.3859780381e18, 1e-9, "model FLOPs");
+  assert_relative (e.step_time_s, 31.4645092425, 1e-9, "step time");
+  assert_relative (e.time_to_train_s, 3000689.434286, 1e-9, "time to train");
+  assert_relative (e.time_to_train_s / 86400, 34.730202, 1e-6, "days");
+  assert_relative (e.gpu_hours, 853529.439086, 1e-9, "GPU-hours");
+  /* MFU against the A100's 312 TFLOP/s BF16: 3.3859780381e18 / (31.4645 × 1024 × 312e12) = 0.33683. */
+  assert_relative (e.mfu, 0.336828339152, 1e-9, "MFU");
+  /* Cost: 853,529.44 GPU-hours × 2 = 1,707,058.88. Energy: × 0.4 kW × PUE 1.1 = 375,552.95 kWh. */
+  assert_relative (e.cost, 1707058.878172, 1e-9, "cost");
+  assert_relative (e.energy_kwh, 375552.953198, 1e-9, "energy");
+  /* CO2: 375.552953 MWh × 0.385 t/MWh = 144.587887 t. */
+  assert_relative (e.co2_t, 144.587887, 1e-6, "CO2");
+}
+
+/* Llama-2-70B: L 80, 8 KV heads, head size 8192/64 = 128, fp16: 2 × 80 × 8 × 128 × 2 = 327,680 B
+ * = 320 KiB per token; 4096 tokens take 1,342,177,280 B = 1.25 GiB. */
+static void
+test_llama2_kv_cache (void)
+{
+  SuanliPlanInputs in;
+  SuanliEstimate e;
+
+  estimate_valid ("{\"model\": {\"preset\": \"llama-2-70b\"},"
+                  " \"workload\": {\"mode\": \"inference\", \"prompt_tokens\": 3072, \"output_tokens\": 1024},"
+                  " \"precision\": {\"compute\": \"fp16\", \"kv_cache\": \"fp16\"},"
+                  " \"parallelism\": {\"tensor\": 8},"
+                  " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 8}}", &in, &e);
+  g_assert_cmpfloat (e.inference.kv_bytes_per_token, ==, 327680);
+  g_assert_cmpfloat (e.inference.kv_bytes_per_token * 4096, ==, 1342177280.0);
+  /* Over 8-way tensor parallelism each GPU holds one of the 8 KV heads: 327,680 / 8 × 4096 per sequence. */
+  g_assert_cmpfloat (e.kv_cache, ==, 327680.0 / 8 * 4096);
+}
+
+/* Activations per layer per micro-batch (Korthikanti et al. 2022, Table 2), s = 2048, b = 1,
+ * h = 1024, a = 16, 2 layers, so s·b·h = 2,097,152 and 5·a·s/h = 160:
+ *   none, no FlashAttention:   2,097,152 × (34 + 160) × 2 layers = 813,694,976
+ *   selective:                 2,097,152 × 34 × 2 = 142,606,336
+ *   full:                      2 × 2,097,152 × 2 = 8,388,608
+ *   none with FlashAttention:  2,097,152 × 34 × 2 = 142,606,336
+ *   t = 2, none, no FlashAttention: 2,097,152 × (10 + 24/2 + 160/2) × 2 = 427,819,008
+ *   t = 2, sequence parallel, selective: 2,097,152 × 34/2 × 2 = 71,303,168 */
+static void
+test_activations (void)
+{
+  const struct { const char *extra; int tensor; double expected; } cases[] = {
+    { "\"recompute\": \"none\", \"flash_attention\": false", 1, 813694976.0 },
+    { "\"recompute\": \"selective\", \"flash_attention\": false", 1, 142606336.0 },
+    { "\"recompute\": \"full\", \"flash_attention\": false", 1, 8388608.0 },
+    { "\"recompute\": \"none\", \"flash_attention\": true", 1, 142606336.0 },
+    { "\"recompute\": \"none\", \"flash_attention\": false", 2, 427819008.0 },
+    { "\"recompute\": \"selective\"", -2, 71303168.0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      int tensor = ABS (cases[i].tensor);
+      g_autofree char *json = g_strdup_printf (
+        "{\"model\": {\"parameters\": 3e7, \"layers\": 2, \"hidden\": 1024, \"heads\": 16, \"vocab\": 32000},"
+        " \"workload\": {\"seq_len\": 2048, \"global_batch\": 8, \"micro_batch\": 1},"
+        " \"techniques\": {%s}, \"parallelism\": {\"tensor\": %d, \"sequence_parallel\": %s},"
+        " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": %d}}",
+        cases[i].extra, tensor, cases[i].tensor < 0 ? "true" : "false", tensor);
+      SuanliPlanInputs in;
+      SuanliEstimate e;
+
+      estimate_valid (json, &in, &e);
+      assert_close (e.activations, cases[i].expected);
+    }
+}
+
+/* Pipeline of 2 stages, 4 layers, 8 micro-batches: the first stage holds L/p = 2 layers for
+ * min(m, p) = 2 micro-batches = 4 layers' worth; two virtual stages multiply by
+ * 1 + (2 − 1)/(2 × 2) = 1.25. With selective recompute and FlashAttention one layer is 2,097,152 × 34
+ * = 71,303,168 B: 285,212,672 B, and 356,515,840 B interleaved. Bubble: (p − 1)/(v·m) = 1/8, 1/16. */
+static void
+test_pipeline (void)
+{
+  for (int virtual_stages = 1; virtual_stages <= 2; virtual_stages++)
+    {
+      g_autofree char *json = g_strdup_printf (
+        "{\"model\": {\"parameters\": 6e7, \"layers\": 4, \"hidden\": 1024, \"heads\": 16, \"vocab\": 32000},"
+        " \"workload\": {\"seq_len\": 2048, \"global_batch\": 8, \"micro_batch\": 1},"
+        " \"techniques\": {\"recompute\": \"selective\"},"
+        " \"parallelism\": {\"pipeline\": 2, \"virtual_stages\": %d},"
+        " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 2}}", virtual_stages);
+      SuanliPlanInputs in;
+      SuanliEstimate e;
+
+      estimate_valid (json, &in, &e);
+      assert_close (e.activations, virtual_stages == 1 ? 285212672.0 : 356515840.0);
+      /* The bubble is its fraction of the pipeline's work (compute plus tensor-parallel traffic, none here). */
+      assert_close (e.bubble_s / e.compute_s, virtual_stages == 1 ? 1.0 / 8 : 1.0 / 16);
+    }
+}
+
+/* FLOPs per step, B = 8, s = 2048, L = 2, h = 1024, V = 32000:
+ *   model = 72·B·s·L·h²·(1 + s/(6h) + V/(12·L·h)) = 6,519,760,355,328
+ *   selective = 72·B·s·L·h²·(1 + s/(3h) + V/(12·L·h)) = 7,344,394,076,160
+ *   full = 96·B·s·L·h²·(1 + s/(6h) + V/(16·L·h)) = 7,619,271,983,104 */
+static void
+test_flops (void)
+{
+  const char *modes[] = { "none", "selective", "full" };
+  const double expected[] = { 6519760355328.0, 7344394076160.0, 7619271983104.0 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    {
+      g_autofree char *json = g_strdup_printf (
+        "{\"model\": {\"parameters\": 3e7, \"layers\": 2, \"hidden\": 1024, \"heads\": 16, \"vocab\": 32000},"
+        " \"workload\": {\"seq_len\": 2048, \"global_batch\": 8},"
+        " \"techniques\": {\"recompute\": \"%s\"},"
+        " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 1}}", modes[i]);
+      SuanliPlanInputs in;
+      SuanliEstimate e;
+
+      estimate_valid (json, &in, &e);
+      assert_close (e.model_flops_per_step, 6519760355328.0);
+      assert_close (e.hardware_flops_per_step, expected[i]);
+    }
+}
+
+/* Decoding 7e9 parameters (L 32, h 4096, 32 heads, 8 KV heads) in bf16 on one H100 (3.35 TB/s,
+ * 989 TFLOP/s), batch 1, 1000 prompt and 200 output tokens, memory efficiency 0.8, compute 0.45:
+ *   KV per token = 2 × 32 × 8 × 128 × 2 = 131,072 B
+ *   bytes per step = 7e9 × 2 + 131,072 × (1000 + 200/2) = 14,144,179,200
+ *   memory time = 14,144,179,200 / (3.35e12 × 0.8) = 5.277678806 ms; compute 2 × 7e9 / (989e12 × 0.45)
+ *   = 0.031 ms: memory bound; 189.477 tokens/s
+ *   time to first token = 2 × 7e9 × 1000 / (989e12 × 0.45) = 31.457 ms */
+static void
+test_decode (void)
+{
+  SuanliPlanInputs in;
+  SuanliEstimate e;
+
+  estimate_valid ("{\"model\": {\"parameters\": 7e9, \"layers\": 32, \"hidden\": 4096, \"heads\": 32,"
+                  "  \"kv_heads\": 8, \"vocab\": 32000},"
+                  " \"workload\": {\"mode\": \"inference\", \"prompt_tokens\": 1000, \"output_tokens\": 200},"
+                  " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 1}}", &in, &e);
+  g_assert_cmpfloat (e.inference.kv_bytes_per_token, ==, 131072);
+  assert_close (e.inference.tpot_s, 5.277678805970e-03);
+  assert_close (e.inference.tokens_per_s, 189.4772373925);
+  assert_close (e.inference.ttft_s, 3.145713964723e-02);
+  g_assert_true (e.inference.memory_bound);
+  /* The bounds bracket the nominal figure. */
+  g_assert_cmpfloat (e.inference_high.tokens_per_s, >, e.inference.tokens_per_s);
+  g_assert_cmpfloat (e.inference_low.tokens_per_s, <, e.inference.tokens_per_s);
+  /* The weights take 14 GB of the H100's 85,520,809,984 B. */
+  g_assert_cmpfloat (e.weights, ==, 14e9);
+}
+
+static GPtrArray *
+new_issues (void)
+{
+  return g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+}
+
+static gboolean
+has_error (GPtrArray  *errors,
+           const char *field,
+           const char *words)
+{
+  for (guint i = 0; i < errors->len; i++)
+    {
+      SuanliPlanIssue *issue = g_ptr_array_index (errors, i);
+
+      if (g_str_equal (issue->field, field) && (words == NULL || strstr (issue->message, words) != NULL))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+assert_invalid (const char *patch,
+                const char *field,
+                const char *words)
+{
+  g_autofree char *json = g_strdup_printf (
+    "{\"model\": {\"preset\": \"llama-2-7b\"}, \"workload\": {\"global_batch\": 64},"
+    " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 8}%s}", patch);
+  g_autoptr(GPtrArray) errors = new_issues ();
+  SuanliPlanInputs in;
+  SuanliEstimate e;
+
+  g_assert_false (resolve (json, &in, &e, errors));
+  if (!has_error (errors, field, words))
+    {
+      for (guint i = 0; i < errors->len; i++)
+        g_printerr ("%s: %s\n", ((SuanliPlanIssue *) g_ptr_array_index (errors, i))->field,
+                    ((SuanliPlanIssue *) g_ptr_array_index (errors, i))->message);
+      g_error ("no error on %s saying “%s” for %s", field, words ? words : "", patch);
+    }
+}
+
+static void
+test_bad_plans (void)
+{
+  assert_invalid (", \"parallelism\": {\"tensor\": 0}", "parallelism.tensor", "more than zero");
+  assert_invalid (", \"parallelism\": {\"tensor\": -2}", "parallelism.tensor", "more than zero");
+  assert_invalid (", \"parallelism\": {\"tensor\": \"8\"}", "parallelism.tensor", "must be a number");
+  assert_invalid (", \"parallelism\": {\"tensor\": 1.5}", "parallelism.tensor", "whole number");
+  assert_invalid (", \"parallelism\": {\"tensor\": 3, \"data\": 1}", "parallelism.tensor", NULL);
+  assert_invalid (", \"parallelism\": {\"tensor\": 8}, \"model\": {\"preset\": \"llama-2-7b\", \"heads\": 12, \"kv_heads\": 12}",
+                  "parallelism.tensor", "heads");
+  assert_invalid (", \"parallelism\": {\"pipeline\": 8}, \"model\": {\"preset\": \"llama-2-7b\", \"layers\": 4}",
+                  "parallelism.pipeline", "layers");
+  assert_invalid (", \"workload\": {\"global_batch\": 60}", "workload.global_batch", "do not split");
+  assert_invalid (", \"parallelism\": {\"data\": 4}", "parallelism.data", "8 GPUs");
+  assert_invalid (", \"model\": {\"preset\": \"no-such-model\"}", "model.preset", "no catalog item");
+  assert_invalid (", \"system\": {\"accelerator\": \"llama-2-7b\"}", "system.accelerator", "is a model");
+  assert_invalid (", \"colour\": \"green\"", "colour", "unknown key");
+  assert_invalid (", \"workload\": {\"batch_size\": 4}", "workload.batch_size", "unknown key");
+  assert_invalid (", \"workload\": {\"mode\": \"pretrain\"}", "workload.mode", "must be one of");
+  assert_invalid (", \"precision\": {\"compute\": \"fp8\"}, \"system\": {\"accelerator\": \"nvidia-a100-80gb-sxm\"}",
+                  "precision.compute", "no fp8 rate");
+  assert_invalid (", \"parallelism\": {\"zero_stage\": 4}", "parallelism.zero_stage", NULL);
+  assert_invalid (", \"parallelism\": {\"offload\": \"optimizer+parameters\", \"zero_stage\": 2}",
+                  "parallelism.offload", "stage 3");
+  assert_invalid (", \"assumptions\": {\"mfu\": 1.5}", "assumptions.mfu", "fraction");
+  assert_invalid (", \"techniques\": {\"flash_attention\": \"yes\"}", "techniques.flash_attention", "true or false");
+}
+
+static void
+test_truncated_plan (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SuanliPlan) plan = suanli_plan_new_from_data ("{\"model\": {\"preset\": \"llama-2-7b\"},\n \"system\": {",
+                                                          -1, "cut.suanli-plan", &error);
+
+  g_assert_null (plan);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_assert_true (g_str_has_prefix (error->message, "cut.suanli-plan:2:"));
+}
+
+/* Random valid plans: the estimator's invariants hold and every output is finite. */
+static void
+test_properties (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20261129);
+  const char *accelerators[] = { "nvidia-h100-sxm", "nvidia-h200-sxm", "nvidia-a100-80gb-sxm", "amd-mi300x" };
+  const char *models[] = { "llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3-8b", "gpt-3-175b", "mixtral-8x7b" };
+
+  for (guint round = 0; round < 300; round++)
+    {
+      const char *model = models[g_rand_int_range (rand, 0, G_N_ELEMENTS (models))];
+      const char *accelerator = accelerators[g_rand_int_range (rand, 0, G_N_ELEMENTS (accelerators))];
+      int nodes = 1 << g_rand_int_range (rand, 0, 4), zero = g_rand_int_range (rand, 0, 4);
+      int tensor = 1 << g_rand_int_range (rand, 0, 3);
+      double tokens = 1e9 * g_rand_int_range (rand, 1, 2000);
+      SuanliPlanInputs in, in_double;
+      SuanliEstimate e, e_more_data, e_double, e_selective;
+      g_autofree char *base = g_strdup_printf (
+        "\"model\": {\"preset\": \"%s\"}, \"parallelism\": {\"tensor\": %d, \"zero_stage\": %d},"
+        " \"workload\": {\"global_batch\": 1024, \"seq_len\": %d, \"tokens\": %.6g}",
+        model, tensor, zero, 1024 << g_rand_int_range (rand, 0, 3), tokens);
+      g_autofree char *plan = g_strdup_printf ("{%s, \"system\": {\"accelerator\": \"%s\", \"nodes\": %d}}", base,
+                                               accelerator, nodes);
+      g_autofree char *more_data = g_strdup_printf ("{%s, \"system\": {\"accelerator\": \"%s\", \"nodes\": %d}}",
+                                                    base, accelerator, nodes * 2);
+      g_autofree char *doubled = g_strdup_printf (
+        "{\"model\": {\"preset\": \"%s\"}, \"parallelism\": {\"tensor\": %d, \"zero_stage\": %d},"
+        " \"workload\": {\"global_batch\": 1024, \"tokens\": %.6g}, \"system\": {\"accelerator\": \"%s\", \"nodes\": %d}}",
+        model, tensor, zero, 2 * tokens, accelerator, nodes);
+      g_autofree char *selective = g_strdup_printf (
+        "{%s, \"techniques\": {\"recompute\": \"selective\"}, \"system\": {\"accelerator\": \"%s\", \"nodes\": %d}}",
+        base, accelerator, nodes);
+      g_autofree char *json_e = NULL;
+      const double *fields;
+
+      estimate_valid (plan, &in, &e);
+      estimate_valid (more_data, &in_double, &e_more_data);
+
+      /* ZeRO-3 model states per GPU never grow with more data-parallel GPUs. */
+      if (zero == 3)
+        g_assert_cmpfloat (e_more_data.weights + e_more_data.gradients + e_more_data.optimizer, <=,
+                           e.weights + e.gradients + e.optimizer);
+      /* Twice the tokens, twice the time (the same plan otherwise, at the default sequence length). */
+      {
+        SuanliPlanInputs in_single;
+        SuanliEstimate e_single;
+        g_autofree char *single = g_strdup_printf (
+          "{\"model\": {\"preset\": \"%s\"}, \"parallelism\": {\"tensor\": %d, \"zero_stage\": %d},"
+          " \"workload\": {\"global_batch\": 1024, \"tokens\": %.6g}, \"system\": {\"accelerator\": \"%s\", \"nodes\": %d}}",
+          model, tensor, zero, tokens, accelerator, nodes);
+
+        estimate_valid (single, &in_single, &e_single);
+        estimate_valid (doubled, &in_double, &e_double);
+        assert_relative (e_double.time_to_train_s, 2 * e_single.time_to_train_s, 1e-12, "doubled time");
+      }
+      /* Selective recomputation never raises activation memory. */
+      estimate_valid (selective, &in, &e_selective);
+      g_assert_cmpfloat (e_selective.activations, <=, e.activations);
+
+      /* Every output is finite. */
+      fields = (const double *) &e;
+      for (guint i = 0; i < offsetof (SuanliEstimate, inference) / sizeof (double); i++)
+        if (i * sizeof (double) != offsetof (SuanliEstimate, fits) &&
+            i * sizeof (double) < offsetof (SuanliEstimate, fits))
+          g_assert_true (isfinite (fields[i]));
+      json_e = suanli_estimate_to_json (&in, &e, NULL, NULL, NULL);
+      g_assert_null (strstr (json_e, ": nan"));
+      g_assert_null (strstr (json_e, ": -nan"));
+      g_assert_null (strstr (json_e, ": inf"));
+      g_assert_null (strstr (json_e, ": -inf"));
+    }
+}
+
+typedef struct
+{
+  const char *plan;
+} AdvicePlan;
+
+/* Every advice item's change, applied, moves its figure the way it says. */
+static void
+test_advice_effects (void)
+{
+  const char *plans[] = {
+    /* too big for 8 H100s: recompute, ZeRO, 8-bit Adam, offload, FlashAttention, Chinchilla */
+    "{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"seq_len\": 4096, \"tokens\": 1e11},"
+    " \"techniques\": {\"flash_attention\": false}, \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}}",
+    "{\"model\": {\"preset\": \"llama-2-70b\"}, \"parallelism\": {\"zero_stage\": 1},"
+    " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"nodes\": 2}}",
+    /* a deep pipeline with few micro-batches: interleave */
+    "{\"model\": {\"preset\": \"llama-2-13b\"}, \"workload\": {\"global_batch\": 8},"
+    " \"parallelism\": {\"pipeline\": 4, \"tensor\": 2}, \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}}",
+    /* tensor parallelism across nodes */
+    "{\"model\": {\"preset\": \"llama-2-70b\"}, \"parallelism\": {\"tensor\": 16, \"zero_stage\": 3},"
+    " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"nodes\": 4}}",
+    /* inference that does not fit one GPU: quantize, split, 8-bit KV cache */
+    "{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"mode\": \"inference\", \"batch\": 16},"
+    " \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}}",
+  };
+  const char *expected[] = {
+    "recompute-selective", "recompute-full", "zero-stage", "flash-attention", "adamw-8bit", "offload-optimizer",
+    "interleave-pipeline", "tensor-within-node", "chinchilla-tokens", "quantize-weights", "tensor-parallel-inference",
+    "kv-cache-fp8",
+  };
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint p = 0; p < G_N_ELEMENTS (plans); p++)
+    {
+      SuanliPlanInputs in;
+      SuanliEstimate e;
+      g_autoptr(GPtrArray) advice = NULL;
+
+      estimate_valid (plans[p], &in, &e);
+      advice = suanli_advice_for (&in, &e);
+      for (guint i = 0; i < advice->len; i++)
+        {
+          SuanliAdvice *item = g_ptr_array_index (advice, i);
+          g_autoptr(GError) error = NULL;
+          g_autoptr(SuanliPlan) plan = suanli_plan_new_from_data (plans[p], -1, "advice", &error);
+          g_autoptr(GPtrArray) errors = new_issues ();
+          g_autoptr(GPtrArray) warnings = new_issues ();
+          g_autofree char *changed = NULL;
+          SuanliPlanInputs after_in;
+          SuanliEstimate after;
+          double before_value = 0, after_value = 0;
+
+          g_hash_table_add (seen, (gpointer) item->id);
+          g_assert_true (suanli_plan_apply_merge_patch_data (plan, item->change, &error));
+          g_assert_no_error (error);
+          g_assert_true (suanli_plan_inputs_resolve (plan, catalog, &after_in, errors, warnings));
+          suanli_estimate_compute (&after_in, &after);
+          g_assert_true (suanli_estimate_get_figure (&e, item->effect_figure, &before_value));
+          g_assert_true (suanli_estimate_get_figure (&after, item->effect_figure, &after_value));
+          if (item->effect_direction < 0 ? !(after_value < before_value) : !(after_value > before_value))
+            g_error ("advice %s (%s): %s went from %g to %g", item->id, item->change, item->effect_figure,
+                     before_value, after_value);
+          if (item->technique != NULL)
+            g_assert_nonnull (suanli_catalog_lookup (catalog, item->technique));
+        }
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    if (!g_hash_table_contains (seen, expected[i]))
+      g_error ("no test plan produced the advice “%s”", expected[i]);
+}
+
+static void
+test_explanations (void)
+{
+  SuanliPlanInputs in;
+  SuanliEstimate e;
+  const char * const *figures = suanli_estimate_get_figures ();
+
+  estimate_valid ("{\"model\": {\"preset\": \"llama-2-7b\"}, \"system\": {\"accelerator\": \"nvidia-h100-sxm\"},"
+                  " \"parallelism\": {\"zero_stage\": 1}}", &in, &e);
+  for (guint i = 0; figures[i] != NULL; i++)
+    {
+      g_autofree char *text = suanli_estimate_explain (&in, &e, figures[i]);
+
+      g_assert_nonnull (text);
+      g_assert_cmpuint (strlen (text), >, 20);
+    }
+  {
+    g_autofree char *optimizer = suanli_estimate_explain (&in, &e, "memory.optimizer");
+    /* The ZeRO-1 optimizer: 12 bytes × P/(t·p), divided over the 8 data-parallel ranks, with its source. */
+    g_assert_nonnull (strstr (optimizer, "12 ×"));
+    g_assert_nonnull (strstr (optimizer, "÷ d"));
+    g_assert_nonnull (strstr (optimizer, "Rajbhandari"));
+  }
+  g_assert_null (suanli_estimate_explain (&in, &e, "memory.nonsense"));
+}
+
+static void
+test_json_output (void)
+{
+  SuanliPlanInputs in;
+  SuanliEstimate e;
+  g_autoptr(GPtrArray) advice = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *json = NULL;
+  JsonObject *root, *memory;
+
+  estimate_valid ("{\"model\": {\"preset\": \"llama-2-7b\"}, \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}}",
+                  &in, &e);
+  advice = suanli_advice_for (&in, &e);
+  json = suanli_estimate_to_json (&in, &e, NULL, NULL, advice);
+  g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (root, "schema"), ==, "suanli-estimate/1");
+  g_assert_true (json_object_get_boolean_member (root, "valid"));
+  g_assert_cmpint (json_object_get_int_member (root, "gpus"), ==, 8);
+  memory = json_object_get_object_member (root, "memory");
+  g_assert_cmpint (json_object_get_int_member (memory, "capacity"), ==, 85520809984);
+  g_assert_true (json_object_has_member (json_object_get_object_member (root, "training"), "time_to_train_s"));
+  g_assert_true (json_object_get_null_member (root, "inference"));
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  catalog = suanli_catalog_new ();
+  suanli_catalog_load_builtin (catalog, problems);
+  g_assert_cmpuint (problems->len, ==, 0);
+
+  g_test_add_func ("/estimate/zero-published-example", test_zero_published_example);
+  g_test_add_func ("/estimate/gpt3-published-example", test_gpt3_published_example);
+  g_test_add_func ("/estimate/llama2-kv-cache", test_llama2_kv_cache);
+  g_test_add_func ("/estimate/activations", test_activations);
+  g_test_add_func ("/estimate/pipeline", test_pipeline);
+  g_test_add_func ("/estimate/flops", test_flops);
+  g_test_add_func ("/estimate/decode", test_decode);
+  g_test_add_func ("/estimate/bad-plans", test_bad_plans);
+  g_test_add_func ("/estimate/truncated-plan", test_truncated_plan);
+  g_test_add_func ("/estimate/properties", test_properties);
+  g_test_add_func ("/estimate/advice-effects", test_advice_effects);
+  g_test_add_func ("/estimate/explanations", test_explanations);
+  g_test_add_func ("/estimate/json-output", test_json_output);
+
+  status = g_test_run ();
+  g_object_unref (catalog);
+  return status;
+}
