@@ -7,6 +7,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 
 typedef struct
 {
@@ -201,6 +202,82 @@ test_catalog (void)
 }
 
 static void
+test_plan (void)
+{
+  g_autofree char *directory = g_dir_make_tmp ("suanli-plan-XXXXXX", NULL);
+  g_autofree char *plan_path = g_build_filename (directory, "mine.suanli-plan", NULL);
+  g_autofree char *bad_path = g_build_filename (directory, "bad.suanli-plan", NULL);
+  g_autofree char *cut_path = g_build_filename (directory, "cut.suanli-plan", NULL);
+  g_autofree char *missing_path = g_build_filename (directory, "missing.suanli-plan", NULL);
+  g_auto(Run) created = { 0 };
+  g_auto(Run) human = { 0 };
+  g_auto(Run) json = { 0 };
+  g_auto(Run) invalid = { 0 };
+  g_auto(Run) cut = { 0 };
+  g_auto(Run) missing = { 0 };
+  g_auto(Run) unknown_preset = { 0 };
+  g_auto(Run) explain = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *root;
+
+  run_cli (&created, "", (const char *[]) { "plan", "new", "--preset", "llama-2-7b", "--accelerator",
+                                            "nvidia-h100-sxm", "--gpus", "16", "-o", plan_path, NULL });
+  g_assert_cmpint (created.status, ==, 0);
+  g_assert_true (g_file_test (plan_path, G_FILE_TEST_EXISTS));
+
+  run_cli (&human, "", (const char *[]) { "plan", plan_path, NULL });
+  g_assert_cmpint (human.status, ==, 0);
+  g_assert_nonnull (strstr (human.out, "16 × H100 SXM"));
+  g_assert_nonnull (strstr (human.out, "per GPU"));
+
+  /* --json: the suanli-estimate/1 contract, parsed as a program would. */
+  run_cli (&json, "", (const char *[]) { "plan", plan_path, "--json", NULL });
+  g_assert_cmpint (json.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, json.out, -1, NULL));
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (root, "schema"), ==, "suanli-estimate/1");
+  g_assert_true (json_object_get_boolean_member (root, "valid"));
+  g_assert_cmpint (json_object_get_int_member (root, "gpus"), ==, 16);
+  g_assert_true (json_object_has_member (json_object_get_object_member (root, "memory"), "fits"));
+
+  run_cli (&explain, "", (const char *[]) { "plan", plan_path, "--explain", "memory.optimizer", NULL });
+  g_assert_cmpint (explain.status, ==, 0);
+  g_assert_nonnull (strstr (explain.out, "Rajbhandari"));
+
+  /* An invalid plan: valid false, every error with its field, exit 2. */
+  g_assert_true (g_file_set_contents (bad_path,
+    "{\"model\": {\"preset\": \"llama-2-7b\"}, \"parallelism\": {\"tensor\": 0, \"pipeline\": \"2\"},"
+    " \"system\": {\"accelerator\": \"no-such-gpu\"}, \"extra\": 1}", -1, NULL));
+  run_cli (&invalid, "", (const char *[]) { "plan", bad_path, "--json", NULL });
+  g_assert_cmpint (invalid.status, ==, 2);
+  g_assert_nonnull (strstr (invalid.out, "\"valid\" : false"));
+  g_assert_nonnull (strstr (invalid.out, "\"field\" : \"parallelism.tensor\""));
+  g_assert_nonnull (strstr (invalid.out, "\"field\" : \"parallelism.pipeline\""));
+  g_assert_nonnull (strstr (invalid.out, "\"field\" : \"system.accelerator\""));
+  g_assert_nonnull (strstr (invalid.out, "\"field\" : \"extra\""));
+  g_assert_nonnull (strstr (invalid.err, "parallelism.tensor: "));
+
+  /* Truncated JSON: exit 2, and where. */
+  g_assert_true (g_file_set_contents (cut_path, "{\"model\": {\"preset\":\n", -1, NULL));
+  run_cli (&cut, "", (const char *[]) { "plan", cut_path, NULL });
+  g_assert_cmpint (cut.status, ==, 2);
+  g_assert_nonnull (strstr (cut.err, "cut.suanli-plan:2:"));
+
+  run_cli (&missing, "", (const char *[]) { "plan", missing_path, NULL });
+  g_assert_cmpint (missing.status, ==, 1);
+
+  run_cli (&unknown_preset, "", (const char *[]) { "plan", "new", "--preset", "llama-9", "--accelerator",
+                                                   "nvidia-h100-sxm", "--gpus", "8", NULL });
+  g_assert_cmpint (unknown_preset.status, ==, 2);
+  g_assert_nonnull (strstr (unknown_preset.err, "model.preset"));
+
+  g_unlink (plan_path);
+  g_unlink (bad_path);
+  g_unlink (cut_path);
+  g_rmdir (directory);
+}
+
+static void
 test_chinese (void)
 {
   g_auto(Run) help = { 0 };
@@ -220,6 +297,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/usage-errors", test_usage_errors);
   g_test_add_func ("/cli/identify", test_identify);
   g_test_add_func ("/cli/catalog", test_catalog);
+  g_test_add_func ("/cli/plan", test_plan);
   g_test_add_func ("/cli/chinese", test_chinese);
 
   return g_test_run ();
