@@ -253,6 +253,54 @@ test_decode (void)
   g_assert_cmpfloat (e.weights, ==, 14e9);
 }
 
+/* Communication, by hand. 1e9 parameters (no architecture), 16 H100s on 2 nodes, all data parallel:
+ * the ring crosses nodes, so it runs on the assumed InfiniBand NDR, 50 GB/s × 0.75 efficiency:
+ *   all-reduce of 2 × 1e9 gradient bytes = 2 × 15/16 × 2e9 / 37.5e9 + 10 µs = 0.10001 s; ZeRO-3 × 1.5
+ *   compute = 6 × 1e9 × 256 × 2048 / (16 × 989e12 × 0.45) = 0.4417660937 s, whose backward two thirds
+ *   hide the all-reduce: nothing exposed.
+ * Tensor parallel, 2 layers, h 1024, s 2048, t 2 inside one node on NVLink (450 GB/s × 0.75), 8
+ * micro-batches: 4 all-reduces per layer of 2048 × 1024 × 2 B, each 2 × 1/2 × 4,194,304 / 337.5e9
+ * + 10 µs, × 4 × 2 layers × 8 = 1.435364314 ms. */
+static void
+test_communication (void)
+{
+  SuanliPlanInputs in;
+  SuanliEstimate e;
+
+  for (int zero = 0; zero <= 3; zero += 3)
+    {
+      g_autofree char *json = g_strdup_printf (
+        "{\"model\": {\"parameters\": 1e9}, \"workload\": {\"seq_len\": 2048, \"global_batch\": 256},"
+        " \"parallelism\": {\"zero_stage\": %d},"
+        " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 8, \"nodes\": 2}}", zero);
+
+      estimate_valid (json, &in, &e);
+      assert_close (e.data_parallel_s, zero == 3 ? 0.150015 : 0.100010);
+      assert_close (e.compute_s, 0.4417660936973);
+      g_assert_cmpfloat (e.exposed_communication_s, ==, 0);
+    }
+
+  estimate_valid ("{\"model\": {\"parameters\": 3e7, \"layers\": 2, \"hidden\": 1024, \"heads\": 16, \"vocab\": 32000},"
+                  " \"workload\": {\"seq_len\": 2048, \"global_batch\": 8},"
+                  " \"parallelism\": {\"tensor\": 2},"
+                  " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 2}}", &in, &e);
+  assert_close (e.tensor_parallel_s, 1.435364314074e-03);
+  /* Tensor-parallel traffic is on the critical path: all of it is exposed. */
+  assert_close (e.exposed_communication_s, 1.435364314074e-03);
+}
+
+/* JSON has no NaN: a plan that writes one is not JSON, and the error says where. */
+static void
+test_nan_is_not_json (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SuanliPlan) plan = suanli_plan_new_from_data ("{\n  \"model\": {\"parameters\": NaN}}", -1, "nan.suanli-plan",
+                                                          &error);
+
+  g_assert_null (plan);
+  g_assert_true (g_str_has_prefix (error->message, "nan.suanli-plan:2:"));
+}
+
 static GPtrArray *
 new_issues (void)
 {
@@ -549,6 +597,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/estimate/pipeline", test_pipeline);
   g_test_add_func ("/estimate/flops", test_flops);
   g_test_add_func ("/estimate/decode", test_decode);
+  g_test_add_func ("/estimate/communication", test_communication);
+  g_test_add_func ("/estimate/nan-is-not-json", test_nan_is_not_json);
   g_test_add_func ("/estimate/bad-plans", test_bad_plans);
   g_test_add_func ("/estimate/truncated-plan", test_truncated_plan);
   g_test_add_func ("/estimate/properties", test_properties);
