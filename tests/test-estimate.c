@@ -457,11 +457,6 @@ test_properties (void)
     }
 }
 
-typedef struct
-{
-  const char *plan;
-} AdvicePlan;
-
 /* Every advice item's change, applied, moves its figure the way it says. */
 static void
 test_advice_effects (void)
@@ -504,7 +499,6 @@ test_advice_effects (void)
           g_autoptr(SuanliPlan) plan = suanli_plan_new_from_data (plans[p], -1, "advice", &error);
           g_autoptr(GPtrArray) errors = new_issues ();
           g_autoptr(GPtrArray) warnings = new_issues ();
-          g_autofree char *changed = NULL;
           SuanliPlanInputs after_in;
           SuanliEstimate after;
           double before_value = 0, after_value = 0;
