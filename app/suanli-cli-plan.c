@@ -10,6 +10,7 @@
 #include "suanli-catalog.h"
 #include "suanli-cli.h"
 #include "suanli-estimate-json.h"
+#include "suanli-search.h"
 #include "suanli-units.h"
 
 static SuanliCatalog *
@@ -95,13 +96,52 @@ print_human (SuanliPlan             *plan,
     }
 }
 
+static const char * const recompute_names[] = { "none", "selective", "full" };
+
+/* The Pareto front of time against cost, then how many others were found. */
+static void
+print_search (GArray *results,
+              guint   evaluated,
+              const char *currency)
+{
+  guint front = 0;
+
+  g_print (_("%u configurations evaluated, %u fit and meet the constraints. The front of time against cost:\n"),
+           evaluated, results->len);
+  g_print ("  %-24s %6s %3s %3s %5s %4s %-9s %10s %14s\n", _("accelerator"), _("GPUs"), "t", "p", "d", "ZeRO",
+           _("recompute"), _("days"), currency);
+  for (guint i = 0; i < results->len; i++)
+    {
+      SuanliSearchResult *r = &g_array_index (results, SuanliSearchResult, i);
+
+      if (r->dominated)
+        continue;
+      front++;
+      g_print ("  %-24s %6g %3g %3g %5g %4d %-9s %10.1f %14.0f\n",
+               *r->cloud_instance_id ? r->cloud_instance_id : r->accelerator_id, r->gpus_per_node * r->nodes,
+               r->tensor, r->pipeline, r->data, r->zero_stage, recompute_names[r->recompute],
+               r->time_to_train_s / 86400, r->cost);
+    }
+  g_print (ngettext ("%u configuration on the front\n", "%u configurations on the front\n", front), front);
+}
+
 static int
 run_estimate (int    argc,
               char **argv)
 {
-  gboolean json = FALSE;
+  gboolean json = FALSE, search = FALSE, cloud_only = FALSE;
+  double budget = 0, deadline_days = 0;
+  int max_gpus = 0;
   g_autofree char *explain = NULL;
   const GOptionEntry entries[] = {
+    { "search", 0, 0, G_OPTION_ARG_NONE, &search, N_("Find configurations for the plan's job: hardware, GPUs, "
+                                                     "parallelism, ZeRO and recomputation"), NULL },
+    { "budget", 0, 0, G_OPTION_ARG_DOUBLE, &budget, N_("With --search: the most it may cost"), N_("AMOUNT") },
+    { "deadline-days", 0, 0, G_OPTION_ARG_DOUBLE, &deadline_days, N_("With --search: the longest it may take"),
+      N_("DAYS") },
+    { "max-gpus", 0, 0, G_OPTION_ARG_INT, &max_gpus, N_("With --search: the most GPUs (1024)"), N_("N") },
+    { "cloud-only", 0, 0, G_OPTION_ARG_NONE, &cloud_only, N_("With --search: only cloud instances, at their "
+                                                             "prices"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the estimate as suanli-estimate/1 JSON"), NULL },
     { "explain", 0, 0, G_OPTION_ARG_STRING, &explain, N_("Explain one figure, e.g. memory.activations"),
       N_("FIGURE") },
@@ -143,7 +183,27 @@ run_estimate (int    argc,
       advice = suanli_advice_for (&inputs, &estimate);
     }
 
-  if (json)
+  if (search && valid)
+    {
+      SuanliSearchConstraints constraints = { budget, deadline_days * 86400, max_gpus, cloud_only };
+      g_autoptr(GArray) results = NULL;
+      guint evaluated = 0;
+
+      if (!suanli_plan_inputs_is_training (&inputs))
+        {
+          g_printerr (_("suanli-cli plan --search: the search is for training plans\n"));
+          return SUANLI_EXIT_INVALID_INPUT;
+        }
+      results = suanli_search_run (&inputs, catalog, &constraints, &evaluated);
+      if (json)
+        {
+          g_autofree char *text = suanli_search_to_json (results, evaluated);
+          g_print ("%s\n", text);
+        }
+      else
+        print_search (results, evaluated, inputs.currency);
+    }
+  else if (json)
     {
       g_autofree char *text = suanli_estimate_to_json (&inputs, &estimate, errors, warnings, advice);
       g_print ("%s\n", text);

@@ -34,7 +34,8 @@ static int run_help (int argc, char **argv);
 static const Command commands[] = {
   { "catalog", N_("list [--kind KIND] [--json] | show ID [--json] | validate FILE…"),
     N_("List, show and check catalog items"), suanli_cli_catalog },
-  { "plan", N_("FILE [--json] [--explain FIGURE] | new --preset MODEL --accelerator ID --gpus N [-o FILE]"),
+  { "plan", N_("FILE [--json] [--explain FIGURE] [--search [--budget AMOUNT] [--deadline-days DAYS] [--max-gpus N] "
+               "[--cloud-only]] | new --preset MODEL --accelerator ID --gpus N [-o FILE]"),
     N_("Estimate memory, time, cost and energy of a plan; start a plan file"), suanli_cli_plan },
   { "identify", N_("FILE…"), N_("Tell what each file is: a plan, a catalog or a trace, and its format"), run_identify },
   { "help", N_("[COMMAND]"), N_("Show help for a command"), run_help },

@@ -461,10 +461,10 @@ resolve_techniques (Resolver         *resolver,
   boolean (resolver, techniques, "techniques", "flash_attention", &in->flash_attention);
 }
 
-/* The dense peak of @precision, in FLOP/s (or OP/s for integers); 0 when the part has none. */
-static double
-peak_for (SuanliItem      *accelerator,
-          SuanliPrecision  precision)
+/* The dense peak of @precision on @accelerator, in FLOP/s (OP/s for integers); 0 when it has none. */
+double
+suanli_plan_inputs_peak_for (SuanliItem      *accelerator,
+                             SuanliPrecision  precision)
 {
   static const char * const keys[][2] = {
     [SUANLI_PRECISION_FP32] = { "fp32_tflops", NULL },
@@ -535,7 +535,7 @@ resolve_system (Resolver         *resolver,
 
       g_strlcpy (in->accelerator_id, accelerator_id, sizeof in->accelerator_id);
       g_strlcpy (in->accelerator_name, suanli_item_get_name (accelerator), sizeof in->accelerator_name);
-      in->peak_flops = peak_for (accelerator, in->compute);
+      in->peak_flops = suanli_plan_inputs_peak_for (accelerator, in->compute);
       if (in->peak_flops == 0)
         error (resolver, "precision.compute", _("the catalog gives no %s rate for the %s"),
                suanli_precision_to_nick (in->compute), suanli_item_get_name (accelerator));

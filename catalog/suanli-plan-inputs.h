@@ -131,5 +131,7 @@ double   suanli_precision_bytes     (SuanliPrecision   precision);
 const char *suanli_precision_to_nick (SuanliPrecision  precision);
 gboolean suanli_plan_inputs_is_training (const SuanliPlanInputs *inputs);
 double   suanli_plan_inputs_micro_batches (const SuanliPlanInputs *inputs);
+double   suanli_plan_inputs_peak_for (SuanliItem      *accelerator,
+                                      SuanliPrecision  precision);
 
 G_END_DECLS

@@ -13,6 +13,7 @@
 #include "suanli-advice.h"
 #include "suanli-catalog.h"
 #include "suanli-estimate-json.h"
+#include "suanli-search.h"
 
 static SuanliCatalog *catalog;
 
@@ -573,6 +574,70 @@ test_json_output (void)
   g_assert_true (json_object_get_null_member (root, "inference"));
 }
 
+/* The search's front is non-dominated, every other result is dominated by some result, and each
+ * result's change, applied to the plan, gives back its time and cost and fits. */
+static void
+search_front (gboolean cloud_only)
+{
+  const char *json = "{\"model\": {\"preset\": \"llama-2-13b\"}, \"workload\": {\"global_batch\": 512, \"tokens\": 3e11},"
+                     " \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}, \"assumptions\": {\"price_per_gpu_hour\": 2}}";
+  SuanliSearchConstraints constraints = { 0, 0, 256, cloud_only };
+  g_autoptr(GArray) results = NULL;
+  SuanliPlanInputs in;
+  SuanliEstimate e;
+  guint evaluated = 0, front = 0;
+
+  estimate_valid (json, &in, &e);
+  results = suanli_search_run (&in, catalog, &constraints, &evaluated);
+  g_assert_cmpuint (evaluated, >, 100);
+  g_assert_cmpuint (results->len, >, 0);
+
+  for (guint i = 0; i < results->len; i++)
+    {
+      SuanliSearchResult *a = &g_array_index (results, SuanliSearchResult, i);
+      gboolean dominated = FALSE;
+
+      for (guint j = 0; j < results->len; j++)
+        {
+          SuanliSearchResult *b = &g_array_index (results, SuanliSearchResult, j);
+
+          if (i != j && b->time_to_train_s <= a->time_to_train_s && b->cost <= a->cost &&
+              (b->time_to_train_s < a->time_to_train_s || b->cost < a->cost))
+            dominated = TRUE;
+        }
+      g_assert_cmpint (dominated, ==, a->dominated);
+      g_assert_cmpint (*a->cloud_instance_id != '\0', ==, cloud_only);
+      front += !a->dominated;
+    }
+  g_assert_cmpuint (front, >=, 1);
+
+  for (guint i = 0; i < results->len; i += MAX (1, results->len / 20))
+    {
+      SuanliSearchResult *r = &g_array_index (results, SuanliSearchResult, i);
+      g_autofree char *patch = suanli_search_result_patch (r);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SuanliPlan) plan = suanli_plan_new_from_data (json, -1, "search", &error);
+      g_autoptr(GPtrArray) errors = new_issues ();
+      g_autoptr(GPtrArray) warnings = new_issues ();
+      SuanliPlanInputs after_in;
+      SuanliEstimate after;
+
+      g_assert_true (suanli_plan_apply_merge_patch_data (plan, patch, &error));
+      g_assert_true (suanli_plan_inputs_resolve (plan, catalog, &after_in, errors, warnings));
+      suanli_estimate_compute (&after_in, &after);
+      g_assert_true (after.fits);
+      assert_close (after.time_to_train_s, r->time_to_train_s);
+      assert_close (after.cost, r->cost);
+    }
+}
+
+static void
+test_search_front (void)
+{
+  search_front (TRUE);
+  search_front (FALSE);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -598,6 +663,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/estimate/properties", test_properties);
   g_test_add_func ("/estimate/advice-effects", test_advice_effects);
   g_test_add_func ("/estimate/explanations", test_explanations);
+  g_test_add_func ("/estimate/search-front", test_search_front);
   g_test_add_func ("/estimate/json-output", test_json_output);
 
   status = g_test_run ();

@@ -11,6 +11,7 @@
 #include "suanli-advice.h"
 #include "suanli-bench.h"
 #include "suanli-catalog.h"
+#include "suanli-search.h"
 
 #define EVALUATIONS 200000
 #define FULL_EVALUATIONS 2000
@@ -46,6 +47,25 @@ typedef struct
   SuanliCatalog *catalog;
   SuanliPlan    *plan;
 } Full;
+
+typedef struct
+{
+  SuanliPlanInputs inputs;
+  SuanliCatalog   *catalog;
+  guint            evaluated;
+  guint            found;
+} Search2;
+
+/* The planner's "Find configurations": every accelerator in the catalog, up to 1024 GPUs. */
+static void
+search_all (gpointer data)
+{
+  Search2 *search = data;
+  SuanliSearchConstraints constraints = { 0, 0, 1024, FALSE };
+  g_autoptr(GArray) results = suanli_search_run (&search->inputs, search->catalog, &constraints, &search->evaluated);
+
+  search->found = results->len;
+}
 
 static void
 resolve_many (gpointer data)
@@ -98,6 +118,15 @@ main (int   argc,
   suanli_bench_report (full);
   g_print ("from the document: %.0f plan evaluations per second (median)\n",
            FULL_EVALUATIONS / (suanli_bench_median (full) / 1000));
+  {
+    g_autoptr(SuanliBench) searching = suanli_bench_new ("full configuration search", "ms");
+    Search2 search2 = { search.inputs, catalog, 0, 0 };
+
+    search2.inputs.price_per_gpu_hour = 2.5;
+    suanli_bench_time (searching, 7, search_all, &search2);
+    suanli_bench_report (searching);
+    g_print ("the search evaluates %u configurations; %u fit\n", search2.evaluated, search2.found);
+  }
   g_print ("(checksum %g)\n", search.checksum);
   return 0;
 }
