@@ -270,8 +270,6 @@ describe_opened_file (GFile           *file,
 
   switch (detection->kind)
     {
-    case SUANLI_FILE_KIND_PLAN:
-      return g_strdup_printf (_("“%s” is a plan; this version cannot open plans yet"), name);
     case SUANLI_FILE_KIND_CATALOG:
       return g_strdup_printf (_("“%s” is a catalog; add its folder in Preferences to use it"), name);
     case SUANLI_FILE_KIND_TRACE:
@@ -317,6 +315,15 @@ on_file_detected (GObject      *source_object,
       g_autofree char *name = g_file_get_parse_name (file);
 
       message = g_strdup_printf (_("Cannot open “%s”: %s"), name, error->message);
+    }
+  else if (detection->kind == SUANLI_FILE_KIND_PLAN)
+    {
+      if (suanli_window_open_plan (ensure_window (self), file, &error))
+        {
+          g_application_release (G_APPLICATION (self));
+          return;
+        }
+      message = g_strdup (error->message);
     }
   else
     {

@@ -261,3 +261,21 @@ suanli_plan_get_name (SuanliPlan *self)
     return "";
   return json_node_get_string (node);
 }
+
+/* Makes this plan hold a copy of @source's document (undo, opening a file), emitting "changed" once. */
+void
+suanli_plan_replace (SuanliPlan *self,
+                     SuanliPlan *source)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  g_autoptr(JsonNode) copy = NULL;
+
+  g_return_if_fail (SUANLI_IS_PLAN (self));
+  g_return_if_fail (SUANLI_IS_PLAN (source));
+
+  json_node_set_object (node, source->root);
+  copy = json_node_copy (node);
+  json_object_unref (self->root);
+  self->root = json_object_ref (json_node_get_object (copy));
+  g_signal_emit (self, signals[CHANGED], 0);
+}

@@ -35,5 +35,7 @@ gboolean    suanli_plan_apply_merge_patch_data (SuanliPlan *self,
                                            const char   *patch,
                                            GError      **error);
 const char *suanli_plan_get_name          (SuanliPlan   *self);
+void        suanli_plan_replace           (SuanliPlan   *self,
+                                           SuanliPlan   *source);
 
 G_END_DECLS

@@ -13,6 +13,7 @@
 #include "suanli-preferences-window.h"
 #include "suanli-test-support.h"
 #include "suanli-window.h"
+#include "suanli-workspace.h"
 
 /* One application for the whole program, as in real life: it stays registered on the session bus
  * until the process ends. Each test starts without windows. */
@@ -244,6 +245,12 @@ open_and_expect_toast (Fixture    *fixture,
     g_error ("no toast saying “%s” after opening %s", expected, basename);
 }
 
+static gboolean
+planner_is_shown (gpointer data)
+{
+  return g_strcmp0 (suanli_window_get_visible_page (data), SUANLI_PAGE_PLANNER) == 0;
+}
+
 static void
 test_open_files (Fixture       *fixture,
                  gconstpointer  data)
@@ -261,6 +268,22 @@ test_open_files (Fixture       *fixture,
   trace = g_strdup_printf (_("“%s” is a trace (%s); this version cannot open traces yet"), "steps.json",
                            _("Chrome trace JSON (PyTorch, Kineto)"));
   open_and_expect_toast (fixture, "steps.json", "{\"traceEvents\": []}", trace);
+
+  /* A plan opens in the planner. */
+  {
+    g_autofree char *plan_path = g_build_filename (fixture->directory, "opened.suanli-plan", NULL);
+    g_autoptr(GFile) plan_file = g_file_new_for_path (plan_path);
+    SuanliWindow *window;
+
+    g_assert_true (g_file_set_contents (plan_path, "{\"name\": \"Opened from the command line\","
+                                                   " \"model\": {\"preset\": \"llama-2-7b\"},"
+                                                   " \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}}", -1, NULL));
+    g_application_open (G_APPLICATION (fixture->application), &plan_file, 1, "");
+    window = SUANLI_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (fixture->application)));
+    g_assert_true (suanli_test_wait_until (planner_is_shown, window, 5000));
+    g_assert_cmpstr (suanli_plan_get_name (suanli_workspace_get_plan (SUANLI_WORKSPACE (suanli_window_get_workspace (window)))),
+                     ==, "Opened from the command line");
+  }
 
   /* A file that is not there names itself, then the reason. */
   path = g_build_filename (fixture->directory, "gone.json", NULL);

@@ -1,35 +1,1277 @@
-/* suanli-plan-page.c — the planner page: a configuration builder with live estimates
+/* suanli-plan-page.c — the planner page: a configuration builder with live estimates and advice
  *
- * Until its issue lands the page is its template's status page, saying what it will do.
+ * The page edits the workspace's plan. Every change — a field, an advice applied, a configuration
+ * found, undo, a file opened — goes through the plan, which emits "changed"; the page then keeps
+ * the previous document for undo, schedules an autosave, resolves and estimates (microseconds), and
+ * redraws the results. The form, the charts and the explanations all read the same estimate.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
+#include <math.h>
+#include <adwaita.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "suanli-advice.h"
+#include "suanli-plan-form.h"
 #include "suanli-plan-page.h"
+#include "suanli-scatter-chart.h"
+#include "suanli-search.h"
+#include "suanli-stacked-bar.h"
+#include "suanli-units.h"
+
+#define UNDO_LIMIT 200
+#define MAX_PINNED 3
+#define AUTOSAVE_DELAY_MS 800
+
+typedef struct
+{
+  char             *name;
+  SuanliPlanInputs  inputs;
+  SuanliEstimate    estimate;
+} Pinned;
 
 struct _SuanliPlanPage
 {
-  SuanliPage parent_instance;
+  SuanliPage        parent_instance;
+
+  SuanliPlan       *plan;
+  SuanliCatalog    *catalog;
+  GFile            *file;
+  char             *snapshot;       /* the document as it was after the last change */
+  GPtrArray        *undo;           /* of char *, documents */
+  GPtrArray        *redo;
+  gboolean          restoring;
+  guint             autosave_id;
+
+  gboolean          valid;
+  SuanliPlanInputs  inputs;
+  SuanliEstimate    estimate;
+  GPtrArray        *errors;
+  GPtrArray        *warnings;
+  GPtrArray        *advice;
+  GPtrArray        *pinned;         /* of Pinned */
+  GArray           *search_results;
+  SuanliStackedBar *memory_bar;
+  SuanliStackedBar *step_bar;
+  SuanliScatterChart *search_chart;
+  GtkFileChooserNative *dialog;
+  GtkWindow        *compare_window;
+  GtkWindow        *search_window;
+  GtkWidget        *search_list;
+  GtkWidget        *search_area;
+
+  /* Template children */
+  SuanliPlanForm   *form;
+  GtkMenuButton    *recent_button;
+  GtkLabel         *file_label;
+  GtkButton        *compare_button;
+  GtkImage         *fit_icon;
+  GtkLabel         *fit_label;
+  GtkDrawingArea   *memory_area;
+  GtkLabel         *step_label;
+  GtkDrawingArea   *step_area;
+  GtkFlowBox       *cards;
+  GtkLabel         *advice_title;
+  GtkListBox       *advice_list;
+  GtkListBox       *issue_list;
 };
 
 G_DEFINE_FINAL_TYPE (SuanliPlanPage, suanli_plan_page, SUANLI_TYPE_PAGE)
 
+static void refresh (SuanliPlanPage *self);
+
+static void
+pinned_free (Pinned *pinned)
+{
+  g_free (pinned->name);
+  g_free (pinned);
+}
+
+/* ---- numbers as the cards show them ------------------------------------------------------- */
+
+static char *
+format_days (double seconds)
+{
+  if (seconds < 86400)
+    return g_strdup_printf (_("%.3g h"), seconds / 3600);
+  /* Translators: a duration in days, e.g. "18.2 d"; 天 in Chinese. */
+  return g_strdup_printf (_("%.3g d"), seconds / 86400);
+}
+
+static char *
+format_large (double value)
+{
+  if (value >= 1e9)
+    return g_strdup_printf ("%.3gG", value / 1e9);
+  if (value >= 1e6)
+    return g_strdup_printf ("%.3gM", value / 1e6);
+  if (value >= 1e3)
+    return g_strdup_printf ("%.3gk", value / 1e3);
+  return g_strdup_printf ("%.3g", value);
+}
+
+static char *
+format_seconds (double seconds)
+{
+  if (seconds == 0)
+    return g_strdup ("0" SUANLI_UNIT_SPACE "s");
+  return suanli_format_duration_ns ((gint64) (seconds * 1e9));
+}
+
+static char *
+format_bytes (double bytes)
+{
+  return suanli_format_bytes ((guint64) MAX (0, bytes), SUANLI_MEMORY_UNITS_GIB);
+}
+
+/* ---- results ------------------------------------------------------------------------------ */
+
+static void
+add_card (SuanliPlanPage *self,
+          const char     *figure,
+          const char     *value,
+          const char     *caption)
+{
+  GtkWidget *button = gtk_menu_button_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *value_label = gtk_label_new (value);
+  GtkWidget *caption_label = gtk_label_new (caption);
+  GtkWidget *popover = gtk_popover_new ();
+  g_autofree char *explanation = suanli_estimate_explain (&self->inputs, &self->estimate, figure);
+  GtkWidget *text = gtk_label_new (explanation);
+
+  gtk_widget_add_css_class (value_label, "title-3");
+  gtk_widget_add_css_class (caption_label, "caption");
+  gtk_widget_add_css_class (caption_label, "dim-label");
+  gtk_label_set_wrap (GTK_LABEL (caption_label), TRUE);
+  gtk_box_append (GTK_BOX (box), value_label);
+  gtk_box_append (GTK_BOX (box), caption_label);
+  gtk_widget_set_margin_top (box, 6);
+  gtk_widget_set_margin_bottom (box, 6);
+  gtk_menu_button_set_child (GTK_MENU_BUTTON (button), box);
+  gtk_menu_button_set_always_show_arrow (GTK_MENU_BUTTON (button), FALSE);
+  gtk_widget_set_tooltip_text (button, _("How this is computed"));
+  gtk_widget_set_name (button, figure);
+
+  gtk_label_set_wrap (GTK_LABEL (text), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (text), 60);
+  gtk_label_set_xalign (GTK_LABEL (text), 0);
+  gtk_widget_add_css_class (text, "monospace");
+  gtk_popover_set_child (GTK_POPOVER (popover), text);
+  gtk_menu_button_set_popover (GTK_MENU_BUTTON (button), popover);
+
+  gtk_flow_box_append (self->cards, button);
+}
+
+static void
+update_cards (SuanliPlanPage *self)
+{
+  const SuanliEstimate *e = &self->estimate;
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->cards))) != NULL)
+    gtk_flow_box_remove (self->cards, child);
+  if (!self->valid)
+    return;
+
+  if (suanli_plan_inputs_is_training (&self->inputs))
+    {
+      g_autofree char *time = format_days (e->time_to_train_s);
+      g_autofree char *tokens = format_large (e->tokens_per_s);
+      g_autofree char *mfu = g_strdup_printf ("%.0f%%", 100 * e->mfu);
+      g_autofree char *cost = g_strdup_printf ("%s %s", format_large (e->cost), self->inputs.currency);
+      g_autofree char *energy = g_strdup_printf (_("%.3g MWh"), e->energy_kwh / 1000);
+      g_autofree char *co2 = g_strdup_printf (_("%.3g t"), e->co2_t);
+
+      add_card (self, "training.time_to_train_s", time, _("Time to train"));
+      add_card (self, "training.tokens_per_s", tokens, _("Tokens per second"));
+      add_card (self, "training.mfu", mfu, _("MFU"));
+      add_card (self, "training.cost", cost, _("Cost"));
+      add_card (self, "training.energy_kwh", energy, _("Energy"));
+      add_card (self, "training.co2_t", co2, _("CO₂"));
+    }
+  else
+    {
+      const SuanliInferenceFigures *f = &e->inference;
+      g_autofree char *ttft = format_seconds (f->ttft_s);
+      g_autofree char *tpot = format_seconds (f->tpot_s);
+      g_autofree char *tokens = format_large (f->tokens_per_s);
+      g_autofree char *sequences = g_strdup_printf ("%.0f", f->max_concurrent_sequences);
+      g_autofree char *ttft_range = NULL, *tpot_range = NULL, *tokens_range = NULL;
+      g_autofree char *low = NULL, *high = NULL;
+
+      low = format_seconds (e->inference_high.ttft_s);
+      high = format_seconds (e->inference_low.ttft_s);
+      ttft_range = g_strdup_printf (_("Time to first token (%s–%s)"), low, high);
+      g_free (low);
+      g_free (high);
+      low = format_seconds (e->inference_high.tpot_s);
+      high = format_seconds (e->inference_low.tpot_s);
+      tpot_range = g_strdup_printf (_("Per output token, %s bound (%s–%s)"),
+                                    f->memory_bound ? _("memory") : _("compute"), low, high);
+      g_free (low);
+      g_free (high);
+      low = format_large (e->inference_low.tokens_per_s);
+      high = format_large (e->inference_high.tokens_per_s);
+      tokens_range = g_strdup_printf (_("Tokens per second (%s–%s)"), low, high);
+
+      add_card (self, "inference.ttft_s", ttft, ttft_range);
+      add_card (self, "inference.tpot_s", tpot, tpot_range);
+      add_card (self, "inference.tokens_per_s", tokens, tokens_range);
+      add_card (self, "inference.max_concurrent_sequences", sequences, _("Sequences that fit per GPU"));
+    }
+}
+
+static void
+apply_advice_clicked (GtkButton *button,
+                      gpointer   user_data)
+{
+  gtk_widget_activate_action (GTK_WIDGET (user_data), "plan.apply-advice", "u",
+                              GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "index")));
+}
+
+static void
+update_lists (SuanliPlanPage *self)
+{
+  GtkListBoxRow *row;
+
+  while ((row = gtk_list_box_get_row_at_index (self->advice_list, 0)) != NULL)
+    gtk_list_box_remove (self->advice_list, GTK_WIDGET (row));
+  while ((row = gtk_list_box_get_row_at_index (self->issue_list, 0)) != NULL)
+    gtk_list_box_remove (self->issue_list, GTK_WIDGET (row));
+
+  for (guint i = 0; self->advice != NULL && i < self->advice->len; i++)
+    {
+      SuanliAdvice *advice = g_ptr_array_index (self->advice, i);
+      SuanliItem *technique = advice->technique != NULL ? suanli_catalog_lookup (self->catalog, advice->technique)
+                                                        : NULL;
+      GtkWidget *item = adw_action_row_new ();
+      GtkWidget *icon = gtk_image_new_from_icon_name (g_str_equal (advice->severity, "warning")
+                                                        ? "dialog-warning-symbolic" : "dialog-information-symbolic");
+      GtkWidget *apply = gtk_button_new_with_mnemonic (_("_Apply"));
+      g_autofree char *title = g_markup_escape_text (advice->text, -1);
+
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (item), title);
+      if (technique != NULL)
+        {
+          g_autofree char *subtitle = g_markup_escape_text (suanli_item_get_name (technique), -1);
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (item), subtitle);
+        }
+      adw_action_row_set_title_lines (ADW_ACTION_ROW (item), 3);
+      adw_action_row_add_prefix (ADW_ACTION_ROW (item), icon);
+      gtk_widget_set_valign (apply, GTK_ALIGN_CENTER);
+      g_object_set_data (G_OBJECT (apply), "index", GUINT_TO_POINTER (i));
+      g_signal_connect (apply, "clicked", G_CALLBACK (apply_advice_clicked), self);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (item), apply);
+      gtk_list_box_append (self->advice_list, item);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->advice_title), self->advice != NULL && self->advice->len > 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->advice_list), self->advice != NULL && self->advice->len > 0);
+
+  for (int pass = 0; pass < 2; pass++)
+    {
+      GPtrArray *issues = pass == 0 ? self->errors : self->warnings;
+
+      for (guint i = 0; i < issues->len; i++)
+        {
+          SuanliPlanIssue *issue = g_ptr_array_index (issues, i);
+          GtkWidget *item = adw_action_row_new ();
+          GtkWidget *icon = gtk_image_new_from_icon_name (pass == 0 ? "dialog-error-symbolic"
+                                                                    : "dialog-warning-symbolic");
+          g_autofree char *title = g_markup_escape_text (issue->message, -1);
+
+          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (item), title);
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (item), issue->field);
+          adw_action_row_set_title_lines (ADW_ACTION_ROW (item), 3);
+          gtk_widget_add_css_class (icon, pass == 0 ? "error" : "warning");
+          adw_action_row_add_prefix (ADW_ACTION_ROW (item), icon);
+          gtk_list_box_append (self->issue_list, item);
+        }
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->issue_list), self->errors->len + self->warnings->len > 0);
+}
+
+static void
+update_bars (SuanliPlanPage *self)
+{
+  const SuanliEstimate *e = &self->estimate;
+  const struct { const char *label; double value; SuanliCategory category; } memory[] = {
+    { N_("weights"), e->weights, SUANLI_CATEGORY_CPU },
+    { N_("gradients"), e->gradients, SUANLI_CATEGORY_KERNEL },
+    { N_("optimizer"), e->optimizer, SUANLI_CATEGORY_COMMUNICATION },
+    { N_("activations"), e->activations, SUANLI_CATEGORY_MEMORY },
+    { N_("KV cache"), e->kv_cache, SUANLI_CATEGORY_OTHER },
+    { N_("overhead"), e->overhead, SUANLI_CATEGORY_IDLE },
+  };
+  g_autofree char *capacity = format_bytes (e->capacity);
+
+  suanli_stacked_bar_clear (self->memory_bar);
+  suanli_stacked_bar_clear (self->step_bar);
+  if (self->valid)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (memory); i++)
+        if (memory[i].value > 0)
+          {
+            g_autofree char *value = format_bytes (memory[i].value);
+            suanli_stacked_bar_add (self->memory_bar, _(memory[i].label), memory[i].value, memory[i].category, value);
+          }
+      suanli_stacked_bar_set_limit (self->memory_bar, e->capacity, capacity);
+
+      if (suanli_plan_inputs_is_training (&self->inputs))
+        {
+          const struct { const char *label; double value; SuanliCategory category; } step[] = {
+            { N_("compute"), e->compute_s, SUANLI_CATEGORY_KERNEL },
+            { N_("exposed communication"), e->exposed_communication_s, SUANLI_CATEGORY_COMMUNICATION },
+            { N_("pipeline bubble"), e->bubble_s, SUANLI_CATEGORY_IDLE },
+          };
+
+          for (guint i = 0; i < G_N_ELEMENTS (step); i++)
+            {
+              g_autofree char *value = format_seconds (step[i].value);
+              suanli_stacked_bar_add (self->step_bar, _(step[i].label), step[i].value, step[i].category, value);
+            }
+        }
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->step_area), self->valid && suanli_plan_inputs_is_training (&self->inputs));
+  gtk_widget_set_visible (GTK_WIDGET (self->step_label), self->valid && suanli_plan_inputs_is_training (&self->inputs));
+  gtk_widget_queue_draw (GTK_WIDGET (self->memory_area));
+  gtk_widget_queue_draw (GTK_WIDGET (self->step_area));
+}
+
+static void
+update_summary (SuanliPlanPage *self)
+{
+  const SuanliEstimate *e = &self->estimate;
+  g_autofree char *fit = NULL;
+
+  if (!self->valid)
+    {
+      gtk_image_set_from_icon_name (self->fit_icon, "dialog-error-symbolic");
+      gtk_label_set_text (self->fit_label, _("The plan has errors: see the marked fields"));
+      return;
+    }
+  {
+    g_autofree char *total = format_bytes (e->total);
+    g_autofree char *capacity = format_bytes (e->capacity);
+
+    /* Translators: "Fits: 61.2 GiB of 140 GiB per GPU on 64 × H200 SXM". */
+    fit = g_strdup_printf (e->fits ? _("Fits: %s of %s per GPU on %g × %s") : _("Does not fit: %s of %s per GPU on %g × %s"),
+                           total, capacity, self->inputs.gpus, self->inputs.accelerator_name);
+  }
+  gtk_image_set_from_icon_name (self->fit_icon, e->fits ? "emblem-ok-symbolic" : "dialog-warning-symbolic");
+  gtk_widget_remove_css_class (GTK_WIDGET (self->fit_icon), e->fits ? "warning" : "success");
+  gtk_widget_add_css_class (GTK_WIDGET (self->fit_icon), e->fits ? "success" : "warning");
+  gtk_label_set_text (self->fit_label, fit);
+
+  if (suanli_plan_inputs_is_training (&self->inputs))
+    {
+      g_autofree char *step = format_seconds (e->step_time_s);
+      g_autofree char *text = g_strdup_printf (_("Step %s"), step);
+      gtk_label_set_text (self->step_label, text);
+    }
+}
+
+/* Resolves and estimates the plan, then shows it. Microseconds: done on every change. */
+static void
+refresh (SuanliPlanPage *self)
+{
+  g_ptr_array_set_size (self->errors, 0);
+  g_ptr_array_set_size (self->warnings, 0);
+  g_clear_pointer (&self->advice, g_ptr_array_unref);
+
+  self->valid = suanli_plan_inputs_resolve (self->plan, self->catalog, &self->inputs, self->errors, self->warnings);
+  if (self->valid)
+    {
+      suanli_estimate_compute (&self->inputs, &self->estimate);
+      self->advice = suanli_advice_for (&self->inputs, &self->estimate);
+    }
+  else
+    memset (&self->estimate, 0, sizeof self->estimate);
+
+  suanli_plan_form_sync (self->form, self->valid ? &self->inputs : NULL, self->errors);
+  update_summary (self);
+  update_bars (self);
+  update_cards (self);
+  update_lists (self);
+}
+
+static void
+draw_bar (GtkDrawingArea *area,
+          cairo_t        *cr,
+          int             width,
+          int             height,
+          gpointer        user_data)
+{
+  SuanliChartStyle style = { adw_style_manager_get_dark (adw_style_manager_get_default ()), NULL, 9 };
+  double needed;
+
+  cairo_translate (cr, 0, 3);
+  suanli_stacked_bar_draw (user_data, cr, width, &style);
+  needed = ceil (suanli_stacked_bar_get_height (user_data)) + 6;
+  if (gtk_drawing_area_get_content_height (area) != (int) needed)
+    gtk_drawing_area_set_content_height (area, (int) needed);
+}
+
+/* ---- undo, autosave, files ---------------------------------------------------------------- */
+
+static GFile *
+autosave_file (void)
+{
+  return g_file_new_build_filename (g_get_user_state_dir (), "suanli", "autosave.suanli-plan", NULL);
+}
+
+static gboolean
+autosave (gpointer user_data)
+{
+  SuanliPlanPage *self = SUANLI_PLAN_PAGE (user_data);
+  g_autoptr(GFile) file = autosave_file ();
+  g_autoptr(GFile) directory = g_file_get_parent (file);
+  g_autoptr(GError) error = NULL;
+
+  self->autosave_id = 0;
+  g_file_make_directory_with_parents (directory, NULL, NULL);
+  if (!suanli_plan_save (self->plan, file, &error))
+    g_message ("autosave: %s", error->message);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+update_actions (SuanliPlanPage *self)
+{
+  g_autofree char *compare = g_strdup_printf (_("Compare (%u)"), self->pinned->len);
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.undo", self->undo->len > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.redo", self->redo->len > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.compare", self->pinned->len > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.pin", self->valid);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.find", self->valid &&
+                                 suanli_plan_inputs_is_training (&self->inputs));
+  gtk_button_set_label (self->compare_button, compare);
+  if (self->file != NULL)
+    {
+      g_autofree char *name = g_file_get_parse_name (self->file);
+      gtk_label_set_text (self->file_label, name);
+    }
+  else
+    gtk_label_set_text (self->file_label, _("Not saved"));
+}
+
+static void
+on_plan_changed (SuanliPlan *plan,
+                 gpointer    user_data)
+{
+  SuanliPlanPage *self = SUANLI_PLAN_PAGE (user_data);
+
+  if (!self->restoring)
+    {
+      g_ptr_array_add (self->undo, g_steal_pointer (&self->snapshot));
+      if (self->undo->len > UNDO_LIMIT)
+        g_ptr_array_remove_index (self->undo, 0);
+      g_ptr_array_set_size (self->redo, 0);
+    }
+  g_free (self->snapshot);
+  self->snapshot = suanli_plan_to_data (plan);
+
+  if (self->autosave_id == 0)
+    self->autosave_id = g_timeout_add (AUTOSAVE_DELAY_MS, autosave, self);
+  refresh (self);
+  update_actions (self);
+}
+
+/* Puts the document @data back into the plan without recording it as a new change. */
+static void
+restore (SuanliPlanPage *self,
+         const char     *data)
+{
+  g_autoptr(SuanliPlan) previous = suanli_plan_new_from_data (data, -1, "undo", NULL);
+
+  if (previous == NULL)
+    return;
+  self->restoring = TRUE;
+  suanli_plan_replace (self->plan, previous);
+  self->restoring = FALSE;
+}
+
+static void
+undo_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  SuanliPlanPage *self = SUANLI_PLAN_PAGE (widget);
+  GPtrArray *from = g_str_equal (action_name, "plan.undo") ? self->undo : self->redo;
+  GPtrArray *to = from == self->undo ? self->redo : self->undo;
+  g_autofree char *data = NULL;
+
+  if (from->len == 0)
+    return;
+  data = g_ptr_array_steal_index (from, from->len - 1);
+  g_ptr_array_add (to, g_strdup (self->snapshot));
+  restore (self, data);
+}
+
+static void
+show_toast (SuanliPlanPage *self,
+            const char     *message)
+{
+  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
+
+  if (overlay != NULL)
+    adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (message));
+}
+
+/* Opens @file into the workspace's plan (undoable); on error the plan is left as it was. */
+gboolean
+suanli_plan_page_load_file (SuanliPlanPage  *self,
+                            GFile           *file,
+                            GError         **error)
+{
+  g_autoptr(SuanliPlan) loaded = NULL;
+  g_autofree char *uri = NULL;
+
+  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), FALSE);
+
+  loaded = suanli_plan_new_from_file (file, error);
+  if (loaded == NULL)
+    return FALSE;
+  g_set_object (&self->file, file);
+  suanli_plan_replace (self->plan, loaded);
+  uri = g_file_get_uri (file);
+  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+  update_actions (self);
+  return TRUE;
+}
+
+gboolean
+suanli_plan_page_save_file (SuanliPlanPage  *self,
+                            GFile           *file,
+                            GError         **error)
+{
+  g_autofree char *uri = NULL;
+
+  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), FALSE);
+
+  if (!suanli_plan_save (self->plan, file, error))
+    return FALSE;
+  g_set_object (&self->file, file);
+  uri = g_file_get_uri (file);
+  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+  update_actions (self);
+  return TRUE;
+}
+
+static void
+on_dialog_response (GtkNativeDialog *dialog,
+                    int              response,
+                    gpointer         user_data)
+{
+  SuanliPlanPage *self = SUANLI_PLAN_PAGE (user_data);
+  gboolean saving = gtk_file_chooser_get_action (GTK_FILE_CHOOSER (dialog)) == GTK_FILE_CHOOSER_ACTION_SAVE;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (response != GTK_RESPONSE_ACCEPT)
+    return;
+  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  if (!(saving ? suanli_plan_page_save_file (self, file, &error) : suanli_plan_page_load_file (self, file, &error)))
+    {
+      g_autofree char *message = g_strdup_printf (saving ? _("Cannot save the plan: %s") : _("Cannot open the plan: %s"),
+                                                  error->message);
+      show_toast (self, message);
+    }
+}
+
+static void
+choose_file (SuanliPlanPage       *self,
+             GtkFileChooserAction  action)
+{
+  GtkWindow *parent = GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self)));
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  if (self->dialog != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->dialog));
+  g_clear_object (&self->dialog);
+  self->dialog = gtk_file_chooser_native_new (action == GTK_FILE_CHOOSER_ACTION_SAVE ? _("Save Plan") : _("Open Plan"),
+                                              parent, action,
+                                              action == GTK_FILE_CHOOSER_ACTION_SAVE ? _("_Save") : _("_Open"),
+                                              _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->dialog), TRUE);
+  gtk_file_filter_set_name (filter, _("Plans"));
+  gtk_file_filter_add_pattern (filter, "*.suanli-plan");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->dialog), filter);
+  if (action == GTK_FILE_CHOOSER_ACTION_SAVE)
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->dialog), "plan.suanli-plan");
+  g_signal_connect (self->dialog, "response", G_CALLBACK (on_dialog_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->dialog));
+}
+
+static void
+file_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  SuanliPlanPage *self = SUANLI_PLAN_PAGE (widget);
+  g_autoptr(GError) error = NULL;
+
+  if (g_str_equal (action_name, "plan.open"))
+    choose_file (self, GTK_FILE_CHOOSER_ACTION_OPEN);
+  else if (g_str_equal (action_name, "plan.save") && self->file != NULL)
+    {
+      if (!suanli_plan_page_save_file (self, self->file, &error))
+        {
+          g_autofree char *message = g_strdup_printf (_("Cannot save the plan: %s"), error->message);
+          show_toast (self, message);
+        }
+    }
+  else
+    choose_file (self, GTK_FILE_CHOOSER_ACTION_SAVE);
+}
+
+static void
+open_recent_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  SuanliPlanPage *self = SUANLI_PLAN_PAGE (widget);
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (parameter, NULL));
+  g_autoptr(GError) error = NULL;
+
+  if (!suanli_plan_page_load_file (self, file, &error))
+    {
+      g_autofree char *message = g_strdup_printf (_("Cannot open the plan: %s"), error->message);
+      show_toast (self, message);
+    }
+}
+
+/* The recent-plans menu, rebuilt when it opens. */
+static void
+update_recent_menu (SuanliPlanPage *self)
+{
+  g_autoptr(GMenu) menu = g_menu_new ();
+  GList *items = gtk_recent_manager_get_items (gtk_recent_manager_get_default ());
+  guint count = 0;
+
+  for (GList *l = items; l != NULL && count < 10; l = l->next)
+    {
+      const char *uri = gtk_recent_info_get_uri (l->data);
+      g_autofree char *action = NULL;
+
+      if (!g_str_has_suffix (uri, ".suanli-plan"))
+        continue;
+      action = g_strdup_printf ("plan.open-recent('%s')", uri);
+      g_menu_append (menu, gtk_recent_info_get_display_name (l->data), action);
+      count++;
+    }
+  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+  if (count == 0)
+    g_menu_append (menu, _("No recent plans"), "plan.none");
+  gtk_menu_button_set_menu_model (self->recent_button, G_MENU_MODEL (menu));
+}
+
+/* ---- advice ------------------------------------------------------------------------------- */
+
+static void
+apply_advice_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  SuanliPlanPage *self = SUANLI_PLAN_PAGE (widget);
+  guint index = g_variant_get_uint32 (parameter);
+  g_autofree char *change = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (self->advice == NULL || index >= self->advice->len)
+    return;
+  change = g_strdup (((SuanliAdvice *) g_ptr_array_index (self->advice, index))->change);
+  if (!suanli_plan_apply_merge_patch_data (self->plan, change, &error))
+    g_critical ("advice change: %s", error->message);
+}
+
+/* ---- pin and compare ---------------------------------------------------------------------- */
+
+static void
+pin_action (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *parameter)
+{
+  SuanliPlanPage *self = SUANLI_PLAN_PAGE (widget);
+  Pinned *pinned;
+
+  if (!self->valid)
+    return;
+  pinned = g_new0 (Pinned, 1);
+  pinned->inputs = self->inputs;
+  pinned->estimate = self->estimate;
+  /* The plan's name, and what tells pins of one plan apart: its system. */
+  pinned->name = *suanli_plan_get_name (self->plan) != '\0'
+                   ? g_strdup_printf ("%s\n%g × %s", suanli_plan_get_name (self->plan), self->inputs.gpus,
+                                      self->inputs.accelerator_name)
+                   : g_strdup_printf ("%g × %s", self->inputs.gpus, self->inputs.accelerator_name);
+  if (self->pinned->len >= MAX_PINNED)
+    g_ptr_array_remove_index (self->pinned, 0);
+  g_ptr_array_add (self->pinned, pinned);
+  update_actions (self);
+}
+
+typedef enum {
+  ROW_TEXT,
+  ROW_LOWER_BETTER,
+  ROW_HIGHER_BETTER,
+} RowKind;
+
+static char *
+compare_cell (const SuanliPlanInputs *in,
+              const SuanliEstimate   *e,
+              guint                   row,
+              double                 *value)
+{
+  gboolean training = suanli_plan_inputs_is_training (in);
+
+  switch (row)
+    {
+    case 0:
+      *value = 0;
+      return g_strdup (in->accelerator_name);
+    case 1:
+      *value = in->gpus;
+      return g_strdup_printf ("%g (t %g · p %g · d %g)", in->gpus, in->tensor, in->pipeline, in->data);
+    case 2:
+      *value = e->total;
+      return g_strdup_printf ("%s%s", format_bytes (e->total), e->fits ? "" : " ⚠");
+    case 3:
+      *value = training ? e->step_time_s : e->inference.tpot_s;
+      return format_seconds (*value);
+    case 4:
+      *value = training ? e->tokens_per_s : e->inference.tokens_per_s;
+      return format_large (*value);
+    case 5:
+      *value = training ? e->time_to_train_s : e->inference.ttft_s;
+      return training ? format_days (*value) : format_seconds (*value);
+    case 6:
+      *value = e->mfu;
+      return g_strdup_printf ("%.0f%%", 100 * e->mfu);
+    case 7:
+      *value = e->cost;
+      return g_strdup_printf ("%s %s", format_large (e->cost), in->currency);
+    default:
+      *value = e->energy_kwh;
+      return g_strdup_printf (_("%.3g MWh"), e->energy_kwh / 1000);
+    }
+}
+
+/* Opens the comparison of the pinned plans with the current one; values that differ from the
+ * current plan's are marked, better ones in the accent colour. */
+GtkWindow *
+suanli_plan_page_open_compare (SuanliPlanPage *self)
+{
+  static const char * const rows[] = {
+    N_("Accelerator"), N_("GPUs"), N_("Memory per GPU"), N_("Step (or per token)"), N_("Tokens per second"),
+    N_("Time to train (or first token)"), N_("MFU"), N_("Cost"), N_("Energy"),
+  };
+  static const RowKind kinds[] = {
+    ROW_TEXT, ROW_LOWER_BETTER, ROW_LOWER_BETTER, ROW_LOWER_BETTER, ROW_HIGHER_BETTER, ROW_LOWER_BETTER,
+    ROW_HIGHER_BETTER, ROW_LOWER_BETTER, ROW_LOWER_BETTER,
+  };
+  GtkWidget *grid, *box, *scrolled;
+
+  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), NULL);
+
+  if (self->compare_window != NULL)
+    gtk_window_destroy (self->compare_window);
+  self->compare_window = GTK_WINDOW (adw_window_new ());
+  g_object_add_weak_pointer (G_OBJECT (self->compare_window), (gpointer *) &self->compare_window);
+  gtk_window_set_title (self->compare_window, _("Compare Plans"));
+  gtk_window_set_default_size (self->compare_window, 860, 460);
+  gtk_window_set_transient_for (self->compare_window, GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))));
+
+  grid = gtk_grid_new ();
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 24);
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
+  g_object_set (grid, "margin-start", 18, "margin-end", 18, "margin-top", 18, "margin-bottom", 18, NULL);
+  for (guint c = 0; c <= self->pinned->len; c++)
+    {
+      gboolean current = c == self->pinned->len;
+      const char *name = current ? _("Current") : ((Pinned *) g_ptr_array_index (self->pinned, c))->name;
+      GtkWidget *header = gtk_label_new (name);
+
+      gtk_widget_add_css_class (header, "heading");
+      gtk_label_set_xalign (GTK_LABEL (header), 0);
+      gtk_label_set_wrap (GTK_LABEL (header), TRUE);
+      gtk_grid_attach (GTK_GRID (grid), header, 1 + c, 0, 1, 1);
+    }
+  for (guint r = 0; r < G_N_ELEMENTS (rows); r++)
+    {
+      GtkWidget *title = gtk_label_new (_(rows[r]));
+      double now = 0;
+      g_autofree char *now_text = self->valid ? compare_cell (&self->inputs, &self->estimate, r, &now) : g_strdup ("—");
+
+      gtk_widget_add_css_class (title, "dim-label");
+      gtk_label_set_xalign (GTK_LABEL (title), 1);
+      gtk_grid_attach (GTK_GRID (grid), title, 0, 1 + r, 1, 1);
+      for (guint c = 0; c <= self->pinned->len; c++)
+        {
+          gboolean current = c == self->pinned->len;
+          Pinned *pinned = current ? NULL : g_ptr_array_index (self->pinned, c);
+          double value = now;
+          g_autofree char *text = current ? g_strdup (now_text) : compare_cell (&pinned->inputs, &pinned->estimate, r, &value);
+          GtkWidget *cell = gtk_label_new (text);
+
+          gtk_label_set_xalign (GTK_LABEL (cell), 0);
+          if (!current && g_strcmp0 (text, now_text) != 0)
+            {
+              gboolean better = kinds[r] == ROW_LOWER_BETTER ? value < now : kinds[r] == ROW_HIGHER_BETTER && value > now;
+
+              gtk_widget_add_css_class (cell, "heading");
+              if (better)
+                gtk_widget_add_css_class (cell, "compare-best");
+              gtk_widget_set_name (cell, "different");
+            }
+          gtk_grid_attach (GTK_GRID (grid), cell, 1 + c, 1 + r, 1, 1);
+        }
+    }
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_box_append (GTK_BOX (box), adw_header_bar_new ());
+  scrolled = gtk_scrolled_window_new ();
+  gtk_widget_set_vexpand (scrolled, TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), grid);
+  gtk_box_append (GTK_BOX (box), scrolled);
+  adw_window_set_content (ADW_WINDOW (self->compare_window), box);
+  gtk_window_present (self->compare_window);
+  return self->compare_window;
+}
+
+static void
+compare_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  suanli_plan_page_open_compare (SUANLI_PLAN_PAGE (widget));
+}
+
+/* ---- find configurations ------------------------------------------------------------------ */
+
+static void
+draw_search (GtkDrawingArea *area,
+             cairo_t        *cr,
+             int             width,
+             int             height,
+             gpointer        user_data)
+{
+  SuanliChartStyle style = { adw_style_manager_get_dark (adw_style_manager_get_default ()), NULL, 9 };
+
+  suanli_scatter_chart_draw (user_data, cr, width, height, &style);
+}
+
+static void
+apply_search_clicked (GtkButton *button,
+                      gpointer   user_data)
+{
+  SuanliPlanPage *self = SUANLI_PLAN_PAGE (user_data);
+  guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "index"));
+  g_autofree char *patch = NULL;
+
+  if (self->search_results == NULL || index >= self->search_results->len)
+    return;
+  patch = suanli_search_result_patch (&g_array_index (self->search_results, SuanliSearchResult, index));
+  suanli_plan_apply_merge_patch_data (self->plan, patch, NULL);
+}
+
+static void
+run_search (SuanliPlanPage *self,
+            GtkWidget      *dialog)
+{
+  SuanliSearchConstraints constraints = {
+    gtk_spin_button_get_value (g_object_get_data (G_OBJECT (dialog), "budget")),
+    gtk_spin_button_get_value (g_object_get_data (G_OBJECT (dialog), "deadline")) * 86400,
+    gtk_spin_button_get_value (g_object_get_data (G_OBJECT (dialog), "max-gpus")),
+    gtk_switch_get_active (g_object_get_data (G_OBJECT (dialog), "cloud-only")),
+  };
+  GtkListBoxRow *row;
+  guint evaluated = 0, shown = 0;
+
+  g_clear_pointer (&self->search_results, g_array_unref);
+  if (!self->valid)
+    return;
+  self->search_results = suanli_search_run (&self->inputs, self->catalog, &constraints, &evaluated);
+
+  suanli_scatter_chart_clear (self->search_chart);
+  suanli_scatter_chart_set_axes (self->search_chart, _("Time to train (days)"), TRUE, self->inputs.currency, TRUE);
+  while ((row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (self->search_list), 0)) != NULL)
+    gtk_list_box_remove (GTK_LIST_BOX (self->search_list), GTK_WIDGET (row));
+
+  for (guint i = 0; i < self->search_results->len; i++)
+    {
+      SuanliSearchResult *r = &g_array_index (self->search_results, SuanliSearchResult, i);
+      g_autofree char *label = g_strdup_printf ("%g × %s", r->gpus_per_node * r->nodes,
+                                                *r->cloud_instance_id ? r->cloud_instance_id : r->accelerator_name);
+
+      suanli_scatter_chart_add_point (self->search_chart, r->time_to_train_s / 86400, MAX (r->cost, 1e-3), NAN,
+                                      label);
+      suanli_scatter_chart_set_faded (self->search_chart, i, r->dominated);
+      if (!r->dominated && shown < 30)
+        {
+          static const char * const recompute[] = { N_("no recompute"), N_("selective recompute"), N_("full recompute") };
+          GtkWidget *item = adw_action_row_new ();
+          GtkWidget *apply = gtk_button_new_with_mnemonic (_("_Apply"));
+          g_autofree char *time = format_days (r->time_to_train_s);
+          g_autofree char *cost = format_large (r->cost);
+          g_autofree char *subtitle = g_strdup_printf (_("%s · %s %s · t %g, p %g, d %g · ZeRO %d · %s"), time, cost,
+                                                       self->inputs.currency, r->tensor, r->pipeline, r->data,
+                                                       r->zero_stage, _(recompute[r->recompute]));
+
+          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (item), label);
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (item), subtitle);
+          gtk_widget_set_valign (apply, GTK_ALIGN_CENTER);
+          g_object_set_data (G_OBJECT (apply), "index", GUINT_TO_POINTER (i));
+          g_signal_connect (apply, "clicked", G_CALLBACK (apply_search_clicked), self);
+          adw_action_row_add_suffix (ADW_ACTION_ROW (item), apply);
+          gtk_list_box_append (GTK_LIST_BOX (self->search_list), item);
+          shown++;
+        }
+    }
+  {
+    GtkLabel *status = g_object_get_data (G_OBJECT (dialog), "status");
+    g_autofree char *text = g_strdup_printf (_("%u configurations evaluated; %u fit and meet the constraints; %u on "
+                                               "the front of time against cost"),
+                                             evaluated, self->search_results->len, shown);
+    gtk_label_set_text (status, text);
+  }
+  gtk_widget_queue_draw (self->search_area);
+}
+
+static void
+on_search_clicked (GtkButton *button,
+                   gpointer   user_data)
+{
+  run_search (SUANLI_PLAN_PAGE (user_data), GTK_WIDGET (gtk_widget_get_root (GTK_WIDGET (button))));
+}
+
+static GtkWidget *
+constraint_row (GtkWidget  *group,
+                GtkWidget  *dialog,
+                const char *key,
+                const char *title,
+                double      value,
+                double      max,
+                double      step)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *spin = gtk_spin_button_new_with_range (0, max, step);
+
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), value);
+  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+  g_object_set_data (G_OBJECT (dialog), key, spin);
+  return spin;
+}
+
+/* Opens "Find configurations" and runs a first search with no limits but 1024 GPUs. */
+GtkWindow *
+suanli_plan_page_open_search (SuanliPlanPage *self)
+{
+  GtkWidget *box, *paned, *group, *left, *button, *scrolled, *status, *cloud_row, *cloud_switch;
+
+  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), NULL);
+
+  if (self->search_window != NULL)
+    gtk_window_destroy (self->search_window);
+  self->search_window = GTK_WINDOW (adw_window_new ());
+  g_object_add_weak_pointer (G_OBJECT (self->search_window), (gpointer *) &self->search_window);
+  gtk_window_set_title (self->search_window, _("Find Configurations"));
+  gtk_window_set_default_size (self->search_window, 1100, 720);
+  gtk_window_set_transient_for (self->search_window, GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))));
+
+  left = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  g_object_set (left, "margin-start", 12, "margin-end", 12, "margin-top", 12, "margin-bottom", 12, NULL);
+  group = adw_preferences_group_new ();
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Constraints"));
+  adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
+                                         _("The job stays as planned; the search varies the hardware, the GPU count, "
+                                           "tensor and pipeline parallelism, ZeRO and recomputation. 0 means no limit."));
+  constraint_row (group, GTK_WIDGET (self->search_window), "budget", _("Budget"), 0, 1e12, 1000);
+  constraint_row (group, GTK_WIDGET (self->search_window), "deadline", _("Deadline (days)"), 0, 3650, 1);
+  constraint_row (group, GTK_WIDGET (self->search_window), "max-gpus", _("Most GPUs"), 1024, 65536, 8);
+  cloud_row = adw_action_row_new ();
+  cloud_switch = gtk_switch_new ();
+  gtk_widget_set_valign (cloud_switch, GTK_ALIGN_CENTER);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (cloud_row), _("Cloud instances only, at their prices"));
+  adw_action_row_add_suffix (ADW_ACTION_ROW (cloud_row), cloud_switch);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), cloud_row);
+  g_object_set_data (G_OBJECT (self->search_window), "cloud-only", cloud_switch);
+  gtk_box_append (GTK_BOX (left), group);
+  button = gtk_button_new_with_mnemonic (_("_Search"));
+  gtk_widget_add_css_class (button, "suggested-action");
+  gtk_widget_add_css_class (button, "pill");
+  gtk_widget_set_halign (button, GTK_ALIGN_CENTER);
+  g_signal_connect (button, "clicked", G_CALLBACK (on_search_clicked), self);
+  gtk_box_append (GTK_BOX (left), button);
+  status = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (status), TRUE);
+  gtk_widget_add_css_class (status, "dim-label");
+  g_object_set_data (G_OBJECT (self->search_window), "status", status);
+  gtk_box_append (GTK_BOX (left), status);
+  self->search_list = gtk_list_box_new ();
+  gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->search_list), GTK_SELECTION_NONE);
+  gtk_widget_add_css_class (self->search_list, "boxed-list");
+  gtk_box_append (GTK_BOX (left), self->search_list);
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), left);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+
+  self->search_area = gtk_drawing_area_new ();
+  gtk_widget_set_hexpand (self->search_area, TRUE);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->search_area), draw_search, self->search_chart, NULL);
+
+  paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  gtk_paned_set_start_child (GTK_PANED (paned), scrolled);
+  gtk_paned_set_end_child (GTK_PANED (paned), self->search_area);
+  gtk_paned_set_position (GTK_PANED (paned), 480);
+  gtk_widget_set_vexpand (paned, TRUE);
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_box_append (GTK_BOX (box), adw_header_bar_new ());
+  gtk_box_append (GTK_BOX (box), paned);
+  adw_window_set_content (ADW_WINDOW (self->search_window), box);
+
+  run_search (self, GTK_WIDGET (self->search_window));
+  gtk_window_present (self->search_window);
+  return self->search_window;
+}
+
+static void
+find_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  suanli_plan_page_open_search (SUANLI_PLAN_PAGE (widget));
+}
+
+/* ---- life cycle --------------------------------------------------------------------------- */
+
+static gboolean
+plan_is_empty (SuanliPlan *plan)
+{
+  JsonObject *root = suanli_plan_get_root (plan);
+
+  return json_object_get_size (root) == 0 || (json_object_get_size (root) == 1 && json_object_has_member (root, "schema"));
+}
+
+/* A first plan to look at: the one left from last time, else a 7B model on eight of the catalog's
+ * H100s. */
+static void
+start_plan (SuanliPlanPage *self)
+{
+  g_autoptr(GFile) file = autosave_file ();
+  g_autoptr(SuanliPlan) saved = NULL;
+
+  if (!plan_is_empty (self->plan))
+    return;
+  saved = suanli_plan_new_from_file (file, NULL);
+  self->restoring = TRUE;
+  if (saved != NULL)
+    suanli_plan_replace (self->plan, saved);
+  else
+    suanli_plan_apply_merge_patch_data (self->plan,
+                                        "{\"name\": \"Llama 2 7B on 8 × H100\", \"model\": {\"preset\": \"llama-2-7b\"},"
+                                        " \"workload\": {\"seq_len\": 4096, \"global_batch\": 512, \"tokens\": 2e12},"
+                                        " \"system\": {\"accelerator\": \"nvidia-h100-sxm\"},"
+                                        " \"assumptions\": {\"price_per_gpu_hour\": 2.5}}", NULL);
+  self->restoring = FALSE;
+}
+
+static void
+suanli_plan_page_constructed (GObject *object)
+{
+  SuanliPlanPage *self = SUANLI_PLAN_PAGE (object);
+  GObject *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
+  g_autoptr(GListModel) catalog = NULL;
+
+  G_OBJECT_CLASS (suanli_plan_page_parent_class)->constructed (object);
+
+  if (workspace != NULL)
+    g_object_get (workspace, "plan", &self->plan, "catalog", &catalog, NULL);
+  if (self->plan == NULL)
+    self->plan = suanli_plan_new ();
+  self->catalog = catalog != NULL && SUANLI_IS_CATALOG (catalog) ? g_object_ref (SUANLI_CATALOG (catalog))
+                                                                 : suanli_catalog_new ();
+
+  suanli_plan_form_set_plan (self->form, self->plan, self->catalog);
+  start_plan (self);
+  self->snapshot = suanli_plan_to_data (self->plan);
+  g_signal_connect (self->plan, "changed", G_CALLBACK (on_plan_changed), self);
+  /* The catalog may still be loading: the form's choices and the estimate follow it. */
+  g_signal_connect_swapped (self->catalog, "items-changed", G_CALLBACK (suanli_plan_form_set_plan), self->form);
+  g_signal_connect_swapped (self->catalog, "items-changed", G_CALLBACK (refresh), self);
+  refresh (self);
+  update_actions (self);
+}
+
+static void
+suanli_plan_page_dispose (GObject *object)
+{
+  SuanliPlanPage *self = SUANLI_PLAN_PAGE (object);
+
+  if (self->autosave_id != 0)
+    {
+      g_source_remove (self->autosave_id);
+      autosave (self);
+    }
+  if (self->plan != NULL)
+    g_signal_handlers_disconnect_by_data (self->plan, self);
+  if (self->catalog != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->catalog, self);
+      g_signal_handlers_disconnect_by_data (self->catalog, self->form);
+    }
+  if (self->dialog != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->dialog));
+  g_clear_object (&self->dialog);
+  if (self->compare_window != NULL)
+    gtk_window_destroy (self->compare_window);
+  if (self->search_window != NULL)
+    gtk_window_destroy (self->search_window);
+  gtk_widget_dispose_template (GTK_WIDGET (self), SUANLI_TYPE_PLAN_PAGE);
+  g_clear_object (&self->plan);
+  g_clear_object (&self->catalog);
+  g_clear_object (&self->file);
+
+  G_OBJECT_CLASS (suanli_plan_page_parent_class)->dispose (object);
+}
+
+static void
+suanli_plan_page_finalize (GObject *object)
+{
+  SuanliPlanPage *self = SUANLI_PLAN_PAGE (object);
+
+  g_free (self->snapshot);
+  g_ptr_array_unref (self->undo);
+  g_ptr_array_unref (self->redo);
+  g_ptr_array_unref (self->errors);
+  g_ptr_array_unref (self->warnings);
+  g_clear_pointer (&self->advice, g_ptr_array_unref);
+  g_ptr_array_unref (self->pinned);
+  g_clear_pointer (&self->search_results, g_array_unref);
+  suanli_stacked_bar_free (self->memory_bar);
+  suanli_stacked_bar_free (self->step_bar);
+  suanli_scatter_chart_free (self->search_chart);
+
+  G_OBJECT_CLASS (suanli_plan_page_parent_class)->finalize (object);
+}
+
 static void
 suanli_plan_page_class_init (SuanliPlanPageClass *klass)
 {
-  gtk_widget_class_set_template_from_resource (GTK_WIDGET_CLASS (klass),
-                                               "/org/suanli/Suanli/ui/suanli-plan-page.ui");
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = suanli_plan_page_constructed;
+  object_class->dispose = suanli_plan_page_dispose;
+  object_class->finalize = suanli_plan_page_finalize;
+
+  g_type_ensure (SUANLI_TYPE_PLAN_FORM);
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/suanli/Suanli/ui/suanli-plan-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, form);
+  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, recent_button);
+  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, file_label);
+  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, compare_button);
+  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, fit_icon);
+  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, fit_label);
+  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, memory_area);
+  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, step_label);
+  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, step_area);
+  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, cards);
+  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, advice_title);
+  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, advice_list);
+  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, issue_list);
+
+  gtk_widget_class_install_action (widget_class, "plan.undo", NULL, undo_action);
+  gtk_widget_class_install_action (widget_class, "plan.redo", NULL, undo_action);
+  gtk_widget_class_install_action (widget_class, "plan.open", NULL, file_action);
+  gtk_widget_class_install_action (widget_class, "plan.save", NULL, file_action);
+  gtk_widget_class_install_action (widget_class, "plan.save-as", NULL, file_action);
+  gtk_widget_class_install_action (widget_class, "plan.open-recent", "s", open_recent_action);
+  gtk_widget_class_install_action (widget_class, "plan.apply-advice", "u", apply_advice_action);
+  gtk_widget_class_install_action (widget_class, "plan.pin", NULL, pin_action);
+  gtk_widget_class_install_action (widget_class, "plan.compare", NULL, compare_action);
+  gtk_widget_class_install_action (widget_class, "plan.find", NULL, find_action);
 }
 
 static void
 suanli_plan_page_init (SuanliPlanPage *self)
 {
+  GtkEventController *shortcuts = gtk_shortcut_controller_new ();
+  const struct { const char *trigger, *action; } keys[] = {
+    { "<Control>z", "plan.undo" }, { "<Control><Shift>z", "plan.redo" }, { "<Control>s", "plan.save" },
+    { "<Control><Shift>s", "plan.save-as" },
+  };
+
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->undo = g_ptr_array_new_with_free_func (g_free);
+  self->redo = g_ptr_array_new_with_free_func (g_free);
+  self->errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+  self->warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+  self->pinned = g_ptr_array_new_with_free_func ((GDestroyNotify) pinned_free);
+  self->memory_bar = suanli_stacked_bar_new ();
+  self->step_bar = suanli_stacked_bar_new ();
+  self->search_chart = suanli_scatter_chart_new ();
+  gtk_drawing_area_set_draw_func (self->memory_area, draw_bar, self->memory_bar, NULL);
+  gtk_drawing_area_set_draw_func (self->step_area, draw_bar, self->step_bar, NULL);
+
+  gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_MANAGED);
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
+                                          gtk_shortcut_new (gtk_shortcut_trigger_parse_string (keys[i].trigger),
+                                                            gtk_named_action_new (keys[i].action)));
+  gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
+  g_signal_connect_swapped (self->recent_button, "notify::active", G_CALLBACK (update_recent_menu), self);
+  update_recent_menu (self);
 }
 
 GtkWidget *
 suanli_plan_page_new (GObject *workspace)
 {
   return g_object_new (SUANLI_TYPE_PLAN_PAGE, "workspace", workspace, NULL);
+}
+
+const SuanliEstimate *
+suanli_plan_page_get_estimate (SuanliPlanPage *self)
+{
+  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), NULL);
+  return &self->estimate;
+}
+
+gboolean
+suanli_plan_page_is_valid (SuanliPlanPage *self)
+{
+  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), FALSE);
+  return self->valid;
+}
+
+/* Returns: (transfer none) (nullable): the current advice (of SuanliAdvice). */
+GPtrArray *
+suanli_plan_page_get_advice (SuanliPlanPage *self)
+{
+  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), NULL);
+  return self->advice;
+}
+
+GtkWidget *
+suanli_plan_page_get_editor (SuanliPlanPage *self,
+                             const char     *field)
+{
+  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), NULL);
+  return suanli_plan_form_get_editor (self->form, field);
+}
+
+/* Returns: (transfer none) (nullable): the last search's results (of SuanliSearchResult). */
+GArray *
+suanli_plan_page_get_search_results (SuanliPlanPage *self)
+{
+  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), NULL);
+  return self->search_results;
 }

@@ -1,9 +1,10 @@
-/* suanli-plan-page.h — the planner page: a configuration builder with live estimates
+/* suanli-plan-page.h — the planner page: a configuration builder with live estimates and advice
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
 
+#include "suanli-estimate.h"
 #include "suanli-page.h"
 
 G_BEGIN_DECLS
@@ -12,6 +13,20 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SuanliPlanPage, suanli_plan_page, SUANLI, PLAN_PAGE, SuanliPage)
 
-GtkWidget *suanli_plan_page_new (GObject *workspace);
+GtkWidget            *suanli_plan_page_new           (GObject        *workspace);
+gboolean              suanli_plan_page_load_file     (SuanliPlanPage *self,
+                                                      GFile          *file,
+                                                      GError        **error);
+gboolean              suanli_plan_page_save_file     (SuanliPlanPage *self,
+                                                      GFile          *file,
+                                                      GError        **error);
+const SuanliEstimate *suanli_plan_page_get_estimate  (SuanliPlanPage *self);
+gboolean              suanli_plan_page_is_valid      (SuanliPlanPage *self);
+GPtrArray            *suanli_plan_page_get_advice    (SuanliPlanPage *self);
+GtkWidget            *suanli_plan_page_get_editor    (SuanliPlanPage *self,
+                                                      const char     *field);
+GtkWindow            *suanli_plan_page_open_compare  (SuanliPlanPage *self);
+GtkWindow            *suanli_plan_page_open_search   (SuanliPlanPage *self);
+GArray               *suanli_plan_page_get_search_results (SuanliPlanPage *self);
 
 G_END_DECLS

@@ -363,3 +363,20 @@ suanli_window_add_toast_with_button (SuanliWindow   *self,
   g_signal_connect_data (toast, "button-clicked", clicked, data, (GClosureNotify) (void (*) (void)) destroy_data, 0);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
+
+/* Opens a plan file in the planner and shows it. */
+gboolean
+suanli_window_open_plan (SuanliWindow  *self,
+                         GFile         *file,
+                         GError       **error)
+{
+  GtkWidget *page;
+
+  g_return_val_if_fail (SUANLI_IS_WINDOW (self), FALSE);
+
+  page = adw_view_stack_get_child_by_name (self->stack, SUANLI_PAGE_PLANNER);
+  if (!suanli_plan_page_load_file (SUANLI_PLAN_PAGE (page), file, error))
+    return FALSE;
+  suanli_window_show_page (self, SUANLI_PAGE_PLANNER);
+  return TRUE;
+}

@@ -25,6 +25,9 @@ void          suanli_window_show_page        (SuanliWindow   *self,
 const char   *suanli_window_get_visible_page (SuanliWindow   *self);
 void          suanli_window_add_toast        (SuanliWindow   *self,
                                               const char     *title);
+gboolean      suanli_window_open_plan        (SuanliWindow   *self,
+                                              GFile          *file,
+                                              GError        **error);
 void          suanli_window_add_toast_with_button (SuanliWindow *self,
                                               const char     *title,
                                               const char     *button_label,

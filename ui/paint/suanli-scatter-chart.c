@@ -26,6 +26,7 @@ typedef struct
   char   *label;
   double  pixel_x, pixel_y, radius;
   gboolean drawn;
+  gboolean faded;
 } Point;
 
 struct _SuanliScatterChart
@@ -81,7 +82,7 @@ suanli_scatter_chart_add_point (SuanliScatterChart *chart,
                                 double              size,
                                 const char         *label)
 {
-  Point point = { x, y, size, g_strdup (label), 0, 0, RADIUS, FALSE };
+  Point point = { x, y, size, g_strdup (label), 0, 0, RADIUS, FALSE, FALSE };
 
   g_array_append_val (chart->points, point);
 }
@@ -91,6 +92,17 @@ suanli_scatter_chart_set_selected (SuanliScatterChart *chart,
                                    int                 index)
 {
   chart->selected = index;
+}
+
+/* A faded point is drawn pale and unlabelled: a dominated configuration, say. */
+void
+suanli_scatter_chart_set_faded (SuanliScatterChart *chart,
+                                guint               index,
+                                gboolean            faded)
+{
+  g_return_if_fail (index < chart->points->len);
+
+  g_array_index (chart->points, Point, index).faded = faded;
 }
 
 void
@@ -211,7 +223,7 @@ draw_labels (SuanliScatterChart     *chart,
         int text_width, text_height;
         double gap = point->radius + 3;
 
-        if (!point->drawn || point->label == NULL || ((int) i == chart->selected) != (pass == 0))
+        if (!point->drawn || point->faded || point->label == NULL || ((int) i == chart->selected) != (pass == 0))
           continue;
         layout = suanli_chart_style_layout (style, cr, point->label, (int) i == chart->selected);
         pango_layout_get_pixel_size (layout, &text_width, &text_height);
@@ -289,7 +301,10 @@ suanli_scatter_chart_draw (SuanliScatterChart     *chart,
 
       cairo_new_path (cr);
       cairo_arc (cr, point->pixel_x, point->pixel_y, point->radius, 0, 2 * G_PI);
-      suanli_color_set_source (cr, selected ? &accent : &fill);
+      if (point->faded && !selected)
+        cairo_set_source_rgba (cr, fill.red, fill.green, fill.blue, 0.2);
+      else
+        suanli_color_set_source (cr, selected ? &accent : &fill);
       cairo_fill_preserve (cr);
       cairo_set_line_width (cr, selected ? 2.5 : 1);
       cairo_set_source_rgba (cr, style->dark ? 0 : 1, style->dark ? 0 : 1, style->dark ? 0 : 1, 0.9);

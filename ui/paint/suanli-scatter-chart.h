@@ -20,6 +20,9 @@ void                suanli_scatter_chart_add_point    (SuanliScatterChart     *c
                                                        const char             *label);
 void                suanli_scatter_chart_set_selected (SuanliScatterChart     *chart,
                                                        int                     index);
+void                suanli_scatter_chart_set_faded    (SuanliScatterChart     *chart,
+                                                       guint                   index,
+                                                       gboolean                faded);
 void                suanli_scatter_chart_set_axes     (SuanliScatterChart     *chart,
                                                        const char             *x_title,
                                                        gboolean                x_logarithmic,

@@ -1,0 +1,317 @@
+/* test-plan-page.c — the planner in a real window: presets, edits, errors, advice and undo,
+ * explanations, comparison, search, files
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <adwaita.h>
+
+#include "suanli-advice.h"
+#include "suanli-catalog.h"
+#include "suanli-plan-page.h"
+#include "suanli-search.h"
+#include "suanli-test-support.h"
+#include "suanli-window.h"
+#include "suanli-workspace.h"
+
+typedef struct
+{
+  SuanliCatalog   *catalog;
+  SuanliWorkspace *workspace;
+  SuanliWindow    *window;
+  SuanliPlanPage  *page;
+} Fixture;
+
+static void
+remove_autosave (void)
+{
+  g_autofree char *path = g_build_filename (g_get_user_state_dir (), "suanli", "autosave.suanli-plan", NULL);
+
+  g_unlink (path);
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
+
+  remove_autosave ();
+  fixture->catalog = suanli_catalog_new ();
+  suanli_catalog_load_builtin (fixture->catalog, problems);
+  fixture->workspace = suanli_workspace_new (G_LIST_MODEL (fixture->catalog));
+  fixture->window = g_object_ref (suanli_window_new (NULL, G_OBJECT (fixture->workspace)));
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1280, 860);
+  suanli_window_show_page (fixture->window, SUANLI_PAGE_PLANNER);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+  suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
+  fixture->page = SUANLI_PLAN_PAGE (suanli_test_find_widget (GTK_WIDGET (fixture->window), SUANLI_TYPE_PLAN_PAGE));
+  g_assert_nonnull (fixture->page);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  suanli_test_iterate (50);
+  g_assert_finalize_object (fixture->window);
+  g_assert_finalize_object (fixture->workspace);
+  g_object_unref (fixture->catalog);
+  remove_autosave ();
+}
+
+static JsonObject *
+section (Fixture    *fixture,
+         const char *name)
+{
+  JsonObject *root = suanli_plan_get_root (suanli_workspace_get_plan (fixture->workspace));
+
+  return json_object_has_member (root, name) ? json_object_get_object_member (root, name) : NULL;
+}
+
+static void
+select_choice (GtkWidget  *combo,
+               const char *title)
+{
+  GListModel *titles = adw_combo_row_get_model (ADW_COMBO_ROW (combo));
+
+  for (guint i = 0; i < g_list_model_get_n_items (titles); i++)
+    if (g_str_equal (gtk_string_list_get_string (GTK_STRING_LIST (titles), i), title))
+      {
+        adw_combo_row_set_selected (ADW_COMBO_ROW (combo), i);
+        return;
+      }
+  g_error ("no choice “%s”", title);
+}
+
+static void
+test_preset_and_edits (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  GtkWidget *tensor = suanli_plan_page_get_editor (fixture->page, "parallelism.tensor");
+  double weights_70b;
+  GPtrArray *advice;
+
+  /* The planner starts with a plan to look at. */
+  g_assert_true (suanli_plan_page_is_valid (fixture->page));
+  g_assert_true (suanli_plan_page_get_estimate (fixture->page)->total > 0);
+
+  /* A preset chosen in the form goes into the document, and the results follow. */
+  select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
+  g_assert_cmpstr (json_object_get_string_member (section (fixture, "model"), "preset"), ==, "llama-2-70b");
+  g_assert_false (suanli_plan_page_get_estimate (fixture->page)->fits);
+  advice = suanli_plan_page_get_advice (fixture->page);
+  g_assert_nonnull (advice);
+  g_assert_cmpuint (advice->len, >, 0);
+  weights_70b = suanli_plan_page_get_estimate (fixture->page)->weights;
+
+  /* A value typed in: 8-way tensor parallelism divides the weights by 8. */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (tensor), 8);
+  g_assert_cmpint (json_object_get_int_member (section (fixture, "parallelism"), "tensor"), ==, 8);
+  g_assert_cmpfloat_with_epsilon (suanli_plan_page_get_estimate (fixture->page)->weights, weights_70b / 8, 1);
+
+  /* A value the model cannot take marks its field with the engine's reason. */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (tensor), 3);
+  g_assert_false (suanli_plan_page_is_valid (fixture->page));
+  g_assert_true (gtk_widget_has_css_class (gtk_widget_get_ancestor (tensor, ADW_TYPE_ACTION_ROW), "error"));
+  {
+    g_autofree char *reason = g_strdup_printf (_("tensor × pipeline = %g does not divide the %g GPUs"), 3.0, 8.0);
+    g_assert_cmpstr (gtk_widget_get_tooltip_text (gtk_widget_get_ancestor (tensor, ADW_TYPE_ACTION_ROW)), ==, reason);
+  }
+}
+
+static void
+test_advice_and_undo (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  SuanliPlan *plan = suanli_workspace_get_plan (fixture->workspace);
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  g_autofree char *undone = NULL;
+  g_autofree char *redone = NULL;
+  double total_before;
+
+  select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
+  before = suanli_plan_to_data (plan);
+  total_before = suanli_plan_page_get_estimate (fixture->page)->total;
+  g_assert_cmpuint (suanli_plan_page_get_advice (fixture->page)->len, >, 0);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.apply-advice", "u", 0));
+  after = suanli_plan_to_data (plan);
+  g_assert_cmpstr (before, !=, after);
+  g_assert_cmpfloat (suanli_plan_page_get_estimate (fixture->page)->total, <, total_before);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.undo", NULL));
+  undone = suanli_plan_to_data (plan);
+  g_assert_cmpstr (undone, ==, before);
+  g_assert_cmpfloat (suanli_plan_page_get_estimate (fixture->page)->total, ==, total_before);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.redo", NULL));
+  redone = suanli_plan_to_data (plan);
+  g_assert_cmpstr (redone, ==, after);
+}
+
+static void
+test_explanation_popover (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  g_autofree char *name = g_strdup_printf ("planner-popover-light-%s", suanli_test_language_tag ());
+  GtkWidget *card = NULL;
+  GtkPopover *popover;
+  GtkWidget *text;
+
+  for (GtkWidget *w = suanli_test_find_widget (GTK_WIDGET (fixture->page), GTK_TYPE_FLOW_BOX); card == NULL && w != NULL;)
+    {
+      GtkWidget *found = suanli_test_find_widget (w, GTK_TYPE_MENU_BUTTON);
+
+      if (found != NULL)
+        card = found;
+      w = NULL;
+    }
+  g_assert_nonnull (card);
+  gtk_menu_button_popup (GTK_MENU_BUTTON (card));
+  popover = gtk_menu_button_get_popover (GTK_MENU_BUTTON (card));
+  suanli_test_wait_for_frame (GTK_WIDGET (popover));
+  text = gtk_popover_get_child (popover);
+  /* The formula with the plan's values, and the result. */
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (text)), "="));
+  /* The popover is a surface of its own. */
+  g_free (suanli_test_screenshot (GTK_WIDGET (popover), name));
+  gtk_popover_popdown (popover);
+  suanli_test_iterate (100);
+}
+
+static gboolean
+has_named_widget (GtkWidget  *root,
+                  const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+    return TRUE;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (has_named_widget (child, name))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_compare (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autofree char *name = g_strdup_printf ("planner-compare-light-%s", suanli_test_language_tag ());
+  GtkWindow *compare;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.pin", NULL));
+  select_choice (suanli_plan_page_get_editor (fixture->page, "system.accelerator"), "H200 SXM");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.pin", NULL));
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (suanli_plan_page_get_editor (fixture->page, "system.nodes")), 2);
+
+  compare = suanli_plan_page_open_compare (fixture->page);
+  suanli_test_wait_for_frame (GTK_WIDGET (compare));
+  /* Two pinned plans and the current one; the H100 column differs from the current H200 plan. */
+  g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (compare), "H100 SXM"));
+  g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (compare), _("Current")));
+  g_assert_true (has_named_widget (GTK_WIDGET (compare), "different"));
+  g_free (suanli_test_screenshot (GTK_WIDGET (compare), name));
+  gtk_window_destroy (compare);
+}
+
+static void
+test_search (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autofree char *name = g_strdup_printf ("planner-search-light-%s", suanli_test_language_tag ());
+  GtkWindow *search;
+  GArray *results;
+  SuanliSearchResult *best = NULL;
+  g_autofree char *patch = NULL;
+
+  search = suanli_plan_page_open_search (fixture->page);
+  suanli_test_wait_for_frame (GTK_WIDGET (search));
+  results = suanli_plan_page_get_search_results (fixture->page);
+  g_assert_nonnull (results);
+  g_assert_cmpuint (results->len, >, 0);
+  /* The front is non-dominated. */
+  for (guint i = 0; i < results->len; i++)
+    {
+      SuanliSearchResult *a = &g_array_index (results, SuanliSearchResult, i);
+
+      if (a->dominated)
+        continue;
+      if (best == NULL)
+        best = a;
+      for (guint j = 0; j < results->len; j++)
+        {
+          SuanliSearchResult *b = &g_array_index (results, SuanliSearchResult, j);
+
+          g_assert_false (b->time_to_train_s <= a->time_to_train_s && b->cost <= a->cost &&
+                          (b->time_to_train_s < a->time_to_train_s || b->cost < a->cost));
+        }
+    }
+  g_free (suanli_test_screenshot (GTK_WIDGET (search), name));
+
+  /* Applying the fastest configuration of the front sets the plan's system. */
+  g_assert_nonnull (best);
+  patch = suanli_search_result_patch (best);
+  g_assert_true (suanli_plan_apply_merge_patch_data (suanli_workspace_get_plan (fixture->workspace), patch, NULL));
+  g_assert_cmpstr (json_object_get_string_member (section (fixture, "system"), "accelerator"), ==, best->accelerator_id);
+  g_assert_cmpfloat_with_epsilon (suanli_plan_page_get_estimate (fixture->page)->time_to_train_s,
+                                  best->time_to_train_s, best->time_to_train_s * 1e-9);
+  gtk_window_destroy (search);
+}
+
+static void
+test_files (Fixture       *fixture,
+            gconstpointer  data)
+{
+  g_autofree char *directory = g_dir_make_tmp ("suanli-plans-XXXXXX", NULL);
+  g_autoptr(GFile) file = g_file_new_build_filename (directory, "mine.suanli-plan", NULL);
+  g_autoptr(GFile) bad = g_file_new_build_filename (directory, "bad.suanli-plan", NULL);
+  g_autoptr(GError) error = NULL;
+  SuanliPlan *plan = suanli_workspace_get_plan (fixture->workspace);
+  g_autofree char *saved = NULL;
+  g_autofree char *after_bad = NULL;
+
+  g_assert_true (suanli_plan_page_save_file (fixture->page, file, &error));
+  g_assert_no_error (error);
+  saved = suanli_plan_to_data (plan);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (suanli_plan_page_get_editor (fixture->page, "system.nodes")), 4);
+
+  /* A broken file is refused with its position, and the plan stays as it was. */
+  g_assert_true (g_file_replace_contents (bad, "{\"model\": ", 10, NULL, FALSE, 0, NULL, NULL, NULL));
+  g_assert_false (suanli_plan_page_load_file (fixture->page, bad, &error));
+  g_assert_nonnull (strstr (error->message, "bad.suanli-plan:1:"));
+  g_clear_error (&error);
+  after_bad = suanli_plan_to_data (plan);
+  g_assert_nonnull (strstr (after_bad, "\"nodes\" : 4"));
+
+  g_assert_true (suanli_plan_page_load_file (fixture->page, file, &error));
+  g_assert_no_error (error);
+  {
+    g_autofree char *reloaded = suanli_plan_to_data (plan);
+    g_assert_cmpstr (reloaded, ==, saved);
+  }
+  g_file_delete (file, NULL, NULL);
+  g_file_delete (bad, NULL, NULL);
+  g_rmdir (directory);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  suanli_test_init_gtk (&argc, &argv);
+
+  g_test_add ("/plan-page/preset-and-edits", Fixture, NULL, fixture_set_up, test_preset_and_edits, fixture_tear_down);
+  g_test_add ("/plan-page/advice-and-undo", Fixture, NULL, fixture_set_up, test_advice_and_undo, fixture_tear_down);
+  g_test_add ("/plan-page/explanation-popover", Fixture, NULL, fixture_set_up, test_explanation_popover,
+              fixture_tear_down);
+  g_test_add ("/plan-page/compare", Fixture, NULL, fixture_set_up, test_compare, fixture_tear_down);
+  g_test_add ("/plan-page/search", Fixture, NULL, fixture_set_up, test_search, fixture_tear_down);
+  g_test_add ("/plan-page/files", Fixture, NULL, fixture_set_up, test_files, fixture_tear_down);
+
+  return g_test_run ();
+}
