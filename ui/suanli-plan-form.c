@@ -257,8 +257,8 @@ catalog_choices (SuanliPlanForm *self,
       switch (source)
         {
         case CHOICES_MODELS:
-          wanted = kind == SUANLI_ITEM_KIND_MODEL && suanli_item_get_spec_value (item, "parameters", NULL) &&
-                   suanli_item_get_spec_value (item, "layers", NULL) && suanli_item_get_spec_value (item, "hidden", NULL);
+          /* Without an architecture (ResNet-50) the engine counts 6·P FLOPs per token and no activations. */
+          wanted = kind == SUANLI_ITEM_KIND_MODEL && suanli_item_get_spec_value (item, "parameters", NULL);
           break;
         case CHOICES_ACCELERATORS:
           wanted = kind == SUANLI_ITEM_KIND_ACCELERATOR && suanli_item_get_spec_value (item, "memory_bytes", NULL);

@@ -257,8 +257,19 @@ update_lists (SuanliPlanPage *self)
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (item), title);
       if (technique != NULL)
         {
-          g_autofree char *subtitle = g_markup_escape_text (suanli_item_get_name (technique), -1);
+          g_autofree char *subtitle = NULL;
+
+          /* The technique, and what a source article claims for it, with the catalog's verdict. */
+          if (suanli_item_get_n_claims (technique) > 0)
+            {
+              const SuanliClaim *claim = suanli_item_get_claim_at (technique, 0);
+              subtitle = g_markup_printf_escaped ("%s — “%s” (%s): %s", suanli_item_get_name (technique), claim->quote,
+                                                  claim->seed, suanli_verdict_get_title (claim->verdict));
+            }
+          else
+            subtitle = g_markup_escape_text (suanli_item_get_name (technique), -1);
           adw_action_row_set_subtitle (ADW_ACTION_ROW (item), subtitle);
+          adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (item), 2);
         }
       adw_action_row_set_title_lines (ADW_ACTION_ROW (item), 3);
       adw_action_row_add_prefix (ADW_ACTION_ROW (item), icon);
