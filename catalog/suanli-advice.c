@@ -53,13 +53,23 @@ gib (double bytes)
   return suanli_format_bytes ((guint64) MAX (0, bytes), SUANLI_MEMORY_UNITS_GIB);
 }
 
+/* A number as JSON writes it, whatever the locale's decimal separator. */
+static const char *
+json_number (char   *buffer,
+             double  value)
+{
+  return g_ascii_formatd (buffer, G_ASCII_DTOSTR_BUF_SIZE, "%.17g", value);
+}
+
 /* The same change to tensor parallelism keeps t·p·d equal to the GPUs. */
 static char *
 tensor_patch (const SuanliPlanInputs *in,
               double                  tensor)
 {
-  return g_strdup_printf ("{\"parallelism\": {\"tensor\": %g, \"data\": %g}}", tensor,
-                          in->gpus / (tensor * in->pipeline));
+  char t[G_ASCII_DTOSTR_BUF_SIZE], d[G_ASCII_DTOSTR_BUF_SIZE];
+
+  return g_strdup_printf ("{\"parallelism\": {\"tensor\": %s, \"data\": %s}}", json_number (t, tensor),
+                          json_number (d, in->gpus / (tensor * in->pipeline)));
 }
 
 static void
@@ -68,6 +78,7 @@ training_advice (const SuanliPlanInputs *in,
                  GPtrArray              *list)
 {
   g_autofree char *over = gib (e->total - e->capacity);
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
 
   if (!e->fits && e->activations > 0 && in->recompute != SUANLI_RECOMPUTE_FULL)
     {
@@ -119,7 +130,7 @@ training_advice (const SuanliPlanInputs *in,
                             "scale-up link is"), in->tensor, in->gpus_per_node));
   if (in->mode == SUANLI_MODE_TRAIN && in->tokens < 10 * in->parameters)
     add (list, "chinchilla-tokens", "warning", NULL, "training.time_to_train_s", +1,
-         g_strdup_printf ("{\"workload\": {\"tokens\": %.6g}}", 20 * in->parameters),
+         g_strdup_printf ("{\"workload\": {\"tokens\": %s}}", json_number (number, 20 * in->parameters)),
          g_strdup_printf (_("%.1f tokens per parameter: compute-optimal training (Chinchilla) uses about 20"),
                           in->tokens / in->parameters));
 }

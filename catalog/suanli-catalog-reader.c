@@ -343,7 +343,19 @@ read_spec (Reader     *reader,
   check_unknown_members (reader, object, path, spec_members);
 
   spec->key = spec_key->key;
-  get_number (reader, object, node, path, "value", TRUE, &spec->value);
+  /* Figures are positive (a share may be 0 %); counts, sizes and years are whole. */
+  if (get_number (reader, object, node, path, "value", TRUE, &spec->value))
+    {
+      const char *stated = spec_key->units[0];
+
+      if (spec->value < 0 || (spec->value == 0 && !g_str_equal (stated, "%")))
+        problem (reader, json_object_get_member (object, "value"), path, _("the value must be more than zero, not %g"),
+                 spec->value);
+      else if ((g_str_equal (stated, "count") || g_str_equal (stated, "B") || g_str_equal (stated, "year")) &&
+               spec->value != floor (spec->value))
+        problem (reader, json_object_get_member (object, "value"), path, _("the value must be a whole number, not %g"),
+                 spec->value);
+    }
   unit = get_string (reader, object, node, path, "unit", TRUE);
   if (unit != NULL && !suanli_unit_is_known (unit))
     problem (reader, json_object_get_member (object, "unit"), path, _("unknown unit “%s”"), unit);

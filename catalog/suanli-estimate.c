@@ -74,7 +74,15 @@ suanli_estimate_optimizer_bytes (const SuanliPlanInputs *in)
   return bytes;
 }
 
-/* Activation bytes of one layer for one micro-batch (Korthikanti et al. 2022, Table 2), 16-bit. */
+/* Bytes per activation value: 32-bit compute (FP32, TF32) keeps 32-bit activations, the rest 16. */
+static double
+activation_bytes (const SuanliPlanInputs *in)
+{
+  return in->compute == SUANLI_PRECISION_FP32 || in->compute == SUANLI_PRECISION_TF32 ? 4 : 2;
+}
+
+/* Activation bytes of one layer for one micro-batch (Korthikanti et al. 2022, Table 2); the table
+ * counts 16-bit values. */
 double
 suanli_estimate_activations_per_layer (const SuanliPlanInputs *in)
 {
@@ -88,7 +96,7 @@ suanli_estimate_activations_per_layer (const SuanliPlanInputs *in)
     factor = 34 / t + (in->recompute == SUANLI_RECOMPUTE_SELECTIVE ? 0 : attention / t);
   else
     factor = 10 + 24 / t + (in->recompute == SUANLI_RECOMPUTE_SELECTIVE ? 0 : attention / t);
-  return s * b * h * factor * (in->compute == SUANLI_PRECISION_FP32 ? 2 : 1);
+  return s * b * h * factor * (activation_bytes (in) / 2);
 }
 
 /* Micro-batches in flight on the first stage under 1F1B, and the interleaving factor. */
@@ -111,10 +119,13 @@ training_memory (const SuanliPlanInputs *in,
 
   if (is_lora (in))
     {
+      /* The frozen base in its precision; the adapters in 16 bits, with an fp32 master copy in the
+       * optimizer whatever the base's precision. */
       trained = suanli_estimate_lora_parameters_per_gpu (in);
-      out->weights = psi * weight_bytes + 2 * trained;   /* frozen base, then the adapters in 16 bits */
+      out->weights = psi * weight_bytes + 2 * trained;
       out->gradients = 2 * trained;
-      out->optimizer = suanli_estimate_optimizer_bytes (in) * trained;
+      out->optimizer = (in->optimizer == SUANLI_OPTIMIZER_ADAMW ? 12 : in->optimizer == SUANLI_OPTIMIZER_ADAMW_8BIT ? 6 : 8) *
+                       trained;
     }
   else
     {
@@ -207,8 +218,10 @@ training_time (const SuanliPlanInputs *in,
                SuanliEstimate         *out)
 {
   double m = suanli_plan_inputs_micro_batches (in), p = in->pipeline, t = in->tensor, d = in->data;
-  double activation_bytes = in->micro_batch * in->seq_len * in->hidden * (in->compute == SUANLI_PRECISION_FP32 ? 4 : 2);
-  double gradient_bytes = 2 * (is_lora (in) ? suanli_estimate_lora_parameters_per_gpu (in) : suanli_estimate_parameters_per_gpu (in));
+  double activation_size = in->micro_batch * in->seq_len * in->hidden * activation_bytes (in);
+  /* Gradients travel in the trained weights' precision; LoRA's adapters are 16-bit. */
+  double gradient_bytes = is_lora (in) ? 2 * suanli_estimate_lora_parameters_per_gpu (in)
+                                       : suanli_precision_bytes (in->weights) * suanli_estimate_parameters_per_gpu (in);
   double layers_per_stage = in->layers / p;
   double bottom_up, scale, overlap, all_reduces_per_layer;
 
@@ -222,14 +235,14 @@ training_time (const SuanliPlanInputs *in,
   /* Tensor parallel: two all-reduces per layer forward and two backward (two more to recompute). */
   all_reduces_per_layer = in->recompute == SUANLI_RECOMPUTE_FULL ? 6 : 4;
   out->tensor_parallel_s = t > 1 && has_architecture (in)
-    ? m * layers_per_stage * all_reduces_per_layer * ring_all_reduce_s (activation_bytes, t, group_bandwidth (in, t))
+    ? m * layers_per_stage * all_reduces_per_layer * ring_all_reduce_s (activation_size, t, group_bandwidth (in, t))
     : 0;
   /* Pipeline: each micro-batch's activations forward and their gradients back, at each boundary. */
   out->pipeline_s = p > 1 && has_architecture (in)
-    ? 2 * m * (activation_bytes / group_bandwidth (in, t * p) + COLLECTIVE_LATENCY_S) : 0;
+    ? 2 * m * (activation_size / group_bandwidth (in, t * p) + COLLECTIVE_LATENCY_S) : 0;
   /* Experts: two all-to-alls per layer forward and two backward over the expert-parallel group. */
   out->expert_s = is_moe (in) && in->expert > 1 && has_architecture (in)
-    ? m * layers_per_stage * 4 * ((in->expert - 1) / in->expert * activation_bytes * in->experts_per_token /
+    ? m * layers_per_stage * 4 * ((in->expert - 1) / in->expert * activation_size * in->experts_per_token /
                                   group_bandwidth (in, t * in->expert) + COLLECTIVE_LATENCY_S)
     : 0;
   out->communication_s = out->data_parallel_s + out->tensor_parallel_s + out->pipeline_s + out->expert_s;
@@ -331,8 +344,8 @@ inference (const SuanliPlanInputs *in,
                      &out->inference);
   /* High: the roofline itself. Low: the roofline's known overstatement, and less of everything. */
   inference_figures (in, 1, 1, 1, free_memory, &out->inference_high);
-  inference_figures (in, in->compute_efficiency * 0.6, 1 / ROOFLINE_OVERSTATEMENT, in->comm_efficiency * 0.6,
-                     free_memory, &out->inference_low);
+  inference_figures (in, in->compute_efficiency * 0.6, MIN (in->memory_efficiency, 1 / ROOFLINE_OVERSTATEMENT),
+                     in->comm_efficiency * 0.6, free_memory, &out->inference_low);
 }
 
 /* Fills @estimate from valid @inputs (see suanli_plan_inputs_resolve()). */

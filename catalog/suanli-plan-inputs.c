@@ -383,11 +383,14 @@ resolve_workload (Resolver         *resolver,
   in->seq_len = 2048;
   in->global_batch = 256;
   in->micro_batch = 1;
-  in->tokens = 20 * in->parameters;  /* Chinchilla's compute-optimal data */
+  /* Pre-training defaults to Chinchilla's compute-optimal data; fine-tuning to a billion tokens. */
+  in->tokens = 20 * in->parameters;
   in->lora_rank = 16;
   in->prompt_tokens = 1024;
   in->output_tokens = 256;
   in->batch = 1;
+  if (in->mode == SUANLI_MODE_LORA || in->mode == SUANLI_MODE_QLORA)
+    in->tokens = 1e9;
   number (resolver, workload, "workload", "seq_len", POSITIVE_INTEGER, &in->seq_len);
   number (resolver, workload, "workload", "global_batch", POSITIVE_INTEGER, &in->global_batch);
   number (resolver, workload, "workload", "micro_batch", POSITIVE_INTEGER, &in->micro_batch);
@@ -581,6 +584,7 @@ resolve_system (Resolver         *resolver,
       spec (cloud, "network_bandwidth", &network);
       in->scale_out_bandwidth = network / 8 * 1e9 / MAX (in->gpus_per_node, 1);
     }
+  in->scale_out_from_cloud = cloud != NULL && scale_out_id == NULL && in->scale_out_bandwidth > 0;
   if (in->scale_out_bandwidth == 0)
     {
       in->scale_out_bandwidth = 50e9;
@@ -595,6 +599,7 @@ resolve_system (Resolver         *resolver,
     in->cpu_memory_per_node = cpu_memory_gib * GIB;
 
   g_strlcpy (in->currency, "USD", sizeof in->currency);
+  in->scale_out_explicit = scale_out_id != NULL;
   if (cloud != NULL && suanli_item_get_spec_value (cloud, "price_per_hour", &per_instance))
     {
       const SuanliSpec *price = suanli_item_find_spec (cloud, "price_per_hour");
@@ -692,6 +697,9 @@ check_combinations (Resolver         *resolver,
     warning (resolver, "workload.tokens", _("%.3g tokens is %.1f per parameter, far below the ~20 that is "
                                             "compute-optimal (Chinchilla)"),
              in->tokens, in->tokens / in->parameters);
+  if (in->mode == SUANLI_MODE_INFERENCE && (in->layers == 0 || in->hidden == 0 || in->heads == 0))
+    error (resolver, "model.layers", _("inference needs the architecture (layers, hidden size, heads) for its KV "
+                                       "cache: give them or a preset that has them"));
   if ((in->mode == SUANLI_MODE_TRAIN) && (in->weights == SUANLI_PRECISION_INT8 || in->weights == SUANLI_PRECISION_INT4))
     error (resolver, "precision.weights", _("training needs 16- or 32-bit weights; use QLoRA for 4-bit weights"));
 }
@@ -719,10 +727,15 @@ suanli_plan_inputs_resolve (SuanliPlan       *plan,
   for (GList *l = members; l != NULL; l = l->next)
     if (!g_strv_contains (top_keys, l->data))
       error (&resolver, l->data, _("unknown key"));
-  schema = json_object_has_member (root, "schema") ? json_object_get_string_member_with_default (root, "schema", "")
-                                                   : NULL;
-  if (schema != NULL && !g_str_equal (schema, SUANLI_PLAN_SCHEMA))
-    error (&resolver, "schema", _("this version reads “%s”, not “%s”"), SUANLI_PLAN_SCHEMA, schema);
+  if (json_object_has_member (root, "schema"))
+    {
+      JsonNode *node = json_object_get_member (root, "schema");
+
+      schema = JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING
+               ? json_node_get_string (node) : "";
+      if (!g_str_equal (schema, SUANLI_PLAN_SCHEMA))
+        error (&resolver, "schema", _("this version reads “%s”, not “%s”"), SUANLI_PLAN_SCHEMA, schema);
+    }
 
   resolve_model (&resolver, root, inputs);
   resolve_workload (&resolver, root, inputs);

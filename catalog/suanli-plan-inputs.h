@@ -108,6 +108,8 @@ typedef struct
   double          board_power;          /* W */
   double          scale_up_bandwidth;   /* B/s per direction per GPU */
   double          scale_out_bandwidth;  /* B/s per direction per GPU */
+  gboolean        scale_out_from_cloud; /* the bandwidth is the cloud instance's network */
+  gboolean        scale_out_explicit;   /* the plan names its scale-out link */
   double          cpu_memory_per_node;  /* bytes */
   /* assumptions */
   double          mfu;                  /* 0: not set */

@@ -262,20 +262,22 @@ suanli_plan_get_name (SuanliPlan *self)
   return json_node_get_string (node);
 }
 
-/* Makes this plan hold a copy of @source's document (undo, opening a file), emitting "changed" once. */
+/* Makes this plan hold a copy of @source's document (undo, opening a file), emitting "changed" once.
+ * The copy goes through text: json-glib's node copies share their objects. */
 void
 suanli_plan_replace (SuanliPlan *self,
                      SuanliPlan *source)
 {
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
-  g_autoptr(JsonNode) copy = NULL;
+  g_autofree char *data = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
 
   g_return_if_fail (SUANLI_IS_PLAN (self));
   g_return_if_fail (SUANLI_IS_PLAN (source));
 
-  json_node_set_object (node, source->root);
-  copy = json_node_copy (node);
+  data = suanli_plan_to_data (source);
+  if (!json_parser_load_from_data (parser, data, -1, NULL))
+    g_return_if_reached ();
   json_object_unref (self->root);
-  self->root = json_object_ref (json_node_get_object (copy));
+  self->root = json_object_ref (json_node_get_object (json_parser_get_root (parser)));
   g_signal_emit (self, signals[CHANGED], 0);
 }

@@ -181,6 +181,11 @@ suanli_search_run (const SuanliPlanInputs        *base,
 
       if (!set_accelerator (&in, offer->accelerator))
         continue;
+      in.offload = SUANLI_OFFLOAD_NONE;
+      /* Off a cloud instance, the network is the plan's own link, or the default a plan without
+       * one resolves to (suanli-plan-inputs.c). */
+      if (offer->cloud == NULL && base->scale_out_from_cloud)
+        in.scale_out_bandwidth = 50e9;
       in.gpus_per_node = offer->gpus_per_node;
       in.price_per_gpu_hour = offer->price_per_gpu_hour;
       if (offer->scale_up_bandwidth > 0)
@@ -232,6 +237,7 @@ suanli_search_run (const SuanliPlanInputs        *base,
                     result.time_to_train_s = e.time_to_train_s;
                     result.cost = e.cost;
                     result.memory_total = e.total;
+                    result.price_per_gpu_hour = in.price_per_gpu_hour;
                     result.memory_capacity = e.capacity;
                     g_array_append_val (results, result);
                   }
@@ -245,27 +251,74 @@ suanli_search_run (const SuanliPlanInputs        *base,
   return results;
 }
 
-/* Returns: (transfer full): the merge patch that makes a plan use @result's configuration. An
- * instance brings its own price, so the patch clears any price the plan assumed, which would
- * override it. */
+/* Returns: (transfer full): the merge patch that makes a plan use @result's configuration: its
+ * system, layout and, since the search priced it, its price (an instance's own price needs the
+ * plan's assumed price cleared, which would override it). Offload is switched off: the search
+ * varies ZeRO, and offloading needs it. */
 char *
 suanli_search_result_patch (const SuanliSearchResult *result)
 {
   static const char * const recompute[] = { "none", "selective", "full" };
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
   gboolean cloud = *result->cloud_instance_id != '\0';
 
-  /* The scale-up link is the accelerator's (or the instance's); an instance brings its network too. */
-  return g_strdup_printf ("{\"system\": {\"%s\": \"%s\", \"%s\": null, \"scale_up\": null, %s\"gpus_per_node\": %g, "
-                          "\"nodes\": %g}, "
-                          "\"parallelism\": {\"tensor\": %g, \"pipeline\": %g, \"data\": %g, \"zero_stage\": %d, "
-                          "\"virtual_stages\": 1}, "
-                          "\"techniques\": {\"recompute\": \"%s\"}%s}",
-                          cloud ? "cloud_instance" : "accelerator",
-                          cloud ? result->cloud_instance_id : result->accelerator_id,
-                          cloud ? "accelerator" : "cloud_instance", cloud ? "\"scale_out\": null, " : "",
-                          result->gpus_per_node, result->nodes, result->tensor, result->pipeline, result->data,
-                          result->zero_stage, recompute[result->recompute],
-                          cloud ? ", \"assumptions\": {\"price_per_gpu_hour\": null}" : "");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "system");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, cloud ? "cloud_instance" : "accelerator");
+  json_builder_add_string_value (builder, cloud ? result->cloud_instance_id : result->accelerator_id);
+  json_builder_set_member_name (builder, cloud ? "accelerator" : "cloud_instance");
+  json_builder_add_null_value (builder);
+  json_builder_set_member_name (builder, "scale_up");
+  json_builder_add_null_value (builder);
+  if (cloud)
+    {
+      json_builder_set_member_name (builder, "scale_out");
+      json_builder_add_null_value (builder);
+    }
+  json_builder_set_member_name (builder, "gpus_per_node");
+  json_builder_add_int_value (builder, (gint64) result->gpus_per_node);
+  json_builder_set_member_name (builder, "nodes");
+  json_builder_add_int_value (builder, (gint64) result->nodes);
+  json_builder_end_object (builder);
+
+  json_builder_set_member_name (builder, "parallelism");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "tensor");
+  json_builder_add_int_value (builder, (gint64) result->tensor);
+  json_builder_set_member_name (builder, "pipeline");
+  json_builder_add_int_value (builder, (gint64) result->pipeline);
+  json_builder_set_member_name (builder, "data");
+  json_builder_add_int_value (builder, (gint64) result->data);
+  json_builder_set_member_name (builder, "zero_stage");
+  json_builder_add_int_value (builder, result->zero_stage);
+  json_builder_set_member_name (builder, "virtual_stages");
+  json_builder_add_int_value (builder, 1);
+  json_builder_set_member_name (builder, "offload");
+  json_builder_add_string_value (builder, "none");
+  json_builder_end_object (builder);
+
+  json_builder_set_member_name (builder, "techniques");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "recompute");
+  json_builder_add_string_value (builder, recompute[result->recompute]);
+  json_builder_end_object (builder);
+
+  json_builder_set_member_name (builder, "assumptions");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "price_per_gpu_hour");
+  if (cloud)
+    json_builder_add_null_value (builder);
+  else
+    json_builder_add_double_value (builder, result->price_per_gpu_hour);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  return json_generator_to_data (generator, NULL);
 }
 
 /* Returns: (transfer full): `suanli-search/1` JSON: the front first, each with its merge patch. */

@@ -32,6 +32,7 @@ typedef struct
   double          cost;
   double          memory_total;
   double          memory_capacity;
+  double          price_per_gpu_hour;
   gboolean        dominated;
 } SuanliSearchResult;
 

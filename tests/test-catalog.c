@@ -194,6 +194,10 @@ test_bad_items (void)
                                     (const char *[]) { "must be lowercase", NULL }), ==, 2);
   g_assert_cmpuint (assert_problem (",\n                 \"accuracy\": {\"en\": \"same\", \"zh_CN\": \"不变\"}", "",
                                     (const char *[]) { "items[2] (test-recompute).trades", "“accuracy” is missing", NULL }), ==, 2);
+  g_assert_cmpuint (assert_problem ("\"value\": 8, \"unit\": \"count\"", "\"value\": 0, \"unit\": \"count\"",
+                                    (const char *[]) { "items[1] (test-box).specs.accelerators", "more than zero", NULL }), ==, 2);
+  g_assert_cmpuint (assert_problem ("\"value\": 8, \"unit\": \"count\"", "\"value\": 8.5, \"unit\": \"count\"",
+                                    (const char *[]) { "whole number", NULL }), ==, 2);
   g_assert_cmpuint (assert_problem ("\"bf16_tflops\": {", "\"bogomips\": {",
                                     (const char *[]) { "accelerator items have no spec “bogomips”", NULL }), ==, 2);
 }

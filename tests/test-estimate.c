@@ -371,6 +371,10 @@ test_bad_plans (void)
                   "parallelism.offload", "stage 3");
   assert_invalid (", \"assumptions\": {\"mfu\": 1.5}", "assumptions.mfu", "fraction");
   assert_invalid (", \"techniques\": {\"flash_attention\": \"yes\"}", "techniques.flash_attention", "true or false");
+  assert_invalid (", \"schema\": 1", "schema", "suanli-plan/1");
+  /* Inference needs the architecture for its KV cache: parameters alone are not enough. */
+  assert_invalid (", \"model\": {\"parameters\": 7e9}, \"workload\": {\"mode\": \"inference\"}", "model.layers",
+                  "architecture");
 }
 
 static void
@@ -638,6 +642,41 @@ test_search_front (void)
   search_front (FALSE);
 }
 
+/* A plan on a cloud instance, with optimizer offload: every configuration found, applied, is a
+ * valid plan that gives back the search's time and cost. */
+static void
+test_search_patches_apply (void)
+{
+  const char *json = "{\"model\": {\"preset\": \"llama-2-7b\"}, \"workload\": {\"global_batch\": 256, \"tokens\": 1e11},"
+                     " \"parallelism\": {\"zero_stage\": 1, \"offload\": \"optimizer\"},"
+                     " \"system\": {\"cloud_instance\": \"aws-p4d-24xlarge\"}}";
+  SuanliSearchConstraints constraints = { 0, 0, 64, FALSE };
+  g_autoptr(GArray) results = NULL;
+  SuanliPlanInputs in;
+  SuanliEstimate e;
+
+  estimate_valid (json, &in, &e);
+  results = suanli_search_run (&in, catalog, &constraints, NULL);
+  g_assert_cmpuint (results->len, >, 0);
+  for (guint i = 0; i < results->len; i += MAX (1, results->len / 40))
+    {
+      SuanliSearchResult *r = &g_array_index (results, SuanliSearchResult, i);
+      g_autofree char *patch = suanli_search_result_patch (r);
+      g_autoptr(SuanliPlan) plan = suanli_plan_new_from_data (json, -1, "search", NULL);
+      g_autoptr(GPtrArray) errors = new_issues ();
+      g_autoptr(GPtrArray) warnings = new_issues ();
+      SuanliPlanInputs after_in;
+      SuanliEstimate after;
+
+      g_assert_true (suanli_plan_apply_merge_patch_data (plan, patch, NULL));
+      if (!suanli_plan_inputs_resolve (plan, catalog, &after_in, errors, warnings))
+        g_error ("%s makes an invalid plan: %s", patch, ((SuanliPlanIssue *) g_ptr_array_index (errors, 0))->message);
+      suanli_estimate_compute (&after_in, &after);
+      assert_close (after.time_to_train_s, r->time_to_train_s);
+      assert_close (after.cost, r->cost);
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -664,6 +703,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/estimate/advice-effects", test_advice_effects);
   g_test_add_func ("/estimate/explanations", test_explanations);
   g_test_add_func ("/estimate/search-front", test_search_front);
+  g_test_add_func ("/estimate/search-patches-apply", test_search_patches_apply);
   g_test_add_func ("/estimate/json-output", test_json_output);
 
   status = g_test_run ();

@@ -294,9 +294,54 @@ test_files (Fixture       *fixture,
     g_autofree char *reloaded = suanli_plan_to_data (plan);
     g_assert_cmpstr (reloaded, ==, saved);
   }
+  /* A name with an apostrophe goes into the recent plans without breaking their menu. */
+  {
+    g_autoptr(GFile) quoted = g_file_new_build_filename (directory, "Bob's plan.suanli-plan", NULL);
+
+    g_assert_true (suanli_plan_page_save_file (fixture->page, quoted, &error));
+    suanli_test_iterate (300);
+    g_file_delete (quoted, NULL, NULL);
+  }
   g_file_delete (file, NULL, NULL);
   g_file_delete (bad, NULL, NULL);
   g_rmdir (directory);
+}
+
+/* The application loads its catalog in a thread: a page made before it arrives, and the catalog
+ * replaced twice after (a reload), still edits the plan and offers the catalog's choices. */
+static void
+test_catalog_arrives_later (void)
+{
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(SuanliCatalog) loaded = suanli_catalog_new ();
+  SuanliCatalog *catalog = suanli_catalog_new ();
+  SuanliWorkspace *workspace = suanli_workspace_new (G_LIST_MODEL (catalog));
+  SuanliWindow *window = g_object_ref (suanli_window_new (NULL, G_OBJECT (workspace)));
+  SuanliPlanPage *page;
+  GtkWidget *nodes;
+
+  remove_autosave ();
+  gtk_window_present (GTK_WINDOW (window));
+  suanli_test_wait_for_frame (GTK_WIDGET (window));
+  page = SUANLI_PLAN_PAGE (suanli_test_find_widget (GTK_WIDGET (window), SUANLI_TYPE_PLAN_PAGE));
+
+  suanli_catalog_load_builtin (loaded, problems);
+  suanli_catalog_replace_all (catalog, loaded);
+  suanli_catalog_replace_all (catalog, loaded);
+  g_assert_true (suanli_plan_page_is_valid (page));
+  g_assert_cmpuint (g_list_model_get_n_items (adw_combo_row_get_model (
+                      ADW_COMBO_ROW (suanli_plan_page_get_editor (page, "model.preset")))), >, 10);
+  nodes = suanli_plan_page_get_editor (page, "system.nodes");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (nodes), 3);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (
+                     suanli_plan_get_root (suanli_workspace_get_plan (workspace)), "system"), "nodes"), ==, 3);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  suanli_test_iterate (50);
+  g_assert_finalize_object (window);
+  g_assert_finalize_object (workspace);
+  g_object_unref (catalog);
+  remove_autosave ();
 }
 
 int
@@ -312,6 +357,7 @@ main (int   argc,
   g_test_add ("/plan-page/compare", Fixture, NULL, fixture_set_up, test_compare, fixture_tear_down);
   g_test_add ("/plan-page/search", Fixture, NULL, fixture_set_up, test_search, fixture_tear_down);
   g_test_add ("/plan-page/files", Fixture, NULL, fixture_set_up, test_files, fixture_tear_down);
+  g_test_add_func ("/plan-page/catalog-arrives-later", test_catalog_arrives_later);
 
   return g_test_run ();
 }

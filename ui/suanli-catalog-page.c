@@ -427,6 +427,9 @@ rebuild_columns (SuanliCatalogPage *self)
   const SuanliSpecKey *keys;
   guint n_keys = 0;
 
+  /* Without a model, adding a column binds no cells: they are made once, when it comes back. */
+  gtk_column_view_set_model (self->column_view, NULL);
+
   while (g_list_model_get_n_items (columns) > 0)
     {
       g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, 0);
@@ -447,6 +450,8 @@ rebuild_columns (SuanliCatalogPage *self)
       add_number_column (self, _("Bytes/FLOP"), COLUMN_BYTES_PER_FLOP, NULL, NULL);
     }
   add_number_column (self, _("Claims"), COLUMN_CLAIMS, NULL, NULL);
+  if (self->selection != NULL)
+    gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
 }
 
 /* ---- facets and chart choices for the kind ------------------------------------------------ */

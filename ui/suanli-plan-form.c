@@ -44,6 +44,7 @@ typedef struct
   gboolean            training_only;
   gboolean            inference_only;
   gboolean            lora_only;
+  gboolean            zero_unsets;     /* 0 removes the member (the engine derives the value) */
 } Field;
 
 #define IN(member) G_STRUCT_OFFSET (SuanliPlanInputs, member)
@@ -68,6 +69,16 @@ static const char * const offload_titles[] = { N_("None"), N_("Optimizer to CPU"
 static const Field fields[] = {
   { N_("Model"), "model.preset", FIELD_CHOICE, N_("Model"), 0, 0, 0, 0, 1, NONE, CHOICES_MODELS },
   { N_("Model"), "workload.mode", FIELD_CHOICE, N_("Mode"), 0, 0, 0, 0, 1, NONE, CHOICES_FIXED, modes, mode_titles },
+  { N_("Model"), "model.parameters", FIELD_NUMBER, N_("Parameters (billions)"), 0, 1e5, 1, 2, 1e9, IN (parameters),
+    .zero_unsets = TRUE },
+  { N_("Model"), "model.layers", FIELD_NUMBER, N_("Layers"), 0, 1e4, 1, 0, 1, IN (layers), .zero_unsets = TRUE },
+  { N_("Model"), "model.hidden", FIELD_NUMBER, N_("Hidden size"), 0, 1e6, 128, 0, 1, IN (hidden), .zero_unsets = TRUE },
+  { N_("Model"), "model.heads", FIELD_NUMBER, N_("Attention heads"), 0, 1e4, 1, 0, 1, IN (heads), .zero_unsets = TRUE },
+  { N_("Model"), "model.kv_heads", FIELD_NUMBER, N_("KV heads"), 0, 1e4, 1, 0, 1, IN (kv_heads), .zero_unsets = TRUE },
+  { N_("Model"), "model.ffn_hidden", FIELD_NUMBER, N_("Feed-forward size"), 0, 1e7, 128, 0, 1, IN (ffn_hidden),
+    .zero_unsets = TRUE },
+  { N_("Model"), "model.vocab", FIELD_NUMBER, N_("Vocabulary"), 0, 1e7, 1000, 0, 1, IN (vocab), .zero_unsets = TRUE },
+  { N_("Model"), "model.experts", FIELD_NUMBER, N_("Experts"), 0, 1e4, 1, 0, 1, IN (experts), .zero_unsets = TRUE },
   { N_("Workload"), "workload.seq_len", FIELD_NUMBER, N_("Sequence length"), 1, 1 << 20, 256, 0, 1, IN (seq_len) },
   { N_("Workload"), "workload.global_batch", FIELD_NUMBER, N_("Global batch (sequences)"), 1, 1 << 24, 8, 0, 1,
     IN (global_batch), .training_only = TRUE },
@@ -97,6 +108,9 @@ static const Field fields[] = {
     IN (flash_attention), .training_only = TRUE },
   { N_("Parallelism"), "parallelism.tensor", FIELD_NUMBER, N_("Tensor parallel"), 1, 1024, 1, 0, 1, IN (tensor) },
   { N_("Parallelism"), "parallelism.pipeline", FIELD_NUMBER, N_("Pipeline parallel"), 1, 1024, 1, 0, 1, IN (pipeline) },
+  { N_("Parallelism"), "parallelism.data", FIELD_NUMBER, N_("Data parallel (0: the rest of the GPUs)"), 0, 1e6, 1, 0, 1,
+    IN (data), .zero_unsets = TRUE },
+  { N_("Parallelism"), "parallelism.expert", FIELD_NUMBER, N_("Expert parallel"), 1, 1024, 1, 0, 1, IN (expert) },
   { N_("Parallelism"), "parallelism.virtual_stages", FIELD_NUMBER, N_("Virtual stages (interleaving)"), 1, 64, 1, 0, 1,
     IN (virtual_stages), .training_only = TRUE },
   { N_("Parallelism"), "parallelism.sequence_parallel", FIELD_SWITCH, N_("Sequence parallel"), 0, 0, 0, 0, 1,
@@ -112,7 +126,11 @@ static const Field fields[] = {
   { N_("System"), "system.cloud_instance", FIELD_CHOICE, N_("Cloud instance"), 0, 0, 0, 0, 1, NONE, CHOICES_CLOUD },
   { N_("System"), "system.scale_up", FIELD_CHOICE, N_("Scale-up link"), 0, 0, 0, 0, 1, NONE, CHOICES_SCALE_UP },
   { N_("System"), "system.scale_out", FIELD_CHOICE, N_("Scale-out network"), 0, 0, 0, 0, 1, NONE, CHOICES_SCALE_OUT },
-  { N_("Assumptions"), "assumptions.mfu", FIELD_NUMBER, N_("MFU (0: from the parts)"), 0, 1, 0.01, 2, 1, IN (mfu) },
+  { N_("System"), "system.cpu_memory_per_node_gib", FIELD_NUMBER, N_("CPU memory per node (GiB)"), 1, 1e6, 64, 0, 1, NONE },
+  { N_("Assumptions"), "assumptions.mfu", FIELD_NUMBER, N_("MFU (0: from the parts)"), 0, 1, 0.01, 2, 1, IN (mfu),
+    .zero_unsets = TRUE },
+  { N_("Assumptions"), "assumptions.achieved_tflops", FIELD_NUMBER, N_("Achieved TFLOP/s per GPU (0: from the parts)"),
+    0, 1e5, 10, 0, 1, NONE, .zero_unsets = TRUE },
   { N_("Assumptions"), "assumptions.compute_efficiency", FIELD_NUMBER, N_("Compute efficiency"), 0.01, 1, 0.01, 2, 1,
     IN (compute_efficiency) },
   { N_("Assumptions"), "assumptions.comm_efficiency", FIELD_NUMBER, N_("Communication efficiency"), 0.01, 1, 0.01, 2, 1,
@@ -163,16 +181,19 @@ apply_value (SuanliPlanForm *self,
              const char     *path,
              JsonNode       *value)
 {
-  g_auto(GStrv) parts = g_strsplit (path, ".", 2);
-  g_autoptr(JsonNode) patch = json_node_new (JSON_NODE_OBJECT);
-  JsonObject *outer = json_object_new ();
-  JsonObject *inner = json_object_new ();
+  g_auto(GStrv) parts = NULL;
+  g_autoptr(JsonNode) patch = NULL;
+  JsonObject *outer, *inner;
 
   if (self->plan == NULL || self->syncing)
     {
       json_node_unref (value);
       return;
     }
+  parts = g_strsplit (path, ".", 2);
+  patch = json_node_new (JSON_NODE_OBJECT);
+  outer = json_object_new ();
+  inner = json_object_new ();
   json_object_set_member (inner, parts[1], value);
   json_object_set_object_member (outer, parts[0], inner);
   json_node_take_object (patch, outer);
@@ -188,8 +209,8 @@ on_number_changed (GtkSpinButton *spin,
   double value = gtk_spin_button_get_value (spin) * field->scale;
   JsonNode *node = json_node_new (JSON_NODE_VALUE);
 
-  /* An MFU of 0 means "not assumed": the member goes. */
-  if (g_str_equal (field->path, "assumptions.mfu") && value == 0)
+  /* 0 means "not set" for what the engine derives or assumes otherwise: the member goes. */
+  if (field->zero_unsets && value == 0)
     json_node_init_null (node);
   else if (field->digits == 0 && field->scale == 1)
     json_node_set_int (node, (gint64) value);
@@ -455,6 +476,10 @@ sync_editor (Editor                 *editor,
           number = G_STRUCT_MEMBER (double, in, field->offset);
         else if (g_str_equal (field->path, "assumptions.framework_overhead_gib") && in != NULL)
           number = in->framework_overhead / 1073741824.0;
+        else if (g_str_equal (field->path, "system.cpu_memory_per_node_gib") && in != NULL)
+          number = in->cpu_memory_per_node / 1073741824.0;
+        else if (g_str_equal (field->path, "assumptions.achieved_tflops") && in != NULL)
+          number = in->achieved_flops / 1e12;
         /* Fractions are shown as they are; the MFU shows 0 when not assumed. */
         gtk_spin_button_set_value (GTK_SPIN_BUTTON (editor->editor), number / field->scale);
         break;

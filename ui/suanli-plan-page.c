@@ -182,7 +182,8 @@ update_cards (SuanliPlanPage *self)
       g_autofree char *time = format_days (e->time_to_train_s);
       g_autofree char *tokens = format_large (e->tokens_per_s);
       g_autofree char *mfu = g_strdup_printf ("%.0f%%", 100 * e->mfu);
-      g_autofree char *cost = g_strdup_printf ("%s %s", format_large (e->cost), self->inputs.currency);
+      g_autofree char *cost_value = format_large (e->cost);
+      g_autofree char *cost = g_strdup_printf ("%s %s", cost_value, self->inputs.currency);
       g_autofree char *energy = g_strdup_printf (_("%.3g MWh"), e->energy_kwh / 1000);
       g_autofree char *co2 = g_strdup_printf (_("%.3g t"), e->co2_t);
 
@@ -294,8 +295,10 @@ update_lists (SuanliPlanPage *self)
                                                                     : "dialog-warning-symbolic");
           g_autofree char *title = g_markup_escape_text (issue->message, -1);
 
+          g_autofree char *field = g_markup_escape_text (issue->field, -1);
+
           adw_preferences_row_set_title (ADW_PREFERENCES_ROW (item), title);
-          adw_action_row_set_subtitle (ADW_ACTION_ROW (item), issue->field);
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (item), field);
           adw_action_row_set_title_lines (ADW_ACTION_ROW (item), 3);
           gtk_widget_add_css_class (icon, pass == 0 ? "error" : "warning");
           adw_action_row_add_prefix (ADW_ACTION_ROW (item), icon);
@@ -667,12 +670,14 @@ update_recent_menu (SuanliPlanPage *self)
   for (GList *l = items; l != NULL && count < 10; l = l->next)
     {
       const char *uri = gtk_recent_info_get_uri (l->data);
-      g_autofree char *action = NULL;
+      g_autoptr(GMenuItem) item = NULL;
 
       if (!g_str_has_suffix (uri, ".suanli-plan"))
         continue;
-      action = g_strdup_printf ("plan.open-recent('%s')", uri);
-      g_menu_append (menu, gtk_recent_info_get_display_name (l->data), action);
+      /* The URI as a target value: a detailed action string cannot hold every URI (an apostrophe). */
+      item = g_menu_item_new (gtk_recent_info_get_display_name (l->data), NULL);
+      g_menu_item_set_action_and_target_value (item, "plan.open-recent", g_variant_new_string (uri));
+      g_menu_append_item (menu, item);
       count++;
     }
   g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
@@ -749,8 +754,12 @@ compare_cell (const SuanliPlanInputs *in,
       *value = in->gpus;
       return g_strdup_printf ("%g (t %g · p %g · d %g)", in->gpus, in->tensor, in->pipeline, in->data);
     case 2:
-      *value = e->total;
-      return g_strdup_printf ("%s%s", format_bytes (e->total), e->fits ? "" : " ⚠");
+      {
+        g_autofree char *total = format_bytes (e->total);
+
+        *value = e->total;
+        return g_strdup_printf ("%s%s", total, e->fits ? "" : " ⚠");
+      }
     case 3:
       *value = training ? e->step_time_s : e->inference.tpot_s;
       return format_seconds (*value);
@@ -764,8 +773,12 @@ compare_cell (const SuanliPlanInputs *in,
       *value = e->mfu;
       return g_strdup_printf ("%.0f%%", 100 * e->mfu);
     case 7:
-      *value = e->cost;
-      return g_strdup_printf ("%s %s", format_large (e->cost), in->currency);
+      {
+        g_autofree char *cost = format_large (e->cost);
+
+        *value = e->cost;
+        return g_strdup_printf ("%s %s", cost, in->currency);
+      }
     default:
       *value = e->energy_kwh;
       return g_strdup_printf (_("%.3g MWh"), e->energy_kwh / 1000);
@@ -1063,6 +1076,20 @@ find_action (GtkWidget  *widget,
 
 /* ---- life cycle --------------------------------------------------------------------------- */
 
+static void
+on_catalog_changed (GListModel *catalog,
+                    guint       position,
+                    guint       removed,
+                    guint       added,
+                    gpointer    user_data)
+{
+  SuanliPlanPage *self = SUANLI_PLAN_PAGE (user_data);
+
+  suanli_plan_form_set_plan (self->form, self->plan, self->catalog);
+  refresh (self);
+  update_actions (self);
+}
+
 static gboolean
 plan_is_empty (SuanliPlan *plan)
 {
@@ -1110,13 +1137,14 @@ suanli_plan_page_constructed (GObject *object)
   self->catalog = catalog != NULL && SUANLI_IS_CATALOG (catalog) ? g_object_ref (SUANLI_CATALOG (catalog))
                                                                  : suanli_catalog_new ();
 
-  suanli_plan_form_set_plan (self->form, self->plan, self->catalog);
+  /* The form's choices come from the catalog: build it once the catalog is there. */
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->catalog)) > 0)
+    suanli_plan_form_set_plan (self->form, self->plan, self->catalog);
   start_plan (self);
   self->snapshot = suanli_plan_to_data (self->plan);
   g_signal_connect (self->plan, "changed", G_CALLBACK (on_plan_changed), self);
   /* The catalog may still be loading: the form's choices and the estimate follow it. */
-  g_signal_connect_swapped (self->catalog, "items-changed", G_CALLBACK (suanli_plan_form_set_plan), self->form);
-  g_signal_connect_swapped (self->catalog, "items-changed", G_CALLBACK (refresh), self);
+  g_signal_connect (self->catalog, "items-changed", G_CALLBACK (on_catalog_changed), self);
   refresh (self);
   update_actions (self);
 }
@@ -1134,10 +1162,8 @@ suanli_plan_page_dispose (GObject *object)
   if (self->plan != NULL)
     g_signal_handlers_disconnect_by_data (self->plan, self);
   if (self->catalog != NULL)
-    {
-      g_signal_handlers_disconnect_by_data (self->catalog, self);
-      g_signal_handlers_disconnect_by_data (self->catalog, self->form);
-    }
+    g_signal_handlers_disconnect_by_data (self->catalog, self);
+  g_signal_handlers_disconnect_by_data (gtk_recent_manager_get_default (), self);
   if (self->dialog != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->dialog));
   g_clear_object (&self->dialog);
@@ -1239,7 +1265,7 @@ suanli_plan_page_init (SuanliPlanPage *self)
                                           gtk_shortcut_new (gtk_shortcut_trigger_parse_string (keys[i].trigger),
                                                             gtk_named_action_new (keys[i].action)));
   gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
-  g_signal_connect_swapped (self->recent_button, "notify::active", G_CALLBACK (update_recent_menu), self);
+  g_signal_connect_swapped (gtk_recent_manager_get_default (), "changed", G_CALLBACK (update_recent_menu), self);
   update_recent_menu (self);
 }
 
