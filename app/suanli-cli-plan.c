@@ -55,7 +55,15 @@ print_human (SuanliPlan             *plan,
 
   g_print ("%s — %g × %s\n", *suanli_plan_get_name (plan) ? suanli_plan_get_name (plan) : _("Plan"), in->gpus,
            in->accelerator_name);
-  g_print (e->fits ? _("Fits: %s of %s per GPU\n") : _("Does not fit: %s of %s per GPU\n"), total, capacity);
+  g_print (e->total <= e->capacity ? _("Fits: %s of %s per GPU\n") : _("Does not fit: %s of %s per GPU\n"), total,
+           capacity);
+  if (!e->cpu_fits)
+    {
+      g_autofree char *offloaded = bytes (e->cpu_offload_per_node * 1.5);
+      g_autofree char *cpu = bytes (in->cpu_memory_per_node);
+      g_print (_("Does not fit in CPU memory: the offloaded states need %s per node (with a 1.5× margin), %s is there\n"),
+               offloaded, cpu);
+    }
   for (guint i = 0; i < G_N_ELEMENTS (values); i++)
     {
       g_autofree char *value = bytes (values[i]);

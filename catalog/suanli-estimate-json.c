@@ -126,6 +126,8 @@ suanli_estimate_to_json (const SuanliPlanInputs *in,
   json_builder_set_member_name (builder, "fits");
   json_builder_add_boolean_value (builder, e->fits);
   number (builder, "cpu_offload_per_node", e->cpu_offload_per_node);
+  json_builder_set_member_name (builder, "cpu_fits");
+  json_builder_add_boolean_value (builder, e->cpu_fits);
   json_builder_end_object (builder);
 
   if (suanli_plan_inputs_is_training (in))

@@ -368,5 +368,7 @@ suanli_estimate_compute (const SuanliPlanInputs *inputs,
   estimate->total = estimate->weights + estimate->gradients + estimate->optimizer + estimate->activations +
                     estimate->kv_cache + estimate->overhead;
   estimate->capacity = inputs->memory_capacity;
-  estimate->fits = estimate->total <= estimate->capacity;
+  /* Offloaded states must fit in the node's CPU memory too; DeepSpeed's estimators keep a 1.5x margin. */
+  estimate->cpu_fits = estimate->cpu_offload_per_node * 1.5 <= inputs->cpu_memory_per_node;
+  estimate->fits = estimate->total <= estimate->capacity && estimate->cpu_fits;
 }

@@ -33,6 +33,7 @@ typedef struct
   double capacity;
   gboolean fits;
   double cpu_offload_per_node;       /* bytes */
+  gboolean cpu_fits;                 /* the offloaded states fit the node's CPU memory, with DeepSpeed's 1.5x margin */
   /* training */
   double model_flops_per_step;
   double hardware_flops_per_step;

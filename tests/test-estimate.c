@@ -290,6 +290,29 @@ test_communication (void)
   assert_close (e.exposed_communication_s, 1.435364314074e-03);
 }
 
+/* Offloaded optimizer states must fit the node's CPU memory (with a 1.5x margin). 7.5e9 parameters
+ * on 8 GPUs, ZeRO-1, AdamW: 12 × 7.5e9 / 8 B per GPU offloaded, × 8 GPUs = 90e9 B per node; × 1.5 =
+ * 135e9 B, which 128 GiB (137,438,953,472 B) holds and 120 GiB (128,849,018,880 B) does not. */
+static void
+test_offload_needs_cpu_memory (void)
+{
+  for (int gib = 120; gib <= 128; gib += 8)
+    {
+      g_autofree char *json = g_strdup_printf (
+        "{\"model\": {\"parameters\": 7.5e9}, \"workload\": {\"tokens\": 150e9},"
+        " \"parallelism\": {\"zero_stage\": 1, \"offload\": \"optimizer\"},"
+        " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"cpu_memory_per_node_gib\": %d}}", gib);
+      SuanliPlanInputs in;
+      SuanliEstimate e;
+
+      estimate_valid (json, &in, &e);
+      g_assert_cmpfloat (e.optimizer, ==, 0);
+      assert_close (e.cpu_offload_per_node, 90e9);
+      g_assert_cmpint (e.cpu_fits, ==, gib == 128);
+      g_assert_cmpint (e.fits, ==, gib == 128);
+    }
+}
+
 /* JSON has no NaN: a plan that writes one is not JSON, and the error says where. */
 static void
 test_nan_is_not_json (void)
@@ -697,6 +720,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/estimate/decode", test_decode);
   g_test_add_func ("/estimate/communication", test_communication);
   g_test_add_func ("/estimate/nan-is-not-json", test_nan_is_not_json);
+  g_test_add_func ("/estimate/offload-needs-cpu-memory", test_offload_needs_cpu_memory);
   g_test_add_func ("/estimate/bad-plans", test_bad_plans);
   g_test_add_func ("/estimate/truncated-plan", test_truncated_plan);
   g_test_add_func ("/estimate/properties", test_properties);

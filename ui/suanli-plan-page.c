@@ -371,9 +371,17 @@ update_summary (SuanliPlanPage *self)
     g_autofree char *total = format_bytes (e->total);
     g_autofree char *capacity = format_bytes (e->capacity);
 
-    /* Translators: "Fits: 61.2 GiB of 140 GiB per GPU on 64 × H200 SXM". */
-    fit = g_strdup_printf (e->fits ? _("Fits: %s of %s per GPU on %g × %s") : _("Does not fit: %s of %s per GPU on %g × %s"),
-                           total, capacity, self->inputs.gpus, self->inputs.accelerator_name);
+    g_autofree char *offloaded = format_bytes (e->cpu_offload_per_node * 1.5);
+    g_autofree char *cpu = format_bytes (self->inputs.cpu_memory_per_node);
+
+    if (!e->cpu_fits)
+      fit = g_strdup_printf (_("Does not fit: the offloaded states need %s of CPU memory per node (with a 1.5× margin), "
+                               "%s is there"), offloaded, cpu);
+    else
+      /* Translators: "Fits: 61.2 GiB of 140 GiB per GPU on 64 × H200 SXM". */
+      fit = g_strdup_printf (e->fits ? _("Fits: %s of %s per GPU on %g × %s")
+                                     : _("Does not fit: %s of %s per GPU on %g × %s"),
+                             total, capacity, self->inputs.gpus, self->inputs.accelerator_name);
   }
   gtk_image_set_from_icon_name (self->fit_icon, e->fits ? "emblem-ok-symbolic" : "dialog-warning-symbolic");
   gtk_widget_remove_css_class (GTK_WIDGET (self->fit_icon), e->fits ? "warning" : "success");
