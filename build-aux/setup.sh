@@ -12,7 +12,8 @@ run_packages="meson ninja-build pkg-config gcc libc6-dev gettext
   libsoup-3.0-dev libcairo2-dev libpango1.0-dev
   desktop-file-utils locales fonts-noto-cjk fonts-cantarell adwaita-icon-theme hicolor-icon-theme
   librsvg2-common gsettings-desktop-schemas dbus"
-test_packages="xvfb xauth xdotool dbus appstream appstream-util clang libclang-rt-14-dev poppler-utils"
+test_packages="xvfb xauth xdotool dbus appstream appstream-util clang libclang-rt-14-dev poppler-utils
+  python3 python3-torch"
 
 case "$profile" in
   run) packages=$run_packages ;;

@@ -1,0 +1,212 @@
+/* suanli-cli-trace.c — `suanli-cli trace summary FILE… [--json]`
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+
+#include "suanli-analysis.h"
+#include "suanli-cli.h"
+#include "suanli-import-chrome.h"
+#include "suanli-units.h"
+
+#define TOP_KERNELS  20
+#define NAME_COLUMNS 100
+
+static void
+member_int (JsonBuilder *builder,
+            const char  *name,
+            gint64       value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_int_value (builder, value);
+}
+
+static char *
+summary_json (SuanliTrace       *trace,
+              SuanliImportStats *stats,
+              GArray            *gpus,
+              GArray            *kernels)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GList) categories = g_hash_table_get_keys (stats->by_category);
+  GPtrArray *warnings = suanli_trace_get_warnings (trace);
+  gint64 first, last;
+
+  suanli_trace_get_time_range (trace, &first, &last);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "schema");
+  json_builder_add_string_value (builder, "suanli-trace-summary/1");
+  member_int (builder, "events", (gint64) stats->events);
+  member_int (builder, "slices", (gint64) suanli_trace_get_n_slices (trace));
+  json_builder_set_member_name (builder, "by_category");
+  json_builder_begin_object (builder);
+  categories = g_list_sort (categories, (GCompareFunc) g_strcmp0);
+  for (GList *l = categories; l != NULL; l = l->next)
+    member_int (builder, l->data, (gint64) GPOINTER_TO_SIZE (g_hash_table_lookup (stats->by_category, l->data)));
+  json_builder_end_object (builder);
+  json_builder_set_member_name (builder, "time_range_ns");
+  json_builder_begin_array (builder);
+  json_builder_add_int_value (builder, first);
+  json_builder_add_int_value (builder, last);
+  json_builder_end_array (builder);
+  member_int (builder, "processes", suanli_trace_get_n_processes (trace));
+  member_int (builder, "tracks", suanli_trace_get_n_tracks (trace));
+  member_int (builder, "flows", suanli_trace_get_flows (trace)->len);
+
+  json_builder_set_member_name (builder, "gpus");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < gpus->len; i++)
+    {
+      SuanliGpuTime *gpu = &g_array_index (gpus, SuanliGpuTime, i);
+
+      json_builder_begin_object (builder);
+      member_int (builder, "device", gpu->device);
+      if (gpu->rank >= 0)
+        member_int (builder, "rank", gpu->rank);
+      member_int (builder, "kernel_ns", gpu->kernel_ns);
+      member_int (builder, "busy_ns", gpu->busy_ns);
+      member_int (builder, "comm_ns", gpu->comm_ns);
+      member_int (builder, "memcpy_ns", gpu->memcpy_ns);
+      member_int (builder, "memset_ns", gpu->memset_ns);
+      member_int (builder, "idle_ns", gpu->idle_ns);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+
+  json_builder_set_member_name (builder, "top_kernels");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < kernels->len && i < TOP_KERNELS; i++)
+    {
+      SuanliKernelStats *kernel = &g_array_index (kernels, SuanliKernelStats, i);
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "name");
+      json_builder_add_string_value (builder, suanli_trace_get_string (trace, kernel->name));
+      member_int (builder, "count", (gint64) kernel->count);
+      member_int (builder, "total_ns", kernel->total_ns);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+
+  json_builder_set_member_name (builder, "warnings");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < warnings->len; i++)
+    json_builder_add_string_value (builder, g_ptr_array_index (warnings, i));
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  return json_generator_to_data (generator, NULL);
+}
+
+static void
+print_summary (SuanliTrace       *trace,
+               SuanliImportStats *stats,
+               GArray            *gpus,
+               GArray            *kernels)
+{
+  gint64 first, last;
+  g_autofree char *span = NULL;
+
+  suanli_trace_get_time_range (trace, &first, &last);
+  span = suanli_format_duration_ns (last - first);
+  g_print (_("Events %llu · slices %llu · tracks %u · flows %u · span %s\n"), (unsigned long long) stats->events,
+           (unsigned long long) suanli_trace_get_n_slices (trace), suanli_trace_get_n_tracks (trace), suanli_trace_get_flows (trace)->len,
+           span);
+  for (guint i = 0; i < gpus->len; i++)
+    {
+      SuanliGpuTime *gpu = &g_array_index (gpus, SuanliGpuTime, i);
+      double span_ns = MAX (gpu->span_ns, 1);
+
+      g_print (_("GPU %lld: busy %.1f%%, kernels %.1f%%, communication %.1f%%, memcpy %.1f%%, idle %.1f%%\n"),
+               (long long) gpu->device, 100 * gpu->busy_ns / span_ns, 100 * gpu->kernel_ns / span_ns, 100 * gpu->comm_ns / span_ns,
+               100 * gpu->memcpy_ns / span_ns, 100 * gpu->idle_ns / span_ns);
+    }
+  for (guint i = 0; i < kernels->len && i < 10; i++)
+    {
+      SuanliKernelStats *kernel = &g_array_index (kernels, SuanliKernelStats, i);
+      g_autofree char *total = suanli_format_duration_ns (kernel->total_ns);
+      const char *name = suanli_trace_get_string (trace, kernel->name);
+      g_autofree char *shown = g_utf8_strlen (name, -1) > NAME_COLUMNS ? g_utf8_substring (name, 0, NAME_COLUMNS - 1)
+                                                                       : g_strdup (name);
+
+      /* Templated kernel names run to thousands of characters; --json gives them whole. */
+      g_print ("  %10s  %6" G_GUINT64_FORMAT "×  %s%s\n", total, kernel->count, shown,
+               g_utf8_strlen (name, -1) > NAME_COLUMNS ? "…" : "");
+    }
+}
+
+static int
+run_summary (int    argc,
+             char **argv)
+{
+  gboolean json = FALSE;
+  const GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the summary as suanli-trace-summary/1 JSON"), NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("FILE…"));
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(GArray) gpus = NULL;
+  g_autoptr(GArray) kernels = NULL;
+  g_autoptr(GError) error = NULL;
+  SuanliImportStats stats = { 0 };
+  int status = SUANLI_EXIT_DONE;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, &argc, &argv, &error) || argc < 2)
+    {
+      g_printerr ("suanli-cli trace summary: %s\n", error != NULL ? error->message : _("give one or more trace files"));
+      return SUANLI_EXIT_USAGE_OR_IO;
+    }
+
+  for (int i = 1; i < argc; i++)
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (argv[i]);
+
+      if (!suanli_import_chrome_file (trace, file, &stats, NULL, &error))
+        {
+          g_printerr ("%s\n", error->message);
+          status = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA) ? SUANLI_EXIT_INVALID_INPUT
+                                                                                 : SUANLI_EXIT_USAGE_OR_IO;
+          g_clear_error (&error);
+        }
+    }
+  if (status != SUANLI_EXIT_DONE)
+    {
+      suanli_import_stats_clear (&stats);
+      return status;
+    }
+
+  gpus = suanli_analysis_gpu_time (trace);
+  kernels = suanli_analysis_top_kernels (trace);
+  if (json)
+    {
+      g_autofree char *text = summary_json (trace, &stats, gpus, kernels);
+      g_print ("%s\n", text);
+    }
+  else
+    print_summary (trace, &stats, gpus, kernels);
+  for (guint i = 0; i < suanli_trace_get_warnings (trace)->len; i++)
+    g_printerr (_("warning: %s\n"), (const char *) g_ptr_array_index (suanli_trace_get_warnings (trace), i));
+  suanli_import_stats_clear (&stats);
+  return SUANLI_EXIT_DONE;
+}
+
+int
+suanli_cli_trace (int    argc,
+                  char **argv)
+{
+  if (argc >= 2 && g_str_equal (argv[1], "summary"))
+    return run_summary (argc - 1, argv + 1);
+  g_printerr (_("Usage: suanli-cli trace summary FILE… [--json]\n"));
+  return SUANLI_EXIT_USAGE_OR_IO;
+}

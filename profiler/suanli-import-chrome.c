@@ -1,0 +1,1113 @@
+/* suanli-import-chrome.c — Chrome trace-event JSON, as PyTorch's profiler and Kineto write it
+ *
+ * The JSON is streamed through yajl's callback parser in 64 KiB chunks (gzip inflated on the way
+ * through GIO), so memory holds the trace model, never the file. Each event object's fields are
+ * gathered as they come and the event is turned into slices, instants, counter samples, metadata or
+ * flow ends when its object closes. Times are parsed from the number's text into integer
+ * nanoseconds. After the stream, tracks are sorted and nested, flows are bound to the slices at
+ * their ends, and CPU launches are linked to GPU work by their "correlation" argument.
+ * A fault in the bytes stops the import with what was read before it, and a warning naming the
+ * byte offset and line; the rules are in shared/reference/traces-and-cupti.md.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <glib/gi18n.h>
+#include <yajl/yajl_parse.h>
+
+#include "suanli-import-chrome.h"
+
+#define CHUNK_SIZE      (64 * 1024)
+#define MAX_DEPTH       64
+#define MAX_ARGS        32
+#define MAX_STRING      (1024 * 1024)
+
+typedef struct
+{
+  SuanliString name;
+  SuanliString category;
+  char         phase;
+  gboolean     has_ts, has_dur;
+  gint64       ts, dur;
+  gint64       pid, tid;
+  gboolean     has_pid, has_tid;
+  SuanliString pid_name, tid_name;    /* pids and tids given as words */
+  char         id[64];
+  char         scope;
+  gboolean     bind_enclosing;        /* "bp": "e" */
+  SuanliArg    args[MAX_ARGS];
+  guint        n_args;
+  char         meta_name[128];        /* args.name of metadata events */
+  gint64       meta_index;            /* args.sort_index */
+  gboolean     has_meta_index;
+} Event;
+
+typedef struct
+{
+  guint   track;
+  gint64  time;
+  gboolean enclosing;
+} FlowEnd;
+
+/* How many items a track held before this import, so the base time shifts only this file's. */
+typedef struct
+{
+  guint slices, instants, samples;
+} TrackMark;
+
+typedef struct
+{
+  SuanliTrace       *trace;
+  SuanliImportStats *stats;
+  yajl_handle        parser;
+  int                depth;
+  gboolean           array_form;      /* a bare array of events */
+  int                events_depth;    /* the depth of the events array; 0 until known */
+  gboolean           in_event;
+  char               key[64];         /* the member being read in an event, or at the top */
+  gboolean           in_args;
+  char               arg_key[128];
+  gboolean           in_id2;
+  int                skip_depth;      /* > 0 while skipping a value we do not read */
+  gboolean           top_key_events;
+  gboolean           top_in_distributed;
+  gint64             base_time_ns;    /* added to every time once the file is read */
+  gint64             last_time;       /* the latest time in this file, before the base */
+  GArray            *marks;           /* of TrackMark: what tracks held before this file */
+  Event              event;
+  GHashTable        *open_slices;     /* track index → GArray of slice starts (B/E) */
+  GHashTable        *flow_starts;     /* key → FlowEnd */
+  GArray            *flows;           /* pairs of FlowEnd: start, end */
+  GArray            *flow_categories;
+  guint64            unmatched_ends;
+  guint64            unknown_phases;
+  GError            *limit_error;
+} Importer;
+
+void
+suanli_import_stats_clear (SuanliImportStats *stats)
+{
+  g_clear_pointer (&stats->by_category, g_hash_table_unref);
+  stats->events = 0;
+  stats->bytes = 0;
+}
+
+/* Decimal microseconds, as text, to integer nanoseconds, without a double's rounding: epoch
+ * timestamps need every digit. */
+static gboolean
+parse_microseconds (const char *text,
+                    gsize       length,
+                    gint64     *ns)
+{
+  gint64 whole = 0, fraction = 0;
+  int digits = 0;
+  gboolean negative = FALSE;
+  gsize i = 0;
+
+  if (i < length && (text[i] == '-' || text[i] == '+'))
+    negative = text[i++] == '-';
+  if (i == length)
+    return FALSE;
+  for (; i < length && g_ascii_isdigit (text[i]); i++)
+    {
+      if (whole > G_MAXINT64 / 10 / 1000)
+        return FALSE;
+      whole = whole * 10 + (text[i] - '0');
+    }
+  if (i < length && text[i] == '.')
+    for (i++; i < length && g_ascii_isdigit (text[i]); i++)
+      if (digits < 3)
+        {
+          fraction = fraction * 10 + (text[i] - '0');
+          digits++;
+        }
+  if (i < length)
+    {
+      /* An exponent or other form: fall back to a double. */
+      g_autofree char *copy = g_strndup (text, length);
+      char *end = NULL;
+      double value = g_ascii_strtod (copy, &end);
+
+      if (end == copy || *end != '\0')
+        return FALSE;
+      *ns = (gint64) (value * 1000.0);
+      return TRUE;
+    }
+  while (digits < 3)
+    {
+      fraction *= 10;
+      digits++;
+    }
+  *ns = (whole * 1000 + fraction) * (negative ? -1 : 1);
+  return TRUE;
+}
+
+/* A pid or tid: an integer, a numeric string, or a word ("CPU functions", "stream 7"). Words get
+ * a stable negative number and keep their text as the name. */
+static void
+read_id (Importer     *importer,
+         const char   *text,
+         gsize         length,
+         gint64       *value,
+         SuanliString *name)
+{
+  char *end = NULL;
+  g_autofree char *copy = g_strndup (text, length);
+  gint64 number = g_ascii_strtoll (copy, &end, 10);
+
+  if (end != copy && *end == '\0')
+    {
+      *value = number;
+      return;
+    }
+  *name = suanli_trace_intern (importer->trace, copy, -1);
+  /* "stream 7": Kineto's legacy GPU tids. */
+  if (g_str_has_prefix (copy, "stream "))
+    {
+      number = g_ascii_strtoll (copy + 7, &end, 10);
+      if (end != copy + 7 && *end == '\0')
+        {
+          *value = number;
+          return;
+        }
+    }
+  *value = -(gint64) (g_str_hash (copy) & 0x7fffffff) - 1;
+}
+
+static void
+add_arg (Importer     *importer,
+         SuanliArgType type,
+         gint64        i,
+         double        d,
+         const char   *s,
+         gsize         length)
+{
+  Event *event = &importer->event;
+  SuanliArg *arg;
+
+  if (event->n_args >= MAX_ARGS)
+    return;
+  arg = &event->args[event->n_args++];
+  arg->key = suanli_trace_intern (importer->trace, importer->arg_key, -1);
+  arg->type = type;
+  if (type == SUANLI_ARG_INT)
+    arg->i = i;
+  else if (type == SUANLI_ARG_DOUBLE)
+    arg->d = d;
+  else
+    arg->s = suanli_trace_intern (importer->trace, s, (gssize) MIN (length, MAX_STRING));
+}
+
+/* ---- yajl callbacks ----------------------------------------------------------------------- */
+
+static gboolean
+skipping (Importer *importer)
+{
+  return importer->skip_depth > 0;
+}
+
+static void
+scalar_in_event (Importer   *importer,
+                 const char *text,
+                 gsize       length,
+                 gboolean    is_string)
+{
+  Event *event = &importer->event;
+  const char *key = importer->key;
+
+  if (importer->in_id2)
+    {
+      g_strlcpy (event->id, "", sizeof event->id);
+      memcpy (event->id, text, MIN (length, sizeof event->id - 1));
+      event->id[MIN (length, sizeof event->id - 1)] = '\0';
+      return;
+    }
+  if (importer->in_args)
+    {
+      if (g_str_equal (importer->arg_key, "name") && is_string)
+        {
+          memcpy (event->meta_name, text, MIN (length, sizeof event->meta_name - 1));
+          event->meta_name[MIN (length, sizeof event->meta_name - 1)] = '\0';
+        }
+      if (is_string)
+        add_arg (importer, SUANLI_ARG_STRING, 0, 0, text, length);
+      else
+        {
+          g_autofree char *copy = g_strndup (text, length);
+          char *end = NULL;
+          gint64 integer = g_ascii_strtoll (copy, &end, 10);
+
+          if (end != copy && *end == '\0')
+            add_arg (importer, SUANLI_ARG_INT, integer, 0, NULL, 0);
+          else
+            add_arg (importer, SUANLI_ARG_DOUBLE, 0, g_ascii_strtod (copy, NULL), NULL, 0);
+          if (g_str_equal (importer->arg_key, "sort_index"))
+            {
+              event->meta_index = integer;
+              event->has_meta_index = TRUE;
+            }
+        }
+      return;
+    }
+
+  if (g_str_equal (key, "name") && is_string)
+    event->name = suanli_trace_intern (importer->trace, text, (gssize) MIN (length, MAX_STRING));
+  else if (g_str_equal (key, "cat") && is_string)
+    event->category = suanli_trace_intern (importer->trace, text, (gssize) MIN (length, MAX_STRING));
+  else if (g_str_equal (key, "ph") && is_string && length > 0)
+    event->phase = text[0];
+  else if (g_str_equal (key, "ts"))
+    event->has_ts = parse_microseconds (text, length, &event->ts);
+  else if (g_str_equal (key, "dur"))
+    event->has_dur = parse_microseconds (text, length, &event->dur);
+  else if (g_str_equal (key, "pid"))
+    {
+      read_id (importer, text, length, &event->pid, &event->pid_name);
+      event->has_pid = TRUE;
+    }
+  else if (g_str_equal (key, "tid"))
+    {
+      read_id (importer, text, length, &event->tid, &event->tid_name);
+      event->has_tid = TRUE;
+    }
+  else if (g_str_equal (key, "id") || g_str_equal (key, "bind_id"))
+    {
+      memcpy (event->id, text, MIN (length, sizeof event->id - 1));
+      event->id[MIN (length, sizeof event->id - 1)] = '\0';
+    }
+  else if (g_str_equal (key, "bp") && is_string)
+    event->bind_enclosing = length == 1 && text[0] == 'e';
+  else if (g_str_equal (key, "s") && is_string && length > 0)
+    event->scope = text[0];
+}
+
+static void
+scalar_at_top (Importer   *importer,
+               const char *text,
+               gsize       length)
+{
+  if (importer->depth == 2 && importer->top_in_distributed && g_str_equal (importer->key, "rank"))
+    {
+      g_autofree char *copy = g_strndup (text, length);
+      suanli_trace_set_metadata (importer->trace, "rank", copy);
+    }
+  else if (importer->depth == 1 && g_str_equal (importer->key, "baseTimeNanoseconds"))
+    {
+      g_autofree char *copy = g_strndup (text, length);
+      importer->base_time_ns = g_ascii_strtoll (copy, NULL, 10);
+    }
+}
+
+static int
+on_scalar (Importer   *importer,
+           const char *text,
+           gsize       length,
+           gboolean    is_string)
+{
+  if (skipping (importer))
+    return 1;
+  if (importer->in_event)
+    scalar_in_event (importer, text, length, is_string);
+  else
+    scalar_at_top (importer, text, length);
+  return 1;
+}
+
+static int
+on_null (void *ctx)
+{
+  return 1;
+}
+
+static int
+on_boolean (void *ctx,
+            int   value)
+{
+  Importer *importer = ctx;
+
+  if (!skipping (importer) && importer->in_event && importer->in_args)
+    add_arg (importer, SUANLI_ARG_INT, value, 0, NULL, 0);
+  return 1;
+}
+
+static int
+on_number (void       *ctx,
+           const char *text,
+           size_t      length)
+{
+  return on_scalar (ctx, text, length, FALSE);
+}
+
+static int
+on_string (void                *ctx,
+           const unsigned char *text,
+           size_t               length)
+{
+  Importer *importer = ctx;
+
+  /* Numeric strings for times and ids are read as numbers by the field readers. */
+  return on_scalar (importer, (const char *) text, length, TRUE);
+}
+
+static void
+begin_event (Importer *importer)
+{
+  memset (&importer->event, 0, sizeof importer->event);
+  importer->in_event = TRUE;
+  importer->in_args = FALSE;
+  importer->in_id2 = FALSE;
+}
+
+static void process_event (Importer *importer);
+
+typedef enum {
+  NESTING_READ,
+  NESTING_SKIPPED,
+  NESTING_TOO_DEEP,
+} Nesting;
+
+/* One level deeper, for an object or an array: past the limit is an error (a hostile file could
+ * otherwise nest without end); inside a value we skip, only counted. */
+static Nesting
+enter_nested (Importer *importer)
+{
+  importer->depth++;
+  if (importer->depth > MAX_DEPTH)
+    {
+      g_set_error (&importer->limit_error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("the JSON nests more than %d levels deep"), MAX_DEPTH);
+      return NESTING_TOO_DEEP;
+    }
+  if (skipping (importer))
+    {
+      importer->skip_depth++;
+      return NESTING_SKIPPED;
+    }
+  return NESTING_READ;
+}
+
+static int
+on_start_map (void *ctx)
+{
+  Importer *importer = ctx;
+
+  switch (enter_nested (importer))
+    {
+    case NESTING_TOO_DEEP:
+      return 0;
+    case NESTING_SKIPPED:
+      return 1;
+    case NESTING_READ:
+      break;
+    }
+  if (importer->events_depth > 0 && importer->depth == importer->events_depth + 1 && !importer->in_event)
+    begin_event (importer);
+  else if (importer->in_event && importer->depth == importer->events_depth + 2 && g_str_equal (importer->key, "args"))
+    importer->in_args = TRUE;
+  else if (importer->in_event && importer->depth == importer->events_depth + 2 && g_str_equal (importer->key, "id2"))
+    importer->in_id2 = TRUE;
+  else if (importer->depth == 2 && !importer->array_form && g_str_equal (importer->key, "distributedInfo"))
+    importer->top_in_distributed = TRUE;
+  else if (importer->depth > 1)
+    importer->skip_depth = 1;
+  return 1;
+}
+
+static int
+on_map_key (void                *ctx,
+            const unsigned char *key,
+            size_t               length)
+{
+  Importer *importer = ctx;
+  char *target = importer->in_args && importer->depth == importer->events_depth + 2 ? importer->arg_key
+                                                                                    : importer->key;
+  gsize size = target == importer->arg_key ? sizeof importer->arg_key : sizeof importer->key;
+
+  if (skipping (importer))
+    return 1;
+  if (importer->in_event && importer->depth == importer->events_depth + 1)
+    {
+      importer->in_args = FALSE;
+      importer->in_id2 = FALSE;
+    }
+  memcpy (target, key, MIN (length, size - 1));
+  target[MIN (length, size - 1)] = '\0';
+  return 1;
+}
+
+static int
+on_end_map (void *ctx)
+{
+  Importer *importer = ctx;
+
+  if (skipping (importer))
+    {
+      importer->skip_depth--;
+      importer->depth--;
+      return 1;
+    }
+  if (importer->in_event && importer->depth == importer->events_depth + 1)
+    {
+      importer->in_event = FALSE;
+      process_event (importer);
+    }
+  else if (importer->in_event && importer->depth == importer->events_depth + 2)
+    {
+      importer->in_args = FALSE;
+      importer->in_id2 = FALSE;
+    }
+  else if (importer->depth == 2)
+    importer->top_in_distributed = FALSE;
+  importer->depth--;
+  return 1;
+}
+
+static int
+on_start_array (void *ctx)
+{
+  Importer *importer = ctx;
+
+  switch (enter_nested (importer))
+    {
+    case NESTING_TOO_DEEP:
+      return 0;
+    case NESTING_SKIPPED:
+      return 1;
+    case NESTING_READ:
+      break;
+    }
+  if (importer->depth == 1)
+    {
+      importer->array_form = TRUE;
+      importer->events_depth = 1;
+    }
+  else if (importer->depth == 2 && !importer->array_form &&
+           (g_str_equal (importer->key, "traceEvents") || g_str_equal (importer->key, "systemTraceEvents")))
+    importer->events_depth = 2;
+  else
+    importer->skip_depth = 1;
+  return 1;
+}
+
+static int
+on_end_array (void *ctx)
+{
+  Importer *importer = ctx;
+
+  if (skipping (importer))
+    importer->skip_depth--;
+  importer->depth--;
+  return 1;
+}
+
+static const yajl_callbacks callbacks = {
+  on_null, on_boolean, NULL, NULL, on_number, on_string,
+  on_start_map, on_map_key, on_end_map, on_start_array, on_end_array,
+};
+
+/* ---- events ------------------------------------------------------------------------------- */
+
+static gboolean
+is_gpu_category (Importer    *importer,
+                 SuanliString category)
+{
+  static const char * const gpu[] = {
+    "kernel", "gpu_memcpy", "gpu_memset", "gpu_user_annotation", "Kernel", "Memcpy", "Memset", NULL
+  };
+
+  return g_strv_contains (gpu, suanli_trace_get_string (importer->trace, category));
+}
+
+static SuanliTrack *
+event_track (Importer *importer,
+             guint    *index)
+{
+  Event *event = &importer->event;
+  SuanliTrackKind kind = is_gpu_category (importer, event->category) ? SUANLI_TRACK_GPU_STREAM : SUANLI_TRACK_THREAD;
+  gint64 tid = event->has_tid ? event->tid : event->pid;
+  SuanliTrack *track = suanli_trace_ensure_track (importer->trace, kind, event->pid, tid, event->tid_name, index);
+
+  if (event->tid_name != 0 && track->name == 0)
+    track->name = event->tid_name;
+  if (event->pid_name != 0)
+    {
+      SuanliProcess *process = suanli_trace_ensure_process (importer->trace, event->pid);
+      if (process->name == 0)
+        process->name = event->pid_name;
+    }
+  return track;
+}
+
+static void
+count_category (Importer    *importer,
+                SuanliString category)
+{
+  const char *text = suanli_trace_get_string (importer->trace, category);
+  gpointer count = g_hash_table_lookup (importer->stats->by_category, text);
+
+  g_hash_table_replace (importer->stats->by_category, (gpointer) text,
+                        GSIZE_TO_POINTER (GPOINTER_TO_SIZE (count) + 1));
+}
+
+static void
+add_slice (Importer    *importer,
+           SuanliTrack *track,
+           gint64       start,
+           gint64       duration,
+           guint8       flags)
+{
+  Event *event = &importer->event;
+  SuanliSlice slice = {
+    start, MAX (0, duration), event->name, event->category, G_MAXUINT32, 0, 0, flags,
+  };
+
+  if (event->n_args > 0)
+    {
+      slice.args = suanli_trace_add_args (importer->trace, event->args, event->n_args);
+      slice.n_args = event->n_args;
+    }
+  g_array_append_val (track->slices, slice);
+  count_category (importer, event->category);
+}
+
+/* B opens a slice on its thread's stack; E closes the top one. */
+static void
+begin_end (Importer    *importer,
+           SuanliTrack *track,
+           guint        index)
+{
+  Event *event = &importer->event;
+  GArray *open = g_hash_table_lookup (importer->open_slices, GUINT_TO_POINTER (index + 1));
+
+  if (open == NULL)
+    {
+      open = g_array_new (FALSE, FALSE, sizeof (Event));
+      g_hash_table_insert (importer->open_slices, GUINT_TO_POINTER (index + 1), open);
+    }
+  if (event->phase == 'B')
+    {
+      g_array_append_val (open, *event);
+      return;
+    }
+  if (open->len == 0)
+    {
+      importer->unmatched_ends++;
+      return;
+    }
+  {
+    Event begin = g_array_index (open, Event, open->len - 1);
+    Event end = *event;
+
+    g_array_set_size (open, open->len - 1);
+    /* The slice carries the B's name and arguments, and the E's when the B had none. */
+    importer->event = begin;
+    if (begin.n_args == 0)
+      {
+        memcpy (importer->event.args, end.args, sizeof end.args);
+        importer->event.n_args = end.n_args;
+      }
+    add_slice (importer, track, begin.ts, end.ts - begin.ts, 0);
+    importer->event = end;
+  }
+}
+
+static void
+counter (Importer *importer)
+{
+  Event *event = &importer->event;
+
+  for (guint i = 0; i < event->n_args; i++)
+    {
+      const SuanliArg *arg = &event->args[i];
+      g_autofree char *series = g_strdup_printf ("%s %s", suanli_trace_get_string (importer->trace, event->name),
+                                                 suanli_trace_get_string (importer->trace, arg->key));
+      SuanliTrack *track;
+      SuanliSample sample = { event->ts, 0 };
+
+      if (arg->type == SUANLI_ARG_STRING)
+        {
+          char *end = NULL;
+          const char *text = suanli_trace_get_string (importer->trace, arg->s);
+
+          sample.value = g_ascii_strtod (text, &end);
+          if (end == text)
+            continue;
+        }
+      else
+        sample.value = arg->type == SUANLI_ARG_INT ? (double) arg->i : arg->d;
+      track = suanli_trace_ensure_track (importer->trace, SUANLI_TRACK_COUNTER, event->pid, 0,
+                                         suanli_trace_intern (importer->trace, series, -1), NULL);
+      g_array_append_val (track->samples, sample);
+    }
+}
+
+static void
+metadata (Importer *importer)
+{
+  Event *event = &importer->event;
+  const char *name = suanli_trace_get_string (importer->trace, event->name);
+  SuanliProcess *process = suanli_trace_ensure_process (importer->trace, event->pid);
+
+  if (g_str_equal (name, "process_name") && *event->meta_name)
+    process->name = suanli_trace_intern (importer->trace, event->meta_name, -1);
+  else if (g_str_equal (name, "process_labels") && *event->meta_name)
+    process->labels = suanli_trace_intern (importer->trace, event->meta_name, -1);
+  else if (g_str_equal (name, "process_sort_index") && event->has_meta_index)
+    process->sort_index = (int) event->meta_index;
+  else if (g_str_equal (name, "thread_name") && *event->meta_name)
+    {
+      guint index;
+      SuanliTrack *track = event_track (importer, &index);
+      track->name = suanli_trace_intern (importer->trace, event->meta_name, -1);
+    }
+  else if (g_str_equal (name, "thread_sort_index") && event->has_meta_index)
+    {
+      guint index;
+      event_track (importer, &index)->sort_index = (int) event->meta_index;
+    }
+}
+
+/* Flow v1: "s" starts, "t" steps, "f" finishes; keyed by category, name and id. */
+static void
+flow_event (Importer *importer)
+{
+  Event *event = &importer->event;
+  g_autofree char *key = g_strdup_printf ("%u:%u:%s", event->category, event->name, event->id);
+  FlowEnd end = { 0, event->ts, event->phase == 'f' && event->bind_enclosing };
+
+  event_track (importer, &end.track);
+  if (event->phase == 's')
+    g_hash_table_replace (importer->flow_starts, g_steal_pointer (&key), g_memdup2 (&end, sizeof end));
+  else if (event->phase == 'f')
+    {
+      FlowEnd *start = g_hash_table_lookup (importer->flow_starts, key);
+
+      /* Orphan ends are common in real traces: dropped quietly (correlation links them anyway). */
+      if (start == NULL)
+        return;
+      start->enclosing = TRUE;
+      g_array_append_vals (importer->flows, start, 1);
+      g_array_append_val (importer->flows, end);
+      g_array_append_val (importer->flow_categories, event->category);
+      g_hash_table_remove (importer->flow_starts, key);
+    }
+}
+
+static void
+process_event (Importer *importer)
+{
+  Event *event = &importer->event;
+  SuanliTrack *track;
+  guint index;
+
+  importer->stats->events++;
+  if (event->phase == 0)
+    return;   /* an empty final {} of an unfinished array */
+  if (event->phase != 'M')
+    importer->last_time = MAX (importer->last_time, event->ts + (event->phase == 'X' ? MAX (0, event->dur) : 0));
+
+  switch (event->phase)
+    {
+    case 'X':
+      track = event_track (importer, &index);
+      add_slice (importer, track, event->ts, event->has_dur ? event->dur : 0, 0);
+      break;
+    case 'B':
+    case 'E':
+      track = event_track (importer, &index);
+      begin_end (importer, track, index);
+      break;
+    case 'i':
+    case 'I':
+    case 'R':
+      {
+        SuanliInstant instant = { event->ts, event->name, event->category };
+
+        if (event->scope == 'g')
+          event->pid = 0, event->has_tid = FALSE, event->tid = 0;
+        track = event_track (importer, &index);
+        g_array_append_val (track->instants, instant);
+        break;
+      }
+    case 'C':
+      counter (importer);
+      break;
+    case 'M':
+      metadata (importer);
+      break;
+    case 's':
+    case 't':
+    case 'f':
+      flow_event (importer);
+      break;
+    case 'b':
+    case 'e':
+    case 'n':
+    case 'S':
+    case 'T':
+    case 'F':
+    case 'P':
+      /* Async slices and samples are counted as events; the views issue draws them. */
+      break;
+    default:
+      importer->unknown_phases++;
+    }
+}
+
+/* ---- after the stream --------------------------------------------------------------------- */
+
+/* The deepest slice of @track around @time (or, unless @enclosing, the first at or after it). */
+static gboolean
+find_slice (SuanliTrack *track,
+            gint64       time,
+            gboolean     enclosing,
+            guint32     *slice_index)
+{
+  GArray *slices = track->slices;
+  guint low = 0, high = slices->len;
+  gboolean found = FALSE;
+
+  /* The first slice starting after @time. */
+  while (low < high)
+    {
+      guint middle = (low + high) / 2;
+
+      if (g_array_index (slices, SuanliSlice, middle).start <= time)
+        low = middle + 1;
+      else
+        high = middle;
+    }
+  /* Slices before it that still cover @time: the last of them is the deepest. */
+  for (guint i = low; i-- > 0;)
+    {
+      SuanliSlice *slice = &g_array_index (slices, SuanliSlice, i);
+
+      if (slice->start <= time && time <= slice->start + slice->duration)
+        {
+          *slice_index = i;
+          found = TRUE;
+          break;
+        }
+      if (slice->depth == 0)
+        break;
+    }
+  if (!found && !enclosing && low < slices->len)
+    {
+      *slice_index = low;
+      found = TRUE;
+    }
+  return found;
+}
+
+static void
+bind_flows (Importer *importer)
+{
+  for (guint i = 0; i + 1 < importer->flows->len; i += 2)
+    {
+      FlowEnd *start = &g_array_index (importer->flows, FlowEnd, i);
+      FlowEnd *end = &g_array_index (importer->flows, FlowEnd, i + 1);
+      SuanliFlow flow = { start->track, 0, end->track, 0, g_array_index (importer->flow_categories, SuanliString, i / 2) };
+
+      if (find_slice (suanli_trace_get_track (importer->trace, start->track), start->time, TRUE, &flow.from_slice) &&
+          find_slice (suanli_trace_get_track (importer->trace, end->track), end->time, end->enclosing, &flow.to_slice))
+        suanli_trace_add_flow (importer->trace, &flow);
+    }
+}
+
+/* A track and slice as one hash key: exact where pointers have 64 bits. */
+static gpointer
+slice_key (guint32 track,
+           guint32 slice)
+{
+  return GSIZE_TO_POINTER (((gsize) track << (sizeof (gsize) > 4 ? 32 : 20)) ^ slice);
+}
+
+/* CPU launches to GPU work through "correlation", for the pairs no flow event joined. */
+static void
+link_correlations (Importer *importer)
+{
+  SuanliTrace *trace = importer->trace;
+  g_autoptr(GHashTable) launches = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  g_autoptr(GHashTable) linked = g_hash_table_new (g_direct_hash, g_direct_equal);
+  SuanliString ac2g = suanli_trace_intern (trace, "ac2g", -1);
+  GArray *flows = suanli_trace_get_flows (trace);
+
+  for (guint i = 0; i < flows->len; i++)
+    {
+      SuanliFlow *flow = &g_array_index (flows, SuanliFlow, i);
+      g_hash_table_add (linked, slice_key (flow->to_track, flow->to_slice));
+    }
+  for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
+    {
+      SuanliTrack *track = suanli_trace_get_track (trace, t);
+
+      if (track->kind != SUANLI_TRACK_THREAD)
+        continue;
+      for (guint s = 0; s < track->slices->len; s++)
+        {
+          gint64 correlation;
+          guint32 ends[2] = { t, s };
+
+          if (suanli_trace_find_arg_int (trace, &g_array_index (track->slices, SuanliSlice, s), "correlation",
+                                         &correlation))
+            g_hash_table_replace (launches, g_memdup2 (&correlation, sizeof correlation), g_memdup2 (ends, sizeof ends));
+        }
+    }
+  for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
+    {
+      SuanliTrack *track = suanli_trace_get_track (trace, t);
+
+      if (track->kind != SUANLI_TRACK_GPU_STREAM)
+        continue;
+      for (guint s = 0; s < track->slices->len; s++)
+        {
+          gint64 correlation;
+          guint32 *launch;
+
+          if (g_hash_table_contains (linked, slice_key (t, s)) ||
+              !suanli_trace_find_arg_int (trace, &g_array_index (track->slices, SuanliSlice, s), "correlation",
+                                          &correlation) ||
+              (launch = g_hash_table_lookup (launches, &correlation)) == NULL)
+            continue;
+          {
+            SuanliFlow flow = { launch[0], launch[1], t, s, ac2g };
+            suanli_trace_add_flow (trace, &flow);
+          }
+        }
+    }
+}
+
+static void
+close_open_slices (Importer *importer)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+  gint64 last = importer->last_time;
+  guint64 unfinished = 0;
+
+  g_hash_table_iter_init (&iter, importer->open_slices);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      GArray *open = value;
+      SuanliTrack *track = suanli_trace_get_track (importer->trace, GPOINTER_TO_UINT (key) - 1);
+
+      for (guint i = open->len; i-- > 0;)
+        {
+          importer->event = g_array_index (open, Event, i);
+          add_slice (importer, track, importer->event.ts, last - importer->event.ts, SUANLI_SLICE_UNFINISHED);
+          unfinished++;
+        }
+    }
+  if (unfinished > 0)
+    {
+      g_autofree char *warning = g_strdup_printf (ngettext ("%llu slice began and never ended: closed at the trace's end",
+                                                              "%llu slices began and never ended: closed at the trace's end",
+                                                              unfinished),
+                                                    (unsigned long long) unfinished);
+      suanli_trace_add_warning (importer->trace, warning);
+    }
+}
+
+static void
+mark_tracks (Importer *importer)
+{
+  guint n_tracks = suanli_trace_get_n_tracks (importer->trace);
+
+  importer->marks = g_array_sized_new (FALSE, FALSE, sizeof (TrackMark), n_tracks);
+  for (guint t = 0; t < n_tracks; t++)
+    {
+      SuanliTrack *track = suanli_trace_get_track (importer->trace, t);
+      TrackMark mark = { track->slices->len, track->instants->len, track->samples->len };
+      g_array_append_val (importer->marks, mark);
+    }
+}
+
+/* Kineto writes baseTimeNanoseconds after the events, so it is added once the file is read, to
+ * this file's items only (the trace may already hold other ranks). */
+static void
+apply_base_time (Importer *importer)
+{
+  gint64 base = importer->base_time_ns;
+
+  if (base == 0)
+    return;
+  for (guint t = 0; t < suanli_trace_get_n_tracks (importer->trace); t++)
+    {
+      SuanliTrack *track = suanli_trace_get_track (importer->trace, t);
+      TrackMark mark = { 0 };
+
+      if (t < importer->marks->len)
+        mark = g_array_index (importer->marks, TrackMark, t);
+      for (guint i = mark.slices; i < track->slices->len; i++)
+        g_array_index (track->slices, SuanliSlice, i).start += base;
+      for (guint i = mark.instants; i < track->instants->len; i++)
+        g_array_index (track->instants, SuanliInstant, i).time += base;
+      for (guint i = mark.samples; i < track->samples->len; i++)
+        g_array_index (track->samples, SuanliSample, i).time += base;
+    }
+  for (guint i = 0; i < importer->flows->len; i++)
+    g_array_index (importer->flows, FlowEnd, i).time += base;
+}
+
+/* Reads the Chrome trace JSON in @stream into @trace (which may already hold other ranks).
+ * Returns FALSE with @error only when nothing could be read; a fault later keeps what was read and
+ * adds a warning with its byte offset and line. */
+gboolean
+suanli_import_chrome (SuanliTrace       *trace,
+                      GInputStream      *stream,
+                      const char        *name,
+                      SuanliImportStats *stats,
+                      GCancellable      *cancellable,
+                      GError           **error)
+{
+  Importer importer = { 0 };
+  g_autofree guchar *buffer = g_malloc (CHUNK_SIZE);
+  guint64 offset = 0, line = 1;
+  gboolean fault = FALSE;
+  g_autofree char *fault_message = NULL;
+  guint64 fault_offset = 0, fault_line = 0;
+  gssize length;
+
+  g_return_val_if_fail (SUANLI_IS_TRACE (trace), FALSE);
+
+  if (stats->by_category == NULL)
+    stats->by_category = g_hash_table_new (g_str_hash, g_str_equal);
+  importer.trace = trace;
+  importer.stats = stats;
+  importer.open_slices = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  importer.flow_starts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  importer.flows = g_array_new (FALSE, FALSE, sizeof (FlowEnd));
+  importer.flow_categories = g_array_new (FALSE, FALSE, sizeof (SuanliString));
+  importer.last_time = G_MININT64;
+  mark_tracks (&importer);
+  importer.parser = yajl_alloc (&callbacks, NULL, &importer);
+  yajl_config (importer.parser, yajl_allow_multiple_values, 0);
+
+  while (!fault && (length = g_input_stream_read (stream, buffer, CHUNK_SIZE, cancellable, error)) > 0)
+    {
+      yajl_status status = yajl_parse (importer.parser, buffer, (size_t) length);
+
+      if (status != yajl_status_ok)
+        {
+          size_t consumed = yajl_get_bytes_consumed (importer.parser);
+          unsigned char *text = yajl_get_error (importer.parser, 0, buffer, (size_t) length);
+
+          for (size_t i = 0; i < consumed && i < (size_t) length; i++)
+            line += buffer[i] == '\n';
+          fault = TRUE;
+          fault_offset = offset + consumed;
+          fault_line = line;
+          fault_message = importer.limit_error != NULL ? g_strdup (importer.limit_error->message)
+                                                       : g_strstrip (g_strdup ((const char *) text));
+          yajl_free_error (importer.parser, text);
+          break;
+        }
+      for (gssize i = 0; i < length; i++)
+        line += buffer[i] == '\n';
+      offset += (guint64) length;
+    }
+  stats->bytes += offset + (fault ? fault_offset - offset : 0);
+
+  if (!fault && length == 0 && yajl_complete_parse (importer.parser) != yajl_status_ok)
+    {
+      /* An unfinished array is a legal trace: the profiler was stopped before it closed it. */
+      if (!(importer.array_form && !importer.in_event && importer.depth <= 1))
+        {
+          fault = TRUE;
+          fault_offset = offset;
+          fault_line = line;
+          fault_message = g_strdup (_("the file ends in the middle of the JSON"));
+        }
+    }
+  yajl_free (importer.parser);
+  g_clear_error (&importer.limit_error);
+
+  if (length < 0)
+    fault = FALSE;   /* a read error: reported through @error below */
+
+  if (fault || length < 0)
+    {
+      if (stats->events == 0)
+        {
+          if (length >= 0)
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: not a trace: at byte %llu, line %llu: %s"),
+                         name, (unsigned long long) fault_offset, (unsigned long long) fault_line, fault_message);
+          g_hash_table_unref (importer.open_slices);
+          g_hash_table_unref (importer.flow_starts);
+          g_array_unref (importer.flows);
+          g_array_unref (importer.flow_categories);
+          g_array_unref (importer.marks);
+          return FALSE;
+        }
+      if (length >= 0)
+        {
+          g_autofree char *warning = g_strdup_printf (_("%s: read up to byte %llu (line %llu), where the JSON breaks: %s"),
+                                                      name, (unsigned long long) fault_offset,
+                                                      (unsigned long long) fault_line, fault_message);
+          suanli_trace_add_warning (trace, warning);
+        }
+      else
+        g_clear_error (error);
+    }
+
+  if (importer.unmatched_ends > 0)
+    {
+      g_autofree char *warning = g_strdup_printf (ngettext ("%llu end (E) had no begin (B): ignored",
+                                                            "%llu ends (E) had no begin (B): ignored",
+                                                            importer.unmatched_ends),
+                                                  (unsigned long long) importer.unmatched_ends);
+      suanli_trace_add_warning (trace, warning);
+    }
+  if (importer.unknown_phases > 0)
+    {
+      g_autofree char *warning = g_strdup_printf (ngettext ("%llu event of an unknown phase: ignored",
+                                                            "%llu events of unknown phases: ignored",
+                                                            importer.unknown_phases),
+                                                  (unsigned long long) importer.unknown_phases);
+      suanli_trace_add_warning (trace, warning);
+    }
+  close_open_slices (&importer);
+  apply_base_time (&importer);
+  suanli_trace_finish (trace);
+  bind_flows (&importer);
+  link_correlations (&importer);
+
+  g_hash_table_unref (importer.open_slices);
+  g_hash_table_unref (importer.flow_starts);
+  g_array_unref (importer.flows);
+  g_array_unref (importer.flow_categories);
+  g_array_unref (importer.marks);
+  return TRUE;
+}
+
+/* Reads a file, gzip-compressed or not (looked up by its first bytes). */
+gboolean
+suanli_import_chrome_file (SuanliTrace       *trace,
+                           GFile             *file,
+                           SuanliImportStats *stats,
+                           GCancellable      *cancellable,
+                           GError           **error)
+{
+  g_autoptr(GFileInputStream) input = g_file_read (file, cancellable, error);
+  g_autoptr(GInputStream) stream = NULL;
+  g_autofree char *name = g_file_get_parse_name (file);
+  guint8 magic[2] = { 0 };
+  gsize got = 0;
+
+  if (input == NULL)
+    return FALSE;
+  if (!g_input_stream_read_all (G_INPUT_STREAM (input), magic, 2, &got, cancellable, error) ||
+      !g_seekable_seek (G_SEEKABLE (input), 0, G_SEEK_SET, cancellable, error))
+    return FALSE;
+  if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+    {
+      g_autoptr(GZlibDecompressor) decompressor = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+      stream = g_converter_input_stream_new (G_INPUT_STREAM (input), G_CONVERTER (decompressor));
+    }
+  else
+    stream = g_object_ref (G_INPUT_STREAM (input));
+  return suanli_import_chrome (trace, stream, name, stats, cancellable, error);
+}

@@ -1,0 +1,429 @@
+/* suanli-trace.c — a trace in memory: processes, tracks, slices, instants, counters and flows
+ *
+ * Built for traces of millions of events: slices are small structs in one array per track, strings
+ * are interned once, arguments are typed values in one shared table. No GObject per event.
+ * Importers fill a trace, then call suanli_trace_finish(), which sorts each track and works out
+ * nesting; after that the trace is read only (a live capture will append and re-finish its tail).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "suanli-trace.h"
+
+/* Two sibling slices that overlap by less than this are a rounding artefact, not real overlap. */
+#define ROUNDING_NS 1000
+
+struct _SuanliTrace
+{
+  GObject       parent_instance;
+
+  GStringChunk *chunk;
+  GHashTable   *string_ids;     /* text → id + 1 */
+  GPtrArray    *strings;        /* id → text */
+  GPtrArray    *tracks;         /* of SuanliTrack */
+  GHashTable   *track_ids;      /* key → index + 1 */
+  GArray       *processes;      /* of SuanliProcess */
+  GHashTable   *process_ids;    /* pid → index + 1 */
+  GArray       *args;           /* of SuanliArg */
+  GArray       *flows;          /* of SuanliFlow */
+  GPtrArray    *warnings;
+  GHashTable   *metadata;
+};
+
+G_DEFINE_FINAL_TYPE (SuanliTrace, suanli_trace, G_TYPE_OBJECT)
+
+static void
+track_free (SuanliTrack *track)
+{
+  g_array_unref (track->slices);
+  g_array_unref (track->instants);
+  g_array_unref (track->samples);
+  g_free (track);
+}
+
+static void
+suanli_trace_finalize (GObject *object)
+{
+  SuanliTrace *self = SUANLI_TRACE (object);
+
+  g_string_chunk_free (self->chunk);
+  g_hash_table_unref (self->string_ids);
+  g_ptr_array_unref (self->strings);
+  g_ptr_array_unref (self->tracks);
+  g_hash_table_unref (self->track_ids);
+  g_array_unref (self->processes);
+  g_hash_table_unref (self->process_ids);
+  g_array_unref (self->args);
+  g_array_unref (self->flows);
+  g_ptr_array_unref (self->warnings);
+  g_hash_table_unref (self->metadata);
+
+  G_OBJECT_CLASS (suanli_trace_parent_class)->finalize (object);
+}
+
+static void
+suanli_trace_class_init (SuanliTraceClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = suanli_trace_finalize;
+}
+
+static void
+suanli_trace_init (SuanliTrace *self)
+{
+  self->chunk = g_string_chunk_new (64 * 1024);
+  self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->strings = g_ptr_array_new ();
+  self->tracks = g_ptr_array_new_with_free_func ((GDestroyNotify) track_free);
+  self->track_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->processes = g_array_new (FALSE, TRUE, sizeof (SuanliProcess));
+  self->process_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->args = g_array_new (FALSE, FALSE, sizeof (SuanliArg));
+  self->flows = g_array_new (FALSE, FALSE, sizeof (SuanliFlow));
+  self->warnings = g_ptr_array_new_with_free_func (g_free);
+  self->metadata = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  suanli_trace_intern (self, "", 0);
+}
+
+SuanliTrace *
+suanli_trace_new (void)
+{
+  return g_object_new (SUANLI_TYPE_TRACE, NULL);
+}
+
+/* The id of @text (@length bytes, or NUL-terminated when -1), interning it the first time. */
+SuanliString
+suanli_trace_intern (SuanliTrace *self,
+                     const char  *text,
+                     gssize       length)
+{
+  g_autofree char *copy = NULL;
+  const char *key = text;
+  gpointer found;
+  char *stored;
+
+  if (length >= 0 && text[length] != '\0')
+    key = copy = g_strndup (text, length);
+  found = g_hash_table_lookup (self->string_ids, key);
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+
+  stored = g_string_chunk_insert (self->chunk, key);
+  g_ptr_array_add (self->strings, stored);
+  g_hash_table_insert (self->string_ids, stored, GUINT_TO_POINTER (self->strings->len));
+  return self->strings->len - 1;
+}
+
+const char *
+suanli_trace_get_string (SuanliTrace  *self,
+                         SuanliString  string)
+{
+  g_return_val_if_fail (string < self->strings->len, "");
+  return g_ptr_array_index (self->strings, string);
+}
+
+/* The track of @kind for (@pid, @tid) — and @name, for counters and async tracks — made on first
+ * use. @index, when not NULL, gets its index. */
+SuanliTrack *
+suanli_trace_ensure_track (SuanliTrace     *self,
+                           SuanliTrackKind  kind,
+                           gint64           pid,
+                           gint64           tid,
+                           SuanliString     name,
+                           guint           *index)
+{
+  char key[96];
+  gpointer found;
+  SuanliTrack *track;
+
+  g_snprintf (key, sizeof key, "%d:%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT ":%u", kind, pid, tid,
+              kind == SUANLI_TRACK_COUNTER || kind == SUANLI_TRACK_ASYNC ? name : 0);
+  found = g_hash_table_lookup (self->track_ids, key);
+  if (found != NULL)
+    {
+      if (index != NULL)
+        *index = GPOINTER_TO_UINT (found) - 1;
+      return g_ptr_array_index (self->tracks, GPOINTER_TO_UINT (found) - 1);
+    }
+
+  track = g_new0 (SuanliTrack, 1);
+  track->kind = kind;
+  track->pid = pid;
+  track->tid = tid;
+  track->name = name;
+  track->slices = g_array_new (FALSE, FALSE, sizeof (SuanliSlice));
+  track->instants = g_array_new (FALSE, FALSE, sizeof (SuanliInstant));
+  track->samples = g_array_new (FALSE, FALSE, sizeof (SuanliSample));
+  g_ptr_array_add (self->tracks, track);
+  g_hash_table_insert (self->track_ids, g_strdup (key), GUINT_TO_POINTER (self->tracks->len));
+  suanli_trace_ensure_process (self, pid);
+  if (index != NULL)
+    *index = self->tracks->len - 1;
+  return track;
+}
+
+guint
+suanli_trace_get_n_tracks (SuanliTrace *self)
+{
+  return self->tracks->len;
+}
+
+SuanliTrack *
+suanli_trace_get_track (SuanliTrace *self,
+                        guint        index)
+{
+  g_return_val_if_fail (index < self->tracks->len, NULL);
+  return g_ptr_array_index (self->tracks, index);
+}
+
+SuanliProcess *
+suanli_trace_ensure_process (SuanliTrace *self,
+                             gint64       pid)
+{
+  gpointer found = g_hash_table_lookup (self->process_ids, &pid);
+  SuanliProcess process = { pid, 0, 0, 0, -1 };
+
+  if (found != NULL)
+    return &g_array_index (self->processes, SuanliProcess, GPOINTER_TO_UINT (found) - 1);
+  g_array_append_val (self->processes, process);
+  g_hash_table_insert (self->process_ids, g_memdup2 (&pid, sizeof pid), GUINT_TO_POINTER (self->processes->len));
+  return &g_array_index (self->processes, SuanliProcess, self->processes->len - 1);
+}
+
+guint
+suanli_trace_get_n_processes (SuanliTrace *self)
+{
+  return self->processes->len;
+}
+
+SuanliProcess *
+suanli_trace_get_process (SuanliTrace *self,
+                          guint        index)
+{
+  g_return_val_if_fail (index < self->processes->len, NULL);
+  return &g_array_index (self->processes, SuanliProcess, index);
+}
+
+/* Stores @n_args arguments together; returns the index of the first. */
+guint32
+suanli_trace_add_args (SuanliTrace     *self,
+                       const SuanliArg *args,
+                       guint            n_args)
+{
+  guint32 first = self->args->len;
+
+  g_array_append_vals (self->args, args, n_args);
+  return first;
+}
+
+/* Returns: (nullable): the slice's arguments (slice->n_args of them). */
+const SuanliArg *
+suanli_trace_get_args (SuanliTrace       *self,
+                       const SuanliSlice *slice)
+{
+  if (slice->n_args == 0 || slice->args >= self->args->len)
+    return NULL;
+  return &g_array_index (self->args, SuanliArg, slice->args);
+}
+
+gboolean
+suanli_trace_find_arg_int (SuanliTrace       *self,
+                           const SuanliSlice *slice,
+                           const char        *key,
+                           gint64            *value)
+{
+  const SuanliArg *args = suanli_trace_get_args (self, slice);
+
+  for (guint i = 0; args != NULL && i < slice->n_args; i++)
+    if (g_str_equal (suanli_trace_get_string (self, args[i].key), key))
+      {
+        if (args[i].type == SUANLI_ARG_INT)
+          *value = args[i].i;
+        else if (args[i].type == SUANLI_ARG_DOUBLE)
+          *value = (gint64) args[i].d;
+        else
+          return FALSE;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+void
+suanli_trace_add_flow (SuanliTrace      *self,
+                       const SuanliFlow *flow)
+{
+  g_array_append_vals (self->flows, flow, 1);
+}
+
+GArray *
+suanli_trace_get_flows (SuanliTrace *self)
+{
+  return self->flows;
+}
+
+void
+suanli_trace_add_warning (SuanliTrace *self,
+                          const char  *warning)
+{
+  g_ptr_array_add (self->warnings, g_strdup (warning));
+}
+
+/* Returns: (transfer none): what the importer had to say (of char *). */
+GPtrArray *
+suanli_trace_get_warnings (SuanliTrace *self)
+{
+  return self->warnings;
+}
+
+void
+suanli_trace_set_metadata (SuanliTrace *self,
+                           const char  *key,
+                           const char  *value)
+{
+  g_hash_table_replace (self->metadata, g_strdup (key), g_strdup (value));
+}
+
+const char *
+suanli_trace_get_metadata (SuanliTrace *self,
+                           const char  *key)
+{
+  return g_hash_table_lookup (self->metadata, key);
+}
+
+/* At equal start the longer slice comes first: it is the parent. */
+static int
+compare_slices (gconstpointer a,
+                gconstpointer b)
+{
+  const SuanliSlice *x = a, *y = b;
+
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  return (x->duration < y->duration) - (x->duration > y->duration);
+}
+
+static int
+compare_instants (gconstpointer a,
+                  gconstpointer b)
+{
+  const SuanliInstant *x = a, *y = b;
+
+  return (x->time > y->time) - (x->time < y->time);
+}
+
+static int
+compare_samples (gconstpointer a,
+                 gconstpointer b)
+{
+  const SuanliSample *x = a, *y = b;
+
+  return (x->time > y->time) - (x->time < y->time);
+}
+
+/* Depths from nesting: a stack of the ends of the open slices. A slice that starts inside another
+ * but ends after it overlaps its sibling; by less than a rounding step it is clamped to end with
+ * its parent, otherwise it stays at its depth and is counted. */
+static guint
+nest (SuanliTrack *track,
+      guint       *overlaps)
+{
+  gint64 ends[256];
+  guint depth = 0, max_depth = 0;
+
+  for (guint i = 0; i < track->slices->len; i++)
+    {
+      SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, i);
+      gint64 end = slice->start + slice->duration;
+
+      while (depth > 0 && ends[depth - 1] <= slice->start)
+        depth--;
+      if (depth > 0 && end > ends[depth - 1])
+        {
+          if (end - ends[depth - 1] <= ROUNDING_NS)
+            {
+              slice->duration = ends[depth - 1] - slice->start;
+              slice->flags |= SUANLI_SLICE_CLAMPED;
+              end = ends[depth - 1];
+            }
+          else
+            (*overlaps)++;
+        }
+      slice->depth = (guint8) MIN (depth, G_MAXUINT8);
+      max_depth = MAX (max_depth, depth);
+      if (depth < G_N_ELEMENTS (ends))
+        ends[depth++] = end;
+    }
+  return max_depth;
+}
+
+/* Sorts every track and works out nesting. Idempotent. */
+void
+suanli_trace_finish (SuanliTrace *self)
+{
+  guint overlaps = 0;
+
+  for (guint t = 0; t < self->tracks->len; t++)
+    {
+      SuanliTrack *track = g_ptr_array_index (self->tracks, t);
+
+      /* g_array_sort is stable (GLib ≥ 2.32): equal slices keep their file order. */
+      g_array_sort (track->slices, compare_slices);
+      g_array_sort (track->instants, compare_instants);
+      g_array_sort (track->samples, compare_samples);
+      track->max_depth = nest (track, &overlaps);
+    }
+  if (overlaps > 0)
+    {
+      g_autofree char *warning = g_strdup_printf ("%u slices overlap a sibling partly and were kept at their depth",
+                                                  overlaps);
+      suanli_trace_add_warning (self, warning);
+    }
+}
+
+void
+suanli_trace_get_time_range (SuanliTrace *self,
+                             gint64      *first,
+                             gint64      *last)
+{
+  gint64 low = G_MAXINT64, high = G_MININT64;
+
+  for (guint t = 0; t < self->tracks->len; t++)
+    {
+      SuanliTrack *track = g_ptr_array_index (self->tracks, t);
+
+      for (guint i = 0; i < track->slices->len; i++)
+        {
+          SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, i);
+          low = MIN (low, slice->start);
+          high = MAX (high, slice->start + slice->duration);
+        }
+      for (guint i = 0; i < track->instants->len; i++)
+        {
+          gint64 time = g_array_index (track->instants, SuanliInstant, i).time;
+          low = MIN (low, time);
+          high = MAX (high, time);
+        }
+      for (guint i = 0; i < track->samples->len; i++)
+        {
+          gint64 time = g_array_index (track->samples, SuanliSample, i).time;
+          low = MIN (low, time);
+          high = MAX (high, time);
+        }
+    }
+  if (low > high)
+    low = high = 0;
+  *first = low;
+  *last = high;
+}
+
+guint64
+suanli_trace_get_n_slices (SuanliTrace *self)
+{
+  guint64 n = 0;
+
+  for (guint t = 0; t < self->tracks->len; t++)
+    n += ((SuanliTrack *) g_ptr_array_index (self->tracks, t))->slices->len;
+  return n;
+}

@@ -1,0 +1,151 @@
+/* suanli-trace.h — a trace in memory: processes, tracks, slices, instants, counters and flows
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+#define SUANLI_TYPE_TRACE (suanli_trace_get_type ())
+
+G_DECLARE_FINAL_TYPE (SuanliTrace, suanli_trace, SUANLI, TRACE, GObject)
+
+/* Strings are interned once and named by index; 0 is the empty string. */
+typedef guint32 SuanliString;
+
+typedef enum {
+  SUANLI_TRACK_THREAD,     /* CPU thread: pid, tid */
+  SUANLI_TRACK_GPU_STREAM, /* GPU device (pid) and stream (tid) */
+  SUANLI_TRACK_COUNTER,    /* one counter series */
+  SUANLI_TRACK_ASYNC,      /* async slices of one category and name */
+} SuanliTrackKind;
+
+enum {
+  SUANLI_SLICE_UNFINISHED = 1 << 0,   /* a B never ended: closed at the trace's end */
+  SUANLI_SLICE_CLAMPED    = 1 << 1,   /* overlapped a sibling by a rounding step: clamped */
+};
+
+/* One slice: 32 bytes. Times in nanoseconds on the trace's clock. */
+typedef struct
+{
+  gint64       start;
+  gint64       duration;
+  SuanliString name;
+  SuanliString category;
+  guint32      args;       /* first argument in the trace's argument table, or G_MAXUINT32 */
+  guint16      n_args;
+  guint8       depth;
+  guint8       flags;
+} SuanliSlice;
+
+typedef struct
+{
+  gint64       time;
+  SuanliString name;
+  SuanliString category;
+} SuanliInstant;
+
+typedef struct
+{
+  gint64 time;
+  double value;
+} SuanliSample;
+
+typedef enum {
+  SUANLI_ARG_INT,
+  SUANLI_ARG_DOUBLE,
+  SUANLI_ARG_STRING,
+} SuanliArgType;
+
+typedef struct
+{
+  SuanliString  key;
+  SuanliArgType type;
+  union {
+    gint64       i;
+    double       d;
+    SuanliString s;
+  };
+} SuanliArg;
+
+typedef struct
+{
+  SuanliTrackKind kind;
+  gint64          pid;
+  gint64          tid;
+  SuanliString    name;
+  int             sort_index;
+  GArray         *slices;     /* of SuanliSlice, by start */
+  GArray         *instants;   /* of SuanliInstant, by time */
+  GArray         *samples;    /* of SuanliSample, by time (counters) */
+  guint           max_depth;
+} SuanliTrack;
+
+typedef struct
+{
+  gint64       pid;
+  SuanliString name;
+  SuanliString labels;
+  int          sort_index;
+  int          rank;        /* -1 when unknown */
+} SuanliProcess;
+
+/* A flow joins a slice to another: a CPU launch to its GPU kernel, say. */
+typedef struct
+{
+  guint32      from_track;
+  guint32      from_slice;
+  guint32      to_track;
+  guint32      to_slice;
+  SuanliString category;
+} SuanliFlow;
+
+SuanliTrace        *suanli_trace_new              (void);
+SuanliString        suanli_trace_intern           (SuanliTrace   *self,
+                                                   const char    *text,
+                                                   gssize         length);
+const char         *suanli_trace_get_string       (SuanliTrace   *self,
+                                                   SuanliString   string);
+SuanliTrack        *suanli_trace_ensure_track     (SuanliTrace   *self,
+                                                   SuanliTrackKind kind,
+                                                   gint64         pid,
+                                                   gint64         tid,
+                                                   SuanliString   name,
+                                                   guint         *index);
+guint               suanli_trace_get_n_tracks     (SuanliTrace   *self);
+SuanliTrack        *suanli_trace_get_track        (SuanliTrace   *self,
+                                                   guint          index);
+SuanliProcess      *suanli_trace_ensure_process   (SuanliTrace   *self,
+                                                   gint64         pid);
+guint               suanli_trace_get_n_processes  (SuanliTrace   *self);
+SuanliProcess      *suanli_trace_get_process      (SuanliTrace   *self,
+                                                   guint          index);
+guint32             suanli_trace_add_args         (SuanliTrace   *self,
+                                                   const SuanliArg *args,
+                                                   guint          n_args);
+const SuanliArg    *suanli_trace_get_args         (SuanliTrace   *self,
+                                                   const SuanliSlice *slice);
+gboolean            suanli_trace_find_arg_int     (SuanliTrace   *self,
+                                                   const SuanliSlice *slice,
+                                                   const char    *key,
+                                                   gint64        *value);
+void                suanli_trace_add_flow         (SuanliTrace   *self,
+                                                   const SuanliFlow *flow);
+GArray             *suanli_trace_get_flows        (SuanliTrace   *self);
+void                suanli_trace_add_warning      (SuanliTrace   *self,
+                                                   const char    *warning);
+GPtrArray          *suanli_trace_get_warnings     (SuanliTrace   *self);
+void                suanli_trace_set_metadata     (SuanliTrace   *self,
+                                                   const char    *key,
+                                                   const char    *value);
+const char         *suanli_trace_get_metadata     (SuanliTrace   *self,
+                                                   const char    *key);
+void                suanli_trace_get_time_range   (SuanliTrace   *self,
+                                                   gint64        *first,
+                                                   gint64        *last);
+guint64             suanli_trace_get_n_slices     (SuanliTrace   *self);
+void                suanli_trace_finish           (SuanliTrace   *self);
+
+G_END_DECLS

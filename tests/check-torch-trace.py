@@ -1,0 +1,119 @@
+#!/usr/bin/python3
+"""Real PyTorch profiler traces, written now by Debian's python3-torch (the legacy Chrome form:
+a bare array, pid "CPU functions"), read back by `suanli-cli trace summary --json` and checked
+against figures this script computes itself from the same JSON. Also: the gzip form, a copy cut
+short (kept, with a warning and exit 0) and a file that is not a trace (exit 2, with a position).
+
+Run by meson with SUANLI_CLI set; exits 77 (skipped, saying why) only when torch is missing."""
+
+import decimal
+import gzip
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    import torch
+    from torch.profiler import ProfilerActivity, profile, record_function
+except ImportError as error:
+    print(f"SKIP: Debian's python3-torch is not installed ({error}); build-aux/setup.sh test installs it")
+    sys.exit(77)
+
+cli = os.environ["SUANLI_CLI"]
+
+
+def write_trace(path):
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.ReLU(), torch.nn.Linear(128, 10))
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+    inputs = torch.randn(32, 64)
+    with profile(activities=[ProfilerActivity.CPU], record_shapes=True) as profiler:
+        for _ in range(3):
+            with record_function("train_step"):
+                optimizer.zero_grad()
+                model(inputs).square().mean().backward()
+                optimizer.step()
+    profiler.export_chrome_trace(path)
+
+
+def summary(path):
+    result = subprocess.run([cli, "trace", "summary", path, "--json"], capture_output=True, text=True)
+    return result.returncode, result.stdout, result.stderr
+
+
+def expected_figures(events):
+    """What the summary must say, computed here: times are decimal microseconds → integer ns."""
+    def ns(value):
+        return int(decimal.Decimal(str(value)) * 1000)
+
+    complete = [e for e in events if e.get("ph") == "X"]
+    starts = [ns(e["ts"]) for e in events if "ts" in e and e.get("ph") != "M"]
+    ends = [ns(e["ts"]) + ns(e.get("dur", 0)) for e in events if "ts" in e and e.get("ph") != "M"]
+    categories = {}
+    for e in complete:
+        categories[e.get("cat", "")] = categories.get(e.get("cat", ""), 0) + 1
+    return {
+        "events": len(events),
+        "slices": len(complete),
+        "by_category": categories,
+        "time_range_ns": [min(starts), max(ends)],
+    }
+
+
+def check(condition, message):
+    if not condition:
+        print("FAIL:", message)
+        sys.exit(1)
+
+
+with tempfile.TemporaryDirectory() as directory:
+    path = os.path.join(directory, "torch.json")
+    write_trace(path)
+    with open(path, "rb") as file:
+        raw = file.read()
+    events = json.loads(raw, parse_float=decimal.Decimal)
+    check(isinstance(events, list) and len(events) > 100, "torch wrote a legacy trace of events")
+    expected = expected_figures(events)
+
+    status, out, err = summary(path)
+    check(status == 0, f"summary exits 0, not {status}: {err}")
+    got = json.loads(out)
+    check(got["schema"] == "suanli-trace-summary/1", "the schema is named")
+    for key, value in expected.items():
+        check(got[key] == value, f"{key}: expected {value}, got {got[key]}")
+    check(got["gpus"] == [] and got["top_kernels"] == [], "a CPU-only trace has no GPU figures")
+    check(got["warnings"] == [], f"no warnings: {got['warnings']}")
+    print(f"ok: {expected['events']} events, {expected['slices']} slices, {len(raw)} bytes")
+
+    gz_path = path + ".gz"
+    with gzip.open(gz_path, "wb") as file:
+        file.write(raw)
+    status, out, err = summary(gz_path)
+    check(status == 0 and json.loads(out)["events"] == expected["events"], "the gzip form reads the same")
+    print("ok: gzip")
+
+    # Cut inside an event, two thirds in: what came before is kept and the warning says where.
+    cut_path = os.path.join(directory, "cut.json")
+    cut = len(raw) * 2 // 3
+    cut = raw.index(b'"dur"', cut)
+    with open(cut_path, "wb") as file:
+        file.write(raw[:cut])
+    kept = raw[:cut].count(b'"ph": "X"') - 1
+    status, out, err = summary(cut_path)
+    check(status == 0, f"a cut trace exits 0, not {status}: {err}")
+    got = json.loads(out)
+    check(got["slices"] == kept, f"a cut trace keeps {kept} slices, got {got['slices']}")
+    check(len(got["warnings"]) == 1 and "the file ends in the middle of the JSON" in got["warnings"][0],
+          f"a cut trace warns: {got['warnings']}")
+    check("warning:" in err and cut_path in err, f"the warning names the file on stderr: {err}")
+    print(f"ok: cut at byte {cut}, kept {kept} slices")
+
+    bad_path = os.path.join(directory, "bad.json")
+    with open(bad_path, "wb") as file:
+        file.write(b'[\n  {"ph": "X", ts: 1}\n]\n')
+    status, out, err = summary(bad_path)
+    check(status == 2, f"not a trace exits 2, not {status}")
+    check("line 2" in err and "at byte" in err, f"the error says where: {err}")
+    print("ok: not a trace:", err.strip())

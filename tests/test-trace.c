@@ -1,0 +1,581 @@
+/* test-trace.c — the Chrome/Kineto importer and the GPU-time analysis, rule by rule
+ *
+ * Hand-written cases for each rule of shared/reference/traces-and-cupti.md, the real Kineto
+ * fixtures (figures computed independently with Python's json and decimal modules, written here as
+ * literals), and every prefix of a small trace.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+#include "suanli-analysis.h"
+#include "suanli-import-chrome.h"
+
+typedef struct
+{
+  SuanliTrace       *trace;
+  SuanliImportStats  stats;
+  gboolean           ok;
+  GError            *error;
+} Imported;
+
+static void
+imported_free (Imported *imported)
+{
+  g_clear_object (&imported->trace);
+  suanli_import_stats_clear (&imported->stats);
+  g_clear_error (&imported->error);
+  g_free (imported);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Imported, imported_free)
+
+static Imported *
+import_bytes (const char *text,
+              gsize       length)
+{
+  Imported *imported = g_new0 (Imported, 1);
+  g_autoptr(GInputStream) stream = g_memory_input_stream_new_from_data (text, (gssize) length, NULL);
+
+  imported->trace = suanli_trace_new ();
+  imported->ok = suanli_import_chrome (imported->trace, stream, "test.json", &imported->stats, NULL,
+                                       &imported->error);
+  return imported;
+}
+
+static Imported *
+import_text (const char *text)
+{
+  return import_bytes (text, strlen (text));
+}
+
+/* The first track of @kind, or NULL. */
+static SuanliTrack *
+find_track (SuanliTrace    *trace,
+            SuanliTrackKind kind,
+            gint64          pid,
+            gint64          tid)
+{
+  for (guint i = 0; i < suanli_trace_get_n_tracks (trace); i++)
+    {
+      SuanliTrack *track = suanli_trace_get_track (trace, i);
+      if (track->kind == kind && track->pid == pid && (kind == SUANLI_TRACK_COUNTER || track->tid == tid))
+        return track;
+    }
+  return NULL;
+}
+
+static SuanliSlice *
+slice_at (SuanliTrack *track,
+          guint        index)
+{
+  g_assert_cmpuint (index, <, track->slices->len);
+  return &g_array_index (track->slices, SuanliSlice, index);
+}
+
+static const char *
+slice_name (SuanliTrace *trace,
+            SuanliTrack *track,
+            guint        index)
+{
+  return suanli_trace_get_string (trace, slice_at (track, index)->name);
+}
+
+static gboolean
+has_warning (SuanliTrace *trace,
+             const char  *part)
+{
+  GPtrArray *warnings = suanli_trace_get_warnings (trace);
+
+  for (guint i = 0; i < warnings->len; i++)
+    if (strstr (g_ptr_array_index (warnings, i), part) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_times (void)
+{
+  /* Integers, decimals, numeric strings; epoch microseconds keep every digit. */
+  g_autoptr(Imported) imported = import_text (
+    "[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":2.5},"
+    " {\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":\"20.125\",\"dur\":\"1\"},"
+    " {\"ph\":\"X\",\"name\":\"c\",\"pid\":1,\"tid\":1,\"ts\":1694039968933321.123,\"dur\":0.0015}]");
+  SuanliTrack *track;
+
+  g_assert_true (imported->ok);
+  track = find_track (imported->trace, SUANLI_TRACK_THREAD, 1, 1);
+  g_assert_nonnull (track);
+  g_assert_cmpuint (track->slices->len, ==, 3);
+  g_assert_cmpint (slice_at (track, 0)->start, ==, 10000);
+  g_assert_cmpint (slice_at (track, 0)->duration, ==, 2500);
+  g_assert_cmpint (slice_at (track, 1)->start, ==, 20125);
+  g_assert_cmpint (slice_at (track, 1)->duration, ==, 1000);
+  g_assert_cmpint (slice_at (track, 2)->start, ==, G_GINT64_CONSTANT (1694039968933321123));
+  g_assert_cmpint (slice_at (track, 2)->duration, ==, 1);
+  g_assert_cmpuint (imported->stats.events, ==, 3);
+}
+
+static void
+test_containers (void)
+{
+  const char *events = "{\"ph\":\"X\",\"name\":\"a\",\"cat\":\"cpu_op\",\"pid\":1,\"tid\":2,\"ts\":1,\"dur\":5}";
+  g_autofree char *array = g_strdup_printf ("[%s]", events);
+  g_autofree char *object = g_strdup_printf ("{\"schemaVersion\":1,\"deviceProperties\":[{\"id\":0}],"
+                                             "\"traceEvents\":[%s],\"traceName\":\"x\"}", events);
+  /* The array form may be left unfinished: no "]", a trailing comma, a final {}. */
+  g_autofree char *open = g_strdup_printf ("[%s", events);
+  g_autofree char *comma = g_strdup_printf ("[%s,\n", events);
+  g_autofree char *empty = g_strdup_printf ("[%s,{}", events);
+  const char *forms[] = { array, object, open, comma, empty };
+
+  for (guint i = 0; i < G_N_ELEMENTS (forms); i++)
+    {
+      g_autoptr(Imported) imported = import_text (forms[i]);
+      SuanliTrack *track;
+
+      g_test_message ("form %u: %s", i, forms[i]);
+      g_assert_no_error (imported->error);
+      g_assert_true (imported->ok);
+      track = find_track (imported->trace, SUANLI_TRACK_THREAD, 1, 2);
+      g_assert_nonnull (track);
+      g_assert_cmpuint (track->slices->len, ==, 1);
+      g_assert_cmpstr (slice_name (imported->trace, track, 0), ==, "a");
+      g_assert_cmpuint (suanli_trace_get_warnings (imported->trace)->len, ==, 0);
+      g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (imported->stats.by_category, "cpu_op")), ==, 1);
+    }
+}
+
+static void
+test_base_time (void)
+{
+  /* Kineto writes baseTimeNanoseconds after the events; it applies to all of them. */
+  const char *after = "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":2.5,\"dur\":1},"
+                      "{\"ph\":\"i\",\"name\":\"mark\",\"pid\":1,\"tid\":1,\"ts\":4,\"s\":\"t\"}],"
+                      "\"baseTimeNanoseconds\":1727743122000000000}";
+  const char *before = "{\"baseTimeNanoseconds\":1727743122000000000,"
+                       "\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":2.5,\"dur\":1},"
+                       "{\"ph\":\"i\",\"name\":\"mark\",\"pid\":1,\"tid\":1,\"ts\":4,\"s\":\"t\"}]}";
+  const char *forms[] = { after, before };
+
+  for (guint i = 0; i < G_N_ELEMENTS (forms); i++)
+    {
+      g_autoptr(Imported) imported = import_text (forms[i]);
+      SuanliTrack *track = find_track (imported->trace, SUANLI_TRACK_THREAD, 1, 1);
+      gint64 first, last;
+
+      g_assert_true (imported->ok);
+      g_assert_cmpint (slice_at (track, 0)->start, ==, G_GINT64_CONSTANT (1727743122000002500));
+      g_assert_cmpint (g_array_index (track->instants, SuanliInstant, 0).time, ==, G_GINT64_CONSTANT (1727743122000004000));
+      suanli_trace_get_time_range (imported->trace, &first, &last);
+      g_assert_cmpint (first, ==, G_GINT64_CONSTANT (1727743122000002500));
+      g_assert_cmpint (last, ==, G_GINT64_CONSTANT (1727743122000004000));
+    }
+}
+
+static void
+test_pids_and_tids (void)
+{
+  /* Numeric strings become numbers (flows must land on the same thread); a missing tid means the
+   * pid; words name their track. */
+  g_autoptr(Imported) imported = import_text (
+    "[{\"ph\":\"X\",\"name\":\"a\",\"pid\":\"12\",\"tid\":\"7\",\"ts\":1,\"dur\":1},"
+    " {\"ph\":\"X\",\"name\":\"b\",\"pid\":12,\"tid\":7,\"ts\":3,\"dur\":1},"
+    " {\"ph\":\"X\",\"name\":\"c\",\"pid\":5,\"ts\":1,\"dur\":1},"
+    " {\"ph\":\"X\",\"name\":\"d\",\"pid\":5,\"tid\":\"stream 7\",\"ts\":1,\"dur\":1}]");
+  SuanliTrack *track = find_track (imported->trace, SUANLI_TRACK_THREAD, 12, 7);
+  gboolean found_named = FALSE;
+
+  g_assert_true (imported->ok);
+  g_assert_nonnull (track);
+  g_assert_cmpuint (track->slices->len, ==, 2);
+  track = find_track (imported->trace, SUANLI_TRACK_THREAD, 5, 5);
+  g_assert_nonnull (track);
+  g_assert_cmpstr (slice_name (imported->trace, track, 0), ==, "c");
+  for (guint i = 0; i < suanli_trace_get_n_tracks (imported->trace); i++)
+    {
+      SuanliTrack *each = suanli_trace_get_track (imported->trace, i);
+      if (g_strcmp0 (suanli_trace_get_string (imported->trace, each->name), "stream 7") == 0)
+        {
+          found_named = TRUE;
+          g_assert_cmpstr (slice_name (imported->trace, each, 0), ==, "d");
+        }
+    }
+  g_assert_true (found_named);
+}
+
+static void
+test_complete_nesting (void)
+{
+  /* X events nest by time whatever their order in the file. */
+  g_autoptr(Imported) imported = import_text (
+    "[{\"ph\":\"X\",\"name\":\"inner\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":3},"
+    " {\"ph\":\"X\",\"name\":\"outer\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":10},"
+    " {\"ph\":\"X\",\"name\":\"innermost\",\"pid\":1,\"tid\":1,\"ts\":3,\"dur\":1},"
+    " {\"ph\":\"X\",\"name\":\"next\",\"pid\":1,\"tid\":1,\"ts\":20,\"dur\":1}]");
+  SuanliTrack *track = find_track (imported->trace, SUANLI_TRACK_THREAD, 1, 1);
+
+  g_assert_true (imported->ok);
+  g_assert_cmpstr (slice_name (imported->trace, track, 0), ==, "outer");
+  g_assert_cmpuint (slice_at (track, 0)->depth, ==, 0);
+  g_assert_cmpstr (slice_name (imported->trace, track, 1), ==, "inner");
+  g_assert_cmpuint (slice_at (track, 1)->depth, ==, 1);
+  g_assert_cmpstr (slice_name (imported->trace, track, 2), ==, "innermost");
+  g_assert_cmpuint (slice_at (track, 2)->depth, ==, 2);
+  g_assert_cmpstr (slice_name (imported->trace, track, 3), ==, "next");
+  g_assert_cmpuint (slice_at (track, 3)->depth, ==, 0);
+  g_assert_cmpuint (track->max_depth, ==, 2);
+}
+
+static void
+test_begin_end (void)
+{
+  /* One stack per thread: E closes the top. An E with nothing open is ignored with a warning; a B
+   * left open is closed at the trace's end and marked. */
+  g_autoptr(Imported) imported = import_text (
+    "[{\"ph\":\"B\",\"name\":\"outer\",\"pid\":1,\"tid\":1,\"ts\":1},"
+    " {\"ph\":\"B\",\"name\":\"inner\",\"pid\":1,\"tid\":1,\"ts\":2},"
+    " {\"ph\":\"B\",\"name\":\"other thread\",\"pid\":1,\"tid\":2,\"ts\":2},"
+    " {\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":4},"
+    " {\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":6},"
+    " {\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":7},"
+    " {\"ph\":\"B\",\"name\":\"left open\",\"pid\":1,\"tid\":1,\"ts\":8},"
+    " {\"ph\":\"X\",\"name\":\"last\",\"pid\":1,\"tid\":3,\"ts\":9,\"dur\":3}]");
+  SuanliTrack *track = find_track (imported->trace, SUANLI_TRACK_THREAD, 1, 1);
+  SuanliTrack *other = find_track (imported->trace, SUANLI_TRACK_THREAD, 1, 2);
+
+  g_assert_true (imported->ok);
+  g_assert_cmpuint (track->slices->len, ==, 3);
+  g_assert_cmpstr (slice_name (imported->trace, track, 0), ==, "outer");
+  g_assert_cmpint (slice_at (track, 0)->duration, ==, 5000);
+  g_assert_cmpstr (slice_name (imported->trace, track, 1), ==, "inner");
+  g_assert_cmpint (slice_at (track, 1)->duration, ==, 2000);
+  g_assert_cmpuint (slice_at (track, 1)->depth, ==, 1);
+  g_assert_cmpstr (slice_name (imported->trace, track, 2), ==, "left open");
+  g_assert_cmpint (slice_at (track, 2)->duration, ==, 4000);
+  g_assert_true (slice_at (track, 2)->flags & SUANLI_SLICE_UNFINISHED);
+  g_assert_true (slice_at (other, 0)->flags & SUANLI_SLICE_UNFINISHED);
+  g_assert_true (has_warning (imported->trace, "1 end (E) had no begin"));
+  g_assert_true (has_warning (imported->trace, "2 slices began and never ended"));
+}
+
+static void
+test_instants_counters_metadata (void)
+{
+  g_autoptr(Imported) imported = import_text (
+    "[{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":3,\"args\":{\"name\":\"python\"}},"
+    " {\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":3,\"args\":{\"sort_index\":5}},"
+    " {\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":3,\"tid\":9,\"args\":{\"name\":\"worker\"}},"
+    " {\"ph\":\"i\",\"name\":\"step\",\"pid\":3,\"tid\":9,\"ts\":4,\"s\":\"t\"},"
+    " {\"ph\":\"C\",\"name\":\"memory\",\"pid\":3,\"ts\":5,\"args\":{\"allocated\":10,\"reserved\":\"20.5\"}},"
+    " {\"ph\":\"C\",\"name\":\"memory\",\"pid\":3,\"ts\":6,\"args\":{\"allocated\":12}}]");
+  SuanliTrack *thread = find_track (imported->trace, SUANLI_TRACK_THREAD, 3, 9);
+  guint counters = 0;
+
+  g_assert_true (imported->ok);
+  g_assert_cmpuint (imported->stats.events, ==, 6);
+  g_assert_cmpstr (suanli_trace_get_string (imported->trace, thread->name), ==, "worker");
+  g_assert_cmpuint (thread->instants->len, ==, 1);
+  g_assert_cmpint (g_array_index (thread->instants, SuanliInstant, 0).time, ==, 4000);
+  for (guint i = 0; i < suanli_trace_get_n_processes (imported->trace); i++)
+    {
+      SuanliProcess *process = suanli_trace_get_process (imported->trace, i);
+      if (process->pid == 3)
+        {
+          g_assert_cmpstr (suanli_trace_get_string (imported->trace, process->name), ==, "python");
+          g_assert_cmpint (process->sort_index, ==, 5);
+        }
+    }
+  /* Each argument of a counter is its own series. */
+  for (guint i = 0; i < suanli_trace_get_n_tracks (imported->trace); i++)
+    {
+      SuanliTrack *track = suanli_trace_get_track (imported->trace, i);
+      const char *name = suanli_trace_get_string (imported->trace, track->name);
+
+      if (track->kind != SUANLI_TRACK_COUNTER)
+        continue;
+      counters++;
+      if (g_str_equal (name, "memory allocated"))
+        {
+          g_assert_cmpuint (track->samples->len, ==, 2);
+          g_assert_cmpfloat (g_array_index (track->samples, SuanliSample, 1).value, ==, 12);
+        }
+      else
+        {
+          g_assert_cmpstr (name, ==, "memory reserved");
+          g_assert_cmpfloat (g_array_index (track->samples, SuanliSample, 0).value, ==, 20.5);
+        }
+    }
+  g_assert_cmpuint (counters, ==, 2);
+}
+
+/* A small Kineto-form trace: a CPU op launching two kernels on two streams (one an NCCL
+ * collective), a host-to-device copy and a memset; one launch joined by an ac2g flow, the other
+ * only by its correlation id. */
+static const char kineto_trace[] =
+  "{\"schemaVersion\":1,\"distributedInfo\":{\"rank\":3},\"traceEvents\":[\n"
+  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":100,\"tid\":100,\"ts\":0,\"dur\":50},\n"
+  "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":100,\"tid\":100,\"ts\":5,\"dur\":4,"
+  "\"args\":{\"correlation\":11}},\n"
+  "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":100,\"tid\":100,\"ts\":20,\"dur\":4,"
+  "\"args\":{\"correlation\":12}},\n"
+  "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":10,\"dur\":30,"
+  "\"args\":{\"device\":0,\"stream\":7,\"correlation\":11}},\n"
+  "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce_RING_LL_Sum_float\",\"pid\":0,\"tid\":13,"
+  "\"ts\":25,\"dur\":30,\"args\":{\"device\":0,\"stream\":13,\"correlation\":12}},\n"
+  "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD (Pageable -> Device)\",\"pid\":0,\"tid\":7,"
+  "\"ts\":60,\"dur\":10},\n"
+  "{\"ph\":\"X\",\"cat\":\"gpu_memset\",\"name\":\"Memset (Device)\",\"pid\":0,\"tid\":7,\"ts\":100,\"dur\":2},\n"
+  "{\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":11,\"pid\":100,\"tid\":100,\"ts\":5,\"bp\":\"e\"},\n"
+  "{\"ph\":\"f\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":11,\"pid\":0,\"tid\":7,\"ts\":10,\"bp\":\"e\"}\n"
+  "]}\n";
+
+static void
+test_gpu_time (void)
+{
+  g_autoptr(Imported) imported = import_text (kineto_trace);
+  g_autoptr(GArray) gpus = NULL;
+  g_autoptr(GArray) kernels = NULL;
+  SuanliGpuTime *gpu;
+
+  g_assert_true (imported->ok);
+  gpus = suanli_analysis_gpu_time (imported->trace);
+  g_assert_cmpuint (gpus->len, ==, 1);
+  gpu = &g_array_index (gpus, SuanliGpuTime, 0);
+  g_assert_cmpint (gpu->device, ==, 0);
+  g_assert_cmpint (gpu->rank, ==, 3);
+  /* Kernels 10–40 and 25–55 overlap: their union is 45 µs, not 60. */
+  g_assert_cmpint (gpu->kernel_ns, ==, 45000);
+  g_assert_cmpint (gpu->comm_ns, ==, 30000);
+  g_assert_cmpint (gpu->memcpy_ns, ==, 10000);
+  g_assert_cmpint (gpu->memset_ns, ==, 2000);
+  g_assert_cmpint (gpu->busy_ns, ==, 57000);
+  g_assert_cmpint (gpu->span_ns, ==, 92000);
+  g_assert_cmpint (gpu->idle_ns, ==, 35000);
+
+  kernels = suanli_analysis_top_kernels (imported->trace);
+  g_assert_cmpuint (kernels->len, ==, 2);
+  g_assert_cmpint (g_array_index (kernels, SuanliKernelStats, 0).total_ns, ==, 30000);
+
+  /* Both launches reach their kernels: one by the flow event, one by its correlation id. */
+  g_assert_cmpuint (suanli_trace_get_flows (imported->trace)->len, ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      SuanliFlow *flow = &g_array_index (suanli_trace_get_flows (imported->trace), SuanliFlow, i);
+      SuanliTrack *from = suanli_trace_get_track (imported->trace, flow->from_track);
+      SuanliTrack *to = suanli_trace_get_track (imported->trace, flow->to_track);
+
+      g_assert_cmpstr (slice_name (imported->trace, from, flow->from_slice), ==, "cudaLaunchKernel");
+      g_assert_cmpint (to->kind, ==, SUANLI_TRACK_GPU_STREAM);
+    }
+}
+
+static void
+test_gzip_file (void)
+{
+  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "suanli-test-trace-XXXXXX.json.gz", NULL);
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6);
+  g_autoptr(GOutputStream) memory = g_memory_output_stream_new_resizable ();
+  g_autoptr(GOutputStream) gzip = g_converter_output_stream_new (memory, G_CONVERTER (compressor));
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(GError) error = NULL;
+  SuanliImportStats stats = { 0 };
+  int fd;
+
+  g_assert_true (g_output_stream_write_all (gzip, kineto_trace, sizeof kineto_trace - 1, NULL, NULL, &error));
+  g_assert_true (g_output_stream_close (gzip, NULL, &error));
+  fd = g_mkstemp (path);
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  g_assert_true (g_file_set_contents (path, g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (memory)),
+                                      (gssize) g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (memory)),
+                                      &error));
+  file = g_file_new_for_path (path);
+  g_assert_true (suanli_import_chrome_file (trace, file, &stats, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats.events, ==, 9);
+  g_assert_cmpuint (stats.bytes, ==, sizeof kineto_trace - 1);
+  g_assert_cmpuint (suanli_trace_get_n_slices (trace), ==, 7);
+  suanli_import_stats_clear (&stats);
+  g_unlink (path);
+}
+
+static void
+test_faults (void)
+{
+  /* Not JSON at all: an error naming the byte and line, nothing kept. */
+  {
+    g_autoptr(Imported) imported = import_text ("[\n{\"ph\":\"X\"\n  oops");
+
+    g_assert_false (imported->ok);
+    g_assert_error (imported->error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+    g_assert_nonnull (strstr (imported->error->message, "test.json: not a trace: at byte"));
+    g_assert_nonnull (strstr (imported->error->message, "line 3"));
+  }
+  /* A fault after some events keeps them, with a warning that says where. */
+  {
+    g_autoptr(Imported) imported = import_text (
+      "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"kept\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},\n"
+      "{\"ph\":\"X\",\"name\":\"also kept\",\"pid\":1,\"tid\":1,\"ts\":3,\"dur\":1}\n"
+      "{\"ph\":\"X\"}]}");
+
+    g_assert_true (imported->ok);
+    g_assert_no_error (imported->error);
+    g_assert_cmpuint (suanli_trace_get_n_slices (imported->trace), ==, 2);
+    g_assert_true (has_warning (imported->trace, "test.json: read up to byte 135 (line 3)"));
+  }
+  /* The object form cut short is a fault (only the bare array may be left unfinished). */
+  {
+    g_autoptr(Imported) imported = import_text (
+      "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"kept\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},");
+
+    g_assert_true (imported->ok);
+    g_assert_cmpuint (suanli_trace_get_n_slices (imported->trace), ==, 1);
+    g_assert_true (has_warning (imported->trace, "the file ends in the middle of the JSON"));
+  }
+  /* Nesting has a limit, inside events' values too: a hostile file cannot exhaust the stack. */
+  {
+    g_autofree char *deep = g_strnfill (100, '[');
+    g_autoptr(Imported) imported = import_text (deep);
+    g_autoptr(GString) deep_args = g_string_new ("[{\"ph\":\"X\",\"ts\":1,\"dur\":1},{\"ph\":\"X\",\"args\":{\"a\":");
+
+    g_assert_false (imported->ok);
+    g_assert_nonnull (strstr (imported->error->message, "the JSON nests more than 64 levels deep"));
+    for (guint i = 0; i < 100; i++)
+      g_string_append (deep_args, "{\"b\":");
+    {
+      g_autoptr(Imported) kept = import_text (deep_args->str);
+
+      g_assert_true (kept->ok);
+      g_assert_cmpuint (suanli_trace_get_n_slices (kept->trace), ==, 1);
+      g_assert_true (has_warning (kept->trace, "the JSON nests more than 64 levels deep"));
+    }
+  }
+  /* Unknown phases are counted, not fatal. */
+  {
+    g_autoptr(Imported) imported = import_text ("[{\"ph\":\"Q\",\"ts\":1},{\"ph\":\"X\",\"ts\":1,\"dur\":1}]");
+
+    g_assert_true (imported->ok);
+    g_assert_true (has_warning (imported->trace, "1 event of an unknown phase"));
+  }
+}
+
+/* Every prefix of a small trace imports or fails cleanly: no crash, no leak (the sanitizer build
+ * runs this too), and what it keeps never exceeds the whole. */
+static void
+test_every_prefix (void)
+{
+  gsize length = sizeof kineto_trace - 1;
+
+  for (gsize cut = 0; cut <= length; cut++)
+    {
+      g_autoptr(Imported) imported = import_bytes (kineto_trace, cut);
+
+      if (imported->ok)
+        g_assert_cmpuint (suanli_trace_get_n_slices (imported->trace), <=, 7);
+      else
+        g_assert_nonnull (imported->error);
+    }
+}
+
+/* ---- the real Kineto fixtures ------------------------------------------------------------- */
+
+typedef struct
+{
+  const char *file;
+  guint64     events;
+  guint64     slices;
+  gint64      device;      /* -1: no GPU */
+  gint64      kernel_ns, busy_ns, comm_ns, memcpy_ns, memset_ns, idle_ns;
+  guint64     kernels;     /* kernel slices */
+} Fixture;
+
+/* Computed with Python from the files (decimal timestamps, unions of intervals per category). */
+static const Fixture fixtures[] = {
+  { "amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz", 220, 113, 2,
+    110881, 149042, 0, 38161, 0, 8762845, 14 },
+  { "cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz", 30, 16, -1, 0, 0, 0, 0, 0, 0, 0 },
+  { "critical_path__simple_add__trace.json.gz", 1348, 838, 0,
+    10670000, 49758000, 0, 39080000, 8000, 15975817000, 79 },
+  { "timeline_analysis__sampled_rank-0.json.gz", 4855, 4811, 0,
+    547303000, 547656000, 396199000, 1297000, 28000, 675191000, 1154 },
+  { "triton_example__triton_example.json.gz", 71, 8, 0, 1760, 1760, 0, 0, 0, 0, 1 },
+};
+
+static void
+test_fixtures (void)
+{
+  const char *directory = g_getenv ("SUANLI_FIXTURES_DIR");
+  guint checked = 0;
+
+  if (directory == NULL || !g_file_test (directory, G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("the Kineto fixtures (../shared/fixtures/kineto) are not in this checkout");
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (fixtures); i++)
+    {
+      const Fixture *expected = &fixtures[i];
+      g_autofree char *path = g_build_filename (directory, expected->file, NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+      g_autoptr(GArray) gpus = NULL;
+      g_autoptr(GError) error = NULL;
+      SuanliImportStats stats = { 0 };
+
+      if (!g_file_test (path, G_FILE_TEST_EXISTS))
+        continue;
+      g_test_message ("%s", expected->file);
+      g_assert_true (suanli_import_chrome_file (trace, file, &stats, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (stats.events, ==, expected->events);
+      g_assert_cmpuint (suanli_trace_get_n_slices (trace), ==, expected->slices);
+      g_assert_cmpuint (suanli_trace_get_warnings (trace)->len, ==, 0);
+      g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (stats.by_category, "kernel")), ==, expected->kernels);
+      gpus = suanli_analysis_gpu_time (trace);
+      if (expected->device < 0)
+        g_assert_cmpuint (gpus->len, ==, 0);
+      else
+        {
+          SuanliGpuTime *gpu = &g_array_index (gpus, SuanliGpuTime, 0);
+
+          g_assert_cmpuint (gpus->len, ==, 1);
+          g_assert_cmpint (gpu->device, ==, expected->device);
+          g_assert_cmpint (gpu->kernel_ns, ==, expected->kernel_ns);
+          g_assert_cmpint (gpu->busy_ns, ==, expected->busy_ns);
+          g_assert_cmpint (gpu->comm_ns, ==, expected->comm_ns);
+          g_assert_cmpint (gpu->memcpy_ns, ==, expected->memcpy_ns);
+          g_assert_cmpint (gpu->memset_ns, ==, expected->memset_ns);
+          g_assert_cmpint (gpu->idle_ns, ==, expected->idle_ns);
+        }
+      suanli_import_stats_clear (&stats);
+      checked++;
+    }
+  if (checked == 0)
+    g_test_skip ("none of the Kineto fixtures is in this checkout");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/trace/times", test_times);
+  g_test_add_func ("/trace/containers", test_containers);
+  g_test_add_func ("/trace/base-time", test_base_time);
+  g_test_add_func ("/trace/pids-and-tids", test_pids_and_tids);
+  g_test_add_func ("/trace/complete-nesting", test_complete_nesting);
+  g_test_add_func ("/trace/begin-end", test_begin_end);
+  g_test_add_func ("/trace/instants-counters-metadata", test_instants_counters_metadata);
+  g_test_add_func ("/trace/gpu-time", test_gpu_time);
+  g_test_add_func ("/trace/gzip-file", test_gzip_file);
+  g_test_add_func ("/trace/faults", test_faults);
+  g_test_add_func ("/trace/every-prefix", test_every_prefix);
+  g_test_add_func ("/trace/fixtures", test_fixtures);
+  return g_test_run ();
+}
