@@ -49,6 +49,45 @@ is_communication (const char *name)
   return strstr (lower, "nccl") != NULL || strstr (lower, "rccl") != NULL;
 }
 
+/* Kinds of work and communication, looked up once per distinct category and name: a trace has
+ * millions of slices but a few hundred distinct strings. */
+typedef struct
+{
+  SuanliTrace *trace;
+  GHashTable  *kinds;           /* category + 1 → WorkKind + 1 */
+  GHashTable  *communication;   /* name + 1 → TRUE + 1 or FALSE + 1 */
+} Classifier;
+
+static WorkKind
+classify_work (Classifier        *classifier,
+               const SuanliSlice *slice)
+{
+  gpointer key = GUINT_TO_POINTER (slice->category + 1);
+  gpointer found = g_hash_table_lookup (classifier->kinds, key);
+  WorkKind kind;
+
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+  kind = work_kind (classifier->trace, slice);
+  g_hash_table_insert (classifier->kinds, key, GUINT_TO_POINTER (kind + 1));
+  return kind;
+}
+
+static gboolean
+classify_communication (Classifier        *classifier,
+                        const SuanliSlice *slice)
+{
+  gpointer key = GUINT_TO_POINTER (slice->name + 1);
+  gpointer found = g_hash_table_lookup (classifier->communication, key);
+  gboolean communication;
+
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+  communication = is_communication (suanli_trace_get_string (classifier->trace, slice->name));
+  g_hash_table_insert (classifier->communication, key, GUINT_TO_POINTER (communication + 1));
+  return communication;
+}
+
 static int
 compare_intervals (gconstpointer a,
                    gconstpointer b)
@@ -93,6 +132,7 @@ suanli_analysis_gpu_time (SuanliTrace *trace)
   g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (gint64));
   GArray *result = g_array_new (FALSE, TRUE, sizeof (SuanliGpuTime));
   const char *rank = suanli_trace_get_metadata (trace, "rank");
+  Classifier classifier = { trace, g_hash_table_new (NULL, NULL), g_hash_table_new (NULL, NULL) };
 
   for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
     {
@@ -118,7 +158,7 @@ suanli_analysis_gpu_time (SuanliTrace *trace)
       for (guint s = 0; s < track->slices->len; s++)
         {
           SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
-          WorkKind kind = work_kind (trace, slice);
+          WorkKind kind = classify_work (&classifier, slice);
           Interval interval = { slice->start, slice->start + slice->duration };
 
           if (kind == WORK_NONE)
@@ -127,7 +167,7 @@ suanli_analysis_gpu_time (SuanliTrace *trace)
           if (kind == WORK_KERNEL)
             {
               g_array_append_val (lists[1], interval);
-              if (is_communication (suanli_trace_get_string (trace, slice->name)))
+              if (classify_communication (&classifier, slice))
                 g_array_append_val (lists[2], interval);
             }
           else if (kind == WORK_MEMCPY)
@@ -160,6 +200,8 @@ suanli_analysis_gpu_time (SuanliTrace *trace)
         g_array_unref (lists[k]);
       g_free (lists);
     }
+  g_hash_table_unref (classifier.kinds);
+  g_hash_table_unref (classifier.communication);
   return result;
 }
 

@@ -58,6 +58,21 @@ typedef struct
   guint slices, instants, samples;
 } TrackMark;
 
+/* The members of an event that the importer reads, named once per key rather than compared per value. */
+typedef enum {
+  KEY_OTHER,
+  KEY_NAME,
+  KEY_CAT,
+  KEY_PH,
+  KEY_TS,
+  KEY_DUR,
+  KEY_PID,
+  KEY_TID,
+  KEY_ID,
+  KEY_BP,
+  KEY_SCOPE,
+} EventKey;
+
 typedef struct
 {
   SuanliTrace       *trace;
@@ -68,6 +83,9 @@ typedef struct
   int                events_depth;    /* the depth of the events array; 0 until known */
   gboolean           in_event;
   char               key[64];         /* the member being read in an event, or at the top */
+  EventKey           event_key;       /* key, when it is an event's own member */
+  SuanliString       gpu_categories[7];
+  SuanliString       arg_key_cache[MAX_ARGS];
   gboolean           in_args;
   char               arg_key[128];
   gboolean           in_id2;
@@ -93,6 +111,30 @@ suanli_import_stats_clear (SuanliImportStats *stats)
   g_clear_pointer (&stats->by_category, g_hash_table_unref);
   stats->events = 0;
   stats->bytes = 0;
+}
+
+/* A JSON integer that fits 64 bits; FALSE for fractions, exponents and overflow. */
+static gboolean
+parse_integer (const char *text,
+               gsize       length,
+               gint64     *value)
+{
+  guint64 magnitude = 0;
+  gboolean negative = length > 0 && text[0] == '-';
+  gsize i = negative ? 1 : 0;
+
+  if (i == length)
+    return FALSE;
+  for (; i < length; i++)
+    {
+      if (!g_ascii_isdigit (text[i]) || magnitude > (guint64) G_MAXINT64 / 10)
+        return FALSE;
+      magnitude = magnitude * 10 + (guint64) (text[i] - '0');
+    }
+  if (magnitude > (guint64) G_MAXINT64)
+    return FALSE;
+  *value = negative ? -(gint64) magnitude : (gint64) magnitude;
+  return TRUE;
 }
 
 /* Decimal microseconds, as text, to integer nanoseconds, without a double's rounding: epoch
@@ -155,14 +197,12 @@ read_id (Importer     *importer,
          SuanliString *name)
 {
   char *end = NULL;
-  g_autofree char *copy = g_strndup (text, length);
-  gint64 number = g_ascii_strtoll (copy, &end, 10);
+  g_autofree char *copy = NULL;
+  gint64 number;
 
-  if (end != copy && *end == '\0')
-    {
-      *value = number;
-      return;
-    }
+  if (parse_integer (text, length, value))
+    return;
+  copy = g_strndup (text, length);
   *name = suanli_trace_intern (importer->trace, copy, -1);
   /* "stream 7": Kineto's legacy GPU tids. */
   if (g_str_has_prefix (copy, "stream "))
@@ -175,6 +215,20 @@ read_id (Importer     *importer,
         }
     }
   *value = -(gint64) (g_str_hash (copy) & 0x7fffffff) - 1;
+}
+
+/* The interned id of the argument key being read. Events of one kind list the same keys in the
+ * same order, so the id last seen at this position is tried first: one comparison, no hashing. */
+static SuanliString
+arg_key_id (Importer *importer,
+            guint     position)
+{
+  SuanliString *cached = &importer->arg_key_cache[position];
+
+  if (*cached != 0 && strcmp (suanli_trace_get_string (importer->trace, *cached), importer->arg_key) == 0)
+    return *cached;
+  *cached = suanli_trace_intern (importer->trace, importer->arg_key, -1);
+  return *cached;
 }
 
 static void
@@ -190,8 +244,9 @@ add_arg (Importer     *importer,
 
   if (event->n_args >= MAX_ARGS)
     return;
-  arg = &event->args[event->n_args++];
-  arg->key = suanli_trace_intern (importer->trace, importer->arg_key, -1);
+  arg = &event->args[event->n_args];
+  arg->key = arg_key_id (importer, event->n_args);
+  event->n_args++;
   arg->type = type;
   if (type == SUANLI_ARG_INT)
     arg->i = i;
@@ -216,7 +271,6 @@ scalar_in_event (Importer   *importer,
                  gboolean    is_string)
 {
   Event *event = &importer->event;
-  const char *key = importer->key;
 
   if (importer->in_id2)
     {
@@ -236,14 +290,18 @@ scalar_in_event (Importer   *importer,
         add_arg (importer, SUANLI_ARG_STRING, 0, 0, text, length);
       else
         {
-          g_autofree char *copy = g_strndup (text, length);
-          char *end = NULL;
-          gint64 integer = g_ascii_strtoll (copy, &end, 10);
+          gint64 integer = 0;
 
-          if (end != copy && *end == '\0')
+          if (parse_integer (text, length, &integer))
             add_arg (importer, SUANLI_ARG_INT, integer, 0, NULL, 0);
           else
-            add_arg (importer, SUANLI_ARG_DOUBLE, 0, g_ascii_strtod (copy, NULL), NULL, 0);
+            {
+              char copy[64];
+
+              memcpy (copy, text, MIN (length, sizeof copy - 1));
+              copy[MIN (length, sizeof copy - 1)] = '\0';
+              add_arg (importer, SUANLI_ARG_DOUBLE, 0, g_ascii_strtod (copy, NULL), NULL, 0);
+            }
           if (g_str_equal (importer->arg_key, "sort_index"))
             {
               event->meta_index = integer;
@@ -253,35 +311,86 @@ scalar_in_event (Importer   *importer,
       return;
     }
 
-  if (g_str_equal (key, "name") && is_string)
-    event->name = suanli_trace_intern (importer->trace, text, (gssize) MIN (length, MAX_STRING));
-  else if (g_str_equal (key, "cat") && is_string)
-    event->category = suanli_trace_intern (importer->trace, text, (gssize) MIN (length, MAX_STRING));
-  else if (g_str_equal (key, "ph") && is_string && length > 0)
-    event->phase = text[0];
-  else if (g_str_equal (key, "ts"))
-    event->has_ts = parse_microseconds (text, length, &event->ts);
-  else if (g_str_equal (key, "dur"))
-    event->has_dur = parse_microseconds (text, length, &event->dur);
-  else if (g_str_equal (key, "pid"))
+  switch (importer->event_key)
     {
+    case KEY_NAME:
+      if (is_string)
+        event->name = suanli_trace_intern (importer->trace, text, (gssize) MIN (length, MAX_STRING));
+      break;
+    case KEY_CAT:
+      if (is_string)
+        event->category = suanli_trace_intern (importer->trace, text, (gssize) MIN (length, MAX_STRING));
+      break;
+    case KEY_PH:
+      if (is_string && length > 0)
+        event->phase = text[0];
+      break;
+    case KEY_TS:
+      event->has_ts = parse_microseconds (text, length, &event->ts);
+      break;
+    case KEY_DUR:
+      event->has_dur = parse_microseconds (text, length, &event->dur);
+      break;
+    case KEY_PID:
       read_id (importer, text, length, &event->pid, &event->pid_name);
       event->has_pid = TRUE;
-    }
-  else if (g_str_equal (key, "tid"))
-    {
+      break;
+    case KEY_TID:
       read_id (importer, text, length, &event->tid, &event->tid_name);
       event->has_tid = TRUE;
-    }
-  else if (g_str_equal (key, "id") || g_str_equal (key, "bind_id"))
-    {
+      break;
+    case KEY_ID:
       memcpy (event->id, text, MIN (length, sizeof event->id - 1));
       event->id[MIN (length, sizeof event->id - 1)] = '\0';
+      break;
+    case KEY_BP:
+      if (is_string)
+        event->bind_enclosing = length == 1 && text[0] == 'e';
+      break;
+    case KEY_SCOPE:
+      if (is_string && length > 0)
+        event->scope = text[0];
+      break;
+    case KEY_OTHER:
+      break;
     }
-  else if (g_str_equal (key, "bp") && is_string)
-    event->bind_enclosing = length == 1 && text[0] == 'e';
-  else if (g_str_equal (key, "s") && is_string && length > 0)
-    event->scope = text[0];
+}
+
+static EventKey
+event_key_of (const char *key)
+{
+  /* By length first: this runs for every member of every event. */
+  switch (strlen (key))
+    {
+    case 1:
+      return key[0] == 's' ? KEY_SCOPE : KEY_OTHER;
+    case 2:
+      if (key[0] == 'p' && key[1] == 'h')
+        return KEY_PH;
+      if (key[0] == 't' && key[1] == 's')
+        return KEY_TS;
+      if (key[0] == 'i' && key[1] == 'd')
+        return KEY_ID;
+      if (key[0] == 'b' && key[1] == 'p')
+        return KEY_BP;
+      return KEY_OTHER;
+    case 3:
+      if (memcmp (key, "cat", 3) == 0)
+        return KEY_CAT;
+      if (memcmp (key, "dur", 3) == 0)
+        return KEY_DUR;
+      if (memcmp (key, "pid", 3) == 0)
+        return KEY_PID;
+      if (memcmp (key, "tid", 3) == 0)
+        return KEY_TID;
+      return KEY_OTHER;
+    case 4:
+      return memcmp (key, "name", 4) == 0 ? KEY_NAME : KEY_OTHER;
+    case 7:
+      return memcmp (key, "bind_id", 7) == 0 ? KEY_ID : KEY_OTHER;
+    default:
+      return KEY_OTHER;
+    }
 }
 
 static void
@@ -435,6 +544,8 @@ on_map_key (void                *ctx,
     }
   memcpy (target, key, MIN (length, size - 1));
   target[MIN (length, size - 1)] = '\0';
+  if (target == importer->key && importer->in_event)
+    importer->event_key = event_key_of (importer->key);
   return 1;
 }
 
@@ -514,11 +625,23 @@ static gboolean
 is_gpu_category (Importer    *importer,
                  SuanliString category)
 {
+  for (guint i = 0; i < G_N_ELEMENTS (importer->gpu_categories); i++)
+    if (importer->gpu_categories[i] == category)
+      return TRUE;
+  return FALSE;
+}
+
+/* Kineto's categories for work on the GPU (and their names in older traces), interned once. */
+static void
+intern_gpu_categories (Importer *importer)
+{
   static const char * const gpu[] = {
-    "kernel", "gpu_memcpy", "gpu_memset", "gpu_user_annotation", "Kernel", "Memcpy", "Memset", NULL
+    "kernel", "gpu_memcpy", "gpu_memset", "gpu_user_annotation", "Kernel", "Memcpy", "Memset",
   };
 
-  return g_strv_contains (gpu, suanli_trace_get_string (importer->trace, category));
+  G_STATIC_ASSERT (G_N_ELEMENTS (gpu) == G_N_ELEMENTS (importer->gpu_categories));
+  for (guint i = 0; i < G_N_ELEMENTS (gpu); i++)
+    importer->gpu_categories[i] = suanli_trace_intern (importer->trace, gpu[i], -1);
 }
 
 static SuanliTrack *
@@ -670,17 +793,34 @@ metadata (Importer *importer)
     }
 }
 
+/* A flow's key: category and name (as hexadecimal ids) and the id text; no printf, as every
+ * launch in a Kineto trace has a flow pair. */
+static void
+flow_key (const Event *event,
+          char         key[16 + sizeof event->id])
+{
+  static const char hex[] = "0123456789abcdef";
+
+  for (guint i = 0; i < 8; i++)
+    {
+      key[i] = hex[(event->category >> (28 - 4 * i)) & 0xf];
+      key[8 + i] = hex[(event->name >> (28 - 4 * i)) & 0xf];
+    }
+  memcpy (key + 16, event->id, sizeof event->id);   /* NUL-terminated within its 64 bytes */
+}
+
 /* Flow v1: "s" starts, "t" steps, "f" finishes; keyed by category, name and id. */
 static void
 flow_event (Importer *importer)
 {
   Event *event = &importer->event;
-  g_autofree char *key = g_strdup_printf ("%u:%u:%s", event->category, event->name, event->id);
+  char key[16 + sizeof event->id];
   FlowEnd end = { 0, event->ts, event->phase == 'f' && event->bind_enclosing };
 
+  flow_key (event, key);
   event_track (importer, &end.track);
   if (event->phase == 's')
-    g_hash_table_replace (importer->flow_starts, g_steal_pointer (&key), g_memdup2 (&end, sizeof end));
+    g_hash_table_replace (importer->flow_starts, g_strdup (key), g_memdup2 (&end, sizeof end));
   else if (event->phase == 'f')
     {
       FlowEnd *start = g_hash_table_lookup (importer->flow_starts, key);
@@ -911,6 +1051,23 @@ close_open_slices (Importer *importer)
     }
 }
 
+/* Newlines in @length bytes, found with memchr: trace lines are long, so this is a fraction of a
+ * byte-by-byte loop. Lines are only reported in errors, but the count must run as we go. */
+static guint64
+count_lines (const guchar *buffer,
+             gsize         length)
+{
+  const guchar *at = buffer, *end = buffer + length;
+  guint64 lines = 0;
+
+  while (at < end && (at = memchr (at, '\n', (gsize) (end - at))) != NULL)
+    {
+      lines++;
+      at++;
+    }
+  return lines;
+}
+
 static void
 mark_tracks (Importer *importer)
 {
@@ -982,6 +1139,7 @@ suanli_import_chrome (SuanliTrace       *trace,
   importer.flows = g_array_new (FALSE, FALSE, sizeof (FlowEnd));
   importer.flow_categories = g_array_new (FALSE, FALSE, sizeof (SuanliString));
   importer.last_time = G_MININT64;
+  intern_gpu_categories (&importer);
   mark_tracks (&importer);
   importer.parser = yajl_alloc (&callbacks, NULL, &importer);
   yajl_config (importer.parser, yajl_allow_multiple_values, 0);
@@ -995,8 +1153,7 @@ suanli_import_chrome (SuanliTrace       *trace,
           size_t consumed = yajl_get_bytes_consumed (importer.parser);
           unsigned char *text = yajl_get_error (importer.parser, 0, buffer, (size_t) length);
 
-          for (size_t i = 0; i < consumed && i < (size_t) length; i++)
-            line += buffer[i] == '\n';
+          line += count_lines (buffer, MIN (consumed, (size_t) length));
           fault = TRUE;
           fault_offset = offset + consumed;
           fault_line = line;
@@ -1005,8 +1162,7 @@ suanli_import_chrome (SuanliTrace       *trace,
           yajl_free_error (importer.parser, text);
           break;
         }
-      for (gssize i = 0; i < length; i++)
-        line += buffer[i] == '\n';
+      line += count_lines (buffer, (gsize) length);
       offset += (guint64) length;
     }
   stats->bytes += offset + (fault ? fault_offset - offset : 0);

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n.h>
 
 #include "suanli-trace.h"
 
@@ -23,8 +24,9 @@ struct _SuanliTrace
   GStringChunk *chunk;
   GHashTable   *string_ids;     /* text → id + 1 */
   GPtrArray    *strings;        /* id → text */
+  guint32       recent[256];    /* a direct-mapped cache of ids, in front of string_ids */
   GPtrArray    *tracks;         /* of SuanliTrack */
-  GHashTable   *track_ids;      /* key → index + 1 */
+  GHashTable   *track_ids;      /* TrackKey → index + 1 */
   GArray       *processes;      /* of SuanliProcess */
   GHashTable   *process_ids;    /* pid → index + 1 */
   GArray       *args;           /* of SuanliArg */
@@ -32,6 +34,34 @@ struct _SuanliTrace
   GPtrArray    *warnings;
   GHashTable   *metadata;
 };
+
+/* Tracks are found by kind, process, thread and (for counters and async tracks) name. */
+typedef struct
+{
+  SuanliTrackKind kind;
+  SuanliString    name;
+  gint64          pid;
+  gint64          tid;
+} TrackKey;
+
+static guint
+track_key_hash (gconstpointer data)
+{
+  const TrackKey *key = data;
+  guint64 mixed = (guint64) key->pid * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) ^ (guint64) key->tid * 31u ^
+                  ((guint64) key->kind << 40) ^ ((guint64) key->name << 8);
+
+  return (guint) (mixed ^ (mixed >> 32));
+}
+
+static gboolean
+track_key_equal (gconstpointer a,
+                 gconstpointer b)
+{
+  const TrackKey *x = a, *y = b;
+
+  return x->kind == y->kind && x->name == y->name && x->pid == y->pid && x->tid == y->tid;
+}
 
 G_DEFINE_FINAL_TYPE (SuanliTrace, suanli_trace, G_TYPE_OBJECT)
 
@@ -77,7 +107,7 @@ suanli_trace_init (SuanliTrace *self)
   self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
   self->strings = g_ptr_array_new ();
   self->tracks = g_ptr_array_new_with_free_func ((GDestroyNotify) track_free);
-  self->track_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->track_ids = g_hash_table_new_full (track_key_hash, track_key_equal, g_free, NULL);
   self->processes = g_array_new (FALSE, TRUE, sizeof (SuanliProcess));
   self->process_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->args = g_array_new (FALSE, FALSE, sizeof (SuanliArg));
@@ -99,20 +129,47 @@ suanli_trace_intern (SuanliTrace *self,
                      const char  *text,
                      gssize       length)
 {
+  /* Most strings are short: they are looked up from a copy on the stack, never allocated. */
+  char small[256];
   g_autofree char *copy = NULL;
   const char *key = text;
   gpointer found;
   char *stored;
+  guint slot;
 
-  if (length >= 0 && text[length] != '\0')
-    key = copy = g_strndup (text, length);
+  if (length < 0)
+    length = (gssize) strlen (text);
+  /* Traces repeat a few hundred names millions of times: a cheap look at the length and three
+   * bytes finds most of them before any hashing. */
+  slot = length == 0 ? 0 : ((guint) length * 31u + (guchar) text[0] * 7u + (guchar) text[length / 2] * 3u +
+                            (guchar) text[length - 1]) & (G_N_ELEMENTS (self->recent) - 1);
+  if (self->recent[slot] != 0)
+    {
+      const char *cached = g_ptr_array_index (self->strings, self->recent[slot]);
+
+      if (strnlen (cached, (gsize) length + 1) == (gsize) length && memcmp (cached, text, (gsize) length) == 0)
+        return self->recent[slot];
+    }
+
+  if ((gsize) length < sizeof small)
+    {
+      memcpy (small, text, (gsize) length);
+      small[length] = '\0';
+      key = small;
+    }
+  else
+    key = copy = g_strndup (text, (gsize) length);
   found = g_hash_table_lookup (self->string_ids, key);
   if (found != NULL)
-    return GPOINTER_TO_UINT (found) - 1;
+    {
+      self->recent[slot] = GPOINTER_TO_UINT (found) - 1;
+      return GPOINTER_TO_UINT (found) - 1;
+    }
 
   stored = g_string_chunk_insert (self->chunk, key);
   g_ptr_array_add (self->strings, stored);
   g_hash_table_insert (self->string_ids, stored, GUINT_TO_POINTER (self->strings->len));
+  self->recent[slot] = self->strings->len - 1;
   return self->strings->len - 1;
 }
 
@@ -134,13 +191,11 @@ suanli_trace_ensure_track (SuanliTrace     *self,
                            SuanliString     name,
                            guint           *index)
 {
-  char key[96];
+  TrackKey key = { kind, kind == SUANLI_TRACK_COUNTER || kind == SUANLI_TRACK_ASYNC ? name : 0, pid, tid };
   gpointer found;
   SuanliTrack *track;
 
-  g_snprintf (key, sizeof key, "%d:%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT ":%u", kind, pid, tid,
-              kind == SUANLI_TRACK_COUNTER || kind == SUANLI_TRACK_ASYNC ? name : 0);
-  found = g_hash_table_lookup (self->track_ids, key);
+  found = g_hash_table_lookup (self->track_ids, &key);
   if (found != NULL)
     {
       if (index != NULL)
@@ -157,7 +212,7 @@ suanli_trace_ensure_track (SuanliTrace     *self,
   track->instants = g_array_new (FALSE, FALSE, sizeof (SuanliInstant));
   track->samples = g_array_new (FALSE, FALSE, sizeof (SuanliSample));
   g_ptr_array_add (self->tracks, track);
-  g_hash_table_insert (self->track_ids, g_strdup (key), GUINT_TO_POINTER (self->tracks->len));
+  g_hash_table_insert (self->track_ids, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (self->tracks->len));
   suanli_trace_ensure_process (self, pid);
   if (index != NULL)
     *index = self->tracks->len - 1;
@@ -376,7 +431,9 @@ suanli_trace_finish (SuanliTrace *self)
     }
   if (overlaps > 0)
     {
-      g_autofree char *warning = g_strdup_printf ("%u slices overlap a sibling partly and were kept at their depth",
+      g_autofree char *warning = g_strdup_printf (ngettext ("%u slice overlaps a sibling partly and was kept at its depth",
+                                                            "%u slices overlap a sibling partly and were kept at their depth",
+                                                            overlaps),
                                                   overlaps);
       suanli_trace_add_warning (self, warning);
     }

@@ -1,0 +1,290 @@
+/* bench-trace.c — importing a large Kineto trace: speed against the bare JSON parse, and memory
+ *
+ * Generates a Kineto-form trace whose event mix copies the timeline_analysis fixture (CPU
+ * operators with arguments, runtime launches with correlation ids, GPU kernels on several streams,
+ * memcpy and memset, ac2g flow pairs), 100 MB by default (SUANLI_BENCH_TRACE_MB sets it), then
+ * prints, measured in the same run:
+ *   - yajl's bare parse of the same bytes, no callbacks: the ceiling;
+ *   - Suanli's import: MB/s, events/s, and the growth of peak RSS against the file size;
+ *   - json-glib's parser and Python's json.load as peers (files up to 200 MB);
+ *   - the summary (GPU time and top kernels) of the loaded trace.
+ * SUANLI_BENCH_TRACE_KEEP=1 keeps the generated file and prints its path.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <yajl/yajl_parse.h>
+
+#include "suanli-analysis.h"
+#include "suanli-bench.h"
+#include "suanli-import-chrome.h"
+
+#define CHUNK (64 * 1024)
+
+/* One training step's worth of events, written with fprintf; returns bytes written. */
+static gsize
+write_step (FILE   *out,
+            guint   step,
+            gint64 *clock_us,
+            guint  *correlation)
+{
+  static const char *operators[] = { "aten::linear", "aten::matmul", "aten::add", "aten::layer_norm",
+                                     "aten::softmax", "aten::gelu", "aten::embedding_bag", "aten::cat" };
+  static const char *kernels[] = {
+    "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x64_32x6_nt_align1>(cutlass_80_tensorop_s1688gemm_128x64_32x6_nt_align1::Params)",
+    "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3>)",
+    "void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, unsigned int, 1, 128, 1>(float*, at::native::(anonymous namespace)::CatArrInputTensorMetadata<float, unsigned int, 128, 1>, at::native::(anonymous namespace)::TensorSizeStride<unsigned int, 4u>, int, unsigned int)",
+    "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)",
+  };
+  gsize written = 0;
+  gint64 t = *clock_us;
+
+  written += fprintf (out, ",\n{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#%u\", \"pid\": 2200, "
+                      "\"tid\": 2200, \"ts\": %" G_GINT64_FORMAT ".000, \"dur\": 4000.500, \"args\": {\"External id\": %u}}",
+                      step, t, step);
+  for (guint i = 0; i < 60; i++)
+    {
+      const char *op = operators[i % G_N_ELEMENTS (operators)];
+      const char *kernel = kernels[i % G_N_ELEMENTS (kernels)];
+      guint id = (*correlation)++;
+      gint64 start = t + 10 + i * 60;
+
+      written += fprintf (out,
+        ",\n{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"%s\", \"pid\": 2200, \"tid\": 2200, \"ts\": %" G_GINT64_FORMAT ".250, "
+        "\"dur\": 40.750, \"args\": {\"External id\": %u, \"Record function id\": 0, \"Ev Idx\": %u, "
+        "\"Input Dims\": [[512, 1024], [1024, 1024]], \"Input type\": [\"float\", \"float\"], \"Sequence number\": %u, "
+        "\"Fwd thread id\": 0}}"
+        ",\n{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 2200, \"tid\": 2200, "
+        "\"ts\": %" G_GINT64_FORMAT ".500, \"dur\": 6.125, \"args\": {\"cbid\": 211, \"correlation\": %u, \"External id\": %u}}"
+        ",\n{\"ph\": \"s\", \"id\": %u, \"pid\": 2200, \"tid\": 2200, \"ts\": %" G_GINT64_FORMAT ".500, \"cat\": \"ac2g\", "
+        "\"name\": \"ac2g\"}"
+        ",\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"%s\", \"pid\": 0, \"tid\": %u, \"ts\": %" G_GINT64_FORMAT ".875, "
+        "\"dur\": 45.250, \"args\": {\"queued\": 0, \"device\": 0, \"context\": 1, \"stream\": %u, \"correlation\": %u, "
+        "\"registers per thread\": 128, \"shared memory\": 49152, \"blocks per SM\": 1.62963, \"warps per SM\": 12.2, "
+        "\"grid\": [176, 1, 1], \"block\": [256, 1, 1], \"est. achieved occupancy %%\": 50}}"
+        ",\n{\"ph\": \"f\", \"id\": %u, \"pid\": 0, \"tid\": %u, \"ts\": %" G_GINT64_FORMAT ".875, \"cat\": \"ac2g\", "
+        "\"name\": \"ac2g\", \"bp\": \"e\"}",
+        op, start, id, i, id,
+        start + 20, id, id,
+        id, start + 20,
+        kernel, 7 + i % 3 * 6, start + 30, 7 + i % 3 * 6, id,
+        id, 7 + i % 3 * 6, start + 30);
+    }
+  written += fprintf (out,
+    ",\n{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD (Pageable -> Device)\", \"pid\": 0, \"tid\": 7, "
+    "\"ts\": %" G_GINT64_FORMAT ".000, \"dur\": 120.000, \"args\": {\"device\": 0, \"context\": 1, \"stream\": 7, "
+    "\"correlation\": %u, \"bytes\": 4194304, \"memory bandwidth (GB/s)\": 34.9}}"
+    ",\n{\"ph\": \"X\", \"cat\": \"gpu_memset\", \"name\": \"Memset (Device)\", \"pid\": 0, \"tid\": 7, "
+    "\"ts\": %" G_GINT64_FORMAT ".000, \"dur\": 3.000, \"args\": {\"device\": 0, \"stream\": 7, \"bytes\": 4096}}",
+    t + 3700, (*correlation)++, t + 3850);
+  *clock_us = t + 4100;
+  return written;
+}
+
+static gsize
+generate_trace (const char *path,
+                gsize       target_bytes,
+                guint64    *events)
+{
+  FILE *out = fopen (path, "w");
+  gint64 clock_us = G_GINT64_CONSTANT (1682725897226747);
+  guint correlation = 1000;
+  gsize written = 0;
+
+  g_assert_nonnull (out);
+  written += fprintf (out, "{\n\"schemaVersion\": 1,\n\"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 0, "
+                      "\"world_size\": 8},\n\"traceEvents\": [\n{\"ph\": \"M\", \"name\": \"process_name\", "
+                      "\"pid\": 0, \"tid\": 0, \"args\": {\"name\": \"GPU 0\"}}");
+  *events = 1;
+  for (guint step = 0; written < target_bytes; step++)
+    {
+      written += write_step (out, step, &clock_us, &correlation);
+      *events += 1 + 60 * 5 + 2;
+    }
+  written += fprintf (out, "\n],\n\"traceName\": \"bench.json\"\n}\n");
+  g_assert_cmpint (fclose (out), ==, 0);
+  return written;
+}
+
+/* ---- peak memory ---------------------------------------------------------------------------- */
+
+static gint64
+status_kib (const char *field)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL) || (line = strstr (status, field)) == NULL)
+    return -1;
+  return g_ascii_strtoll (line + strlen (field), NULL, 10);
+}
+
+/* Resets the peak-RSS mark (Linux: writing 5 to clear_refs) and returns the RSS now. */
+static gint64
+reset_peak (void)
+{
+  g_file_set_contents ("/proc/self/clear_refs", "5", 1, NULL);
+  return status_kib ("VmRSS:");
+}
+
+/* ---- the measured bodies ------------------------------------------------------------------ */
+
+typedef struct
+{
+  const char  *path;
+  guint64      events;
+  SuanliTrace *trace;
+} Run;
+
+static void
+bare_parse (gpointer data)
+{
+  Run *run = data;
+  FILE *in = fopen (run->path, "rb");
+  g_autofree guchar *buffer = g_malloc (CHUNK);
+  yajl_handle parser = yajl_alloc (NULL, NULL, NULL);
+  size_t length;
+
+  while ((length = fread (buffer, 1, CHUNK, in)) > 0)
+    g_assert_cmpint (yajl_parse (parser, buffer, length), ==, yajl_status_ok);
+  g_assert_cmpint (yajl_complete_parse (parser), ==, yajl_status_ok);
+  yajl_free (parser);
+  fclose (in);
+}
+
+static void
+suanli_import (gpointer data)
+{
+  Run *run = data;
+  g_autoptr(GFile) file = g_file_new_for_path (run->path);
+  g_autoptr(GError) error = NULL;
+  SuanliImportStats stats = { 0 };
+
+  g_clear_object (&run->trace);
+  run->trace = suanli_trace_new ();
+  g_assert_true (suanli_import_chrome_file (run->trace, file, &stats, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats.events, ==, run->events);
+  suanli_import_stats_clear (&stats);
+}
+
+static void
+json_glib_parse (gpointer data)
+{
+  Run *run = data;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+
+  g_assert_true (json_parser_load_from_file (parser, run->path, NULL));
+}
+
+static void
+summarize (gpointer data)
+{
+  Run *run = data;
+  g_autoptr(GArray) gpus = suanli_analysis_gpu_time (run->trace);
+  g_autoptr(GArray) kernels = suanli_analysis_top_kernels (run->trace);
+
+  g_assert_cmpuint (gpus->len, ==, 1);
+  g_assert_cmpuint (kernels->len, ==, 4);
+}
+
+static void
+python_json_load (const char *path,
+                  double      megabytes)
+{
+  const char *script = "import json, resource, sys, time\n"
+                       "start = time.perf_counter()\n"
+                       "with open(sys.argv[1], 'rb') as f: json.load(f)\n"
+                       "print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n";
+  const char *argv[] = { "/usr/bin/python3", "-c", script, path, NULL };
+  g_autofree char *output = NULL;
+  int status = 0;
+
+  if (!g_file_test (argv[0], G_FILE_TEST_IS_EXECUTABLE) ||
+      !g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &output, NULL, &status, NULL) ||
+      status != 0)
+    {
+      g_print ("python json.load: not measured (no /usr/bin/python3)\n");
+      return;
+    }
+  {
+    double seconds = g_ascii_strtod (output, NULL);
+    double max_kib = g_ascii_strtod (strchr (output, ' ') + 1, NULL);
+
+    g_print ("python json.load: %.1f MB/s, peak RSS %.0f MB (%.2fx the file), one sample\n", megabytes / seconds,
+             max_kib / 1024, max_kib / 1024 / megabytes);
+  }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  const char *size_text = g_getenv ("SUANLI_BENCH_TRACE_MB");
+  gsize megabytes = size_text != NULL ? (gsize) g_ascii_strtoull (size_text, NULL, 10) : 100;
+  g_autoptr(SuanliBench) bare_bench = suanli_bench_new ("bare yajl parse", "ms");
+  g_autoptr(SuanliBench) import_bench = suanli_bench_new ("Suanli import", "ms");
+  g_autoptr(SuanliBench) glib_bench = suanli_bench_new ("json-glib parse", "ms");
+  g_autoptr(SuanliBench) summary_bench = suanli_bench_new ("summary of the loaded trace", "ms");
+  g_autofree char *path = NULL;
+  Run run = { NULL, 0, NULL };
+  double file_mb, bare_ms, import_ms;
+  gint64 before_kib, peak_kib;
+  guint samples;
+  int fd;
+
+  fd = g_file_open_tmp ("suanli-bench-trace-XXXXXX.json", &path, NULL);
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  run.path = path;
+  file_mb = generate_trace (path, megabytes * 1000 * 1000, &run.events) / 1e6;
+  samples = file_mb > 300 ? 1 : 3;
+  g_print ("generated Kineto-like trace: %.1f MB, %" G_GUINT64_FORMAT " events\n", file_mb, run.events);
+
+  suanli_bench_time (bare_bench, samples, bare_parse, &run);
+  suanli_bench_report (bare_bench);
+  bare_ms = suanli_bench_median (bare_bench);
+
+  /* The first import, alone, for peak memory; then the timed samples. */
+  before_kib = reset_peak ();
+  suanli_import (&run);
+  peak_kib = status_kib ("VmHWM:");
+  g_print ("Suanli import peak RSS growth: %.0f MB (%.2fx the file); RSS before %.0f MB\n",
+           (peak_kib - before_kib) / 1024.0, (peak_kib - before_kib) / 1024.0 / file_mb, before_kib / 1024.0);
+  suanli_bench_time (import_bench, samples, suanli_import, &run);
+  suanli_bench_report (import_bench);
+  import_ms = suanli_bench_median (import_bench);
+  g_print ("bare parse %.1f MB/s; Suanli import %.1f MB/s, %.2f M events/s: %.0f%% of the bare parse\n",
+           file_mb / (bare_ms / 1000), file_mb / (import_ms / 1000), run.events / (import_ms / 1000) / 1e6,
+           100 * bare_ms / import_ms);
+  g_print ("loaded: %" G_GUINT64_FORMAT " slices on %u tracks, %u flows\n", suanli_trace_get_n_slices (run.trace),
+           suanli_trace_get_n_tracks (run.trace), suanli_trace_get_flows (run.trace)->len);
+
+  suanli_bench_time (summary_bench, 5, summarize, &run);
+  suanli_bench_report (summary_bench);
+  g_clear_object (&run.trace);
+
+  if (file_mb <= 200)
+    {
+      before_kib = reset_peak ();
+      suanli_bench_time (glib_bench, 1, json_glib_parse, &run);
+      peak_kib = status_kib ("VmHWM:");
+      g_print ("json-glib parse: %.1f MB/s, peak RSS growth %.0f MB (%.2fx the file), one sample\n",
+               file_mb / (suanli_bench_median (glib_bench) / 1000), (peak_kib - before_kib) / 1024.0,
+               (peak_kib - before_kib) / 1024.0 / file_mb);
+      python_json_load (path, file_mb);
+    }
+
+  /* SUANLI_BENCH_TRACE_KEEP=1 leaves the file, to try it in the app or under a profiler. */
+  if (g_getenv ("SUANLI_BENCH_TRACE_KEEP") != NULL)
+    g_print ("kept %s\n", path);
+  else
+    g_unlink (path);
+  return 0;
+}
