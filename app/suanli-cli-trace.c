@@ -65,10 +65,17 @@ summary_json (SuanliTrace       *trace,
     {
       SuanliGpuTime *gpu = &g_array_index (gpus, SuanliGpuTime, i);
 
+      SuanliGroup *group = suanli_trace_get_group (trace, gpu->group);
+
       json_builder_begin_object (builder);
       member_int (builder, "device", gpu->device);
       if (gpu->rank >= 0)
         member_int (builder, "rank", gpu->rank);
+      if (group != NULL)
+        {
+          json_builder_set_member_name (builder, "file");
+          json_builder_add_string_value (builder, suanli_trace_get_string (trace, group->name));
+        }
       member_int (builder, "kernel_ns", gpu->kernel_ns);
       member_int (builder, "busy_ns", gpu->busy_ns);
       member_int (builder, "comm_ns", gpu->comm_ns);
@@ -126,6 +133,15 @@ print_summary (SuanliTrace       *trace,
       SuanliGpuTime *gpu = &g_array_index (gpus, SuanliGpuTime, i);
       double span_ns = MAX (gpu->span_ns, 1);
 
+      SuanliGroup *group = suanli_trace_get_group (trace, gpu->group);
+
+      if (suanli_trace_get_n_groups (trace) > 1 && group != NULL)
+        {
+          g_autofree char *base = g_path_get_basename (suanli_trace_get_string (trace, group->name));
+          g_print ("%s: ", base);
+        }
+      if (gpu->rank >= 0)
+        g_print (_("Rank %d, "), gpu->rank);
       g_print (_("GPU %lld: busy %.1f%%, kernels %.1f%%, communication %.1f%%, memcpy %.1f%%, idle %.1f%%\n"),
                (long long) gpu->device, 100 * gpu->busy_ns / span_ns, 100 * gpu->kernel_ns / span_ns, 100 * gpu->comm_ns / span_ns,
                100 * gpu->memcpy_ns / span_ns, 100 * gpu->idle_ns / span_ns);

@@ -127,22 +127,24 @@ union_length (GArray *intervals)
 GArray *
 suanli_analysis_gpu_time (SuanliTrace *trace)
 {
-  g_autoptr(GHashTable) devices = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  /* Devices are told apart by group (file, rank) and pid: "group:pid" → index + 1. */
+  g_autoptr(GHashTable) devices = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GPtrArray) groups = g_ptr_array_new ();   /* per device: 5 arrays of Interval */
-  g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (SuanliTrack *));
   GArray *result = g_array_new (FALSE, TRUE, sizeof (SuanliGpuTime));
-  const char *rank = suanli_trace_get_metadata (trace, "rank");
   Classifier classifier = { trace, g_hash_table_new (NULL, NULL), g_hash_table_new (NULL, NULL) };
 
   for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
     {
       SuanliTrack *track = suanli_trace_get_track (trace, t);
+      g_autofree char *device = NULL;
       GArray **lists;
       gpointer found;
 
       if (track->kind != SUANLI_TRACK_GPU_STREAM)
         continue;
-      found = g_hash_table_lookup (devices, &track->pid);
+      device = g_strdup_printf ("%u:%" G_GINT64_FORMAT, track->group, track->pid);
+      found = g_hash_table_lookup (devices, device);
       if (found == NULL)
         {
           /* Interval lists: busy, kernels, communication, memcpy, memset. */
@@ -150,9 +152,9 @@ suanli_analysis_gpu_time (SuanliTrace *trace)
           for (guint k = 0; k < 5; k++)
             lists[k] = g_array_new (FALSE, FALSE, sizeof (Interval));
           g_ptr_array_add (groups, lists);
-          g_array_append_val (keys, track->pid);
+          g_array_append_val (keys, track);
           found = GUINT_TO_POINTER (groups->len);
-          g_hash_table_insert (devices, g_memdup2 (&track->pid, sizeof track->pid), found);
+          g_hash_table_insert (devices, g_steal_pointer (&device), found);
         }
       lists = g_ptr_array_index (groups, GPOINTER_TO_UINT (found) - 1);
       for (guint s = 0; s < track->slices->len; s++)
@@ -180,7 +182,9 @@ suanli_analysis_gpu_time (SuanliTrace *trace)
   for (guint d = 0; d < groups->len; d++)
     {
       GArray **lists = g_ptr_array_index (groups, d);
-      SuanliGpuTime time = { g_array_index (keys, gint64, d), rank != NULL ? atoi (rank) : -1 };
+      SuanliTrack *first_track = g_array_index (keys, SuanliTrack *, d);
+      SuanliGroup *group = suanli_trace_get_group (trace, first_track->group);
+      SuanliGpuTime time = { first_track->pid, group != NULL ? group->rank : -1, first_track->group };
       gint64 first = G_MAXINT64, last = G_MININT64;
 
       for (guint i = 0; i < lists[0]->len; i++)

@@ -12,6 +12,7 @@ typedef struct
 {
   gint64 device;       /* the GPU's index (its pid in Kineto traces) */
   int    rank;         /* -1 when unknown */
+  guint  group;        /* the file it came from (SuanliGroup) */
   gint64 span_ns;      /* first GPU activity to last */
   gint64 kernel_ns;    /* covered by at least one kernel */
   gint64 busy_ns;      /* covered by any GPU activity: kernels, memcpy, memset */

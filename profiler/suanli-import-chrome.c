@@ -92,6 +92,7 @@ typedef struct
   int                skip_depth;      /* > 0 while skipping a value we do not read */
   gboolean           top_key_events;
   gboolean           top_in_distributed;
+  guint              group;           /* this file's group in the trace */
   gint64             base_time_ns;    /* added to every time once the file is read */
   gint64             last_time;       /* the latest time in this file, before the base */
   GArray            *marks;           /* of TrackMark: what tracks held before this file */
@@ -400,8 +401,10 @@ scalar_at_top (Importer   *importer,
 {
   if (importer->depth == 2 && importer->top_in_distributed && g_str_equal (importer->key, "rank"))
     {
-      g_autofree char *copy = g_strndup (text, length);
-      suanli_trace_set_metadata (importer->trace, "rank", copy);
+      gint64 rank = -1;
+
+      if (parse_integer (text, length, &rank) && rank >= 0 && rank <= G_MAXINT)
+        suanli_trace_get_group (importer->trace, importer->group)->rank = (int) rank;
     }
   else if (importer->depth == 1 && g_str_equal (importer->key, "baseTimeNanoseconds"))
     {
@@ -965,7 +968,8 @@ slice_key (guint32 track,
   return GSIZE_TO_POINTER (((gsize) track << (sizeof (gsize) > 4 ? 32 : 20)) ^ slice);
 }
 
-/* CPU launches to GPU work through "correlation", for the pairs no flow event joined. */
+/* CPU launches to GPU work through "correlation", for the pairs no flow event joined; within
+ * this file only, as every rank numbers its correlations from the same start. */
 static void
 link_correlations (Importer *importer)
 {
@@ -984,7 +988,7 @@ link_correlations (Importer *importer)
     {
       SuanliTrack *track = suanli_trace_get_track (trace, t);
 
-      if (track->kind != SUANLI_TRACK_THREAD)
+      if (track->kind != SUANLI_TRACK_THREAD || track->group != importer->group)
         continue;
       for (guint s = 0; s < track->slices->len; s++)
         {
@@ -1000,7 +1004,7 @@ link_correlations (Importer *importer)
     {
       SuanliTrack *track = suanli_trace_get_track (trace, t);
 
-      if (track->kind != SUANLI_TRACK_GPU_STREAM)
+      if (track->kind != SUANLI_TRACK_GPU_STREAM || track->group != importer->group)
         continue;
       for (guint s = 0; s < track->slices->len; s++)
         {
@@ -1138,6 +1142,7 @@ suanli_import_chrome (SuanliTrace       *trace,
   importer.flow_starts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   importer.flows = g_array_new (FALSE, FALSE, sizeof (FlowEnd));
   importer.flow_categories = g_array_new (FALSE, FALSE, sizeof (SuanliString));
+  importer.group = suanli_trace_begin_group (trace, name);
   importer.last_time = G_MININT64;
   intern_gpu_categories (&importer);
   mark_tracks (&importer);

@@ -28,28 +28,34 @@ struct _SuanliTrace
   GPtrArray    *tracks;         /* of SuanliTrack */
   GHashTable   *track_ids;      /* TrackKey → index + 1 */
   GArray       *processes;      /* of SuanliProcess */
-  GHashTable   *process_ids;    /* pid → index + 1 */
+  GHashTable   *process_ids;    /* TrackKey → index + 1 */
+  GArray       *groups;         /* of SuanliGroup: one per file read */
+  guint         current_group;  /* where new tracks and processes go */
   GArray       *args;           /* of SuanliArg */
   GArray       *flows;          /* of SuanliFlow */
   GPtrArray    *warnings;
   GHashTable   *metadata;
 };
 
-/* Tracks are found by kind, process, thread and (for counters and async tracks) name. */
+/* Tracks are found by group, kind, process, thread and (for counters and async tracks) name;
+ * processes by group and pid alone (kind PROCESS_KEY, tid 0). */
 typedef struct
 {
-  SuanliTrackKind kind;
+  guint           group;
+  int             kind;
   SuanliString    name;
   gint64          pid;
   gint64          tid;
 } TrackKey;
+
+#define PROCESS_KEY (-1)
 
 static guint
 track_key_hash (gconstpointer data)
 {
   const TrackKey *key = data;
   guint64 mixed = (guint64) key->pid * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) ^ (guint64) key->tid * 31u ^
-                  ((guint64) key->kind << 40) ^ ((guint64) key->name << 8);
+                  ((guint64) (key->kind + 1) << 40) ^ ((guint64) key->name << 8) ^ ((guint64) key->group << 52);
 
   return (guint) (mixed ^ (mixed >> 32));
 }
@@ -60,7 +66,7 @@ track_key_equal (gconstpointer a,
 {
   const TrackKey *x = a, *y = b;
 
-  return x->kind == y->kind && x->name == y->name && x->pid == y->pid && x->tid == y->tid;
+  return x->group == y->group && x->kind == y->kind && x->name == y->name && x->pid == y->pid && x->tid == y->tid;
 }
 
 G_DEFINE_FINAL_TYPE (SuanliTrace, suanli_trace, G_TYPE_OBJECT)
@@ -86,6 +92,7 @@ suanli_trace_finalize (GObject *object)
   g_hash_table_unref (self->track_ids);
   g_array_unref (self->processes);
   g_hash_table_unref (self->process_ids);
+  g_array_unref (self->groups);
   g_array_unref (self->args);
   g_array_unref (self->flows);
   g_ptr_array_unref (self->warnings);
@@ -109,7 +116,8 @@ suanli_trace_init (SuanliTrace *self)
   self->tracks = g_ptr_array_new_with_free_func ((GDestroyNotify) track_free);
   self->track_ids = g_hash_table_new_full (track_key_hash, track_key_equal, g_free, NULL);
   self->processes = g_array_new (FALSE, TRUE, sizeof (SuanliProcess));
-  self->process_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->process_ids = g_hash_table_new_full (track_key_hash, track_key_equal, g_free, NULL);
+  self->groups = g_array_new (FALSE, TRUE, sizeof (SuanliGroup));
   self->args = g_array_new (FALSE, FALSE, sizeof (SuanliArg));
   self->flows = g_array_new (FALSE, FALSE, sizeof (SuanliFlow));
   self->warnings = g_ptr_array_new_with_free_func (g_free);
@@ -121,6 +129,33 @@ SuanliTrace *
 suanli_trace_new (void)
 {
   return g_object_new (SUANLI_TYPE_TRACE, NULL);
+}
+
+/* Starts a group (one file, usually one rank): the tracks and processes made from now on belong
+ * to it, so that pid 0 of rank 0 and pid 0 of rank 1 stay apart. Returns its index. */
+guint
+suanli_trace_begin_group (SuanliTrace *self,
+                          const char  *name)
+{
+  SuanliGroup group = { suanli_trace_intern (self, name, -1), -1 };
+
+  g_array_append_val (self->groups, group);
+  self->current_group = self->groups->len - 1;
+  return self->current_group;
+}
+
+guint
+suanli_trace_get_n_groups (SuanliTrace *self)
+{
+  return self->groups->len;
+}
+
+/* Returns: (nullable): the group, or NULL for tracks made outside any group (group 0 of none). */
+SuanliGroup *
+suanli_trace_get_group (SuanliTrace *self,
+                        guint        index)
+{
+  return index < self->groups->len ? &g_array_index (self->groups, SuanliGroup, index) : NULL;
 }
 
 /* The id of @text (@length bytes, or NUL-terminated when -1), interning it the first time. */
@@ -191,7 +226,7 @@ suanli_trace_ensure_track (SuanliTrace     *self,
                            SuanliString     name,
                            guint           *index)
 {
-  TrackKey key = { kind, kind == SUANLI_TRACK_COUNTER || kind == SUANLI_TRACK_ASYNC ? name : 0, pid, tid };
+  TrackKey key = { self->current_group, kind, kind == SUANLI_TRACK_COUNTER || kind == SUANLI_TRACK_ASYNC ? name : 0, pid, tid };
   gpointer found;
   SuanliTrack *track;
 
@@ -205,6 +240,7 @@ suanli_trace_ensure_track (SuanliTrace     *self,
 
   track = g_new0 (SuanliTrack, 1);
   track->kind = kind;
+  track->group = self->current_group;
   track->pid = pid;
   track->tid = tid;
   track->name = name;
@@ -237,13 +273,14 @@ SuanliProcess *
 suanli_trace_ensure_process (SuanliTrace *self,
                              gint64       pid)
 {
-  gpointer found = g_hash_table_lookup (self->process_ids, &pid);
-  SuanliProcess process = { pid, 0, 0, 0, -1 };
+  TrackKey key = { self->current_group, PROCESS_KEY, 0, pid, 0 };
+  gpointer found = g_hash_table_lookup (self->process_ids, &key);
+  SuanliProcess process = { pid, 0, 0, 0, -1, self->current_group };
 
   if (found != NULL)
     return &g_array_index (self->processes, SuanliProcess, GPOINTER_TO_UINT (found) - 1);
   g_array_append_val (self->processes, process);
-  g_hash_table_insert (self->process_ids, g_memdup2 (&pid, sizeof pid), GUINT_TO_POINTER (self->processes->len));
+  g_hash_table_insert (self->process_ids, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (self->processes->len));
   return &g_array_index (self->processes, SuanliProcess, self->processes->len - 1);
 }
 

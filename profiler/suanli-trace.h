@@ -73,6 +73,7 @@ typedef struct
 typedef struct
 {
   SuanliTrackKind kind;
+  guint           group;      /* the file (rank) it came from */
   gint64          pid;
   gint64          tid;
   SuanliString    name;
@@ -90,7 +91,15 @@ typedef struct
   SuanliString labels;
   int          sort_index;
   int          rank;        /* -1 when unknown */
+  guint        group;
 } SuanliProcess;
+
+/* One file of a merged trace: several ranks open as one trace, a group each. */
+typedef struct
+{
+  SuanliString name;        /* the file */
+  int          rank;        /* from distributedInfo; -1 when unknown */
+} SuanliGroup;
 
 /* A flow joins a slice to another: a CPU launch to its GPU kernel, say. */
 typedef struct
@@ -103,6 +112,11 @@ typedef struct
 } SuanliFlow;
 
 SuanliTrace        *suanli_trace_new              (void);
+guint               suanli_trace_begin_group      (SuanliTrace   *self,
+                                                   const char    *name);
+guint               suanli_trace_get_n_groups     (SuanliTrace   *self);
+SuanliGroup        *suanli_trace_get_group        (SuanliTrace   *self,
+                                                   guint          index);
 SuanliString        suanli_trace_intern           (SuanliTrace   *self,
                                                    const char    *text,
                                                    gssize         length);

@@ -374,6 +374,53 @@ test_gpu_time (void)
     }
 }
 
+/* Two ranks into one trace: each keeps its own GPU, and correlation ids (which every rank numbers
+ * alike) link launches to kernels within their own file only. */
+static void
+test_merged_ranks (void)
+{
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(GArray) gpus = NULL;
+  SuanliImportStats stats = { 0 };
+  GArray *flows;
+
+  for (guint rank = 0; rank < 2; rank++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GString) text = g_string_new (kineto_trace);
+      g_autofree char *name = g_strdup_printf ("rank%u.json", rank);
+      g_autoptr(GInputStream) stream = NULL;
+
+      g_string_replace (text, "\"rank\":3", rank == 0 ? "\"rank\":0" : "\"rank\":1", 1);
+      stream = g_memory_input_stream_new_from_data (text->str, (gssize) text->len, NULL);
+      g_assert_true (suanli_import_chrome (trace, stream, name, &stats, NULL, &error));
+      g_assert_no_error (error);
+    }
+  g_assert_cmpuint (suanli_trace_get_n_groups (trace), ==, 2);
+  g_assert_cmpuint (stats.events, ==, 18);
+  gpus = suanli_analysis_gpu_time (trace);
+  g_assert_cmpuint (gpus->len, ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      SuanliGpuTime *gpu = &g_array_index (gpus, SuanliGpuTime, i);
+
+      g_assert_cmpint (gpu->device, ==, 0);
+      g_assert_cmpint (gpu->rank, ==, (int) i);
+      g_assert_cmpint (gpu->kernel_ns, ==, 45000);
+      g_assert_cmpint (gpu->busy_ns, ==, 57000);
+    }
+  flows = suanli_trace_get_flows (trace);
+  g_assert_cmpuint (flows->len, ==, 4);
+  for (guint i = 0; i < flows->len; i++)
+    {
+      SuanliFlow *flow = &g_array_index (flows, SuanliFlow, i);
+
+      g_assert_cmpuint (suanli_trace_get_track (trace, flow->from_track)->group, ==,
+                        suanli_trace_get_track (trace, flow->to_track)->group);
+    }
+  suanli_import_stats_clear (&stats);
+}
+
 static void
 test_gzip_file (void)
 {
@@ -573,6 +620,7 @@ main (int    argc,
   g_test_add_func ("/trace/begin-end", test_begin_end);
   g_test_add_func ("/trace/instants-counters-metadata", test_instants_counters_metadata);
   g_test_add_func ("/trace/gpu-time", test_gpu_time);
+  g_test_add_func ("/trace/merged-ranks", test_merged_ranks);
   g_test_add_func ("/trace/gzip-file", test_gzip_file);
   g_test_add_func ("/trace/faults", test_faults);
   g_test_add_func ("/trace/every-prefix", test_every_prefix);
