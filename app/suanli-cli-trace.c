@@ -6,6 +6,8 @@
 
 #include <stdio.h>
 #include <glib/gi18n.h>
+#include <unistd.h>
+#include <gio/gunixinputstream.h>
 #include <json-glib/json-glib.h>
 
 #include "suanli-analysis.h"
@@ -169,7 +171,7 @@ run_summary (int    argc,
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the summary as suanli-trace-summary/1 JSON"), NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (N_("FILE…"));
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("FILE… (- for standard input)"));
   g_autoptr(SuanliTrace) trace = suanli_trace_new ();
   g_autoptr(GArray) gpus = NULL;
   g_autoptr(GArray) kernels = NULL;
@@ -186,9 +188,20 @@ run_summary (int    argc,
 
   for (int i = 1; i < argc; i++)
     {
-      g_autoptr(GFile) file = g_file_new_for_commandline_arg (argv[i]);
+      gboolean read;
 
-      if (!suanli_import_chrome_file (trace, file, &stats, NULL, &error))
+      /* "-" is standard input: a pipe from curl, ssh or zcat, plain or gzip. */
+      if (g_str_equal (argv[i], "-"))
+        {
+          g_autoptr(GInputStream) input = g_unix_input_stream_new (STDIN_FILENO, FALSE);
+          read = suanli_import_chrome_any (trace, input, _("standard input"), &stats, NULL, &error);
+        }
+      else
+        {
+          g_autoptr(GFile) file = g_file_new_for_commandline_arg (argv[i]);
+          read = suanli_import_chrome_file (trace, file, &stats, NULL, &error);
+        }
+      if (!read)
         {
           g_printerr ("%s\n", error->message);
           status = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA) ? SUANLI_EXIT_INVALID_INPUT

@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <glib/gi18n.h>
@@ -24,6 +25,9 @@
 #define MAX_DEPTH       64
 #define MAX_ARGS        32
 #define MAX_STRING      (1024 * 1024)
+/* Times, durations and the base time are each kept within ±2^61 ns (±73 years), so that a start
+ * plus a duration plus a base can never overflow 64 bits, whatever a file says. */
+#define TIME_LIMIT_NS   (G_GINT64_CONSTANT (1) << 61)
 
 typedef struct
 {
@@ -156,7 +160,7 @@ parse_microseconds (const char *text,
     return FALSE;
   for (; i < length && g_ascii_isdigit (text[i]); i++)
     {
-      if (whole > G_MAXINT64 / 10 / 1000)
+      if (whole > TIME_LIMIT_NS / 10 / 1000)
         return FALSE;
       whole = whole * 10 + (text[i] - '0');
     }
@@ -174,7 +178,7 @@ parse_microseconds (const char *text,
       char *end = NULL;
       double value = g_ascii_strtod (copy, &end);
 
-      if (end == copy || *end != '\0')
+      if (end == copy || *end != '\0' || !(fabs (value * 1000.0) <= (double) TIME_LIMIT_NS))
         return FALSE;
       *ns = (gint64) (value * 1000.0);
       return TRUE;
@@ -409,7 +413,7 @@ scalar_at_top (Importer   *importer,
   else if (importer->depth == 1 && g_str_equal (importer->key, "baseTimeNanoseconds"))
     {
       g_autofree char *copy = g_strndup (text, length);
-      importer->base_time_ns = g_ascii_strtoll (copy, NULL, 10);
+      importer->base_time_ns = CLAMP (g_ascii_strtoll (copy, NULL, 10), -TIME_LIMIT_NS, TIME_LIMIT_NS);
     }
 }
 
@@ -687,7 +691,7 @@ add_slice (Importer    *importer,
 {
   Event *event = &importer->event;
   SuanliSlice slice = {
-    start, MAX (0, duration), event->name, event->category, G_MAXUINT32, 0, 0, flags,
+    start, CLAMP (duration, 0, TIME_LIMIT_NS), event->name, event->category, G_MAXUINT32, 0, 0, flags,
   };
 
   if (event->n_args > 0)
@@ -1086,6 +1090,14 @@ mark_tracks (Importer *importer)
     }
 }
 
+/* Both are within ±TIME_LIMIT_NS, so the sum cannot overflow; the result is kept within it too. */
+static void
+shift (gint64 *time,
+       gint64  base)
+{
+  *time = CLAMP (*time + base, -TIME_LIMIT_NS, TIME_LIMIT_NS);
+}
+
 /* Kineto writes baseTimeNanoseconds after the events, so it is added once the file is read, to
  * this file's items only (the trace may already hold other ranks). */
 static void
@@ -1103,14 +1115,14 @@ apply_base_time (Importer *importer)
       if (t < importer->marks->len)
         mark = g_array_index (importer->marks, TrackMark, t);
       for (guint i = mark.slices; i < track->slices->len; i++)
-        g_array_index (track->slices, SuanliSlice, i).start += base;
+        shift (&g_array_index (track->slices, SuanliSlice, i).start, base);
       for (guint i = mark.instants; i < track->instants->len; i++)
-        g_array_index (track->instants, SuanliInstant, i).time += base;
+        shift (&g_array_index (track->instants, SuanliInstant, i).time, base);
       for (guint i = mark.samples; i < track->samples->len; i++)
-        g_array_index (track->samples, SuanliSample, i).time += base;
+        shift (&g_array_index (track->samples, SuanliSample, i).time, base);
     }
   for (guint i = 0; i < importer->flows->len; i++)
-    g_array_index (importer->flows, FlowEnd, i).time += base;
+    shift (&g_array_index (importer->flows, FlowEnd, i).time, base);
 }
 
 /* Reads the Chrome trace JSON in @stream into @trace (which may already hold other ranks).
@@ -1180,7 +1192,7 @@ suanli_import_chrome (SuanliTrace       *trace,
           fault = TRUE;
           fault_offset = offset;
           fault_line = line;
-          fault_message = g_strdup (_("the file ends in the middle of the JSON"));
+          fault_message = g_strdup (offset == 0 ? _("the file is empty") : _("the file ends in the middle of the JSON"));
         }
     }
   yajl_free (importer.parser);
@@ -1244,7 +1256,42 @@ suanli_import_chrome (SuanliTrace       *trace,
   return TRUE;
 }
 
-/* Reads a file, gzip-compressed or not (looked up by its first bytes). */
+/* Reads @input, gzip-compressed or not (told by its first two bytes, peeked through a buffer so
+ * that pipes work as well as files). */
+gboolean
+suanli_import_chrome_any (SuanliTrace       *trace,
+                          GInputStream      *input,
+                          const char        *name,
+                          SuanliImportStats *stats,
+                          GCancellable      *cancellable,
+                          GError           **error)
+{
+  g_autoptr(GInputStream) buffered = g_buffered_input_stream_new_sized (input, CHUNK_SIZE);
+  g_autoptr(GInputStream) stream = NULL;
+  const guint8 *magic;
+  gsize available = 0;
+
+  while ((available = g_buffered_input_stream_get_available (G_BUFFERED_INPUT_STREAM (buffered))) < 2)
+    {
+      gssize got = g_buffered_input_stream_fill (G_BUFFERED_INPUT_STREAM (buffered), -1, cancellable, error);
+
+      if (got < 0)
+        return FALSE;
+      if (got == 0)
+        break;
+    }
+  magic = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (buffered), &available);
+  if (available >= 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+    {
+      g_autoptr(GZlibDecompressor) decompressor = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+      stream = g_converter_input_stream_new (buffered, G_CONVERTER (decompressor));
+    }
+  else
+    stream = g_object_ref (buffered);
+  return suanli_import_chrome (trace, stream, name, stats, cancellable, error);
+}
+
+/* Reads a file, gzip-compressed or not. */
 gboolean
 suanli_import_chrome_file (SuanliTrace       *trace,
                            GFile             *file,
@@ -1253,22 +1300,9 @@ suanli_import_chrome_file (SuanliTrace       *trace,
                            GError           **error)
 {
   g_autoptr(GFileInputStream) input = g_file_read (file, cancellable, error);
-  g_autoptr(GInputStream) stream = NULL;
   g_autofree char *name = g_file_get_parse_name (file);
-  guint8 magic[2] = { 0 };
-  gsize got = 0;
 
   if (input == NULL)
     return FALSE;
-  if (!g_input_stream_read_all (G_INPUT_STREAM (input), magic, 2, &got, cancellable, error) ||
-      !g_seekable_seek (G_SEEKABLE (input), 0, G_SEEK_SET, cancellable, error))
-    return FALSE;
-  if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
-    {
-      g_autoptr(GZlibDecompressor) decompressor = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
-      stream = g_converter_input_stream_new (G_INPUT_STREAM (input), G_CONVERTER (decompressor));
-    }
-  else
-    stream = g_object_ref (G_INPUT_STREAM (input));
-  return suanli_import_chrome (trace, stream, name, stats, cancellable, error);
+  return suanli_import_chrome_any (trace, G_INPUT_STREAM (input), name, stats, cancellable, error);
 }

@@ -23,6 +23,12 @@ gboolean suanli_import_chrome       (SuanliTrace       *trace,
                                      SuanliImportStats *stats,
                                      GCancellable      *cancellable,
                                      GError           **error);
+gboolean suanli_import_chrome_any   (SuanliTrace       *trace,
+                                     GInputStream      *input,
+                                     const char        *name,
+                                     SuanliImportStats *stats,
+                                     GCancellable      *cancellable,
+                                     GError           **error);
 gboolean suanli_import_chrome_file  (SuanliTrace       *trace,
                                      GFile             *file,
                                      SuanliImportStats *stats,

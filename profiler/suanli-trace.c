@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
@@ -333,7 +334,7 @@ suanli_trace_find_arg_int (SuanliTrace       *self,
       {
         if (args[i].type == SUANLI_ARG_INT)
           *value = args[i].i;
-        else if (args[i].type == SUANLI_ARG_DOUBLE)
+        else if (args[i].type == SUANLI_ARG_DOUBLE && fabs (args[i].d) < 9.0e18)
           *value = (gint64) args[i].d;
         else
           return FALSE;

@@ -94,6 +94,12 @@ with tempfile.TemporaryDirectory() as directory:
     check(status == 0 and json.loads(out)["events"] == expected["events"], "the gzip form reads the same")
     print("ok: gzip")
 
+    with open(gz_path, "rb") as file:
+        piped = subprocess.run([cli, "trace", "summary", "-", "--json"], stdin=file, capture_output=True, text=True)
+    check(piped.returncode == 0 and json.loads(piped.stdout)["slices"] == expected["slices"],
+          f"gzip through standard input reads the same: {piped.stderr}")
+    print("ok: gzip through standard input")
+
     # Cut inside an event, two thirds in: what came before is kept and the warning says where.
     cut_path = os.path.join(directory, "cut.json")
     cut = len(raw) * 2 // 3

@@ -177,6 +177,32 @@ test_base_time (void)
     }
 }
 
+/* Times at the edges of 64 bits never overflow: they are kept within ±2^61 ns, and a time that
+ * cannot be read at all (1e300 µs) is left out rather than wrapped. */
+static void
+test_extreme_times (void)
+{
+  g_autoptr(Imported) imported = import_text (
+    "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,"
+    "\"ts\":2305843009213693,\"dur\":2305843009213693},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":-2305843009213693,\"dur\":1},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"far\",\"pid\":0,\"tid\":7,\"ts\":1e300,\"dur\":1}],"
+    "\"baseTimeNanoseconds\":9223372036854775807}");
+  g_autoptr(GArray) gpus = NULL;
+  SuanliGpuTime *gpu;
+  gint64 first, last;
+
+  g_assert_true (imported->ok);
+  suanli_trace_get_time_range (imported->trace, &first, &last);
+  g_assert_cmpint (first, <=, last);
+  g_assert_cmpint (last, <=, G_GINT64_CONSTANT (1) << 62);
+  gpus = suanli_analysis_gpu_time (imported->trace);
+  gpu = &g_array_index (gpus, SuanliGpuTime, 0);
+  g_assert_cmpint (gpu->span_ns, >, 0);
+  g_assert_cmpint (gpu->busy_ns, <=, gpu->span_ns);
+  g_assert_cmpint (gpu->idle_ns, >=, 0);
+}
+
 static void
 test_pids_and_tids (void)
 {
@@ -615,6 +641,7 @@ main (int    argc,
   g_test_add_func ("/trace/times", test_times);
   g_test_add_func ("/trace/containers", test_containers);
   g_test_add_func ("/trace/base-time", test_base_time);
+  g_test_add_func ("/trace/extreme-times", test_extreme_times);
   g_test_add_func ("/trace/pids-and-tids", test_pids_and_tids);
   g_test_add_func ("/trace/complete-nesting", test_complete_nesting);
   g_test_add_func ("/trace/begin-end", test_begin_end);

@@ -1,0 +1,53 @@
+/* fuzz-import-chrome.c — libFuzzer target: any bytes through the Chrome/Kineto importer
+ *
+ * The importer must never crash, leak or read out of bounds: it returns a trace (perhaps with a
+ * warning) or an error. The analysis runs on whatever was kept. Built as a fuzzer with
+ * -Dfuzzing=true under clang; otherwise tests/fuzz/replay.c runs the saved corpus through it.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <stdint.h>
+
+#include "suanli-analysis.h"
+#include "suanli-import-chrome.h"
+
+int LLVMFuzzerTestOneInput (const uint8_t *data,
+                            size_t         size);
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data,
+                        size_t         size)
+{
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(GInputStream) stream = g_memory_input_stream_new_from_data (data, (gssize) size, NULL);
+  g_autoptr(GError) error = NULL;
+  SuanliImportStats stats = { 0 };
+
+  if (suanli_import_chrome (trace, stream, "fuzz.json", &stats, NULL, &error))
+    {
+      g_autoptr(GArray) gpus = suanli_analysis_gpu_time (trace);
+      g_autoptr(GArray) kernels = suanli_analysis_top_kernels (trace);
+      gint64 first, last;
+
+      suanli_trace_get_time_range (trace, &first, &last);
+      g_assert (first <= last);
+      g_assert (error == NULL);
+      /* Unions of intervals: no part can exceed the whole, whatever the input. */
+      for (guint i = 0; i < gpus->len; i++)
+        {
+          SuanliGpuTime *gpu = &g_array_index (gpus, SuanliGpuTime, i);
+
+          g_assert (gpu->kernel_ns <= gpu->busy_ns && gpu->memcpy_ns <= gpu->busy_ns);
+          g_assert (gpu->comm_ns <= gpu->kernel_ns);
+          g_assert (gpu->busy_ns <= gpu->span_ns && gpu->idle_ns >= 0);
+        }
+      for (guint i = 0; i < kernels->len; i++)
+        g_assert (g_array_index (kernels, SuanliKernelStats, i).count > 0);
+    }
+  else
+    g_assert (error != NULL);
+  suanli_import_stats_clear (&stats);
+  return 0;
+}
