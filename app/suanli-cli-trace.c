@@ -12,7 +12,7 @@
 
 #include "suanli-analysis.h"
 #include "suanli-cli.h"
-#include "suanli-import-chrome.h"
+#include "suanli-import.h"
 #include "suanli-units.h"
 
 #define TOP_KERNELS  20
@@ -25,6 +25,13 @@ member_int (JsonBuilder *builder,
 {
   json_builder_set_member_name (builder, name);
   json_builder_add_int_value (builder, value);
+}
+
+/* Folded stacks measure in samples, not nanoseconds. */
+static gboolean
+is_sampled (SuanliTrace *trace)
+{
+  return g_strcmp0 (suanli_trace_get_metadata (trace, "unit"), "samples") == 0;
 }
 
 static char *
@@ -52,6 +59,8 @@ summary_json (SuanliTrace       *trace,
   for (GList *l = categories; l != NULL; l = l->next)
     member_int (builder, l->data, (gint64) GPOINTER_TO_SIZE (g_hash_table_lookup (stats->by_category, l->data)));
   json_builder_end_object (builder);
+  json_builder_set_member_name (builder, "time_unit");
+  json_builder_add_string_value (builder, is_sampled (trace) ? "samples" : "ns");
   json_builder_set_member_name (builder, "time_range_ns");
   json_builder_begin_array (builder);
   json_builder_add_int_value (builder, first);
@@ -126,7 +135,11 @@ print_summary (SuanliTrace       *trace,
   g_autofree char *span = NULL;
 
   suanli_trace_get_time_range (trace, &first, &last);
-  span = suanli_format_duration_ns (last - first);
+  if (is_sampled (trace))
+    span = g_strdup_printf (ngettext ("%lld sample", "%lld samples", (gulong) MIN (last - first, G_MAXLONG)),
+                            (long long) (last - first));
+  else
+    span = suanli_format_duration_ns (last - first);
   g_print (_("Events %llu · slices %llu · tracks %u · flows %u · span %s\n"), (unsigned long long) stats->events,
            (unsigned long long) suanli_trace_get_n_slices (trace), suanli_trace_get_n_tracks (trace), suanli_trace_get_flows (trace)->len,
            span);
@@ -194,12 +207,12 @@ run_summary (int    argc,
       if (g_str_equal (argv[i], "-"))
         {
           g_autoptr(GInputStream) input = g_unix_input_stream_new (STDIN_FILENO, FALSE);
-          read = suanli_import_chrome_any (trace, input, _("standard input"), &stats, NULL, &error);
+          read = suanli_import_stream (trace, input, _("standard input"), &stats, NULL, &error);
         }
       else
         {
           g_autoptr(GFile) file = g_file_new_for_commandline_arg (argv[i]);
-          read = suanli_import_chrome_file (trace, file, &stats, NULL, &error);
+          read = suanli_import_file (trace, file, &stats, NULL, &error);
         }
       if (!read)
         {

@@ -110,14 +110,6 @@ typedef struct
   GError            *limit_error;
 } Importer;
 
-void
-suanli_import_stats_clear (SuanliImportStats *stats)
-{
-  g_clear_pointer (&stats->by_category, g_hash_table_unref);
-  stats->events = 0;
-  stats->bytes = 0;
-}
-
 /* A JSON integer that fits 64 bits; FALSE for fractions, exponents and overflow. */
 static gboolean
 parse_integer (const char *text,
@@ -1254,55 +1246,4 @@ suanli_import_chrome (SuanliTrace       *trace,
   g_array_unref (importer.flow_categories);
   g_array_unref (importer.marks);
   return TRUE;
-}
-
-/* Reads @input, gzip-compressed or not (told by its first two bytes, peeked through a buffer so
- * that pipes work as well as files). */
-gboolean
-suanli_import_chrome_any (SuanliTrace       *trace,
-                          GInputStream      *input,
-                          const char        *name,
-                          SuanliImportStats *stats,
-                          GCancellable      *cancellable,
-                          GError           **error)
-{
-  g_autoptr(GInputStream) buffered = g_buffered_input_stream_new_sized (input, CHUNK_SIZE);
-  g_autoptr(GInputStream) stream = NULL;
-  const guint8 *magic;
-  gsize available = 0;
-
-  while ((available = g_buffered_input_stream_get_available (G_BUFFERED_INPUT_STREAM (buffered))) < 2)
-    {
-      gssize got = g_buffered_input_stream_fill (G_BUFFERED_INPUT_STREAM (buffered), -1, cancellable, error);
-
-      if (got < 0)
-        return FALSE;
-      if (got == 0)
-        break;
-    }
-  magic = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (buffered), &available);
-  if (available >= 2 && magic[0] == 0x1f && magic[1] == 0x8b)
-    {
-      g_autoptr(GZlibDecompressor) decompressor = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
-      stream = g_converter_input_stream_new (buffered, G_CONVERTER (decompressor));
-    }
-  else
-    stream = g_object_ref (buffered);
-  return suanli_import_chrome (trace, stream, name, stats, cancellable, error);
-}
-
-/* Reads a file, gzip-compressed or not. */
-gboolean
-suanli_import_chrome_file (SuanliTrace       *trace,
-                           GFile             *file,
-                           SuanliImportStats *stats,
-                           GCancellable      *cancellable,
-                           GError           **error)
-{
-  g_autoptr(GFileInputStream) input = g_file_read (file, cancellable, error);
-  g_autofree char *name = g_file_get_parse_name (file);
-
-  if (input == NULL)
-    return FALSE;
-  return suanli_import_chrome_any (trace, G_INPUT_STREAM (input), name, stats, cancellable, error);
 }

@@ -78,11 +78,18 @@ is_folded_line (const char *line,
     end--;
   while (counts < 2 && end > 0 && g_ascii_isdigit (line[end - 1]))
     {
-      while (end > 0 && g_ascii_isdigit (line[end - 1]))
-        end--;
-      if (end == 0 || line[end - 1] != ' ')
-        return FALSE;
-      end--;
+      gsize digits = end;
+
+      while (digits > 0 && g_ascii_isdigit (line[digits - 1]))
+        digits--;
+      /* Digits that end a frame ("python3", "line 42" is two words) are not a second count. */
+      if (digits == 0 || line[digits - 1] != ' ')
+        {
+          if (counts == 0)
+            return FALSE;
+          break;
+        }
+      end = digits - 1;
       counts++;
       while (end > 0 && line[end - 1] == ' ')
         end--;
@@ -94,25 +101,27 @@ static SuanliTraceFormat
 sniff_folded (const char *text,
               gsize       length)
 {
-  guint lines = 0;
+  guint lines = 0, invalid = 0;
   gsize start = 0;
 
-  /* Judge whole lines only: the last one may be cut by the end of the head. */
-  for (gsize i = 0; i < length && lines < 16; i++)
+  /* Judge whole lines only: the last one may be cut by the end of the head. A stray invalid line
+   * (a header, a comment) does not stop a file that is mostly stacks. */
+  for (gsize i = 0; i < length && lines + invalid < 16; i++)
     {
       if (text[i] != '\n')
         continue;
       if (i > start && !(i == start + 1 && text[start] == '\r'))
         {
-          if (!is_folded_line (text + start, i - start))
-            return SUANLI_TRACE_FORMAT_UNKNOWN;
-          lines++;
+          if (is_folded_line (text + start, i - start))
+            lines++;
+          else
+            invalid++;
         }
       start = i + 1;
     }
-  if (lines == 0 && start < length && is_folded_line (text + start, length - start))
+  if (lines + invalid == 0 && start < length && is_folded_line (text + start, length - start))
     lines++;
-  return lines > 0 ? SUANLI_TRACE_FORMAT_FOLDED : SUANLI_TRACE_FORMAT_UNKNOWN;
+  return lines > 0 && lines > invalid ? SUANLI_TRACE_FORMAT_FOLDED : SUANLI_TRACE_FORMAT_UNKNOWN;
 }
 
 static SuanliTraceFormat

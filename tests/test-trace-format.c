@@ -37,6 +37,8 @@ test_folded (void)
   /* Two count columns (differential), CRLF, and a last line cut short. */
   g_assert_cmpint (sniff ("a;b 3 5\r\na;c 1 0\r\na;d 1"), ==, SUANLI_TRACE_FORMAT_FOLDED);
   g_assert_cmpint (sniff ("python3 [thread];forward;aten::linear 4"), ==, SUANLI_TRACE_FORMAT_FOLDED);
+  /* A frame that ends in digits, right before the count. */
+  g_assert_cmpint (sniff ("main;python3.11;f299 9\n"), ==, SUANLI_TRACE_FORMAT_FOLDED);
   g_assert_cmpint (sniff ("just some words\nand more\n"), ==, SUANLI_TRACE_FORMAT_UNKNOWN);
   g_assert_cmpint (sniff ("12345\n"), ==, SUANLI_TRACE_FORMAT_UNKNOWN);
   g_assert_cmpint (sniff ("a;b 12x\n"), ==, SUANLI_TRACE_FORMAT_UNKNOWN);

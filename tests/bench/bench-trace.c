@@ -23,7 +23,7 @@
 
 #include "suanli-analysis.h"
 #include "suanli-bench.h"
-#include "suanli-import-chrome.h"
+#include "suanli-import.h"
 
 #define CHUNK (64 * 1024)
 
@@ -168,7 +168,7 @@ suanli_import (gpointer data)
 
   g_clear_object (&run->trace);
   run->trace = suanli_trace_new ();
-  g_assert_true (suanli_import_chrome_file (run->trace, file, &stats, NULL, &error));
+  g_assert_true (suanli_import_file (run->trace, file, &stats, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (stats.events, ==, run->events);
   suanli_import_stats_clear (&stats);

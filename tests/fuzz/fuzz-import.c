@@ -1,4 +1,5 @@
-/* fuzz-import-chrome.c — libFuzzer target: any bytes through the Chrome/Kineto importer
+/* fuzz-import.c — libFuzzer target: any bytes through one importer (IMPORTER, set by meson:
+ * suanli_import_chrome or suanli_import_folded), then the analysis
  *
  * The importer must never crash, leak or read out of bounds: it returns a trace (perhaps with a
  * warning) or an error. The analysis runs on whatever was kept. Built as a fuzzer with
@@ -12,6 +13,11 @@
 
 #include "suanli-analysis.h"
 #include "suanli-import-chrome.h"
+#include "suanli-import-folded.h"
+
+#ifndef IMPORTER
+#error "build with -DIMPORTER=suanli_import_chrome (or another importer)"
+#endif
 
 int LLVMFuzzerTestOneInput (const uint8_t *data,
                             size_t         size);
@@ -25,7 +31,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   g_autoptr(GError) error = NULL;
   SuanliImportStats stats = { 0 };
 
-  if (suanli_import_chrome (trace, stream, "fuzz.json", &stats, NULL, &error))
+  if (IMPORTER (trace, stream, "fuzz", &stats, NULL, &error))
     {
       g_autoptr(GArray) gpus = suanli_analysis_gpu_time (trace);
       g_autoptr(GArray) kernels = suanli_analysis_top_kernels (trace);

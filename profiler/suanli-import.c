@@ -1,0 +1,106 @@
+/* suanli-import.c — reading any trace file Suanli knows: gzip or not, told apart by its bytes
+ *
+ * The stream is buffered so that its first bytes can be looked at without seeking: pipes and
+ * standard input work like files. gzip is recognised by its magic number and inflated on the way;
+ * the format is then sniffed from the first (inflated) bytes and the matching importer reads the
+ * rest.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "suanli-import.h"
+#include "suanli-import-chrome.h"
+#include "suanli-import-folded.h"
+#include "suanli-trace-format.h"
+
+#define BUFFER_SIZE (64 * 1024)
+
+void
+suanli_import_stats_clear (SuanliImportStats *stats)
+{
+  g_clear_pointer (&stats->by_category, g_hash_table_unref);
+  stats->events = 0;
+  stats->bytes = 0;
+}
+
+/* Buffers @input and fills the buffer with at least @wanted bytes (up to its 64 KiB), or all there
+ * is, so that an importer can look at the head of a pipe as well as of a file. */
+GInputStream *
+suanli_import_peekable (GInputStream  *input,
+          gsize          wanted,
+          GCancellable  *cancellable,
+          GError       **error)
+{
+  g_autoptr(GInputStream) buffered = g_buffered_input_stream_new_sized (input, BUFFER_SIZE);
+  GBufferedInputStream *buffer = G_BUFFERED_INPUT_STREAM (buffered);
+
+  while (g_buffered_input_stream_get_available (buffer) < wanted)
+    {
+      gssize got = g_buffered_input_stream_fill (buffer, (gssize) (wanted - g_buffered_input_stream_get_available (buffer)),
+                                                 cancellable, error);
+      if (got < 0)
+        return NULL;
+      if (got == 0)
+        break;
+    }
+  return g_steal_pointer (&buffered);
+}
+
+gboolean
+suanli_import_stream (SuanliTrace       *trace,
+                      GInputStream      *input,
+                      const char        *name,
+                      SuanliImportStats *stats,
+                      GCancellable      *cancellable,
+                      GError           **error)
+{
+  g_autoptr(GInputStream) raw = suanli_import_peekable (input, 2, cancellable, error);
+  g_autoptr(GInputStream) text = NULL;
+  const guint8 *head;
+  gsize available = 0;
+
+  if (raw == NULL)
+    return FALSE;
+  head = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (raw), &available);
+  if (available >= 2 && head[0] == 0x1f && head[1] == 0x8b)
+    {
+      g_autoptr(GZlibDecompressor) decompressor = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+      g_autoptr(GInputStream) inflated = g_converter_input_stream_new (raw, G_CONVERTER (decompressor));
+
+      text = suanli_import_peekable (inflated, SUANLI_TRACE_SNIFF_LENGTH, cancellable, error);
+    }
+  else
+    text = suanli_import_peekable (raw, SUANLI_TRACE_SNIFF_LENGTH, cancellable, error);
+  if (text == NULL)
+    return FALSE;
+
+  head = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (text), &available);
+  switch (suanli_trace_format_sniff (head, available))
+    {
+    case SUANLI_TRACE_FORMAT_FOLDED:
+      return suanli_import_folded (trace, text, name, stats, cancellable, error);
+    case SUANLI_TRACE_FORMAT_CHROME_JSON:
+    case SUANLI_TRACE_FORMAT_UNKNOWN:
+    default:
+      /* Unknown bytes go to the JSON reader, whose error says where they stop making sense. */
+      return suanli_import_chrome (trace, text, name, stats, cancellable, error);
+    }
+}
+
+gboolean
+suanli_import_file (SuanliTrace       *trace,
+                    GFile             *file,
+                    SuanliImportStats *stats,
+                    GCancellable      *cancellable,
+                    GError           **error)
+{
+  g_autoptr(GFileInputStream) input = g_file_read (file, cancellable, error);
+  g_autofree char *name = g_file_get_parse_name (file);
+
+  if (input == NULL)
+    return FALSE;
+  return suanli_import_stream (trace, G_INPUT_STREAM (input), name, stats, cancellable, error);
+}
