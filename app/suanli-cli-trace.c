@@ -8,10 +8,12 @@
 #include <glib/gi18n.h>
 #include <unistd.h>
 #include <gio/gunixinputstream.h>
+#include <gio/gunixoutputstream.h>
 #include <json-glib/json-glib.h>
 
 #include "suanli-analysis.h"
 #include "suanli-cli.h"
+#include "suanli-flame.h"
 #include "suanli-import.h"
 #include "suanli-units.h"
 
@@ -175,6 +177,44 @@ print_summary (SuanliTrace       *trace,
     }
 }
 
+/* Reads each of @files ("-" is standard input) into @trace, printing errors; the exit status. */
+static int
+import_files (SuanliTrace        *trace,
+              SuanliImportStats  *stats,
+              const char * const *files,
+              int                 n_files)
+{
+  g_autoptr(GError) error = NULL;
+  int status = SUANLI_EXIT_DONE;
+
+  for (int i = 0; i < n_files; i++)
+    {
+      gboolean read;
+
+      /* "-" is standard input: a pipe from curl, ssh or zcat, plain or gzip. */
+      if (g_str_equal (files[i], "-"))
+        {
+          g_autoptr(GInputStream) input = g_unix_input_stream_new (STDIN_FILENO, FALSE);
+          read = suanli_import_stream (trace, input, _("standard input"), stats, NULL, &error);
+        }
+      else
+        {
+          g_autoptr(GFile) file = g_file_new_for_commandline_arg (files[i]);
+          read = suanli_import_file (trace, file, stats, NULL, &error);
+        }
+      if (!read)
+        {
+          g_printerr ("%s\n", error->message);
+          status = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA) ? SUANLI_EXIT_INVALID_INPUT
+                                                                                 : SUANLI_EXIT_USAGE_OR_IO;
+          g_clear_error (&error);
+        }
+    }
+  for (guint i = 0; i < suanli_trace_get_warnings (trace)->len; i++)
+    g_printerr (_("warning: %s\n"), (const char *) g_ptr_array_index (suanli_trace_get_warnings (trace), i));
+  return status;
+}
+
 static int
 run_summary (int    argc,
              char **argv)
@@ -199,29 +239,7 @@ run_summary (int    argc,
       return SUANLI_EXIT_USAGE_OR_IO;
     }
 
-  for (int i = 1; i < argc; i++)
-    {
-      gboolean read;
-
-      /* "-" is standard input: a pipe from curl, ssh or zcat, plain or gzip. */
-      if (g_str_equal (argv[i], "-"))
-        {
-          g_autoptr(GInputStream) input = g_unix_input_stream_new (STDIN_FILENO, FALSE);
-          read = suanli_import_stream (trace, input, _("standard input"), &stats, NULL, &error);
-        }
-      else
-        {
-          g_autoptr(GFile) file = g_file_new_for_commandline_arg (argv[i]);
-          read = suanli_import_file (trace, file, &stats, NULL, &error);
-        }
-      if (!read)
-        {
-          g_printerr ("%s\n", error->message);
-          status = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA) ? SUANLI_EXIT_INVALID_INPUT
-                                                                                 : SUANLI_EXIT_USAGE_OR_IO;
-          g_clear_error (&error);
-        }
-    }
+  status = import_files (trace, &stats, (const char * const *) argv + 1, argc - 1);
   if (status != SUANLI_EXIT_DONE)
     {
       suanli_import_stats_clear (&stats);
@@ -237,9 +255,62 @@ run_summary (int    argc,
     }
   else
     print_summary (trace, &stats, gpus, kernels);
-  for (guint i = 0; i < suanli_trace_get_warnings (trace)->len; i++)
-    g_printerr (_("warning: %s\n"), (const char *) g_ptr_array_index (suanli_trace_get_warnings (trace), i));
   suanli_import_stats_clear (&stats);
+  return SUANLI_EXIT_DONE;
+}
+
+/* `trace convert IN… OUT`: folded stacks of the CPU stacks, or with --gpu of GPU time by the
+ * stack that launched it; OUT "-" is standard output. The file is replaced atomically. */
+static int
+run_convert (int    argc,
+             char **argv)
+{
+  gboolean gpu = FALSE;
+  const GOptionEntry entries[] = {
+    { "gpu", 0, 0, G_OPTION_ARG_NONE, &gpu, N_("GPU time under the CPU stack that launched it, not CPU stacks"), NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("IN… OUT.folded"));
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(SuanliFlame) flame = NULL;
+  g_autoptr(GOutputStream) output = NULL;
+  g_autoptr(GError) error = NULL;
+  SuanliImportStats stats = { 0 };
+  const char *out;
+  int status;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, &argc, &argv, &error) || argc < 3)
+    {
+      g_printerr ("suanli-cli trace convert: %s\n", error != NULL ? error->message : _("give the input files, then the output"));
+      return SUANLI_EXIT_USAGE_OR_IO;
+    }
+  out = argv[argc - 1];
+  if (!g_str_equal (out, "-") && !g_str_has_suffix (out, ".folded") && !g_str_has_suffix (out, ".txt"))
+    {
+      g_printerr (_("suanli-cli trace convert: %s: this version writes folded stacks only (OUT.folded, OUT.txt or -)\n"),
+                  out);
+      return SUANLI_EXIT_USAGE_OR_IO;
+    }
+  status = import_files (trace, &stats, (const char * const *) argv + 1, argc - 2);
+  suanli_import_stats_clear (&stats);
+  if (status != SUANLI_EXIT_DONE)
+    return status;
+
+  flame = suanli_flame_new (trace, gpu ? SUANLI_FLAME_GPU : SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
+  if (g_str_equal (out, "-"))
+    output = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
+  else
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (out);
+      output = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, &error));
+    }
+  if (output == NULL || !suanli_flame_write_folded (flame, output, NULL, &error) ||
+      !g_output_stream_close (output, NULL, &error))
+    {
+      g_printerr ("suanli-cli trace convert: %s: %s\n", out, error->message);
+      return SUANLI_EXIT_USAGE_OR_IO;
+    }
   return SUANLI_EXIT_DONE;
 }
 
@@ -249,6 +320,8 @@ suanli_cli_trace (int    argc,
 {
   if (argc >= 2 && g_str_equal (argv[1], "summary"))
     return run_summary (argc - 1, argv + 1);
-  g_printerr (_("Usage: suanli-cli trace summary FILE… [--json]\n"));
+  if (argc >= 2 && g_str_equal (argv[1], "convert"))
+    return run_convert (argc - 1, argv + 1);
+  g_printerr (_("Usage: suanli-cli trace summary FILE… [--json] | convert IN… OUT.folded [--gpu]\n"));
   return SUANLI_EXIT_USAGE_OR_IO;
 }

@@ -41,6 +41,14 @@ work_kind (SuanliTrace       *trace,
   return WORK_NONE;
 }
 
+/* Kernels, copies and memsets: the work that occupies a GPU (annotations on GPU tracks do not). */
+gboolean
+suanli_analysis_is_gpu_work (SuanliTrace       *trace,
+                             const SuanliSlice *slice)
+{
+  return work_kind (trace, slice) != WORK_NONE;
+}
+
 static gboolean
 is_communication (const char *name)
 {

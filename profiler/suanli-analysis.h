@@ -31,7 +31,9 @@ typedef struct
   gint64       max_ns;
 } SuanliKernelStats;
 
-GArray *suanli_analysis_gpu_time    (SuanliTrace *trace);
-GArray *suanli_analysis_top_kernels (SuanliTrace *trace);
+gboolean suanli_analysis_is_gpu_work (SuanliTrace       *trace,
+                                      const SuanliSlice *slice);
+GArray  *suanli_analysis_gpu_time    (SuanliTrace       *trace);
+GArray  *suanli_analysis_top_kernels (SuanliTrace       *trace);
 
 G_END_DECLS

@@ -100,6 +100,27 @@ with tempfile.TemporaryDirectory() as directory:
           f"gzip through standard input reads the same: {piped.stderr}")
     print("ok: gzip through standard input")
 
+    # Folded CPU stacks: every nanosecond of the top-level slices once, split by call path.
+    folded_path = os.path.join(directory, "torch.folded")
+    converted = subprocess.run([cli, "trace", "convert", path, folded_path], capture_output=True, text=True)
+    check(converted.returncode == 0, f"convert exits 0: {converted.stderr}")
+    with open(folded_path, encoding="utf-8") as file:
+        folded = [line.rsplit(" ", 1) for line in file.read().splitlines()]
+    def micro_ns(value):
+        return int(decimal.Decimal(str(value)) * 1000)
+
+    slices = sorted((((str(e.get("pid")), str(e.get("tid"))), micro_ns(e["ts"]), micro_ns(e["dur"]))
+                     for e in events if e.get("ph") == "X"), key=lambda s: (s[0], s[1], -s[2]))
+    top_level, ends = 0, {}
+    for thread, start, duration in slices:
+        if thread not in ends or start >= ends[thread]:
+            top_level += duration
+            ends[thread] = start + duration
+    check(sum(int(count) for _, count in folded) == top_level,
+          f"folded counts add up to the top-level time {top_level}: {sum(int(c) for _, c in folded)}")
+    check(any(stack.endswith("aten::addmm") or ";aten::addmm;" in stack for stack, _ in folded), "the stacks name aten::addmm")
+    print(f"ok: {len(folded)} folded stacks, {top_level} ns")
+
     # Cut inside an event, two thirds in: what came before is kept and the warning says where.
     cut_path = os.path.join(directory, "cut.json")
     cut = len(raw) * 2 // 3

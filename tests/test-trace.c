@@ -8,11 +8,13 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
 
 #include "suanli-analysis.h"
+#include "suanli-flame.h"
 #include "suanli-import-chrome.h"
 #include "suanli-import-folded.h"
 
@@ -95,6 +97,13 @@ slice_name (SuanliTrace *trace,
             guint        index)
 {
   return suanli_trace_get_string (trace, slice_at (track, index)->name);
+}
+
+static int
+g_strcmp0_indirect (const char * const *a,
+                    const char * const *b)
+{
+  return g_strcmp0 (*a, *b);
 }
 
 static gboolean
@@ -711,6 +720,94 @@ test_folded_every_prefix (void)
     }
 }
 
+/* ---- flame graphs ------------------------------------------------------------------------- */
+
+/* The child of @parent named @name, or 0. */
+static guint
+flame_child (SuanliFlame *flame,
+             guint        parent,
+             const char  *name)
+{
+  for (guint at = suanli_flame_get_node (flame, parent)->first_child; at != 0;
+       at = suanli_flame_get_node (flame, at)->next_sibling)
+    if (g_str_equal (suanli_flame_get_name (flame, at), name))
+      return at;
+  return 0;
+}
+
+static void
+test_flame_cpu (void)
+{
+  /* outer 0–10 µs holds f twice (2–5, 6–8): outer's own time is what f leaves. */
+  g_autoptr(Imported) imported = import_text (
+    "[{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"main\"}},"
+    " {\"ph\":\"X\",\"name\":\"outer\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":10},"
+    " {\"ph\":\"X\",\"name\":\"f\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":3},"
+    " {\"ph\":\"X\",\"name\":\"f\",\"pid\":1,\"tid\":1,\"ts\":6,\"dur\":2}]");
+  g_autoptr(SuanliFlame) all = suanli_flame_new (imported->trace, SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
+  g_autoptr(SuanliFlame) window = suanli_flame_new (imported->trace, SUANLI_FLAME_CPU, 4000, 7000);
+  guint thread, outer, f;
+
+  thread = flame_child (all, 0, "main");
+  outer = flame_child (all, thread, "outer");
+  f = flame_child (all, outer, "f");
+  g_assert_cmpuint (f, !=, 0);
+  g_assert_cmpint (suanli_flame_get_node (all, 0)->total, ==, 10000);
+  g_assert_cmpint (suanli_flame_get_node (all, outer)->total, ==, 10000);
+  g_assert_cmpint (suanli_flame_get_node (all, outer)->self, ==, 5000);
+  g_assert_cmpint (suanli_flame_get_node (all, f)->total, ==, 5000);
+  g_assert_cmpuint (suanli_flame_get_node (all, f)->count, ==, 2);
+
+  /* Restricted to 4–7 µs: each slice counts only its part inside. */
+  outer = flame_child (window, flame_child (window, 0, "main"), "outer");
+  f = flame_child (window, outer, "f");
+  g_assert_cmpint (suanli_flame_get_node (window, outer)->total, ==, 3000);
+  g_assert_cmpint (suanli_flame_get_node (window, outer)->self, ==, 1000);
+  g_assert_cmpint (suanli_flame_get_node (window, f)->total, ==, 2000);
+}
+
+static void
+test_flame_gpu (void)
+{
+  /* Kernels under the CPU stack that launched them (by flow and by correlation); copies with no
+   * launch recorded under their own root. */
+  g_autoptr(Imported) imported = import_text (kineto_trace);
+  g_autoptr(SuanliFlame) flame = suanli_flame_new (imported->trace, SUANLI_FLAME_GPU, G_MININT64, G_MAXINT64);
+  guint launch, none;
+
+  launch = flame_child (flame, flame_child (flame, flame_child (flame, 0, "thread 100"), "aten::mm"), "cudaLaunchKernel");
+  g_assert_cmpuint (launch, !=, 0);
+  g_assert_cmpint (suanli_flame_get_node (flame, flame_child (flame, launch, "gemm"))->self, ==, 30000);
+  g_assert_cmpint (suanli_flame_get_node (flame, flame_child (flame, launch, "ncclKernel_AllReduce_RING_LL_Sum_float"))->self,
+                   ==, 30000);
+  g_assert_cmpint (suanli_flame_get_node (flame, launch)->total, ==, 60000);
+  none = flame_child (flame, 0, "(launch not recorded)");
+  g_assert_cmpint (suanli_flame_get_node (flame, none)->total, ==, 12000);
+  /* Every piece of GPU work once: kernels, copy and memset, 72 µs, summed (not a union). */
+  g_assert_cmpint (suanli_flame_get_node (flame, 0)->total, ==, 72000);
+}
+
+static void
+test_flame_folded_round_trip (void)
+{
+  g_autoptr(Imported) imported = import_folded_bytes (folded_sample, sizeof folded_sample - 1);
+  g_autoptr(SuanliFlame) flame = suanli_flame_new (imported->trace, SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
+  g_autoptr(GOutputStream) output = g_memory_output_stream_new_resizable ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  const char *expected[] = { "main;eval 50", "main;parse;lex 120", "main;parse;tokens 30", "other_[k] 7", NULL };
+
+  g_assert_true (suanli_flame_write_folded (flame, output, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_write_all (output, "", 1, NULL, NULL, &error));
+  g_assert_true (g_output_stream_close (output, NULL, &error));
+  text = g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (output));
+  lines = g_strsplit (g_strstrip (text), "\n", -1);
+  qsort (lines, g_strv_length (lines), sizeof (char *), (int (*) (const void *, const void *)) g_strcmp0_indirect);
+  g_assert_true (g_strv_equal ((const char * const *) lines, expected));
+}
+
 /* ---- the real Kineto fixtures ------------------------------------------------------------- */
 
 typedef struct
@@ -721,18 +818,19 @@ typedef struct
   gint64      device;      /* -1: no GPU */
   gint64      kernel_ns, busy_ns, comm_ns, memcpy_ns, memset_ns, idle_ns;
   guint64     kernels;     /* kernel slices */
+  gint64      gpu_work_ns; /* durations of kernels, copies and memsets, summed */
 } Fixture;
 
 /* Computed with Python from the files (decimal timestamps, unions of intervals per category). */
 static const Fixture fixtures[] = {
   { "amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz", 220, 113, 2,
-    110881, 149042, 0, 38161, 0, 8762845, 14 },
-  { "cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz", 30, 16, -1, 0, 0, 0, 0, 0, 0, 0 },
+    110881, 149042, 0, 38161, 0, 8762845, 14, 149042 },
+  { "cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz", 30, 16, -1, 0, 0, 0, 0, 0, 0, 0, 0 },
   { "critical_path__simple_add__trace.json.gz", 1348, 838, 0,
-    10670000, 49758000, 0, 39080000, 8000, 15975817000, 79 },
+    10670000, 49758000, 0, 39080000, 8000, 15975817000, 79, 49816000 },
   { "timeline_analysis__sampled_rank-0.json.gz", 4855, 4811, 0,
-    547303000, 547656000, 396199000, 1297000, 28000, 675191000, 1154 },
-  { "triton_example__triton_example.json.gz", 71, 8, 0, 1760, 1760, 0, 0, 0, 0, 1 },
+    547303000, 547656000, 396199000, 1297000, 28000, 675191000, 1154, 607844000 },
+  { "triton_example__triton_example.json.gz", 71, 8, 0, 1760, 1760, 0, 0, 0, 0, 1, 1760 },
 };
 
 static void
@@ -781,6 +879,12 @@ test_fixtures (void)
           g_assert_cmpint (gpu->memset_ns, ==, expected->memset_ns);
           g_assert_cmpint (gpu->idle_ns, ==, expected->idle_ns);
         }
+      {
+        g_autoptr(SuanliFlame) flame = suanli_flame_new (trace, SUANLI_FLAME_GPU, G_MININT64, G_MAXINT64);
+
+        /* Every kernel, copy and memset once, summed: Python's sum of their durations. */
+        g_assert_cmpint (suanli_flame_get_node (flame, 0)->total, ==, expected->gpu_work_ns);
+      }
       suanli_import_stats_clear (&stats);
       checked++;
     }
@@ -812,5 +916,8 @@ main (int    argc,
   g_test_add_func ("/trace/folded/utf16", test_folded_utf16);
   g_test_add_func ("/trace/folded/deep-and-bad", test_folded_deep_and_bad);
   g_test_add_func ("/trace/folded/every-prefix", test_folded_every_prefix);
+  g_test_add_func ("/trace/flame/cpu", test_flame_cpu);
+  g_test_add_func ("/trace/flame/gpu", test_flame_gpu);
+  g_test_add_func ("/trace/flame/folded-round-trip", test_flame_folded_round_trip);
   return g_test_run ();
 }

@@ -1,5 +1,5 @@
 /* fuzz-import.c — libFuzzer target: any bytes through one importer (IMPORTER, set by meson:
- * suanli_import_chrome or suanli_import_folded), then the analysis
+ * suanli_import_chrome or suanli_import_folded), then the analysis and both flame graphs
  *
  * The importer must never crash, leak or read out of bounds: it returns a trace (perhaps with a
  * warning) or an error. The analysis runs on whatever was kept. Built as a fuzzer with
@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "suanli-analysis.h"
+#include "suanli-flame.h"
 #include "suanli-import-chrome.h"
 #include "suanli-import-folded.h"
 
@@ -51,6 +52,15 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
         }
       for (guint i = 0; i < kernels->len; i++)
         g_assert (g_array_index (kernels, SuanliKernelStats, i).count > 0);
+      /* Both flames build and write, whatever was kept. */
+      for (guint kind = SUANLI_FLAME_CPU; kind <= SUANLI_FLAME_GPU; kind++)
+        {
+          g_autoptr(SuanliFlame) flame = suanli_flame_new (trace, kind, G_MININT64, G_MAXINT64);
+          g_autoptr(GOutputStream) output = g_memory_output_stream_new_resizable ();
+
+          g_assert (suanli_flame_get_node (flame, 0)->total >= 0);
+          g_assert (suanli_flame_write_folded (flame, output, NULL, NULL));
+        }
     }
   else
     g_assert (error != NULL);

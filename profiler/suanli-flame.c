@@ -1,0 +1,376 @@
+/* suanli-flame.c — aggregation trees for flame graphs
+ *
+ * A CPU flame merges every thread's nested slices by call path (thread first, then the stack),
+ * weighted by the time each slice spends inside the chosen range. A GPU flame puts each kernel,
+ * copy or memset under the CPU stack that launched it (found through the trace's flows), so the
+ * question "which Python code costs GPU time" has a picture; GPU work no flow reaches sits under
+ * "(launch not recorded)". Weights are the trace's unit: nanoseconds, or samples for folded stacks.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "suanli-analysis.h"
+#include "suanli-flame.h"
+
+#define MAX_DEPTH 256
+
+struct _SuanliFlame
+{
+  GObject      parent_instance;
+
+  SuanliTrace *trace;
+  GArray      *nodes;      /* of SuanliFlameNode; 0 is the root */
+  GHashTable  *children;   /* (parent << 32 | name) → node index */
+  gint64       from, to;
+};
+
+G_DEFINE_FINAL_TYPE (SuanliFlame, suanli_flame, G_TYPE_OBJECT)
+
+static void
+suanli_flame_finalize (GObject *object)
+{
+  SuanliFlame *self = SUANLI_FLAME (object);
+
+  g_clear_object (&self->trace);
+  g_array_unref (self->nodes);
+  g_hash_table_unref (self->children);
+  G_OBJECT_CLASS (suanli_flame_parent_class)->finalize (object);
+}
+
+static void
+suanli_flame_class_init (SuanliFlameClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = suanli_flame_finalize;
+}
+
+static void
+suanli_flame_init (SuanliFlame *self)
+{
+  SuanliFlameNode root = { 0 };
+
+  self->nodes = g_array_new (FALSE, TRUE, sizeof (SuanliFlameNode));
+  g_array_append_val (self->nodes, root);
+  self->children = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+}
+
+static SuanliFlameNode *
+node_at (SuanliFlame *self,
+         guint32      index)
+{
+  return &g_array_index (self->nodes, SuanliFlameNode, index);
+}
+
+/* The child of @parent named @name, made on first use. */
+static guint32
+child (SuanliFlame  *self,
+       guint32       parent,
+       SuanliString  name)
+{
+  gint64 key = (gint64) (((guint64) parent << 32) | name);
+  gpointer found = g_hash_table_lookup (self->children, &key);
+  SuanliFlameNode node = { name, parent, 0, 0, 0, 0, 0 };
+  guint32 index;
+
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found);
+  index = self->nodes->len;
+  node.next_sibling = node_at (self, parent)->first_child;
+  g_array_append_val (self->nodes, node);
+  node_at (self, parent)->first_child = index;
+  g_hash_table_insert (self->children, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (index));
+  return index;
+}
+
+/* How much of @slice lies inside the flame's range. */
+static gint64
+overlap (SuanliFlame       *self,
+         const SuanliSlice *slice)
+{
+  gint64 start = MAX (slice->start, self->from);
+  gint64 end = MIN (slice->start + slice->duration, self->to);
+
+  return MAX (0, end - start);
+}
+
+static SuanliString
+thread_label (SuanliFlame *self,
+              SuanliTrack *track)
+{
+  g_autofree char *label = NULL;
+
+  if (track->name != 0)
+    return track->name;
+  label = g_strdup_printf (_("thread %lld"), (long long) track->tid);
+  return suanli_trace_intern (self->trace, label, -1);
+}
+
+/* GPU work is a leaf under a CPU stack: @weight goes to @node's self time and to the totals of
+ * it and all its ancestors. */
+static void
+add_weight (SuanliFlame *self,
+            guint32      node,
+            gint64       weight)
+{
+  node_at (self, node)->self += weight;
+  node_at (self, node)->count++;
+  for (guint32 at = node;; at = node_at (self, at)->parent)
+    {
+      node_at (self, at)->total += weight;
+      if (at == 0)
+        break;
+    }
+}
+
+static void
+build_cpu (SuanliFlame *self)
+{
+  gboolean sampled = g_strcmp0 (suanli_trace_get_metadata (self->trace, "unit"), "samples") == 0;
+
+  for (guint t = 0; t < suanli_trace_get_n_tracks (self->trace); t++)
+    {
+      SuanliTrack *track = suanli_trace_get_track (self->trace, t);
+      guint32 path[MAX_DEPTH];
+      guint32 thread;
+
+      if (track->kind != SUANLI_TRACK_THREAD || track->slices->len == 0)
+        continue;
+      /* Folded stacks have no threads: their stacks start at the root. */
+      thread = sampled ? 0 : child (self, 0, thread_label (self, track));
+      for (guint d = 0; d < MAX_DEPTH; d++)
+        path[d] = thread;
+      for (guint i = 0; i < track->slices->len; i++)
+        {
+          SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, i);
+          gint64 weight = overlap (self, slice);
+          guint32 parent = slice->depth == 0 ? thread : path[slice->depth - 1];
+
+          if (weight == 0)
+            continue;
+          path[slice->depth] = child (self, parent, slice->name);
+          /* A slice's time already holds its children's: it is added to its own node only, and
+           * is its own (self) until its children claim theirs. */
+          node_at (self, path[slice->depth])->total += weight;
+          node_at (self, path[slice->depth])->self += weight;
+          node_at (self, path[slice->depth])->count++;
+          if (slice->depth > 0)
+            node_at (self, parent)->self -= weight;
+          else
+            {
+              if (thread != 0)
+                node_at (self, thread)->total += weight;
+              node_at (self, 0)->total += weight;
+            }
+        }
+    }
+}
+
+/* parent[i]: the index of slice i's enclosing slice in its track, or G_MAXUINT32. */
+static GArray *
+parents_of (SuanliTrack *track)
+{
+  GArray *parents = g_array_sized_new (FALSE, FALSE, sizeof (guint32), track->slices->len);
+  guint32 last_at_depth[MAX_DEPTH];
+
+  for (guint d = 0; d < MAX_DEPTH; d++)
+    last_at_depth[d] = G_MAXUINT32;
+  for (guint i = 0; i < track->slices->len; i++)
+    {
+      SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, i);
+      guint32 parent = slice->depth == 0 ? G_MAXUINT32 : last_at_depth[slice->depth - 1];
+
+      g_array_append_val (parents, parent);
+      last_at_depth[slice->depth] = i;
+    }
+  return parents;
+}
+
+/* The node for @slice's whole CPU stack (thread, then outermost to innermost). */
+static guint32
+stack_node (SuanliFlame *self,
+            guint        track_index,
+            guint32      slice_index,
+            GHashTable  *parents_by_track)
+{
+  SuanliTrack *track = suanli_trace_get_track (self->trace, track_index);
+  GArray *parents = g_hash_table_lookup (parents_by_track, GUINT_TO_POINTER (track_index + 1));
+  SuanliString names[MAX_DEPTH];
+  guint depth = 0;
+  guint32 node;
+
+  if (parents == NULL)
+    {
+      parents = parents_of (track);
+      g_hash_table_insert (parents_by_track, GUINT_TO_POINTER (track_index + 1), parents);
+    }
+  for (guint32 at = slice_index; at != G_MAXUINT32 && depth < MAX_DEPTH; at = g_array_index (parents, guint32, at))
+    names[depth++] = g_array_index (track->slices, SuanliSlice, at).name;
+  node = child (self, 0, thread_label (self, track));
+  while (depth > 0)
+    node = child (self, node, names[--depth]);
+  return node;
+}
+
+static void
+build_gpu (SuanliFlame *self)
+{
+  g_autoptr(GHashTable) parents_by_track = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  g_autoptr(GHashTable) launched = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (gint64));
+  GArray *flows = suanli_trace_get_flows (self->trace);
+  SuanliString unlaunched = suanli_trace_intern (self->trace, _("(launch not recorded)"), -1);
+
+  g_array_set_size (keys, flows->len);
+  for (guint f = 0; f < flows->len; f++)
+    {
+      SuanliFlow *flow = &g_array_index (flows, SuanliFlow, f);
+      SuanliTrack *to = suanli_trace_get_track (self->trace, flow->to_track);
+      SuanliTrack *from = suanli_trace_get_track (self->trace, flow->from_track);
+      SuanliSlice *work;
+      gint64 *key = &g_array_index (keys, gint64, f);
+      gint64 weight;
+
+      if (to->kind != SUANLI_TRACK_GPU_STREAM || from->kind != SUANLI_TRACK_THREAD)
+        continue;
+      *key = (gint64) (((guint64) flow->to_track << 32) | flow->to_slice);
+      if (g_hash_table_contains (launched, key))
+        continue;
+      g_hash_table_add (launched, key);
+      work = &g_array_index (to->slices, SuanliSlice, flow->to_slice);
+      if (!suanli_analysis_is_gpu_work (self->trace, work))
+        continue;
+      weight = overlap (self, work);
+      if (weight > 0)
+        add_weight (self, child (self, stack_node (self, flow->from_track, flow->from_slice, parents_by_track),
+                                 work->name),
+                    weight);
+    }
+
+  for (guint t = 0; t < suanli_trace_get_n_tracks (self->trace); t++)
+    {
+      SuanliTrack *track = suanli_trace_get_track (self->trace, t);
+
+      if (track->kind != SUANLI_TRACK_GPU_STREAM)
+        continue;
+      for (guint s = 0; s < track->slices->len; s++)
+        {
+          SuanliSlice *work = &g_array_index (track->slices, SuanliSlice, s);
+          gint64 key = (gint64) (((guint64) t << 32) | s);
+          gint64 weight = overlap (self, work);
+
+          if (weight == 0 || !suanli_analysis_is_gpu_work (self->trace, work) || g_hash_table_contains (launched, &key))
+            continue;
+          add_weight (self, child (self, child (self, 0, unlaunched), work->name), weight);
+        }
+    }
+}
+
+/**
+ * suanli_flame_new:
+ * @from, @to: the range, in the trace's unit; G_MININT64 and G_MAXINT64 for all of it
+ *
+ * Returns: (transfer full): the aggregation of @trace's @kind of work inside the range.
+ */
+SuanliFlame *
+suanli_flame_new (SuanliTrace     *trace,
+                  SuanliFlameKind  kind,
+                  gint64           from,
+                  gint64           to)
+{
+  SuanliFlame *self = g_object_new (SUANLI_TYPE_FLAME, NULL);
+
+  self->trace = g_object_ref (trace);
+  self->from = from;
+  self->to = to;
+  if (kind == SUANLI_FLAME_CPU)
+    build_cpu (self);
+  else
+    build_gpu (self);
+  return self;
+}
+
+SuanliTrace *
+suanli_flame_get_trace (SuanliFlame *self)
+{
+  return self->trace;
+}
+
+guint
+suanli_flame_get_n_nodes (SuanliFlame *self)
+{
+  return self->nodes->len;
+}
+
+const SuanliFlameNode *
+suanli_flame_get_node (SuanliFlame *self,
+                       guint        index)
+{
+  g_return_val_if_fail (index < self->nodes->len, NULL);
+  return node_at (self, index);
+}
+
+const char *
+suanli_flame_get_name (SuanliFlame *self,
+                       guint        index)
+{
+  return suanli_trace_get_string (self->trace, node_at (self, index)->name);
+}
+
+/* A frame's text in a folded line: ";" separates frames and a newline ends the line, so both
+ * are replaced. */
+static void
+append_frame (GString    *line,
+              const char *name)
+{
+  for (const char *at = name; *at != '\0'; at++)
+    g_string_append_c (line, *at == ';' ? ',' : (*at == '\n' || *at == '\r') ? ' ' : *at);
+}
+
+/* Writes one "frame;frame;frame SELF" line per node with self time, depth first. */
+gboolean
+suanli_flame_write_folded (SuanliFlame    *self,
+                           GOutputStream  *output,
+                           GCancellable   *cancellable,
+                           GError        **error)
+{
+  g_autoptr(GString) line = g_string_new (NULL);
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 root_child = node_at (self, 0)->first_child;
+
+  if (root_child != 0)
+    g_array_append_val (stack, root_child);
+  while (stack->len > 0)
+    {
+      guint32 index = g_array_index (stack, guint32, stack->len - 1);
+      SuanliFlameNode *node = node_at (self, index);
+
+      g_array_set_size (stack, stack->len - 1);
+      if (node->next_sibling != 0)
+        g_array_append_val (stack, node->next_sibling);
+      if (node->first_child != 0)
+        g_array_append_val (stack, node->first_child);
+      if (node->self <= 0)
+        continue;
+
+      {
+        guint32 path[MAX_DEPTH + 2];
+        guint depth = 0;
+
+        for (guint32 at = index; at != 0 && depth < G_N_ELEMENTS (path); at = node_at (self, at)->parent)
+          path[depth++] = at;
+        g_string_truncate (line, 0);
+        while (depth > 0)
+          {
+            append_frame (line, suanli_flame_get_name (self, path[--depth]));
+            g_string_append_c (line, depth > 0 ? ';' : ' ');
+          }
+        g_string_append_printf (line, "%" G_GINT64_FORMAT "\n", node->self);
+        if (!g_output_stream_write_all (output, line->str, line->len, NULL, cancellable, error))
+          return FALSE;
+      }
+    }
+  return TRUE;
+}

@@ -1,0 +1,47 @@
+/* suanli-flame.h — aggregation trees for flame graphs: CPU stacks, and GPU time by launching stack
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "suanli-trace.h"
+
+G_BEGIN_DECLS
+
+#define SUANLI_TYPE_FLAME (suanli_flame_get_type ())
+
+G_DECLARE_FINAL_TYPE (SuanliFlame, suanli_flame, SUANLI, FLAME, GObject)
+
+/* Node 0 is the root. Children are linked from first_child through next_sibling. */
+typedef struct
+{
+  SuanliString name;
+  guint32      parent;
+  guint32      first_child;    /* 0: none */
+  guint32      next_sibling;   /* 0: none */
+  gint64       total;          /* the node and everything under it */
+  gint64       self;           /* the node alone */
+  guint64      count;          /* slices merged into it */
+} SuanliFlameNode;
+
+typedef enum {
+  SUANLI_FLAME_CPU,   /* nested CPU slices, by thread */
+  SUANLI_FLAME_GPU,   /* GPU work under the CPU stack that launched it (by flows) */
+} SuanliFlameKind;
+
+SuanliFlame           *suanli_flame_new          (SuanliTrace     *trace,
+                                                  SuanliFlameKind  kind,
+                                                  gint64           from,
+                                                  gint64           to);
+SuanliTrace           *suanli_flame_get_trace    (SuanliFlame     *self);
+guint                  suanli_flame_get_n_nodes  (SuanliFlame     *self);
+const SuanliFlameNode *suanli_flame_get_node     (SuanliFlame     *self,
+                                                  guint            index);
+const char            *suanli_flame_get_name     (SuanliFlame     *self,
+                                                  guint            index);
+gboolean               suanli_flame_write_folded (SuanliFlame     *self,
+                                                  GOutputStream   *output,
+                                                  GCancellable    *cancellable,
+                                                  GError         **error);
+
+G_END_DECLS
