@@ -30,6 +30,16 @@ struct _SuanliFlame
 
 G_DEFINE_FINAL_TYPE (SuanliFlame, suanli_flame, G_TYPE_OBJECT)
 
+/* GLib's int64 hash folds the two halves together, so (parent, name) pairs made in step collide
+ * by the thousand; a multiplicative mix spreads them. */
+static guint
+pair_hash (gconstpointer key)
+{
+  guint64 mixed = (guint64) *(const gint64 *) key * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+
+  return (guint) (mixed >> 32);
+}
+
 static void
 suanli_flame_finalize (GObject *object)
 {
@@ -54,7 +64,7 @@ suanli_flame_init (SuanliFlame *self)
 
   self->nodes = g_array_new (FALSE, TRUE, sizeof (SuanliFlameNode));
   g_array_append_val (self->nodes, root);
-  self->children = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->children = g_hash_table_new_full (pair_hash, g_int64_equal, g_free, NULL);
 }
 
 static SuanliFlameNode *
@@ -218,7 +228,7 @@ static void
 build_gpu (SuanliFlame *self)
 {
   g_autoptr(GHashTable) parents_by_track = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
-  g_autoptr(GHashTable) launched = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr(GHashTable) launched = g_hash_table_new (pair_hash, g_int64_equal);
   g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (gint64));
   GArray *flows = suanli_trace_get_flows (self->trace);
   SuanliString unlaunched = suanli_trace_intern (self->trace, _("(launch not recorded)"), -1);

@@ -7,7 +7,7 @@
  *   - yajl's bare parse of the same bytes, no callbacks: the ceiling;
  *   - Suanli's import: MB/s, events/s, and the growth of peak RSS against the file size;
  *   - json-glib's parser and Python's json.load as peers (files up to 200 MB);
- *   - the summary (GPU time and top kernels) of the loaded trace.
+ *   - the summary (GPU time and top kernels) and both flame graphs of the loaded trace.
  * SUANLI_BENCH_TRACE_KEEP=1 keeps the generated file and prints its path.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -23,6 +23,7 @@
 
 #include "suanli-analysis.h"
 #include "suanli-bench.h"
+#include "suanli-flame.h"
 #include "suanli-import.h"
 
 #define CHUNK (64 * 1024)
@@ -195,6 +196,17 @@ summarize (gpointer data)
 }
 
 static void
+flames (gpointer data)
+{
+  Run *run = data;
+  g_autoptr(SuanliFlame) cpu = suanli_flame_new (run->trace, SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
+  g_autoptr(SuanliFlame) gpu = suanli_flame_new (run->trace, SUANLI_FLAME_GPU, G_MININT64, G_MAXINT64);
+
+  g_assert_cmpint (suanli_flame_get_node (gpu, 0)->total, >, 0);
+  g_assert_cmpint (suanli_flame_get_node (cpu, 0)->total, >, 0);
+}
+
+static void
 python_json_load (const char *path,
                   double      megabytes)
 {
@@ -232,6 +244,7 @@ main (int   argc,
   g_autoptr(SuanliBench) import_bench = suanli_bench_new ("Suanli import", "ms");
   g_autoptr(SuanliBench) glib_bench = suanli_bench_new ("json-glib parse", "ms");
   g_autoptr(SuanliBench) summary_bench = suanli_bench_new ("summary of the loaded trace", "ms");
+  g_autoptr(SuanliBench) flame_bench = suanli_bench_new ("CPU and GPU flame graphs of the loaded trace", "ms");
   g_autofree char *path = NULL;
   Run run = { NULL, 0, NULL };
   double file_mb, bare_ms, import_ms;
@@ -268,6 +281,8 @@ main (int   argc,
 
   suanli_bench_time (summary_bench, 5, summarize, &run);
   suanli_bench_report (summary_bench);
+  suanli_bench_time (flame_bench, 3, flames, &run);
+  suanli_bench_report (flame_bench);
   g_clear_object (&run.trace);
 
   if (file_mb <= 200)
