@@ -13,6 +13,7 @@
 
 #include "suanli-analysis.h"
 #include "suanli-cli.h"
+#include "suanli-export-chrome.h"
 #include "suanli-flame.h"
 #include "suanli-import.h"
 #include "suanli-units.h"
@@ -259,8 +260,9 @@ run_summary (int    argc,
   return SUANLI_EXIT_DONE;
 }
 
-/* `trace convert IN… OUT`: folded stacks of the CPU stacks, or with --gpu of GPU time by the
- * stack that launched it; OUT "-" is standard output. The file is replaced atomically. */
+/* `trace convert IN… OUT`: Chrome trace JSON (OUT.json, OUT.json.gz), or folded stacks of the
+ * CPU stacks (with --gpu, of GPU time by the stack that launched it; OUT "-" is standard output).
+ * The file is replaced atomically. */
 static int
 run_convert (int    argc,
              char **argv)
@@ -270,13 +272,14 @@ run_convert (int    argc,
     { "gpu", 0, 0, G_OPTION_ARG_NONE, &gpu, N_("GPU time under the CPU stack that launched it, not CPU stacks"), NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (N_("IN… OUT.folded"));
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("IN… OUT.json[.gz]|OUT.folded|-"));
   g_autoptr(SuanliTrace) trace = suanli_trace_new ();
   g_autoptr(SuanliFlame) flame = NULL;
   g_autoptr(GOutputStream) output = NULL;
   g_autoptr(GError) error = NULL;
   SuanliImportStats stats = { 0 };
   const char *out;
+  gboolean chrome;
   int status;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
@@ -286,9 +289,11 @@ run_convert (int    argc,
       return SUANLI_EXIT_USAGE_OR_IO;
     }
   out = argv[argc - 1];
-  if (!g_str_equal (out, "-") && !g_str_has_suffix (out, ".folded") && !g_str_has_suffix (out, ".txt"))
+  chrome = g_str_has_suffix (out, ".json") || g_str_has_suffix (out, ".json.gz");
+  if (!chrome && !g_str_equal (out, "-") && !g_str_has_suffix (out, ".folded") && !g_str_has_suffix (out, ".txt"))
     {
-      g_printerr (_("suanli-cli trace convert: %s: this version writes folded stacks only (OUT.folded, OUT.txt or -)\n"),
+      g_printerr (_("suanli-cli trace convert: %s: write OUT.json or OUT.json.gz (Chrome trace), OUT.folded or "
+                    "OUT.txt (folded stacks), or - (folded stacks to standard output)\n"),
                   out);
       return SUANLI_EXIT_USAGE_OR_IO;
     }
@@ -297,7 +302,6 @@ run_convert (int    argc,
   if (status != SUANLI_EXIT_DONE)
     return status;
 
-  flame = suanli_flame_new (trace, gpu ? SUANLI_FLAME_GPU : SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
   if (g_str_equal (out, "-"))
     output = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
   else
@@ -305,7 +309,18 @@ run_convert (int    argc,
       g_autoptr(GFile) file = g_file_new_for_commandline_arg (out);
       output = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, &error));
     }
-  if (output == NULL || !suanli_flame_write_folded (flame, output, NULL, &error) ||
+  if (output != NULL && g_str_has_suffix (out, ".gz"))
+    {
+      g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6);
+      GOutputStream *compressed = g_converter_output_stream_new (output, G_CONVERTER (compressor));
+
+      g_object_unref (output);
+      output = compressed;
+    }
+  if (output != NULL && !chrome)
+    flame = suanli_flame_new (trace, gpu ? SUANLI_FLAME_GPU : SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
+  if (output == NULL ||
+      !(chrome ? suanli_export_chrome (trace, output, NULL, &error) : suanli_flame_write_folded (flame, output, NULL, &error)) ||
       !g_output_stream_close (output, NULL, &error))
     {
       g_printerr ("suanli-cli trace convert: %s: %s\n", out, error->message);
@@ -322,6 +337,6 @@ suanli_cli_trace (int    argc,
     return run_summary (argc - 1, argv + 1);
   if (argc >= 2 && g_str_equal (argv[1], "convert"))
     return run_convert (argc - 1, argv + 1);
-  g_printerr (_("Usage: suanli-cli trace summary FILE… [--json] | convert IN… OUT.folded [--gpu]\n"));
+  g_printerr (_("Usage: suanli-cli trace summary FILE… [--json] | convert IN… OUT.json[.gz]|OUT.folded [--gpu]\n"));
   return SUANLI_EXIT_USAGE_OR_IO;
 }

@@ -941,17 +941,65 @@ find_slice (SuanliTrack *track,
   return found;
 }
 
+/* The GPU stream track with the same group, pid and tid as @thread, or G_MAXUINT32. Flow events
+ * carry no GPU category, so they land on thread tracks; the kernels they point at are on streams. */
+static guint
+gpu_twin (Importer   *importer,
+          GHashTable *twins,
+          guint       thread)
+{
+  gpointer found;
+  SuanliTrack *track;
+  guint twin = G_MAXUINT32;
+
+  if (g_hash_table_lookup_extended (twins, GUINT_TO_POINTER (thread), NULL, &found))
+    return GPOINTER_TO_UINT (found);
+  track = suanli_trace_get_track (importer->trace, thread);
+  for (guint t = 0; t < suanli_trace_get_n_tracks (importer->trace); t++)
+    {
+      SuanliTrack *other = suanli_trace_get_track (importer->trace, t);
+
+      if (other->kind == SUANLI_TRACK_GPU_STREAM && other->group == track->group && other->pid == track->pid &&
+          other->tid == track->tid)
+        twin = t;
+    }
+  g_hash_table_insert (twins, GUINT_TO_POINTER (thread), GUINT_TO_POINTER (twin));
+  return twin;
+}
+
+/* Finds the slice a flow end points at: on the GPU stream of the same pid and tid first. */
+static gboolean
+find_flow_end (Importer      *importer,
+               GHashTable    *twins,
+               const FlowEnd *end,
+               gboolean       enclosing,
+               guint32       *track,
+               guint32       *slice)
+{
+  guint twin = gpu_twin (importer, twins, end->track);
+
+  if (twin != G_MAXUINT32 && find_slice (suanli_trace_get_track (importer->trace, twin), end->time, enclosing, slice))
+    {
+      *track = twin;
+      return TRUE;
+    }
+  *track = end->track;
+  return find_slice (suanli_trace_get_track (importer->trace, end->track), end->time, enclosing, slice);
+}
+
 static void
 bind_flows (Importer *importer)
 {
+  g_autoptr(GHashTable) twins = g_hash_table_new (NULL, NULL);
+
   for (guint i = 0; i + 1 < importer->flows->len; i += 2)
     {
       FlowEnd *start = &g_array_index (importer->flows, FlowEnd, i);
       FlowEnd *end = &g_array_index (importer->flows, FlowEnd, i + 1);
-      SuanliFlow flow = { start->track, 0, end->track, 0, g_array_index (importer->flow_categories, SuanliString, i / 2) };
+      SuanliFlow flow = { 0, 0, 0, 0, g_array_index (importer->flow_categories, SuanliString, i / 2) };
 
-      if (find_slice (suanli_trace_get_track (importer->trace, start->track), start->time, TRUE, &flow.from_slice) &&
-          find_slice (suanli_trace_get_track (importer->trace, end->track), end->time, end->enclosing, &flow.to_slice))
+      if (find_flow_end (importer, twins, start, TRUE, &flow.from_track, &flow.from_slice) &&
+          find_flow_end (importer, twins, end, end->enclosing, &flow.to_track, &flow.to_slice))
         suanli_trace_add_flow (importer->trace, &flow);
     }
 }

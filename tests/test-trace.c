@@ -14,6 +14,7 @@
 #include <glib/gstdio.h>
 
 #include "suanli-analysis.h"
+#include "suanli-export-chrome.h"
 #include "suanli-flame.h"
 #include "suanli-import-chrome.h"
 #include "suanli-import-folded.h"
@@ -87,6 +88,7 @@ static SuanliSlice *
 slice_at (SuanliTrack *track,
           guint        index)
 {
+  g_assert_nonnull (track);
   g_assert_cmpuint (index, <, track->slices->len);
   return &g_array_index (track->slices, SuanliSlice, index);
 }
@@ -466,6 +468,60 @@ test_merged_ranks (void)
                         suanli_trace_get_track (trace, flow->to_track)->group);
     }
   suanli_import_stats_clear (&stats);
+}
+
+/* A flow event pair alone (no correlation ids) joins a launch to its kernel on the GPU stream of
+ * the same pid and tid, although the flow events themselves carry no GPU category. */
+static void
+test_flow_events_reach_streams (void)
+{
+  g_autoptr(GString) text = g_string_new (kineto_trace);
+  g_autoptr(Imported) imported = NULL;
+  SuanliFlow *flow;
+
+  g_assert_cmpuint (g_string_replace (text, "\"correlation\":", "\"corr\":", 0), ==, 4);
+  imported = import_bytes (text->str, text->len);
+  g_assert_true (imported->ok);
+  g_assert_cmpuint (suanli_trace_get_flows (imported->trace)->len, ==, 1);
+  flow = &g_array_index (suanli_trace_get_flows (imported->trace), SuanliFlow, 0);
+  g_assert_cmpint (suanli_trace_get_track (imported->trace, flow->to_track)->kind, ==, SUANLI_TRACK_GPU_STREAM);
+  g_assert_cmpstr (slice_name (imported->trace, suanli_trace_get_track (imported->trace, flow->to_track), flow->to_slice),
+                   ==, "gemm");
+  g_assert_cmpstr (slice_name (imported->trace, suanli_trace_get_track (imported->trace, flow->from_track),
+                               flow->from_slice), ==, "cudaLaunchKernel");
+}
+
+/* Written back as Chrome JSON and read again: the same slices, flows and GPU time. */
+static void
+test_export_round_trip (void)
+{
+  g_autoptr(Imported) imported = import_text (kineto_trace);
+  g_autoptr(GOutputStream) output = g_memory_output_stream_new_resizable ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(Imported) again = NULL;
+  g_autoptr(GArray) gpus = NULL;
+  SuanliGpuTime *gpu;
+
+  g_assert_true (suanli_export_chrome (imported->trace, output, NULL, &error));
+  g_assert_true (g_output_stream_close (output, NULL, &error));
+  g_assert_no_error (error);
+  again = import_bytes (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (output)),
+                        g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (output)));
+  g_assert_no_error (again->error);
+  g_assert_cmpuint (suanli_trace_get_n_slices (again->trace), ==, suanli_trace_get_n_slices (imported->trace));
+  g_assert_cmpuint (suanli_trace_get_flows (again->trace)->len, ==, 2);
+  gpus = suanli_analysis_gpu_time (again->trace);
+  gpu = &g_array_index (gpus, SuanliGpuTime, 0);
+  g_assert_cmpint (gpu->kernel_ns, ==, 45000);
+  g_assert_cmpint (gpu->busy_ns, ==, 57000);
+  g_assert_cmpint (gpu->comm_ns, ==, 30000);
+  {
+    gint64 correlation = 0;
+    SuanliTrack *stream = find_track (again->trace, SUANLI_TRACK_GPU_STREAM, 0, 7);
+
+    g_assert_true (suanli_trace_find_arg_int (again->trace, slice_at (stream, 0), "correlation", &correlation));
+    g_assert_cmpint (correlation, ==, 11);
+  }
 }
 
 static void
@@ -907,6 +963,8 @@ main (int    argc,
   g_test_add_func ("/trace/instants-counters-metadata", test_instants_counters_metadata);
   g_test_add_func ("/trace/gpu-time", test_gpu_time);
   g_test_add_func ("/trace/merged-ranks", test_merged_ranks);
+  g_test_add_func ("/trace/flow-events-reach-streams", test_flow_events_reach_streams);
+  g_test_add_func ("/trace/export-round-trip", test_export_round_trip);
   g_test_add_func ("/trace/gzip-file", test_gzip_file);
   g_test_add_func ("/trace/faults", test_faults);
   g_test_add_func ("/trace/every-prefix", test_every_prefix);

@@ -1,5 +1,5 @@
 /* fuzz-import.c — libFuzzer target: any bytes through one importer (IMPORTER, set by meson:
- * suanli_import_chrome or suanli_import_folded), then the analysis and both flame graphs
+ * suanli_import_chrome or suanli_import_folded), then the analysis, both flame graphs and a round trip through Chrome JSON
  *
  * The importer must never crash, leak or read out of bounds: it returns a trace (perhaps with a
  * warning) or an error. The analysis runs on whatever was kept. Built as a fuzzer with
@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "suanli-analysis.h"
+#include "suanli-export-chrome.h"
 #include "suanli-flame.h"
 #include "suanli-import-chrome.h"
 #include "suanli-import-folded.h"
@@ -52,6 +53,24 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
         }
       for (guint i = 0; i < kernels->len; i++)
         g_assert (g_array_index (kernels, SuanliKernelStats, i).count > 0);
+      /* What was kept writes back as Chrome JSON that reads again. */
+      {
+        g_autoptr(GOutputStream) json = g_memory_output_stream_new_resizable ();
+        g_autoptr(SuanliTrace) again = suanli_trace_new ();
+        g_autoptr(GInputStream) back = NULL;
+        g_autoptr(GError) again_error = NULL;
+        SuanliImportStats again_stats = { 0 };
+
+        g_assert (suanli_export_chrome (trace, json, NULL, NULL));
+        g_assert (g_output_stream_close (json, NULL, NULL));
+        back = g_memory_input_stream_new_from_data (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (json)),
+                                                    (gssize) g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (json)),
+                                                    NULL);
+        if (!suanli_import_chrome (again, back, "again", &again_stats, NULL, &again_error))
+          g_error ("the export does not read back: %s", again_error->message);
+        g_assert (suanli_trace_get_n_slices (again) == suanli_trace_get_n_slices (trace));
+        suanli_import_stats_clear (&again_stats);
+      }
       /* Both flames build and write, whatever was kept. */
       for (guint kind = SUANLI_FLAME_CPU; kind <= SUANLI_FLAME_GPU; kind++)
         {
