@@ -323,6 +323,14 @@ run_convert (int    argc,
       !(chrome ? suanli_export_chrome (trace, output, NULL, &error) : suanli_flame_write_folded (flame, output, NULL, &error)) ||
       !g_output_stream_close (output, NULL, &error))
     {
+      /* Closing with a cancelled cancellable abandons the replacement: the old file stays. */
+      if (output != NULL && !g_output_stream_is_closed (output))
+        {
+          g_autoptr(GCancellable) abandon = g_cancellable_new ();
+
+          g_cancellable_cancel (abandon);
+          g_output_stream_close (output, abandon, NULL);
+        }
       g_printerr ("suanli-cli trace convert: %s: %s\n", out, error->message);
       return SUANLI_EXIT_USAGE_OR_IO;
     }

@@ -114,7 +114,11 @@ thread_label (SuanliFlame *self,
 
   if (track->name != 0)
     return track->name;
-  label = g_strdup_printf (_("thread %lld"), (long long) track->tid);
+  /* Unnamed threads of different processes must not merge. */
+  if (track->tid == track->pid)
+    label = g_strdup_printf (_("thread %lld"), (long long) track->tid);
+  else
+    label = g_strdup_printf (_("thread %lld of process %lld"), (long long) track->tid, (long long) track->pid);
   return suanli_trace_intern (self->trace, label, -1);
 }
 
@@ -148,8 +152,14 @@ build_cpu (SuanliFlame *self)
 
       if (track->kind != SUANLI_TRACK_THREAD || track->slices->len == 0)
         continue;
-      /* Folded stacks have no threads: their stacks start at the root. */
-      thread = sampled ? 0 : child (self, 0, thread_label (self, track));
+      /* Folded stacks have no threads: their stacks start at the root, or under their group's
+       * name when there are several (the two columns of a differential file stay apart). */
+      if (sampled)
+        thread = suanli_trace_get_n_groups (self->trace) > 1 && suanli_trace_get_group (self->trace, track->group) != NULL
+                   ? child (self, 0, suanli_trace_get_group (self->trace, track->group)->name)
+                   : 0;
+      else
+        thread = child (self, 0, thread_label (self, track));
       for (guint d = 0; d < MAX_DEPTH; d++)
         path[d] = thread;
       for (guint i = 0; i < track->slices->len; i++)

@@ -28,6 +28,8 @@
 /* Times, durations and the base time are each kept within ±2^61 ns (±73 years), so that a start
  * plus a duration plus a base can never overflow 64 bits, whatever a file says. */
 #define TIME_LIMIT_NS   (G_GINT64_CONSTANT (1) << 61)
+/* The pid of the row for global instants: below every real or hashed (word) pid. */
+#define GLOBAL_PID      G_MININT64
 
 typedef struct
 {
@@ -404,8 +406,11 @@ scalar_at_top (Importer   *importer,
     }
   else if (importer->depth == 1 && g_str_equal (importer->key, "baseTimeNanoseconds"))
     {
-      g_autofree char *copy = g_strndup (text, length);
-      importer->base_time_ns = CLAMP (g_ascii_strtoll (copy, NULL, 10), -TIME_LIMIT_NS, TIME_LIMIT_NS);
+      gint64 base = 0;
+
+      /* An integer of nanoseconds; anything else is not a base time and is ignored. */
+      if (parse_integer (text, length, &base))
+        importer->base_time_ns = CLAMP (base, -TIME_LIMIT_NS, TIME_LIMIT_NS);
     }
 }
 
@@ -865,8 +870,12 @@ process_event (Importer *importer)
       {
         SuanliInstant instant = { event->ts, event->name, event->category };
 
+        /* Global instants get a row of their own, apart from every process (pid 0 is GPU 0). */
         if (event->scope == 'g')
-          event->pid = 0, event->has_tid = FALSE, event->tid = 0;
+          {
+            event->pid = GLOBAL_PID, event->has_tid = FALSE, event->tid = GLOBAL_PID;
+            event->pid_name = event->tid_name = 0;
+          }
         track = event_track (importer, &index);
         g_array_append_val (track->instants, instant);
         break;
@@ -909,6 +918,22 @@ find_slice (SuanliTrack *track,
   guint low = 0, high = slices->len;
   gboolean found = FALSE;
 
+  if (!enclosing)
+    {
+      /* The first slice starting at or after @time. */
+      while (low < high)
+        {
+          guint middle = (low + high) / 2;
+
+          if (g_array_index (slices, SuanliSlice, middle).start < time)
+            low = middle + 1;
+          else
+            high = middle;
+        }
+      *slice_index = low;
+      return low < slices->len;
+    }
+
   /* The first slice starting after @time. */
   while (low < high)
     {
@@ -933,73 +958,20 @@ find_slice (SuanliTrack *track,
       if (slice->depth == 0)
         break;
     }
-  if (!found && !enclosing && low < slices->len)
-    {
-      *slice_index = low;
-      found = TRUE;
-    }
   return found;
-}
-
-/* The GPU stream track with the same group, pid and tid as @thread, or G_MAXUINT32. Flow events
- * carry no GPU category, so they land on thread tracks; the kernels they point at are on streams. */
-static guint
-gpu_twin (Importer   *importer,
-          GHashTable *twins,
-          guint       thread)
-{
-  gpointer found;
-  SuanliTrack *track;
-  guint twin = G_MAXUINT32;
-
-  if (g_hash_table_lookup_extended (twins, GUINT_TO_POINTER (thread), NULL, &found))
-    return GPOINTER_TO_UINT (found);
-  track = suanli_trace_get_track (importer->trace, thread);
-  for (guint t = 0; t < suanli_trace_get_n_tracks (importer->trace); t++)
-    {
-      SuanliTrack *other = suanli_trace_get_track (importer->trace, t);
-
-      if (other->kind == SUANLI_TRACK_GPU_STREAM && other->group == track->group && other->pid == track->pid &&
-          other->tid == track->tid)
-        twin = t;
-    }
-  g_hash_table_insert (twins, GUINT_TO_POINTER (thread), GUINT_TO_POINTER (twin));
-  return twin;
-}
-
-/* Finds the slice a flow end points at: on the GPU stream of the same pid and tid first. */
-static gboolean
-find_flow_end (Importer      *importer,
-               GHashTable    *twins,
-               const FlowEnd *end,
-               gboolean       enclosing,
-               guint32       *track,
-               guint32       *slice)
-{
-  guint twin = gpu_twin (importer, twins, end->track);
-
-  if (twin != G_MAXUINT32 && find_slice (suanli_trace_get_track (importer->trace, twin), end->time, enclosing, slice))
-    {
-      *track = twin;
-      return TRUE;
-    }
-  *track = end->track;
-  return find_slice (suanli_trace_get_track (importer->trace, end->track), end->time, enclosing, slice);
 }
 
 static void
 bind_flows (Importer *importer)
 {
-  g_autoptr(GHashTable) twins = g_hash_table_new (NULL, NULL);
-
   for (guint i = 0; i + 1 < importer->flows->len; i += 2)
     {
       FlowEnd *start = &g_array_index (importer->flows, FlowEnd, i);
       FlowEnd *end = &g_array_index (importer->flows, FlowEnd, i + 1);
-      SuanliFlow flow = { 0, 0, 0, 0, g_array_index (importer->flow_categories, SuanliString, i / 2) };
+      SuanliFlow flow = { start->track, 0, end->track, 0, g_array_index (importer->flow_categories, SuanliString, i / 2) };
 
-      if (find_flow_end (importer, twins, start, TRUE, &flow.from_track, &flow.from_slice) &&
-          find_flow_end (importer, twins, end, end->enclosing, &flow.to_track, &flow.to_slice))
+      if (find_slice (suanli_trace_get_track (importer->trace, start->track), start->time, TRUE, &flow.from_slice) &&
+          find_slice (suanli_trace_get_track (importer->trace, end->track), end->time, end->enclosing, &flow.to_slice))
         suanli_trace_add_flow (importer->trace, &flow);
     }
 }
@@ -1055,7 +1027,9 @@ link_correlations (Importer *importer)
           gint64 correlation;
           guint32 *launch;
 
-          if (g_hash_table_contains (linked, slice_key (t, s)) ||
+          /* GPU work only: a stream's row also holds syncs, which carry correlation ids too. */
+          if (!is_gpu_category (importer, g_array_index (track->slices, SuanliSlice, s).category) ||
+              g_hash_table_contains (linked, slice_key (t, s)) ||
               !suanli_trace_find_arg_int (trace, &g_array_index (track->slices, SuanliSlice, s), "correlation",
                                           &correlation) ||
               (launch = g_hash_table_lookup (launches, &correlation)) == NULL)
@@ -1240,6 +1214,16 @@ suanli_import_chrome (SuanliTrace       *trace,
 
   if (length < 0)
     fault = FALSE;   /* a read error: reported through @error below */
+  if (length < 0 && (stats->events == 0 || g_error_matches (*error, G_IO_ERROR, G_IO_ERROR_CANCELLED)))
+    {
+      /* Nothing to keep, or the user asked to stop: the error stands. */
+      g_hash_table_unref (importer.open_slices);
+      g_hash_table_unref (importer.flow_starts);
+      g_array_unref (importer.flows);
+      g_array_unref (importer.flow_categories);
+      g_array_unref (importer.marks);
+      return FALSE;
+    }
 
   if (fault || length < 0)
     {
@@ -1263,7 +1247,14 @@ suanli_import_chrome (SuanliTrace       *trace,
           suanli_trace_add_warning (trace, warning);
         }
       else
-        g_clear_error (error);
+        {
+          /* A read error after some events (a cut gzip, a broken pipe): keep them, and say where. */
+          g_autofree char *warning = g_strdup_printf (_("%s: read up to byte %llu (line %llu), where reading failed: %s"),
+                                                      name, (unsigned long long) offset, (unsigned long long) line,
+                                                      (*error)->message);
+          suanli_trace_add_warning (trace, warning);
+          g_clear_error (error);
+        }
     }
 
   if (importer.unmatched_ends > 0)

@@ -158,8 +158,9 @@ suanli_trace_format_sniff (const guint8 *head,
   at = skip_space (head, length, at);
   if (at == length)
     return SUANLI_TRACE_FORMAT_UNKNOWN;
-  if (head[at] == '{' || head[at] == '[')
-    return sniff_json (head, length, at);
+  /* Folded frames may start with a bracket too ("[unknown];foo 5", "{anon};bar 2"). */
+  if ((head[at] == '{' || head[at] == '[') && sniff_json (head, length, at) == SUANLI_TRACE_FORMAT_CHROME_JSON)
+    return SUANLI_TRACE_FORMAT_CHROME_JSON;
   return sniff_folded ((const char *) head + at, length - at);
 }
 

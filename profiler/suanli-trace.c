@@ -227,16 +227,22 @@ suanli_trace_ensure_track (SuanliTrace     *self,
                            SuanliString     name,
                            guint           *index)
 {
-  TrackKey key = { self->current_group, kind, kind == SUANLI_TRACK_COUNTER || kind == SUANLI_TRACK_ASYNC ? name : 0, pid, tid };
+  /* A thread and a GPU stream with the same pid and tid are one track: its names, sort order,
+   * syncs and flow ends come in events with no GPU category. GPU work makes it a stream. */
+  gboolean row = kind == SUANLI_TRACK_THREAD || kind == SUANLI_TRACK_GPU_STREAM;
+  TrackKey key = { self->current_group, row ? SUANLI_TRACK_THREAD : kind, row ? 0 : name, pid, tid };
   gpointer found;
   SuanliTrack *track;
 
   found = g_hash_table_lookup (self->track_ids, &key);
   if (found != NULL)
     {
+      track = g_ptr_array_index (self->tracks, GPOINTER_TO_UINT (found) - 1);
+      if (kind == SUANLI_TRACK_GPU_STREAM)
+        track->kind = SUANLI_TRACK_GPU_STREAM;
       if (index != NULL)
         *index = GPOINTER_TO_UINT (found) - 1;
-      return g_ptr_array_index (self->tracks, GPOINTER_TO_UINT (found) - 1);
+      return track;
     }
 
   track = g_new0 (SuanliTrack, 1);
@@ -441,7 +447,12 @@ nest (SuanliTrack *track,
               end = ends[depth - 1];
             }
           else
-            (*overlaps)++;
+            {
+              /* A real overlap: kept whole, but nested as if it ended with its parent, so that
+               * the slices after it are not pushed deeper. */
+              (*overlaps)++;
+              end = ends[depth - 1];
+            }
         }
       slice->depth = (guint8) MIN (depth, G_MAXUINT8);
       max_depth = MAX (max_depth, depth);

@@ -100,6 +100,20 @@ with tempfile.TemporaryDirectory() as directory:
           f"gzip through standard input reads the same: {piped.stderr}")
     print("ok: gzip through standard input")
 
+    # A gzip file cut short: the events before the cut are kept, and the warning says so.
+    with open(gz_path, "rb") as file:
+        compressed = file.read()
+    cut_gz = os.path.join(directory, "cut.json.gz")
+    with open(cut_gz, "wb") as file:
+        file.write(compressed[: len(compressed) // 2])
+    status, out, err = summary(cut_gz)
+    check(status == 0, f"a cut gzip exits 0, not {status}: {err}")
+    got = json.loads(out)
+    check(0 < got["slices"] < expected["slices"], f"a cut gzip keeps some slices: {got['slices']}")
+    check(any("where reading failed" in w or "ends in the middle" in w for w in got["warnings"]),
+          f"a cut gzip warns: {got['warnings']}")
+    print(f"ok: cut gzip kept {got['slices']} slices: {got['warnings'][0]}")
+
     # Folded CPU stacks: every nanosecond of the top-level slices once, split by call path.
     folded_path = os.path.join(directory, "torch.folded")
     converted = subprocess.run([cli, "trace", "convert", path, folded_path], capture_output=True, text=True)

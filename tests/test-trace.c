@@ -864,6 +864,98 @@ test_flame_folded_round_trip (void)
   g_assert_true (g_strv_equal ((const char * const *) lines, expected));
 }
 
+/* A GPU stream's name, sort order, syncs and flow ends come in events with no GPU category; they
+ * all belong to the one row of that pid and tid. B/E pairs match on it too. */
+static void
+test_stream_rows (void)
+{
+  g_autoptr(GString) text = g_string_new (kineto_trace);
+  g_autoptr(Imported) imported = NULL;
+  g_autoptr(Imported) annotation = import_text (
+    "[{\"ph\":\"B\",\"cat\":\"gpu_user_annotation\",\"name\":\"anno\",\"pid\":0,\"tid\":7,\"ts\":10},"
+    " {\"ph\":\"E\",\"pid\":0,\"tid\":7,\"ts\":20}]");
+  SuanliTrack *stream;
+
+  g_string_replace (text, "\"traceEvents\":[\n",
+                    "\"traceEvents\":[\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":0,\"tid\":7,"
+                    "\"args\":{\"name\":\"stream 7\"}},\n", 1);
+  imported = import_bytes (text->str, text->len);
+  g_assert_true (imported->ok);
+  /* The CPU thread and two streams: the flow events and the name add no rows. */
+  g_assert_cmpuint (suanli_trace_get_n_tracks (imported->trace), ==, 3);
+  stream = find_track (imported->trace, SUANLI_TRACK_GPU_STREAM, 0, 7);
+  g_assert_nonnull (stream);
+  g_assert_cmpstr (suanli_trace_get_string (imported->trace, stream->name), ==, "stream 7");
+
+  g_assert_true (annotation->ok);
+  g_assert_cmpuint (suanli_trace_get_n_slices (annotation->trace), ==, 1);
+  g_assert_cmpuint (suanli_trace_get_warnings (annotation->trace)->len, ==, 0);
+}
+
+static void
+test_review_rules (void)
+{
+  /* After a real partial overlap (C over P's end), later slices nest by time again. */
+  {
+    g_autoptr(Imported) imported = import_text (
+      "[{\"ph\":\"X\",\"name\":\"P\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":40},"
+      " {\"ph\":\"X\",\"name\":\"C\",\"pid\":1,\"tid\":1,\"ts\":30,\"dur\":30},"
+      " {\"ph\":\"X\",\"name\":\"Q\",\"pid\":1,\"tid\":1,\"ts\":41,\"dur\":59},"
+      " {\"ph\":\"X\",\"name\":\"R\",\"pid\":1,\"tid\":1,\"ts\":70,\"dur\":10}]");
+    SuanliTrack *track = find_track (imported->trace, SUANLI_TRACK_THREAD, 1, 1);
+
+    g_assert_cmpstr (slice_name (imported->trace, track, 2), ==, "Q");
+    g_assert_cmpuint (slice_at (track, 2)->depth, ==, 0);
+    g_assert_cmpuint (slice_at (track, 3)->depth, ==, 1);
+    g_assert_true (has_warning (imported->trace, "1 slice overlaps a sibling partly"));
+  }
+  /* A flow end without "bp":"e" binds to the next slice starting at or after it. */
+  {
+    g_autoptr(Imported) imported = import_text (
+      "[{\"ph\":\"X\",\"name\":\"launch\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":5},"
+      " {\"ph\":\"X\",\"name\":\"outer\",\"pid\":1,\"tid\":2,\"ts\":0,\"dur\":100},"
+      " {\"ph\":\"X\",\"name\":\"inner\",\"pid\":1,\"tid\":2,\"ts\":50,\"dur\":10},"
+      " {\"ph\":\"s\",\"id\":1,\"name\":\"f\",\"cat\":\"c\",\"pid\":1,\"tid\":1,\"ts\":6},"
+      " {\"ph\":\"f\",\"id\":1,\"name\":\"f\",\"cat\":\"c\",\"pid\":1,\"tid\":2,\"ts\":20}]");
+    SuanliFlow *flow = &g_array_index (suanli_trace_get_flows (imported->trace), SuanliFlow, 0);
+
+    g_assert_cmpuint (suanli_trace_get_flows (imported->trace)->len, ==, 1);
+    g_assert_cmpstr (slice_name (imported->trace, suanli_trace_get_track (imported->trace, flow->to_track), flow->to_slice),
+                     ==, "inner");
+  }
+  /* A global instant names no process or thread, and a base time that is not an integer is ignored. */
+  {
+    g_autoptr(Imported) imported = import_text (
+      "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"k\",\"cat\":\"kernel\",\"pid\":0,\"tid\":7,\"ts\":1,\"dur\":1},"
+      " {\"ph\":\"i\",\"s\":\"g\",\"name\":\"step\",\"pid\":\"CPU functions\",\"tid\":\"stream 7\",\"ts\":1}],"
+      " \"baseTimeNanoseconds\":1e3}");
+    SuanliTrack *stream = find_track (imported->trace, SUANLI_TRACK_GPU_STREAM, 0, 7);
+
+    g_assert_nonnull (stream);
+    g_assert_cmpuint (stream->name, ==, 0);
+    g_assert_cmpint (slice_at (stream, 0)->start, ==, 1000);
+    for (guint i = 0; i < suanli_trace_get_n_processes (imported->trace); i++)
+      g_assert_cmpuint (suanli_trace_get_process (imported->trace, i)->name, ==, 0);
+  }
+  /* Folded frames may start with a bracket; a differential file's columns stay apart in its flame. */
+  {
+    g_autoptr(Imported) imported = import_folded_bytes ("[unknown];foo 5\n{anon};bar 2\n", 28);
+    g_autoptr(Imported) differential = import_folded_bytes ("main;a 5 1\nmain;b 0 7\n", 23);
+    g_autoptr(SuanliFlame) flame = NULL;
+    guint before, after;
+
+    g_assert_no_error (imported->error);
+    g_assert_cmpuint (suanli_trace_get_n_slices (imported->trace), ==, 4);
+    flame = suanli_flame_new (differential->trace, SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
+    before = flame_child (flame, 0, "test.folded (before)");
+    after = flame_child (flame, 0, "test.folded (after)");
+    g_assert_cmpint (suanli_flame_get_node (flame, flame_child (flame, flame_child (flame, before, "main"), "a"))->total,
+                     ==, 5);
+    g_assert_cmpint (suanli_flame_get_node (flame, flame_child (flame, flame_child (flame, after, "main"), "b"))->total,
+                     ==, 7);
+  }
+}
+
 /* ---- the real Kineto fixtures ------------------------------------------------------------- */
 
 typedef struct
@@ -875,6 +967,7 @@ typedef struct
   gint64      kernel_ns, busy_ns, comm_ns, memcpy_ns, memset_ns, idle_ns;
   guint64     kernels;     /* kernel slices */
   gint64      gpu_work_ns; /* durations of kernels, copies and memsets, summed */
+  guint       warnings;    /* critical_path: its stream syncs overlap kernels on the stream's row */
 } Fixture;
 
 /* Computed with Python from the files (decimal timestamps, unions of intervals per category). */
@@ -883,7 +976,7 @@ static const Fixture fixtures[] = {
     110881, 149042, 0, 38161, 0, 8762845, 14, 149042 },
   { "cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz", 30, 16, -1, 0, 0, 0, 0, 0, 0, 0, 0 },
   { "critical_path__simple_add__trace.json.gz", 1348, 838, 0,
-    10670000, 49758000, 0, 39080000, 8000, 15975817000, 79, 49816000 },
+    10670000, 49758000, 0, 39080000, 8000, 15975817000, 79, 49816000, 1 },
   { "timeline_analysis__sampled_rank-0.json.gz", 4855, 4811, 0,
     547303000, 547656000, 396199000, 1297000, 28000, 675191000, 1154, 607844000 },
   { "triton_example__triton_example.json.gz", 71, 8, 0, 1760, 1760, 0, 0, 0, 0, 1, 1760 },
@@ -917,7 +1010,7 @@ test_fixtures (void)
       g_assert_no_error (error);
       g_assert_cmpuint (stats.events, ==, expected->events);
       g_assert_cmpuint (suanli_trace_get_n_slices (trace), ==, expected->slices);
-      g_assert_cmpuint (suanli_trace_get_warnings (trace)->len, ==, 0);
+      g_assert_cmpuint (suanli_trace_get_warnings (trace)->len, ==, expected->warnings);
       g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (stats.by_category, "kernel")), ==, expected->kernels);
       gpus = suanli_analysis_gpu_time (trace);
       if (expected->device < 0)
@@ -965,6 +1058,8 @@ main (int    argc,
   g_test_add_func ("/trace/merged-ranks", test_merged_ranks);
   g_test_add_func ("/trace/flow-events-reach-streams", test_flow_events_reach_streams);
   g_test_add_func ("/trace/export-round-trip", test_export_round_trip);
+  g_test_add_func ("/trace/stream-rows", test_stream_rows);
+  g_test_add_func ("/trace/review-rules", test_review_rules);
   g_test_add_func ("/trace/gzip-file", test_gzip_file);
   g_test_add_func ("/trace/faults", test_faults);
   g_test_add_func ("/trace/every-prefix", test_every_prefix);
