@@ -1139,6 +1139,16 @@ apply_base_time (Importer *importer)
     shift (&g_array_index (importer->flows, FlowEnd, i).time, base);
 }
 
+static void
+importer_clear (Importer *importer)
+{
+  g_hash_table_unref (importer->open_slices);
+  g_hash_table_unref (importer->flow_starts);
+  g_array_unref (importer->flows);
+  g_array_unref (importer->flow_categories);
+  g_array_unref (importer->marks);
+}
+
 /* Reads the Chrome trace JSON in @stream into @trace (which may already hold other ranks).
  * Returns FALSE with @error only when nothing could be read; a fault later keeps what was read and
  * adds a warning with its byte offset and line. */
@@ -1217,11 +1227,7 @@ suanli_import_chrome (SuanliTrace       *trace,
   if (length < 0 && (stats->events == 0 || g_error_matches (*error, G_IO_ERROR, G_IO_ERROR_CANCELLED)))
     {
       /* Nothing to keep, or the user asked to stop: the error stands. */
-      g_hash_table_unref (importer.open_slices);
-      g_hash_table_unref (importer.flow_starts);
-      g_array_unref (importer.flows);
-      g_array_unref (importer.flow_categories);
-      g_array_unref (importer.marks);
+      importer_clear (&importer);
       return FALSE;
     }
 
@@ -1232,11 +1238,7 @@ suanli_import_chrome (SuanliTrace       *trace,
           if (length >= 0)
             g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: not a trace: at byte %llu, line %llu: %s"),
                          name, (unsigned long long) fault_offset, (unsigned long long) fault_line, fault_message);
-          g_hash_table_unref (importer.open_slices);
-          g_hash_table_unref (importer.flow_starts);
-          g_array_unref (importer.flows);
-          g_array_unref (importer.flow_categories);
-          g_array_unref (importer.marks);
+          importer_clear (&importer);
           return FALSE;
         }
       if (length >= 0)
@@ -1279,10 +1281,6 @@ suanli_import_chrome (SuanliTrace       *trace,
   bind_flows (&importer);
   link_correlations (&importer);
 
-  g_hash_table_unref (importer.open_slices);
-  g_hash_table_unref (importer.flow_starts);
-  g_array_unref (importer.flows);
-  g_array_unref (importer.flow_categories);
-  g_array_unref (importer.marks);
+  importer_clear (&importer);
   return TRUE;
 }
