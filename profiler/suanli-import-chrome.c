@@ -506,16 +506,11 @@ static int
 on_start_map (void *ctx)
 {
   Importer *importer = ctx;
+  Nesting nesting;
 
-  switch (enter_nested (importer))
-    {
-    case NESTING_TOO_DEEP:
-      return 0;
-    case NESTING_SKIPPED:
-      return 1;
-    case NESTING_READ:
-      break;
-    }
+  nesting = enter_nested (importer);
+  if (nesting != NESTING_READ)
+    return nesting == NESTING_SKIPPED;   /* 0 stops the parser */
   if (importer->events_depth > 0 && importer->depth == importer->events_depth + 1 && !importer->in_event)
     begin_event (importer);
   else if (importer->in_event && importer->depth == importer->events_depth + 2 && g_str_equal (importer->key, "args"))
@@ -584,16 +579,11 @@ static int
 on_start_array (void *ctx)
 {
   Importer *importer = ctx;
+  Nesting nesting;
 
-  switch (enter_nested (importer))
-    {
-    case NESTING_TOO_DEEP:
-      return 0;
-    case NESTING_SKIPPED:
-      return 1;
-    case NESTING_READ:
-      break;
-    }
+  nesting = enter_nested (importer);
+  if (nesting != NESTING_READ)
+    return nesting == NESTING_SKIPPED;   /* 0 stops the parser */
   if (importer->depth == 1)
     {
       importer->array_form = TRUE;
