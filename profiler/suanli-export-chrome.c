@@ -125,6 +125,27 @@ append_metadata (GString     *out,
   g_string_append (out, "}}");
 }
 
+/* An event's phase, name, category, pid and tid: what every slice event starts with. */
+static void
+append_slice_head (GString           *out,
+                   gboolean          *first,
+                   const char        *phase,
+                   SuanliTrace       *trace,
+                   const SuanliSlice *slice,
+                   gint64             pid,
+                   gint64             tid)
+{
+  begin_event (out, first, phase);
+  g_string_append (out, ",\"name\":");
+  append_json_string (out, suanli_trace_get_string (trace, slice->name));
+  if (slice->category != 0)
+    {
+      g_string_append (out, ",\"cat\":");
+      append_json_string (out, suanli_trace_get_string (trace, slice->category));
+    }
+  g_string_append_printf (out, ",\"pid\":%" G_GINT64_FORMAT ",\"tid\":%" G_GINT64_FORMAT, pid, tid);
+}
+
 gboolean
 suanli_export_chrome (SuanliTrace    *trace,
                       GOutputStream  *output,
@@ -149,27 +170,35 @@ suanli_export_chrome (SuanliTrace    *trace,
       SuanliTrack *track = suanli_trace_get_track (trace, t);
       gint64 pid = pid_of (trace, track->group, track->pid);
 
-      if (track->kind != SUANLI_TRACK_COUNTER && track->name != 0)
+      if ((track->kind == SUANLI_TRACK_THREAD || track->kind == SUANLI_TRACK_GPU_STREAM) && track->name != 0)
         append_metadata (out, &first, "thread_name", pid, track->tid, suanli_trace_get_string (trace, track->name));
       for (guint i = 0; i < track->slices->len; i++)
         {
           SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, i);
 
-          begin_event (out, &first, "X");
-          g_string_append (out, ",\"name\":");
-          append_json_string (out, suanli_trace_get_string (trace, slice->name));
-          if (slice->category != 0)
+          if (track->kind == SUANLI_TRACK_ASYNC)
             {
-              g_string_append (out, ",\"cat\":");
-              append_json_string (out, suanli_trace_get_string (trace, slice->category));
+              /* An async slice as a begin and end pair, keyed by its track. */
+              append_slice_head (out, &first, "b", trace, slice, pid, track->tid);
+              g_string_append_printf (out, ",\"id\":%u,\"ts\":", t);
+              append_microseconds (out, slice->start);
+              append_args (out, trace, slice);
+              g_string_append_c (out, '}');
+              append_slice_head (out, &first, "e", trace, slice, pid, track->tid);
+              g_string_append_printf (out, ",\"id\":%u,\"ts\":", t);
+              append_microseconds (out, slice->start + slice->duration);
+              g_string_append_c (out, '}');
             }
-          g_string_append_printf (out, ",\"pid\":%" G_GINT64_FORMAT ",\"tid\":%" G_GINT64_FORMAT ",\"ts\":", pid,
-                                  track->tid);
-          append_microseconds (out, slice->start);
-          g_string_append (out, ",\"dur\":");
-          append_microseconds (out, slice->duration);
-          append_args (out, trace, slice);
-          g_string_append_c (out, '}');
+          else
+            {
+              append_slice_head (out, &first, "X", trace, slice, pid, track->tid);
+              g_string_append (out, ",\"ts\":");
+              append_microseconds (out, slice->start);
+              g_string_append (out, ",\"dur\":");
+              append_microseconds (out, slice->duration);
+              append_args (out, trace, slice);
+              g_string_append_c (out, '}');
+            }
           if (!flush (output, out, FALSE, cancellable, error))
             return FALSE;
         }
@@ -177,7 +206,10 @@ suanli_export_chrome (SuanliTrace    *trace,
         {
           SuanliInstant *instant = &g_array_index (track->instants, SuanliInstant, i);
 
-          begin_event (out, &first, "i");
+          /* On an async track, an async instant of the same key as the slices. */
+          begin_event (out, &first, track->kind == SUANLI_TRACK_ASYNC ? "n" : "i");
+          if (track->kind == SUANLI_TRACK_ASYNC)
+            g_string_append_printf (out, ",\"id\":%u", t);
           g_string_append (out, ",\"s\":\"t\",\"name\":");
           append_json_string (out, suanli_trace_get_string (trace, instant->name));
           g_string_append_printf (out, ",\"pid\":%" G_GINT64_FORMAT ",\"tid\":%" G_GINT64_FORMAT ",\"ts\":", pid,

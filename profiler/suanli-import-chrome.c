@@ -104,10 +104,12 @@ typedef struct
   GArray            *marks;           /* of TrackMark: what tracks held before this file */
   Event              event;
   GHashTable        *open_slices;     /* track index → GArray of slice starts (B/E) */
+  GHashTable        *open_async;      /* async key → GArray of Event: the begun, not yet ended */
   GHashTable        *flow_starts;     /* key → FlowEnd */
   GArray            *flows;           /* pairs of FlowEnd: start, end */
   GArray            *flow_categories;
   guint64            unmatched_ends;
+  guint64            unmatched_async_ends;
   guint64            unknown_phases;
   GError            *limit_error;
 } Importer;
@@ -690,6 +692,28 @@ add_slice (Importer    *importer,
   count_category (importer, event->category);
 }
 
+/* The event being read ends the slice that @open[@index] began: removed from @open, and added to
+ * @track with the begin's name and arguments (the end's when the begin had none). */
+static void
+close_slice (Importer    *importer,
+             SuanliTrack *track,
+             GArray      *open,
+             guint        index)
+{
+  Event begin = g_array_index (open, Event, index);
+  Event end = importer->event;
+
+  g_array_remove_index (open, index);
+  importer->event = begin;
+  if (begin.n_args == 0)
+    {
+      memcpy (importer->event.args, end.args, sizeof end.args);
+      importer->event.n_args = end.n_args;
+    }
+  add_slice (importer, track, begin.ts, end.ts - begin.ts, 0);
+  importer->event = end;
+}
+
 /* B opens a slice on its thread's stack; E closes the top one. */
 static void
 begin_end (Importer    *importer,
@@ -714,21 +738,7 @@ begin_end (Importer    *importer,
       importer->unmatched_ends++;
       return;
     }
-  {
-    Event begin = g_array_index (open, Event, open->len - 1);
-    Event end = *event;
-
-    g_array_set_size (open, open->len - 1);
-    /* The slice carries the B's name and arguments, and the E's when the B had none. */
-    importer->event = begin;
-    if (begin.n_args == 0)
-      {
-        memcpy (importer->event.args, end.args, sizeof end.args);
-        importer->event.n_args = end.n_args;
-      }
-    add_slice (importer, track, begin.ts, end.ts - begin.ts, 0);
-    importer->event = end;
-  }
+  close_slice (importer, track, open, open->len - 1);
 }
 
 static void
@@ -830,6 +840,61 @@ flow_event (Importer *importer)
     }
 }
 
+/* An async slice's key: its category, process and id (nestable async events of one id stack). */
+static char *
+async_key (const Event *event)
+{
+  return g_strdup_printf ("%x:%" G_GINT64_FORMAT ":%s", event->category, event->pid, event->id);
+}
+
+/* Async slices (b/e/n, and the legacy S/T/F) go to a track of their own per process and the name
+ * of the outermost slice of their id, so that nested async slices sit under their parent. */
+static SuanliTrack *
+async_track (Importer *importer,
+             GArray   *open)
+{
+  const Event *root = open != NULL && open->len > 0 ? &g_array_index (open, Event, 0) : &importer->event;
+
+  return suanli_trace_ensure_track (importer->trace, SUANLI_TRACK_ASYNC, root->pid, 0, root->name, NULL);
+}
+
+static void
+async_event (Importer *importer)
+{
+  Event *event = &importer->event;
+  g_autofree char *key = async_key (event);
+  GArray *open = g_hash_table_lookup (importer->open_async, key);
+  guint match;
+
+  if (event->phase == 'b' || event->phase == 'S')
+    {
+      if (open == NULL)
+        {
+          open = g_array_new (FALSE, FALSE, sizeof (Event));
+          g_hash_table_insert (importer->open_async, g_steal_pointer (&key), open);
+        }
+      g_array_append_val (open, *event);
+      return;
+    }
+  if (event->phase == 'n' || event->phase == 'T')
+    {
+      SuanliInstant instant = { event->ts, event->name, event->category };
+
+      g_array_append_val (async_track (importer, open)->instants, instant);
+      return;
+    }
+  /* An end closes the innermost open slice of its name, or the innermost one when it has none. */
+  for (match = open != NULL ? open->len : 0; match-- > 0;)
+    if (event->name == 0 || g_array_index (open, Event, match).name == event->name)
+      break;
+  if (open == NULL || match == G_MAXUINT)
+    {
+      importer->unmatched_async_ends++;
+      return;
+    }
+  close_slice (importer, async_track (importer, open), open, match);
+}
+
 static void
 process_event (Importer *importer)
 {
@@ -887,8 +952,10 @@ process_event (Importer *importer)
     case 'S':
     case 'T':
     case 'F':
+      async_event (importer);
+      break;
     case 'P':
-      /* Async slices and samples are counted as events; the views issue draws them. */
+      /* Samples are counted as events; their stacks are not read. */
       break;
     default:
       importer->unknown_phases++;
@@ -1053,6 +1120,20 @@ close_open_slices (Importer *importer)
           unfinished++;
         }
     }
+  /* Async slices still open: closed the same way, on their own tracks. */
+  g_hash_table_iter_init (&iter, importer->open_async);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      GArray *open = value;
+      SuanliTrack *track = async_track (importer, open);
+
+      for (guint i = open->len; i-- > 0;)
+        {
+          importer->event = g_array_index (open, Event, i);
+          add_slice (importer, track, importer->event.ts, last - importer->event.ts, SUANLI_SLICE_UNFINISHED);
+          unfinished++;
+        }
+    }
   if (unfinished > 0)
     {
       g_autofree char *warning = g_strdup_printf (ngettext ("%llu slice began and never ended: closed at the trace's end",
@@ -1129,10 +1210,29 @@ apply_base_time (Importer *importer)
     shift (&g_array_index (importer->flows, FlowEnd, i).time, base);
 }
 
+/* A warning that @count events were ignored, when there were any; @format takes the count. */
+static void G_GNUC_PRINTF (3, 4)
+warn_count (SuanliTrace *trace,
+            guint64      count,
+            const char  *format,
+            ...)
+{
+  g_autofree char *warning = NULL;
+  va_list args;
+
+  if (count == 0)
+    return;
+  va_start (args, format);
+  warning = g_strdup_vprintf (format, args);
+  va_end (args);
+  suanli_trace_add_warning (trace, warning);
+}
+
 static void
 importer_clear (Importer *importer)
 {
   g_hash_table_unref (importer->open_slices);
+  g_hash_table_unref (importer->open_async);
   g_hash_table_unref (importer->flow_starts);
   g_array_unref (importer->flows);
   g_array_unref (importer->flow_categories);
@@ -1165,6 +1265,7 @@ suanli_import_chrome (SuanliTrace       *trace,
   importer.trace = trace;
   importer.stats = stats;
   importer.open_slices = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  importer.open_async = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   importer.flow_starts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   importer.flows = g_array_new (FALSE, FALSE, sizeof (FlowEnd));
   importer.flow_categories = g_array_new (FALSE, FALSE, sizeof (SuanliString));
@@ -1249,22 +1350,18 @@ suanli_import_chrome (SuanliTrace       *trace,
         }
     }
 
-  if (importer.unmatched_ends > 0)
-    {
-      g_autofree char *warning = g_strdup_printf (ngettext ("%llu end (E) had no begin (B): ignored",
-                                                            "%llu ends (E) had no begin (B): ignored",
-                                                            importer.unmatched_ends),
-                                                  (unsigned long long) importer.unmatched_ends);
-      suanli_trace_add_warning (trace, warning);
-    }
-  if (importer.unknown_phases > 0)
-    {
-      g_autofree char *warning = g_strdup_printf (ngettext ("%llu event of an unknown phase: ignored",
-                                                            "%llu events of unknown phases: ignored",
-                                                            importer.unknown_phases),
-                                                  (unsigned long long) importer.unknown_phases);
-      suanli_trace_add_warning (trace, warning);
-    }
+  warn_count (trace, importer.unmatched_ends, ngettext ("%llu end (E) had no begin (B): ignored",
+                                                        "%llu ends (E) had no begin (B): ignored",
+                                                        importer.unmatched_ends),
+              (unsigned long long) importer.unmatched_ends);
+  warn_count (trace, importer.unmatched_async_ends, ngettext ("%llu async end had no begin: ignored",
+                                                              "%llu async ends had no begin: ignored",
+                                                              importer.unmatched_async_ends),
+              (unsigned long long) importer.unmatched_async_ends);
+  warn_count (trace, importer.unknown_phases, ngettext ("%llu event of an unknown phase: ignored",
+                                                        "%llu events of unknown phases: ignored",
+                                                        importer.unknown_phases),
+              (unsigned long long) importer.unknown_phases);
   close_open_slices (&importer);
   apply_base_time (&importer);
   suanli_trace_finish (trace);

@@ -462,6 +462,35 @@ nest (SuanliTrack *track,
   return max_depth;
 }
 
+/* Async slices need not nest: each goes to the first row (depth) free at its start, as on a
+ * Gantt chart, so that overlapping requests or transfers stay apart. */
+static guint
+pack (SuanliTrack *track)
+{
+  gint64 ends[256];
+  guint rows = 0, max_depth = 0;
+
+  for (guint i = 0; i < track->slices->len; i++)
+    {
+      SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, i);
+      guint row = 0;
+
+      while (row < rows && ends[row] > slice->start)
+        row++;
+      if (row == rows)
+        {
+          if (rows < G_N_ELEMENTS (ends))
+            ends[rows++] = G_MININT64;
+          else
+            row = rows - 1;   /* 256 overlapping at once: the last row takes the rest */
+        }
+      ends[row] = MAX (ends[row], slice->start + slice->duration);
+      slice->depth = (guint8) row;
+      max_depth = MAX (max_depth, row);
+    }
+  return max_depth;
+}
+
 /* Sorts every track and works out nesting. Idempotent. */
 void
 suanli_trace_finish (SuanliTrace *self)
@@ -476,7 +505,7 @@ suanli_trace_finish (SuanliTrace *self)
       g_array_sort (track->slices, compare_slices);
       g_array_sort (track->instants, compare_instants);
       g_array_sort (track->samples, compare_samples);
-      track->max_depth = nest (track, &overlaps);
+      track->max_depth = track->kind == SUANLI_TRACK_ASYNC ? pack (track) : nest (track, &overlaps);
     }
   if (overlaps > 0)
     {

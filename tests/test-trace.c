@@ -312,6 +312,88 @@ test_begin_end (void)
   g_assert_true (has_warning (imported->trace, "2 slices began and never ended"));
 }
 
+/* The async track of @pid named @name, or NULL. */
+static SuanliTrack *
+find_async_track (SuanliTrace *trace,
+                  gint64       pid,
+                  const char  *name)
+{
+  for (guint i = 0; i < suanli_trace_get_n_tracks (trace); i++)
+    {
+      SuanliTrack *track = suanli_trace_get_track (trace, i);
+      if (track->kind == SUANLI_TRACK_ASYNC && track->pid == pid &&
+          g_str_equal (suanli_trace_get_string (trace, track->name), name))
+        return track;
+    }
+  return NULL;
+}
+
+static const char async_trace[] =
+  "[{\"ph\":\"b\",\"cat\":\"serve\",\"name\":\"request\",\"id\":1,\"pid\":1,\"ts\":1,\"args\":{\"tokens\":7}},"
+  " {\"ph\":\"b\",\"cat\":\"serve\",\"name\":\"decode\",\"id\":1,\"pid\":1,\"ts\":2},"
+  " {\"ph\":\"n\",\"cat\":\"serve\",\"name\":\"token\",\"id\":1,\"pid\":1,\"ts\":3},"
+  " {\"ph\":\"e\",\"cat\":\"serve\",\"name\":\"decode\",\"id\":1,\"pid\":1,\"ts\":4},"
+  " {\"ph\":\"b\",\"cat\":\"serve\",\"name\":\"request\",\"id2\":{\"local\":\"0x2\"},\"pid\":1,\"ts\":3},"
+  " {\"ph\":\"e\",\"cat\":\"serve\",\"name\":\"request\",\"id\":1,\"pid\":1,\"ts\":6},"
+  " {\"ph\":\"e\",\"cat\":\"serve\",\"id2\":{\"local\":\"0x2\"},\"pid\":1,\"ts\":8},"
+  " {\"ph\":\"e\",\"cat\":\"serve\",\"name\":\"request\",\"id\":9,\"pid\":1,\"ts\":8},"
+  " {\"ph\":\"S\",\"cat\":\"old\",\"name\":\"legacy\",\"id\":\"0x4\",\"pid\":1,\"ts\":10},"
+  " {\"ph\":\"F\",\"cat\":\"old\",\"name\":\"legacy\",\"id\":\"0x4\",\"pid\":1,\"ts\":12},"
+  " {\"ph\":\"b\",\"cat\":\"serve\",\"name\":\"open\",\"id\":3,\"pid\":2,\"ts\":9}]";
+
+static void
+test_async (void)
+{
+  /* Nestable async slices pair by category, process and id; an end without a name closes the
+   * innermost open slice of its id; overlapping ids take separate rows of one track. */
+  g_autoptr(Imported) imported = import_text (async_trace);
+  SuanliTrack *requests = find_async_track (imported->trace, 1, "request");
+  SuanliTrack *legacy = find_async_track (imported->trace, 1, "legacy");
+  SuanliTrack *open = find_async_track (imported->trace, 2, "open");
+  gint64 tokens = 0;
+
+  g_assert_true (imported->ok);
+  g_assert_nonnull (requests);
+  g_assert_nonnull (legacy);
+  g_assert_nonnull (open);
+  g_assert_cmpuint (requests->slices->len, ==, 3);
+  g_assert_cmpstr (slice_name (imported->trace, requests, 0), ==, "request");
+  g_assert_cmpint (slice_at (requests, 0)->start, ==, 1000);
+  g_assert_cmpint (slice_at (requests, 0)->duration, ==, 5000);
+  g_assert_cmpuint (slice_at (requests, 0)->depth, ==, 0);
+  g_assert_true (suanli_trace_find_arg_int (imported->trace, slice_at (requests, 0), "tokens", &tokens));
+  g_assert_cmpint (tokens, ==, 7);
+  g_assert_cmpstr (slice_name (imported->trace, requests, 1), ==, "decode");
+  g_assert_cmpint (slice_at (requests, 1)->duration, ==, 2000);
+  g_assert_cmpuint (slice_at (requests, 1)->depth, ==, 1);
+  g_assert_cmpint (slice_at (requests, 2)->start, ==, 3000);
+  g_assert_cmpint (slice_at (requests, 2)->duration, ==, 5000);
+  g_assert_cmpuint (slice_at (requests, 2)->depth, ==, 2);
+  g_assert_cmpuint (requests->max_depth, ==, 2);
+  g_assert_cmpuint (requests->instants->len, ==, 1);
+  g_assert_cmpint (slice_at (legacy, 0)->duration, ==, 2000);
+  g_assert_true (slice_at (open, 0)->flags & SUANLI_SLICE_UNFINISHED);
+  g_assert_true (has_warning (imported->trace, "1 async end had no begin"));
+  g_assert_true (has_warning (imported->trace, "1 slice began and never ended"));
+  g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (imported->stats.by_category, "serve")), ==, 4);
+
+  /* Written back as async pairs, they come back as async slices. */
+  {
+    g_autoptr(GOutputStream) output = g_memory_output_stream_new_resizable ();
+    g_autoptr(GError) error = NULL;
+    g_autoptr(Imported) again = NULL;
+
+    g_assert_true (suanli_export_chrome (imported->trace, output, NULL, &error));
+    g_assert_true (g_output_stream_close (output, NULL, &error));
+    again = import_bytes (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (output)),
+                          g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (output)));
+    g_assert_no_error (again->error);
+    g_assert_cmpuint (suanli_trace_get_n_slices (again->trace), ==, 5);
+    g_assert_nonnull (find_async_track (again->trace, 1, "legacy"));
+    g_assert_cmpuint (find_async_track (again->trace, 1, "token")->instants->len, ==, 1);
+  }
+}
+
 static void
 test_instants_counters_metadata (void)
 {
@@ -1053,6 +1135,7 @@ main (int    argc,
   g_test_add_func ("/trace/pids-and-tids", test_pids_and_tids);
   g_test_add_func ("/trace/complete-nesting", test_complete_nesting);
   g_test_add_func ("/trace/begin-end", test_begin_end);
+  g_test_add_func ("/trace/async", test_async);
   g_test_add_func ("/trace/instants-counters-metadata", test_instants_counters_metadata);
   g_test_add_func ("/trace/gpu-time", test_gpu_time);
   g_test_add_func ("/trace/merged-ranks", test_merged_ranks);
