@@ -37,12 +37,222 @@ is_sampled (SuanliTrace *trace)
   return g_strcmp0 (suanli_trace_get_metadata (trace, "unit"), "samples") == 0;
 }
 
+/* What `trace summary` reports, worked out once for either form. */
+typedef struct
+{
+  GArray *gpus;          /* of SuanliGpuTime */
+  GArray *kernels;       /* of SuanliKernelStats */
+  GArray *operators;     /* of SuanliOperatorStats */
+  GArray *delays;        /* of SuanliLaunchDelays */
+  GArray *steps;         /* of SuanliStepStats */
+  GArray *collectives;   /* of SuanliCollectiveStats */
+} Analysis;
+
+static void
+analysis_run (Analysis    *analysis,
+              SuanliTrace *trace)
+{
+  analysis->gpus = suanli_analysis_gpu_time (trace);
+  analysis->kernels = suanli_analysis_top_kernels (trace);
+  analysis->operators = suanli_analysis_cpu_operators (trace);
+  analysis->delays = suanli_analysis_launch_delays (trace);
+  analysis->steps = suanli_analysis_steps (trace);
+  analysis->collectives = suanli_analysis_collectives (trace);
+}
+
+static void
+analysis_clear (Analysis *analysis)
+{
+  g_clear_pointer (&analysis->gpus, g_array_unref);
+  g_clear_pointer (&analysis->kernels, g_array_unref);
+  g_clear_pointer (&analysis->operators, g_array_unref);
+  g_clear_pointer (&analysis->delays, g_array_unref);
+  g_clear_pointer (&analysis->steps, g_array_unref);
+  g_clear_pointer (&analysis->collectives, g_array_unref);
+}
+
+static void
+member_double (JsonBuilder *builder,
+               const char  *name,
+               double       value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_double_value (builder, value);
+}
+
+static void
+member_string (JsonBuilder *builder,
+               const char  *name,
+               const char  *value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_string_value (builder, value);
+}
+
+/* "rank" and "file" of an item from group @index, for telling ranks apart. */
+static void
+member_group (JsonBuilder *builder,
+              SuanliTrace *trace,
+              guint        index)
+{
+  SuanliGroup *group = suanli_trace_get_group (trace, index);
+
+  if (group == NULL)
+    return;
+  if (group->rank >= 0)
+    member_int (builder, "rank", group->rank);
+  member_string (builder, "file", suanli_trace_get_string (trace, group->name));
+}
+
+static void
+memcpy_json (JsonBuilder   *builder,
+             SuanliGpuTime *gpu)
+{
+  json_builder_set_member_name (builder, "memcpy");
+  json_builder_begin_object (builder);
+  for (SuanliMemcpyDirection d = 0; d < SUANLI_MEMCPY_N_DIRECTIONS; d++)
+    {
+      SuanliMemcpyStats *copies = &gpu->memcpy[d];
+
+      if (copies->count == 0)
+        continue;
+      json_builder_set_member_name (builder, suanli_memcpy_direction_name (d));
+      json_builder_begin_object (builder);
+      member_int (builder, "count", (gint64) copies->count);
+      member_int (builder, "bytes", (gint64) copies->bytes);
+      member_int (builder, "total_ns", copies->total_ns);
+      if (copies->sized_ns > 0)
+        member_double (builder, "bandwidth_gbps", (double) copies->bytes / (double) copies->sized_ns);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_object (builder);
+}
+
+static void
+gpus_json (JsonBuilder *builder,
+           SuanliTrace *trace,
+           GArray      *gpus)
+{
+  json_builder_set_member_name (builder, "gpus");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < gpus->len; i++)
+    {
+      SuanliGpuTime *gpu = &g_array_index (gpus, SuanliGpuTime, i);
+
+      json_builder_begin_object (builder);
+      member_int (builder, "device", gpu->device);
+      member_group (builder, trace, gpu->group);
+      member_int (builder, "span_ns", gpu->span_ns);
+      member_int (builder, "kernel_ns", gpu->kernel_ns);
+      member_int (builder, "busy_ns", gpu->busy_ns);
+      member_int (builder, "compute_ns", gpu->compute_ns);
+      member_int (builder, "comm_ns", gpu->comm_ns);
+      member_int (builder, "memcpy_ns", gpu->memcpy_ns);
+      member_int (builder, "memset_ns", gpu->memset_ns);
+      member_int (builder, "idle_ns", gpu->idle_ns);
+      member_int (builder, "host_wait_ns", gpu->host_wait_ns);
+      member_int (builder, "short_gap_ns", gpu->short_gap_ns);
+      member_int (builder, "other_idle_ns", gpu->other_idle_ns);
+      memcpy_json (builder, gpu);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+}
+
+static void
+host_json (JsonBuilder *builder,
+           SuanliTrace *trace,
+           Analysis    *analysis)
+{
+  json_builder_set_member_name (builder, "cpu_operators");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < analysis->operators->len && i < TOP_KERNELS; i++)
+    {
+      SuanliOperatorStats *op = &g_array_index (analysis->operators, SuanliOperatorStats, i);
+
+      json_builder_begin_object (builder);
+      member_string (builder, "name", suanli_trace_get_string (trace, op->name));
+      member_int (builder, "count", (gint64) op->count);
+      member_int (builder, "self_ns", op->self_ns);
+      member_int (builder, "total_ns", op->total_ns);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+
+  json_builder_set_member_name (builder, "launch_delays");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < analysis->delays->len; i++)
+    {
+      SuanliLaunchDelays *delays = &g_array_index (analysis->delays, SuanliLaunchDelays, i);
+
+      json_builder_begin_object (builder);
+      member_group (builder, trace, delays->group);
+      member_int (builder, "count", (gint64) delays->count);
+      member_int (builder, "min_ns", delays->min_ns);
+      member_int (builder, "median_ns", delays->median_ns);
+      member_int (builder, "p95_ns", delays->p95_ns);
+      member_int (builder, "max_ns", delays->max_ns);
+      member_double (builder, "mean_ns", delays->mean_ns);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+}
+
+static void
+steps_json (JsonBuilder *builder,
+            SuanliTrace *trace,
+            Analysis    *analysis)
+{
+  json_builder_set_member_name (builder, "steps");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < analysis->steps->len; i++)
+    {
+      SuanliStepStats *step = &g_array_index (analysis->steps, SuanliStepStats, i);
+
+      json_builder_begin_object (builder);
+      member_int (builder, "step", step->step);
+      member_group (builder, trace, step->group);
+      member_int (builder, "start_ns", step->start);
+      member_int (builder, "duration_ns", step->duration_ns);
+      member_int (builder, "kernel_ns", step->kernel_ns);
+      member_int (builder, "busy_ns", step->busy_ns);
+      member_int (builder, "comm_ns", step->comm_ns);
+      member_int (builder, "kernels", (gint64) step->kernels);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+
+  json_builder_set_member_name (builder, "collectives");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < analysis->collectives->len; i++)
+    {
+      SuanliCollectiveStats *collective = &g_array_index (analysis->collectives, SuanliCollectiveStats, i);
+
+      json_builder_begin_object (builder);
+      member_string (builder, "collective", suanli_trace_get_string (trace, collective->collective));
+      member_group (builder, trace, collective->group);
+      member_int (builder, "count", (gint64) collective->count);
+      member_int (builder, "total_ns", collective->total_ns);
+      member_int (builder, "sized", (gint64) collective->sized);
+      member_int (builder, "bytes", (gint64) collective->bytes);
+      if (collective->group_size > 0)
+        member_int (builder, "group_size", collective->group_size);
+      if (collective->algbw_gbps > 0)
+        member_double (builder, "algbw_gbps", collective->algbw_gbps);
+      if (collective->busbw_gbps > 0)
+        member_double (builder, "busbw_gbps", collective->busbw_gbps);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+}
+
 static char *
 summary_json (SuanliTrace       *trace,
               SuanliImportStats *stats,
-              GArray            *gpus,
-              GArray            *kernels)
+              Analysis          *analysis)
 {
+  GArray *kernels = analysis->kernels;
+
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
@@ -73,32 +283,7 @@ summary_json (SuanliTrace       *trace,
   member_int (builder, "tracks", suanli_trace_get_n_tracks (trace));
   member_int (builder, "flows", suanli_trace_get_flows (trace)->len);
 
-  json_builder_set_member_name (builder, "gpus");
-  json_builder_begin_array (builder);
-  for (guint i = 0; i < gpus->len; i++)
-    {
-      SuanliGpuTime *gpu = &g_array_index (gpus, SuanliGpuTime, i);
-
-      SuanliGroup *group = suanli_trace_get_group (trace, gpu->group);
-
-      json_builder_begin_object (builder);
-      member_int (builder, "device", gpu->device);
-      if (gpu->rank >= 0)
-        member_int (builder, "rank", gpu->rank);
-      if (group != NULL)
-        {
-          json_builder_set_member_name (builder, "file");
-          json_builder_add_string_value (builder, suanli_trace_get_string (trace, group->name));
-        }
-      member_int (builder, "kernel_ns", gpu->kernel_ns);
-      member_int (builder, "busy_ns", gpu->busy_ns);
-      member_int (builder, "comm_ns", gpu->comm_ns);
-      member_int (builder, "memcpy_ns", gpu->memcpy_ns);
-      member_int (builder, "memset_ns", gpu->memset_ns);
-      member_int (builder, "idle_ns", gpu->idle_ns);
-      json_builder_end_object (builder);
-    }
-  json_builder_end_array (builder);
+  gpus_json (builder, trace, analysis->gpus);
 
   json_builder_set_member_name (builder, "top_kernels");
   json_builder_begin_array (builder);
@@ -111,9 +296,13 @@ summary_json (SuanliTrace       *trace,
       json_builder_add_string_value (builder, suanli_trace_get_string (trace, kernel->name));
       member_int (builder, "count", (gint64) kernel->count);
       member_int (builder, "total_ns", kernel->total_ns);
+      member_int (builder, "min_ns", kernel->min_ns);
+      member_int (builder, "max_ns", kernel->max_ns);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
+  host_json (builder, trace, analysis);
+  steps_json (builder, trace, analysis);
 
   json_builder_set_member_name (builder, "warnings");
   json_builder_begin_array (builder);
@@ -128,11 +317,125 @@ summary_json (SuanliTrace       *trace,
   return json_generator_to_data (generator, NULL);
 }
 
+/* "file: Rank N, " before a line about one GPU or file, when the trace has several. */
+static void
+print_group (SuanliTrace *trace,
+             guint        index)
+{
+  SuanliGroup *group = suanli_trace_get_group (trace, index);
+
+  if (group == NULL)
+    return;
+  if (suanli_trace_get_n_groups (trace) > 1)
+    {
+      g_autofree char *base = g_path_get_basename (suanli_trace_get_string (trace, group->name));
+      g_print ("%s: ", base);
+    }
+  if (group->rank >= 0)
+    g_print (_("Rank %d, "), group->rank);
+}
+
+static void
+print_gpus (SuanliTrace *trace,
+            GArray      *gpus)
+{
+  for (guint i = 0; i < gpus->len; i++)
+    {
+      SuanliGpuTime *gpu = &g_array_index (gpus, SuanliGpuTime, i);
+      double span_ns = MAX (gpu->span_ns, 1);
+
+      print_group (trace, gpu->group);
+      g_print (_("GPU %lld: busy %.1f%%, kernels %.1f%%, communication %.1f%%, memcpy %.1f%%, idle %.1f%%\n"),
+               (long long) gpu->device, 100 * gpu->busy_ns / span_ns, 100 * gpu->kernel_ns / span_ns, 100 * gpu->comm_ns / span_ns,
+               100 * gpu->memcpy_ns / span_ns, 100 * gpu->idle_ns / span_ns);
+      g_print (_("  idle: waiting for the host %.1f%%, short gaps %.1f%%, other %.1f%%\n"),
+               100 * gpu->host_wait_ns / span_ns, 100 * gpu->short_gap_ns / span_ns, 100 * gpu->other_idle_ns / span_ns);
+      for (SuanliMemcpyDirection d = 0; d < SUANLI_MEMCPY_N_DIRECTIONS; d++)
+        {
+          SuanliMemcpyStats *copies = &gpu->memcpy[d];
+          g_autofree char *bytes = g_format_size (copies->bytes);
+
+          if (copies->count == 0)
+            continue;
+          if (copies->sized_ns > 0)
+            g_print (_("  memcpy %s: %llu copies, %s, %.2f GB/s\n"), suanli_memcpy_direction_name (d),
+                     (unsigned long long) copies->count, bytes, (double) copies->bytes / (double) copies->sized_ns);
+          else
+            g_print (_("  memcpy %s: %llu copies, sizes not recorded\n"), suanli_memcpy_direction_name (d),
+                     (unsigned long long) copies->count);
+        }
+    }
+}
+
+/* A name cut to NAME_COLUMNS: templated kernel names run to thousands of characters (--json gives
+ * them whole). */
+static void
+print_named_row (const char *figure,
+                 guint64     count,
+                 const char *name)
+{
+  g_autofree char *shown = g_utf8_strlen (name, -1) > NAME_COLUMNS ? g_utf8_substring (name, 0, NAME_COLUMNS - 1)
+                                                                   : g_strdup (name);
+
+  g_print ("  %10s  %6" G_GUINT64_FORMAT "×  %s%s\n", figure, count, shown,
+           g_utf8_strlen (name, -1) > NAME_COLUMNS ? "…" : "");
+}
+
+static void
+print_host (SuanliTrace *trace,
+            Analysis    *analysis)
+{
+  if (analysis->operators->len > 0)
+    g_print (_("CPU operators by self time:\n"));
+  for (guint i = 0; i < analysis->operators->len && i < 5; i++)
+    {
+      SuanliOperatorStats *op = &g_array_index (analysis->operators, SuanliOperatorStats, i);
+      g_autofree char *self = suanli_format_duration_ns (op->self_ns);
+
+      print_named_row (self, op->count, suanli_trace_get_string (trace, op->name));
+    }
+  for (guint i = 0; i < analysis->delays->len; i++)
+    {
+      SuanliLaunchDelays *delays = &g_array_index (analysis->delays, SuanliLaunchDelays, i);
+      g_autofree char *median = suanli_format_duration_ns (delays->median_ns);
+      g_autofree char *p95 = suanli_format_duration_ns (delays->p95_ns);
+
+      print_group (trace, delays->group);
+      g_print (_("Launch to start: median %s, 95th percentile %s, over %llu launches\n"), median, p95,
+               (unsigned long long) delays->count);
+    }
+  for (guint i = 0; i < analysis->steps->len; i++)
+    {
+      SuanliStepStats *step = &g_array_index (analysis->steps, SuanliStepStats, i);
+      g_autofree char *duration = suanli_format_duration_ns (step->duration_ns);
+
+      print_group (trace, step->group);
+      g_print (_("Step %lld: %s, GPU kernels %.1f%%, communication %.1f%%, %llu kernels\n"), (long long) step->step,
+               duration, 100.0 * step->kernel_ns / MAX (step->duration_ns, 1),
+               100.0 * step->comm_ns / MAX (step->duration_ns, 1), (unsigned long long) step->kernels);
+    }
+  for (guint i = 0; i < analysis->collectives->len; i++)
+    {
+      SuanliCollectiveStats *collective = &g_array_index (analysis->collectives, SuanliCollectiveStats, i);
+      g_autofree char *total = suanli_format_duration_ns (collective->total_ns);
+
+      print_group (trace, collective->group);
+      g_print (_("%s: %llu kernels, %s"), suanli_trace_get_string (trace, collective->collective),
+               (unsigned long long) collective->count, total);
+      if (collective->busbw_gbps > 0)
+        g_print (_(", bus bandwidth %.1f GB/s"), collective->busbw_gbps);
+      else if (collective->algbw_gbps > 0)
+        g_print (_(", algorithm bandwidth %.1f GB/s (group size unknown)"), collective->algbw_gbps);
+      else
+        g_print (_(", message sizes not recorded"));
+      g_print ("\n");
+    }
+}
+
 static void
 print_summary (SuanliTrace       *trace,
                SuanliImportStats *stats,
-               GArray            *gpus,
-               GArray            *kernels)
+               Analysis          *analysis)
 {
   gint64 first, last;
   g_autofree char *span = NULL;
@@ -146,36 +449,17 @@ print_summary (SuanliTrace       *trace,
   g_print (_("Events %llu · slices %llu · tracks %u · flows %u · span %s\n"), (unsigned long long) stats->events,
            (unsigned long long) suanli_trace_get_n_slices (trace), suanli_trace_get_n_tracks (trace), suanli_trace_get_flows (trace)->len,
            span);
-  for (guint i = 0; i < gpus->len; i++)
+  print_gpus (trace, analysis->gpus);
+  if (analysis->kernels->len > 0)
+    g_print (_("Kernels by total time:\n"));
+  for (guint i = 0; i < analysis->kernels->len && i < 10; i++)
     {
-      SuanliGpuTime *gpu = &g_array_index (gpus, SuanliGpuTime, i);
-      double span_ns = MAX (gpu->span_ns, 1);
-
-      SuanliGroup *group = suanli_trace_get_group (trace, gpu->group);
-
-      if (suanli_trace_get_n_groups (trace) > 1 && group != NULL)
-        {
-          g_autofree char *base = g_path_get_basename (suanli_trace_get_string (trace, group->name));
-          g_print ("%s: ", base);
-        }
-      if (gpu->rank >= 0)
-        g_print (_("Rank %d, "), gpu->rank);
-      g_print (_("GPU %lld: busy %.1f%%, kernels %.1f%%, communication %.1f%%, memcpy %.1f%%, idle %.1f%%\n"),
-               (long long) gpu->device, 100 * gpu->busy_ns / span_ns, 100 * gpu->kernel_ns / span_ns, 100 * gpu->comm_ns / span_ns,
-               100 * gpu->memcpy_ns / span_ns, 100 * gpu->idle_ns / span_ns);
-    }
-  for (guint i = 0; i < kernels->len && i < 10; i++)
-    {
-      SuanliKernelStats *kernel = &g_array_index (kernels, SuanliKernelStats, i);
+      SuanliKernelStats *kernel = &g_array_index (analysis->kernels, SuanliKernelStats, i);
       g_autofree char *total = suanli_format_duration_ns (kernel->total_ns);
-      const char *name = suanli_trace_get_string (trace, kernel->name);
-      g_autofree char *shown = g_utf8_strlen (name, -1) > NAME_COLUMNS ? g_utf8_substring (name, 0, NAME_COLUMNS - 1)
-                                                                       : g_strdup (name);
 
-      /* Templated kernel names run to thousands of characters; --json gives them whole. */
-      g_print ("  %10s  %6" G_GUINT64_FORMAT "×  %s%s\n", total, kernel->count, shown,
-               g_utf8_strlen (name, -1) > NAME_COLUMNS ? "…" : "");
+      print_named_row (total, kernel->count, suanli_trace_get_string (trace, kernel->name));
     }
+  print_host (trace, analysis);
 }
 
 /* Reads each of @files ("-" is standard input) into @trace, printing errors; the exit status. */
@@ -227,10 +511,9 @@ run_summary (int    argc,
   };
   g_autoptr(GOptionContext) context = g_option_context_new (N_("FILE… (- for standard input)"));
   g_autoptr(SuanliTrace) trace = suanli_trace_new ();
-  g_autoptr(GArray) gpus = NULL;
-  g_autoptr(GArray) kernels = NULL;
   g_autoptr(GError) error = NULL;
   SuanliImportStats stats = { 0 };
+  Analysis analysis = { 0 };
   int status = SUANLI_EXIT_DONE;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
@@ -247,15 +530,15 @@ run_summary (int    argc,
       return status;
     }
 
-  gpus = suanli_analysis_gpu_time (trace);
-  kernels = suanli_analysis_top_kernels (trace);
+  analysis_run (&analysis, trace);
   if (json)
     {
-      g_autofree char *text = summary_json (trace, &stats, gpus, kernels);
+      g_autofree char *text = summary_json (trace, &stats, &analysis);
       g_print ("%s\n", text);
     }
   else
-    print_summary (trace, &stats, gpus, kernels);
+    print_summary (trace, &stats, &analysis);
+  analysis_clear (&analysis);
   suanli_import_stats_clear (&stats);
   return SUANLI_EXIT_DONE;
 }

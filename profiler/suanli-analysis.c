@@ -1,8 +1,11 @@
-/* suanli-analysis.c — what a trace says: GPU time by kind of work, top kernels
+/* suanli-analysis.c — what a trace says: GPU time by kind of work and idle time by cause, top kernels
  *
  * GPU time is measured as unions of intervals, not sums: kernels on concurrent streams overlap,
  * and a summed "busy" would exceed the wall clock. Communication kernels are told apart by name
- * (NCCL's and RCCL's), as HolisticTraceAnalysis does.
+ * (NCCL's and RCCL's), as HolisticTraceAnalysis (HTA) does. Idle time is split by HTA's rule,
+ * applied to the gaps in a device's union of work rather than per stream, so that the parts add up
+ * to the idle time: a gap is host wait when the CPU launched the work after it only once the gap
+ * had begun; else kernel wait when shorter than SUANLI_SHORT_GAP_NS; else other.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -10,35 +13,23 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <glib/gi18n.h>
 
-#include "suanli-analysis.h"
+#include "suanli-analysis-private.h"
 
-typedef enum {
-  WORK_NONE,
-  WORK_KERNEL,
-  WORK_MEMCPY,
-  WORK_MEMSET,
-} WorkKind;
-
-typedef struct
-{
-  gint64 start;
-  gint64 end;
-} Interval;
-
-static WorkKind
-work_kind (SuanliTrace       *trace,
-           const SuanliSlice *slice)
+SuanliWorkKind
+suanli_analysis_work_kind (SuanliTrace       *trace,
+                           const SuanliSlice *slice)
 {
   const char *category = suanli_trace_get_string (trace, slice->category);
 
   if (g_str_equal (category, "kernel") || g_str_equal (category, "Kernel"))
-    return WORK_KERNEL;
+    return SUANLI_WORK_KERNEL;
   if (g_str_equal (category, "gpu_memcpy") || g_str_equal (category, "Memcpy"))
-    return WORK_MEMCPY;
+    return SUANLI_WORK_MEMCPY;
   if (g_str_equal (category, "gpu_memset") || g_str_equal (category, "Memset"))
-    return WORK_MEMSET;
-  return WORK_NONE;
+    return SUANLI_WORK_MEMSET;
+  return SUANLI_WORK_NONE;
 }
 
 /* Kernels, copies and memsets: the work that occupies a GPU (annotations on GPU tracks do not). */
@@ -46,174 +37,357 @@ gboolean
 suanli_analysis_is_gpu_work (SuanliTrace       *trace,
                              const SuanliSlice *slice)
 {
-  return work_kind (trace, slice) != WORK_NONE;
+  return suanli_analysis_work_kind (trace, slice) != SUANLI_WORK_NONE;
 }
 
-static gboolean
-is_communication (const char *name)
+gboolean
+suanli_analysis_is_communication (const char *name)
 {
   g_autofree char *lower = g_ascii_strdown (name, -1);
 
   return strstr (lower, "nccl") != NULL || strstr (lower, "rccl") != NULL;
 }
 
-/* Kinds of work and communication, looked up once per distinct category and name: a trace has
- * millions of slices but a few hundred distinct strings. */
+const char *
+suanli_memcpy_direction_name (SuanliMemcpyDirection direction)
+{
+  static const char *const names[] = { "HtoD", "DtoH", "DtoD", "PtoP", "other" };
+
+  return direction < SUANLI_MEMCPY_N_DIRECTIONS ? names[direction] : "other";
+}
+
+/* Kineto and CUPTI name copies "Memcpy HtoD (Pageable -> Device)" and the like. */
+static SuanliMemcpyDirection
+memcpy_direction (const char *name)
+{
+  for (SuanliMemcpyDirection d = 0; d < SUANLI_MEMCPY_OTHER; d++)
+    if (strstr (name, suanli_memcpy_direction_name (d)) != NULL)
+      return d;
+  return SUANLI_MEMCPY_OTHER;
+}
+
+/* Kinds of work, communication and copy directions, looked up once per distinct category and name:
+ * a trace has millions of slices but a few hundred distinct strings. */
 typedef struct
 {
   SuanliTrace *trace;
-  GHashTable  *kinds;           /* category + 1 → WorkKind + 1 */
-  GHashTable  *communication;   /* name + 1 → TRUE + 1 or FALSE + 1 */
+  GHashTable  *kinds;           /* category + 1 → kind + 1 */
+  GHashTable  *names;           /* name + 1 → (communication | direction << 1) + 1 */
 } Classifier;
 
-static WorkKind
+static SuanliWorkKind
 classify_work (Classifier        *classifier,
                const SuanliSlice *slice)
 {
   gpointer key = GUINT_TO_POINTER (slice->category + 1);
   gpointer found = g_hash_table_lookup (classifier->kinds, key);
-  WorkKind kind;
+  SuanliWorkKind kind;
 
   if (found != NULL)
     return GPOINTER_TO_UINT (found) - 1;
-  kind = work_kind (classifier->trace, slice);
+  kind = suanli_analysis_work_kind (classifier->trace, slice);
   g_hash_table_insert (classifier->kinds, key, GUINT_TO_POINTER (kind + 1));
   return kind;
 }
 
-static gboolean
-classify_communication (Classifier        *classifier,
-                        const SuanliSlice *slice)
+static guint
+classify_name (Classifier        *classifier,
+               const SuanliSlice *slice)
 {
   gpointer key = GUINT_TO_POINTER (slice->name + 1);
-  gpointer found = g_hash_table_lookup (classifier->communication, key);
-  gboolean communication;
+  gpointer found = g_hash_table_lookup (classifier->names, key);
+  const char *name;
+  guint bits;
 
   if (found != NULL)
     return GPOINTER_TO_UINT (found) - 1;
-  communication = is_communication (suanli_trace_get_string (classifier->trace, slice->name));
-  g_hash_table_insert (classifier->communication, key, GUINT_TO_POINTER (communication + 1));
-  return communication;
+  name = suanli_trace_get_string (classifier->trace, slice->name);
+  bits = (guint) suanli_analysis_is_communication (name) | (guint) memcpy_direction (name) << 1;
+  g_hash_table_insert (classifier->names, key, GUINT_TO_POINTER (bits + 1));
+  return bits;
 }
 
 static int
 compare_intervals (gconstpointer a,
                    gconstpointer b)
 {
-  const Interval *x = a, *y = b;
+  const SuanliInterval *x = a, *y = b;
 
   return (x->start > y->start) - (x->start < y->start);
 }
 
-/* The length of the union of @intervals (sorted in place). */
-static gint64
-union_length (GArray *intervals)
+/* Sorts @intervals and merges them in place into disjoint ones, each keeping the launch time of the
+ * first interval in it. Returns: the length of their union. */
+gint64
+suanli_interval_merge (GArray *intervals)
 {
-  gint64 total = 0, start = 0, end = G_MININT64;
+  gint64 total = 0;
+  guint kept = 0;
 
   g_array_sort (intervals, compare_intervals);
   for (guint i = 0; i < intervals->len; i++)
     {
-      Interval *interval = &g_array_index (intervals, Interval, i);
+      SuanliInterval interval = g_array_index (intervals, SuanliInterval, i);
+      SuanliInterval *last = kept > 0 ? &g_array_index (intervals, SuanliInterval, kept - 1) : NULL;
 
-      if (interval->start > end)
-        {
-          if (end > start)
-            total += end - start;
-          start = interval->start;
-          end = interval->end;
-        }
+      if (last != NULL && interval.start <= last->end)
+        last->end = MAX (last->end, interval.end);
       else
-        end = MAX (end, interval->end);
+        g_array_index (intervals, SuanliInterval, kept++) = interval;
     }
-  if (end > start)
-    total += end - start;
+  g_array_set_size (intervals, kept);
+  for (guint i = 0; i < kept; i++)
+    total += g_array_index (intervals, SuanliInterval, i).end - g_array_index (intervals, SuanliInterval, i).start;
   return total;
 }
 
-/* Returns: (transfer full): one SuanliGpuTime per GPU device, by device index. */
+/* How much of [@from, @to) the disjoint, sorted @merged intervals cover. */
+gint64
+suanli_interval_covered (GArray *merged,
+                         gint64  from,
+                         gint64  to)
+{
+  guint low = 0, high = merged->len;
+  gint64 covered = 0;
+
+  /* The first interval ending after @from: ends are sorted too, as the intervals are disjoint. */
+  while (low < high)
+    {
+      guint middle = (low + high) / 2;
+
+      if (g_array_index (merged, SuanliInterval, middle).end <= from)
+        low = middle + 1;
+      else
+        high = middle;
+    }
+  for (guint i = low; i < merged->len; i++)
+    {
+      SuanliInterval *interval = &g_array_index (merged, SuanliInterval, i);
+
+      if (interval->start >= to)
+        break;
+      covered += MIN (interval->end, to) - MAX (interval->start, from);
+    }
+  return covered;
+}
+
+/* For sorting arrays of gint64. */
+int
+suanli_compare_int64 (gconstpointer a,
+                      gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* The entry of @entries for @name, found through @index (name + 1 → position + 1), or appended as
+ * a copy of @fresh when there is none yet. */
+gpointer
+suanli_analysis_entry (GArray        *entries,
+                       GHashTable    *index,
+                       SuanliString   name,
+                       gconstpointer  fresh)
+{
+  gpointer found = g_hash_table_lookup (index, GUINT_TO_POINTER (name + 1));
+
+  if (found == NULL)
+    {
+      g_array_append_vals (entries, fresh, 1);
+      found = GUINT_TO_POINTER (entries->len);
+      g_hash_table_insert (index, GUINT_TO_POINTER (name + 1), found);
+    }
+  return entries->data + (gsize) (GPOINTER_TO_UINT (found) - 1) * g_array_get_element_size (entries);
+}
+
+/* Per track, per slice of a GPU stream: the index + 1 of the flow that launched it (0: none). */
+guint32 **
+suanli_analysis_launch_table (SuanliTrace *trace)
+{
+  guint n_tracks = suanli_trace_get_n_tracks (trace);
+  guint32 **table = g_new0 (guint32 *, MAX (n_tracks, 1));
+  GArray *flows = suanli_trace_get_flows (trace);
+
+  for (guint f = 0; f < flows->len; f++)
+    {
+      SuanliFlow *flow = &g_array_index (flows, SuanliFlow, f);
+      SuanliTrack *to = suanli_trace_get_track (trace, flow->to_track);
+      SuanliTrack *from = suanli_trace_get_track (trace, flow->from_track);
+
+      if (to->kind != SUANLI_TRACK_GPU_STREAM || from->kind != SUANLI_TRACK_THREAD)
+        continue;
+      if (table[flow->to_track] == NULL)
+        table[flow->to_track] = g_new0 (guint32, to->slices->len);
+      if (table[flow->to_track][flow->to_slice] == 0)
+        table[flow->to_track][flow->to_slice] = f + 1;
+    }
+  return table;
+}
+
+void
+suanli_analysis_launch_table_free (SuanliTrace  *trace,
+                                   guint32     **table)
+{
+  for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
+    g_free (table[t]);
+  g_free (table);
+}
+
+/* When the CPU launched slice @s of track @t, or G_MININT64. */
+static gint64
+launch_time (SuanliTrace *trace,
+             guint32    **launches,
+             guint        t,
+             guint        s)
+{
+  SuanliFlow *flow;
+
+  if (launches[t] == NULL || launches[t][s] == 0)
+    return G_MININT64;
+  flow = &g_array_index (suanli_trace_get_flows (trace), SuanliFlow, launches[t][s] - 1);
+  return g_array_index (suanli_trace_get_track (trace, flow->from_track)->slices, SuanliSlice, flow->from_slice).start;
+}
+
+/* Interval lists kept per device while the tracks are read. */
+enum { BUSY, KERNELS, COMPUTE, COMMUNICATION, MEMCPY, MEMSET, N_LISTS };
+
+typedef struct
+{
+  SuanliGpuTime time;
+  GArray       *lists[N_LISTS];
+} Device;
+
+static void
+device_free (Device *device)
+{
+  for (guint k = 0; k < N_LISTS; k++)
+    g_array_unref (device->lists[k]);
+  g_free (device);
+}
+
+static void
+split_idle (SuanliGpuTime *time,
+            GArray        *busy)
+{
+  for (guint i = 1; i < busy->len; i++)
+    {
+      SuanliInterval *before = &g_array_index (busy, SuanliInterval, i - 1);
+      SuanliInterval *after = &g_array_index (busy, SuanliInterval, i);
+      gint64 gap = after->start - before->end;
+
+      if (after->launch != G_MININT64 && after->launch >= before->end)
+        time->host_wait_ns += gap;
+      else if (gap < SUANLI_SHORT_GAP_NS)
+        time->short_gap_ns += gap;
+      else
+        time->other_idle_ns += gap;
+    }
+}
+
+static void
+add_slice (Device            *device,
+           Classifier        *classifier,
+           const SuanliSlice *slice,
+           gint64             launch)
+{
+  SuanliWorkKind kind = classify_work (classifier, slice);
+  SuanliInterval interval = { slice->start, slice->start + slice->duration, launch };
+  guint bits;
+
+  if (kind == SUANLI_WORK_NONE)
+    return;
+  g_array_append_val (device->lists[BUSY], interval);
+  if (kind == SUANLI_WORK_MEMSET)
+    {
+      g_array_append_val (device->lists[MEMSET], interval);
+      return;
+    }
+  bits = classify_name (classifier, slice);
+  if (kind == SUANLI_WORK_KERNEL)
+    {
+      g_array_append_val (device->lists[KERNELS], interval);
+      g_array_append_val (device->lists[(bits & 1) ? COMMUNICATION : COMPUTE], interval);
+    }
+  else
+    {
+      SuanliMemcpyStats *copies = &device->time.memcpy[bits >> 1];
+      gint64 bytes;
+
+      g_array_append_val (device->lists[MEMCPY], interval);
+      copies->count++;
+      copies->total_ns += slice->duration;
+      if (suanli_trace_find_arg_int (classifier->trace, slice, "bytes", &bytes) && bytes >= 0)
+        {
+          copies->bytes += (guint64) bytes;
+          copies->sized_ns += slice->duration;
+        }
+    }
+}
+
+/* Returns: (transfer full): one SuanliGpuTime per GPU device, in the order devices first appear. */
 GArray *
 suanli_analysis_gpu_time (SuanliTrace *trace)
 {
   /* Devices are told apart by group (file, rank) and pid: "group:pid" → index + 1. */
-  g_autoptr(GHashTable) devices = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GPtrArray) groups = g_ptr_array_new ();   /* per device: 5 arrays of Interval */
-  g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (SuanliTrack *));
+  g_autoptr(GHashTable) by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GPtrArray) devices = g_ptr_array_new_with_free_func ((GDestroyNotify) device_free);
   GArray *result = g_array_new (FALSE, TRUE, sizeof (SuanliGpuTime));
   Classifier classifier = { trace, g_hash_table_new (NULL, NULL), g_hash_table_new (NULL, NULL) };
+  guint32 **launches = suanli_analysis_launch_table (trace);
 
   for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
     {
       SuanliTrack *track = suanli_trace_get_track (trace, t);
-      g_autofree char *device = NULL;
-      GArray **lists;
+      g_autofree char *key = NULL;
+      Device *device;
       gpointer found;
 
       if (track->kind != SUANLI_TRACK_GPU_STREAM)
         continue;
-      device = g_strdup_printf ("%u:%" G_GINT64_FORMAT, track->group, track->pid);
-      found = g_hash_table_lookup (devices, device);
+      key = g_strdup_printf ("%u:%" G_GINT64_FORMAT, track->group, track->pid);
+      found = g_hash_table_lookup (by_key, key);
       if (found == NULL)
         {
-          /* Interval lists: busy, kernels, communication, memcpy, memset. */
-          lists = g_new0 (GArray *, 5);
-          for (guint k = 0; k < 5; k++)
-            lists[k] = g_array_new (FALSE, FALSE, sizeof (Interval));
-          g_ptr_array_add (groups, lists);
-          g_array_append_val (keys, track);
-          found = GUINT_TO_POINTER (groups->len);
-          g_hash_table_insert (devices, g_steal_pointer (&device), found);
+          SuanliGroup *group = suanli_trace_get_group (trace, track->group);
+
+          device = g_new0 (Device, 1);
+          device->time.device = track->pid;
+          device->time.rank = group != NULL ? group->rank : -1;
+          device->time.group = track->group;
+          for (guint k = 0; k < N_LISTS; k++)
+            device->lists[k] = g_array_new (FALSE, FALSE, sizeof (SuanliInterval));
+          g_ptr_array_add (devices, device);
+          found = GUINT_TO_POINTER (devices->len);
+          g_hash_table_insert (by_key, g_steal_pointer (&key), found);
         }
-      lists = g_ptr_array_index (groups, GPOINTER_TO_UINT (found) - 1);
+      device = g_ptr_array_index (devices, GPOINTER_TO_UINT (found) - 1);
       for (guint s = 0; s < track->slices->len; s++)
-        {
-          SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
-          WorkKind kind = classify_work (&classifier, slice);
-          Interval interval = { slice->start, slice->start + slice->duration };
-
-          if (kind == WORK_NONE)
-            continue;
-          g_array_append_val (lists[0], interval);   /* busy */
-          if (kind == WORK_KERNEL)
-            {
-              g_array_append_val (lists[1], interval);
-              if (classify_communication (&classifier, slice))
-                g_array_append_val (lists[2], interval);
-            }
-          else if (kind == WORK_MEMCPY)
-            g_array_append_val (lists[3], interval);
-          else
-            g_array_append_val (lists[4], interval);
-        }
+        add_slice (device, &classifier, &g_array_index (track->slices, SuanliSlice, s),
+                   launch_time (trace, launches, t, s));
     }
 
-  for (guint d = 0; d < groups->len; d++)
+  for (guint d = 0; d < devices->len; d++)
     {
-      GArray **lists = g_ptr_array_index (groups, d);
-      SuanliTrack *first_track = g_array_index (keys, SuanliTrack *, d);
-      SuanliGroup *group = suanli_trace_get_group (trace, first_track->group);
-      SuanliGpuTime time = { first_track->pid, group != NULL ? group->rank : -1, first_track->group };
-      gint64 first = G_MAXINT64, last = G_MININT64;
+      Device *device = g_ptr_array_index (devices, d);
+      SuanliGpuTime *time = &device->time;
+      GArray *busy = device->lists[BUSY];
 
-      for (guint i = 0; i < lists[0]->len; i++)
-        {
-          first = MIN (first, g_array_index (lists[0], Interval, i).start);
-          last = MAX (last, g_array_index (lists[0], Interval, i).end);
-        }
-      time.span_ns = lists[0]->len > 0 ? last - first : 0;
-      time.busy_ns = union_length (lists[0]);
-      time.kernel_ns = union_length (lists[1]);
-      time.comm_ns = union_length (lists[2]);
-      time.memcpy_ns = union_length (lists[3]);
-      time.memset_ns = union_length (lists[4]);
-      time.idle_ns = time.span_ns - time.busy_ns;
-      g_array_append_val (result, time);
-      for (guint k = 0; k < 5; k++)
-        g_array_unref (lists[k]);
-      g_free (lists);
+      time->busy_ns = suanli_interval_merge (busy);
+      time->span_ns = busy->len > 0 ? g_array_index (busy, SuanliInterval, busy->len - 1).end -
+                                      g_array_index (busy, SuanliInterval, 0).start
+                                    : 0;
+      time->kernel_ns = suanli_interval_merge (device->lists[KERNELS]);
+      time->compute_ns = suanli_interval_merge (device->lists[COMPUTE]);
+      time->comm_ns = suanli_interval_merge (device->lists[COMMUNICATION]);
+      time->memcpy_ns = suanli_interval_merge (device->lists[MEMCPY]);
+      time->memset_ns = suanli_interval_merge (device->lists[MEMSET]);
+      time->idle_ns = time->span_ns - time->busy_ns;
+      split_idle (time, busy);
+      g_array_append_val (result, *time);
     }
+  suanli_analysis_launch_table_free (trace, launches);
   g_hash_table_unref (classifier.kinds);
-  g_hash_table_unref (classifier.communication);
+  g_hash_table_unref (classifier.names);
   return result;
 }
 
@@ -242,21 +416,12 @@ suanli_analysis_top_kernels (SuanliTrace *trace)
       for (guint s = 0; s < track->slices->len; s++)
         {
           SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
-          gpointer found;
+          SuanliKernelStats fresh = { slice->name, 0, 0, G_MAXINT64, 0 };
           SuanliKernelStats *stats;
 
-          if (work_kind (trace, slice) != WORK_KERNEL)
+          if (suanli_analysis_work_kind (trace, slice) != SUANLI_WORK_KERNEL)
             continue;
-          found = g_hash_table_lookup (by_name, GUINT_TO_POINTER (slice->name + 1));
-          if (found == NULL)
-            {
-              SuanliKernelStats fresh = { slice->name, 0, 0, G_MAXINT64, 0 };
-
-              g_array_append_val (result, fresh);
-              found = GUINT_TO_POINTER (result->len);
-              g_hash_table_insert (by_name, GUINT_TO_POINTER (slice->name + 1), found);
-            }
-          stats = &g_array_index (result, SuanliKernelStats, GPOINTER_TO_UINT (found) - 1);
+          stats = suanli_analysis_entry (result, by_name, slice->name, &fresh);
           stats->count++;
           stats->total_ns += slice->duration;
           stats->min_ns = MIN (stats->min_ns, slice->duration);

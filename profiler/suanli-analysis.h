@@ -1,4 +1,5 @@
-/* suanli-analysis.h — what a trace says: GPU time by kind of work, top kernels
+/* suanli-analysis.h — what a trace says: GPU time by kind of work, idle time by cause, top kernels,
+ * CPU operators, launch delays, training steps and collectives
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -7,6 +8,27 @@
 #include "suanli-trace.h"
 
 G_BEGIN_DECLS
+
+/* A gap between GPU work shorter than this is "kernel wait" (HolisticTraceAnalysis's default for
+ * its consecutive_kernel_delay). */
+#define SUANLI_SHORT_GAP_NS 30
+
+typedef enum {
+  SUANLI_MEMCPY_HTOD,
+  SUANLI_MEMCPY_DTOH,
+  SUANLI_MEMCPY_DTOD,
+  SUANLI_MEMCPY_PTOP,     /* peer to peer, between GPUs */
+  SUANLI_MEMCPY_OTHER,    /* a direction the name does not give */
+  SUANLI_MEMCPY_N_DIRECTIONS
+} SuanliMemcpyDirection;
+
+typedef struct
+{
+  guint64 count;
+  guint64 bytes;          /* from the copies' "bytes" argument; 0 where absent */
+  gint64  total_ns;       /* summed durations, for bandwidth: copies of one direction rarely overlap */
+  gint64  sized_ns;       /* summed durations of the copies that gave their bytes */
+} SuanliMemcpyStats;
 
 typedef struct
 {
@@ -17,9 +39,14 @@ typedef struct
   gint64 kernel_ns;    /* covered by at least one kernel */
   gint64 busy_ns;      /* covered by any GPU activity: kernels, memcpy, memset */
   gint64 comm_ns;      /* covered by communication kernels (NCCL, RCCL) */
+  gint64 compute_ns;   /* covered by kernels other than communication ones */
   gint64 memcpy_ns;
   gint64 memset_ns;
-  gint64 idle_ns;      /* span − busy */
+  gint64 idle_ns;      /* span − busy = host_wait + short_gap + other_idle */
+  gint64 host_wait_ns; /* gaps where the next work was launched by the CPU only after the gap began */
+  gint64 short_gap_ns; /* gaps shorter than SUANLI_SHORT_GAP_NS between work already queued */
+  gint64 other_idle_ns;/* the rest: waits on events, syncs, other streams, unknown launches */
+  SuanliMemcpyStats memcpy[SUANLI_MEMCPY_N_DIRECTIONS];
 } SuanliGpuTime;
 
 typedef struct
@@ -31,9 +58,67 @@ typedef struct
   gint64       max_ns;
 } SuanliKernelStats;
 
-gboolean suanli_analysis_is_gpu_work (SuanliTrace       *trace,
-                                      const SuanliSlice *slice);
-GArray  *suanli_analysis_gpu_time    (SuanliTrace       *trace);
-GArray  *suanli_analysis_top_kernels (SuanliTrace       *trace);
+/* CPU operators (cpu_op, or Operator in older traces) by name. */
+typedef struct
+{
+  SuanliString name;
+  guint64      count;
+  gint64       total_ns;    /* outermost calls only: a recursive operator is not counted twice */
+  gint64       self_ns;     /* minus the time of the slices directly under it */
+  gint64       max_ns;
+} SuanliOperatorStats;
+
+/* From each CPU launch to the start of the GPU work it launched, per file (rank). */
+typedef struct
+{
+  guint   group;
+  guint64 count;
+  gint64  min_ns;
+  gint64  median_ns;
+  gint64  p95_ns;
+  gint64  max_ns;
+  double  mean_ns;
+} SuanliLaunchDelays;
+
+/* One ProfilerStep#N annotation on a CPU thread, and the GPU work of its file inside it. */
+typedef struct
+{
+  guint   group;
+  int     rank;
+  gint64  step;          /* N */
+  gint64  start;
+  gint64  duration_ns;
+  gint64  kernel_ns;     /* union of the file's kernels inside the step */
+  gint64  busy_ns;       /* union of all the file's GPU work inside the step */
+  gint64  comm_ns;       /* union of its communication kernels inside the step */
+  guint64 kernels;       /* kernels starting inside the step */
+} SuanliStepStats;
+
+/* Communication kernels of one collective (AllReduce, AllGather, SendRecv …) in one file. */
+typedef struct
+{
+  guint        group;
+  SuanliString collective;
+  guint64      count;
+  gint64       total_ns;
+  guint64      sized;         /* kernels whose message size the trace gives (record_param_comms) */
+  guint64      bytes;         /* their bytes, summed */
+  gint64       sized_ns;      /* their durations, summed */
+  int          group_size;    /* ranks in the collective's group; 0 when the trace does not say */
+  double       algbw_gbps;    /* bytes ÷ time, 0 when no size is known */
+  double       busbw_gbps;    /* algbw × the collective's bus factor; 0 when it cannot be known */
+} SuanliCollectiveStats;
+
+gboolean suanli_analysis_is_gpu_work      (SuanliTrace       *trace,
+                                           const SuanliSlice *slice);
+GArray  *suanli_analysis_gpu_time         (SuanliTrace       *trace);
+GArray  *suanli_analysis_top_kernels      (SuanliTrace       *trace);
+GArray  *suanli_analysis_cpu_operators    (SuanliTrace       *trace);
+GArray  *suanli_analysis_launch_delays    (SuanliTrace       *trace);
+GArray  *suanli_analysis_steps            (SuanliTrace       *trace);
+GArray  *suanli_analysis_collectives      (SuanliTrace       *trace);
+double   suanli_analysis_bus_factor       (const char        *collective,
+                                           int                group_size);
+const char *suanli_memcpy_direction_name  (SuanliMemcpyDirection direction);
 
 G_END_DECLS

@@ -406,6 +406,13 @@ scalar_at_top (Importer   *importer,
       if (parse_integer (text, length, &rank) && rank >= 0 && rank <= G_MAXINT)
         suanli_trace_get_group (importer->trace, importer->group)->rank = (int) rank;
     }
+  else if (importer->depth == 2 && importer->top_in_distributed && g_str_equal (importer->key, "world_size"))
+    {
+      gint64 size = 0;
+
+      if (parse_integer (text, length, &size) && size > 0 && size <= G_MAXINT)
+        suanli_trace_get_group (importer->trace, importer->group)->world_size = (int) size;
+    }
   else if (importer->depth == 1 && g_str_equal (importer->key, "baseTimeNanoseconds"))
     {
       gint64 base = 0;

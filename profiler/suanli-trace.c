@@ -138,7 +138,7 @@ guint
 suanli_trace_begin_group (SuanliTrace *self,
                           const char  *name)
 {
-  SuanliGroup group = { suanli_trace_intern (self, name, -1), -1 };
+  SuanliGroup group = { suanli_trace_intern (self, name, -1), -1, 0 };
 
   g_array_append_val (self->groups, group);
   self->current_group = self->groups->len - 1;

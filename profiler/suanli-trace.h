@@ -99,6 +99,7 @@ typedef struct
 {
   SuanliString name;        /* the file */
   int          rank;        /* from distributedInfo; -1 when unknown */
+  int          world_size;  /* from distributedInfo; 0 when unknown */
 } SuanliGroup;
 
 /* A flow joins a slice to another: a CPU launch to its GPU kernel, say. */

@@ -507,6 +507,144 @@ test_gpu_time (void)
 
 /* Two ranks into one trace: each keeps its own GPU, and correlation ids (which every rank numbers
  * alike) link launches to kernels within their own file only. */
+/* A step of a Kineto-form trace built for the analyses; the figures below are worked out by hand
+ * in the comments. Times in µs. */
+static const char analysis_trace[] =
+  "{\"distributedInfo\":{\"rank\":0,\"world_size\":8},\"traceEvents\":[\n"
+  "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#5\",\"pid\":100,\"tid\":1,\"ts\":0,\"dur\":100},\n"
+  "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#6\",\"pid\":100,\"tid\":1,\"ts\":100,\"dur\":50},\n"
+  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::linear\",\"pid\":100,\"tid\":1,\"ts\":1,\"dur\":40},\n"
+  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::addmm\",\"pid\":100,\"tid\":1,\"ts\":2,\"dur\":30},\n"
+  "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":100,\"tid\":1,\"ts\":3,\"dur\":5,"
+  "\"args\":{\"correlation\":1}},\n"
+  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::add\",\"pid\":100,\"tid\":1,\"ts\":50,\"dur\":10},\n"
+  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::add\",\"pid\":100,\"tid\":1,\"ts\":51,\"dur\":4},\n"
+  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"record_param_comms\",\"pid\":100,\"tid\":1,\"ts\":60,\"dur\":20,"
+  "\"args\":{\"Collective name\":\"allreduce\",\"In msg nelems\":1048576,\"Out msg nelems\":1048576,"
+  "\"dtype\":\"Float\",\"Group size\":4}},\n"
+  "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":100,\"tid\":1,\"ts\":61,\"dur\":3,"
+  "\"args\":{\"correlation\":2}},\n"
+  "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":100,\"tid\":1,\"ts\":85,\"dur\":0.5,"
+  "\"args\":{\"correlation\":3}},\n"
+  "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":100,\"tid\":1,\"ts\":86,\"dur\":1,"
+  "\"args\":{\"correlation\":4}},\n"
+  "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":10,\"dur\":20,\"args\":{\"correlation\":1}},\n"
+  "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD (Pinned -> Device)\",\"pid\":0,\"tid\":7,\"ts\":31,"
+  "\"dur\":4,\"args\":{\"bytes\":400000}},\n"
+  "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy DtoH (Device -> Pageable)\",\"pid\":0,\"tid\":7,\"ts\":35,"
+  "\"dur\":1,\"args\":{\"bytes\":1000}},\n"
+  "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)\",\"pid\":0,"
+  "\"tid\":9,\"ts\":64,\"dur\":10,\"args\":{\"correlation\":2}},\n"
+  "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"relu\",\"pid\":0,\"tid\":7,\"ts\":90,\"dur\":5,\"args\":{\"correlation\":3}},\n"
+  "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"tiny\",\"pid\":0,\"tid\":7,\"ts\":95.02,\"dur\":0.01,"
+  "\"args\":{\"correlation\":4}},\n"
+  "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*)\",\"pid\":0,"
+  "\"tid\":9,\"ts\":140,\"dur\":5}\n"
+  "]}\n";
+
+static const SuanliOperatorStats *
+find_operator (SuanliTrace *trace,
+               GArray      *operators,
+               const char  *name)
+{
+  for (guint i = 0; i < operators->len; i++)
+    if (g_str_equal (suanli_trace_get_string (trace, g_array_index (operators, SuanliOperatorStats, i).name), name))
+      return &g_array_index (operators, SuanliOperatorStats, i);
+  g_assert_not_reached ();
+}
+
+static void
+test_analysis (void)
+{
+  g_autoptr(Imported) imported = import_text (analysis_trace);
+  g_autoptr(GArray) gpus = suanli_analysis_gpu_time (imported->trace);
+  g_autoptr(GArray) operators = suanli_analysis_cpu_operators (imported->trace);
+  g_autoptr(GArray) delays = suanli_analysis_launch_delays (imported->trace);
+  g_autoptr(GArray) steps = suanli_analysis_steps (imported->trace);
+  g_autoptr(GArray) collectives = suanli_analysis_collectives (imported->trace);
+  SuanliGpuTime *gpu = &g_array_index (gpus, SuanliGpuTime, 0);
+  SuanliLaunchDelays *delay = &g_array_index (delays, SuanliLaunchDelays, 0);
+  SuanliStepStats *step;
+  SuanliCollectiveStats *collective;
+
+  g_assert_true (imported->ok);
+  g_assert_cmpuint (gpus->len, ==, 1);
+  /* Work: [10,30] [31,36] (two copies) [64,74] [90,95] [95.02,95.03] [140,145]. */
+  g_assert_cmpint (gpu->span_ns, ==, 135000);
+  g_assert_cmpint (gpu->busy_ns, ==, 45010);
+  g_assert_cmpint (gpu->kernel_ns, ==, 40010);
+  g_assert_cmpint (gpu->comm_ns, ==, 15000);
+  g_assert_cmpint (gpu->compute_ns, ==, 25010);
+  g_assert_cmpint (gpu->memcpy_ns, ==, 5000);
+  /* Gaps: 30→31 before a copy nobody launched (other); 36→64 and 74→90 before kernels launched at
+   * 61 and 85, after the gaps began (host wait); 95→95.02 before a kernel launched at 86 (short);
+   * 95.03→140 before a kernel with no launch (other). */
+  g_assert_cmpint (gpu->idle_ns, ==, 89990);
+  g_assert_cmpint (gpu->host_wait_ns, ==, 44000);
+  g_assert_cmpint (gpu->short_gap_ns, ==, 20);
+  g_assert_cmpint (gpu->other_idle_ns, ==, 45970);
+  g_assert_cmpuint (gpu->memcpy[SUANLI_MEMCPY_HTOD].count, ==, 1);
+  g_assert_cmpuint (gpu->memcpy[SUANLI_MEMCPY_HTOD].bytes, ==, 400000);
+  g_assert_cmpint (gpu->memcpy[SUANLI_MEMCPY_HTOD].total_ns, ==, 4000);
+  g_assert_cmpuint (gpu->memcpy[SUANLI_MEMCPY_DTOH].bytes, ==, 1000);
+  g_assert_cmpuint (gpu->memcpy[SUANLI_MEMCPY_DTOD].count, ==, 0);
+
+  /* Self time less the slices directly under; a recursive call counts once in the total. */
+  g_assert_cmpint (find_operator (imported->trace, operators, "aten::linear")->total_ns, ==, 40000);
+  g_assert_cmpint (find_operator (imported->trace, operators, "aten::linear")->self_ns, ==, 10000);
+  g_assert_cmpint (find_operator (imported->trace, operators, "aten::addmm")->self_ns, ==, 25000);
+  g_assert_cmpuint (find_operator (imported->trace, operators, "aten::add")->count, ==, 2);
+  g_assert_cmpint (find_operator (imported->trace, operators, "aten::add")->total_ns, ==, 10000);
+  g_assert_cmpint (find_operator (imported->trace, operators, "aten::add")->self_ns, ==, 10000);
+  g_assert_cmpint (find_operator (imported->trace, operators, "record_param_comms")->self_ns, ==, 17000);
+  g_assert_cmpstr (suanli_trace_get_string (imported->trace, g_array_index (operators, SuanliOperatorStats, 0).name), ==,
+                   "aten::addmm");
+
+  /* Launch to start: 7, 3, 5 and 9.02 µs. */
+  g_assert_cmpuint (delays->len, ==, 1);
+  g_assert_cmpuint (delay->count, ==, 4);
+  g_assert_cmpint (delay->min_ns, ==, 3000);
+  g_assert_cmpint (delay->median_ns, ==, 7000);
+  g_assert_cmpint (delay->p95_ns, ==, 9020);
+  g_assert_cmpint (delay->max_ns, ==, 9020);
+  g_assert_cmpfloat_with_epsilon (delay->mean_ns, 6005, 1e-9);
+
+  g_assert_cmpuint (steps->len, ==, 2);
+  step = &g_array_index (steps, SuanliStepStats, 0);
+  g_assert_cmpint (step->step, ==, 5);
+  g_assert_cmpint (step->rank, ==, 0);
+  g_assert_cmpint (step->duration_ns, ==, 100000);
+  g_assert_cmpint (step->kernel_ns, ==, 35010);
+  g_assert_cmpint (step->busy_ns, ==, 40010);
+  g_assert_cmpint (step->comm_ns, ==, 10000);
+  g_assert_cmpuint (step->kernels, ==, 4);
+  step = &g_array_index (steps, SuanliStepStats, 1);
+  g_assert_cmpint (step->step, ==, 6);
+  g_assert_cmpint (step->kernel_ns, ==, 5000);
+  g_assert_cmpuint (step->kernels, ==, 1);
+
+  /* 4 MiB all-reduced over 4 ranks in 10 µs: 419.4304 GB/s, and 1.5 times that on the bus. The
+   * send/receive has no message size, and its group size is the file's world size. */
+  g_assert_cmpuint (collectives->len, ==, 2);
+  collective = &g_array_index (collectives, SuanliCollectiveStats, 0);
+  g_assert_cmpstr (suanli_trace_get_string (imported->trace, collective->collective), ==, "AllReduce");
+  g_assert_cmpuint (collective->count, ==, 1);
+  g_assert_cmpuint (collective->bytes, ==, 4194304);
+  g_assert_cmpint (collective->group_size, ==, 4);
+  g_assert_cmpfloat_with_epsilon (collective->algbw_gbps, 419.4304, 1e-9);
+  g_assert_cmpfloat_with_epsilon (collective->busbw_gbps, 629.1456, 1e-9);
+  collective = &g_array_index (collectives, SuanliCollectiveStats, 1);
+  g_assert_cmpstr (suanli_trace_get_string (imported->trace, collective->collective), ==, "SendRecv");
+  g_assert_cmpuint (collective->sized, ==, 0);
+  g_assert_cmpint (collective->group_size, ==, 8);
+  g_assert_cmpfloat (collective->busbw_gbps, ==, 0);
+
+  g_assert_cmpfloat_with_epsilon (suanli_analysis_bus_factor ("all_gather", 8), 7.0 / 8, 1e-12);
+  g_assert_cmpfloat_with_epsilon (suanli_analysis_bus_factor ("ReduceScatter", 2), 0.5, 1e-12);
+  g_assert_cmpfloat (suanli_analysis_bus_factor ("AllReduce", 0), ==, 0);
+  g_assert_cmpfloat (suanli_analysis_bus_factor ("Broadcast", 0), ==, 1);
+}
+
 static void
 test_merged_ranks (void)
 {
@@ -1050,18 +1188,32 @@ typedef struct
   guint64     kernels;     /* kernel slices */
   gint64      gpu_work_ns; /* durations of kernels, copies and memsets, summed */
   guint       warnings;    /* critical_path: its stream syncs overlap kernels on the stream's row */
+  gint64      host_wait_ns, other_idle_ns;    /* gaps before work launched after they began; the rest */
+  guint64     launches;                       /* GPU work linked to a CPU launch */
+  gint64      launch_median_ns;
+  guint       steps;                          /* ProfilerStep#N on CPU threads */
+  gint64      first_step_kernel_ns;
+  guint64     first_step_kernels;
+  guint64     nccl_kernels;
 } Fixture;
 
-/* Computed with Python from the files (decimal timestamps, unions of intervals per category). */
+/* Computed with Python from the files (decimal timestamps, unions of intervals per category; the
+ * idle split, launches by correlation, steps and kernels inside them by the rules in
+ * suanli-analysis.c, written again in Python). */
 static const Fixture fixtures[] = {
   { "amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz", 220, 113, 2,
-    110881, 149042, 0, 38161, 0, 8762845, 14, 149042 },
-  { "cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz", 30, 16, -1, 0, 0, 0, 0, 0, 0, 0, 0 },
+    110881, 149042, 0, 38161, 0, 8762845, 14, 149042, 0,
+    8762845, 0, 16, 13357, 2, 110881, 14, 0 },
+  { "cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz", 30, 16, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 1, 0, 0, 0 },
   { "critical_path__simple_add__trace.json.gz", 1348, 838, 0,
-    10670000, 49758000, 0, 39080000, 8000, 15975817000, 79, 49816000, 1 },
+    10670000, 49758000, 0, 39080000, 8000, 15975817000, 79, 49816000, 1,
+    15975716000, 101000, 98, 26000, 0, 0, 0, 0 },
   { "timeline_analysis__sampled_rank-0.json.gz", 4855, 4811, 0,
-    547303000, 547656000, 396199000, 1297000, 28000, 675191000, 1154, 607844000 },
-  { "triton_example__triton_example.json.gz", 71, 8, 0, 1760, 1760, 0, 0, 0, 0, 1, 1760 },
+    547303000, 547656000, 396199000, 1297000, 28000, 675191000, 1154, 607844000, 0,
+    362945000, 312246000, 1204, 10846000, 2, 278511000, 577, 10 },
+  { "triton_example__triton_example.json.gz", 71, 8, 0, 1760, 1760, 0, 0, 0, 0, 1, 1760, 0,
+    0, 0, 1, 45426, 1, 1760, 1, 0 },
 };
 
 static void
@@ -1109,7 +1261,32 @@ test_fixtures (void)
           g_assert_cmpint (gpu->memcpy_ns, ==, expected->memcpy_ns);
           g_assert_cmpint (gpu->memset_ns, ==, expected->memset_ns);
           g_assert_cmpint (gpu->idle_ns, ==, expected->idle_ns);
+          g_assert_cmpint (gpu->host_wait_ns, ==, expected->host_wait_ns);
+          g_assert_cmpint (gpu->short_gap_ns, ==, 0);
+          g_assert_cmpint (gpu->other_idle_ns, ==, expected->other_idle_ns);
         }
+      {
+        g_autoptr(GArray) delays = suanli_analysis_launch_delays (trace);
+        g_autoptr(GArray) steps = suanli_analysis_steps (trace);
+        g_autoptr(GArray) collectives = suanli_analysis_collectives (trace);
+        guint64 nccl_kernels = 0;
+
+        g_assert_cmpuint (delays->len, ==, expected->launches > 0 ? 1 : 0);
+        if (expected->launches > 0)
+          {
+            g_assert_cmpuint (g_array_index (delays, SuanliLaunchDelays, 0).count, ==, expected->launches);
+            g_assert_cmpint (g_array_index (delays, SuanliLaunchDelays, 0).median_ns, ==, expected->launch_median_ns);
+          }
+        g_assert_cmpuint (steps->len, ==, expected->steps);
+        if (expected->steps > 0)
+          {
+            g_assert_cmpint (g_array_index (steps, SuanliStepStats, 0).kernel_ns, ==, expected->first_step_kernel_ns);
+            g_assert_cmpuint (g_array_index (steps, SuanliStepStats, 0).kernels, ==, expected->first_step_kernels);
+          }
+        for (guint c = 0; c < collectives->len; c++)
+          nccl_kernels += g_array_index (collectives, SuanliCollectiveStats, c).count;
+        g_assert_cmpuint (nccl_kernels, ==, expected->nccl_kernels);
+      }
       {
         g_autoptr(SuanliFlame) flame = suanli_flame_new (trace, SUANLI_FLAME_GPU, G_MININT64, G_MAXINT64);
 
@@ -1138,6 +1315,7 @@ main (int    argc,
   g_test_add_func ("/trace/async", test_async);
   g_test_add_func ("/trace/instants-counters-metadata", test_instants_counters_metadata);
   g_test_add_func ("/trace/gpu-time", test_gpu_time);
+  g_test_add_func ("/trace/analysis", test_analysis);
   g_test_add_func ("/trace/merged-ranks", test_merged_ranks);
   g_test_add_func ("/trace/flow-events-reach-streams", test_flow_events_reach_streams);
   g_test_add_func ("/trace/export-round-trip", test_export_round_trip);

@@ -37,6 +37,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     {
       g_autoptr(GArray) gpus = suanli_analysis_gpu_time (trace);
       g_autoptr(GArray) kernels = suanli_analysis_top_kernels (trace);
+      g_autoptr(GArray) operators = suanli_analysis_cpu_operators (trace);
+      g_autoptr(GArray) delays = suanli_analysis_launch_delays (trace);
+      g_autoptr(GArray) steps = suanli_analysis_steps (trace);
+      g_autoptr(GArray) collectives = suanli_analysis_collectives (trace);
       gint64 first, last;
 
       suanli_trace_get_time_range (trace, &first, &last);
@@ -50,7 +54,24 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
           g_assert (gpu->kernel_ns <= gpu->busy_ns && gpu->memcpy_ns <= gpu->busy_ns);
           g_assert (gpu->comm_ns <= gpu->kernel_ns);
           g_assert (gpu->busy_ns <= gpu->span_ns && gpu->idle_ns >= 0);
+          g_assert (gpu->compute_ns + gpu->comm_ns >= gpu->kernel_ns);
+          g_assert (gpu->host_wait_ns + gpu->short_gap_ns + gpu->other_idle_ns == gpu->idle_ns);
         }
+      for (guint i = 0; i < steps->len; i++)
+        {
+          SuanliStepStats *step = &g_array_index (steps, SuanliStepStats, i);
+
+          g_assert (step->kernel_ns <= step->busy_ns && step->busy_ns <= step->duration_ns);
+        }
+      for (guint i = 0; i < delays->len; i++)
+        {
+          SuanliLaunchDelays *delay = &g_array_index (delays, SuanliLaunchDelays, i);
+
+          g_assert (delay->min_ns <= delay->median_ns && delay->median_ns <= delay->p95_ns && delay->p95_ns <= delay->max_ns);
+        }
+      for (guint i = 0; i < operators->len + collectives->len; i++)
+        g_assert (i < operators->len ? g_array_index (operators, SuanliOperatorStats, i).count > 0
+                                     : g_array_index (collectives, SuanliCollectiveStats, i - operators->len).count > 0);
       for (guint i = 0; i < kernels->len; i++)
         g_assert (g_array_index (kernels, SuanliKernelStats, i).count > 0);
       /* What was kept writes back as Chrome JSON that reads again. */

@@ -1,0 +1,138 @@
+/* suanli-analysis-host.c — the CPU side of a trace: operators by self and total time, and the delay
+ * from each kernel launch to the kernel's start
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "suanli-analysis-private.h"
+
+static gboolean
+is_operator (SuanliTrace       *trace,
+             const SuanliSlice *slice)
+{
+  const char *category = suanli_trace_get_string (trace, slice->category);
+
+  return g_str_equal (category, "cpu_op") || g_str_equal (category, "Operator");
+}
+
+static int
+compare_self_descending (gconstpointer a,
+                         gconstpointer b)
+{
+  const SuanliOperatorStats *x = a, *y = b;
+
+  return (x->self_ns < y->self_ns) - (x->self_ns > y->self_ns);
+}
+
+/* Returns: (transfer full): SuanliOperatorStats per operator name, by self time descending. Self
+ * time is the operator's duration less that of the slices directly under it, whatever they are
+ * (other operators, runtime calls, annotations). */
+GArray *
+suanli_analysis_cpu_operators (SuanliTrace *trace)
+{
+  g_autoptr(GHashTable) by_name = g_hash_table_new (NULL, NULL);
+  GArray *result = g_array_new (FALSE, TRUE, sizeof (SuanliOperatorStats));
+
+  for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
+    {
+      SuanliTrack *track = suanli_trace_get_track (trace, t);
+      guint32 open[256];   /* the slice at each depth above the one being read */
+
+      if (track->kind != SUANLI_TRACK_THREAD)
+        continue;
+      for (guint s = 0; s < track->slices->len; s++)
+        {
+          SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
+          SuanliOperatorStats fresh = { slice->name, 0, 0, 0, 0 };
+          SuanliOperatorStats *stats;
+          gboolean recursive = FALSE;
+
+          open[slice->depth] = s;
+          if (slice->depth > 0)
+            {
+              /* Less self time for the parent, when the parent is an operator. */
+              SuanliSlice *parent = &g_array_index (track->slices, SuanliSlice, open[slice->depth - 1]);
+
+              if (is_operator (trace, parent))
+                {
+                  SuanliOperatorStats parent_fresh = { parent->name, 0, 0, 0, 0 };
+                  SuanliOperatorStats *parent_stats = suanli_analysis_entry (result, by_name, parent->name, &parent_fresh);
+
+                  parent_stats->self_ns -= slice->duration;
+                }
+            }
+          if (!is_operator (trace, slice))
+            continue;
+          for (guint d = 0; d < slice->depth && !recursive; d++)
+            recursive = g_array_index (track->slices, SuanliSlice, open[d]).name == slice->name;
+          stats = suanli_analysis_entry (result, by_name, slice->name, &fresh);
+          stats->count++;
+          stats->self_ns += slice->duration;
+          stats->max_ns = MAX (stats->max_ns, slice->duration);
+          if (!recursive)
+            stats->total_ns += slice->duration;
+        }
+    }
+  g_array_sort (result, compare_self_descending);
+  return result;
+}
+
+/* The value at fraction @q of the sorted @values (nearest rank). */
+static gint64
+quantile (GArray *values,
+          double  q)
+{
+  guint index = (guint) (q * (values->len - 1) + 0.5);
+
+  return g_array_index (values, gint64, MIN (index, values->len - 1));
+}
+
+/* Returns: (transfer full): SuanliLaunchDelays per file (rank) that has CPU launches linked to GPU
+ * work, by group. */
+GArray *
+suanli_analysis_launch_delays (SuanliTrace *trace)
+{
+  GArray *flows = suanli_trace_get_flows (trace);
+  g_autoptr(GPtrArray) per_group = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  GArray *result = g_array_new (FALSE, TRUE, sizeof (SuanliLaunchDelays));
+
+  for (guint g = 0; g < suanli_trace_get_n_groups (trace); g++)
+    g_ptr_array_add (per_group, g_array_new (FALSE, FALSE, sizeof (gint64)));
+  for (guint f = 0; f < flows->len; f++)
+    {
+      SuanliFlow *flow = &g_array_index (flows, SuanliFlow, f);
+      SuanliTrack *from = suanli_trace_get_track (trace, flow->from_track);
+      SuanliTrack *to = suanli_trace_get_track (trace, flow->to_track);
+      SuanliSlice *launch = &g_array_index (from->slices, SuanliSlice, flow->from_slice);
+      SuanliSlice *work = &g_array_index (to->slices, SuanliSlice, flow->to_slice);
+      gint64 delay;
+
+      if (from->kind != SUANLI_TRACK_THREAD || to->kind != SUANLI_TRACK_GPU_STREAM ||
+          !suanli_analysis_is_gpu_work (trace, work) || to->group >= per_group->len)
+        continue;
+      delay = work->start - launch->start;
+      g_array_append_val (g_ptr_array_index (per_group, to->group), delay);
+    }
+  for (guint g = 0; g < per_group->len; g++)
+    {
+      GArray *delays = g_ptr_array_index (per_group, g);
+      SuanliLaunchDelays stats = { g, delays->len, 0, 0, 0, 0, 0 };
+      double sum = 0;
+
+      if (delays->len == 0)
+        continue;
+      g_array_sort (delays, suanli_compare_int64);
+      for (guint i = 0; i < delays->len; i++)
+        sum += (double) g_array_index (delays, gint64, i);
+      stats.min_ns = g_array_index (delays, gint64, 0);
+      stats.max_ns = g_array_index (delays, gint64, delays->len - 1);
+      stats.median_ns = quantile (delays, 0.5);
+      stats.p95_ns = quantile (delays, 0.95);
+      stats.mean_ns = sum / delays->len;
+      g_array_append_val (result, stats);
+    }
+  return result;
+}

@@ -1,0 +1,43 @@
+/* suanli-analysis-private.h — what the analyses share inside libsuanli-profiler
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "suanli-analysis.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  SUANLI_WORK_NONE,
+  SUANLI_WORK_KERNEL,
+  SUANLI_WORK_MEMCPY,
+  SUANLI_WORK_MEMSET,
+} SuanliWorkKind;
+
+/* A stretch of GPU work; launch is when the CPU launched it, G_MININT64 when not known. */
+typedef struct
+{
+  gint64 start;
+  gint64 end;
+  gint64 launch;
+} SuanliInterval;
+
+SuanliWorkKind suanli_analysis_work_kind        (SuanliTrace       *trace,
+                                                 const SuanliSlice *slice);
+gboolean       suanli_analysis_is_communication (const char        *name);
+gint64         suanli_interval_merge            (GArray            *intervals);
+gint64         suanli_interval_covered          (GArray            *merged,
+                                                 gint64             from,
+                                                 gint64             to);
+int            suanli_compare_int64             (gconstpointer      a,
+                                                 gconstpointer      b);
+gpointer       suanli_analysis_entry            (GArray            *entries,
+                                                 GHashTable        *index,
+                                                 SuanliString       name,
+                                                 gconstpointer      fresh);
+guint32      **suanli_analysis_launch_table     (SuanliTrace       *trace);
+void           suanli_analysis_launch_table_free (SuanliTrace      *trace,
+                                                  guint32         **table);
+
+G_END_DECLS

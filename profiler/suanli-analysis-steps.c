@@ -1,0 +1,156 @@
+/* suanli-analysis-steps.c — training steps: each ProfilerStep#N annotation with the GPU work of its
+ * file (rank) inside it
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "suanli-analysis-private.h"
+
+#define STEP_PREFIX "ProfilerStep#"
+
+/* The N of "ProfilerStep#N", or -1 when @name is not a step. */
+static gint64
+step_number (const char *name)
+{
+  gint64 number = 0;
+  const char *digit;
+
+  if (strncmp (name, STEP_PREFIX, strlen (STEP_PREFIX)) != 0)
+    return -1;
+  digit = name + strlen (STEP_PREFIX);
+  if (*digit == '\0')
+    return -1;
+  for (; *digit != '\0'; digit++)
+    {
+      if (!g_ascii_isdigit (*digit) || number > (G_MAXINT64 - 9) / 10)
+        return -1;
+      number = number * 10 + (*digit - '0');
+    }
+  return number;
+}
+
+/* Per group, the merged intervals of its kernels, all its work and its communication kernels. */
+enum { KERNELS, BUSY, COMMUNICATION, N_LISTS };
+
+static GArray **
+group_work (SuanliTrace *trace,
+            guint        group,
+            GArray      *starts)
+{
+  GArray **lists = g_new0 (GArray *, N_LISTS);
+
+  for (guint k = 0; k < N_LISTS; k++)
+    lists[k] = g_array_new (FALSE, FALSE, sizeof (SuanliInterval));
+  for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
+    {
+      SuanliTrack *track = suanli_trace_get_track (trace, t);
+
+      if (track->kind != SUANLI_TRACK_GPU_STREAM || track->group != group)
+        continue;
+      for (guint s = 0; s < track->slices->len; s++)
+        {
+          SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
+          SuanliWorkKind kind = suanli_analysis_work_kind (trace, slice);
+          SuanliInterval interval = { slice->start, slice->start + slice->duration, G_MININT64 };
+
+          if (kind == SUANLI_WORK_NONE)
+            continue;
+          g_array_append_val (lists[BUSY], interval);
+          if (kind != SUANLI_WORK_KERNEL)
+            continue;
+          g_array_append_val (lists[KERNELS], interval);
+          g_array_append_val (starts, slice->start);
+          if (suanli_analysis_is_communication (suanli_trace_get_string (trace, slice->name)))
+            g_array_append_val (lists[COMMUNICATION], interval);
+        }
+    }
+  for (guint k = 0; k < N_LISTS; k++)
+    suanli_interval_merge (lists[k]);
+  return lists;
+}
+
+/* The position of the first of the sorted @starts at or after @time. */
+static guint
+first_at_or_after (GArray *starts,
+                   gint64  time)
+{
+  guint low = 0, high = starts->len;
+
+  while (low < high)
+    {
+      guint middle = (low + high) / 2;
+
+      if (g_array_index (starts, gint64, middle) < time)
+        low = middle + 1;
+      else
+        high = middle;
+    }
+  return low;
+}
+
+static int
+compare_steps (gconstpointer a,
+               gconstpointer b)
+{
+  const SuanliStepStats *x = a, *y = b;
+
+  if (x->group != y->group)
+    return x->group < y->group ? -1 : 1;
+  return (x->start > y->start) - (x->start < y->start);
+}
+
+/* Returns: (transfer full): SuanliStepStats for each ProfilerStep#N slice on a CPU thread, by file
+ * then time. */
+GArray *
+suanli_analysis_steps (SuanliTrace *trace)
+{
+  GArray *result = g_array_new (FALSE, TRUE, sizeof (SuanliStepStats));
+
+  for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
+    {
+      SuanliTrack *track = suanli_trace_get_track (trace, t);
+
+      if (track->kind != SUANLI_TRACK_THREAD)
+        continue;
+      for (guint s = 0; s < track->slices->len; s++)
+        {
+          SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
+          gint64 number = step_number (suanli_trace_get_string (trace, slice->name));
+          SuanliGroup *group = suanli_trace_get_group (trace, track->group);
+          SuanliStepStats step = { track->group, group != NULL ? group->rank : -1, number, slice->start,
+                                   slice->duration, 0, 0, 0, 0 };
+
+          if (number >= 0)
+            g_array_append_val (result, step);
+        }
+    }
+  g_array_sort (result, compare_steps);
+
+  /* GPU work per group, gathered once for all of the group's steps. */
+  for (guint i = 0; i < result->len;)
+    {
+      guint group = g_array_index (result, SuanliStepStats, i).group;
+      g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (gint64));
+      GArray **lists = group_work (trace, group, starts);
+
+      g_array_sort (starts, suanli_compare_int64);
+      for (; i < result->len && g_array_index (result, SuanliStepStats, i).group == group; i++)
+        {
+          SuanliStepStats *step = &g_array_index (result, SuanliStepStats, i);
+          gint64 end = step->start + step->duration_ns;
+
+          step->kernel_ns = suanli_interval_covered (lists[KERNELS], step->start, end);
+          step->busy_ns = suanli_interval_covered (lists[BUSY], step->start, end);
+          step->comm_ns = suanli_interval_covered (lists[COMMUNICATION], step->start, end);
+          step->kernels = first_at_or_after (starts, end) - first_at_or_after (starts, step->start);
+        }
+      for (guint k = 0; k < N_LISTS; k++)
+        g_array_unref (lists[k]);
+      g_free (lists);
+    }
+  return result;
+}
