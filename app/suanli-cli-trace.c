@@ -13,6 +13,7 @@
 
 #include "suanli-analysis.h"
 #include "suanli-cli.h"
+#include "suanli-cli-trace.h"
 #include "suanli-export-chrome.h"
 #include "suanli-flame.h"
 #include "suanli-import.h"
@@ -21,10 +22,10 @@
 #define TOP_KERNELS  20
 #define NAME_COLUMNS 100
 
-static void
-member_int (JsonBuilder *builder,
-            const char  *name,
-            gint64       value)
+void
+suanli_cli_member_int (JsonBuilder *builder,
+                       const char  *name,
+                       gint64       value)
 {
   json_builder_set_member_name (builder, name);
   json_builder_add_int_value (builder, value);
@@ -100,7 +101,7 @@ member_group (JsonBuilder *builder,
   if (group == NULL)
     return;
   if (group->rank >= 0)
-    member_int (builder, "rank", group->rank);
+    suanli_cli_member_int (builder, "rank", group->rank);
   member_string (builder, "file", suanli_trace_get_string (trace, group->name));
 }
 
@@ -118,9 +119,9 @@ memcpy_json (JsonBuilder   *builder,
         continue;
       json_builder_set_member_name (builder, suanli_memcpy_direction_name (d));
       json_builder_begin_object (builder);
-      member_int (builder, "count", (gint64) copies->count);
-      member_int (builder, "bytes", (gint64) copies->bytes);
-      member_int (builder, "total_ns", copies->total_ns);
+      suanli_cli_member_int (builder, "count", (gint64) copies->count);
+      suanli_cli_member_int (builder, "bytes", (gint64) copies->bytes);
+      suanli_cli_member_int (builder, "total_ns", copies->total_ns);
       if (copies->sized_ns > 0)
         member_double (builder, "bandwidth_gbps", (double) copies->bytes / (double) copies->sized_ns);
       json_builder_end_object (builder);
@@ -140,19 +141,19 @@ gpus_json (JsonBuilder *builder,
       SuanliGpuTime *gpu = &g_array_index (gpus, SuanliGpuTime, i);
 
       json_builder_begin_object (builder);
-      member_int (builder, "device", gpu->device);
+      suanli_cli_member_int (builder, "device", gpu->device);
       member_group (builder, trace, gpu->group);
-      member_int (builder, "span_ns", gpu->span_ns);
-      member_int (builder, "kernel_ns", gpu->kernel_ns);
-      member_int (builder, "busy_ns", gpu->busy_ns);
-      member_int (builder, "compute_ns", gpu->compute_ns);
-      member_int (builder, "comm_ns", gpu->comm_ns);
-      member_int (builder, "memcpy_ns", gpu->memcpy_ns);
-      member_int (builder, "memset_ns", gpu->memset_ns);
-      member_int (builder, "idle_ns", gpu->idle_ns);
-      member_int (builder, "host_wait_ns", gpu->host_wait_ns);
-      member_int (builder, "short_gap_ns", gpu->short_gap_ns);
-      member_int (builder, "other_idle_ns", gpu->other_idle_ns);
+      suanli_cli_member_int (builder, "span_ns", gpu->span_ns);
+      suanli_cli_member_int (builder, "kernel_ns", gpu->kernel_ns);
+      suanli_cli_member_int (builder, "busy_ns", gpu->busy_ns);
+      suanli_cli_member_int (builder, "compute_ns", gpu->compute_ns);
+      suanli_cli_member_int (builder, "comm_ns", gpu->comm_ns);
+      suanli_cli_member_int (builder, "memcpy_ns", gpu->memcpy_ns);
+      suanli_cli_member_int (builder, "memset_ns", gpu->memset_ns);
+      suanli_cli_member_int (builder, "idle_ns", gpu->idle_ns);
+      suanli_cli_member_int (builder, "host_wait_ns", gpu->host_wait_ns);
+      suanli_cli_member_int (builder, "short_gap_ns", gpu->short_gap_ns);
+      suanli_cli_member_int (builder, "other_idle_ns", gpu->other_idle_ns);
       memcpy_json (builder, gpu);
       json_builder_end_object (builder);
     }
@@ -172,9 +173,9 @@ host_json (JsonBuilder *builder,
 
       json_builder_begin_object (builder);
       member_string (builder, "name", suanli_trace_get_string (trace, op->name));
-      member_int (builder, "count", (gint64) op->count);
-      member_int (builder, "self_ns", op->self_ns);
-      member_int (builder, "total_ns", op->total_ns);
+      suanli_cli_member_int (builder, "count", (gint64) op->count);
+      suanli_cli_member_int (builder, "self_ns", op->self_ns);
+      suanli_cli_member_int (builder, "total_ns", op->total_ns);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -187,11 +188,11 @@ host_json (JsonBuilder *builder,
 
       json_builder_begin_object (builder);
       member_group (builder, trace, delays->group);
-      member_int (builder, "count", (gint64) delays->count);
-      member_int (builder, "min_ns", delays->min_ns);
-      member_int (builder, "median_ns", delays->median_ns);
-      member_int (builder, "p95_ns", delays->p95_ns);
-      member_int (builder, "max_ns", delays->max_ns);
+      suanli_cli_member_int (builder, "count", (gint64) delays->count);
+      suanli_cli_member_int (builder, "min_ns", delays->min_ns);
+      suanli_cli_member_int (builder, "median_ns", delays->median_ns);
+      suanli_cli_member_int (builder, "p95_ns", delays->p95_ns);
+      suanli_cli_member_int (builder, "max_ns", delays->max_ns);
       member_double (builder, "mean_ns", delays->mean_ns);
       json_builder_end_object (builder);
     }
@@ -210,14 +211,14 @@ steps_json (JsonBuilder *builder,
       SuanliStepStats *step = &g_array_index (analysis->steps, SuanliStepStats, i);
 
       json_builder_begin_object (builder);
-      member_int (builder, "step", step->step);
+      suanli_cli_member_int (builder, "step", step->step);
       member_group (builder, trace, step->group);
-      member_int (builder, "start_ns", step->start);
-      member_int (builder, "duration_ns", step->duration_ns);
-      member_int (builder, "kernel_ns", step->kernel_ns);
-      member_int (builder, "busy_ns", step->busy_ns);
-      member_int (builder, "comm_ns", step->comm_ns);
-      member_int (builder, "kernels", (gint64) step->kernels);
+      suanli_cli_member_int (builder, "start_ns", step->start);
+      suanli_cli_member_int (builder, "duration_ns", step->duration_ns);
+      suanli_cli_member_int (builder, "kernel_ns", step->kernel_ns);
+      suanli_cli_member_int (builder, "busy_ns", step->busy_ns);
+      suanli_cli_member_int (builder, "comm_ns", step->comm_ns);
+      suanli_cli_member_int (builder, "kernels", (gint64) step->kernels);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -231,12 +232,12 @@ steps_json (JsonBuilder *builder,
       json_builder_begin_object (builder);
       member_string (builder, "collective", suanli_trace_get_string (trace, collective->collective));
       member_group (builder, trace, collective->group);
-      member_int (builder, "count", (gint64) collective->count);
-      member_int (builder, "total_ns", collective->total_ns);
-      member_int (builder, "sized", (gint64) collective->sized);
-      member_int (builder, "bytes", (gint64) collective->bytes);
+      suanli_cli_member_int (builder, "count", (gint64) collective->count);
+      suanli_cli_member_int (builder, "total_ns", collective->total_ns);
+      suanli_cli_member_int (builder, "sized", (gint64) collective->sized);
+      suanli_cli_member_int (builder, "bytes", (gint64) collective->bytes);
       if (collective->group_size > 0)
-        member_int (builder, "group_size", collective->group_size);
+        suanli_cli_member_int (builder, "group_size", collective->group_size);
       if (collective->algbw_gbps > 0)
         member_double (builder, "algbw_gbps", collective->algbw_gbps);
       if (collective->busbw_gbps > 0)
@@ -264,13 +265,13 @@ summary_json (SuanliTrace       *trace,
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "schema");
   json_builder_add_string_value (builder, "suanli-trace-summary/1");
-  member_int (builder, "events", (gint64) stats->events);
-  member_int (builder, "slices", (gint64) suanli_trace_get_n_slices (trace));
+  suanli_cli_member_int (builder, "events", (gint64) stats->events);
+  suanli_cli_member_int (builder, "slices", (gint64) suanli_trace_get_n_slices (trace));
   json_builder_set_member_name (builder, "by_category");
   json_builder_begin_object (builder);
   categories = g_list_sort (categories, (GCompareFunc) g_strcmp0);
   for (GList *l = categories; l != NULL; l = l->next)
-    member_int (builder, l->data, (gint64) GPOINTER_TO_SIZE (g_hash_table_lookup (stats->by_category, l->data)));
+    suanli_cli_member_int (builder, l->data, (gint64) GPOINTER_TO_SIZE (g_hash_table_lookup (stats->by_category, l->data)));
   json_builder_end_object (builder);
   json_builder_set_member_name (builder, "time_unit");
   json_builder_add_string_value (builder, is_sampled (trace) ? "samples" : "ns");
@@ -279,9 +280,9 @@ summary_json (SuanliTrace       *trace,
   json_builder_add_int_value (builder, first);
   json_builder_add_int_value (builder, last);
   json_builder_end_array (builder);
-  member_int (builder, "processes", suanli_trace_get_n_processes (trace));
-  member_int (builder, "tracks", suanli_trace_get_n_tracks (trace));
-  member_int (builder, "flows", suanli_trace_get_flows (trace)->len);
+  suanli_cli_member_int (builder, "processes", suanli_trace_get_n_processes (trace));
+  suanli_cli_member_int (builder, "tracks", suanli_trace_get_n_tracks (trace));
+  suanli_cli_member_int (builder, "flows", suanli_trace_get_flows (trace)->len);
 
   gpus_json (builder, trace, analysis->gpus);
 
@@ -294,10 +295,10 @@ summary_json (SuanliTrace       *trace,
       json_builder_begin_object (builder);
       json_builder_set_member_name (builder, "name");
       json_builder_add_string_value (builder, suanli_trace_get_string (trace, kernel->name));
-      member_int (builder, "count", (gint64) kernel->count);
-      member_int (builder, "total_ns", kernel->total_ns);
-      member_int (builder, "min_ns", kernel->min_ns);
-      member_int (builder, "max_ns", kernel->max_ns);
+      suanli_cli_member_int (builder, "count", (gint64) kernel->count);
+      suanli_cli_member_int (builder, "total_ns", kernel->total_ns);
+      suanli_cli_member_int (builder, "min_ns", kernel->min_ns);
+      suanli_cli_member_int (builder, "max_ns", kernel->max_ns);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -463,11 +464,11 @@ print_summary (SuanliTrace       *trace,
 }
 
 /* Reads each of @files ("-" is standard input) into @trace, printing errors; the exit status. */
-static int
-import_files (SuanliTrace        *trace,
-              SuanliImportStats  *stats,
-              const char * const *files,
-              int                 n_files)
+int
+suanli_cli_trace_import (SuanliTrace        *trace,
+                         SuanliImportStats  *stats,
+                         const char * const *files,
+                         int                 n_files)
 {
   g_autoptr(GError) error = NULL;
   int status = SUANLI_EXIT_DONE;
@@ -523,7 +524,7 @@ run_summary (int    argc,
       return SUANLI_EXIT_USAGE_OR_IO;
     }
 
-  status = import_files (trace, &stats, (const char * const *) argv + 1, argc - 1);
+  status = suanli_cli_trace_import (trace, &stats, (const char * const *) argv + 1, argc - 1);
   if (status != SUANLI_EXIT_DONE)
     {
       suanli_import_stats_clear (&stats);
@@ -541,6 +542,50 @@ run_summary (int    argc,
   analysis_clear (&analysis);
   suanli_import_stats_clear (&stats);
   return SUANLI_EXIT_DONE;
+}
+
+/* A stream that replaces @out atomically when closed ("-" is standard output; ".gz" compresses). */
+GOutputStream *
+suanli_cli_trace_open_output (const char  *out,
+                              GError     **error)
+{
+  GOutputStream *output;
+
+  if (g_str_equal (out, "-"))
+    return g_unix_output_stream_new (STDOUT_FILENO, FALSE);
+  {
+    g_autoptr(GFile) file = g_file_new_for_commandline_arg (out);
+    output = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, error));
+  }
+  if (output != NULL && g_str_has_suffix (out, ".gz"))
+    {
+      g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6);
+      GOutputStream *compressed = g_converter_output_stream_new (output, G_CONVERTER (compressor));
+
+      g_object_unref (output);
+      output = compressed;
+    }
+  return output;
+}
+
+/* Closes @output when @written, putting the file in place; otherwise (or when closing fails)
+ * abandons it, so the old file stays. Returns: whether the file was written. */
+gboolean
+suanli_cli_trace_close_output (GOutputStream  *output,
+                               gboolean        written,
+                               GError        **error)
+{
+  if (written && g_output_stream_close (output, NULL, error))
+    return TRUE;
+  /* Closing with a cancelled cancellable abandons the replacement. */
+  if (!g_output_stream_is_closed (output))
+    {
+      g_autoptr(GCancellable) abandon = g_cancellable_new ();
+
+      g_cancellable_cancel (abandon);
+      g_output_stream_close (output, abandon, NULL);
+    }
+  return FALSE;
 }
 
 /* `trace convert IN… OUT`: Chrome trace JSON (OUT.json, OUT.json.gz), or folded stacks of the
@@ -580,40 +625,20 @@ run_convert (int    argc,
                   out);
       return SUANLI_EXIT_USAGE_OR_IO;
     }
-  status = import_files (trace, &stats, (const char * const *) argv + 1, argc - 2);
+  status = suanli_cli_trace_import (trace, &stats, (const char * const *) argv + 1, argc - 2);
   suanli_import_stats_clear (&stats);
   if (status != SUANLI_EXIT_DONE)
     return status;
 
-  if (g_str_equal (out, "-"))
-    output = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
-  else
-    {
-      g_autoptr(GFile) file = g_file_new_for_commandline_arg (out);
-      output = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, &error));
-    }
-  if (output != NULL && g_str_has_suffix (out, ".gz"))
-    {
-      g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6);
-      GOutputStream *compressed = g_converter_output_stream_new (output, G_CONVERTER (compressor));
-
-      g_object_unref (output);
-      output = compressed;
-    }
+  output = suanli_cli_trace_open_output (out, &error);
   if (output != NULL && !chrome)
     flame = suanli_flame_new (trace, gpu ? SUANLI_FLAME_GPU : SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
   if (output == NULL ||
-      !(chrome ? suanli_export_chrome (trace, output, NULL, &error) : suanli_flame_write_folded (flame, output, NULL, &error)) ||
-      !g_output_stream_close (output, NULL, &error))
+      !suanli_cli_trace_close_output (output,
+                                      chrome ? suanli_export_chrome (trace, output, NULL, &error)
+                                             : suanli_flame_write_folded (flame, output, NULL, &error),
+                                      &error))
     {
-      /* Closing with a cancelled cancellable abandons the replacement: the old file stays. */
-      if (output != NULL && !g_output_stream_is_closed (output))
-        {
-          g_autoptr(GCancellable) abandon = g_cancellable_new ();
-
-          g_cancellable_cancel (abandon);
-          g_output_stream_close (output, abandon, NULL);
-        }
       g_printerr ("suanli-cli trace convert: %s: %s\n", out, error->message);
       return SUANLI_EXIT_USAGE_OR_IO;
     }
@@ -628,6 +653,9 @@ suanli_cli_trace (int    argc,
     return run_summary (argc - 1, argv + 1);
   if (argc >= 2 && g_str_equal (argv[1], "convert"))
     return run_convert (argc - 1, argv + 1);
-  g_printerr (_("Usage: suanli-cli trace summary FILE… [--json] | convert IN… OUT.json[.gz]|OUT.folded [--gpu]\n"));
+  if (argc >= 2 && g_str_equal (argv[1], "diff"))
+    return suanli_cli_trace_diff (argc - 1, argv + 1);
+  g_printerr (_("Usage: suanli-cli trace summary FILE… [--json] | convert IN… OUT.json[.gz]|OUT.folded [--gpu] | "
+                "diff A B [--json] [--folded OUT]\n"));
   return SUANLI_EXIT_USAGE_OR_IO;
 }

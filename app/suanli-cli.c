@@ -37,7 +37,8 @@ static const Command commands[] = {
   { "plan", N_("FILE [--json] [--explain FIGURE] [--search [--budget AMOUNT] [--deadline-days DAYS] [--max-gpus N] "
                "[--cloud-only]] | new --preset MODEL --accelerator ID --gpus N [-o FILE]"),
     N_("Estimate memory, time, cost and energy of a plan; start a plan file"), suanli_cli_plan },
-  { "trace", N_("summary FILE… [--json] | convert IN… OUT.json[.gz]|OUT.folded [--gpu]"), N_("Summarize PyTorch, Kineto and Chrome traces, or folded stacks: GPU time, top kernels"),
+  { "trace", N_("summary FILE… [--json] | convert IN… OUT.json[.gz]|OUT.folded [--gpu] | diff A B [--json]"),
+    N_("Summarize PyTorch, Kineto and Chrome traces, or folded stacks (GPU time, top kernels, steps, collectives); convert them; compare two"),
     suanli_cli_trace },
   { "identify", N_("FILE…"), N_("Tell what each file is: a plan, a catalog or a trace, and its format"), run_identify },
   { "help", N_("[COMMAND]"), N_("Show help for a command"), run_help },

@@ -18,5 +18,6 @@ enum {
 int suanli_cli_catalog (int argc, char **argv);
 int suanli_cli_plan    (int argc, char **argv);
 int suanli_cli_trace   (int argc, char **argv);
+int suanli_cli_trace_diff (int argc, char **argv);
 
 G_END_DECLS

@@ -15,7 +15,8 @@ is_operator (SuanliTrace       *trace,
 {
   const char *category = suanli_trace_get_string (trace, slice->category);
 
-  return g_str_equal (category, "cpu_op") || g_str_equal (category, "Operator");
+  /* Uncategorised slices too: torch 1.13's CPU-only traces carry no categories at all. */
+  return g_str_equal (category, "cpu_op") || g_str_equal (category, "Operator") || *category == '\0';
 }
 
 static int
@@ -27,7 +28,8 @@ compare_self_descending (gconstpointer a,
   return (x->self_ns < y->self_ns) - (x->self_ns > y->self_ns);
 }
 
-/* Returns: (transfer full): SuanliOperatorStats per operator name, by self time descending. Self
+/* Returns: (transfer full): SuanliOperatorStats per operator name (cpu_op, Operator, or a CPU slice
+ * without a category), by self time descending. Self
  * time is the operator's duration less that of the slices directly under it, whatever they are
  * (other operators, runtime calls, annotations). */
 GArray *

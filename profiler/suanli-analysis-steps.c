@@ -154,3 +154,17 @@ suanli_analysis_steps (SuanliTrace *trace)
     }
   return result;
 }
+
+/* The median duration of @steps (SuanliStepStats, of every file); -1 when there are none. */
+gint64
+suanli_analysis_median_step (GArray *steps)
+{
+  g_autoptr(GArray) durations = g_array_sized_new (FALSE, FALSE, sizeof (gint64), steps->len);
+
+  if (steps->len == 0)
+    return -1;
+  for (guint i = 0; i < steps->len; i++)
+    g_array_append_val (durations, g_array_index (steps, SuanliStepStats, i).duration_ns);
+  g_array_sort (durations, suanli_compare_int64);
+  return g_array_index (durations, gint64, durations->len / 2);
+}

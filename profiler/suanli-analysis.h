@@ -117,6 +117,7 @@ GArray  *suanli_analysis_cpu_operators    (SuanliTrace       *trace);
 GArray  *suanli_analysis_launch_delays    (SuanliTrace       *trace);
 GArray  *suanli_analysis_steps            (SuanliTrace       *trace);
 GArray  *suanli_analysis_collectives      (SuanliTrace       *trace);
+gint64   suanli_analysis_median_step      (GArray            *steps);
 double   suanli_analysis_bus_factor       (const char        *collective,
                                            int                group_size);
 const char *suanli_memcpy_direction_name  (SuanliMemcpyDirection direction);

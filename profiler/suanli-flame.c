@@ -26,6 +26,7 @@ struct _SuanliFlame
   GArray      *nodes;      /* of SuanliFlameNode; 0 is the root */
   GHashTable  *children;   /* (parent << 32 | name) → node index */
   gint64       from, to;
+  gboolean     differential;
 };
 
 G_DEFINE_FINAL_TYPE (SuanliFlame, suanli_flame, G_TYPE_OBJECT)
@@ -82,7 +83,7 @@ child (SuanliFlame  *self,
 {
   gint64 key = (gint64) (((guint64) parent << 32) | name);
   gpointer found = g_hash_table_lookup (self->children, &key);
-  SuanliFlameNode node = { name, parent, 0, 0, 0, 0, 0 };
+  SuanliFlameNode node = { name, parent, 0, 0, 0, 0, 0, 0, 0 };
   guint32 index;
 
   if (found != NULL)
@@ -312,6 +313,96 @@ suanli_flame_new (SuanliTrace     *trace,
   return self;
 }
 
+/* The name a top-level (thread) node is matched by across two runs: Kineto names threads
+ * "thread 4037 (python3.8)", and the id changes from run to run while the name does not. */
+static char *
+run_independent_name (const char *name)
+{
+  const char *at = name;
+  gsize length = strlen (name);
+
+  if (!g_str_has_prefix (at, "thread "))
+    return g_strdup (name);
+  at += strlen ("thread ");
+  if (!g_ascii_isdigit (*at))
+    return g_strdup (name);
+  while (g_ascii_isdigit (*at))
+    at++;
+  if (!g_str_has_prefix (at, " (") || length < 2 || name[length - 1] != ')' || at + 2 >= name + length - 1)
+    return g_strdup (name);
+  return g_strndup (at + 2, (gsize) (name + length - 1 - (at + 2)));
+}
+
+/* Adds @source's nodes to @self by call path; into the baseline figures when @baseline. */
+static void
+merge (SuanliFlame *self,
+       SuanliFlame *source,
+       gboolean     baseline)
+{
+  g_autofree guint32 *mapped = g_new0 (guint32, source->nodes->len);
+
+  /* A node's parent always comes before it, so one pass in index order maps every path. */
+  for (guint i = 1; i < source->nodes->len; i++)
+    {
+      SuanliFlameNode *from = node_at (source, i);
+      g_autofree char *text = from->parent == 0 ? run_independent_name (suanli_flame_get_name (source, i))
+                                                : g_strdup (suanli_flame_get_name (source, i));
+      SuanliString name = suanli_trace_intern (self->trace, text, -1);
+      SuanliFlameNode *to;
+
+      mapped[i] = child (self, mapped[from->parent], name);
+      to = node_at (self, mapped[i]);
+      if (baseline)
+        {
+          to->baseline_total += from->total;
+          to->baseline_self += from->self;
+        }
+      else
+        {
+          to->total += from->total;
+          to->self += from->self;
+          to->count += from->count;
+        }
+    }
+  if (baseline)
+    node_at (self, 0)->baseline_total += node_at (source, 0)->total;
+  else
+    node_at (self, 0)->total += node_at (source, 0)->total;
+}
+
+/**
+ * suanli_flame_new_diff:
+ * @baseline: the flame to compare against ("before")
+ * @current: the flame being looked at ("after")
+ *
+ * Merges the two trees by call path: each node's total and self are @current's, and its
+ * baseline_total and baseline_self are @baseline's (0 where a path is in one tree only). Threads
+ * match by name without their ids ("thread 4037 (python3.8)" is "python3.8"), so two runs of one
+ * program line up. The names live in a trace of their own, which holds nothing else.
+ *
+ * Returns: (transfer full): the differential flame.
+ */
+SuanliFlame *
+suanli_flame_new_diff (SuanliFlame *baseline,
+                       SuanliFlame *current)
+{
+  SuanliFlame *self = g_object_new (SUANLI_TYPE_FLAME, NULL);
+
+  self->trace = suanli_trace_new ();
+  self->from = G_MININT64;
+  self->to = G_MAXINT64;
+  self->differential = TRUE;
+  merge (self, baseline, TRUE);
+  merge (self, current, FALSE);
+  return self;
+}
+
+gboolean
+suanli_flame_is_differential (SuanliFlame *self)
+{
+  return self->differential;
+}
+
 SuanliTrace *
 suanli_flame_get_trace (SuanliFlame *self)
 {
@@ -349,7 +440,8 @@ append_frame (GString    *line,
     g_string_append_c (line, *at == ';' ? ',' : (*at == '\n' || *at == '\r') ? ' ' : *at);
 }
 
-/* Writes one "frame;frame;frame SELF" line per node with self time, depth first. */
+/* Writes one "frame;frame;frame SELF" line per node with self time, depth first; a differential
+ * flame writes "frame;frame BASELINE CURRENT". */
 gboolean
 suanli_flame_write_folded (SuanliFlame    *self,
                            GOutputStream  *output,
@@ -372,7 +464,7 @@ suanli_flame_write_folded (SuanliFlame    *self,
         g_array_append_val (stack, node->next_sibling);
       if (node->first_child != 0)
         g_array_append_val (stack, node->first_child);
-      if (node->self <= 0)
+      if (node->self <= 0 && node->baseline_self <= 0)
         continue;
 
       {
@@ -387,6 +479,9 @@ suanli_flame_write_folded (SuanliFlame    *self,
             append_frame (line, suanli_flame_get_name (self, path[--depth]));
             g_string_append_c (line, depth > 0 ? ';' : ' ');
           }
+        /* A differential flame writes two columns, baseline then current, as difffolded does. */
+        if (self->differential)
+          g_string_append_printf (line, "%" G_GINT64_FORMAT " ", node->baseline_self);
         g_string_append_printf (line, "%" G_GINT64_FORMAT "\n", node->self);
         if (!g_output_stream_write_all (output, line->str, line->len, NULL, cancellable, error))
           return FALSE;

@@ -22,6 +22,8 @@ typedef struct
   gint64       total;          /* the node and everything under it */
   gint64       self;           /* the node alone */
   guint64      count;          /* slices merged into it */
+  gint64       baseline_total; /* differential flames: total and self in the baseline; else 0 */
+  gint64       baseline_self;
 } SuanliFlameNode;
 
 typedef enum {
@@ -33,6 +35,9 @@ SuanliFlame           *suanli_flame_new          (SuanliTrace     *trace,
                                                   SuanliFlameKind  kind,
                                                   gint64           from,
                                                   gint64           to);
+SuanliFlame           *suanli_flame_new_diff     (SuanliFlame     *baseline,
+                                                  SuanliFlame     *current);
+gboolean               suanli_flame_is_differential (SuanliFlame   *self);
 SuanliTrace           *suanli_flame_get_trace    (SuanliFlame     *self);
 guint                  suanli_flame_get_n_nodes  (SuanliFlame     *self);
 const SuanliFlameNode *suanli_flame_get_node     (SuanliFlame     *self,

@@ -24,11 +24,24 @@ except ImportError as error:
 cli = os.environ["SUANLI_CLI"]
 
 
-def write_trace(path):
+def write_trace(path, hidden=128, steps=False):
+    """Three training steps of a small model; with @steps, the profiler marks each (ProfilerStep#N)."""
     torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.ReLU(), torch.nn.Linear(128, 10))
+    model = torch.nn.Sequential(torch.nn.Linear(64, hidden), torch.nn.ReLU(), torch.nn.Linear(hidden, 10))
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
     inputs = torch.randn(32, 64)
+    if steps:
+        # torch 1.13 marks ProfilerStep#N only under a schedule: one warm-up step, then three.
+        with profile(activities=[ProfilerActivity.CPU], record_shapes=True,
+                     schedule=torch.profiler.schedule(wait=0, warmup=1, active=3, repeat=1),
+                     on_trace_ready=lambda done: done.export_chrome_trace(path)) as profiler:
+            for _ in range(4):
+                with record_function("train_step"):
+                    optimizer.zero_grad()
+                    model(inputs).square().mean().backward()
+                    optimizer.step()
+                profiler.step()
+        return
     with profile(activities=[ProfilerActivity.CPU], record_shapes=True) as profiler:
         for _ in range(3):
             with record_function("train_step"):
@@ -36,6 +49,44 @@ def write_trace(path):
                 model(inputs).square().mean().backward()
                 optimizer.step()
     profiler.export_chrome_trace(path)
+
+
+def operators(events):
+    """Per cpu_op name: count, outermost total and self time (less the slices directly under it),
+    from the nesting of complete events on each thread."""
+    def ns(value):
+        return int(decimal.Decimal(str(value)) * 1000)
+
+    by_thread = {}
+    for e in events:
+        if e.get("ph") == "X":
+            by_thread.setdefault((str(e.get("pid")), str(e.get("tid"))), []).append(e)
+    result = {}
+    for slices in by_thread.values():
+        slices.sort(key=lambda e: (ns(e["ts"]), -ns(e["dur"])))
+        stack = []
+        for e in slices:
+            start, end = ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])
+            while stack and stack[-1][1] <= start:
+                stack.pop()
+            duration = end - start
+            # A child that outlasts its parent by a rounding step (1 µs) is cut to end with it.
+            if stack and end > stack[-1][1] and end - stack[-1][1] <= 1000:
+                end = stack[-1][1]
+                duration = end - start
+            elif stack and end > stack[-1][1]:
+                end = stack[-1][1]
+            # torch 1.13's CPU traces have no categories: every slice is an operator there.
+            if stack and stack[-1][0].get("cat", "cpu_op") == "cpu_op":
+                result[stack[-1][0]["name"]]["self"] -= duration
+            if e.get("cat", "cpu_op") == "cpu_op":
+                entry = result.setdefault(e["name"], {"count": 0, "total": 0, "self": 0})
+                entry["count"] += 1
+                entry["self"] += duration
+                if all(s[0]["name"] != e["name"] for s in stack):
+                    entry["total"] += duration
+            stack.append((e, end))
+    return result
 
 
 def summary(path):
@@ -158,3 +209,41 @@ with tempfile.TemporaryDirectory() as directory:
     check(status == 2, f"not a trace exits 2, not {status}")
     check("line 2" in err and "at byte" in err, f"the error says where: {err}")
     print("ok: not a trace:", err.strip())
+
+    # Two runs compared: per-operator counts, totals and self times as this script works them out.
+    a_path, b_path = os.path.join(directory, "a.json"), os.path.join(directory, "b.json")
+    write_trace(a_path, hidden=128, steps=True)
+    write_trace(b_path, hidden=512, steps=True)
+    diffed = subprocess.run([cli, "trace", "diff", a_path, b_path, "--json", "--folded", os.path.join(directory, "d.folded")],
+                            capture_output=True, text=True)
+    check(diffed.returncode == 0, f"diff exits 0: {diffed.stderr}")
+    got = json.loads(diffed.stdout)
+    check(got["schema"] == "suanli-trace-diff/1", "the diff schema is named")
+    sides = []
+    for side_path in (a_path, b_path):
+        with open(side_path, "rb") as file:
+            sides.append(operators(json.loads(file.read(), parse_float=decimal.Decimal)))
+    rows = {row["name"]: row for row in got["operators"]}
+    check(len(rows) > 20 and set(rows) == set(sides[0]) | set(sides[1]), f"every operator of either run is compared: {len(rows)}")
+    check(rows["aten::addmm"]["a_count"] > 0, "aten::addmm ran in A")
+    for name, row in rows.items():
+        for side, key in ((sides[0], "a"), (sides[1], "b")):
+            want = side.get(name, {"count": 0, "total": 0, "self": 0})
+            check((row[key + "_count"], row[key + "_total_ns"], row[key + "_self_ns"]) == (want["count"], want["total"], want["self"]),
+                  f"{name} in {key}: expected {want}, got {row}")
+        check(row["delta_ns"] == row["b_self_ns"] - row["a_self_ns"], f"{name}: the change is B's self time less A's")
+    check(got["a"]["steps"] == 3 and got["b"]["steps"] == 3, f"three ProfilerStep#N each: {got['a']}, {got['b']}")
+    with open(os.path.join(directory, "d.folded"), encoding="utf-8") as file:
+        columns = [line.rsplit(" ", 2) for line in file.read().splitlines()]
+    check(all(len(c) == 3 for c in columns), "the differential folded file has two count columns")
+    print(f"ok: diff of two runs, {len(rows)} operators, steps {got['a']['step_median_ns']} → {got['b']['step_median_ns']} ns")
+
+    # The steps of a run: each ProfilerStep#N, its duration as written.
+    status, out, err = summary(a_path)
+    with open(a_path, "rb") as file:
+        a_events = json.loads(file.read(), parse_float=decimal.Decimal)
+    want_steps = sorted((int(e["name"].split("#")[1]), int(decimal.Decimal(str(e["dur"])) * 1000))
+                        for e in a_events if e.get("ph") == "X" and e.get("name", "").startswith("ProfilerStep#"))
+    got_steps = sorted((s["step"], s["duration_ns"]) for s in json.loads(out)["steps"])
+    check(len(want_steps) == 3 and got_steps == want_steps, f"steps: expected {want_steps}, got {got_steps}")
+    print(f"ok: steps {got_steps}")

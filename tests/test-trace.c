@@ -1012,6 +1012,67 @@ flame_child (SuanliFlame *flame,
 }
 
 static void
+test_flame_diff (void)
+{
+  /* Two runs of one program: the thread ids differ, the thread names do not. */
+  g_autoptr(Imported) a = import_text (
+    "[{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":11,\"args\":{\"name\":\"thread 11 (python)\"}},"
+    " {\"ph\":\"X\",\"name\":\"main\",\"pid\":1,\"tid\":11,\"ts\":0,\"dur\":20},"
+    " {\"ph\":\"X\",\"name\":\"f\",\"pid\":1,\"tid\":11,\"ts\":1,\"dur\":10},"
+    " {\"ph\":\"X\",\"name\":\"g\",\"pid\":1,\"tid\":11,\"ts\":12,\"dur\":5}]");
+  g_autoptr(Imported) b = import_text (
+    "[{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":7,\"tid\":70,\"args\":{\"name\":\"thread 70 (python)\"}},"
+    " {\"ph\":\"X\",\"name\":\"main\",\"pid\":7,\"tid\":70,\"ts\":0,\"dur\":9},"
+    " {\"ph\":\"X\",\"name\":\"f\",\"pid\":7,\"tid\":70,\"ts\":1,\"dur\":4},"
+    " {\"ph\":\"X\",\"name\":\"h\",\"pid\":7,\"tid\":70,\"ts\":6,\"dur\":3}]");
+  g_autoptr(SuanliFlame) before = suanli_flame_new (a->trace, SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
+  g_autoptr(SuanliFlame) after = suanli_flame_new (b->trace, SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
+  g_autoptr(SuanliFlame) diff = suanli_flame_new_diff (before, after);
+  g_autoptr(GOutputStream) output = g_memory_output_stream_new_resizable ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(Imported) folded = NULL;
+  guint python = flame_child (diff, 0, "python");
+  guint main_node = flame_child (diff, python, "main");
+  const SuanliFlameNode *node;
+
+  g_assert_true (suanli_flame_is_differential (diff));
+  g_assert_false (suanli_flame_is_differential (before));
+  g_assert_cmpuint (python, !=, 0);
+  g_assert_cmpint (suanli_flame_get_node (diff, 0)->total, ==, 9000);
+  g_assert_cmpint (suanli_flame_get_node (diff, 0)->baseline_total, ==, 20000);
+  node = suanli_flame_get_node (diff, main_node);
+  g_assert_cmpint (node->total, ==, 9000);
+  g_assert_cmpint (node->baseline_total, ==, 20000);
+  g_assert_cmpint (node->self, ==, 2000);
+  g_assert_cmpint (node->baseline_self, ==, 5000);
+  node = suanli_flame_get_node (diff, flame_child (diff, main_node, "f"));
+  g_assert_cmpint (node->total, ==, 4000);
+  g_assert_cmpint (node->baseline_total, ==, 10000);
+  /* In one run only: the other side is 0. */
+  node = suanli_flame_get_node (diff, flame_child (diff, main_node, "g"));
+  g_assert_cmpint (node->total, ==, 0);
+  g_assert_cmpint (node->baseline_total, ==, 5000);
+  node = suanli_flame_get_node (diff, flame_child (diff, main_node, "h"));
+  g_assert_cmpint (node->total, ==, 3000);
+  g_assert_cmpint (node->baseline_total, ==, 0);
+
+  /* Written as two count columns, it reads back as a differential folded file. */
+  g_assert_true (suanli_flame_write_folded (diff, output, NULL, &error));
+  g_assert_true (g_output_stream_close (output, NULL, &error));
+  folded = import_with (suanli_import_folded, "diff.folded", g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (output)),
+                        g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (output)));
+  g_assert_no_error (folded->error);
+  {
+    g_autoptr(SuanliFlame) again = suanli_flame_new (folded->trace, SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
+    guint before_group = flame_child (again, 0, "diff.folded (before)");
+    guint after_group = flame_child (again, 0, "diff.folded (after)");
+
+    g_assert_cmpint (suanli_flame_get_node (again, before_group)->total, ==, 20000);
+    g_assert_cmpint (suanli_flame_get_node (again, after_group)->total, ==, 9000);
+  }
+}
+
+static void
 test_flame_cpu (void)
 {
   /* outer 0–10 µs holds f twice (2–5, 6–8): outer's own time is what f leaves. */
@@ -1331,6 +1392,7 @@ main (int    argc,
   g_test_add_func ("/trace/folded/deep-and-bad", test_folded_deep_and_bad);
   g_test_add_func ("/trace/folded/every-prefix", test_folded_every_prefix);
   g_test_add_func ("/trace/flame/cpu", test_flame_cpu);
+  g_test_add_func ("/trace/flame/diff", test_flame_diff);
   g_test_add_func ("/trace/flame/gpu", test_flame_gpu);
   g_test_add_func ("/trace/flame/folded-round-trip", test_flame_folded_round_trip);
   return g_test_run ();

@@ -1,0 +1,334 @@
+/* suanli-cli-trace-diff.c — `suanli-cli trace diff A B [--json] [--folded OUT]`: what changed
+ * between two traces, per kernel and per CPU operator, with GPU time and step time overall
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+
+#include "suanli-analysis.h"
+#include "suanli-cli.h"
+#include "suanli-cli-trace.h"
+#include "suanli-flame.h"
+#include "suanli-units.h"
+
+#define SHOWN_ROWS   15
+#define NAME_COLUMNS 80
+
+/* One name's figures in each trace: [0] is A (the baseline), [1] is B. */
+typedef struct
+{
+  const char *name;
+  guint64     count[2];
+  gint64      total_ns[2];
+  gint64      self_ns[2];    /* operators only */
+} DiffRow;
+
+/* One side of the comparison, read and analysed. */
+typedef struct
+{
+  const char  *file;
+  SuanliTrace *trace;
+  GArray      *gpus;
+  GArray      *kernels;
+  GArray      *operators;
+  GArray      *steps;
+  gint64       kernel_ns, busy_ns, idle_ns;
+  gint64       step_median_ns;   /* -1 without steps */
+} Side;
+
+static void
+side_clear (Side *side)
+{
+  g_clear_pointer (&side->gpus, g_array_unref);
+  g_clear_pointer (&side->kernels, g_array_unref);
+  g_clear_pointer (&side->operators, g_array_unref);
+  g_clear_pointer (&side->steps, g_array_unref);
+  g_clear_object (&side->trace);
+}
+
+static int
+side_read (Side       *side,
+           const char *file)
+{
+  SuanliImportStats stats = { 0 };
+  int status;
+
+  side->file = file;
+  side->trace = suanli_trace_new ();
+  status = suanli_cli_trace_import (side->trace, &stats, &file, 1);
+  suanli_import_stats_clear (&stats);
+  if (status != SUANLI_EXIT_DONE)
+    return status;
+  side->gpus = suanli_analysis_gpu_time (side->trace);
+  side->kernels = suanli_analysis_top_kernels (side->trace);
+  side->operators = suanli_analysis_cpu_operators (side->trace);
+  side->steps = suanli_analysis_steps (side->trace);
+  for (guint i = 0; i < side->gpus->len; i++)
+    {
+      SuanliGpuTime *gpu = &g_array_index (side->gpus, SuanliGpuTime, i);
+
+      side->kernel_ns += gpu->kernel_ns;
+      side->busy_ns += gpu->busy_ns;
+      side->idle_ns += gpu->idle_ns;
+    }
+  side->step_median_ns = suanli_analysis_median_step (side->steps);
+  return SUANLI_EXIT_DONE;
+}
+
+/* The row for @name in @rows, found through @index (name → position + 1). */
+static DiffRow *
+row_for (GArray     *rows,
+         GHashTable *index,
+         const char *name)
+{
+  gpointer found = g_hash_table_lookup (index, name);
+
+  if (found == NULL)
+    {
+      DiffRow fresh = { name };
+
+      g_array_append_val (rows, fresh);
+      found = GUINT_TO_POINTER (rows->len);
+      g_hash_table_insert (index, (gpointer) name, found);
+    }
+  return &g_array_index (rows, DiffRow, GPOINTER_TO_UINT (found) - 1);
+}
+
+static gint64
+row_change (const DiffRow *row)
+{
+  /* Operators change by self time, kernels by total time. */
+  return row->self_ns[0] != 0 || row->self_ns[1] != 0 ? row->self_ns[1] - row->self_ns[0]
+                                                      : row->total_ns[1] - row->total_ns[0];
+}
+
+static int
+compare_change (gconstpointer a,
+                gconstpointer b)
+{
+  gint64 x = llabs (row_change (a)), y = llabs (row_change (b));
+
+  return (x < y) - (x > y);
+}
+
+/* Kernels, or with @operators CPU operators, of both sides joined by name, by the size of their
+ * change. */
+static GArray *
+join (Side     *sides,
+      gboolean  operators)
+{
+  GArray *rows = g_array_new (FALSE, TRUE, sizeof (DiffRow));
+  g_autoptr(GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint s = 0; s < 2; s++)
+    {
+      GArray *items = operators ? sides[s].operators : sides[s].kernels;
+
+      for (guint i = 0; i < items->len; i++)
+        {
+          SuanliOperatorStats *op = operators ? &g_array_index (items, SuanliOperatorStats, i) : NULL;
+          SuanliKernelStats *kernel = operators ? NULL : &g_array_index (items, SuanliKernelStats, i);
+          DiffRow *row = row_for (rows, index, suanli_trace_get_string (sides[s].trace, operators ? op->name : kernel->name));
+
+          row->count[s] = operators ? op->count : kernel->count;
+          row->total_ns[s] = operators ? op->total_ns : kernel->total_ns;
+          row->self_ns[s] = operators ? op->self_ns : 0;
+        }
+    }
+  g_array_sort (rows, compare_change);
+  return rows;
+}
+
+static void
+side_json (JsonBuilder *builder,
+           const char  *member,
+           Side        *side)
+{
+  json_builder_set_member_name (builder, member);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "file");
+  json_builder_add_string_value (builder, side->file);
+  suanli_cli_member_int (builder, "kernel_ns", side->kernel_ns);
+  suanli_cli_member_int (builder, "busy_ns", side->busy_ns);
+  suanli_cli_member_int (builder, "idle_ns", side->idle_ns);
+  suanli_cli_member_int (builder, "steps", side->steps->len);
+  if (side->step_median_ns >= 0)
+    suanli_cli_member_int (builder, "step_median_ns", side->step_median_ns);
+  json_builder_end_object (builder);
+}
+
+static void
+rows_json (JsonBuilder *builder,
+           const char  *member,
+           GArray      *rows,
+           gboolean     operators)
+{
+  json_builder_set_member_name (builder, member);
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      DiffRow *row = &g_array_index (rows, DiffRow, i);
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "name");
+      json_builder_add_string_value (builder, row->name);
+      suanli_cli_member_int (builder, "a_count", (gint64) row->count[0]);
+      suanli_cli_member_int (builder, "b_count", (gint64) row->count[1]);
+      suanli_cli_member_int (builder, "a_total_ns", row->total_ns[0]);
+      suanli_cli_member_int (builder, "b_total_ns", row->total_ns[1]);
+      if (operators)
+        {
+          suanli_cli_member_int (builder, "a_self_ns", row->self_ns[0]);
+          suanli_cli_member_int (builder, "b_self_ns", row->self_ns[1]);
+        }
+      suanli_cli_member_int (builder, "delta_ns", row_change (row));
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+}
+
+static void
+print_json (Side   *sides,
+            GArray *kernels,
+            GArray *operators)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "schema");
+  json_builder_add_string_value (builder, "suanli-trace-diff/1");
+  side_json (builder, "a", &sides[0]);
+  side_json (builder, "b", &sides[1]);
+  rows_json (builder, "kernels", kernels, FALSE);
+  rows_json (builder, "operators", operators, TRUE);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  text = json_generator_to_data (generator, NULL);
+  g_print ("%s\n", text);
+}
+
+/* "1.20 ms → 0.98 ms (−18.3%)" */
+static char *
+change_text (gint64 before,
+             gint64 after)
+{
+  g_autofree char *a = suanli_format_duration_ns (before);
+  g_autofree char *b = suanli_format_duration_ns (after);
+
+  if (before <= 0)
+    return g_strdup_printf ("%s → %s", a, b);
+  return g_strdup_printf ("%s → %s (%+.1f%%)", a, b, 100.0 * (double) (after - before) / (double) before);
+}
+
+static void
+print_rows (const char *title,
+            GArray     *rows)
+{
+  if (rows->len > 0)
+    g_print ("%s\n", title);
+  for (guint i = 0; i < rows->len && i < SHOWN_ROWS && row_change (&g_array_index (rows, DiffRow, i)) != 0; i++)
+    {
+      DiffRow *row = &g_array_index (rows, DiffRow, i);
+      gboolean by_self = row->self_ns[0] != 0 || row->self_ns[1] != 0;
+      g_autofree char *change = by_self ? change_text (row->self_ns[0], row->self_ns[1])
+                                        : change_text (row->total_ns[0], row->total_ns[1]);
+      g_autofree char *shown = g_utf8_strlen (row->name, -1) > NAME_COLUMNS ? g_utf8_substring (row->name, 0, NAME_COLUMNS - 1)
+                                                                            : g_strdup (row->name);
+
+      g_print ("  %-34s  %6llu → %-6llu  %s%s\n", change, (unsigned long long) row->count[0],
+               (unsigned long long) row->count[1], shown, g_utf8_strlen (row->name, -1) > NAME_COLUMNS ? "…" : "");
+    }
+}
+
+static void
+print_text (Side   *sides,
+            GArray *kernels,
+            GArray *operators)
+{
+  g_autofree char *kernel = change_text (sides[0].kernel_ns, sides[1].kernel_ns);
+  g_autofree char *busy = change_text (sides[0].busy_ns, sides[1].busy_ns);
+  g_autofree char *idle = change_text (sides[0].idle_ns, sides[1].idle_ns);
+
+  g_print (_("A: %s\nB: %s\n"), sides[0].file, sides[1].file);
+  g_print (_("GPU kernel time %s\nGPU busy time %s\nGPU idle time %s\n"), kernel, busy, idle);
+  if (sides[0].step_median_ns >= 0 && sides[1].step_median_ns >= 0)
+    {
+      g_autofree char *step = change_text (sides[0].step_median_ns, sides[1].step_median_ns);
+      g_print (_("Median step time %s\n"), step);
+    }
+  print_rows (_("Kernels, largest change in total time first:"), kernels);
+  print_rows (_("CPU operators, largest change in self time first:"), operators);
+}
+
+/* Writes the CPU flames of both sides as one differential folded file (two count columns). */
+static int
+write_folded (Side       *sides,
+              const char *out)
+{
+  g_autoptr(SuanliFlame) a = suanli_flame_new (sides[0].trace, SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
+  g_autoptr(SuanliFlame) b = suanli_flame_new (sides[1].trace, SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
+  g_autoptr(SuanliFlame) diff = suanli_flame_new_diff (a, b);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GOutputStream) output = suanli_cli_trace_open_output (out, &error);
+
+  if (output == NULL ||
+      !suanli_cli_trace_close_output (output, suanli_flame_write_folded (diff, output, NULL, &error), &error))
+    {
+      g_printerr ("suanli-cli trace diff: %s: %s\n", out, error->message);
+      return SUANLI_EXIT_USAGE_OR_IO;
+    }
+  return SUANLI_EXIT_DONE;
+}
+
+int
+suanli_cli_trace_diff (int    argc,
+                       char **argv)
+{
+  gboolean json = FALSE;
+  g_autofree char *folded = NULL;
+  const GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the comparison as suanli-trace-diff/1 JSON"), NULL },
+    { "folded", 0, 0, G_OPTION_ARG_FILENAME, &folded, N_("Also write both CPU flames as one two-column folded file"),
+      N_("OUT") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("A B"));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) kernels = NULL;
+  g_autoptr(GArray) operators = NULL;
+  Side sides[2] = { { 0 }, { 0 } };
+  int status;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 3)
+    {
+      g_printerr ("suanli-cli trace diff: %s\n", error != NULL ? error->message : _("give two traces: A (the baseline) and B"));
+      return SUANLI_EXIT_USAGE_OR_IO;
+    }
+  status = side_read (&sides[0], argv[1]);
+  if (status == SUANLI_EXIT_DONE)
+    status = side_read (&sides[1], argv[2]);
+  if (status == SUANLI_EXIT_DONE)
+    {
+      kernels = join (sides, FALSE);
+      operators = join (sides, TRUE);
+      if (json)
+        print_json (sides, kernels, operators);
+      else
+        print_text (sides, kernels, operators);
+      if (folded != NULL)
+        status = write_folded (sides, folded);
+    }
+  side_clear (&sides[0]);
+  side_clear (&sides[1]);
+  return status;
+}
