@@ -36,7 +36,21 @@ struct _SuanliTrace
   GArray       *flows;          /* of SuanliFlow */
   GPtrArray    *warnings;
   GHashTable   *metadata;
+  GArray       *finished;       /* per track: a TrackMark of what the last finish sorted */
 };
+
+/* How many slices, instants and samples of a track are sorted and nested. */
+typedef struct
+{
+  guint slices, instants, samples;
+} TrackMark;
+
+enum {
+  SIGNAL_GROWN,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 /* Tracks are found by group, kind, process, thread and (for counters and async tracks) name;
  * processes by group and pid alone (kind PROCESS_KEY, tid 0). */
@@ -98,6 +112,7 @@ suanli_trace_finalize (GObject *object)
   g_array_unref (self->flows);
   g_ptr_array_unref (self->warnings);
   g_hash_table_unref (self->metadata);
+  g_array_unref (self->finished);
 
   G_OBJECT_CLASS (suanli_trace_parent_class)->finalize (object);
 }
@@ -106,6 +121,9 @@ static void
 suanli_trace_class_init (SuanliTraceClass *klass)
 {
   G_OBJECT_CLASS (klass)->finalize = suanli_trace_finalize;
+  /* Items were appended to a finished trace (a live capture) and are now sorted and nested. */
+  signals[SIGNAL_GROWN] = g_signal_new ("grown", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                        G_TYPE_NONE, 0);
 }
 
 static void
@@ -123,6 +141,7 @@ suanli_trace_init (SuanliTrace *self)
   self->flows = g_array_new (FALSE, FALSE, sizeof (SuanliFlow));
   self->warnings = g_ptr_array_new_with_free_func (g_free);
   self->metadata = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->finished = g_array_new (FALSE, TRUE, sizeof (TrackMark));
   suanli_trace_intern (self, "", 0);
 }
 
@@ -394,7 +413,8 @@ suanli_trace_get_metadata (SuanliTrace *self,
 /* At equal start the longer slice comes first: it is the parent. */
 static int
 compare_slices (gconstpointer a,
-                gconstpointer b)
+                gconstpointer b,
+                gpointer      unused)
 {
   const SuanliSlice *x = a, *y = b;
 
@@ -405,7 +425,8 @@ compare_slices (gconstpointer a,
 
 static int
 compare_instants (gconstpointer a,
-                  gconstpointer b)
+                  gconstpointer b,
+                  gpointer      unused)
 {
   const SuanliInstant *x = a, *y = b;
 
@@ -414,7 +435,8 @@ compare_instants (gconstpointer a,
 
 static int
 compare_samples (gconstpointer a,
-                 gconstpointer b)
+                 gconstpointer b,
+                 gpointer      unused)
 {
   const SuanliSample *x = a, *y = b;
 
@@ -426,12 +448,13 @@ compare_samples (gconstpointer a,
  * its parent, otherwise it stays at its depth and is counted. */
 static guint
 nest (SuanliTrack *track,
+      guint        from,
       guint       *overlaps)
 {
   gint64 ends[256];
   guint depth = 0, max_depth = 0;
 
-  for (guint i = 0; i < track->slices->len; i++)
+  for (guint i = from; i < track->slices->len; i++)
     {
       SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, i);
       gint64 end = slice->start + slice->duration;
@@ -491,6 +514,88 @@ pack (SuanliTrack *track)
   return max_depth;
 }
 
+static void warn_overlaps (SuanliTrace *self,
+                           guint        overlaps);
+
+/* Notes what every track holds now, as sorted and nested. */
+static void
+mark_finished (SuanliTrace *self)
+{
+  g_array_set_size (self->finished, self->tracks->len);
+  for (guint t = 0; t < self->tracks->len; t++)
+    {
+      SuanliTrack *track = g_ptr_array_index (self->tracks, t);
+      TrackMark mark = { track->slices->len, track->instants->len, track->samples->len };
+
+      g_array_index (self->finished, TrackMark, t) = mark;
+    }
+}
+
+/* Sorts what was appended to @array after its first @finished items. When all of it comes at or
+ * after the last finished item, only the tail is sorted (stably); otherwise the whole array is.
+ * Returns: the first position whose order may have changed. */
+static guint
+sort_tail (GArray           *array,
+           guint             finished,
+           GCompareDataFunc  compare)
+{
+  gsize size = g_array_get_element_size (array);
+  gboolean tail_only = finished > 0;
+
+  if (finished >= array->len)
+    return array->len;
+  for (guint i = finished; i < array->len && tail_only; i++)
+    tail_only = compare (array->data + (gsize) (finished - 1) * size, array->data + (gsize) i * size, NULL) <= 0;
+  if (!tail_only)
+    finished = 0;
+  g_qsort_with_data (array->data + (gsize) finished * size, (gint) (array->len - finished), size, compare, NULL);
+  return finished;
+}
+
+/**
+ * suanli_trace_finish_appended:
+ *
+ * For a live capture: after items were appended to the tracks of a finished trace (and new tracks
+ * made), sorts and nests what is new (re-nesting from the last top-level slice before it) and emits
+ * "grown". Cheap when the new items come after the old ones, as a capture's do.
+ */
+void
+suanli_trace_finish_appended (SuanliTrace *self)
+{
+  guint overlaps = 0;
+
+  for (guint t = 0; t < self->tracks->len; t++)
+    {
+      SuanliTrack *track = g_ptr_array_index (self->tracks, t);
+      TrackMark mark = { 0 };
+      guint from;
+
+      if (t < self->finished->len)
+        mark = g_array_index (self->finished, TrackMark, t);
+      sort_tail (track->instants, mark.instants, compare_instants);
+      sort_tail (track->samples, mark.samples, compare_samples);
+      from = sort_tail (track->slices, mark.slices, compare_slices);
+      if (from >= track->slices->len)
+        continue;
+      if (track->kind == SUANLI_TRACK_ASYNC)
+        {
+          track->max_depth = pack (track);
+          continue;
+        }
+      /* Nesting resumes at the last top-level slice before the new ones: nothing was open there. */
+      if (from > 0)
+        {
+          from--;
+          while (from > 0 && g_array_index (track->slices, SuanliSlice, from).depth != 0)
+            from--;
+        }
+      track->max_depth = MAX (from > 0 ? track->max_depth : 0, nest (track, from, &overlaps));
+    }
+  mark_finished (self);
+  warn_overlaps (self, overlaps);
+  g_signal_emit (self, signals[SIGNAL_GROWN], 0);
+}
+
 /* Sorts every track and works out nesting. Idempotent. */
 void
 suanli_trace_finish (SuanliTrace *self)
@@ -501,12 +606,20 @@ suanli_trace_finish (SuanliTrace *self)
     {
       SuanliTrack *track = g_ptr_array_index (self->tracks, t);
 
-      /* g_array_sort is stable (GLib ≥ 2.32): equal slices keep their file order. */
-      g_array_sort (track->slices, compare_slices);
-      g_array_sort (track->instants, compare_instants);
-      g_array_sort (track->samples, compare_samples);
-      track->max_depth = track->kind == SUANLI_TRACK_ASYNC ? pack (track) : nest (track, &overlaps);
+      /* GLib's array sorts are stable (since 2.32): equal slices keep their file order. */
+      g_array_sort_with_data (track->slices, compare_slices, NULL);
+      g_array_sort_with_data (track->instants, compare_instants, NULL);
+      g_array_sort_with_data (track->samples, compare_samples, NULL);
+      track->max_depth = track->kind == SUANLI_TRACK_ASYNC ? pack (track) : nest (track, 0, &overlaps);
     }
+  mark_finished (self);
+  warn_overlaps (self, overlaps);
+}
+
+static void
+warn_overlaps (SuanliTrace *self,
+               guint        overlaps)
+{
   if (overlaps > 0)
     {
       g_autofree char *warning = g_strdup_printf (ngettext ("%u slice overlaps a sibling partly and was kept at its depth",

@@ -162,5 +162,6 @@ void                suanli_trace_get_time_range   (SuanliTrace   *self,
                                                    gint64        *last);
 guint64             suanli_trace_get_n_slices     (SuanliTrace   *self);
 void                suanli_trace_finish           (SuanliTrace   *self);
+void                suanli_trace_finish_appended  (SuanliTrace   *self);
 
 G_END_DECLS
