@@ -131,6 +131,7 @@ suanli_analysis_collectives (SuanliTrace *trace)
   GArray *result = g_array_new (FALSE, TRUE, sizeof (SuanliCollectiveStats));
   GArray *flows = suanli_trace_get_flows (trace);
   guint32 **launches = suanli_analysis_launch_table (trace);
+  g_autoptr(SuanliClassifier) classifier = suanli_classifier_new (trace);
 
   for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
     {
@@ -141,7 +142,6 @@ suanli_analysis_collectives (SuanliTrace *trace)
       for (guint s = 0; s < track->slices->len; s++)
         {
           SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
-          const char *name = suanli_trace_get_string (trace, slice->name);
           g_autofree char *collective = NULL;
           g_autofree char *key = NULL;
           SuanliCollectiveStats *stats;
@@ -149,9 +149,10 @@ suanli_analysis_collectives (SuanliTrace *trace)
           guint64 bytes = 0;
           int group_size = 0;
 
-          if (suanli_analysis_work_kind (trace, slice) != SUANLI_WORK_KERNEL || !suanli_analysis_is_communication (name))
+          if (suanli_classifier_work (classifier, slice) != SUANLI_WORK_KERNEL ||
+              !suanli_classifier_is_communication (classifier, slice))
             continue;
-          collective = collective_of (name);
+          collective = collective_of (suanli_trace_get_string (trace, slice->name));
           key = g_strdup_printf ("%u:%s", track->group, collective);
           found = g_hash_table_lookup (by_key, key);
           if (found == NULL)

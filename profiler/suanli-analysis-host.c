@@ -9,16 +9,6 @@
 
 #include "suanli-analysis-private.h"
 
-static gboolean
-is_operator (SuanliTrace       *trace,
-             const SuanliSlice *slice)
-{
-  const char *category = suanli_trace_get_string (trace, slice->category);
-
-  /* Uncategorised slices too: torch 1.13's CPU-only traces carry no categories at all. */
-  return g_str_equal (category, "cpu_op") || g_str_equal (category, "Operator") || *category == '\0';
-}
-
 static int
 compare_self_descending (gconstpointer a,
                          gconstpointer b)
@@ -36,6 +26,7 @@ GArray *
 suanli_analysis_cpu_operators (SuanliTrace *trace)
 {
   g_autoptr(GHashTable) by_name = g_hash_table_new (NULL, NULL);
+  g_autoptr(SuanliClassifier) classifier = suanli_classifier_new (trace);
   GArray *result = g_array_new (FALSE, TRUE, sizeof (SuanliOperatorStats));
 
   for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
@@ -58,7 +49,7 @@ suanli_analysis_cpu_operators (SuanliTrace *trace)
               /* Less self time for the parent, when the parent is an operator. */
               SuanliSlice *parent = &g_array_index (track->slices, SuanliSlice, open[slice->depth - 1]);
 
-              if (is_operator (trace, parent))
+              if (suanli_classifier_is_operator (classifier, parent))
                 {
                   SuanliOperatorStats parent_fresh = { parent->name, 0, 0, 0, 0 };
                   SuanliOperatorStats *parent_stats = suanli_analysis_entry (result, by_name, parent->name, &parent_fresh);
@@ -66,7 +57,7 @@ suanli_analysis_cpu_operators (SuanliTrace *trace)
                   parent_stats->self_ns -= slice->duration;
                 }
             }
-          if (!is_operator (trace, slice))
+          if (!suanli_classifier_is_operator (classifier, slice))
             continue;
           for (guint d = 0; d < slice->depth && !recursive; d++)
             recursive = g_array_index (track->slices, SuanliSlice, open[d]).name == slice->name;

@@ -23,6 +23,19 @@ typedef struct
   gint64 launch;
 } SuanliInterval;
 
+typedef struct _SuanliClassifier SuanliClassifier;
+
+SuanliClassifier     *suanli_classifier_new              (SuanliTrace       *trace);
+void                  suanli_classifier_free             (SuanliClassifier  *classifier);
+SuanliWorkKind        suanli_classifier_work             (SuanliClassifier  *classifier,
+                                                          const SuanliSlice *slice);
+gboolean              suanli_classifier_is_operator      (SuanliClassifier  *classifier,
+                                                          const SuanliSlice *slice);
+gboolean              suanli_classifier_is_communication (SuanliClassifier  *classifier,
+                                                          const SuanliSlice *slice);
+SuanliMemcpyDirection suanli_classifier_direction        (SuanliClassifier  *classifier,
+                                                          const SuanliSlice *slice);
+
 SuanliWorkKind suanli_analysis_work_kind        (SuanliTrace       *trace,
                                                  const SuanliSlice *slice);
 gboolean       suanli_analysis_is_communication (const char        *name);
@@ -39,5 +52,7 @@ gpointer       suanli_analysis_entry            (GArray            *entries,
 guint32      **suanli_analysis_launch_table     (SuanliTrace       *trace);
 void           suanli_analysis_launch_table_free (SuanliTrace      *trace,
                                                   guint32         **table);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SuanliClassifier, suanli_classifier_free)
 
 G_END_DECLS

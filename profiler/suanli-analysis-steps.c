@@ -42,6 +42,7 @@ group_work (SuanliTrace *trace,
             GArray      *starts)
 {
   GArray **lists = g_new0 (GArray *, N_LISTS);
+  g_autoptr(SuanliClassifier) classifier = suanli_classifier_new (trace);
 
   for (guint k = 0; k < N_LISTS; k++)
     lists[k] = g_array_new (FALSE, FALSE, sizeof (SuanliInterval));
@@ -54,7 +55,7 @@ group_work (SuanliTrace *trace,
       for (guint s = 0; s < track->slices->len; s++)
         {
           SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
-          SuanliWorkKind kind = suanli_analysis_work_kind (trace, slice);
+          SuanliWorkKind kind = suanli_classifier_work (classifier, slice);
           SuanliInterval interval = { slice->start, slice->start + slice->duration, G_MININT64 };
 
           if (kind == SUANLI_WORK_NONE)
@@ -64,7 +65,7 @@ group_work (SuanliTrace *trace,
             continue;
           g_array_append_val (lists[KERNELS], interval);
           g_array_append_val (starts, slice->start);
-          if (suanli_analysis_is_communication (suanli_trace_get_string (trace, slice->name)))
+          if (suanli_classifier_is_communication (classifier, slice))
             g_array_append_val (lists[COMMUNICATION], interval);
         }
     }

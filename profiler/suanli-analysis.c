@@ -17,96 +17,6 @@
 
 #include "suanli-analysis-private.h"
 
-SuanliWorkKind
-suanli_analysis_work_kind (SuanliTrace       *trace,
-                           const SuanliSlice *slice)
-{
-  const char *category = suanli_trace_get_string (trace, slice->category);
-
-  if (g_str_equal (category, "kernel") || g_str_equal (category, "Kernel"))
-    return SUANLI_WORK_KERNEL;
-  if (g_str_equal (category, "gpu_memcpy") || g_str_equal (category, "Memcpy"))
-    return SUANLI_WORK_MEMCPY;
-  if (g_str_equal (category, "gpu_memset") || g_str_equal (category, "Memset"))
-    return SUANLI_WORK_MEMSET;
-  return SUANLI_WORK_NONE;
-}
-
-/* Kernels, copies and memsets: the work that occupies a GPU (annotations on GPU tracks do not). */
-gboolean
-suanli_analysis_is_gpu_work (SuanliTrace       *trace,
-                             const SuanliSlice *slice)
-{
-  return suanli_analysis_work_kind (trace, slice) != SUANLI_WORK_NONE;
-}
-
-gboolean
-suanli_analysis_is_communication (const char *name)
-{
-  g_autofree char *lower = g_ascii_strdown (name, -1);
-
-  return strstr (lower, "nccl") != NULL || strstr (lower, "rccl") != NULL;
-}
-
-const char *
-suanli_memcpy_direction_name (SuanliMemcpyDirection direction)
-{
-  static const char *const names[] = { "HtoD", "DtoH", "DtoD", "PtoP", "other" };
-
-  return direction < SUANLI_MEMCPY_N_DIRECTIONS ? names[direction] : "other";
-}
-
-/* Kineto and CUPTI name copies "Memcpy HtoD (Pageable -> Device)" and the like. */
-static SuanliMemcpyDirection
-memcpy_direction (const char *name)
-{
-  for (SuanliMemcpyDirection d = 0; d < SUANLI_MEMCPY_OTHER; d++)
-    if (strstr (name, suanli_memcpy_direction_name (d)) != NULL)
-      return d;
-  return SUANLI_MEMCPY_OTHER;
-}
-
-/* Kinds of work, communication and copy directions, looked up once per distinct category and name:
- * a trace has millions of slices but a few hundred distinct strings. */
-typedef struct
-{
-  SuanliTrace *trace;
-  GHashTable  *kinds;           /* category + 1 → kind + 1 */
-  GHashTable  *names;           /* name + 1 → (communication | direction << 1) + 1 */
-} Classifier;
-
-static SuanliWorkKind
-classify_work (Classifier        *classifier,
-               const SuanliSlice *slice)
-{
-  gpointer key = GUINT_TO_POINTER (slice->category + 1);
-  gpointer found = g_hash_table_lookup (classifier->kinds, key);
-  SuanliWorkKind kind;
-
-  if (found != NULL)
-    return GPOINTER_TO_UINT (found) - 1;
-  kind = suanli_analysis_work_kind (classifier->trace, slice);
-  g_hash_table_insert (classifier->kinds, key, GUINT_TO_POINTER (kind + 1));
-  return kind;
-}
-
-static guint
-classify_name (Classifier        *classifier,
-               const SuanliSlice *slice)
-{
-  gpointer key = GUINT_TO_POINTER (slice->name + 1);
-  gpointer found = g_hash_table_lookup (classifier->names, key);
-  const char *name;
-  guint bits;
-
-  if (found != NULL)
-    return GPOINTER_TO_UINT (found) - 1;
-  name = suanli_trace_get_string (classifier->trace, slice->name);
-  bits = (guint) suanli_analysis_is_communication (name) | (guint) memcpy_direction (name) << 1;
-  g_hash_table_insert (classifier->names, key, GUINT_TO_POINTER (bits + 1));
-  return bits;
-}
-
 static int
 compare_intervals (gconstpointer a,
                    gconstpointer b)
@@ -286,13 +196,13 @@ split_idle (SuanliGpuTime *time,
 
 static void
 add_slice (Device            *device,
-           Classifier        *classifier,
+           SuanliTrace       *trace,
+           SuanliClassifier  *classifier,
            const SuanliSlice *slice,
            gint64             launch)
 {
-  SuanliWorkKind kind = classify_work (classifier, slice);
+  SuanliWorkKind kind = suanli_classifier_work (classifier, slice);
   SuanliInterval interval = { slice->start, slice->start + slice->duration, launch };
-  guint bits;
 
   if (kind == SUANLI_WORK_NONE)
     return;
@@ -302,21 +212,21 @@ add_slice (Device            *device,
       g_array_append_val (device->lists[MEMSET], interval);
       return;
     }
-  bits = classify_name (classifier, slice);
   if (kind == SUANLI_WORK_KERNEL)
     {
       g_array_append_val (device->lists[KERNELS], interval);
-      g_array_append_val (device->lists[(bits & 1) ? COMMUNICATION : COMPUTE], interval);
+      g_array_append_val (device->lists[suanli_classifier_is_communication (classifier, slice) ? COMMUNICATION : COMPUTE],
+                          interval);
     }
   else
     {
-      SuanliMemcpyStats *copies = &device->time.memcpy[bits >> 1];
+      SuanliMemcpyStats *copies = &device->time.memcpy[suanli_classifier_direction (classifier, slice)];
       gint64 bytes;
 
       g_array_append_val (device->lists[MEMCPY], interval);
       copies->count++;
       copies->total_ns += slice->duration;
-      if (suanli_trace_find_arg_int (classifier->trace, slice, "bytes", &bytes) && bytes >= 0)
+      if (suanli_trace_find_arg_int (trace, slice, "bytes", &bytes) && bytes >= 0)
         {
           copies->bytes += (guint64) bytes;
           copies->sized_ns += slice->duration;
@@ -332,7 +242,7 @@ suanli_analysis_gpu_time (SuanliTrace *trace)
   g_autoptr(GHashTable) by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GPtrArray) devices = g_ptr_array_new_with_free_func ((GDestroyNotify) device_free);
   GArray *result = g_array_new (FALSE, TRUE, sizeof (SuanliGpuTime));
-  Classifier classifier = { trace, g_hash_table_new (NULL, NULL), g_hash_table_new (NULL, NULL) };
+  SuanliClassifier *classifier = suanli_classifier_new (trace);
   guint32 **launches = suanli_analysis_launch_table (trace);
 
   for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
@@ -362,7 +272,7 @@ suanli_analysis_gpu_time (SuanliTrace *trace)
         }
       device = g_ptr_array_index (devices, GPOINTER_TO_UINT (found) - 1);
       for (guint s = 0; s < track->slices->len; s++)
-        add_slice (device, &classifier, &g_array_index (track->slices, SuanliSlice, s),
+        add_slice (device, trace, classifier, &g_array_index (track->slices, SuanliSlice, s),
                    launch_time (trace, launches, t, s));
     }
 
@@ -386,8 +296,7 @@ suanli_analysis_gpu_time (SuanliTrace *trace)
       g_array_append_val (result, *time);
     }
   suanli_analysis_launch_table_free (trace, launches);
-  g_hash_table_unref (classifier.kinds);
-  g_hash_table_unref (classifier.names);
+  suanli_classifier_free (classifier);
   return result;
 }
 
@@ -406,6 +315,7 @@ suanli_analysis_top_kernels (SuanliTrace *trace)
 {
   g_autoptr(GHashTable) by_name = g_hash_table_new (NULL, NULL);
   GArray *result = g_array_new (FALSE, TRUE, sizeof (SuanliKernelStats));
+  SuanliClassifier *classifier = suanli_classifier_new (trace);
 
   for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
     {
@@ -419,7 +329,7 @@ suanli_analysis_top_kernels (SuanliTrace *trace)
           SuanliKernelStats fresh = { slice->name, 0, 0, G_MAXINT64, 0 };
           SuanliKernelStats *stats;
 
-          if (suanli_analysis_work_kind (trace, slice) != SUANLI_WORK_KERNEL)
+          if (suanli_classifier_work (classifier, slice) != SUANLI_WORK_KERNEL)
             continue;
           stats = suanli_analysis_entry (result, by_name, slice->name, &fresh);
           stats->count++;
@@ -428,6 +338,7 @@ suanli_analysis_top_kernels (SuanliTrace *trace)
           stats->max_ns = MAX (stats->max_ns, slice->duration);
         }
     }
+  suanli_classifier_free (classifier);
   g_array_sort (result, compare_total_descending);
   return result;
 }

@@ -7,7 +7,8 @@
  *   - yajl's bare parse of the same bytes, no callbacks: the ceiling;
  *   - Suanli's import: MB/s, events/s, and the growth of peak RSS against the file size;
  *   - json-glib's parser and Python's json.load as peers (files up to 200 MB);
- *   - the summary (GPU time and top kernels) and both flame graphs of the loaded trace.
+ *   - the summary (GPU time with the idle split, top kernels, CPU operators, launch delays, steps and
+ *     collectives) and both flame graphs of the loaded trace.
  * SUANLI_BENCH_TRACE_KEEP=1 keeps the generated file and prints its path.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -190,9 +191,14 @@ summarize (gpointer data)
   Run *run = data;
   g_autoptr(GArray) gpus = suanli_analysis_gpu_time (run->trace);
   g_autoptr(GArray) kernels = suanli_analysis_top_kernels (run->trace);
+  g_autoptr(GArray) operators = suanli_analysis_cpu_operators (run->trace);
+  g_autoptr(GArray) delays = suanli_analysis_launch_delays (run->trace);
+  g_autoptr(GArray) steps = suanli_analysis_steps (run->trace);
+  g_autoptr(GArray) collectives = suanli_analysis_collectives (run->trace);
 
   g_assert_cmpuint (gpus->len, ==, 1);
   g_assert_cmpuint (kernels->len, ==, 4);
+  g_assert_cmpuint (delays->len, ==, 1);
 }
 
 static void
