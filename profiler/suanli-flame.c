@@ -123,6 +123,24 @@ thread_label (SuanliFlame *self,
   return suanli_trace_intern (self->trace, label, -1);
 }
 
+/* When the trace holds several files (ranks), each has a node of its own at the top, so that
+ * threads of the same name or id in different ranks stay apart; otherwise the root. */
+static guint32
+group_node (SuanliFlame *self,
+            SuanliTrack *track)
+{
+  SuanliGroup *group = suanli_trace_get_group (self->trace, track->group);
+  g_autofree char *label = NULL;
+
+  if (suanli_trace_get_n_groups (self->trace) <= 1 || group == NULL)
+    return 0;
+  if (group->rank >= 0)
+    label = g_strdup_printf (_("rank %d"), group->rank);
+  else
+    label = g_path_get_basename (suanli_trace_get_string (self->trace, group->name));
+  return child (self, 0, suanli_trace_intern (self->trace, label, -1));
+}
+
 /* GPU work is a leaf under a CPU stack: @weight goes to @node's self time and to the totals of
  * it and all its ancestors. */
 static void
@@ -160,7 +178,7 @@ build_cpu (SuanliFlame *self)
                    ? child (self, 0, suanli_trace_get_group (self->trace, track->group)->name)
                    : 0;
       else
-        thread = child (self, 0, thread_label (self, track));
+        thread = child (self, group_node (self, track), thread_label (self, track));
       for (guint d = 0; d < MAX_DEPTH; d++)
         path[d] = thread;
       for (guint i = 0; i < track->slices->len; i++)
@@ -181,8 +199,9 @@ build_cpu (SuanliFlame *self)
             node_at (self, parent)->self -= weight;
           else
             {
-              if (thread != 0)
-                node_at (self, thread)->total += weight;
+              /* A top-level slice: its time also counts for its thread, rank and the root. */
+              for (guint32 at = thread; at != 0; at = node_at (self, at)->parent)
+                node_at (self, at)->total += weight;
               node_at (self, 0)->total += weight;
             }
         }
@@ -229,7 +248,7 @@ stack_node (SuanliFlame *self,
     }
   for (guint32 at = slice_index; at != G_MAXUINT32 && depth < MAX_DEPTH; at = g_array_index (parents, guint32, at))
     names[depth++] = g_array_index (track->slices, SuanliSlice, at).name;
-  node = child (self, 0, thread_label (self, track));
+  node = child (self, group_node (self, track), thread_label (self, track));
   while (depth > 0)
     node = child (self, node, names[--depth]);
   return node;
@@ -284,7 +303,7 @@ build_gpu (SuanliFlame *self)
 
           if (weight == 0 || !suanli_analysis_is_gpu_work (self->trace, work) || g_hash_table_contains (launched, &key))
             continue;
-          add_weight (self, child (self, child (self, 0, unlaunched), work->name), weight);
+          add_weight (self, child (self, child (self, group_node (self, track), unlaunched), work->name), weight);
         }
     }
 }
@@ -313,7 +332,7 @@ suanli_flame_new (SuanliTrace     *trace,
   return self;
 }
 
-/* The name a top-level (thread) node is matched by across two runs: Kineto names threads
+/* The name a thread's node is matched by across two runs: Kineto names threads
  * "thread 4037 (python3.8)", and the id changes from run to run while the name does not. */
 static char *
 run_independent_name (const char *name)
@@ -345,8 +364,7 @@ merge (SuanliFlame *self,
   for (guint i = 1; i < source->nodes->len; i++)
     {
       SuanliFlameNode *from = node_at (source, i);
-      g_autofree char *text = from->parent == 0 ? run_independent_name (suanli_flame_get_name (source, i))
-                                                : g_strdup (suanli_flame_get_name (source, i));
+      g_autofree char *text = run_independent_name (suanli_flame_get_name (source, i));
       SuanliString name = suanli_trace_intern (self->trace, text, -1);
       SuanliFlameNode *to;
 

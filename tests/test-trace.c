@@ -507,6 +507,18 @@ test_gpu_time (void)
 
 /* Two ranks into one trace: each keeps its own GPU, and correlation ids (which every rank numbers
  * alike) link launches to kernels within their own file only. */
+static guint
+flame_child (SuanliFlame *flame,
+             guint        parent,
+             const char  *name)
+{
+  for (guint at = suanli_flame_get_node (flame, parent)->first_child; at != 0;
+       at = suanli_flame_get_node (flame, at)->next_sibling)
+    if (g_str_equal (suanli_flame_get_name (flame, at), name))
+      return at;
+  return 0;
+}
+
 /* A step of a Kineto-form trace built for the analyses; the figures below are worked out by hand
  * in the comments. Times in µs. */
 static const char analysis_trace[] =
@@ -687,6 +699,27 @@ test_merged_ranks (void)
       g_assert_cmpuint (suanli_trace_get_track (trace, flow->from_track)->group, ==,
                         suanli_trace_get_track (trace, flow->to_track)->group);
     }
+
+  /* The same thread (pid 100, tid 100) in both ranks: a rank node each in the flames, not one. */
+  {
+    g_autoptr(SuanliFlame) cpu = suanli_flame_new (trace, SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
+    g_autoptr(SuanliFlame) gpu = suanli_flame_new (trace, SUANLI_FLAME_GPU, G_MININT64, G_MAXINT64);
+
+    for (guint rank = 0; rank < 2; rank++)
+      {
+        g_autofree char *label = g_strdup_printf ("rank %u", rank);
+        guint cpu_rank = flame_child (cpu, 0, label);
+        guint gpu_rank = flame_child (gpu, 0, label);
+
+        g_assert_cmpuint (cpu_rank, !=, 0);
+        g_assert_cmpint (suanli_flame_get_node (cpu, cpu_rank)->total, ==, 50000);
+        g_assert_cmpint (suanli_flame_get_node (cpu, flame_child (cpu, cpu_rank, "thread 100"))->total, ==, 50000);
+        /* GPU: 30 µs of gemm launched by aten::mm; the rest was launched by nothing recorded. */
+        g_assert_cmpint (suanli_flame_get_node (gpu, gpu_rank)->total, ==, 72000);
+        g_assert_cmpuint (flame_child (gpu, gpu_rank, "(launch not recorded)"), !=, 0);
+      }
+    g_assert_cmpint (suanli_flame_get_node (cpu, 0)->total, ==, 100000);
+  }
   suanli_import_stats_clear (&stats);
 }
 
@@ -999,17 +1032,6 @@ test_folded_every_prefix (void)
 /* ---- flame graphs ------------------------------------------------------------------------- */
 
 /* The child of @parent named @name, or 0. */
-static guint
-flame_child (SuanliFlame *flame,
-             guint        parent,
-             const char  *name)
-{
-  for (guint at = suanli_flame_get_node (flame, parent)->first_child; at != 0;
-       at = suanli_flame_get_node (flame, at)->next_sibling)
-    if (g_str_equal (suanli_flame_get_name (flame, at), name))
-      return at;
-  return 0;
-}
 
 static void
 test_flame_diff (void)
