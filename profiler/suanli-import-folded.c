@@ -333,6 +333,7 @@ suanli_import_folded (SuanliTrace       *trace,
   g_autofree char *buffer = g_malloc (CHUNK_SIZE);
   FoldedImporter importer = { trace, stats, name };
   gssize length;
+  guint64 read_bytes = 0;
   gboolean ok = TRUE;
 
   if (stream == NULL)
@@ -345,7 +346,19 @@ suanli_import_folded (SuanliTrace       *trace,
   while ((length = g_input_stream_read (stream, buffer, CHUNK_SIZE, cancellable, error)) > 0)
     {
       stats->bytes += (guint64) length;
+      read_bytes += (guint64) length;
       feed (&importer, buffer, (gsize) length);
+    }
+  if (length < 0 && importer.n_columns > 0 && !g_error_matches (*error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      /* A read error after some stacks (a cut gzip, bad UTF-16): keep them, and say where. */
+      g_autofree char *warning = g_strdup_printf (_("%s: read up to byte %llu (line %llu), where reading failed: %s"),
+                                                  name, (unsigned long long) read_bytes,
+                                                  (unsigned long long) importer.line + 1, (*error)->message);
+
+      suanli_trace_add_warning (trace, warning);
+      g_clear_error (error);
+      length = 0;
     }
   if (length < 0)
     ok = FALSE;

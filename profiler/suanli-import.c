@@ -1,7 +1,8 @@
 /* suanli-import.c — reading any trace file Suanli knows: gzip or not, told apart by its bytes
  *
  * The stream is buffered so that its first bytes can be looked at without seeking: pipes and
- * standard input work like files. gzip is recognised by its magic number and inflated on the way;
+ * standard input work like files. gzip is recognised by its magic number and inflated on the way
+ * (all its members, when several were concatenated);
  * the format is then sniffed from the first (inflated) bytes and the matching importer reads the
  * rest.
  *
@@ -11,6 +12,7 @@
 
 #include <glib/gi18n.h>
 
+#include "suanli-gzip-decompressor.h"
 #include "suanli-import.h"
 #include "suanli-import-chrome.h"
 #include "suanli-import-folded.h"
@@ -67,8 +69,8 @@ suanli_import_stream (SuanliTrace       *trace,
   head = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (raw), &available);
   if (available >= 2 && head[0] == 0x1f && head[1] == 0x8b)
     {
-      g_autoptr(GZlibDecompressor) decompressor = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
-      g_autoptr(GInputStream) inflated = g_converter_input_stream_new (raw, G_CONVERTER (decompressor));
+      g_autoptr(GConverter) decompressor = suanli_gzip_decompressor_new ();
+      g_autoptr(GInputStream) inflated = g_converter_input_stream_new (raw, decompressor);
 
       text = suanli_import_peekable (inflated, SUANLI_TRACE_SNIFF_LENGTH, cancellable, error);
     }

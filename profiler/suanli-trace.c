@@ -206,6 +206,21 @@ suanli_trace_intern (SuanliTrace *self,
         return self->recent[slot];
     }
 
+  /* A NUL inside (JSON's \u0000) would cut the name short and merge it with others: it is kept
+   * visible as ␀ (U+2400) instead. */
+  if (memchr (text, '\0', (gsize) length) != NULL)
+    {
+      g_autoptr(GString) marked = g_string_sized_new ((gsize) length + 8);
+
+      for (gssize i = 0; i < length; i++)
+        {
+          if (text[i] == '\0')
+            g_string_append (marked, "\xe2\x90\x80");
+          else
+            g_string_append_c (marked, text[i]);
+        }
+      return suanli_trace_intern (self, marked->str, (gssize) marked->len);
+    }
   if ((gsize) length < sizeof small)
     {
       memcpy (small, text, (gsize) length);

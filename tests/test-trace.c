@@ -777,6 +777,47 @@ test_export_round_trip (void)
   }
 }
 
+/* @length bytes of @text as one gzip member, appended to @out. */
+static void
+append_gzip_member (GByteArray *out,
+                    const char *text,
+                    gsize       length)
+{
+  g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6);
+  g_autoptr(GOutputStream) memory = g_memory_output_stream_new_resizable ();
+  g_autoptr(GOutputStream) gzip = g_converter_output_stream_new (memory, G_CONVERTER (compressor));
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_output_stream_write_all (gzip, text, length, NULL, NULL, &error));
+  g_assert_true (g_output_stream_close (gzip, NULL, &error));
+  g_byte_array_append (out, g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (memory)),
+                       (guint) g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (memory)));
+}
+
+static void
+test_gzip_members (void)
+{
+  /* Three members cut at arbitrary places (as `cat a.gz b.gz c.gz` makes): read as one text. */
+  g_autoptr(GByteArray) gzip = g_byte_array_new ();
+  gsize length = sizeof kineto_trace - 1, first = length / 3, second = length / 2;
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(GError) error = NULL;
+  SuanliImportStats stats = { 0 };
+
+  append_gzip_member (gzip, kineto_trace, first);
+  append_gzip_member (gzip, kineto_trace + first, second - first);
+  append_gzip_member (gzip, kineto_trace + second, length - second);
+  stream = g_memory_input_stream_new_from_data (gzip->data, gzip->len, NULL);
+  g_assert_true (suanli_import_stream (trace, stream, "members.json.gz", &stats, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats.bytes, ==, length);
+  g_assert_cmpuint (stats.events, ==, 9);
+  g_assert_cmpuint (suanli_trace_get_n_slices (trace), ==, 7);
+  g_assert_cmpuint (suanli_trace_get_warnings (trace)->len, ==, 0);
+  suanli_import_stats_clear (&stats);
+}
+
 static void
 test_gzip_file (void)
 {
@@ -984,6 +1025,18 @@ test_folded_utf16 (void)
       track = suanli_trace_get_track (imported->trace, 0);
       assert_slice (imported->trace, track, 1, "é", 0, 7, 1);
     }
+
+  /* A lone surrogate stops the decoding: the stacks before it are kept, with a warning. */
+  {
+    static const guint8 broken[] = { 0xff, 0xfe, 'a', 0, ';', 0, 'b', 0, ' ', 0, '3', 0, '\n', 0,
+                                     0x00, 0xd8, 'x', 0, ' ', 0, '1', 0, '\n', 0 };
+    g_autoptr(Imported) imported = import_folded_bytes ((const char *) broken, sizeof broken);
+
+    g_assert_no_error (imported->error);
+    g_assert_true (imported->ok);
+    assert_slice (imported->trace, suanli_trace_get_track (imported->trace, 0), 1, "b", 0, 3, 1);
+    g_assert_true (has_warning (imported->trace, "where reading failed"));
+  }
 }
 
 static void
@@ -1198,6 +1251,16 @@ test_stream_rows (void)
 static void
 test_review_rules (void)
 {
+  /* Names with a NUL inside stay whole and apart, the NUL shown as ␀. */
+  {
+    g_autoptr(Imported) imported = import_text (
+      "[{\"ph\":\"X\",\"name\":\"a\\u0000b\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":4},"
+      " {\"ph\":\"X\",\"name\":\"a\\u0000c\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":4}]");
+    SuanliTrack *track = find_track (imported->trace, SUANLI_TRACK_THREAD, 1, 1);
+
+    g_assert_cmpstr (slice_name (imported->trace, track, 0), ==, "a\xe2\x90\x80" "b");
+    g_assert_cmpstr (slice_name (imported->trace, track, 1), ==, "a\xe2\x90\x80" "c");
+  }
   /* After a real partial overlap (C over P's end), later slices nest by time again. */
   {
     g_autoptr(Imported) imported = import_text (
@@ -1405,6 +1468,7 @@ main (int    argc,
   g_test_add_func ("/trace/stream-rows", test_stream_rows);
   g_test_add_func ("/trace/review-rules", test_review_rules);
   g_test_add_func ("/trace/gzip-file", test_gzip_file);
+  g_test_add_func ("/trace/gzip-members", test_gzip_members);
   g_test_add_func ("/trace/faults", test_faults);
   g_test_add_func ("/trace/every-prefix", test_every_prefix);
   g_test_add_func ("/trace/fixtures", test_fixtures);
