@@ -199,6 +199,10 @@ summarize (gpointer data)
   g_assert_cmpuint (gpus->len, ==, 1);
   g_assert_cmpuint (kernels->len, ==, 4);
   g_assert_cmpuint (delays->len, ==, 1);
+  /* The generated mix copies the fixture's: operators, ProfilerStep#N and NCCL kernels. */
+  g_assert_cmpuint (operators->len, >, 0);
+  g_assert_cmpuint (steps->len, >, 0);
+  g_assert_cmpuint (collectives->len, >, 0);
 }
 
 static void
