@@ -1,0 +1,709 @@
+/* suanli-timeline-painter.c — a trace's tracks on a time axis, drawn with cairo at any zoom
+ *
+ * Rows are laid out once: per file (rank) and process, a header row, then its CPU threads, async
+ * tracks, GPU streams and counters, each track as tall as its deepest slice. A frame draws only
+ * the rows in view, and for each lane asks the track's SuanliTrackIndex for what shows at one
+ * pixel per bucket of time: whole slices where they are wide enough, the longest slice of each
+ * pixel column where they are not. Names are drawn only inside slices wide enough for them. The
+ * ruler at the top and the labels in the left gutter stay put while the rows scroll under them.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "suanli-analysis.h"
+#include "suanli-timeline-painter.h"
+#include "suanli-track-index.h"
+#include "suanli-units.h"
+
+#define HEADER_HEIGHT      22.0
+#define COUNTER_HEIGHT     32.0
+#define TRACK_GAP           4.0
+#define MIN_LABEL_WIDTH    28.0
+#define MIN_TICK_SPACING   90.0
+
+typedef enum {
+  ROW_HEADER,
+  ROW_TRACK,
+} RowKind;
+
+typedef struct
+{
+  RowKind  kind;
+  guint    group;
+  gint64   pid;
+  guint    track;      /* ROW_TRACK */
+  double   y;          /* from the top of the rows, before scrolling */
+  double   height;
+  char    *label;
+} Row;
+
+struct _SuanliTimelinePainter
+{
+  SuanliTrace *trace;
+  GArray      *rows;          /* of Row, top to bottom */
+  GPtrArray   *indexes;       /* per track: SuanliTrackIndex, or NULL (counters) */
+  GHashTable  *collapsed;     /* "group:pid" of folded processes */
+  GHashTable  *colors;        /* (name << 1 | dark) → SuanliColor */
+  GHashTable  *categories;    /* category string id + 1 → SuanliCategory + 1 */
+  double       content_height;
+  gint64       origin;        /* the trace's first time: the ruler's zero */
+  guint        selected_track;
+  guint32      selected_slice;
+  gboolean     has_selection;
+};
+
+static void
+row_clear (Row *row)
+{
+  g_free (row->label);
+}
+
+static int
+track_order (SuanliTrackKind kind)
+{
+  switch (kind)
+    {
+    case SUANLI_TRACK_THREAD:
+      return 0;
+    case SUANLI_TRACK_ASYNC:
+      return 1;
+    case SUANLI_TRACK_GPU_STREAM:
+      return 2;
+    case SUANLI_TRACK_COUNTER:
+    default:
+      return 3;
+    }
+}
+
+/* Whether the process of @track holds GPU streams: such processes are GPUs, drawn after the
+ * CPU processes of their file, as UI.md sketches. */
+static gboolean
+is_gpu_process (GHashTable  *gpus,
+                SuanliTrack *track)
+{
+  g_autofree char *key = g_strdup_printf ("%u:%" G_GINT64_FORMAT, track->group, track->pid);
+
+  return g_hash_table_contains (gpus, key);
+}
+
+typedef struct
+{
+  SuanliTrace *trace;
+  GHashTable  *gpus;   /* "group:pid" of processes with GPU streams */
+} Ordering;
+
+static int
+compare_tracks (gconstpointer a,
+                gconstpointer b,
+                gpointer      data)
+{
+  Ordering *ordering = data;
+  SuanliTrack *x = suanli_trace_get_track (ordering->trace, *(const guint *) a);
+  SuanliTrack *y = suanli_trace_get_track (ordering->trace, *(const guint *) b);
+  gboolean x_gpu, y_gpu;
+
+  if (x->group != y->group)
+    return x->group < y->group ? -1 : 1;
+  x_gpu = is_gpu_process (ordering->gpus, x);
+  y_gpu = is_gpu_process (ordering->gpus, y);
+  if (x_gpu != y_gpu)
+    return x_gpu ? 1 : -1;
+  if (x->pid != y->pid)
+    return x->pid < y->pid ? -1 : 1;
+  if (track_order (x->kind) != track_order (y->kind))
+    return track_order (x->kind) - track_order (y->kind);
+  if (x->sort_index != y->sort_index)
+    return x->sort_index < y->sort_index ? -1 : 1;
+  return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+static char *
+process_label (SuanliTimelinePainter *self,
+               guint                  group_index,
+               gint64                 pid,
+               gboolean               gpu)
+{
+  SuanliGroup *group = suanli_trace_get_group (self->trace, group_index);
+  const char *name = NULL;
+  g_autofree char *rank = NULL;
+
+  if (pid == G_MININT64)
+    return g_strdup (_("Global markers"));   /* the importer's row for instants of scope "g" */
+  for (guint p = 0; p < suanli_trace_get_n_processes (self->trace); p++)
+    {
+      SuanliProcess *process = suanli_trace_get_process (self->trace, p);
+
+      if (process->group == group_index && process->pid == pid && process->name != 0)
+        name = suanli_trace_get_string (self->trace, process->name);
+    }
+  if (group != NULL && group->rank >= 0 && suanli_trace_get_n_groups (self->trace) > 1)
+    rank = g_strdup_printf (_("rank %d"), group->rank);
+  {
+    /* Kineto's GPUs are processes whose pid is the device index; pids given as words ("Spans")
+     * have a made-up negative number, not shown. */
+    g_autofree char *what = gpu ? g_strdup_printf (_("GPU %lld"), (long long) pid)
+                            : name == NULL ? g_strdup_printf (_("process %lld"), (long long) pid)
+                            : pid < 0 ? g_strdup (name)
+                            : g_strdup_printf ("%s (%lld)", name, (long long) pid);
+
+    if (gpu && name != NULL)
+      {
+        char *with_name = g_strdup_printf ("%s · %s", what, name);
+
+        g_free (what);
+        what = with_name;
+      }
+    return rank != NULL ? g_strdup_printf ("%s · %s", rank, what) : g_steal_pointer (&what);
+  }
+}
+
+static char *
+track_label (SuanliTimelinePainter *self,
+             SuanliTrack           *track)
+{
+  if (track->name != 0)
+    return g_strdup (suanli_trace_get_string (self->trace, track->name));
+  if (track->pid == G_MININT64)
+    return g_strdup (_("markers"));
+  if (track->kind == SUANLI_TRACK_GPU_STREAM)
+    return g_strdup_printf (_("stream %lld"), (long long) track->tid);
+  return g_strdup_printf (_("thread %lld"), (long long) track->tid);
+}
+
+static double
+track_height (SuanliTrack *track)
+{
+  if (track->kind == SUANLI_TRACK_COUNTER)
+    return COUNTER_HEIGHT;
+  return (track->slices->len > 0 ? track->max_depth + 1 : 1) * SUANLI_TIMELINE_LANE_HEIGHT + TRACK_GAP;
+}
+
+static void
+layout_rows (SuanliTimelinePainter *self)
+{
+  guint n_tracks = suanli_trace_get_n_tracks (self->trace);
+  g_autoptr(GArray) order = g_array_sized_new (FALSE, FALSE, sizeof (guint), n_tracks);
+  double y = 0;
+  gboolean have_header = FALSE;
+  guint last_group = 0;
+  gint64 last_pid = 0;
+
+  g_autoptr(GHashTable) gpus = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  Ordering ordering = { self->trace, gpus };
+
+  g_array_set_size (self->rows, 0);
+  for (guint t = 0; t < n_tracks; t++)
+    {
+      SuanliTrack *track = suanli_trace_get_track (self->trace, t);
+
+      g_array_append_val (order, t);
+      if (track->kind == SUANLI_TRACK_GPU_STREAM)
+        g_hash_table_add (gpus, g_strdup_printf ("%u:%" G_GINT64_FORMAT, track->group, track->pid));
+    }
+  g_array_sort_with_data (order, compare_tracks, &ordering);
+  for (guint i = 0; i < order->len; i++)
+    {
+      guint t = g_array_index (order, guint, i);
+      SuanliTrack *track = suanli_trace_get_track (self->trace, t);
+      g_autofree char *key = g_strdup_printf ("%u:%" G_GINT64_FORMAT, track->group, track->pid);
+      Row row = { ROW_TRACK, track->group, track->pid, t, 0, 0, NULL };
+
+      if (!have_header || track->group != last_group || track->pid != last_pid)
+        {
+          Row header = { ROW_HEADER, track->group, track->pid, 0, y, HEADER_HEIGHT,
+                         process_label (self, track->group, track->pid, is_gpu_process (gpus, track)) };
+
+          g_array_append_val (self->rows, header);
+          y += HEADER_HEIGHT;
+          have_header = TRUE;
+          last_group = track->group;
+          last_pid = track->pid;
+        }
+      if (g_hash_table_contains (self->collapsed, key))
+        continue;
+      row.y = y;
+      row.height = track_height (track);
+      row.label = track_label (self, track);
+      g_array_append_val (self->rows, row);
+      y += row.height;
+    }
+  self->content_height = y;
+}
+
+/* Returns: (transfer full): a painter of @trace, which must stay as it is while the painter lives
+ * (a grown trace needs a new painter). */
+SuanliTimelinePainter *
+suanli_timeline_painter_new (SuanliTrace *trace)
+{
+  SuanliTimelinePainter *self = g_new0 (SuanliTimelinePainter, 1);
+  gint64 last;
+
+  self->trace = g_object_ref (trace);
+  self->rows = g_array_new (FALSE, TRUE, sizeof (Row));
+  g_array_set_clear_func (self->rows, (GDestroyNotify) row_clear);
+  self->indexes = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_track_index_free);
+  self->collapsed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->colors = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->categories = g_hash_table_new (NULL, NULL);
+  for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
+    g_ptr_array_add (self->indexes, suanli_track_index_new (suanli_trace_get_track (trace, t)));
+  suanli_trace_get_time_range (trace, &self->origin, &last);
+  layout_rows (self);
+  return self;
+}
+
+void
+suanli_timeline_painter_free (SuanliTimelinePainter *self)
+{
+  g_object_unref (self->trace);
+  g_array_unref (self->rows);
+  g_ptr_array_unref (self->indexes);
+  g_hash_table_unref (self->collapsed);
+  g_hash_table_unref (self->colors);
+  g_hash_table_unref (self->categories);
+  g_free (self);
+}
+
+/* The rows' height, ruler excluded: how far they can scroll. */
+double
+suanli_timeline_painter_content_height (SuanliTimelinePainter *self)
+{
+  return self->content_height;
+}
+
+void
+suanli_timeline_painter_set_selected (SuanliTimelinePainter *self,
+                                      guint                  track,
+                                      guint32                slice)
+{
+  self->has_selection = track < suanli_trace_get_n_tracks (self->trace);
+  self->selected_track = track;
+  self->selected_slice = slice;
+}
+
+/* Folds a process to its header row, or unfolds it. */
+void
+suanli_timeline_painter_set_collapsed (SuanliTimelinePainter *self,
+                                       guint                  group,
+                                       gint64                 pid,
+                                       gboolean               collapsed)
+{
+  char *key = g_strdup_printf ("%u:%" G_GINT64_FORMAT, group, pid);
+
+  if (collapsed)
+    g_hash_table_add (self->collapsed, key);
+  else
+    {
+      g_hash_table_remove (self->collapsed, key);
+      g_free (key);
+    }
+  layout_rows (self);
+}
+
+/* UI.md's colours: blue CPU work, green kernels, orange copies and memsets, purple communication. */
+static SuanliCategory
+category_of (SuanliTimelinePainter *self,
+             const SuanliSlice     *slice)
+{
+  gpointer key = GUINT_TO_POINTER (slice->category + 1);
+  gpointer found = g_hash_table_lookup (self->categories, key);
+  const char *category;
+  SuanliCategory result = SUANLI_CATEGORY_CPU;
+
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+  category = suanli_trace_get_string (self->trace, slice->category);
+  if (g_str_equal (category, "kernel") || g_str_equal (category, "Kernel"))
+    result = SUANLI_CATEGORY_KERNEL;
+  else if (g_str_has_prefix (category, "gpu_mem") || g_str_equal (category, "Memcpy") || g_str_equal (category, "Memset"))
+    result = SUANLI_CATEGORY_MEMORY;
+  else if (g_str_equal (category, "gpu_user_annotation") || g_str_equal (category, "cuda_sync") ||
+           g_str_equal (category, "overhead"))
+    result = SUANLI_CATEGORY_OTHER;
+  g_hash_table_insert (self->categories, key, GUINT_TO_POINTER (result + 1));
+  return result;
+}
+
+static const SuanliColor *
+color_of (SuanliTimelinePainter *self,
+          const SuanliSlice     *slice,
+          gboolean               dark)
+{
+  gpointer key = GUINT_TO_POINTER (slice->name << 1 | (dark ? 1 : 0));
+  SuanliColor *color = g_hash_table_lookup (self->colors, key);
+
+  if (color == NULL)
+    {
+      const char *name = suanli_trace_get_string (self->trace, slice->name);
+      SuanliCategory category = category_of (self, slice);
+      g_autofree char *lower = g_ascii_strdown (name, -1);
+
+      if (category == SUANLI_CATEGORY_KERNEL && (strstr (lower, "nccl") != NULL || strstr (lower, "rccl") != NULL))
+        category = SUANLI_CATEGORY_COMMUNICATION;
+      color = g_new (SuanliColor, 1);
+      suanli_palette_named (category, name, dark, color);
+      g_hash_table_insert (self->colors, key, color);
+    }
+  return color;
+}
+
+/* What one frame needs while the track index calls back. */
+typedef struct
+{
+  SuanliTimelinePainter    *self;
+  cairo_t                  *cr;
+  const SuanliChartStyle   *style;
+  PangoLayout              *layout;
+  const SuanliTimelineView *view;
+  double                    x0;         /* where time @view->from is drawn */
+  double                    px_per_ns;
+  double                    right;
+  double                    y;          /* the lane's top */
+  guint                     track;
+} Frame;
+
+static double
+x_of (const Frame *frame,
+      gint64       time)
+{
+  return frame->x0 + (double) (time - frame->view->from) * frame->px_per_ns;
+}
+
+static void
+draw_slice (guint32            slice_index,
+            const SuanliSlice *slice,
+            gboolean           merged,
+            gpointer           data)
+{
+  Frame *frame = data;
+  cairo_t *cr = frame->cr;
+  const SuanliColor *color = color_of (frame->self, slice, frame->style->dark);
+  double left = MAX (x_of (frame, slice->start), frame->x0);
+  double right = MIN (x_of (frame, slice->start + slice->duration), frame->right);
+  double height = SUANLI_TIMELINE_LANE_HEIGHT - 1;
+  gboolean selected = frame->self->has_selection && frame->self->selected_track == frame->track &&
+                      frame->self->selected_slice == slice_index;
+
+  if (merged || right - left < 1)
+    {
+      /* Too short to see: a column of its pixel, so that spikes stay visible. */
+      left = floor (left);
+      right = left + 1;
+    }
+  suanli_color_set_source (cr, color);
+  cairo_rectangle (cr, left, frame->y, right - left, height);
+  cairo_fill (cr);
+  if (selected)
+    {
+      SuanliColor outline;
+
+      suanli_chart_style_foreground (frame->style, 1.0, &outline);
+      suanli_color_set_source (cr, &outline);
+      cairo_set_line_width (cr, 2);
+      cairo_rectangle (cr, left + 1, frame->y + 1, MAX (right - left - 2, 1), height - 2);
+      cairo_stroke (cr);
+    }
+  if (!merged && right - left >= MIN_LABEL_WIDTH)
+    {
+      SuanliColor text;
+
+      suanli_palette_text_on (color, &text);
+      suanli_color_set_source (cr, &text);
+      pango_layout_set_text (frame->layout, suanli_trace_get_string (frame->self->trace, slice->name), -1);
+      pango_layout_set_width (frame->layout, (int) ((right - left - 6) * PANGO_SCALE));
+      cairo_move_to (cr, left + 3, frame->y + 2);
+      pango_cairo_show_layout (cr, frame->layout);
+    }
+}
+
+static void
+draw_instants (Frame       *frame,
+               SuanliTrack *track)
+{
+  SuanliColor color;
+
+  suanli_chart_style_foreground (frame->style, 0.7, &color);
+  suanli_color_set_source (frame->cr, &color);
+  for (guint i = 0; i < track->instants->len; i++)
+    {
+      gint64 time = g_array_index (track->instants, SuanliInstant, i).time;
+      double x = x_of (frame, time);
+
+      if (time < frame->view->from || time > frame->view->to)
+        continue;
+      cairo_move_to (frame->cr, x, frame->y);
+      cairo_line_to (frame->cr, x + 4, frame->y + 6);
+      cairo_line_to (frame->cr, x - 4, frame->y + 6);
+      cairo_close_path (frame->cr);
+    }
+  cairo_fill (frame->cr);
+}
+
+/* A counter as an area: per pixel column the largest sample in it. */
+static void
+draw_counter (Frame       *frame,
+              SuanliTrack *track,
+              double       height)
+{
+  GArray *samples = track->samples;
+  double low = 0, high = 0, last_x = -1, base = frame->y + height - 2;
+  SuanliColor color;
+
+  for (guint i = 0; i < samples->len; i++)
+    {
+      double value = g_array_index (samples, SuanliSample, i).value;
+
+      if (isfinite (value))
+        high = MAX (high, value), low = MIN (low, value);
+    }
+  if (samples->len == 0 || high <= low)
+    return;
+  suanli_palette_category (SUANLI_CATEGORY_CPU, frame->style->dark, &color);
+  color.alpha = 0.6;
+  suanli_color_set_source (frame->cr, &color);
+  cairo_move_to (frame->cr, frame->x0, base);
+  for (guint i = 0; i < samples->len; i++)
+    {
+      SuanliSample *sample = &g_array_index (samples, SuanliSample, i);
+      SuanliSample *next = i + 1 < samples->len ? &g_array_index (samples, SuanliSample, i + 1) : NULL;
+      double x = CLAMP (x_of (frame, sample->time), frame->x0, frame->right);
+      double x_next = next != NULL ? CLAMP (x_of (frame, next->time), frame->x0, frame->right) : frame->right;
+      double top = base - (isfinite (sample->value) ? (sample->value - low) / (high - low) : 0) * (height - 6);
+
+      if (next != NULL && x_next < frame->x0)
+        continue;
+      if (floor (x) == floor (last_x) && x_next - x < 1)
+        continue;   /* one step per pixel column is enough */
+      cairo_line_to (frame->cr, x, top);
+      cairo_line_to (frame->cr, x_next, top);
+      last_x = x;
+      if (x_next >= frame->right)
+        break;
+    }
+  cairo_line_to (frame->cr, frame->right, base);
+  cairo_close_path (frame->cr);
+  cairo_fill (frame->cr);
+}
+
+/* A step between ruler ticks: 1, 2 or 5 times a power of ten nanoseconds, at least
+ * MIN_TICK_SPACING pixels apart. */
+static gint64
+tick_step (double px_per_ns)
+{
+  static const gint64 multiples[] = { 1, 2, 5 };
+  gint64 power = 1;
+
+  for (guint guard = 0; guard < 19; guard++, power *= 10)
+    for (guint m = 0; m < G_N_ELEMENTS (multiples); m++)
+      if ((double) (power * multiples[m]) * px_per_ns >= MIN_TICK_SPACING)
+        return power * multiples[m];
+  return power;
+}
+
+static void
+draw_ruler (SuanliTimelinePainter    *self,
+            Frame                    *frame,
+            double                    width)
+{
+  cairo_t *cr = frame->cr;
+  gint64 step = tick_step (frame->px_per_ns);
+  gint64 first = frame->view->from - self->origin;
+  SuanliColor color;
+
+  suanli_chart_style_foreground (frame->style, 0.04, &color);
+  suanli_color_set_source (cr, &color);
+  cairo_rectangle (cr, 0, 0, width, SUANLI_TIMELINE_RULER_HEIGHT);
+  cairo_fill (cr);
+  suanli_chart_style_foreground (frame->style, 0.25, &color);
+  suanli_color_set_source (cr, &color);
+  cairo_rectangle (cr, 0, SUANLI_TIMELINE_RULER_HEIGHT - 1, width, 1);
+  cairo_fill (cr);
+  /* Ticks at multiples of the step from the trace's start. */
+  for (gint64 tick = (first >= 0 ? first / step : first / step - 1) * step;
+       self->origin + tick <= frame->view->to; tick += step)
+    {
+      double x = x_of (frame, self->origin + tick);
+      g_autofree char *label = NULL;
+
+      if (x < frame->x0)
+        continue;
+      suanli_color_set_source (cr, &color);
+      cairo_rectangle (cr, floor (x), SUANLI_TIMELINE_RULER_HEIGHT - 7, 1, 6);
+      cairo_fill (cr);
+      label = suanli_format_duration_ns (tick);
+      suanli_chart_style_draw_text (frame->style, cr, label, x + 3, SUANLI_TIMELINE_RULER_HEIGHT / 2 - 2,
+                                    SUANLI_TEXT_START, 0.7);
+    }
+}
+
+static void
+draw_track_row (SuanliTimelinePainter *self,
+                Frame                 *frame,
+                const Row             *row,
+                double                 top)
+{
+  SuanliTrack *track = suanli_trace_get_track (self->trace, row->track);
+  SuanliTrackIndex *index = g_ptr_array_index (self->indexes, row->track);
+  gint64 bucket = (gint64) MAX (1.0, 1.0 / frame->px_per_ns);
+
+  frame->track = row->track;
+  if (track->kind == SUANLI_TRACK_COUNTER)
+    {
+      frame->y = top;
+      draw_counter (frame, track, row->height);
+      return;
+    }
+  for (guint depth = 0; depth < suanli_track_index_n_depths (index); depth++)
+    {
+      frame->y = top + depth * SUANLI_TIMELINE_LANE_HEIGHT;
+      suanli_track_index_visit (index, depth, frame->view->from, frame->view->to, bucket, draw_slice, frame);
+    }
+  frame->y = top;
+  draw_instants (frame, track);
+}
+
+static void
+draw_gutter_label (Frame      *frame,
+                   const char *text,
+                   double      y,
+                   double      height,
+                   gboolean    bold)
+{
+  SuanliColor color;
+
+  pango_layout_set_text (frame->layout, text, -1);
+  pango_layout_set_width (frame->layout, (int) ((SUANLI_TIMELINE_GUTTER_WIDTH - 16) * PANGO_SCALE));
+  suanli_chart_style_foreground (frame->style, bold ? 0.9 : 0.7, &color);
+  suanli_color_set_source (frame->cr, &color);
+  cairo_move_to (frame->cr, bold ? 6 : 14, y + (MIN (height, HEADER_HEIGHT) - 14) / 2);
+  pango_cairo_show_layout (frame->cr, frame->layout);
+}
+
+/**
+ * suanli_timeline_painter_draw:
+ * @width, @height: the area, in user units (pixels on screen)
+ *
+ * Draws the ruler, the rows in view and their labels.
+ */
+void
+suanli_timeline_painter_draw (SuanliTimelinePainter    *self,
+                              cairo_t                  *cr,
+                              const SuanliChartStyle   *style,
+                              double                    width,
+                              double                    height,
+                              const SuanliTimelineView *view)
+{
+  g_autoptr(PangoLayout) layout = suanli_chart_style_layout (style, cr, "", FALSE);
+  Frame frame = { self, cr, style, layout, view, SUANLI_TIMELINE_GUTTER_WIDTH };
+  double span = (double) MAX (view->to - view->from, 1);
+  SuanliColor color;
+
+  frame.right = width;
+  frame.px_per_ns = MAX (width - SUANLI_TIMELINE_GUTTER_WIDTH, 1) / span;
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+  pango_layout_set_single_paragraph_mode (layout, TRUE);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, SUANLI_TIMELINE_RULER_HEIGHT, width, height - SUANLI_TIMELINE_RULER_HEIGHT);
+  cairo_clip (cr);
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      const Row *row = &g_array_index (self->rows, Row, i);
+      double top = SUANLI_TIMELINE_RULER_HEIGHT + row->y - view->scroll_y;
+
+      if (top + row->height < SUANLI_TIMELINE_RULER_HEIGHT || top > height)
+        continue;
+      if (row->kind == ROW_HEADER)
+        {
+          g_autofree char *key = g_strdup_printf ("%u:%" G_GINT64_FORMAT, row->group, row->pid);
+          g_autofree char *text = g_strdup_printf ("%s %s", g_hash_table_contains (self->collapsed, key) ? "▸" : "▾",
+                                                   row->label);
+
+          suanli_chart_style_foreground (style, 0.06, &color);
+          suanli_color_set_source (cr, &color);
+          cairo_rectangle (cr, 0, top, width, row->height);
+          cairo_fill (cr);
+          draw_gutter_label (&frame, text, top, row->height, TRUE);
+          continue;
+        }
+      cairo_save (cr);
+      cairo_rectangle (cr, SUANLI_TIMELINE_GUTTER_WIDTH, top, width - SUANLI_TIMELINE_GUTTER_WIDTH, row->height);
+      cairo_clip (cr);
+      draw_track_row (self, &frame, row, top + TRACK_GAP / 2);
+      cairo_restore (cr);
+      suanli_chart_style_foreground (style, 0.08, &color);
+      suanli_color_set_source (cr, &color);
+      cairo_rectangle (cr, 0, top + row->height - 1, width, 1);
+      cairo_fill (cr);
+      draw_gutter_label (&frame, row->label, top, row->height, FALSE);
+    }
+  cairo_restore (cr);
+  draw_ruler (self, &frame, width);
+}
+
+static const Row *
+row_at (SuanliTimelinePainter    *self,
+        double                    y,
+        const SuanliTimelineView *view)
+{
+  double content_y = y - SUANLI_TIMELINE_RULER_HEIGHT + view->scroll_y;
+
+  if (y < SUANLI_TIMELINE_RULER_HEIGHT)
+    return NULL;
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      const Row *row = &g_array_index (self->rows, Row, i);
+
+      if (content_y >= row->y && content_y < row->y + row->height)
+        return row;
+    }
+  return NULL;
+}
+
+/* The slice under (@x, @y), within two pixels: its track and index. */
+gboolean
+suanli_timeline_painter_hit (SuanliTimelinePainter    *self,
+                             double                    x,
+                             double                    y,
+                             double                    width,
+                             const SuanliTimelineView *view,
+                             guint                    *track,
+                             guint32                  *slice)
+{
+  const Row *row = row_at (self, y, view);
+  double ns_per_px = (double) MAX (view->to - view->from, 1) / MAX (width - SUANLI_TIMELINE_GUTTER_WIDTH, 1);
+  double lane_y;
+  gint64 time;
+
+  if (row == NULL || row->kind != ROW_TRACK || x < SUANLI_TIMELINE_GUTTER_WIDTH)
+    return FALSE;
+  lane_y = y - SUANLI_TIMELINE_RULER_HEIGHT + view->scroll_y - row->y - TRACK_GAP / 2;
+  if (lane_y < 0)
+    return FALSE;
+  time = view->from + (gint64) ((x - SUANLI_TIMELINE_GUTTER_WIDTH) * ns_per_px);
+  *track = row->track;
+  return suanli_track_index_find (g_ptr_array_index (self->indexes, row->track), (guint) (lane_y / SUANLI_TIMELINE_LANE_HEIGHT),
+                                  time, (gint64) (2 * ns_per_px), slice);
+}
+
+/* The process whose header row is at @y, for folding it. */
+gboolean
+suanli_timeline_painter_hit_header (SuanliTimelinePainter    *self,
+                                    double                    y,
+                                    const SuanliTimelineView *view,
+                                    guint                    *group,
+                                    gint64                   *pid)
+{
+  const Row *row = row_at (self, y, view);
+
+  if (row == NULL || row->kind != ROW_HEADER)
+    return FALSE;
+  *group = row->group;
+  *pid = row->pid;
+  return TRUE;
+}
