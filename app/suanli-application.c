@@ -274,7 +274,7 @@ describe_opened_file (GFile           *file,
       return g_strdup_printf (_("“%s” is a catalog; add its folder in Preferences to use it"), name);
     case SUANLI_FILE_KIND_TRACE:
       /* Translators: the second %s is a trace format, such as "Folded stacks". */
-      return g_strdup_printf (_("“%s” is a trace (%s); this version cannot open traces yet"), name,
+      return g_strdup_printf (_("“%s” is a trace (%s); this version cannot open it yet"), name,
                               suanli_trace_format_describe (detection->trace_format));
     case SUANLI_FILE_KIND_UNKNOWN:
     default:
@@ -324,6 +324,12 @@ on_file_detected (GObject      *source_object,
           return;
         }
       message = g_strdup (error->message);
+    }
+  else if (detection->kind == SUANLI_FILE_KIND_TRACE)
+    {
+      suanli_window_open_trace (ensure_window (self), file);
+      g_application_release (G_APPLICATION (self));
+      return;
     }
   else
     {

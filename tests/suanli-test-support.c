@@ -245,3 +245,77 @@ suanli_test_find_widget (GtkWidget *root,
     }
   return NULL;
 }
+
+/* Destroys @window (which the caller holds one reference to) and checks that nothing else keeps
+ * it alive. */
+void
+suanli_test_destroy_window (GtkWindow *window)
+{
+  gtk_window_destroy (window);
+  suanli_test_iterate (50);
+  g_assert_finalize_object (window);
+}
+
+/* A Kineto-form trace the project makes itself, modelled on the real fixtures: a CPU process
+ * (pid 100) whose main thread runs two ProfilerStep#N with operators and launches, and GPU 0
+ * whose streams run a GEMM, an NCCL all-reduce and a copy per step, joined by correlation ids;
+ * plus one 100 ns kernel at SUANLI_TEST_TRACE_SPIKE_US on stream 7, alone for milliseconds
+ * around it. Returns: (transfer full): the file's path inside @directory. */
+char *
+suanli_test_write_kineto_trace (const char *directory)
+{
+  g_autoptr(GString) text = g_string_new ("{\"schemaVersion\":1,\"distributedInfo\":{\"rank\":0,\"world_size\":8},"
+                                          "\"traceEvents\":[\n");
+  char *path = g_build_filename (directory, "generated-rank0.json", NULL);
+
+  g_string_append (text,
+                   "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":100,\"tid\":0,\"args\":{\"name\":\"python3\"}},\n"
+                   "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":100,\"tid\":100,\"args\":{\"name\":\"thread 100 (python3)\"}},\n"
+                   "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,\"tid\":0,\"args\":{\"name\":\"python3\"}},\n");
+  for (guint step = 0; step < 2; step++)
+    {
+      guint base = step * 400000, correlation = 10 * step;
+
+      g_string_append_printf (text,
+        "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#%u\",\"pid\":100,\"tid\":100,\"ts\":%u,\"dur\":399000},\n"
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::linear\",\"pid\":100,\"tid\":100,\"ts\":%u,\"dur\":150000},\n"
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::addmm\",\"pid\":100,\"tid\":100,\"ts\":%u,\"dur\":120000},\n"
+        "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":100,\"tid\":100,\"ts\":%u,\"dur\":5000,"
+        "\"args\":{\"correlation\":%u}},\n"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ampere_sgemm_128x64_tn\",\"pid\":0,\"tid\":7,\"ts\":%u,\"dur\":100000,"
+        "\"args\":{\"correlation\":%u,\"grid\":[128,4,1],\"stream\":7}},\n"
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"record_param_comms\",\"pid\":100,\"tid\":100,\"ts\":%u,\"dur\":20000,"
+        "\"args\":{\"Collective name\":\"allreduce\",\"In msg nelems\":16777216,\"Out msg nelems\":16777216,"
+        "\"dtype\":\"Float\",\"Group size\":8}},\n"
+        "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":100,\"tid\":100,\"ts\":%u,\"dur\":5000,"
+        "\"args\":{\"correlation\":%u}},\n"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)\",\"pid\":0,"
+        "\"tid\":13,\"ts\":%u,\"dur\":80000,\"args\":{\"correlation\":%u,\"stream\":13}},\n"
+        "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD (Pinned -> Device)\",\"pid\":0,\"tid\":7,\"ts\":%u,"
+        "\"dur\":30000,\"args\":{\"bytes\":1073741824}},\n",
+        step + 1, base, base + 10000, base + 20000, base + 25000, correlation + 1, base + 40000, correlation + 1,
+        base + 170000, base + 175000, correlation + 2, base + 200000, correlation + 2, base + 300000);
+    }
+  g_string_append_printf (text,
+                          "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"tiny_spike\",\"pid\":0,\"tid\":7,\"ts\":%u,\"dur\":0.1},\n"
+                          "{\"ph\":\"i\",\"s\":\"g\",\"name\":\"Iteration Start\",\"pid\":100,\"tid\":100,\"ts\":0}\n"
+                          "]}\n",
+                          SUANLI_TEST_TRACE_SPIKE_US);
+  g_assert_true (g_file_set_contents (path, text->str, (gssize) text->len, NULL));
+  return path;
+}
+
+/* The trace the profiler's screenshots show: the real Kineto fixture of a training step when
+ * ../shared/fixtures is there, else the generated one. Returns: (transfer full): its path. */
+char *
+suanli_test_trace_for_screenshots (const char *directory)
+{
+  const char *fixtures = g_getenv ("SUANLI_FIXTURES_DIR");
+  g_autofree char *fixture = fixtures != NULL ? g_build_filename (fixtures, "timeline_analysis__sampled_rank-0.json.gz", NULL)
+                                              : NULL;
+
+  if (fixture != NULL && g_file_test (fixture, G_FILE_TEST_EXISTS))
+    return g_steal_pointer (&fixture);
+  return suanli_test_write_kineto_trace (directory);
+}
+

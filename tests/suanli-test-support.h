@@ -29,5 +29,12 @@ guint32     suanli_test_pixel                 (GdkTexture  *texture,
 void        suanli_test_click                 (GtkWidget   *widget,
                                                double       x,
                                                double       y);
+void        suanli_test_destroy_window        (GtkWindow   *window);
+char       *suanli_test_write_kineto_trace    (const char  *directory);
+char       *suanli_test_trace_for_screenshots (const char  *directory);
+
+/* What suanli_test_write_kineto_trace() writes, for tests that point at it (times in µs). */
+#define SUANLI_TEST_TRACE_SPAN_US   799000   /* the second step ends there */
+#define SUANLI_TEST_TRACE_SPIKE_US  390000
 
 G_END_DECLS

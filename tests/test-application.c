@@ -12,6 +12,7 @@
 #include "suanli-catalog.h"
 #include "suanli-preferences-window.h"
 #include "suanli-test-support.h"
+#include "suanli-trace.h"
 #include "suanli-window.h"
 #include "suanli-workspace.h"
 
@@ -246,6 +247,15 @@ open_and_expect_toast (Fixture    *fixture,
 }
 
 static gboolean
+trace_is_loaded (gpointer data)
+{
+  g_autoptr(GObject) trace = NULL;
+
+  g_object_get (data, "trace", &trace, NULL);
+  return trace != NULL;
+}
+
+static gboolean
 planner_is_shown (gpointer data)
 {
   return g_strcmp0 (suanli_window_get_visible_page (data), SUANLI_PAGE_PLANNER) == 0;
@@ -256,7 +266,6 @@ test_open_files (Fixture       *fixture,
                  gconstpointer  data)
 {
   g_autofree char *unknown = NULL;
-  g_autofree char *trace = NULL;
   g_autofree char *missing = NULL;
   g_autofree char *path = NULL;
 
@@ -265,9 +274,33 @@ test_open_files (Fixture       *fixture,
   unknown = g_strdup_printf (_("“%s” is not a plan, catalog or trace Suanli can open"), "notes.bin");
   open_and_expect_toast (fixture, "notes.bin", "\x01\x02 not a trace", unknown);
 
-  trace = g_strdup_printf (_("“%s” is a trace (%s); this version cannot open traces yet"), "steps.json",
-                           _("Chrome trace JSON (PyTorch, Kineto)"));
-  open_and_expect_toast (fixture, "steps.json", "{\"traceEvents\": []}", trace);
+  /* Two traces opened together are read as one, a group each, and shown in the profiler. */
+  {
+    g_autofree char *rank0 = g_build_filename (fixture->directory, "rank0.json", NULL);
+    g_autofree char *rank1 = g_build_filename (fixture->directory, "rank1.json", NULL);
+    GFile *files[2];
+    SuanliWindow *window;
+
+    g_assert_true (g_file_set_contents (rank0, "{\"distributedInfo\":{\"rank\":0},\"traceEvents\":[{\"ph\":\"X\","
+                                               "\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":5}]}", -1, NULL));
+    g_assert_true (g_file_set_contents (rank1, "{\"distributedInfo\":{\"rank\":1},\"traceEvents\":[{\"ph\":\"X\","
+                                               "\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":5}]}", -1, NULL));
+    files[0] = g_file_new_for_path (rank0);
+    files[1] = g_file_new_for_path (rank1);
+    g_application_open (G_APPLICATION (fixture->application), files, 2, "");
+    window = SUANLI_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (fixture->application)));
+    g_assert_true (suanli_test_wait_until (trace_is_loaded, suanli_window_get_workspace (window), 10000));
+    g_assert_cmpstr (suanli_window_get_visible_page (window), ==, SUANLI_PAGE_PROFILER);
+    {
+      g_autoptr(GObject) loaded = NULL;
+
+      g_object_get (suanli_window_get_workspace (window), "trace", &loaded, NULL);
+      g_assert_cmpuint (suanli_trace_get_n_groups (SUANLI_TRACE (loaded)), ==, 2);
+      g_assert_cmpuint (suanli_trace_get_n_slices (SUANLI_TRACE (loaded)), ==, 2);
+    }
+    g_object_unref (files[0]);
+    g_object_unref (files[1]);
+  }
 
   /* A plan opens in the planner. */
   {

@@ -57,9 +57,7 @@ static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  gtk_window_destroy (GTK_WINDOW (fixture->window));
-  suanli_test_iterate (50);
-  g_assert_finalize_object (fixture->window);
+  suanli_test_destroy_window (GTK_WINDOW (fixture->window));
   g_assert_finalize_object (fixture->workspace);
   g_object_unref (fixture->catalog);
   remove_autosave ();

@@ -69,6 +69,7 @@ test_visit (void)
   Visits zoomed_out = { 0, 0, 0, FALSE, G_MININT64, TRUE };
   Visits window = { 0, 0, 0, FALSE, G_MININT64, TRUE };
 
+  g_assert_cmpuint (suanli_trace_get_n_tracks (trace), ==, 1);
   g_assert_cmpuint (suanli_track_index_n_depths (index), ==, 2);
 
   /* At 1 ns per column every slice shows on its own. */
@@ -101,6 +102,7 @@ test_find (void)
   g_autoptr(SuanliTrackIndex) index = suanli_track_index_new (track);
   guint32 found = G_MAXUINT32;
 
+  g_assert_cmpuint (suanli_trace_get_n_slices (trace), ==, N_TINY + 2);
   g_assert_true (suanli_track_index_find (index, 0, 500, 0, &found));
   g_assert_cmpuint (found, ==, 0);
   g_assert_true (suanli_track_index_find (index, 1, 120, 0, &found));

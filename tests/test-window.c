@@ -8,11 +8,13 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <adwaita.h>
 
 #include "suanli-catalog.h"
 #include "suanli-page.h"
 #include "suanli-preferences-window.h"
+#include "suanli-profile-page.h"
 #include "suanli-test-support.h"
 #include "suanli-window.h"
 #include "suanli-workspace.h"
@@ -44,9 +46,7 @@ create_window (SuanliWorkspace *workspace)
 static void
 destroy_window (SuanliWindow *window)
 {
-  gtk_window_destroy (GTK_WINDOW (window));
-  suanli_test_iterate (50);
-  g_assert_finalize_object (window);
+  suanli_test_destroy_window (GTK_WINDOW (window));
 }
 
 static void
@@ -169,6 +169,31 @@ test_preferences_bound_to_settings (void)
   g_settings_reset (settings, "memory-units");
 }
 
+static gboolean
+trace_loaded (gpointer data)
+{
+  SuanliWorkspace *workspace = data;
+
+  return suanli_workspace_get_trace (workspace) != NULL;
+}
+
+/* The profiler shows a real trace (the Kineto fixture of a training step, when it is there). */
+static void
+load_trace (SuanliWindow    *window,
+            SuanliWorkspace *workspace)
+{
+  g_autofree char *directory = g_dir_make_tmp ("suanli-window-XXXXXX", NULL);
+  g_autofree char *path = suanli_test_trace_for_screenshots (directory);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  GtkWidget *page = suanli_test_find_widget (GTK_WIDGET (window), SUANLI_TYPE_PROFILE_PAGE);
+
+  suanli_profile_page_open_files (SUANLI_PROFILE_PAGE (page), &file, 1);
+  g_assert_true (suanli_test_wait_until (trace_loaded, workspace, 20000));
+  if (g_str_has_prefix (path, directory))
+    g_unlink (path);
+  g_rmdir (directory);
+}
+
 static void
 screenshot_pages (const char *scheme)
 {
@@ -180,6 +205,13 @@ screenshot_pages (const char *scheme)
       g_autofree char *name = g_strdup_printf ("%s-%s-%s", page_names[i], scheme, suanli_test_language_tag ());
 
       suanli_window_show_page (window, page_names[i]);
+      if (g_str_equal (page_names[i], SUANLI_PAGE_PROFILER))
+        {
+          g_autofree char *empty = g_strdup_printf ("profiler-empty-%s-%s", scheme, suanli_test_language_tag ());
+
+          g_free (suanli_test_screenshot (GTK_WIDGET (window), empty));
+          load_trace (window, workspace);
+        }
       g_free (suanli_test_screenshot (GTK_WIDGET (window), name));
     }
 

@@ -1,31 +1,519 @@
-/* suanli-profile-page.c — the profiler page: timeline, flame graph and tables of a trace
+/* suanli-profile-page.c — the profiler page: a trace's summary and timeline
  *
- * Until its issue lands the page is its template's status page, saying what it will do.
+ * Trace files are read by a SuanliTraceLoader on a worker thread while the page shows progress
+ * and a Cancel button; the finished trace becomes the workspace's "trace", and whatever sets that
+ * property (this page, a live capture later) gets it shown: a header with the files, span and
+ * ranks, a one-line summary of where GPU time went, the timeline, and the details of the slice
+ * last clicked. Files opened from the command line or the window's Open dialog arrive one by one;
+ * those that arrive together are read together, as one trace with a group per file (rank).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
+#include <adwaita.h>
+#include <glib/gi18n.h>
+
+#include "suanli-analysis.h"
 #include "suanli-profile-page.h"
+#include "suanli-timeline.h"
+#include "suanli-trace-loader.h"
+#include "suanli-units.h"
+
+#define GATHER_MS      150     /* files opened within this long of each other are read together */
+#define MAX_ARGS_SHOWN 12
 
 struct _SuanliProfilePage
 {
-  SuanliPage parent_instance;
+  SuanliPage            parent_instance;
+
+  GtkStack             *stack;
+  GtkLabel             *loading_label;
+  GtkProgressBar       *progress;
+  GtkLabel             *title_label;
+  GtkLabel             *subtitle_label;
+  GtkLabel             *summary_label;
+  SuanliTimeline       *timeline;
+  GtkLabel             *details_label;
+
+  GCancellable         *loading;
+  GPtrArray            *pending;         /* of GFile, gathered before a load */
+  guint                 gather_source;
+  GtkFileChooserNative *open_dialog;
 };
 
 G_DEFINE_FINAL_TYPE (SuanliProfilePage, suanli_profile_page, SUANLI_TYPE_PAGE)
 
 static void
+show_toast (SuanliProfilePage *self,
+            const char        *message)
+{
+  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
+
+  if (overlay != NULL)
+    adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (message));
+}
+
+static SuanliTrace *
+workspace_trace (SuanliProfilePage *self)
+{
+  g_autoptr(GObject) trace = NULL;
+
+  g_object_get (suanli_page_get_workspace (SUANLI_PAGE (self)), "trace", &trace, NULL);
+  return SUANLI_IS_TRACE (trace) ? SUANLI_TRACE (trace) : NULL;
+}
+
+/* "rank0.json, rank1.json" — the files of the trace. */
+static char *
+files_text (SuanliTrace *trace)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint g = 0; g < suanli_trace_get_n_groups (trace); g++)
+    {
+      g_autofree char *base = g_path_get_basename (suanli_trace_get_string (trace, suanli_trace_get_group (trace, g)->name));
+
+      if (g > 0)
+        g_string_append (text, ", ");
+      g_string_append (text, base);
+    }
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static char *
+subtitle_text (SuanliTrace *trace)
+{
+  gint64 first, last;
+  g_autofree char *span = NULL;
+  guint n_groups = suanli_trace_get_n_groups (trace);
+  guint64 slices = suanli_trace_get_n_slices (trace);
+
+  suanli_trace_get_time_range (trace, &first, &last);
+  span = suanli_format_duration_ns (last - first);
+  if (n_groups > 1)
+    return g_strdup_printf (ngettext ("%s · %u rank · %llu slice", "%s · %u ranks · %llu slices", (gulong) slices), span,
+                            n_groups, (unsigned long long) slices);
+  return g_strdup_printf (ngettext ("%s · %llu slice", "%s · %llu slices", (gulong) slices), span,
+                          (unsigned long long) slices);
+}
+
+/* Where GPU time went, over every GPU, and the steps: one line above the timeline. */
+static char *
+summary_text (SuanliTrace *trace)
+{
+  g_autoptr(GArray) gpus = suanli_analysis_gpu_time (trace);
+  g_autoptr(GArray) steps = suanli_analysis_steps (trace);
+  g_autoptr(GArray) kernels = suanli_analysis_top_kernels (trace);
+  g_autoptr(GString) text = g_string_new (NULL);
+  double span = 0, busy = 0, compute = 0, comm = 0, memcpy = 0, idle = 0, host = 0;
+
+  for (guint i = 0; i < gpus->len; i++)
+    {
+      SuanliGpuTime *gpu = &g_array_index (gpus, SuanliGpuTime, i);
+
+      span += gpu->span_ns, busy += gpu->busy_ns, compute += gpu->compute_ns, comm += gpu->comm_ns;
+      memcpy += gpu->memcpy_ns, idle += gpu->idle_ns, host += gpu->host_wait_ns;
+    }
+  if (gpus->len == 0)
+    g_string_append (text, _("No GPU activity in this trace."));
+  else
+    g_string_append_printf (text, ngettext ("%u GPU: busy %.0f%% · compute %.0f%% · communication %.0f%% · "
+                                            "memcpy %.0f%% · idle %.0f%% (waiting for the host %.0f%%)",
+                                            "%u GPUs: busy %.0f%% · compute %.0f%% · communication %.0f%% · "
+                                            "memcpy %.0f%% · idle %.0f%% (waiting for the host %.0f%%)",
+                                            gpus->len),
+                            gpus->len, 100 * busy / MAX (span, 1), 100 * compute / MAX (span, 1), 100 * comm / MAX (span, 1),
+                            100 * memcpy / MAX (span, 1), 100 * idle / MAX (span, 1), 100 * host / MAX (span, 1));
+  if (steps->len > 0)
+    {
+      g_autofree char *median = suanli_format_duration_ns (suanli_analysis_median_step (steps));
+
+      g_string_append (text, "  │  ");
+      g_string_append_printf (text, ngettext ("%u step, %s per step", "%u steps, median %s per step", steps->len),
+                              steps->len, median);
+    }
+  if (kernels->len > 0)
+    {
+      SuanliKernelStats *top = &g_array_index (kernels, SuanliKernelStats, 0);
+      const char *name = suanli_trace_get_string (trace, top->name);
+      g_autofree char *shown = g_utf8_strlen (name, -1) > 48 ? g_utf8_substring (name, 0, 47) : g_strdup (name);
+      g_autofree char *total = suanli_format_duration_ns (top->total_ns);
+
+      g_string_append (text, "  │  ");
+      g_string_append_printf (text, _("top kernel: %s%s (%s)"), shown, g_utf8_strlen (name, -1) > 48 ? "…" : "", total);
+    }
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static void
+show_trace (SuanliProfilePage *self)
+{
+  SuanliTrace *trace = workspace_trace (self);
+
+  suanli_timeline_set_trace (self->timeline, trace);
+  if (trace == NULL)
+    {
+      if (self->loading == NULL)
+        gtk_stack_set_visible_child_name (self->stack, "empty");
+      return;
+    }
+  {
+    g_autofree char *title = files_text (trace);
+    g_autofree char *subtitle = subtitle_text (trace);
+    g_autofree char *summary = summary_text (trace);
+
+    gtk_label_set_text (self->title_label, title);
+    gtk_label_set_text (self->subtitle_label, subtitle);
+    gtk_label_set_text (self->summary_label, summary);
+  }
+  gtk_label_set_text (self->details_label, _("Click a slice to see its details. Zoom with Ctrl+wheel or W and S, "
+                                             "pan with A and D or by dragging."));
+  gtk_stack_set_visible_child_name (self->stack, "trace");
+  gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
+}
+
+static void
+append_arg (GString         *text,
+            SuanliTrace     *trace,
+            const SuanliArg *arg)
+{
+  g_string_append_printf (text, "%s=", suanli_trace_get_string (trace, arg->key));
+  switch (arg->type)
+    {
+    case SUANLI_ARG_INT:
+      g_string_append_printf (text, "%lld", (long long) arg->i);
+      break;
+    case SUANLI_ARG_DOUBLE:
+      g_string_append_printf (text, "%g", arg->d);
+      break;
+    case SUANLI_ARG_STRING:
+    default:
+      g_string_append (text, suanli_trace_get_string (trace, arg->s));
+    }
+}
+
+/* The other end of the flows that touch the slice: what launched it, or what it launched. */
+static void
+append_flows (GString     *text,
+              SuanliTrace *trace,
+              guint        track,
+              guint32      slice)
+{
+  GArray *flows = suanli_trace_get_flows (trace);
+  guint launched = 0;
+
+  for (guint f = 0; f < flows->len; f++)
+    {
+      SuanliFlow *flow = &g_array_index (flows, SuanliFlow, f);
+
+      if (flow->to_track == track && flow->to_slice == slice)
+        {
+          SuanliSlice *from = &g_array_index (suanli_trace_get_track (trace, flow->from_track)->slices, SuanliSlice,
+                                              flow->from_slice);
+
+          g_string_append (text, " · ");
+          g_string_append_printf (text, _("launched by %s"), suanli_trace_get_string (trace, from->name));
+        }
+      else if (flow->from_track == track && flow->from_slice == slice)
+        launched++;
+    }
+  if (launched > 0)
+    {
+      g_string_append (text, " · ");
+      g_string_append_printf (text, ngettext ("launches %u GPU task", "launches %u GPU tasks", launched), launched);
+    }
+}
+
+static void
+on_slice_selected (SuanliProfilePage *self,
+                   guint              track_index,
+                   guint              slice_index)
+{
+  SuanliTrace *trace = suanli_timeline_get_trace (self->timeline);
+  SuanliTrack *track = suanli_trace_get_track (trace, track_index);
+  SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, slice_index);
+  const SuanliArg *args = suanli_trace_get_args (trace, slice);
+  g_autofree char *duration = suanli_format_duration_ns (slice->duration);
+  g_autoptr(GString) text = g_string_new (suanli_trace_get_string (trace, slice->name));
+  const char *category = suanli_trace_get_string (trace, slice->category);
+  gint64 first, last;
+
+  suanli_trace_get_time_range (trace, &first, &last);
+  {
+    g_autofree char *start = suanli_format_duration_ns (slice->start - first);
+
+    g_string_append_printf (text, " · %s", duration);
+    if (*category != '\0')
+      g_string_append_printf (text, " · %s", category);
+    g_string_append_printf (text, " · ");
+    g_string_append_printf (text, _("starts at %s"), start);
+  }
+  append_flows (text, trace, track_index, slice_index);
+  for (guint i = 0; i < slice->n_args && i < MAX_ARGS_SHOWN; i++)
+    {
+      g_string_append (text, i == 0 ? "\n" : " · ");
+      append_arg (text, trace, &args[i]);
+    }
+  gtk_label_set_text (self->details_label, text->str);
+}
+
+static void
+on_fraction (SuanliTraceLoader *loader,
+             GParamSpec        *pspec,
+             SuanliProfilePage *self)
+{
+  gtk_progress_bar_set_fraction (self->progress, suanli_trace_loader_get_fraction (loader));
+}
+
+static void
+on_loaded (GObject      *source,
+           GAsyncResult *result,
+           gpointer      data)
+{
+  g_autoptr(SuanliProfilePage) self = data;
+  SuanliTraceLoader *loader = SUANLI_TRACE_LOADER (source);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SuanliTrace) trace = suanli_trace_loader_load_finish (loader, result, &error);
+  gboolean current = self->loading != NULL && g_task_get_cancellable (G_TASK (result)) == self->loading;
+
+  if (!current)
+    return;   /* a newer load replaced this one */
+  g_clear_object (&self->loading);
+  if (trace == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_toast (self, error->message);
+      show_trace (self);   /* back to what was shown before */
+      return;
+    }
+  if (suanli_trace_get_warnings (trace)->len > 0)
+    {
+      GPtrArray *warnings = suanli_trace_get_warnings (trace);
+      g_autofree char *message = g_strdup_printf (ngettext ("%s (and %u more warning)", "%s (and %u more warnings)", warnings->len - 1),
+                                                  (const char *) g_ptr_array_index (warnings, 0), warnings->len - 1);
+
+      show_toast (self, warnings->len == 1 ? g_ptr_array_index (warnings, 0) : message);
+    }
+  g_object_set (suanli_page_get_workspace (SUANLI_PAGE (self)), "trace", trace, NULL);
+}
+
+/**
+ * suanli_profile_page_open_files:
+ *
+ * Reads @files as one trace (a group per file) off the main thread, showing progress; when done,
+ * the trace replaces the workspace's. A load in progress is cancelled first.
+ */
+void
+suanli_profile_page_open_files (SuanliProfilePage *self,
+                                GFile * const     *files,
+                                guint              n_files)
+{
+  g_autoptr(SuanliTraceLoader) loader = NULL;
+  g_autofree char *label = NULL;
+
+  g_return_if_fail (SUANLI_IS_PROFILE_PAGE (self));
+  if (n_files == 0)
+    return;
+  if (self->loading != NULL)
+    g_cancellable_cancel (self->loading);
+  g_clear_object (&self->loading);
+  self->loading = g_cancellable_new ();
+  loader = suanli_trace_loader_new (files, n_files);
+  if (n_files == 1)
+    {
+      g_autofree char *name = g_file_get_basename (files[0]);
+      label = g_strdup_printf (_("Reading “%s”…"), name);
+    }
+  else
+    label = g_strdup_printf (ngettext ("Reading %u file…", "Reading %u files…", n_files), n_files);
+  gtk_label_set_text (self->loading_label, label);
+  gtk_progress_bar_set_fraction (self->progress, 0);
+  gtk_stack_set_visible_child_name (self->stack, "loading");
+  g_signal_connect_object (loader, "notify::fraction", G_CALLBACK (on_fraction), self, 0);
+  suanli_trace_loader_load_async (loader, self->loading, on_loaded, g_object_ref (self));
+}
+
+static gboolean
+open_pending (gpointer data)
+{
+  SuanliProfilePage *self = data;
+  g_autoptr(GPtrArray) files = g_steal_pointer (&self->pending);
+
+  self->gather_source = 0;
+  self->pending = g_ptr_array_new_with_free_func (g_object_unref);
+  suanli_profile_page_open_files (self, (GFile * const *) files->pdata, files->len);
+  return G_SOURCE_REMOVE;
+}
+
+/* Adds @file to those to read; files added within GATHER_MS of each other are read together. */
+void
+suanli_profile_page_add_file (SuanliProfilePage *self,
+                              GFile             *file)
+{
+  g_ptr_array_add (self->pending, g_object_ref (file));
+  g_clear_handle_id (&self->gather_source, g_source_remove);
+  self->gather_source = g_timeout_add (GATHER_MS, open_pending, self);
+}
+
+gboolean
+suanli_profile_page_is_loading (SuanliProfilePage *self)
+{
+  return self->loading != NULL || self->gather_source != 0;
+}
+
+GtkWidget *
+suanli_profile_page_get_timeline (SuanliProfilePage *self)
+{
+  return GTK_WIDGET (self->timeline);
+}
+
+const char *
+suanli_profile_page_get_details (SuanliProfilePage *self)
+{
+  return gtk_label_get_text (self->details_label);
+}
+
+const char *
+suanli_profile_page_get_summary (SuanliProfilePage *self)
+{
+  return gtk_label_get_text (self->summary_label);
+}
+
+static void
+on_open_response (GtkNativeDialog   *dialog,
+                  int                response,
+                  SuanliProfilePage *self)
+{
+  g_autoptr(GListModel) files = NULL;
+  g_autoptr(GPtrArray) array = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (response != GTK_RESPONSE_ACCEPT)
+    return;
+  files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    g_ptr_array_add (array, g_list_model_get_item (files, i));
+  suanli_profile_page_open_files (self, (GFile * const *) array->pdata, array->len);
+}
+
+static void
+open_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
+
+  if (self->open_dialog == NULL)
+    {
+      GtkRoot *root = gtk_widget_get_root (widget);
+      g_autoptr(GtkFileFilter) traces = gtk_file_filter_new ();
+      g_autoptr(GtkFileFilter) everything = gtk_file_filter_new ();
+
+      self->open_dialog = gtk_file_chooser_native_new (_("Open Traces"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                                       GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+      gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->open_dialog), TRUE);
+      gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->open_dialog), TRUE);
+      gtk_file_filter_set_name (traces, _("Traces"));
+      for (const char * const *pattern = (const char * const[]) { "*.json", "*.json.gz", "*.gz", "*.folded",
+                                                                  "*.collapsed", "*.txt", NULL };
+           *pattern != NULL; pattern++)
+        gtk_file_filter_add_pattern (traces, *pattern);
+      gtk_file_filter_set_name (everything, _("All Files"));
+      gtk_file_filter_add_pattern (everything, "*");
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->open_dialog), traces);
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->open_dialog), everything);
+      g_signal_connect (self->open_dialog, "response", G_CALLBACK (on_open_response), self);
+    }
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->open_dialog));
+}
+
+static void
+cancel_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
+
+  if (self->loading != NULL)
+    g_cancellable_cancel (self->loading);
+}
+
+/* Files dropped on the page open as one trace. */
+static gboolean
+on_drop (GtkDropTarget     *target,
+         const GValue      *value,
+         double             x,
+         double             y,
+         SuanliProfilePage *self)
+{
+  GSList *list = g_value_get_boxed (value);
+  g_autoptr(GPtrArray) files = g_ptr_array_new ();
+
+  for (GSList *l = list; l != NULL; l = l->next)
+    g_ptr_array_add (files, l->data);
+  suanli_profile_page_open_files (self, (GFile * const *) files->pdata, files->len);
+  return files->len > 0;
+}
+
+static void
+suanli_profile_page_constructed (GObject *object)
+{
+  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (object);
+
+  G_OBJECT_CLASS (suanli_profile_page_parent_class)->constructed (object);
+  g_signal_connect_object (suanli_page_get_workspace (SUANLI_PAGE (self)), "notify::trace", G_CALLBACK (show_trace), self,
+                           G_CONNECT_SWAPPED);
+  show_trace (self);
+}
+
+static void
+suanli_profile_page_dispose (GObject *object)
+{
+  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (object);
+
+  if (self->loading != NULL)
+    g_cancellable_cancel (self->loading);
+  g_clear_object (&self->loading);
+  g_clear_handle_id (&self->gather_source, g_source_remove);
+  g_clear_pointer (&self->pending, g_ptr_array_unref);
+  if (self->open_dialog != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->open_dialog));
+  g_clear_object (&self->open_dialog);
+  gtk_widget_dispose_template (GTK_WIDGET (self), SUANLI_TYPE_PROFILE_PAGE);
+  G_OBJECT_CLASS (suanli_profile_page_parent_class)->dispose (object);
+}
+
+static void
 suanli_profile_page_class_init (SuanliProfilePageClass *klass)
 {
-  gtk_widget_class_set_template_from_resource (GTK_WIDGET_CLASS (klass),
-                                               "/org/suanli/Suanli/ui/suanli-profile-page.ui");
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = suanli_profile_page_constructed;
+  object_class->dispose = suanli_profile_page_dispose;
+  g_type_ensure (SUANLI_TYPE_TIMELINE);
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/suanli/Suanli/ui/suanli-profile-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, stack);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, loading_label);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, progress);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, title_label);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, timeline);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, details_label);
+  gtk_widget_class_bind_template_callback (widget_class, on_slice_selected);
+  gtk_widget_class_install_action (widget_class, "profile.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "profile.cancel", NULL, cancel_action);
 }
 
 static void
 suanli_profile_page_init (SuanliProfilePage *self)
 {
+  GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->pending = g_ptr_array_new_with_free_func (g_object_unref);
+  g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
 }
 
 GtkWidget *

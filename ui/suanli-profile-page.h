@@ -1,4 +1,4 @@
-/* suanli-profile-page.h — the profiler page: timeline, flame graph and tables of a trace
+/* suanli-profile-page.h — the profiler page: a trace's summary and timeline
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,6 +12,15 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SuanliProfilePage, suanli_profile_page, SUANLI, PROFILE_PAGE, SuanliPage)
 
-GtkWidget *suanli_profile_page_new (GObject *workspace);
+GtkWidget *suanli_profile_page_new        (GObject            *workspace);
+void       suanli_profile_page_open_files (SuanliProfilePage  *self,
+                                           GFile * const      *files,
+                                           guint               n_files);
+void       suanli_profile_page_add_file   (SuanliProfilePage  *self,
+                                           GFile              *file);
+gboolean   suanli_profile_page_is_loading (SuanliProfilePage  *self);
+GtkWidget *suanli_profile_page_get_timeline (SuanliProfilePage *self);
+const char *suanli_profile_page_get_details (SuanliProfilePage *self);
+const char *suanli_profile_page_get_summary (SuanliProfilePage *self);
 
 G_END_DECLS

@@ -380,3 +380,18 @@ suanli_window_open_plan (SuanliWindow  *self,
   suanli_window_show_page (self, SUANLI_PAGE_PLANNER);
   return TRUE;
 }
+
+/* Adds a trace file to those the profiler reads next (files opened together make one trace),
+ * and shows the profiler. */
+void
+suanli_window_open_trace (SuanliWindow *self,
+                          GFile        *file)
+{
+  GtkWidget *page;
+
+  g_return_if_fail (SUANLI_IS_WINDOW (self));
+
+  page = adw_view_stack_get_child_by_name (self->stack, SUANLI_PAGE_PROFILER);
+  suanli_profile_page_add_file (SUANLI_PROFILE_PAGE (page), file);
+  suanli_window_show_page (self, SUANLI_PAGE_PROFILER);
+}

@@ -25,6 +25,8 @@ void          suanli_window_show_page        (SuanliWindow   *self,
 const char   *suanli_window_get_visible_page (SuanliWindow   *self);
 void          suanli_window_add_toast        (SuanliWindow   *self,
                                               const char     *title);
+void          suanli_window_open_trace       (SuanliWindow   *self,
+                                              GFile          *file);
 gboolean      suanli_window_open_plan        (SuanliWindow   *self,
                                               GFile          *file,
                                               GError        **error);

@@ -1,0 +1,248 @@
+/* test-profile-page.c — the profiler page in a real window under Xvfb: loading with progress,
+ * the summary, zooming and panning the timeline, selecting a slice, and a one-pixel spike
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <adwaita.h>
+
+#include "suanli-catalog.h"
+#include "suanli-profile-page.h"
+#include "suanli-test-support.h"
+#include "suanli-timeline.h"
+#include "suanli-timeline-painter.h"
+#include "suanli-units.h"
+#include "suanli-window.h"
+#include "suanli-workspace.h"
+
+typedef struct
+{
+  SuanliWorkspace   *workspace;
+  SuanliWindow      *window;
+  SuanliProfilePage *page;
+  SuanliTimeline    *timeline;
+  char              *directory;
+} Fixture;
+
+static gboolean
+loaded (gpointer data)
+{
+  Fixture *fixture = data;
+
+  return !suanli_profile_page_is_loading (fixture->page) && suanli_workspace_get_trace (fixture->workspace) != NULL;
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(SuanliCatalog) catalog = suanli_catalog_new ();
+  g_autofree char *path = NULL;
+  g_autoptr(GFile) file = NULL;
+
+  fixture->directory = g_dir_make_tmp ("suanli-profile-XXXXXX", NULL);
+  fixture->workspace = suanli_workspace_new (G_LIST_MODEL (catalog));
+  fixture->window = g_object_ref (suanli_window_new (NULL, G_OBJECT (fixture->workspace)));
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1180, 760);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+  suanli_window_show_page (fixture->window, SUANLI_PAGE_PROFILER);
+  fixture->page = SUANLI_PROFILE_PAGE (suanli_test_find_widget (GTK_WIDGET (fixture->window), SUANLI_TYPE_PROFILE_PAGE));
+  fixture->timeline = SUANLI_TIMELINE (suanli_profile_page_get_timeline (fixture->page));
+  suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
+
+  path = suanli_test_write_kineto_trace (fixture->directory);
+  file = g_file_new_for_path (path);
+  suanli_profile_page_open_files (fixture->page, &file, 1);
+  g_assert_true (suanli_test_wait_until (loaded, fixture, 10000));
+  suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
+  g_unlink (path);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  suanli_test_destroy_window (GTK_WINDOW (fixture->window));
+  g_assert_finalize_object (fixture->workspace);
+  g_rmdir (fixture->directory);
+  g_free (fixture->directory);
+}
+
+static void
+test_summary (Fixture       *fixture,
+              gconstpointer  data)
+{
+  const char *summary = suanli_profile_page_get_summary (fixture->page);
+  /* The translated words between the GPU count and the first percentage ("1 GPU: busy 61%"). */
+  const char *format = ngettext ("%u GPU: busy %.0f%% · compute %.0f%% · communication %.0f%% · "
+                                 "memcpy %.0f%% · idle %.0f%% (waiting for the host %.0f%%)",
+                                 "%u GPUs: busy %.0f%% · compute %.0f%% · communication %.0f%% · "
+                                 "memcpy %.0f%% · idle %.0f%% (waiting for the host %.0f%%)", 1);
+  const char *words = strstr (format, "%u") + 2;
+  g_autofree char *gpu = g_strdup_printf ("1%.*s", (int) (strchr (words, '%') - words), words);
+  g_autofree char *median = suanli_format_duration_ns (399000000);
+  g_autofree char *steps = g_strdup_printf (ngettext ("%u step, %s per step", "%u steps, median %s per step", 2), 2,
+                                            median);
+
+  g_test_message ("summary: %s", summary);
+  g_assert_nonnull (strstr (summary, gpu));
+  g_assert_nonnull (strstr (summary, steps));
+  g_assert_nonnull (strstr (summary, "ampere_sgemm_128x64_tn"));
+}
+
+/* The time window's span, in ns. */
+static gint64
+span (Fixture *fixture)
+{
+  gint64 from, to;
+
+  suanli_timeline_get_window (fixture->timeline, &from, &to);
+  return to - from;
+}
+
+static void
+test_zoom_and_pan (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  gint64 full = span (fixture), from, to, zoomed_from;
+
+  g_assert_cmpint (full, ==, (gint64) SUANLI_TEST_TRACE_SPAN_US * 1000);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.zoom-in", NULL));
+  g_assert_cmpint (span (fixture), <, full);
+  g_assert_cmpint (span (fixture), ==, (gint64) (full / 1.5));
+  suanli_timeline_get_window (fixture->timeline, &zoomed_from, &to);
+  g_assert_cmpint (zoomed_from, >, 0);   /* zoomed around the middle */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.pan-right", NULL));
+  suanli_timeline_get_window (fixture->timeline, &from, &to);
+  g_assert_cmpint (from, >, zoomed_from);
+  g_assert_cmpint (to - from, ==, (gint64) (full / 1.5));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.pan-left", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.pan-left", NULL));
+  suanli_timeline_get_window (fixture->timeline, &from, &to);
+  g_assert_cmpint (from, <, zoomed_from);
+  /* Zooming out never goes past the whole trace, and W/S keys reach the same actions. */
+  for (guint i = 0; i < 10; i++)
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.zoom-out", NULL));
+  g_assert_cmpint (span (fixture), ==, full);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.reset", NULL));
+  g_assert_cmpint (span (fixture), ==, full);
+}
+
+/* The x of @time_us on the timeline as it is now. */
+static double
+x_of (Fixture *fixture,
+      double   time_us)
+{
+  gint64 from, to;
+  double width = gtk_widget_get_width (GTK_WIDGET (fixture->timeline)) - SUANLI_TIMELINE_GUTTER_WIDTH;
+
+  suanli_timeline_get_window (fixture->timeline, &from, &to);
+  return SUANLI_TIMELINE_GUTTER_WIDTH + (time_us * 1000 - (double) from) * width / (double) (to - from);
+}
+
+/* Looks down the column at @x for a slice named @name, and selects it as a click does; its y, or -1. */
+static double
+find_row (Fixture    *fixture,
+          double      x,
+          const char *name)
+{
+  SuanliTrace *trace = suanli_timeline_get_trace (fixture->timeline);
+  int height = gtk_widget_get_height (GTK_WIDGET (fixture->timeline));
+
+  for (double y = SUANLI_TIMELINE_RULER_HEIGHT + 1; y < height; y += 3)
+    {
+      guint track;
+      guint32 slice;
+
+      if (suanli_timeline_slice_at (fixture->timeline, x, y, &track, &slice) &&
+          g_str_equal (suanli_trace_get_string (trace, g_array_index (suanli_trace_get_track (trace, track)->slices,
+                                                                      SuanliSlice, slice).name),
+                       name))
+        {
+          /* As a click there would. */
+          g_assert_true (suanli_timeline_select_at (fixture->timeline, x, y));
+          return y;
+        }
+    }
+  return -1;
+}
+
+static void
+test_select (Fixture       *fixture,
+             gconstpointer  data)
+{
+  /* The second step's GEMM (440–540 ms): its details name it and what launched it. */
+  double y = find_row (fixture, x_of (fixture, 490000), "ampere_sgemm_128x64_tn");
+  const char *details = suanli_profile_page_get_details (fixture->page);
+  g_autofree char *launched = g_strdup_printf (_("launched by %s"), "cudaLaunchKernel");
+  gint64 from, to;
+
+  g_assert_cmpfloat (y, >, 0);
+  g_test_message ("details: %s", details);
+  {
+    g_autofree char *duration = suanli_format_duration_ns (100000000);
+    g_autofree char *prefix = g_strdup_printf ("ampere_sgemm_128x64_tn · %s", duration);
+
+    g_assert_true (g_str_has_prefix (details, prefix));
+  }
+  g_assert_nonnull (strstr (details, launched));
+  g_assert_nonnull (strstr (details, "correlation=11"));
+
+  /* F zooms to it. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.zoom-to-selection", NULL));
+  suanli_timeline_get_window (fixture->timeline, &from, &to);
+  g_assert_cmpint (from, <, 440000000);
+  g_assert_cmpint (from, >, 400000000);
+  g_assert_cmpint (to, >, 540000000);
+  g_assert_cmpint (to, <, 580000000);
+}
+
+static void
+test_spike_visible (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  /* Fully zoomed out, 100 ns is a thousandth of a pixel: it still gets its column. */
+  double x = x_of (fixture, SUANLI_TEST_TRACE_SPIKE_US);
+  double y = find_row (fixture, x, "tiny_spike");
+  g_autoptr(GdkTexture) texture = NULL;
+  guint32 spike, beside;
+
+  g_assert_cmpfloat (y, >, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.reset", NULL));
+  suanli_timeline_select (fixture->timeline, 0, 0);   /* away from the spike, so no outline is drawn on it */
+  texture = suanli_test_render (GTK_WIDGET (fixture->timeline));
+  spike = suanli_test_pixel (texture, (int) x, (int) y);
+  beside = suanli_test_pixel (texture, (int) x + 6, (int) y);
+  g_test_message ("spike pixel %08x, beside it %08x", spike, beside);
+  g_assert_cmpuint (spike, !=, beside);
+}
+
+static void
+test_screenshots (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autofree char *name = g_strdup_printf ("profiler-zoomed-light-%s", suanli_test_language_tag ());
+
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_LIGHT);
+  suanli_timeline_set_window (fixture->timeline, 380000000, 620000000);
+  find_row (fixture, x_of (fixture, 490000), "ampere_sgemm_128x64_tn");
+  g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), name));
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  suanli_test_init_gtk (&argc, &argv);
+  g_test_add ("/profile-page/summary", Fixture, NULL, fixture_set_up, test_summary, fixture_tear_down);
+  g_test_add ("/profile-page/zoom-and-pan", Fixture, NULL, fixture_set_up, test_zoom_and_pan, fixture_tear_down);
+  g_test_add ("/profile-page/select", Fixture, NULL, fixture_set_up, test_select, fixture_tear_down);
+  g_test_add ("/profile-page/spike-visible", Fixture, NULL, fixture_set_up, test_spike_visible, fixture_tear_down);
+  g_test_add ("/profile-page/screenshots", Fixture, NULL, fixture_set_up, test_screenshots, fixture_tear_down);
+  return g_test_run ();
+}

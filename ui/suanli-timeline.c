@@ -1,0 +1,494 @@
+/* suanli-timeline.c — a trace's timeline: zoom, pan, select
+ *
+ * The drawing is SuanliTimelinePainter's (ui/paint), one cairo node per frame; this widget keeps
+ * the time window and the vertical scroll, and turns input into them:
+ *   Ctrl+wheel or pinch   zoom around the pointer      W / S   zoom in / out around the middle
+ *   wheel                 scroll the rows              A / D   pan left / right
+ *   Shift+wheel, drag     pan                          F       zoom to the selected slice
+ *   click                 select a slice, or fold a process    0       show everything
+ * The keys are the actions timeline.zoom-in, zoom-out, pan-left, pan-right, zoom-to-selection and
+ * reset, so a test or a menu can use them too. "slice-selected" says what was clicked.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+
+#include "suanli-timeline.h"
+#include "suanli-timeline-painter.h"
+#include "suanli-units.h"
+
+#define ZOOM_STEP      1.5
+#define PAN_FRACTION   0.2
+#define MIN_SPAN_NS    1000     /* 1 µs across the whole width at most */
+#define WHEEL_PIXELS   40.0
+
+struct _SuanliTimeline
+{
+  GtkWidget              parent_instance;
+
+  SuanliTrace           *trace;
+  SuanliTimelinePainter *painter;
+  gint64                 first, last;     /* the trace's time range */
+  SuanliTimelineView     view;
+  gboolean               has_selection;
+  guint                  selected_track;
+  guint32                selected_slice;
+  double                 drag_from, drag_scroll;
+  gint64                 drag_window_from;
+  double                 pointer_x;
+  double                 pinch_scale;     /* the pinch's scale when last applied */
+};
+
+G_DEFINE_FINAL_TYPE (SuanliTimeline, suanli_timeline, GTK_TYPE_WIDGET)
+
+enum {
+  SLICE_SELECTED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static double
+time_width (SuanliTimeline *self)
+{
+  return MAX (gtk_widget_get_width (GTK_WIDGET (self)) - SUANLI_TIMELINE_GUTTER_WIDTH, 1);
+}
+
+static void
+clamp_view (SuanliTimeline *self)
+{
+  gint64 full = MAX (self->last - self->first, MIN_SPAN_NS);
+  gint64 span = CLAMP (self->view.to - self->view.from, MIN_SPAN_NS, full);
+  double max_scroll = MAX (0, suanli_timeline_painter_content_height (self->painter) -
+                              (gtk_widget_get_height (GTK_WIDGET (self)) - SUANLI_TIMELINE_RULER_HEIGHT));
+
+  self->view.from = CLAMP (self->view.from, self->first, self->first + full - span);
+  self->view.to = self->view.from + span;
+  self->view.scroll_y = CLAMP (self->view.scroll_y, 0, max_scroll);
+}
+
+static void
+set_view (SuanliTimeline *self,
+          gint64          from,
+          gint64          to,
+          double          scroll_y)
+{
+  if (self->painter == NULL)
+    return;
+  self->view.from = from;
+  self->view.to = to;
+  self->view.scroll_y = scroll_y;
+  clamp_view (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Zooms by @factor (> 1 in) keeping the time under @x where it is. */
+static void
+zoom_around (SuanliTimeline *self,
+             double          factor,
+             double          x)
+{
+  double fraction = CLAMP ((x - SUANLI_TIMELINE_GUTTER_WIDTH) / time_width (self), 0, 1);
+  double span = (double) (self->view.to - self->view.from);
+  double new_span = MAX (span / factor, MIN_SPAN_NS);
+  gint64 anchor = self->view.from + (gint64) (span * fraction);
+  gint64 from = anchor - (gint64) (new_span * fraction);
+
+  set_view (self, from, from + (gint64) new_span, self->view.scroll_y);
+}
+
+static void
+pan (SuanliTimeline *self,
+     double          fraction)
+{
+  gint64 shift = (gint64) ((double) (self->view.to - self->view.from) * fraction);
+
+  set_view (self, self->view.from + shift, self->view.to + shift, self->view.scroll_y);
+}
+
+static void
+snapshot (GtkWidget   *widget,
+          GtkSnapshot *gtk_snapshot)
+{
+  SuanliTimeline *self = SUANLI_TIMELINE (widget);
+  double width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  SuanliChartStyle style = { adw_style_manager_get_dark (adw_style_manager_get_default ()), NULL, 9 };
+  cairo_t *cr;
+
+  if (self->painter == NULL || width <= 0 || height <= 0)
+    return;
+  clamp_view (self);
+  cr = gtk_snapshot_append_cairo (gtk_snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  suanli_timeline_painter_draw (self->painter, cr, &style, width, height, &self->view);
+  cairo_destroy (cr);
+}
+
+static void
+zoom_in_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  SuanliTimeline *self = SUANLI_TIMELINE (widget);
+
+  zoom_around (self, ZOOM_STEP, SUANLI_TIMELINE_GUTTER_WIDTH + time_width (self) / 2);
+}
+
+static void
+zoom_out_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  SuanliTimeline *self = SUANLI_TIMELINE (widget);
+
+  zoom_around (self, 1 / ZOOM_STEP, SUANLI_TIMELINE_GUTTER_WIDTH + time_width (self) / 2);
+}
+
+static void
+pan_left_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  pan (SUANLI_TIMELINE (widget), -PAN_FRACTION);
+}
+
+static void
+pan_right_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  pan (SUANLI_TIMELINE (widget), PAN_FRACTION);
+}
+
+static void
+reset_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  SuanliTimeline *self = SUANLI_TIMELINE (widget);
+
+  set_view (self, self->first, self->last, self->view.scroll_y);
+}
+
+/* The selected slice fills the middle 80% of the width. */
+static void
+zoom_to_selection_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  SuanliTimeline *self = SUANLI_TIMELINE (widget);
+  SuanliSlice *slice;
+  gint64 margin;
+
+  if (!self->has_selection)
+    return;
+  slice = &g_array_index (suanli_trace_get_track (self->trace, self->selected_track)->slices, SuanliSlice,
+                          self->selected_slice);
+  margin = MAX (slice->duration / 8, MIN_SPAN_NS / 2);
+  set_view (self, slice->start - margin, slice->start + slice->duration + margin, self->view.scroll_y);
+}
+
+static gboolean
+on_scroll (GtkEventControllerScroll *controller,
+           double                    dx,
+           double                    dy,
+           SuanliTimeline           *self)
+{
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+
+  if (self->painter == NULL)
+    return FALSE;
+  if (state & GDK_CONTROL_MASK)
+    zoom_around (self, dy < 0 ? ZOOM_STEP : 1 / ZOOM_STEP, self->pointer_x);
+  else if ((state & GDK_SHIFT_MASK) || dx != 0)
+    pan (self, (dx != 0 ? dx : dy) * PAN_FRACTION / 2);
+  else
+    set_view (self, self->view.from, self->view.to, self->view.scroll_y + dy * WHEEL_PIXELS);
+  return TRUE;
+}
+
+static void
+on_pinch_begin (GtkGesture       *gesture,
+                GdkEventSequence *sequence,
+                SuanliTimeline   *self)
+{
+  self->pinch_scale = 1;
+}
+
+static void
+on_zoom_gesture (GtkGestureZoom *gesture,
+                 double          scale,
+                 SuanliTimeline *self)
+{
+  double x, y;
+
+  gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &x, &y);
+  if (scale > 0 && self->pinch_scale > 0)
+    zoom_around (self, scale / self->pinch_scale, x);
+  self->pinch_scale = scale;
+}
+
+static void
+on_motion (GtkEventControllerMotion *controller,
+           double                    x,
+           double                    y,
+           SuanliTimeline           *self)
+{
+  self->pointer_x = x;
+}
+
+static void
+on_drag_begin (GtkGestureDrag *gesture,
+               double          x,
+               double          y,
+               SuanliTimeline *self)
+{
+  self->drag_window_from = self->view.from;
+  self->drag_scroll = self->view.scroll_y;
+  self->drag_from = x;
+}
+
+static void
+on_drag_update (GtkGestureDrag *gesture,
+                double          dx,
+                double          dy,
+                SuanliTimeline *self)
+{
+  gint64 span = self->view.to - self->view.from;
+  gint64 shift = (gint64) (-dx * (double) span / time_width (self));
+
+  set_view (self, self->drag_window_from + shift, self->drag_window_from + shift + span, self->drag_scroll - dy);
+}
+
+/* The slice at (@x, @y), within two pixels: its track and index in the track. */
+gboolean
+suanli_timeline_slice_at (SuanliTimeline *self,
+                          double          x,
+                          double          y,
+                          guint          *track,
+                          guint32        *slice)
+{
+  return self->painter != NULL &&
+         suanli_timeline_painter_hit (self->painter, x, y, gtk_widget_get_width (GTK_WIDGET (self)), &self->view, track,
+                                      slice);
+}
+
+/* Selects the slice at (@x, @y), or folds the process whose header is there. Returns: whether
+ * something was there. */
+gboolean
+suanli_timeline_select_at (SuanliTimeline *self,
+                           double          x,
+                           double          y)
+{
+  guint track, group;
+  guint32 slice;
+  gint64 pid;
+
+  if (self->painter == NULL)
+    return FALSE;
+  if (suanli_timeline_slice_at (self, x, y, &track, &slice))
+    {
+      suanli_timeline_select (self, track, slice);
+      return TRUE;
+    }
+  if (suanli_timeline_painter_hit_header (self->painter, y, &self->view, &group, &pid))
+    {
+      g_autofree char *key = g_strdup_printf ("%u:%" G_GINT64_FORMAT, group, pid);
+      gboolean collapsed = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self), key));
+
+      g_object_set_data (G_OBJECT (self), key, GINT_TO_POINTER (!collapsed));
+      suanli_timeline_painter_set_collapsed (self->painter, group, pid, !collapsed);
+      clamp_view (self);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+on_click (GtkGestureClick *gesture,
+          int              n_press,
+          double           x,
+          double           y,
+          SuanliTimeline  *self)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  suanli_timeline_select_at (self, x, y);
+}
+
+static gboolean
+on_query_tooltip (GtkWidget      *widget,
+                  int             x,
+                  int             y,
+                  gboolean        keyboard,
+                  GtkTooltip     *tooltip,
+                  SuanliTimeline *self)
+{
+  guint track;
+  guint32 index;
+  SuanliSlice *slice;
+  g_autofree char *duration = NULL;
+  g_autofree char *text = NULL;
+  const char *category;
+
+  if (self->painter == NULL || keyboard ||
+      !suanli_timeline_painter_hit (self->painter, x, y, gtk_widget_get_width (widget), &self->view, &track, &index))
+    return FALSE;
+  slice = &g_array_index (suanli_trace_get_track (self->trace, track)->slices, SuanliSlice, index);
+  duration = suanli_format_duration_ns (slice->duration);
+  category = suanli_trace_get_string (self->trace, slice->category);
+  text = g_markup_printf_escaped ("<b>%s</b>\n%s%s%s", suanli_trace_get_string (self->trace, slice->name), duration,
+                                  *category != '\0' ? " · " : "", category);
+  gtk_tooltip_set_markup (tooltip, text);
+  return TRUE;
+}
+
+static void
+suanli_timeline_dispose (GObject *object)
+{
+  SuanliTimeline *self = SUANLI_TIMELINE (object);
+
+  g_clear_pointer (&self->painter, suanli_timeline_painter_free);
+  g_clear_object (&self->trace);
+  G_OBJECT_CLASS (suanli_timeline_parent_class)->dispose (object);
+}
+
+static void
+suanli_timeline_class_init (SuanliTimelineClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = suanli_timeline_dispose;
+  widget_class->snapshot = snapshot;
+
+  /* A slice was selected: its track and its index in the track. */
+  signals[SLICE_SELECTED] = g_signal_new ("slice-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                          NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);
+
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-in", NULL, zoom_in_action);
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_out_action);
+  gtk_widget_class_install_action (widget_class, "timeline.pan-left", NULL, pan_left_action);
+  gtk_widget_class_install_action (widget_class, "timeline.pan-right", NULL, pan_right_action);
+  gtk_widget_class_install_action (widget_class, "timeline.reset", NULL, reset_action);
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-to-selection", NULL, zoom_to_selection_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, 0, "timeline.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, 0, "timeline.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_a, 0, "timeline.pan-left", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_d, 0, "timeline.pan-right", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "timeline.pan-left", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "timeline.pan-right", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, 0, "timeline.zoom-to-selection", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "timeline.reset", NULL);
+  gtk_widget_class_set_css_name (widget_class, "timeline");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+suanli_timeline_init (SuanliTimeline *self)
+{
+  GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+  GtkGesture *drag = gtk_gesture_drag_new ();
+  GtkGesture *click = gtk_gesture_click_new ();
+  GtkGesture *pinch = gtk_gesture_zoom_new ();
+
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timeline"), -1);
+  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
+  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+  g_signal_connect (click, "pressed", G_CALLBACK (on_click), self);
+  g_signal_connect (pinch, "begin", G_CALLBACK (on_pinch_begin), self);
+  g_signal_connect (pinch, "scale-changed", G_CALLBACK (on_zoom_gesture), self);
+  g_signal_connect (self, "query-tooltip", G_CALLBACK (on_query_tooltip), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), scroll);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (pinch));
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark", G_CALLBACK (gtk_widget_queue_draw), self,
+                           G_CONNECT_SWAPPED);
+}
+
+GtkWidget *
+suanli_timeline_new (void)
+{
+  return g_object_new (SUANLI_TYPE_TIMELINE, NULL);
+}
+
+/* Shows @trace (or nothing), all of it. */
+void
+suanli_timeline_set_trace (SuanliTimeline *self,
+                           SuanliTrace    *trace)
+{
+  g_return_if_fail (SUANLI_IS_TIMELINE (self));
+
+  if (!g_set_object (&self->trace, trace))
+    return;
+  g_clear_pointer (&self->painter, suanli_timeline_painter_free);
+  self->has_selection = FALSE;
+  if (trace != NULL)
+    {
+      self->painter = suanli_timeline_painter_new (trace);
+      suanli_trace_get_time_range (trace, &self->first, &self->last);
+      self->view.from = self->first;
+      self->view.to = MAX (self->last, self->first + MIN_SPAN_NS);
+      self->view.scroll_y = 0;
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+SuanliTrace *
+suanli_timeline_get_trace (SuanliTimeline *self)
+{
+  return self->trace;
+}
+
+void
+suanli_timeline_get_window (SuanliTimeline *self,
+                            gint64         *from,
+                            gint64         *to)
+{
+  *from = self->view.from;
+  *to = self->view.to;
+}
+
+void
+suanli_timeline_set_window (SuanliTimeline *self,
+                            gint64          from,
+                            gint64          to)
+{
+  set_view (self, from, to, self->view.scroll_y);
+}
+
+gboolean
+suanli_timeline_get_selected (SuanliTimeline *self,
+                              guint          *track,
+                              guint32        *slice)
+{
+  *track = self->selected_track;
+  *slice = self->selected_slice;
+  return self->has_selection;
+}
+
+void
+suanli_timeline_select (SuanliTimeline *self,
+                        guint           track,
+                        guint32         slice)
+{
+  g_return_if_fail (self->trace != NULL && track < suanli_trace_get_n_tracks (self->trace));
+
+  self->has_selection = TRUE;
+  self->selected_track = track;
+  self->selected_slice = slice;
+  suanli_timeline_painter_set_selected (self->painter, track, slice);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[SLICE_SELECTED], 0, track, slice);
+}
