@@ -13,12 +13,21 @@
 
 #include "suanli-track-index.h"
 
-#define BLOCK 64
+#define BLOCK 8
+
+/* What a block of BLOCK slices of one depth holds, packed so that a zoomed-out frame can skip
+ * over thousands of slices reading a few cache lines. */
+typedef struct
+{
+  gint64  first_start;    /* the start of its first slice */
+  gint64  longest;        /* the duration of its longest slice */
+  guint32 longest_pos;    /* that slice's position (in Depth.slices) */
+} Block;
 
 typedef struct
 {
   GArray *slices;     /* of guint32: positions in the track's array */
-  GArray *longest;    /* of guint32: per block of BLOCK, the position (in slices) of the longest */
+  GArray *blocks;     /* of Block, one per BLOCK slices */
 } Depth;
 
 struct _SuanliTrackIndex
@@ -57,7 +66,7 @@ suanli_track_index_new (SuanliTrack *track)
           for (guint d = from; d <= depth; d++)
             {
               g_array_index (self->depths, Depth, d).slices = g_array_new (FALSE, FALSE, sizeof (guint32));
-              g_array_index (self->depths, Depth, d).longest = g_array_new (FALSE, FALSE, sizeof (guint32));
+              g_array_index (self->depths, Depth, d).blocks = g_array_new (FALSE, FALSE, sizeof (Block));
             }
         }
       g_array_append_val (g_array_index (self->depths, Depth, depth).slices, position);
@@ -68,12 +77,15 @@ suanli_track_index_new (SuanliTrack *track)
 
       for (guint start = 0; start < depth->slices->len; start += BLOCK)
         {
-          guint32 best = start;
+          Block block = { slice_of (self, depth, start)->start, slice_of (self, depth, start)->duration, start };
 
           for (guint p = start + 1; p < MIN (start + BLOCK, depth->slices->len); p++)
-            if (slice_of (self, depth, p)->duration > slice_of (self, depth, best)->duration)
-              best = p;
-          g_array_append_val (depth->longest, best);
+            if (slice_of (self, depth, p)->duration > block.longest)
+              {
+                block.longest = slice_of (self, depth, p)->duration;
+                block.longest_pos = p;
+              }
+          g_array_append_val (depth->blocks, block);
         }
     }
   return self;
@@ -85,7 +97,7 @@ suanli_track_index_free (SuanliTrackIndex *self)
   for (guint d = 0; d < self->depths->len; d++)
     {
       g_array_unref (g_array_index (self->depths, Depth, d).slices);
-      g_array_unref (g_array_index (self->depths, Depth, d).longest);
+      g_array_unref (g_array_index (self->depths, Depth, d).blocks);
     }
   g_array_unref (self->depths);
   g_free (self);
@@ -117,6 +129,26 @@ first_starting (SuanliTrackIndex *self,
   return low;
 }
 
+/* Like first_starting, but searching forwards from @low in growing steps: the answer is usually
+ * a few slices away (the end of one pixel column), not anywhere up to @high. */
+static guint
+gallop_to (SuanliTrackIndex *self,
+           Depth            *depth,
+           guint             low,
+           guint             high,
+           gint64            time)
+{
+  guint step = 1, bound = low;
+
+  while (bound < high && slice_of (self, depth, bound)->start < time)
+    {
+      low = bound + 1;
+      bound = MIN (bound + step, high);
+      step *= 2;
+    }
+  return first_starting (self, depth, low, MIN (bound, high), time);
+}
+
 /* The position of the longest slice in [@low, @high), through the block maxima. */
 static guint
 longest_between (SuanliTrackIndex *self,
@@ -132,7 +164,7 @@ longest_between (SuanliTrackIndex *self,
 
       if (p % BLOCK == 0 && p + BLOCK <= high)
         {
-          candidate = g_array_index (depth->longest, guint32, p / BLOCK);
+          candidate = g_array_index (depth->blocks, Block, p / BLOCK).longest_pos;
           p += BLOCK;
         }
       else
@@ -141,6 +173,44 @@ longest_between (SuanliTrackIndex *self,
         best = candidate;
     }
   return best;
+}
+
+/* From block @first on (it starts a bucket), the first block starting at or after @bucket_end,
+ * galloping over the packed blocks, and the longest slice of the blocks before it in @best.
+ * Returns: that block's first position. */
+static guint
+block_end (Depth  *depth,
+           guint   first,
+           gint64  bucket_end,
+           guint  *best)
+{
+  GArray *blocks = depth->blocks;
+  guint low = first + 1, bound = low, step = 1, high = blocks->len;
+  gint64 longest = -1;
+
+  while (bound < high && g_array_index (blocks, Block, bound).first_start < bucket_end)
+    {
+      low = bound + 1;
+      bound = MIN (bound + step, high);
+      step *= 2;
+    }
+  high = MIN (bound, high);
+  while (low < high)
+    {
+      guint middle = low + (high - low) / 2;
+
+      if (g_array_index (blocks, Block, middle).first_start < bucket_end)
+        low = middle + 1;
+      else
+        high = middle;
+    }
+  for (guint b = first; b < low; b++)
+    if (g_array_index (blocks, Block, b).longest > longest)
+      {
+        longest = g_array_index (blocks, Block, b).longest;
+        *best = g_array_index (blocks, Block, b).longest_pos;
+      }
+  return MIN (low * BLOCK, depth->slices->len);
 }
 
 /**
@@ -174,10 +244,32 @@ suanli_track_index_visit (SuanliTrackIndex *self,
     i--;
   while (i < n)
     {
-      const SuanliSlice *slice = slice_of (self, depth, i);
+      const SuanliSlice *slice;
       gint64 bucket_end;
-      guint end, best;
+      guint end, best = i;
 
+      /* Zoomed far out, a bucket that starts a block and runs past the next one is taken whole
+       * blocks at a time, to the first block starting after the bucket, reading only the packed
+       * blocks: the few slices between the bucket's end and that block show in this column
+       * rather than the next, less than a pixel off, and none is lost. */
+      if (i % BLOCK == 0 && i / BLOCK + 1 < depth->blocks->len)
+        {
+          const Block *block = &g_array_index (depth->blocks, Block, i / BLOCK);
+
+          if (block->first_start >= to)
+            break;
+          bucket_end = block->first_start < from ? from
+                                                 : from + ((block->first_start - from) / bucket_ns + 1) * bucket_ns;
+          if (block->longest < bucket_ns && block[1].first_start < bucket_end)
+            {
+              end = block_end (depth, i / BLOCK, bucket_end, &best);
+              visit (g_array_index (depth->slices, guint32, best), slice_of (self, depth, best),
+                     slice_of (self, depth, best)->duration < bucket_ns, user_data);
+              i = end;
+              continue;
+            }
+        }
+      slice = slice_of (self, depth, i);
       if (slice->start >= to)
         break;
       if (slice->duration >= bucket_ns)
@@ -188,7 +280,7 @@ suanli_track_index_visit (SuanliTrackIndex *self,
         }
       /* The bucket this short slice starts in, aligned to the window, and all that start in it. */
       bucket_end = slice->start < from ? from : from + ((slice->start - from) / bucket_ns + 1) * bucket_ns;
-      end = first_starting (self, depth, i + 1, n, bucket_end);
+      end = gallop_to (self, depth, i + 1, n, bucket_end);
       best = longest_between (self, depth, i, end);
       visit (g_array_index (depth->slices, guint32, best), slice_of (self, depth, best),
              end - i > 1 && slice_of (self, depth, best)->duration < bucket_ns, user_data);

@@ -329,24 +329,31 @@ category_of (SuanliTimelinePainter *self,
   return result;
 }
 
-static const SuanliColor *
+/* A slice's colour: its category's ramp, at a shade its name picks. */
+typedef struct
+{
+  SuanliColor    named;
+  SuanliCategory category;   /* communication kernels told apart by name */
+} SliceColor;
+
+static const SliceColor *
 color_of (SuanliTimelinePainter *self,
           const SuanliSlice     *slice,
           gboolean               dark)
 {
   gpointer key = GUINT_TO_POINTER (slice->name << 1 | (dark ? 1 : 0));
-  SuanliColor *color = g_hash_table_lookup (self->colors, key);
+  SliceColor *color = g_hash_table_lookup (self->colors, key);
 
   if (color == NULL)
     {
       const char *name = suanli_trace_get_string (self->trace, slice->name);
-      SuanliCategory category = category_of (self, slice);
       g_autofree char *lower = g_ascii_strdown (name, -1);
 
-      if (category == SUANLI_CATEGORY_KERNEL && (strstr (lower, "nccl") != NULL || strstr (lower, "rccl") != NULL))
-        category = SUANLI_CATEGORY_COMMUNICATION;
-      color = g_new (SuanliColor, 1);
-      suanli_palette_named (category, name, dark, color);
+      color = g_new (SliceColor, 1);
+      color->category = category_of (self, slice);
+      if (color->category == SUANLI_CATEGORY_KERNEL && (strstr (lower, "nccl") != NULL || strstr (lower, "rccl") != NULL))
+        color->category = SUANLI_CATEGORY_COMMUNICATION;
+      suanli_palette_named (color->category, name, dark, &color->named);
       g_hash_table_insert (self->colors, key, color);
     }
   return color;
@@ -365,7 +372,46 @@ typedef struct
   double                    right;
   double                    y;          /* the lane's top */
   guint                     track;
+  SuanliColor               categories[SUANLI_N_CATEGORIES];   /* for merged columns */
+  /* Narrow pieces of one colour are gathered and filled together: a zoomed-out frame has tens
+   * of thousands of one-pixel columns, and a fill each would cost most of the frame. */
+  const SuanliColor        *run_color;
+  double                    run_left, run_right, run_y;
+  gboolean                  run_open;
 } Frame;
+
+/* Fills the gathered run, if any. */
+static void
+flush_run (Frame *frame)
+{
+  if (!frame->run_open)
+    return;
+  cairo_rectangle (frame->cr, frame->run_left, frame->run_y, frame->run_right - frame->run_left,
+                   SUANLI_TIMELINE_LANE_HEIGHT - 1);
+  suanli_color_set_source (frame->cr, frame->run_color);
+  cairo_fill (frame->cr);
+  frame->run_open = FALSE;
+}
+
+/* Adds [@left, @right) of @color to the run, extending it when they touch, else starting anew. */
+static void
+add_to_run (Frame             *frame,
+            const SuanliColor *color,
+            double             left,
+            double             right)
+{
+  if (frame->run_open && frame->run_color == color && frame->run_y == frame->y && left <= frame->run_right + 0.01)
+    {
+      frame->run_right = MAX (frame->run_right, right);
+      return;
+    }
+  flush_run (frame);
+  frame->run_open = TRUE;
+  frame->run_color = color;
+  frame->run_left = left;
+  frame->run_right = right;
+  frame->run_y = frame->y;
+}
 
 static double
 x_of (const Frame *frame,
@@ -382,7 +428,10 @@ draw_slice (guint32            slice_index,
 {
   Frame *frame = data;
   cairo_t *cr = frame->cr;
-  const SuanliColor *color = color_of (frame->self, slice, frame->style->dark);
+  const SliceColor *slice_color = color_of (frame->self, slice, frame->style->dark);
+  /* A column standing for many slices takes its category's colour, so that neighbouring columns
+   * merge into one rectangle; a slice shown on its own takes its name's shade. */
+  const SuanliColor *color = merged ? &frame->categories[slice_color->category] : &slice_color->named;
   double left = MAX (x_of (frame, slice->start), frame->x0);
   double right = MIN (x_of (frame, slice->start + slice->duration), frame->right);
   double height = SUANLI_TIMELINE_LANE_HEIGHT - 1;
@@ -395,6 +444,12 @@ draw_slice (guint32            slice_index,
       left = floor (left);
       right = left + 1;
     }
+  if (!selected && right - left < MIN_LABEL_WIDTH)
+    {
+      add_to_run (frame, color, left, right);
+      return;
+    }
+  flush_run (frame);
   suanli_color_set_source (cr, color);
   cairo_rectangle (cr, left, frame->y, right - left, height);
   cairo_fill (cr);
@@ -562,6 +617,7 @@ draw_track_row (SuanliTimelinePainter *self,
     {
       frame->y = top + depth * SUANLI_TIMELINE_LANE_HEIGHT;
       suanli_track_index_visit (index, depth, frame->view->from, frame->view->to, bucket, draw_slice, frame);
+      flush_run (frame);
     }
   frame->y = top;
   draw_instants (frame, track);
@@ -605,6 +661,8 @@ suanli_timeline_painter_draw (SuanliTimelinePainter    *self,
 
   frame.right = width;
   frame.px_per_ns = MAX (width - SUANLI_TIMELINE_GUTTER_WIDTH, 1) / span;
+  for (SuanliCategory c = 0; c < SUANLI_N_CATEGORIES; c++)
+    suanli_palette_category (c, style->dark, &frame.categories[c]);
   pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
   pango_layout_set_single_paragraph_mode (layout, TRUE);
 
