@@ -11,6 +11,7 @@
 #include <adwaita.h>
 
 #include "suanli-catalog.h"
+#include "suanli-flame-graph.h"
 #include "suanli-profile-page.h"
 #include "suanli-test-support.h"
 #include "suanli-timeline.h"
@@ -221,6 +222,63 @@ test_spike_visible (Fixture       *fixture,
   g_assert_cmpuint (spike, !=, beside);
 }
 
+/* The first node named @name. */
+static guint
+flame_node (SuanliFlame *flame,
+            const char  *name)
+{
+  for (guint i = 1; i < suanli_flame_get_n_nodes (flame); i++)
+    if (g_str_equal (suanli_flame_get_name (flame, i), name))
+      return i;
+  g_assert_not_reached ();
+}
+
+static void
+test_flame_graph (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_profile_page_get_flame_graph (fixture->page));
+  GtkWidget *search = suanli_test_find_widget (GTK_WIDGET (fixture->page), GTK_TYPE_SEARCH_ENTRY);
+  GtkWidget *gpu = suanli_test_find_label (GTK_WIDGET (fixture->page), _("GPU Time"));
+  g_autofree char *matched = g_strdup_printf (_("%.1f%% matched"), 100.0 * 240 / 798);
+  g_autofree char *name = g_strdup_printf ("profiler-flame-light-%s", suanli_test_language_tag ());
+  SuanliFlame *flame;
+  g_autofree char *path = NULL;
+
+  /* Worked out when first shown: the CPU stacks, two steps of 399 ms. */
+  g_assert_null (suanli_flame_graph_get_flame (graph));
+  suanli_profile_page_show_view (fixture->page, "flame");
+  flame = suanli_flame_graph_get_flame (graph);
+  g_assert_nonnull (flame);
+  g_assert_cmpint (suanli_flame_get_node (flame, 0)->total, ==, 798000000);
+
+  /* A click's zoom: the breadcrumb shows the path. */
+  suanli_flame_graph_set_focus (graph, flame_node (flame, "aten::linear"));
+  path = suanli_flame_graph_describe_focus (graph);
+  g_test_message ("focus: %s", path);
+  g_assert_nonnull (strstr (path, " › aten::linear"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame-graph.zoom-out", NULL));
+  g_assert_cmpuint (suanli_flame_graph_get_focus (graph), ==, suanli_flame_get_node (flame, flame_node (flame, "aten::linear"))->parent);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame-graph.reset", NULL));
+  g_assert_cmpuint (suanli_flame_graph_get_focus (graph), ==, 0);
+
+  /* Search: aten::addmm is 2 × 120 ms of the 798. */
+  gtk_editable_set_text (GTK_EDITABLE (search), "ADDMM");
+  suanli_test_iterate (300);   /* the search entry waits a moment before it reports a change */
+  g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (fixture->page), matched));
+  g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), name));
+
+  /* GPU time by launching stack: every kernel, copy and the spike. */
+  g_assert_nonnull (gpu);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (gtk_widget_get_ancestor (gpu, GTK_TYPE_TOGGLE_BUTTON)), TRUE);
+  flame = suanli_flame_graph_get_flame (graph);
+  g_assert_cmpint (suanli_flame_get_node (flame, 0)->total, ==, 420000100);
+  /* Each step's GEMM under its own step's stack. */
+  g_assert_cmpint (suanli_flame_get_node (flame, flame_node (flame, "ampere_sgemm_128x64_tn"))->total, ==, 100000000);
+  g_assert_nonnull (strstr (suanli_flame_get_name (flame, suanli_flame_get_node (flame, flame_node (flame, "ampere_sgemm_128x64_tn"))->parent),
+                            "cudaLaunchKernel"));
+}
+
 static void
 test_screenshots (Fixture       *fixture,
                   gconstpointer  data)
@@ -243,6 +301,7 @@ main (int   argc,
   g_test_add ("/profile-page/zoom-and-pan", Fixture, NULL, fixture_set_up, test_zoom_and_pan, fixture_tear_down);
   g_test_add ("/profile-page/select", Fixture, NULL, fixture_set_up, test_select, fixture_tear_down);
   g_test_add ("/profile-page/spike-visible", Fixture, NULL, fixture_set_up, test_spike_visible, fixture_tear_down);
+  g_test_add ("/profile-page/flame-graph", Fixture, NULL, fixture_set_up, test_flame_graph, fixture_tear_down);
   g_test_add ("/profile-page/screenshots", Fixture, NULL, fixture_set_up, test_screenshots, fixture_tear_down);
   return g_test_run ();
 }

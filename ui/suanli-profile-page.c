@@ -3,8 +3,8 @@
  * Trace files are read by a SuanliTraceLoader on a worker thread while the page shows progress
  * and a Cancel button; the finished trace becomes the workspace's "trace", and whatever sets that
  * property (this page, a live capture later) gets it shown: a header with the files, span and
- * ranks, a one-line summary of where GPU time went, the timeline, and the details of the slice
- * last clicked. Files opened from the command line or the window's Open dialog arrive one by one;
+ * ranks, a one-line summary of where GPU time went, the timeline (or the flame graph, worked out
+ * when first shown), and the details of the slice last clicked. Files opened from the command line or the window's Open dialog arrive one by one;
  * those that arrive together are read together, as one trace with a group per file (rank).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -15,6 +15,7 @@
 #include <glib/gi18n.h>
 
 #include "suanli-analysis.h"
+#include "suanli-flame-graph.h"
 #include "suanli-profile-page.h"
 #include "suanli-timeline.h"
 #include "suanli-trace-loader.h"
@@ -35,6 +36,13 @@ struct _SuanliProfilePage
   GtkLabel             *summary_label;
   SuanliTimeline       *timeline;
   GtkLabel             *details_label;
+  GtkStack             *views;
+  SuanliFlameGraph     *flame_graph;
+  GtkToggleButton      *gpu_toggle;
+  GtkToggleButton      *icicle_toggle;
+  GtkLabel             *breadcrumb_label;
+  GtkLabel             *match_label;
+  GtkSearchEntry       *flame_search;
 
   GCancellable         *loading;
   GPtrArray            *pending;         /* of GFile, gathered before a load */
@@ -145,12 +153,75 @@ summary_text (SuanliTrace *trace)
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
+/* The flame graph is worked out when it is first looked at, and again when its kind changes. */
+static void
+update_flame (SuanliProfilePage *self)
+{
+  SuanliTrace *trace = suanli_timeline_get_trace (self->timeline);
+  gboolean gpu = gtk_toggle_button_get_active (self->gpu_toggle);
+  g_autoptr(SuanliFlame) flame = NULL;
+
+  if (trace == NULL || !g_str_equal (gtk_stack_get_visible_child_name (self->views), "flame"))
+    return;
+  if (suanli_flame_graph_get_flame (self->flame_graph) != NULL &&
+      suanli_flame_get_trace (suanli_flame_graph_get_flame (self->flame_graph)) == trace &&
+      GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self->flame_graph), "gpu")) == gpu)
+    return;
+  flame = suanli_flame_new (trace, gpu ? SUANLI_FLAME_GPU : SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
+  g_object_set_data (G_OBJECT (self->flame_graph), "gpu", GINT_TO_POINTER (gpu));
+  suanli_flame_graph_set_flame (self->flame_graph, flame, gpu);
+  suanli_flame_graph_set_icicle (self->flame_graph, gtk_toggle_button_get_active (self->icicle_toggle));
+  gtk_editable_set_text (GTK_EDITABLE (self->flame_search), "");
+}
+
+static void
+on_view_changed (SuanliProfilePage *self)
+{
+  gboolean flame = g_str_equal (gtk_stack_get_visible_child_name (self->views), "flame");
+
+  update_flame (self);
+  if (gtk_stack_get_visible_child_name (self->stack) != NULL && g_str_equal (gtk_stack_get_visible_child_name (self->stack), "trace"))
+    gtk_widget_grab_focus (flame ? GTK_WIDGET (self->flame_graph) : GTK_WIDGET (self->timeline));
+}
+
+static void
+on_flame_kind_toggled (SuanliProfilePage *self)
+{
+  update_flame (self);
+}
+
+static void
+on_icicle_toggled (SuanliProfilePage *self)
+{
+  suanli_flame_graph_set_icicle (self->flame_graph, gtk_toggle_button_get_active (self->icicle_toggle));
+}
+
+static void
+on_flame_focus_changed (SuanliProfilePage *self)
+{
+  g_autofree char *path = suanli_flame_graph_describe_focus (self->flame_graph);
+
+  gtk_label_set_text (self->breadcrumb_label, path);
+}
+
+static void
+on_flame_search_changed (SuanliProfilePage *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->flame_search));
+  double share = suanli_flame_graph_search (self->flame_graph, text);
+  g_autofree char *matched = *text != '\0' ? g_strdup_printf (_("%.1f%% matched"), 100 * share) : g_strdup ("");
+
+  gtk_label_set_text (self->match_label, matched);
+}
+
 static void
 show_trace (SuanliProfilePage *self)
 {
   SuanliTrace *trace = workspace_trace (self);
 
   suanli_timeline_set_trace (self->timeline, trace);
+  suanli_flame_graph_set_flame (self->flame_graph, NULL, FALSE);
+  update_flame (self);
   if (trace == NULL)
     {
       if (self->loading == NULL)
@@ -367,6 +438,20 @@ suanli_profile_page_get_timeline (SuanliProfilePage *self)
   return GTK_WIDGET (self->timeline);
 }
 
+GtkWidget *
+suanli_profile_page_get_flame_graph (SuanliProfilePage *self)
+{
+  return GTK_WIDGET (self->flame_graph);
+}
+
+/* Shows the "timeline" or the "flame" graph. */
+void
+suanli_profile_page_show_view (SuanliProfilePage *self,
+                               const char        *view)
+{
+  gtk_stack_set_visible_child_name (self->views, view);
+}
+
 const char *
 suanli_profile_page_get_details (SuanliProfilePage *self)
 {
@@ -424,6 +509,27 @@ open_action (GtkWidget  *widget,
       g_signal_connect (self->open_dialog, "response", G_CALLBACK (on_open_response), self);
     }
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->open_dialog));
+}
+
+/* The header's zoom buttons act on the view in front. */
+static void
+zoom_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
+  gboolean flame = g_str_equal (gtk_stack_get_visible_child_name (self->views), "flame");
+
+  if (g_str_equal (action_name, "profile.zoom-in"))
+    gtk_widget_activate_action (GTK_WIDGET (self->timeline), "timeline.zoom-in", NULL);
+  else if (g_str_equal (action_name, "profile.zoom-out"))
+    gtk_widget_activate_action (flame ? GTK_WIDGET (self->flame_graph) : GTK_WIDGET (self->timeline),
+                                flame ? "flame-graph.zoom-out" : "timeline.zoom-out", NULL);
+  else if (g_str_equal (action_name, "profile.reset"))
+    gtk_widget_activate_action (flame ? GTK_WIDGET (self->flame_graph) : GTK_WIDGET (self->timeline),
+                                flame ? "flame-graph.reset" : "timeline.reset", NULL);
+  else
+    gtk_widget_activate_action (GTK_WIDGET (self->flame_graph), "flame-graph.zoom-out", NULL);
 }
 
 static void
@@ -491,6 +597,7 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   object_class->constructed = suanli_profile_page_constructed;
   object_class->dispose = suanli_profile_page_dispose;
   g_type_ensure (SUANLI_TYPE_TIMELINE);
+  g_type_ensure (SUANLI_TYPE_FLAME_GRAPH);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/suanli/Suanli/ui/suanli-profile-page.ui");
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, stack);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, loading_label);
@@ -500,7 +607,23 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, summary_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, timeline);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, details_label);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, views);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, flame_graph);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, gpu_toggle);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, icicle_toggle);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, breadcrumb_label);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, match_label);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, flame_search);
   gtk_widget_class_bind_template_callback (widget_class, on_slice_selected);
+  gtk_widget_class_bind_template_callback (widget_class, on_view_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_flame_kind_toggled);
+  gtk_widget_class_bind_template_callback (widget_class, on_icicle_toggled);
+  gtk_widget_class_bind_template_callback (widget_class, on_flame_focus_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_flame_search_changed);
+  gtk_widget_class_install_action (widget_class, "profile.zoom-in", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "profile.zoom-out", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "profile.reset", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "profile.flame-zoom-out", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "profile.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "profile.cancel", NULL, cancel_action);
 }

@@ -20,6 +20,9 @@ void       suanli_profile_page_add_file   (SuanliProfilePage  *self,
                                            GFile              *file);
 gboolean   suanli_profile_page_is_loading (SuanliProfilePage  *self);
 GtkWidget *suanli_profile_page_get_timeline (SuanliProfilePage *self);
+GtkWidget *suanli_profile_page_get_flame_graph (SuanliProfilePage *self);
+void       suanli_profile_page_show_view  (SuanliProfilePage  *self,
+                                           const char         *view);
 const char *suanli_profile_page_get_details (SuanliProfilePage *self);
 const char *suanli_profile_page_get_summary (SuanliProfilePage *self);
 

@@ -1,0 +1,287 @@
+/* suanli-flame-graph.c — a flame graph: click to zoom, search, flame or icicle
+ *
+ * SuanliFlamePainter (ui/paint) lays the flame out and draws it; this widget asks for the height
+ * the deepest stack needs, turns clicks into a focus (a frame filling the width), and answers
+ * tooltips with a frame's total and self time and its share of the whole. Backspace, Escape and
+ * the flame-graph.zoom-out action go back up one level; flame-graph.reset shows everything.
+ * "focus-changed" tells the page, which shows the path to the focus.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+
+#include "suanli-flame-graph.h"
+#include "suanli-flame-painter.h"
+#include "suanli-units.h"
+
+struct _SuanliFlameGraph
+{
+  GtkWidget           parent_instance;
+
+  SuanliFlame        *flame;
+  SuanliFlamePainter *painter;
+  gboolean            sampled;    /* folded stacks: weights are samples, not nanoseconds */
+};
+
+G_DEFINE_FINAL_TYPE (SuanliFlameGraph, suanli_flame_graph, GTK_TYPE_WIDGET)
+
+enum {
+  FOCUS_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void
+measure (GtkWidget      *widget,
+         GtkOrientation  orientation,
+         int             for_size,
+         int            *minimum,
+         int            *natural,
+         int            *minimum_baseline,
+         int            *natural_baseline)
+{
+  SuanliFlameGraph *self = SUANLI_FLAME_GRAPH (widget);
+
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    *minimum = *natural = 200;
+  else
+    *minimum = *natural = self->painter == NULL ? 100
+                                                : (int) ((suanli_flame_painter_get_depth (self->painter) + 2) *
+                                                         SUANLI_FLAME_ROW_HEIGHT);
+}
+
+static void
+snapshot (GtkWidget   *widget,
+          GtkSnapshot *gtk_snapshot)
+{
+  SuanliFlameGraph *self = SUANLI_FLAME_GRAPH (widget);
+  double width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  SuanliChartStyle style = { adw_style_manager_get_dark (adw_style_manager_get_default ()), NULL, 9 };
+  cairo_t *cr;
+
+  if (self->painter == NULL || width <= 0 || height <= 0)
+    return;
+  cr = gtk_snapshot_append_cairo (gtk_snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  suanli_flame_painter_draw (self->painter, cr, &style, width, height);
+  cairo_destroy (cr);
+}
+
+static char *
+weight_text (SuanliFlameGraph *self,
+             gint64            weight)
+{
+  if (self->sampled)
+    return g_strdup_printf (ngettext ("%lld sample", "%lld samples", (gulong) MIN (weight, G_MAXLONG)), (long long) weight);
+  return suanli_format_duration_ns (weight);
+}
+
+static gboolean
+on_query_tooltip (GtkWidget        *widget,
+                  int               x,
+                  int               y,
+                  gboolean          keyboard,
+                  GtkTooltip       *tooltip,
+                  SuanliFlameGraph *self)
+{
+  guint node;
+  const SuanliFlameNode *data;
+  g_autofree char *total = NULL;
+  g_autofree char *self_time = NULL;
+  g_autofree char *text = NULL;
+  gint64 root;
+
+  if (self->painter == NULL || keyboard ||
+      !suanli_flame_painter_hit (self->painter, x, y, gtk_widget_get_width (widget), gtk_widget_get_height (widget), &node))
+    return FALSE;
+  data = suanli_flame_get_node (self->flame, node);
+  root = MAX (suanli_flame_get_node (self->flame, 0)->total, 1);
+  total = weight_text (self, data->total);
+  self_time = weight_text (self, data->self);
+  text = g_markup_printf_escaped (_("<b>%s</b>\nTotal %s (%.1f%%) · self %s"),
+                                  node == 0 ? _("all") : suanli_flame_get_name (self->flame, node), total,
+                                  100.0 * (double) data->total / (double) root, self_time);
+  gtk_tooltip_set_markup (tooltip, text);
+  return TRUE;
+}
+
+void
+suanli_flame_graph_set_focus (SuanliFlameGraph *self,
+                              guint             node)
+{
+  if (self->painter == NULL)
+    return;
+  suanli_flame_painter_set_focus (self->painter, node);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[FOCUS_CHANGED], 0);
+}
+
+guint
+suanli_flame_graph_get_focus (SuanliFlameGraph *self)
+{
+  return self->painter != NULL ? suanli_flame_painter_get_focus (self->painter) : 0;
+}
+
+static void
+on_click (GtkGestureClick  *gesture,
+          int               n_press,
+          double            x,
+          double            y,
+          SuanliFlameGraph *self)
+{
+  guint node;
+  GtkWidget *widget = GTK_WIDGET (self);
+
+  gtk_widget_grab_focus (widget);
+  if (self->painter != NULL &&
+      suanli_flame_painter_hit (self->painter, x, y, gtk_widget_get_width (widget), gtk_widget_get_height (widget), &node))
+    suanli_flame_graph_set_focus (self, node);
+}
+
+static void
+zoom_out_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  SuanliFlameGraph *self = SUANLI_FLAME_GRAPH (widget);
+  guint focus = suanli_flame_graph_get_focus (self);
+
+  if (focus != 0)
+    suanli_flame_graph_set_focus (self, suanli_flame_get_node (self->flame, focus)->parent);
+}
+
+static void
+reset_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  suanli_flame_graph_set_focus (SUANLI_FLAME_GRAPH (widget), 0);
+}
+
+static void
+suanli_flame_graph_dispose (GObject *object)
+{
+  SuanliFlameGraph *self = SUANLI_FLAME_GRAPH (object);
+
+  g_clear_pointer (&self->painter, suanli_flame_painter_free);
+  g_clear_object (&self->flame);
+  G_OBJECT_CLASS (suanli_flame_graph_parent_class)->dispose (object);
+}
+
+static void
+suanli_flame_graph_class_init (SuanliFlameGraphClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = suanli_flame_graph_dispose;
+  widget_class->measure = measure;
+  widget_class->snapshot = snapshot;
+  /* The focused frame changed (a click, a zoom out). */
+  signals[FOCUS_CHANGED] = g_signal_new ("focus-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                         NULL, G_TYPE_NONE, 0);
+  gtk_widget_class_install_action (widget_class, "flame-graph.zoom-out", NULL, zoom_out_action);
+  gtk_widget_class_install_action (widget_class, "flame-graph.reset", NULL, reset_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_BackSpace, 0, "flame-graph.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "flame-graph.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "flame-graph.reset", NULL);
+  gtk_widget_class_set_css_name (widget_class, "flamegraph");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+suanli_flame_graph_init (SuanliFlameGraph *self)
+{
+  GtkGesture *click = gtk_gesture_click_new ();
+
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Flame graph"), -1);
+  g_signal_connect (click, "pressed", G_CALLBACK (on_click), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+  g_signal_connect (self, "query-tooltip", G_CALLBACK (on_query_tooltip), self);
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark", G_CALLBACK (gtk_widget_queue_draw), self,
+                           G_CONNECT_SWAPPED);
+}
+
+GtkWidget *
+suanli_flame_graph_new (void)
+{
+  return g_object_new (SUANLI_TYPE_FLAME_GRAPH, NULL);
+}
+
+/* Shows @flame (or nothing); @gpu colours its leaves as GPU work. */
+void
+suanli_flame_graph_set_flame (SuanliFlameGraph *self,
+                              SuanliFlame      *flame,
+                              gboolean          gpu)
+{
+  g_return_if_fail (SUANLI_IS_FLAME_GRAPH (self));
+
+  g_set_object (&self->flame, flame);
+  g_clear_pointer (&self->painter, suanli_flame_painter_free);
+  if (flame != NULL)
+    {
+      SuanliTrace *trace = suanli_flame_get_trace (flame);
+
+      self->painter = suanli_flame_painter_new (flame, gpu);
+      self->sampled = g_strcmp0 (suanli_trace_get_metadata (trace, "unit"), "samples") == 0;
+    }
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  g_signal_emit (self, signals[FOCUS_CHANGED], 0);
+}
+
+SuanliFlame *
+suanli_flame_graph_get_flame (SuanliFlameGraph *self)
+{
+  return self->flame;
+}
+
+/* Marks the frames whose names contain @text. Returns: their share of the focused total. */
+double
+suanli_flame_graph_search (SuanliFlameGraph *self,
+                           const char       *text)
+{
+  double share;
+
+  if (self->painter == NULL)
+    return 0;
+  share = suanli_flame_painter_set_search (self->painter, text);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  return share;
+}
+
+void
+suanli_flame_graph_set_icicle (SuanliFlameGraph *self,
+                               gboolean          icicle)
+{
+  if (self->painter == NULL)
+    return;
+  suanli_flame_painter_set_icicle (self->painter, icicle);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* "all › thread › forward (12.3%)": the path to the focus, for a breadcrumb. */
+char *
+suanli_flame_graph_describe_focus (SuanliFlameGraph *self)
+{
+  g_autoptr(GPtrArray) path = g_ptr_array_new ();
+  g_autoptr(GString) text = g_string_new (_("all"));
+  guint focus = suanli_flame_graph_get_focus (self);
+
+  if (self->flame == NULL)
+    return g_strdup ("");
+  for (guint at = focus; at != 0; at = suanli_flame_get_node (self->flame, at)->parent)
+    g_ptr_array_add (path, (gpointer) suanli_flame_get_name (self->flame, at));
+  for (guint i = path->len; i-- > 0;)
+    g_string_append_printf (text, " › %s", (const char *) g_ptr_array_index (path, i));
+  if (focus != 0)
+    g_string_append_printf (text, " (%.1f%%)", 100.0 * (double) suanli_flame_get_node (self->flame, focus)->total /
+                                               (double) MAX (suanli_flame_get_node (self->flame, 0)->total, 1));
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
