@@ -13,6 +13,7 @@
 #include "suanli-catalog.h"
 #include "suanli-flame-graph.h"
 #include "suanli-profile-page.h"
+#include "suanli-stats-table.h"
 #include "suanli-test-support.h"
 #include "suanli-timeline.h"
 #include "suanli-timeline-painter.h"
@@ -280,6 +281,42 @@ test_flame_graph (Fixture       *fixture,
 }
 
 static void
+test_tables (Fixture       *fixture,
+             gconstpointer  data)
+{
+  SuanliStatsTable *kernels = SUANLI_STATS_TABLE (suanli_profile_page_get_table (fixture->page, FALSE));
+  SuanliStatsTable *operators = SUANLI_STATS_TABLE (suanli_profile_page_get_table (fixture->page, TRUE));
+  GtkColumnView *view = GTK_COLUMN_VIEW (suanli_test_find_widget (GTK_WIDGET (kernels), GTK_TYPE_COLUMN_VIEW));
+  g_autofree char *name = g_strdup_printf ("profiler-kernels-light-%s", suanli_test_language_tag ());
+  g_autofree char *csv = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  suanli_profile_page_show_view (fixture->page, "tables");
+  g_assert_cmpuint (suanli_stats_table_get_n_rows (kernels), ==, 3);
+  g_assert_cmpuint (suanli_stats_table_get_n_rows (operators), ==, 3);
+
+  /* Sorted by count, fewest first: the spike; its row and the GEMM's exact figures in ns. */
+  gtk_column_view_sort_by_column (view, g_list_model_get_item (gtk_column_view_get_columns (view), 1), GTK_SORT_ASCENDING);
+  g_object_unref (g_list_model_get_item (gtk_column_view_get_columns (view), 1));
+  csv = suanli_stats_table_to_csv (kernels);
+  g_test_message ("%s", csv);
+  lines = g_strsplit (csv, "\r\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 5);   /* header, three rows, the empty end */
+  {
+    g_autofree char *header = g_strdup_printf ("%s,%s,%s (ns),%s (ns),%s (ns),%s (ns),%s", _("Name"), _("Count"), _("Total"),
+                                               _("Mean"), _("Min"), _("Max"), _("Share"));
+
+    g_assert_cmpstr (lines[0], ==, header);
+  }
+  g_assert_cmpstr (lines[1], ==, "tiny_spike,1,100,100,100,100,0.000");
+  g_assert_true (g_strv_contains ((const char * const *) lines,
+                                  "ampere_sgemm_128x64_tn,2,200000000,100000000,100000000,100000000,55.556"));
+  g_assert_true (g_strv_contains ((const char * const *) lines,
+                                  "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*),2,160000000,80000000,80000000,80000000,44.444"));
+  g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), name));
+}
+
+static void
 test_screenshots (Fixture       *fixture,
                   gconstpointer  data)
 {
@@ -302,6 +339,7 @@ main (int   argc,
   g_test_add ("/profile-page/select", Fixture, NULL, fixture_set_up, test_select, fixture_tear_down);
   g_test_add ("/profile-page/spike-visible", Fixture, NULL, fixture_set_up, test_spike_visible, fixture_tear_down);
   g_test_add ("/profile-page/flame-graph", Fixture, NULL, fixture_set_up, test_flame_graph, fixture_tear_down);
+  g_test_add ("/profile-page/tables", Fixture, NULL, fixture_set_up, test_tables, fixture_tear_down);
   g_test_add ("/profile-page/screenshots", Fixture, NULL, fixture_set_up, test_screenshots, fixture_tear_down);
   return g_test_run ();
 }

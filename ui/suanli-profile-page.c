@@ -17,6 +17,8 @@
 #include "suanli-analysis.h"
 #include "suanli-flame-graph.h"
 #include "suanli-profile-page.h"
+#include "suanli-stat-row.h"
+#include "suanli-stats-table.h"
 #include "suanli-timeline.h"
 #include "suanli-trace-loader.h"
 #include "suanli-units.h"
@@ -43,6 +45,8 @@ struct _SuanliProfilePage
   GtkLabel             *breadcrumb_label;
   GtkLabel             *match_label;
   GtkSearchEntry       *flame_search;
+  SuanliStatsTable     *kernels_table;
+  SuanliStatsTable     *operators_table;
 
   GCancellable         *loading;
   GPtrArray            *pending;         /* of GFile, gathered before a load */
@@ -153,6 +157,15 @@ summary_text (SuanliTrace *trace)
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
+/* The details line; a selectable label, but nothing selected until someone selects it. */
+static void
+set_details (SuanliProfilePage *self,
+             const char        *text)
+{
+  gtk_label_set_text (self->details_label, text);
+  gtk_label_select_region (self->details_label, 0, 0);
+}
+
 /* The flame graph is worked out when it is first looked at, and again when its kind changes. */
 static void
 update_flame (SuanliProfilePage *self)
@@ -177,11 +190,14 @@ update_flame (SuanliProfilePage *self)
 static void
 on_view_changed (SuanliProfilePage *self)
 {
-  gboolean flame = g_str_equal (gtk_stack_get_visible_child_name (self->views), "flame");
+  const char *view = gtk_stack_get_visible_child_name (self->views);
 
   update_flame (self);
-  if (gtk_stack_get_visible_child_name (self->stack) != NULL && g_str_equal (gtk_stack_get_visible_child_name (self->stack), "trace"))
-    gtk_widget_grab_focus (flame ? GTK_WIDGET (self->flame_graph) : GTK_WIDGET (self->timeline));
+  /* The view in front takes the keyboard (and the details' text is not left selected). */
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "trace") == 0)
+    gtk_widget_grab_focus (g_str_equal (view, "flame") ? GTK_WIDGET (self->flame_graph)
+                           : g_str_equal (view, "tables") ? GTK_WIDGET (self->kernels_table)
+                           : GTK_WIDGET (self->timeline));
 }
 
 static void
@@ -214,10 +230,50 @@ on_flame_search_changed (SuanliProfilePage *self)
   gtk_label_set_text (self->match_label, matched);
 }
 
+/* Kernels and CPU operators of @trace (or none) into the tables. */
+static void
+fill_tables (SuanliProfilePage *self,
+             SuanliTrace       *trace)
+{
+  g_autoptr(GListStore) kernels = g_list_store_new (SUANLI_TYPE_STAT_ROW);
+  g_autoptr(GListStore) operators = g_list_store_new (SUANLI_TYPE_STAT_ROW);
+
+  if (trace != NULL)
+    {
+      g_autoptr(GArray) kernel_stats = suanli_analysis_top_kernels (trace);
+      g_autoptr(GArray) operator_stats = suanli_analysis_cpu_operators (trace);
+      double all = 0;
+
+      for (guint i = 0; i < kernel_stats->len; i++)
+        all += (double) g_array_index (kernel_stats, SuanliKernelStats, i).total_ns;
+      for (guint i = 0; i < kernel_stats->len; i++)
+        {
+          SuanliKernelStats *k = &g_array_index (kernel_stats, SuanliKernelStats, i);
+          double values[] = { (double) k->count, (double) k->total_ns, (double) k->total_ns / (double) MAX (k->count, 1),
+                              (double) k->min_ns, (double) k->max_ns, 100.0 * (double) k->total_ns / MAX (all, 1) };
+          g_autoptr(SuanliStatRow) row = suanli_stat_row_new (suanli_trace_get_string (trace, k->name), values,
+                                                              G_N_ELEMENTS (values));
+          g_list_store_append (kernels, row);
+        }
+      for (guint i = 0; i < operator_stats->len; i++)
+        {
+          SuanliOperatorStats *o = &g_array_index (operator_stats, SuanliOperatorStats, i);
+          double values[] = { (double) o->count, (double) o->self_ns, (double) o->total_ns, (double) o->max_ns };
+          g_autoptr(SuanliStatRow) row = suanli_stat_row_new (suanli_trace_get_string (trace, o->name), values,
+                                                              G_N_ELEMENTS (values));
+          g_list_store_append (operators, row);
+        }
+    }
+  suanli_stats_table_set_rows (self->kernels_table, G_LIST_MODEL (kernels));
+  suanli_stats_table_set_rows (self->operators_table, G_LIST_MODEL (operators));
+}
+
 static void
 show_trace (SuanliProfilePage *self)
 {
   SuanliTrace *trace = workspace_trace (self);
+
+  fill_tables (self, trace);
 
   suanli_timeline_set_trace (self->timeline, trace);
   suanli_flame_graph_set_flame (self->flame_graph, NULL, FALSE);
@@ -237,8 +293,8 @@ show_trace (SuanliProfilePage *self)
     gtk_label_set_text (self->subtitle_label, subtitle);
     gtk_label_set_text (self->summary_label, summary);
   }
-  gtk_label_set_text (self->details_label, _("Click a slice to see its details. Zoom with Ctrl+wheel or W and S, "
-                                             "pan with A and D or by dragging."));
+  set_details (self, _("Click a slice to see its details. Zoom with Ctrl+wheel or W and S, pan with A and D or by "
+                       "dragging."));
   gtk_stack_set_visible_child_name (self->stack, "trace");
   gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
 }
@@ -325,7 +381,7 @@ on_slice_selected (SuanliProfilePage *self,
       g_string_append (text, i == 0 ? "\n" : " · ");
       append_arg (text, trace, &args[i]);
     }
-  gtk_label_set_text (self->details_label, text->str);
+  set_details (self, text->str);
 }
 
 static void
@@ -450,6 +506,13 @@ suanli_profile_page_show_view (SuanliProfilePage *self,
                                const char        *view)
 {
   gtk_stack_set_visible_child_name (self->views, view);
+}
+
+GtkWidget *
+suanli_profile_page_get_table (SuanliProfilePage *self,
+                               gboolean           operators)
+{
+  return GTK_WIDGET (operators ? self->operators_table : self->kernels_table);
 }
 
 const char *
@@ -598,6 +661,7 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   object_class->dispose = suanli_profile_page_dispose;
   g_type_ensure (SUANLI_TYPE_TIMELINE);
   g_type_ensure (SUANLI_TYPE_FLAME_GRAPH);
+  g_type_ensure (SUANLI_TYPE_STATS_TABLE);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/suanli/Suanli/ui/suanli-profile-page.ui");
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, stack);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, loading_label);
@@ -614,6 +678,8 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, breadcrumb_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, match_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, flame_search);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, kernels_table);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, operators_table);
   gtk_widget_class_bind_template_callback (widget_class, on_slice_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_view_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_flame_kind_toggled);
@@ -634,6 +700,20 @@ suanli_profile_page_init (SuanliProfilePage *self)
   GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  {
+    const SuanliStatColumn kernel_columns[] = {
+      { _("Count"), SUANLI_STAT_COUNT }, { _("Total"), SUANLI_STAT_DURATION }, { _("Mean"), SUANLI_STAT_DURATION },
+      { _("Min"), SUANLI_STAT_DURATION }, { _("Max"), SUANLI_STAT_DURATION }, { _("Share"), SUANLI_STAT_PERCENT },
+    };
+    const SuanliStatColumn operator_columns[] = {
+      { _("Count"), SUANLI_STAT_COUNT }, { _("Self"), SUANLI_STAT_DURATION }, { _("Total"), SUANLI_STAT_DURATION },
+      { _("Max"), SUANLI_STAT_DURATION },
+    };
+
+    suanli_stats_table_set_columns (self->kernels_table, _("GPU Kernels"), kernel_columns, G_N_ELEMENTS (kernel_columns));
+    suanli_stats_table_set_columns (self->operators_table, _("CPU Operators"), operator_columns,
+                                    G_N_ELEMENTS (operator_columns));
+  }
   self->pending = g_ptr_array_new_with_free_func (g_object_unref);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));

@@ -21,6 +21,8 @@ void       suanli_profile_page_add_file   (SuanliProfilePage  *self,
 gboolean   suanli_profile_page_is_loading (SuanliProfilePage  *self);
 GtkWidget *suanli_profile_page_get_timeline (SuanliProfilePage *self);
 GtkWidget *suanli_profile_page_get_flame_graph (SuanliProfilePage *self);
+GtkWidget *suanli_profile_page_get_table  (SuanliProfilePage  *self,
+                                           gboolean            operators);
 void       suanli_profile_page_show_view  (SuanliProfilePage  *self,
                                            const char         *view);
 const char *suanli_profile_page_get_details (SuanliProfilePage *self);
