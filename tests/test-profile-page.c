@@ -223,6 +223,29 @@ test_spike_visible (Fixture       *fixture,
   g_assert_cmpuint (spike, !=, beside);
 }
 
+/* The search entry whose placeholder is @placeholder, under @root. */
+static GtkWidget *
+find_search_entry (GtkWidget  *root,
+                   const char *placeholder)
+{
+  if (GTK_IS_SEARCH_ENTRY (root))
+    {
+      g_autofree char *text = NULL;
+
+      g_object_get (root, "placeholder-text", &text, NULL);
+      if (g_strcmp0 (text, placeholder) == 0)
+        return root;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_search_entry (child, placeholder);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 /* The first node named @name. */
 static guint
 flame_node (SuanliFlame *flame,
@@ -239,7 +262,7 @@ test_flame_graph (Fixture       *fixture,
                   gconstpointer  data)
 {
   SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_profile_page_get_flame_graph (fixture->page));
-  GtkWidget *search = suanli_test_find_widget (GTK_WIDGET (fixture->page), GTK_TYPE_SEARCH_ENTRY);
+  GtkWidget *search = find_search_entry (GTK_WIDGET (fixture->page), _("Search frames"));
   GtkWidget *gpu = suanli_test_find_label (GTK_WIDGET (fixture->page), _("GPU Time"));
   g_autofree char *matched = g_strdup_printf (_("%.1f%% matched"), 100.0 * 240 / 798);
   g_autofree char *name = g_strdup_printf ("profiler-flame-light-%s", suanli_test_language_tag ());
@@ -278,6 +301,45 @@ test_flame_graph (Fixture       *fixture,
   g_assert_cmpint (suanli_flame_get_node (flame, flame_node (flame, "ampere_sgemm_128x64_tn"))->total, ==, 100000000);
   g_assert_nonnull (strstr (suanli_flame_get_name (flame, suanli_flame_get_node (flame, flame_node (flame, "ampere_sgemm_128x64_tn"))->parent),
                             "cudaLaunchKernel"));
+}
+
+/* The name of the selected slice. */
+static const char *
+selected_name (Fixture *fixture)
+{
+  SuanliTrace *trace = suanli_timeline_get_trace (fixture->timeline);
+  guint track;
+  guint32 slice;
+
+  g_assert_true (suanli_timeline_get_selected (fixture->timeline, &track, &slice));
+  return suanli_trace_get_string (trace, g_array_index (suanli_trace_get_track (trace, track)->slices, SuanliSlice, slice).name);
+}
+
+static void
+test_search (Fixture       *fixture,
+             gconstpointer  data)
+{
+  GtkWidget *entry = find_search_entry (GTK_WIDGET (fixture->page), _("Search slices (Ctrl+F)"));
+  g_autofree char *four = g_strdup_printf (ngettext ("%llu match", "%llu matches", 4), 4ULL);
+  g_autofree char *name = g_strdup_printf ("profiler-search-light-%s", suanli_test_language_tag ());
+
+  /* Ctrl+F's action puts the keyboard in the search entry. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "profile.search", NULL));
+  g_assert_true (gtk_widget_has_focus (entry) || gtk_widget_is_ancestor (gtk_root_get_focus (gtk_widget_get_root (entry)), entry));
+
+  /* Two aten::linear and two aten::addmm; the count, then Enter and Shift+Enter step by time. */
+  g_assert_cmpuint (suanli_timeline_search (fixture->timeline, "ATEN::"), ==, 4);
+  gtk_editable_set_text (GTK_EDITABLE (entry), "aten::");
+  suanli_test_iterate (300);   /* the entry waits a moment before it reports a change */
+  g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (fixture->page), four));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.next-match", NULL));
+  g_assert_cmpstr (selected_name (fixture), ==, "aten::linear");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.next-match", NULL));
+  g_assert_cmpstr (selected_name (fixture), ==, "aten::addmm");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "profile.previous-match", NULL));
+  g_assert_cmpstr (selected_name (fixture), ==, "aten::linear");
+  g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), name));
+  g_assert_cmpuint (suanli_timeline_search (fixture->timeline, "no such slice"), ==, 0);
 }
 
 static void
@@ -339,6 +401,7 @@ main (int   argc,
   g_test_add ("/profile-page/select", Fixture, NULL, fixture_set_up, test_select, fixture_tear_down);
   g_test_add ("/profile-page/spike-visible", Fixture, NULL, fixture_set_up, test_spike_visible, fixture_tear_down);
   g_test_add ("/profile-page/flame-graph", Fixture, NULL, fixture_set_up, test_flame_graph, fixture_tear_down);
+  g_test_add ("/profile-page/search", Fixture, NULL, fixture_set_up, test_search, fixture_tear_down);
   g_test_add ("/profile-page/tables", Fixture, NULL, fixture_set_up, test_tables, fixture_tear_down);
   g_test_add ("/profile-page/screenshots", Fixture, NULL, fixture_set_up, test_screenshots, fixture_tear_down);
   return g_test_run ();

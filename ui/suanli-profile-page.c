@@ -47,6 +47,8 @@ struct _SuanliProfilePage
   GtkSearchEntry       *flame_search;
   SuanliStatsTable     *kernels_table;
   SuanliStatsTable     *operators_table;
+  GtkSearchEntry       *timeline_search;
+  GtkLabel             *search_count_label;
 
   GCancellable         *loading;
   GPtrArray            *pending;         /* of GFile, gathered before a load */
@@ -349,6 +351,50 @@ append_flows (GString     *text,
       g_string_append (text, " · ");
       g_string_append_printf (text, ngettext ("launches %u GPU task", "launches %u GPU tasks", launched), launched);
     }
+}
+
+static void
+on_timeline_search_changed (SuanliProfilePage *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->timeline_search));
+  guint64 count = suanli_timeline_search (self->timeline, text);
+  g_autofree char *label = *text == '\0' ? g_strdup ("")
+                                         : g_strdup_printf (ngettext ("%llu match", "%llu matches", (gulong) MIN (count, G_MAXULONG)),
+                                                            (unsigned long long) count);
+
+  gtk_label_set_text (self->search_count_label, label);
+  gtk_stack_set_visible_child_name (self->views, "timeline");
+}
+
+/* Enter (or Ctrl+G): the next match; Shift+Enter (or Ctrl+Shift+G): the one before. */
+static void
+on_timeline_search_activate (SuanliProfilePage *self)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self->timeline), "timeline.next-match", NULL);
+}
+
+static void
+on_timeline_search_previous (SuanliProfilePage *self)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self->timeline), "timeline.previous-match", NULL);
+}
+
+static void
+previous_match_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  on_timeline_search_previous (SUANLI_PROFILE_PAGE (widget));
+}
+
+static void
+search_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
+
+  gtk_widget_grab_focus (GTK_WIDGET (self->timeline_search));
 }
 
 static void
@@ -680,6 +726,14 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, flame_search);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, kernels_table);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, operators_table);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, timeline_search);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, search_count_label);
+  gtk_widget_class_bind_template_callback (widget_class, on_timeline_search_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_timeline_search_activate);
+  gtk_widget_class_bind_template_callback (widget_class, on_timeline_search_previous);
+  gtk_widget_class_install_action (widget_class, "profile.search", NULL, search_action);
+  gtk_widget_class_install_action (widget_class, "profile.previous-match", NULL, previous_match_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "profile.search", NULL);
   gtk_widget_class_bind_template_callback (widget_class, on_slice_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_view_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_flame_kind_toggled);
@@ -715,6 +769,16 @@ suanli_profile_page_init (SuanliProfilePage *self)
                                     G_N_ELEMENTS (operator_columns));
   }
   self->pending = g_ptr_array_new_with_free_func (g_object_unref);
+  {
+    /* Shift+Enter in the search entry steps back, before the entry takes Enter for itself. */
+    GtkEventController *shortcuts = gtk_shortcut_controller_new ();
+
+    gtk_event_controller_set_propagation_phase (shortcuts, GTK_PHASE_CAPTURE);
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
+                                          gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Return, GDK_SHIFT_MASK),
+                                                            gtk_named_action_new ("profile.previous-match")));
+    gtk_widget_add_controller (GTK_WIDGET (self->timeline_search), shortcuts);
+  }
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
 }

@@ -7,7 +7,8 @@
  *   Shift+wheel, drag     pan                          F       zoom to the selected slice
  *   click                 select a slice, or fold a process    0       show everything
  * The keys are the actions timeline.zoom-in, zoom-out, pan-left, pan-right, zoom-to-selection and
- * reset, so a test or a menu can use them too. "slice-selected" says what was clicked.
+ * reset, so a test or a menu can use them too. "slice-selected" says what was clicked. A search
+ * fades what does not match; timeline.next-match and previous-match step through the matches.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -188,6 +189,64 @@ zoom_to_selection_action (GtkWidget  *widget,
                           self->selected_slice);
   margin = MAX (slice->duration / 8, MIN_SPAN_NS / 2);
   set_view (self, slice->start - margin, slice->start + slice->duration + margin, self->view.scroll_y);
+}
+
+/* Selects the next (or previous) slice matching the search, from the selected one's start, and
+ * brings it to the middle of the view. */
+static void
+step_match (SuanliTimeline *self,
+            gboolean        forward)
+{
+  gint64 from = self->view.from - 1, span = self->view.to - self->view.from;
+  guint track;
+  guint32 index;
+  SuanliSlice *slice;
+
+  if (self->painter == NULL)
+    return;
+  if (self->has_selection)
+    from = g_array_index (suanli_trace_get_track (self->trace, self->selected_track)->slices, SuanliSlice,
+                          self->selected_slice).start;
+  else if (!forward)
+    from = self->view.to + 1;
+  if (!suanli_timeline_painter_find_match (self->painter, from, forward, &track, &index))
+    return;
+  slice = &g_array_index (suanli_trace_get_track (self->trace, track)->slices, SuanliSlice, index);
+  suanli_timeline_select (self, track, index);
+  if (slice->start < self->view.from || slice->start > self->view.to)
+    set_view (self, slice->start + slice->duration / 2 - span / 2, slice->start + slice->duration / 2 + span / 2,
+              self->view.scroll_y);
+}
+
+static void
+next_match_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  step_match (SUANLI_TIMELINE (widget), TRUE);
+}
+
+static void
+previous_match_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  step_match (SUANLI_TIMELINE (widget), FALSE);
+}
+
+/* Fades the slices whose names do not contain @text (none when it is empty). Returns: how many
+ * slices match. */
+guint64
+suanli_timeline_search (SuanliTimeline *self,
+                        const char     *text)
+{
+  guint64 count;
+
+  if (self->painter == NULL)
+    return 0;
+  count = suanli_timeline_painter_set_search (self->painter, text);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  return count;
 }
 
 static gboolean
@@ -374,6 +433,8 @@ suanli_timeline_class_init (SuanliTimelineClass *klass)
   gtk_widget_class_install_action (widget_class, "timeline.pan-right", NULL, pan_right_action);
   gtk_widget_class_install_action (widget_class, "timeline.reset", NULL, reset_action);
   gtk_widget_class_install_action (widget_class, "timeline.zoom-to-selection", NULL, zoom_to_selection_action);
+  gtk_widget_class_install_action (widget_class, "timeline.next-match", NULL, next_match_action);
+  gtk_widget_class_install_action (widget_class, "timeline.previous-match", NULL, previous_match_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, 0, "timeline.zoom-in", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, 0, "timeline.zoom-out", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_a, 0, "timeline.pan-left", NULL);

@@ -35,6 +35,8 @@ gboolean     suanli_timeline_slice_at       (SuanliTimeline *self,
                                              double          y,
                                              guint          *track,
                                              guint32        *slice);
+guint64      suanli_timeline_search         (SuanliTimeline *self,
+                                             const char     *text);
 gboolean     suanli_timeline_select_at      (SuanliTimeline *self,
                                              double          x,
                                              double          y);

@@ -55,6 +55,8 @@ struct _SuanliTimelinePainter
   guint        selected_track;
   guint32      selected_slice;
   gboolean     has_selection;
+  char        *search;        /* casefolded; NULL when not searching */
+  GHashTable  *matched;       /* name + 1 → TRUE + 1 or FALSE + 1, for the search */
 };
 
 static void
@@ -250,6 +252,7 @@ suanli_timeline_painter_new (SuanliTrace *trace)
   self->collapsed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->colors = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->categories = g_hash_table_new (NULL, NULL);
+  self->matched = g_hash_table_new (NULL, NULL);
   for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
     g_ptr_array_add (self->indexes, suanli_track_index_new (suanli_trace_get_track (trace, t)));
   suanli_trace_get_time_range (trace, &self->origin, &last);
@@ -266,6 +269,8 @@ suanli_timeline_painter_free (SuanliTimelinePainter *self)
   g_hash_table_unref (self->collapsed);
   g_hash_table_unref (self->colors);
   g_hash_table_unref (self->categories);
+  g_hash_table_unref (self->matched);
+  g_free (self->search);
   g_free (self);
 }
 
@@ -284,6 +289,91 @@ suanli_timeline_painter_set_selected (SuanliTimelinePainter *self,
   self->has_selection = track < suanli_trace_get_n_tracks (self->trace);
   self->selected_track = track;
   self->selected_slice = slice;
+}
+
+/* Whether @name contains the search text (cached per name: a trace repeats its names). */
+static gboolean
+name_matches (SuanliTimelinePainter *self,
+              SuanliString           name)
+{
+  gpointer found = g_hash_table_lookup (self->matched, GUINT_TO_POINTER (name + 1));
+  gboolean matches;
+
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+  {
+    g_autofree char *folded = g_utf8_casefold (suanli_trace_get_string (self->trace, name), -1);
+    matches = strstr (folded, self->search) != NULL;
+  }
+  g_hash_table_insert (self->matched, GUINT_TO_POINTER (name + 1), GUINT_TO_POINTER (matches + 1));
+  return matches;
+}
+
+/**
+ * suanli_timeline_painter_set_search:
+ * @text: (nullable): what slice names must contain, case-insensitively; NULL or "" to stop
+ *
+ * Other slices are drawn faded. Returns: how many slices match.
+ */
+guint64
+suanli_timeline_painter_set_search (SuanliTimelinePainter *self,
+                                    const char            *text)
+{
+  guint64 count = 0;
+
+  g_clear_pointer (&self->search, g_free);
+  g_hash_table_remove_all (self->matched);
+  if (text == NULL || *text == '\0')
+    return 0;
+  self->search = g_utf8_casefold (text, -1);
+  for (guint t = 0; t < suanli_trace_get_n_tracks (self->trace); t++)
+    {
+      GArray *slices = suanli_trace_get_track (self->trace, t)->slices;
+
+      for (guint i = 0; i < slices->len; i++)
+        count += name_matches (self, g_array_index (slices, SuanliSlice, i).name);
+    }
+  return count;
+}
+
+/**
+ * suanli_timeline_painter_find_match:
+ * @forward: the next match after @time, or (FALSE) the last one before it
+ *
+ * Returns: whether there is one, with its track and index.
+ */
+gboolean
+suanli_timeline_painter_find_match (SuanliTimelinePainter *self,
+                                    gint64                 time,
+                                    gboolean               forward,
+                                    guint                 *track,
+                                    guint32               *slice)
+{
+  gboolean found = FALSE;
+  gint64 best = 0;
+
+  if (self->search == NULL)
+    return FALSE;
+  for (guint t = 0; t < suanli_trace_get_n_tracks (self->trace); t++)
+    {
+      GArray *slices = suanli_trace_get_track (self->trace, t)->slices;
+
+      for (guint i = 0; i < slices->len; i++)
+        {
+          const SuanliSlice *candidate = &g_array_index (slices, SuanliSlice, i);
+          gboolean beyond = forward ? candidate->start > time : candidate->start < time;
+          gboolean better = !found || (forward ? candidate->start < best : candidate->start > best);
+
+          if (beyond && better && name_matches (self, candidate->name))
+            {
+              found = TRUE;
+              best = candidate->start;
+              *track = t;
+              *slice = i;
+            }
+        }
+    }
+  return found;
 }
 
 /* Folds a process to its header row, or unfolds it. */
@@ -333,6 +423,7 @@ category_of (SuanliTimelinePainter *self,
 typedef struct
 {
   SuanliColor    named;
+  SuanliColor    faded;      /* the same, see-through, for slices a search does not match */
   SuanliCategory category;   /* communication kernels told apart by name */
 } SliceColor;
 
@@ -354,6 +445,8 @@ color_of (SuanliTimelinePainter *self,
       if (color->category == SUANLI_CATEGORY_KERNEL && (strstr (lower, "nccl") != NULL || strstr (lower, "rccl") != NULL))
         color->category = SUANLI_CATEGORY_COMMUNICATION;
       suanli_palette_named (color->category, name, dark, &color->named);
+      color->faded = color->named;
+      color->faded.alpha = 0.25;
       g_hash_table_insert (self->colors, key, color);
     }
   return color;
@@ -373,6 +466,7 @@ typedef struct
   double                    y;          /* the lane's top */
   guint                     track;
   SuanliColor               categories[SUANLI_N_CATEGORIES];   /* for merged columns */
+  SuanliColor               faded[SUANLI_N_CATEGORIES];        /* the same, while searching */
   /* Narrow pieces of one colour are gathered and filled together: a zoomed-out frame has tens
    * of thousands of one-pixel columns, and a fill each would cost most of the frame. */
   const SuanliColor        *run_color;
@@ -431,7 +525,11 @@ draw_slice (guint32            slice_index,
   const SliceColor *slice_color = color_of (frame->self, slice, frame->style->dark);
   /* A column standing for many slices takes its category's colour, so that neighbouring columns
    * merge into one rectangle; a slice shown on its own takes its name's shade. */
-  const SuanliColor *color = merged ? &frame->categories[slice_color->category] : &slice_color->named;
+  /* While searching, what does not match steps back. (Colours are compared by address when
+   * runs are gathered, so each is one that lives as long as the frame.) */
+  gboolean fade = frame->self->search != NULL && !name_matches (frame->self, slice->name);
+  const SuanliColor *color = merged ? (fade ? &frame->faded[slice_color->category] : &frame->categories[slice_color->category])
+                                    : (fade ? &slice_color->faded : &slice_color->named);
   double left = MAX (x_of (frame, slice->start), frame->x0);
   double right = MIN (x_of (frame, slice->start + slice->duration), frame->right);
   double height = SUANLI_TIMELINE_LANE_HEIGHT - 1;
@@ -662,7 +760,11 @@ suanli_timeline_painter_draw (SuanliTimelinePainter    *self,
   frame.right = width;
   frame.px_per_ns = MAX (width - SUANLI_TIMELINE_GUTTER_WIDTH, 1) / span;
   for (SuanliCategory c = 0; c < SUANLI_N_CATEGORIES; c++)
-    suanli_palette_category (c, style->dark, &frame.categories[c]);
+    {
+      suanli_palette_category (c, style->dark, &frame.categories[c]);
+      frame.faded[c] = frame.categories[c];
+      frame.faded[c].alpha = 0.25;
+    }
   pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
   pango_layout_set_single_paragraph_mode (layout, TRUE);
 

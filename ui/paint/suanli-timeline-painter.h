@@ -29,6 +29,13 @@ double                 suanli_timeline_painter_content_height (SuanliTimelinePai
 void                   suanli_timeline_painter_set_selected   (SuanliTimelinePainter *self,
                                                                guint                  track,
                                                                guint32                slice);
+guint64                suanli_timeline_painter_set_search     (SuanliTimelinePainter *self,
+                                                               const char            *text);
+gboolean               suanli_timeline_painter_find_match     (SuanliTimelinePainter *self,
+                                                               gint64                 time,
+                                                               gboolean               forward,
+                                                               guint                 *track,
+                                                               guint32               *slice);
 void                   suanli_timeline_painter_set_collapsed  (SuanliTimelinePainter *self,
                                                                guint                  group,
                                                                gint64                 pid,
