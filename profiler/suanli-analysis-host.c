@@ -25,6 +25,20 @@ compare_self_descending (gconstpointer a,
 GArray *
 suanli_analysis_cpu_operators (SuanliTrace *trace)
 {
+  return suanli_analysis_cpu_operators_in (trace, G_MININT64, G_MAXINT64);
+}
+
+/**
+ * suanli_analysis_cpu_operators_in:
+ * @from, @to: a time range: operators that overlap it count, for the part inside it
+ *
+ * Returns: (transfer full): as suanli_analysis_cpu_operators(), within the range.
+ */
+GArray *
+suanli_analysis_cpu_operators_in (SuanliTrace *trace,
+                                  gint64       from,
+                                  gint64       to)
+{
   g_autoptr(GHashTable) by_name = g_hash_table_new (NULL, NULL);
   g_autoptr(SuanliClassifier) classifier = suanli_classifier_new (trace);
   GArray *result = g_array_new (FALSE, TRUE, sizeof (SuanliOperatorStats));
@@ -42,8 +56,11 @@ suanli_analysis_cpu_operators (SuanliTrace *trace)
           SuanliOperatorStats fresh = { slice->name, 0, 0, 0, 0 };
           SuanliOperatorStats *stats;
           gboolean recursive = FALSE;
+          gint64 duration = suanli_analysis_overlap (slice, from, to);
 
           open[slice->depth] = s;
+          if (duration == 0 && (slice->start < from || slice->start >= to))
+            continue;   /* outside the range; its children are too, unless it is the parent of one inside */
           if (slice->depth > 0)
             {
               /* Less self time for the parent, when the parent is an operator. */
@@ -54,7 +71,7 @@ suanli_analysis_cpu_operators (SuanliTrace *trace)
                   SuanliOperatorStats parent_fresh = { parent->name, 0, 0, 0, 0 };
                   SuanliOperatorStats *parent_stats = suanli_analysis_entry (result, by_name, parent->name, &parent_fresh);
 
-                  parent_stats->self_ns -= slice->duration;
+                  parent_stats->self_ns -= duration;
                 }
             }
           if (!suanli_classifier_is_operator (classifier, slice))
@@ -63,10 +80,10 @@ suanli_analysis_cpu_operators (SuanliTrace *trace)
             recursive = g_array_index (track->slices, SuanliSlice, open[d]).name == slice->name;
           stats = suanli_analysis_entry (result, by_name, slice->name, &fresh);
           stats->count++;
-          stats->self_ns += slice->duration;
-          stats->max_ns = MAX (stats->max_ns, slice->duration);
+          stats->self_ns += duration;
+          stats->max_ns = MAX (stats->max_ns, duration);
           if (!recursive)
-            stats->total_ns += slice->duration;
+            stats->total_ns += duration;
         }
     }
   g_array_sort (result, compare_self_descending);

@@ -309,9 +309,35 @@ compare_total_descending (gconstpointer a,
   return (x->total_ns < y->total_ns) - (x->total_ns > y->total_ns);
 }
 
+/* How much of @slice lies in [@from, @to). */
+gint64
+suanli_analysis_overlap (const SuanliSlice *slice,
+                         gint64             from,
+                         gint64             to)
+{
+  gint64 start = MAX (slice->start, from);
+  gint64 end = MIN (slice->start + slice->duration, to);
+
+  return MAX (0, end - start);
+}
+
 /* Returns: (transfer full): per kernel name (verbatim), its count and times, by total descending. */
 GArray *
 suanli_analysis_top_kernels (SuanliTrace *trace)
+{
+  return suanli_analysis_top_kernels_in (trace, G_MININT64, G_MAXINT64);
+}
+
+/**
+ * suanli_analysis_top_kernels_in:
+ * @from, @to: a time range: kernels that overlap it count, for the part inside it
+ *
+ * Returns: (transfer full): as suanli_analysis_top_kernels(), within the range.
+ */
+GArray *
+suanli_analysis_top_kernels_in (SuanliTrace *trace,
+                                gint64       from,
+                                gint64       to)
 {
   g_autoptr(GHashTable) by_name = g_hash_table_new (NULL, NULL);
   GArray *result = g_array_new (FALSE, TRUE, sizeof (SuanliKernelStats));
@@ -329,13 +355,16 @@ suanli_analysis_top_kernels (SuanliTrace *trace)
           SuanliKernelStats fresh = { slice->name, 0, 0, G_MAXINT64, 0 };
           SuanliKernelStats *stats;
 
-          if (suanli_classifier_work (classifier, slice) != SUANLI_WORK_KERNEL)
+          gint64 duration = suanli_analysis_overlap (slice, from, to);
+
+          if (suanli_classifier_work (classifier, slice) != SUANLI_WORK_KERNEL ||
+              (duration == 0 && (slice->start < from || slice->start >= to)))
             continue;
           stats = suanli_analysis_entry (result, by_name, slice->name, &fresh);
           stats->count++;
-          stats->total_ns += slice->duration;
-          stats->min_ns = MIN (stats->min_ns, slice->duration);
-          stats->max_ns = MAX (stats->max_ns, slice->duration);
+          stats->total_ns += duration;
+          stats->min_ns = MIN (stats->min_ns, duration);
+          stats->max_ns = MAX (stats->max_ns, duration);
         }
     }
   suanli_classifier_free (classifier);

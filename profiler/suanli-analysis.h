@@ -113,7 +113,16 @@ gboolean suanli_analysis_is_gpu_work      (SuanliTrace       *trace,
                                            const SuanliSlice *slice);
 GArray  *suanli_analysis_gpu_time         (SuanliTrace       *trace);
 GArray  *suanli_analysis_top_kernels      (SuanliTrace       *trace);
+GArray  *suanli_analysis_top_kernels_in   (SuanliTrace       *trace,
+                                           gint64             from,
+                                           gint64             to);
 GArray  *suanli_analysis_cpu_operators    (SuanliTrace       *trace);
+GArray  *suanli_analysis_cpu_operators_in (SuanliTrace       *trace,
+                                           gint64             from,
+                                           gint64             to);
+gint64   suanli_analysis_overlap          (const SuanliSlice *slice,
+                                           gint64             from,
+                                           gint64             to);
 GArray  *suanli_analysis_launch_delays    (SuanliTrace       *trace);
 GArray  *suanli_analysis_steps            (SuanliTrace       *trace);
 GArray  *suanli_analysis_collectives      (SuanliTrace       *trace);

@@ -343,6 +343,49 @@ test_search (Fixture       *fixture,
 }
 
 static void
+test_range (Fixture       *fixture,
+            gconstpointer  data)
+{
+  SuanliStatsTable *range = SUANLI_STATS_TABLE (suanli_profile_page_get_range_table (fixture->page));
+  SuanliStatsTable *kernels = SUANLI_STATS_TABLE (suanli_profile_page_get_table (fixture->page, FALSE));
+  SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_profile_page_get_flame_graph (fixture->page));
+  g_autofree char *name = g_strdup_printf ("profiler-range-light-%s", suanli_test_language_tag ());
+  g_autofree char *range_csv = NULL;
+  g_autofree char *kernels_csv = NULL;
+  gint64 from, to;
+
+  /* The first 100 ms: the step, linear, addmm, a launch and the GEMM, for the part inside. */
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (range)));
+  suanli_timeline_set_range (fixture->timeline, 0, 100000000);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (range)));
+  g_assert_cmpuint (suanli_stats_table_get_n_rows (range), ==, 5);
+  range_csv = suanli_stats_table_to_csv (range);
+  g_test_message ("%s", range_csv);
+  g_assert_nonnull (strstr (range_csv, "\r\naten::linear,1,90000000,90000000,90000000,90000000\r\n"));
+  g_assert_nonnull (strstr (range_csv, "\r\nampere_sgemm_128x64_tn,1,60000000,60000000,60000000,60000000\r\n"));
+  kernels_csv = suanli_stats_table_to_csv (kernels);
+  g_assert_nonnull (strstr (kernels_csv, "\r\nampere_sgemm_128x64_tn,1,60000000,"));
+  g_assert_null (strstr (kernels_csv, "ncclDevKernel"));
+
+  /* F zooms to the range; the flame graph keeps to it. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.zoom-to-selection", NULL));
+  suanli_timeline_get_window (fixture->timeline, &from, &to);
+  g_assert_cmpint (from, ==, 0);
+  g_assert_cmpint (to, ==, 100000000);
+  g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), name));
+  suanli_profile_page_show_view (fixture->page, "flame");
+  g_assert_cmpint (suanli_flame_get_node (suanli_flame_graph_get_flame (graph), 0)->total, ==, 100000000);
+
+  /* Escape forgets it: everything again. */
+  suanli_profile_page_show_view (fixture->page, "timeline");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.clear-range", NULL));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (range)));
+  g_assert_cmpuint (suanli_stats_table_get_n_rows (kernels), ==, 3);
+  suanli_profile_page_show_view (fixture->page, "flame");
+  g_assert_cmpint (suanli_flame_get_node (suanli_flame_graph_get_flame (graph), 0)->total, ==, 798000000);
+}
+
+static void
 test_tables (Fixture       *fixture,
              gconstpointer  data)
 {
@@ -403,6 +446,7 @@ main (int   argc,
   g_test_add ("/profile-page/flame-graph", Fixture, NULL, fixture_set_up, test_flame_graph, fixture_tear_down);
   g_test_add ("/profile-page/search", Fixture, NULL, fixture_set_up, test_search, fixture_tear_down);
   g_test_add ("/profile-page/tables", Fixture, NULL, fixture_set_up, test_tables, fixture_tear_down);
+  g_test_add ("/profile-page/range", Fixture, NULL, fixture_set_up, test_range, fixture_tear_down);
   g_test_add ("/profile-page/screenshots", Fixture, NULL, fixture_set_up, test_screenshots, fixture_tear_down);
   return g_test_run ();
 }

@@ -651,6 +651,22 @@ test_analysis (void)
   g_assert_cmpint (collective->group_size, ==, 8);
   g_assert_cmpfloat (collective->busbw_gbps, ==, 0);
 
+  /* Within 20–60 µs: operators and kernels count for the part inside, and what lies wholly
+   * outside (the launch at 3–8 µs, record_param_comms from 60 µs) not at all. */
+  {
+    g_autoptr(GArray) in_range = suanli_analysis_cpu_operators_in (imported->trace, 20000, 60000);
+    g_autoptr(GArray) kernels_in = suanli_analysis_top_kernels_in (imported->trace, 10000, 30000);
+
+    g_assert_cmpuint (in_range->len, ==, 3);
+    g_assert_cmpint (find_operator (imported->trace, in_range, "aten::linear")->total_ns, ==, 21000);
+    g_assert_cmpint (find_operator (imported->trace, in_range, "aten::linear")->self_ns, ==, 9000);
+    g_assert_cmpint (find_operator (imported->trace, in_range, "aten::addmm")->self_ns, ==, 12000);
+    g_assert_cmpint (find_operator (imported->trace, in_range, "aten::add")->total_ns, ==, 10000);
+    g_assert_cmpuint (find_operator (imported->trace, in_range, "aten::add")->count, ==, 2);
+    g_assert_cmpuint (kernels_in->len, ==, 1);
+    g_assert_cmpint (g_array_index (kernels_in, SuanliKernelStats, 0).total_ns, ==, 20000);
+  }
+
   g_assert_cmpfloat_with_epsilon (suanli_analysis_bus_factor ("all_gather", 8), 7.0 / 8, 1e-12);
   g_assert_cmpfloat_with_epsilon (suanli_analysis_bus_factor ("ReduceScatter", 2), 0.5, 1e-12);
   g_assert_cmpfloat (suanli_analysis_bus_factor ("AllReduce", 0), ==, 0);

@@ -47,6 +47,7 @@ struct _SuanliProfilePage
   GtkSearchEntry       *flame_search;
   SuanliStatsTable     *kernels_table;
   SuanliStatsTable     *operators_table;
+  SuanliStatsTable     *range_table;
   GtkSearchEntry       *timeline_search;
   GtkLabel             *search_count_label;
 
@@ -176,14 +177,21 @@ update_flame (SuanliProfilePage *self)
   gboolean gpu = gtk_toggle_button_get_active (self->gpu_toggle);
   g_autoptr(SuanliFlame) flame = NULL;
 
+  gint64 from = G_MININT64, to = G_MAXINT64;
+  g_autofree char *key = NULL;
+
   if (trace == NULL || !g_str_equal (gtk_stack_get_visible_child_name (self->views), "flame"))
     return;
+  /* A selected range on the timeline restricts the flame graph to it. */
+  if (!suanli_timeline_get_range (self->timeline, &from, &to))
+    from = G_MININT64, to = G_MAXINT64;
+  key = g_strdup_printf ("%d:%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, gpu, from, to);
   if (suanli_flame_graph_get_flame (self->flame_graph) != NULL &&
       suanli_flame_get_trace (suanli_flame_graph_get_flame (self->flame_graph)) == trace &&
-      GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self->flame_graph), "gpu")) == gpu)
+      g_strcmp0 (g_object_get_data (G_OBJECT (self->flame_graph), "shown"), key) == 0)
     return;
-  flame = suanli_flame_new (trace, gpu ? SUANLI_FLAME_GPU : SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
-  g_object_set_data (G_OBJECT (self->flame_graph), "gpu", GINT_TO_POINTER (gpu));
+  flame = suanli_flame_new (trace, gpu ? SUANLI_FLAME_GPU : SUANLI_FLAME_CPU, from, to);
+  g_object_set_data_full (G_OBJECT (self->flame_graph), "shown", g_steal_pointer (&key), g_free);
   suanli_flame_graph_set_flame (self->flame_graph, flame, gpu);
   suanli_flame_graph_set_icicle (self->flame_graph, gtk_toggle_button_get_active (self->icicle_toggle));
   gtk_editable_set_text (GTK_EDITABLE (self->flame_search), "");
@@ -235,15 +243,17 @@ on_flame_search_changed (SuanliProfilePage *self)
 /* Kernels and CPU operators of @trace (or none) into the tables. */
 static void
 fill_tables (SuanliProfilePage *self,
-             SuanliTrace       *trace)
+             SuanliTrace       *trace,
+             gint64             from,
+             gint64             to)
 {
   g_autoptr(GListStore) kernels = g_list_store_new (SUANLI_TYPE_STAT_ROW);
   g_autoptr(GListStore) operators = g_list_store_new (SUANLI_TYPE_STAT_ROW);
 
   if (trace != NULL)
     {
-      g_autoptr(GArray) kernel_stats = suanli_analysis_top_kernels (trace);
-      g_autoptr(GArray) operator_stats = suanli_analysis_cpu_operators (trace);
+      g_autoptr(GArray) kernel_stats = suanli_analysis_top_kernels_in (trace, from, to);
+      g_autoptr(GArray) operator_stats = suanli_analysis_cpu_operators_in (trace, from, to);
       double all = 0;
 
       for (guint i = 0; i < kernel_stats->len; i++)
@@ -275,7 +285,8 @@ show_trace (SuanliProfilePage *self)
 {
   SuanliTrace *trace = workspace_trace (self);
 
-  fill_tables (self, trace);
+  fill_tables (self, trace, G_MININT64, G_MAXINT64);
+  gtk_widget_set_visible (GTK_WIDGET (self->range_table), FALSE);
 
   suanli_timeline_set_trace (self->timeline, trace);
   suanli_flame_graph_set_flame (self->flame_graph, NULL, FALSE);
@@ -395,6 +406,103 @@ search_action (GtkWidget  *widget,
   SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
 
   gtk_widget_grab_focus (GTK_WIDGET (self->timeline_search));
+}
+
+/* Every slice that overlaps [@from, @to), by name: count, and the time inside the range (total,
+ * least, mean, most). */
+static GListStore *
+range_rows (SuanliTrace *trace,
+            gint64       from,
+            gint64       to,
+            guint64     *n_slices)
+{
+  g_autoptr(GHashTable) by_name = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) figures = g_array_new (FALSE, FALSE, sizeof (double) * 4);   /* count, total, min, max */
+  g_autoptr(GArray) names = g_array_new (FALSE, FALSE, sizeof (SuanliString));
+  GListStore *rows = g_list_store_new (SUANLI_TYPE_STAT_ROW);
+
+  *n_slices = 0;
+  for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
+    {
+      GArray *slices = suanli_trace_get_track (trace, t)->slices;
+
+      for (guint i = 0; i < slices->len; i++)
+        {
+          SuanliSlice *slice = &g_array_index (slices, SuanliSlice, i);
+          gint64 inside = suanli_analysis_overlap (slice, from, to);
+          gpointer found;
+          double *entry;
+
+          if (slice->start >= to)
+            break;   /* sorted by start: nothing after it overlaps */
+          if (inside == 0 && (slice->start < from || slice->start >= to))
+            continue;
+          found = g_hash_table_lookup (by_name, GUINT_TO_POINTER (slice->name + 1));
+          if (found == NULL)
+            {
+              double fresh[4] = { 0, 0, G_MAXDOUBLE, 0 };
+
+              g_array_append_vals (figures, fresh, 1);
+              g_array_append_val (names, slice->name);
+              found = GUINT_TO_POINTER (figures->len);
+              g_hash_table_insert (by_name, GUINT_TO_POINTER (slice->name + 1), found);
+            }
+          entry = (double *) (figures->data + (GPOINTER_TO_UINT (found) - 1) * sizeof (double) * 4);
+          entry[0]++, entry[1] += (double) inside;
+          entry[2] = MIN (entry[2], (double) inside), entry[3] = MAX (entry[3], (double) inside);
+          (*n_slices)++;
+        }
+    }
+  for (guint i = 0; i < names->len; i++)
+    {
+      double *entry = (double *) (figures->data + i * sizeof (double) * 4);
+      double values[] = { entry[0], entry[1], entry[2], entry[1] / entry[0], entry[3] };
+      g_autoptr(SuanliStatRow) row = suanli_stat_row_new (suanli_trace_get_string (trace, g_array_index (names, SuanliString, i)),
+                                                          values, G_N_ELEMENTS (values));
+      g_list_store_append (rows, row);
+    }
+  return rows;
+}
+
+/* A range dragged on the ruler: the tables and the flame graph keep to it, and a table of every
+ * name in it appears. */
+static void
+on_range_changed (SuanliProfilePage *self)
+{
+  SuanliTrace *trace = suanli_timeline_get_trace (self->timeline);
+  gint64 from, to;
+
+  if (trace == NULL)
+    return;
+  if (!suanli_timeline_get_range (self->timeline, &from, &to))
+    {
+      fill_tables (self, trace, G_MININT64, G_MAXINT64);
+      gtk_widget_set_visible (GTK_WIDGET (self->range_table), FALSE);
+      set_details (self, "");
+    }
+  else
+    {
+      guint64 n_slices;
+      g_autoptr(GListStore) rows = range_rows (trace, from, to, &n_slices);
+      g_autofree char *length = suanli_format_duration_ns (to - from);
+      gint64 first, last;
+      g_autofree char *start = NULL;
+      g_autofree char *summary = NULL;
+
+      suanli_trace_get_time_range (trace, &first, &last);
+      start = suanli_format_duration_ns (from - first);
+      summary = g_strdup_printf (ngettext ("Range of %s from %s: %llu slice (its statistics are under Kernels; "
+                                           "Escape forgets the range)",
+                                           "Range of %s from %s: %llu slices (their statistics are under Kernels; "
+                                           "Escape forgets the range)",
+                                           (gulong) MIN (n_slices, G_MAXULONG)),
+                                 length, start, (unsigned long long) n_slices);
+      fill_tables (self, trace, from, to);
+      suanli_stats_table_set_rows (self->range_table, G_LIST_MODEL (rows));
+      gtk_widget_set_visible (GTK_WIDGET (self->range_table), TRUE);
+      set_details (self, summary);
+    }
+  update_flame (self);
 }
 
 static void
@@ -559,6 +667,12 @@ suanli_profile_page_get_table (SuanliProfilePage *self,
                                gboolean           operators)
 {
   return GTK_WIDGET (operators ? self->operators_table : self->kernels_table);
+}
+
+GtkWidget *
+suanli_profile_page_get_range_table (SuanliProfilePage *self)
+{
+  return GTK_WIDGET (self->range_table);
 }
 
 const char *
@@ -726,6 +840,8 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, flame_search);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, kernels_table);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, operators_table);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, range_table);
+  gtk_widget_class_bind_template_callback (widget_class, on_range_changed);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, timeline_search);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, search_count_label);
   gtk_widget_class_bind_template_callback (widget_class, on_timeline_search_changed);
@@ -764,6 +880,12 @@ suanli_profile_page_init (SuanliProfilePage *self)
       { _("Max"), SUANLI_STAT_DURATION },
     };
 
+    const SuanliStatColumn range_columns[] = {
+      { _("Count"), SUANLI_STAT_COUNT }, { _("Total"), SUANLI_STAT_DURATION }, { _("Min"), SUANLI_STAT_DURATION },
+      { _("Mean"), SUANLI_STAT_DURATION }, { _("Max"), SUANLI_STAT_DURATION },
+    };
+
+    suanli_stats_table_set_columns (self->range_table, _("Selected Range"), range_columns, G_N_ELEMENTS (range_columns));
     suanli_stats_table_set_columns (self->kernels_table, _("GPU Kernels"), kernel_columns, G_N_ELEMENTS (kernel_columns));
     suanli_stats_table_set_columns (self->operators_table, _("CPU Operators"), operator_columns,
                                     G_N_ELEMENTS (operator_columns));

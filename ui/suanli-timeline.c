@@ -6,6 +6,7 @@
  *   wheel                 scroll the rows              A / D   pan left / right
  *   Shift+wheel, drag     pan                          F       zoom to the selected slice
  *   click                 select a slice, or fold a process    0       show everything
+ *   drag on the ruler     select a time range                  Escape  forget the range
  * The keys are the actions timeline.zoom-in, zoom-out, pan-left, pan-right, zoom-to-selection and
  * reset, so a test or a menu can use them too. "slice-selected" says what was clicked. A search
  * fades what does not match; timeline.next-match and previous-match step through the matches.
@@ -41,12 +42,16 @@ struct _SuanliTimeline
   gint64                 drag_window_from;
   double                 pointer_x;
   double                 pinch_scale;     /* the pinch's scale when last applied */
+  gboolean               selecting_range; /* a drag that began on the ruler */
+  gint64                 range_anchor;
+  gint64                 range_from, range_to;   /* equal when no range is selected */
 };
 
 G_DEFINE_FINAL_TYPE (SuanliTimeline, suanli_timeline, GTK_TYPE_WIDGET)
 
 enum {
   SLICE_SELECTED,
+  RANGE_CHANGED,
   N_SIGNALS
 };
 
@@ -173,7 +178,7 @@ reset_action (GtkWidget  *widget,
   set_view (self, self->first, self->last, self->view.scroll_y);
 }
 
-/* The selected slice fills the middle 80% of the width. */
+/* The selected range fills the width, or else the selected slice fills the middle 80% of it. */
 static void
 zoom_to_selection_action (GtkWidget  *widget,
                           const char *action_name,
@@ -183,6 +188,11 @@ zoom_to_selection_action (GtkWidget  *widget,
   SuanliSlice *slice;
   gint64 margin;
 
+  if (self->range_to > self->range_from)
+    {
+      set_view (self, self->range_from, self->range_to, self->view.scroll_y);
+      return;
+    }
   if (!self->has_selection)
     return;
   slice = &g_array_index (suanli_trace_get_track (self->trace, self->selected_track)->slices, SuanliSlice,
@@ -298,6 +308,50 @@ on_motion (GtkEventControllerMotion *controller,
   self->pointer_x = x;
 }
 
+/* The time at @x on the timeline as it is now. */
+static gint64
+time_at (SuanliTimeline *self,
+         double          x)
+{
+  double fraction = CLAMP ((x - SUANLI_TIMELINE_GUTTER_WIDTH) / time_width (self), 0, 1);
+
+  return self->view.from + (gint64) ((double) (self->view.to - self->view.from) * fraction);
+}
+
+/* Selects the range [@from, @to) (none when they are equal), as a drag on the ruler does. */
+void
+suanli_timeline_set_range (SuanliTimeline *self,
+                           gint64          from,
+                           gint64          to)
+{
+  self->range_from = MIN (from, to);
+  self->range_to = MAX (from, to);
+  if (self->painter != NULL)
+    suanli_timeline_painter_set_range (self->painter, self->range_from, self->range_to);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[RANGE_CHANGED], 0);
+}
+
+/* Returns: whether a range is selected, and it. */
+gboolean
+suanli_timeline_get_range (SuanliTimeline *self,
+                           gint64         *from,
+                           gint64         *to)
+{
+  *from = self->range_from;
+  *to = self->range_to;
+  return self->range_to > self->range_from;
+}
+
+static void
+clear_range_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  suanli_timeline_set_range (SUANLI_TIMELINE (widget), 0, 0);
+}
+
+/* A drag on the ruler selects a range; anywhere else it pans. */
 static void
 on_drag_begin (GtkGestureDrag *gesture,
                double          x,
@@ -307,6 +361,9 @@ on_drag_begin (GtkGestureDrag *gesture,
   self->drag_window_from = self->view.from;
   self->drag_scroll = self->view.scroll_y;
   self->drag_from = x;
+  self->selecting_range = self->painter != NULL && y < SUANLI_TIMELINE_RULER_HEIGHT && x >= SUANLI_TIMELINE_GUTTER_WIDTH;
+  if (self->selecting_range)
+    self->range_anchor = time_at (self, x);
 }
 
 static void
@@ -318,7 +375,28 @@ on_drag_update (GtkGestureDrag *gesture,
   gint64 span = self->view.to - self->view.from;
   gint64 shift = (gint64) (-dx * (double) span / time_width (self));
 
+  if (self->selecting_range)
+    {
+      gint64 at = time_at (self, self->drag_from + dx);
+
+      self->range_from = MIN (self->range_anchor, at);
+      self->range_to = MAX (self->range_anchor, at);
+      suanli_timeline_painter_set_range (self->painter, self->range_from, self->range_to);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return;
+    }
   set_view (self, self->drag_window_from + shift, self->drag_window_from + shift + span, self->drag_scroll - dy);
+}
+
+static void
+on_drag_end (GtkGestureDrag *gesture,
+             double          dx,
+             double          dy,
+             SuanliTimeline *self)
+{
+  if (self->selecting_range)
+    suanli_timeline_set_range (self, self->range_from, self->range_to);
+  self->selecting_range = FALSE;
 }
 
 /* The slice at (@x, @y), within two pixels: its track and index in the track. */
@@ -423,6 +501,9 @@ suanli_timeline_class_init (SuanliTimelineClass *klass)
   object_class->dispose = suanli_timeline_dispose;
   widget_class->snapshot = snapshot;
 
+  /* The selected range changed (suanli_timeline_get_range() says what it is now). */
+  signals[RANGE_CHANGED] = g_signal_new ("range-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                         NULL, G_TYPE_NONE, 0);
   /* A slice was selected: its track and its index in the track. */
   signals[SLICE_SELECTED] = g_signal_new ("slice-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                                           NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);
@@ -434,6 +515,8 @@ suanli_timeline_class_init (SuanliTimelineClass *klass)
   gtk_widget_class_install_action (widget_class, "timeline.reset", NULL, reset_action);
   gtk_widget_class_install_action (widget_class, "timeline.zoom-to-selection", NULL, zoom_to_selection_action);
   gtk_widget_class_install_action (widget_class, "timeline.next-match", NULL, next_match_action);
+  gtk_widget_class_install_action (widget_class, "timeline.clear-range", NULL, clear_range_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "timeline.clear-range", NULL);
   gtk_widget_class_install_action (widget_class, "timeline.previous-match", NULL, previous_match_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, 0, "timeline.zoom-in", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, 0, "timeline.zoom-out", NULL);
@@ -465,6 +548,7 @@ suanli_timeline_init (SuanliTimeline *self)
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
   g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
   g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
   g_signal_connect (click, "pressed", G_CALLBACK (on_click), self);
   g_signal_connect (pinch, "begin", G_CALLBACK (on_pinch_begin), self);
   g_signal_connect (pinch, "scale-changed", G_CALLBACK (on_zoom_gesture), self);
@@ -503,6 +587,7 @@ suanli_timeline_set_trace (SuanliTimeline *self,
       self->view.to = MAX (self->last, self->first + MIN_SPAN_NS);
       self->view.scroll_y = 0;
     }
+  self->range_from = self->range_to = 0;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

@@ -35,6 +35,12 @@ gboolean     suanli_timeline_slice_at       (SuanliTimeline *self,
                                              double          y,
                                              guint          *track,
                                              guint32        *slice);
+void         suanli_timeline_set_range      (SuanliTimeline *self,
+                                             gint64          from,
+                                             gint64          to);
+gboolean     suanli_timeline_get_range      (SuanliTimeline *self,
+                                             gint64         *from,
+                                             gint64         *to);
 guint64      suanli_timeline_search         (SuanliTimeline *self,
                                              const char     *text);
 gboolean     suanli_timeline_select_at      (SuanliTimeline *self,

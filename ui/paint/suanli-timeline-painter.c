@@ -55,6 +55,7 @@ struct _SuanliTimelinePainter
   guint        selected_track;
   guint32      selected_slice;
   gboolean     has_selection;
+  gint64       range_from, range_to;   /* a selected range; equal when there is none */
   char        *search;        /* casefolded; NULL when not searching */
   GHashTable  *matched;       /* name + 1 → TRUE + 1 or FALSE + 1, for the search */
 };
@@ -374,6 +375,16 @@ suanli_timeline_painter_find_match (SuanliTimelinePainter *self,
         }
     }
   return found;
+}
+
+/* Marks [@from, @to) as the selected range (nothing when they are equal). */
+void
+suanli_timeline_painter_set_range (SuanliTimelinePainter *self,
+                                   gint64                 from,
+                                   gint64                 to)
+{
+  self->range_from = MIN (from, to);
+  self->range_to = MAX (from, to);
 }
 
 /* Folds a process to its header row, or unfolds it. */
@@ -804,6 +815,24 @@ suanli_timeline_painter_draw (SuanliTimelinePainter    *self,
     }
   cairo_restore (cr);
   draw_ruler (self, &frame, width);
+  if (self->range_to > self->range_from && self->range_to > view->from && self->range_from < view->to)
+    {
+      /* The selected range: a veil over it, and its edges. */
+      double left = MAX (x_of (&frame, self->range_from), SUANLI_TIMELINE_GUTTER_WIDTH);
+      double right = MIN (x_of (&frame, self->range_to), width);
+      SuanliColor accent;
+
+      suanli_palette_category (SUANLI_CATEGORY_CPU, style->dark, &accent);
+      accent.alpha = 0.15;
+      suanli_color_set_source (cr, &accent);
+      cairo_rectangle (cr, left, 0, MAX (right - left, 1), height);
+      cairo_fill (cr);
+      accent.alpha = 0.9;
+      suanli_color_set_source (cr, &accent);
+      cairo_rectangle (cr, floor (left), 0, 1, height);
+      cairo_rectangle (cr, floor (right), 0, 1, height);
+      cairo_fill (cr);
+    }
 }
 
 static const Row *

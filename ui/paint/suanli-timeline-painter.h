@@ -36,6 +36,9 @@ gboolean               suanli_timeline_painter_find_match     (SuanliTimelinePai
                                                                gboolean               forward,
                                                                guint                 *track,
                                                                guint32               *slice);
+void                   suanli_timeline_painter_set_range      (SuanliTimelinePainter *self,
+                                                               gint64                 from,
+                                                               gint64                 to);
 void                   suanli_timeline_painter_set_collapsed  (SuanliTimelinePainter *self,
                                                                guint                  group,
                                                                gint64                 pid,
