@@ -21,6 +21,7 @@
 typedef struct
 {
   gint64 offset;      /* where the node starts inside the root, in the flame's unit */
+  gint64 heaviest;    /* the total of its heaviest child: below half a pixel, none is drawn */
   guint  depth;       /* 0 for the root */
 } Place;
 
@@ -72,6 +73,8 @@ lay_out (SuanliFlamePainter *self)
            c = suanli_flame_get_node (self->flame, c)->next_sibling)
         g_array_append_val (children, c);
       g_array_sort_with_data (children, compare_by_total, self->flame);
+      parent_place->heaviest = children->len > 0 ? suanli_flame_get_node (self->flame, g_array_index (children, guint32, 0))->total
+                                                 : 0;
       for (guint i = 0; i < children->len; i++)
         {
           guint32 c = g_array_index (children, guint32, i);
@@ -276,21 +279,32 @@ suanli_flame_painter_draw (SuanliFlamePainter     *self,
       if (at == 0)
         break;
     }
-  for (guint k = 1; k < self->order->len; k++)
-    {
-      guint32 node = g_array_index (self->order, guint32, k);
-      Place *place = &g_array_index (self->places, Place, node);
-      double x, box_width;
+  /* Down from the focus, depth first; a frame narrower than half a pixel is skipped with all
+   * that is under it (narrower still), so a frame costs what it shows, not the whole tree. */
+  {
+    g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
 
-      if (place->depth <= focus_place->depth || place->offset < focus_place->offset ||
-          place->offset >= focus_place->offset + focus->total)
-        continue;
-      box_width = (double) suanli_flame_get_node (self->flame, node)->total * scale;
-      if (box_width < 0.5)
-        continue;
-      x = (double) (place->offset - focus_place->offset) * scale;
-      draw_box (self, cr, style, layout, node, x, box_width, row_y (self, place->depth, height), FALSE);
-    }
+    if ((double) focus_place->heaviest * scale >= 0.5)
+      for (guint32 c = focus->first_child; c != 0; c = suanli_flame_get_node (self->flame, c)->next_sibling)
+        g_array_append_val (stack, c);
+    while (stack->len > 0)
+      {
+        guint32 node = g_array_index (stack, guint32, stack->len - 1);
+        const SuanliFlameNode *data = suanli_flame_get_node (self->flame, node);
+        Place *place = &g_array_index (self->places, Place, node);
+        double box_width = (double) data->total * scale;
+
+        g_array_set_size (stack, stack->len - 1);
+        if (box_width < 0.5)
+          continue;
+        draw_box (self, cr, style, layout, node, (double) (place->offset - focus_place->offset) * scale, box_width,
+                  row_y (self, place->depth, height), FALSE);
+        if ((double) place->heaviest * scale < 0.5)
+          continue;
+        for (guint32 c = data->first_child; c != 0; c = suanli_flame_get_node (self->flame, c)->next_sibling)
+          g_array_append_val (stack, c);
+      }
+  }
 }
 
 /* The node drawn at (@x, @y). */
