@@ -419,6 +419,25 @@ test_tables (Fixture       *fixture,
   g_assert_true (g_strv_contains ((const char * const *) lines,
                                   "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*),2,160000000,80000000,80000000,80000000,44.444"));
   g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), name));
+
+  /* Picking a row shows where it is: the timeline and the flame graph search for its name. */
+  g_assert_true (suanli_stats_table_select (kernels, "ampere_sgemm_128x64_tn"));
+  {
+    g_autofree char *two = g_strdup_printf (ngettext ("%llu match", "%llu matches", 2), 2ULL);
+    SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_profile_page_get_flame_graph (fixture->page));
+
+    g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (fixture->page), two));
+    g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (find_search_entry (GTK_WIDGET (fixture->page),
+                                                                             _("Search frames")))), ==,
+                     "ampere_sgemm_128x64_tn");
+    suanli_profile_page_show_view (fixture->page, "flame");
+    gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (gtk_widget_get_ancestor (suanli_test_find_label (GTK_WIDGET (fixture->page),
+                                                                                                       _("GPU Time")),
+                                                                              GTK_TYPE_TOGGLE_BUTTON)),
+                                  TRUE);
+    /* Both GEMMs, 200 of the GPU flame's 420 ms. */
+    g_assert_cmpfloat_with_epsilon (suanli_flame_graph_search (graph, "ampere_sgemm_128x64_tn"), 200.0 / 420.0001, 1e-6);
+  }
 }
 
 static void

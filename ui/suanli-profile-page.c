@@ -169,6 +169,8 @@ set_details (SuanliProfilePage *self,
   gtk_label_select_region (self->details_label, 0, 0);
 }
 
+static void on_flame_search_changed (SuanliProfilePage *self);
+
 /* The flame graph is worked out when it is first looked at, and again when its kind changes. */
 static void
 update_flame (SuanliProfilePage *self)
@@ -194,7 +196,7 @@ update_flame (SuanliProfilePage *self)
   g_object_set_data_full (G_OBJECT (self->flame_graph), "shown", g_steal_pointer (&key), g_free);
   suanli_flame_graph_set_flame (self->flame_graph, flame, gpu);
   suanli_flame_graph_set_icicle (self->flame_graph, gtk_toggle_button_get_active (self->icicle_toggle));
-  gtk_editable_set_text (GTK_EDITABLE (self->flame_search), "");
+  on_flame_search_changed (self);   /* the search, if any, marks the new graph too */
 }
 
 static void
@@ -374,7 +376,15 @@ on_timeline_search_changed (SuanliProfilePage *self)
                                                             (unsigned long long) count);
 
   gtk_label_set_text (self->search_count_label, label);
-  gtk_stack_set_visible_child_name (self->views, "timeline");
+  /* Typing a search shows the timeline it applies to. */
+  {
+    GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+    GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
+    if (focus != NULL && (focus == GTK_WIDGET (self->timeline_search) ||
+                          gtk_widget_is_ancestor (focus, GTK_WIDGET (self->timeline_search))))
+      gtk_stack_set_visible_child_name (self->views, "timeline");
+  }
 }
 
 /* Enter (or Ctrl+G): the next match; Shift+Enter (or Ctrl+Shift+G): the one before. */
@@ -396,6 +406,20 @@ previous_match_action (GtkWidget  *widget,
                        GVariant   *parameter)
 {
   on_timeline_search_previous (SUANLI_PROFILE_PAGE (widget));
+}
+
+/* A row picked in a table: its name is searched for in the timeline and the flame graph, so
+ * both show where it is. */
+static void
+on_row_selected (SuanliProfilePage *self,
+                 const char        *name)
+{
+  if (self->timeline_search == NULL)
+    return;   /* the page is being taken apart */
+  gtk_editable_set_text (GTK_EDITABLE (self->timeline_search), name);
+  gtk_editable_set_text (GTK_EDITABLE (self->flame_search), name);
+  on_timeline_search_changed (self);
+  on_flame_search_changed (self);
 }
 
 static void
@@ -842,6 +866,7 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, operators_table);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, range_table);
   gtk_widget_class_bind_template_callback (widget_class, on_range_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_row_selected);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, timeline_search);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, search_count_label);
   gtk_widget_class_bind_template_callback (widget_class, on_timeline_search_changed);

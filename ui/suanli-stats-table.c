@@ -29,6 +29,25 @@ struct _SuanliStatsTable
 
 G_DEFINE_FINAL_TYPE (SuanliStatsTable, suanli_stats_table, GTK_TYPE_WIDGET)
 
+enum {
+  ROW_SELECTED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+/* A row was selected: its name goes out, for the other views to show where it is. */
+static void
+on_selected (GtkSingleSelection *selection,
+             GParamSpec         *pspec,
+             SuanliStatsTable   *self)
+{
+  SuanliStatRow *row = gtk_single_selection_get_selected_item (selection);
+
+  if (row != NULL)
+    g_signal_emit (self, signals[ROW_SELECTED], 0, suanli_stat_row_get_name (row));
+}
+
 static char *
 cell_text (SuanliStatKind kind,
            double         value)
@@ -147,6 +166,26 @@ suanli_stats_table_set_rows (SuanliStatsTable *self,
   gtk_sort_list_model_set_model (self->sorted, rows);
 }
 
+/* Selects the row named @name, as a click does. Returns: whether there is one. */
+gboolean
+suanli_stats_table_select (SuanliStatsTable *self,
+                           const char       *name)
+{
+  GtkSingleSelection *selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (self->view));
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->sorted)); i++)
+    {
+      g_autoptr(SuanliStatRow) row = g_list_model_get_item (G_LIST_MODEL (self->sorted), i);
+
+      if (g_str_equal (suanli_stat_row_get_name (row), name))
+        {
+          gtk_single_selection_set_selected (selection, i);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 guint
 suanli_stats_table_get_n_rows (SuanliStatsTable *self)
 {
@@ -259,6 +298,9 @@ suanli_stats_table_dispose (GObject *object)
 {
   SuanliStatsTable *self = SUANLI_STATS_TABLE (object);
 
+  /* Taking the view apart changes its selection: nobody needs to hear of it now. */
+  if (self->view != NULL && gtk_column_view_get_model (self->view) != NULL)
+    g_signal_handlers_disconnect_by_func (gtk_column_view_get_model (self->view), on_selected, self);
   if (self->save_dialog != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->save_dialog));
   g_clear_object (&self->save_dialog);
@@ -283,6 +325,9 @@ suanli_stats_table_class_init (SuanliStatsTableClass *klass)
   object_class->finalize = suanli_stats_table_finalize;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_install_action (widget_class, "stats-table.export", NULL, export_action);
+  /* A row was selected (by the user: the first row a new list shows is not announced). */
+  signals[ROW_SELECTED] = g_signal_new ("row-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                        NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void
@@ -313,6 +358,9 @@ suanli_stats_table_init (SuanliStatsTable *self)
 
     self->sorted = gtk_sort_list_model_new (NULL, g_object_ref (gtk_column_view_get_sorter (self->view)));
     selection = gtk_single_selection_new (G_LIST_MODEL (self->sorted));
+    gtk_single_selection_set_autoselect (selection, FALSE);
+    gtk_single_selection_set_can_unselect (selection, TRUE);
+    g_signal_connect (selection, "notify::selected-item", G_CALLBACK (on_selected), self);
     gtk_column_view_set_model (self->view, GTK_SELECTION_MODEL (selection));
   }
   gtk_column_view_set_show_column_separators (self->view, TRUE);

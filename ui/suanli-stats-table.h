@@ -32,6 +32,8 @@ void       suanli_stats_table_set_columns (SuanliStatsTable       *self,
 void       suanli_stats_table_set_rows    (SuanliStatsTable       *self,
                                            GListModel             *rows);
 guint      suanli_stats_table_get_n_rows  (SuanliStatsTable       *self);
+gboolean   suanli_stats_table_select      (SuanliStatsTable       *self,
+                                           const char             *name);
 char      *suanli_stats_table_to_csv      (SuanliStatsTable       *self);
 
 G_END_DECLS

@@ -55,6 +55,7 @@ struct _SuanliTimelinePainter
   guint        selected_track;
   guint32      selected_slice;
   gboolean     has_selection;
+  GArray      *linked;        /* of SuanliFlow: the flows touching the selected slice */
   gint64       range_from, range_to;   /* a selected range; equal when there is none */
   char        *search;        /* casefolded; NULL when not searching */
   GHashTable  *matched;       /* name + 1 → TRUE + 1 or FALSE + 1, for the search */
@@ -254,6 +255,7 @@ suanli_timeline_painter_new (SuanliTrace *trace)
   self->colors = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->categories = g_hash_table_new (NULL, NULL);
   self->matched = g_hash_table_new (NULL, NULL);
+  self->linked = g_array_new (FALSE, FALSE, sizeof (SuanliFlow));
   for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
     g_ptr_array_add (self->indexes, suanli_track_index_new (suanli_trace_get_track (trace, t)));
   suanli_trace_get_time_range (trace, &self->origin, &last);
@@ -271,6 +273,7 @@ suanli_timeline_painter_free (SuanliTimelinePainter *self)
   g_hash_table_unref (self->colors);
   g_hash_table_unref (self->categories);
   g_hash_table_unref (self->matched);
+  g_array_unref (self->linked);
   g_free (self->search);
   g_free (self);
 }
@@ -287,9 +290,44 @@ suanli_timeline_painter_set_selected (SuanliTimelinePainter *self,
                                       guint                  track,
                                       guint32                slice)
 {
+  GArray *flows = suanli_trace_get_flows (self->trace);
+
   self->has_selection = track < suanli_trace_get_n_tracks (self->trace);
   self->selected_track = track;
   self->selected_slice = slice;
+  /* Its flows (a launch and its kernel, say), for arrows between them. */
+  g_array_set_size (self->linked, 0);
+  for (guint f = 0; f < flows->len && self->has_selection; f++)
+    {
+      SuanliFlow *flow = &g_array_index (flows, SuanliFlow, f);
+
+      if ((flow->from_track == track && flow->from_slice == slice) || (flow->to_track == track && flow->to_slice == slice))
+        g_array_append_val (self->linked, *flow);
+    }
+}
+
+/* The top of @slice_index's lane on @track in the frame, or FALSE when its row is not laid out. */
+static gboolean
+lane_top (SuanliTimelinePainter    *self,
+          guint                     track,
+          guint32                   slice_index,
+          const SuanliTimelineView *view,
+          double                   *y)
+{
+  const SuanliSlice *slice = &g_array_index (suanli_trace_get_track (self->trace, track)->slices, SuanliSlice, slice_index);
+
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      const Row *row = &g_array_index (self->rows, Row, i);
+
+      if (row->kind == ROW_TRACK && row->track == track)
+        {
+          *y = SUANLI_TIMELINE_RULER_HEIGHT + row->y - view->scroll_y + TRACK_GAP / 2 +
+               slice->depth * SUANLI_TIMELINE_LANE_HEIGHT;
+          return TRUE;
+        }
+    }
+  return FALSE;
 }
 
 /* Whether @name contains the search text (cached per name: a trace repeats its names). */
@@ -749,6 +787,44 @@ draw_gutter_label (Frame      *frame,
   pango_cairo_show_layout (frame->cr, frame->layout);
 }
 
+/* Arrows along the selected slice's flows: from the start of the one that launched to the start
+ * of what it launched. */
+static void
+draw_flows (SuanliTimelinePainter *self,
+            Frame                 *frame)
+{
+  SuanliColor color;
+
+  suanli_chart_style_foreground (frame->style, 0.85, &color);
+  suanli_color_set_source (frame->cr, &color);
+  cairo_set_line_width (frame->cr, 1.5);
+  for (guint i = 0; i < self->linked->len; i++)
+    {
+      SuanliFlow *flow = &g_array_index (self->linked, SuanliFlow, i);
+      const SuanliSlice *from = &g_array_index (suanli_trace_get_track (self->trace, flow->from_track)->slices, SuanliSlice,
+                                                flow->from_slice);
+      const SuanliSlice *to = &g_array_index (suanli_trace_get_track (self->trace, flow->to_track)->slices, SuanliSlice,
+                                              flow->to_slice);
+      double x0 = x_of (frame, from->start), x1 = x_of (frame, to->start), y0, y1, angle;
+
+      if (!lane_top (self, flow->from_track, flow->from_slice, frame->view, &y0) ||
+          !lane_top (self, flow->to_track, flow->to_slice, frame->view, &y1))
+        continue;
+      y0 += SUANLI_TIMELINE_LANE_HEIGHT / 2;
+      y1 += y1 > y0 ? 0 : SUANLI_TIMELINE_LANE_HEIGHT;
+      cairo_move_to (frame->cr, x0, y0);
+      cairo_line_to (frame->cr, x1, y1);
+      cairo_stroke (frame->cr);
+      /* The head. */
+      angle = atan2 (y1 - y0, x1 - x0);
+      cairo_move_to (frame->cr, x1, y1);
+      cairo_line_to (frame->cr, x1 - 8 * cos (angle - 0.4), y1 - 8 * sin (angle - 0.4));
+      cairo_line_to (frame->cr, x1 - 8 * cos (angle + 0.4), y1 - 8 * sin (angle + 0.4));
+      cairo_close_path (frame->cr);
+      cairo_fill (frame->cr);
+    }
+}
+
 /**
  * suanli_timeline_painter_draw:
  * @width, @height: the area, in user units (pixels on screen)
@@ -813,6 +889,7 @@ suanli_timeline_painter_draw (SuanliTimelinePainter    *self,
       cairo_fill (cr);
       draw_gutter_label (&frame, row->label, top, row->height, FALSE);
     }
+  draw_flows (self, &frame);
   cairo_restore (cr);
   draw_ruler (self, &frame, width);
   if (self->range_to > self->range_from && self->range_to > view->from && self->range_from < view->to)
