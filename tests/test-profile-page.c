@@ -441,6 +441,46 @@ test_tables (Fixture       *fixture,
 }
 
 static void
+test_export (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autofree char *svg_path = g_build_filename (fixture->directory, "timeline.svg", NULL);
+  g_autofree char *png_path = g_build_filename (fixture->directory, "flame.png", NULL);
+  g_autoptr(GFile) svg = g_file_new_for_path (svg_path);
+  g_autoptr(GFile) png = g_file_new_for_path (png_path);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  /* The timeline in front: SVG, a vector drawing. */
+  g_assert_true (suanli_profile_page_export_view (fixture->page, svg, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (svg_path, &contents, &length, NULL));
+  g_assert_nonnull (strstr (contents, "<svg"));
+  g_assert_null (strstr (contents, "<image"));   /* no raster in it */
+  g_assert_cmpuint (length, >, 1000);
+  g_clear_pointer (&contents, g_free);
+
+  /* The flame graph in front: PNG. */
+  suanli_profile_page_show_view (fixture->page, "flame");
+  suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
+  g_assert_true (suanli_profile_page_export_view (fixture->page, png, &error));
+  g_assert_true (g_file_get_contents (png_path, &contents, &length, NULL));
+  g_assert_cmpuint (length, >, 8);
+  g_assert_cmpint (memcmp (contents, "\x89PNG\r\n\x1a\n", 8), ==, 0);
+
+  /* A folder that is not there: an error, and nothing written. */
+  {
+    g_autoptr(GFile) nowhere = g_file_new_for_path ("/nonexistent-folder/flame.png");
+
+    g_assert_false (suanli_profile_page_export_view (fixture->page, nowhere, &error));
+    g_assert_nonnull (error);
+  }
+  g_unlink (svg_path);
+  g_unlink (png_path);
+}
+
+static void
 test_screenshots (Fixture       *fixture,
                   gconstpointer  data)
 {
@@ -466,6 +506,7 @@ main (int   argc,
   g_test_add ("/profile-page/search", Fixture, NULL, fixture_set_up, test_search, fixture_tear_down);
   g_test_add ("/profile-page/tables", Fixture, NULL, fixture_set_up, test_tables, fixture_tear_down);
   g_test_add ("/profile-page/range", Fixture, NULL, fixture_set_up, test_range, fixture_tear_down);
+  g_test_add ("/profile-page/export", Fixture, NULL, fixture_set_up, test_export, fixture_tear_down);
   g_test_add ("/profile-page/screenshots", Fixture, NULL, fixture_set_up, test_screenshots, fixture_tear_down);
   return g_test_run ();
 }

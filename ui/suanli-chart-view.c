@@ -10,11 +10,11 @@
 
 #include <math.h>
 #include <adwaita.h>
-#include <cairo-svg.h>
 #include <glib/gi18n.h>
 
 #include "suanli-bar-chart.h"
 #include "suanli-chart-view.h"
+#include "suanli-image-export.h"
 #include "suanli-scatter-chart.h"
 
 #define EXPORT_WIDTH  1200
@@ -447,13 +447,13 @@ suanli_chart_view_set_selected (SuanliChartView *self,
   rebuild (self);
 }
 
-static cairo_status_t
-append_to_bytes (void                *closure,
-                 const unsigned char *data,
-                 unsigned int         length)
+static void
+draw_for_export (cairo_t *cr,
+                 double   width,
+                 double   height,
+                 gpointer data)
 {
-  g_byte_array_append (closure, data, length);
-  return CAIRO_STATUS_SUCCESS;
+  paint (data, cr, width, height, FALSE);
 }
 
 /* Writes the chart, light style, to @file as SVG (*.svg) or PNG (anything else); the file is
@@ -463,37 +463,9 @@ suanli_chart_view_export (SuanliChartView  *self,
                           GFile            *file,
                           GError          **error)
 {
-  g_autofree char *name = g_file_get_basename (file);
-  g_autoptr(GByteArray) bytes = g_byte_array_new ();
-  gboolean svg = name != NULL && g_str_has_suffix (name, ".svg");
-  double width = EXPORT_WIDTH;
   double height = self->mode == SUANLI_CHART_BARS ? suanli_bar_chart_get_height (self->bars) : EXPORT_HEIGHT;
-  cairo_surface_t *surface;
-  cairo_status_t status;
-  cairo_t *cr;
 
   g_return_val_if_fail (SUANLI_IS_CHART_VIEW (self), FALSE);
 
-  surface = svg ? cairo_svg_surface_create_for_stream (append_to_bytes, bytes, width, height)
-                : cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) width, (int) height);
-  cr = cairo_create (surface);
-  cairo_set_source_rgb (cr, 1, 1, 1);
-  cairo_paint (cr);
-  paint (self, cr, width, height, FALSE);
-  cairo_destroy (cr);
-  if (svg)
-    cairo_surface_finish (surface);
-  else
-    cairo_surface_write_to_png_stream (surface, append_to_bytes, bytes);
-  status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot draw the chart: %s"),
-                   cairo_status_to_string (status));
-      return FALSE;
-    }
-  return g_file_replace_contents (file, (const char *) bytes->data, bytes->len, NULL, FALSE,
-                                  G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, error);
+  return suanli_image_export (file, EXPORT_WIDTH, height, draw_for_export, self, error);
 }

@@ -15,6 +15,7 @@
 
 #include "suanli-flame-graph.h"
 #include "suanli-flame-painter.h"
+#include "suanli-image-export.h"
 #include "suanli-units.h"
 
 struct _SuanliFlameGraph
@@ -284,4 +285,31 @@ suanli_flame_graph_describe_focus (SuanliFlameGraph *self)
     g_string_append_printf (text, " (%.1f%%)", 100.0 * (double) suanli_flame_get_node (self->flame, focus)->total /
                                                (double) MAX (suanli_flame_get_node (self->flame, 0)->total, 1));
   return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static void
+draw_for_export (cairo_t *cr,
+                 double   width,
+                 double   height,
+                 gpointer data)
+{
+  SuanliFlameGraph *self = data;
+  SuanliChartStyle style = { FALSE, NULL, 9 };
+
+  suanli_flame_painter_draw (self->painter, cr, &style, width, height);
+}
+
+/* Writes the flame graph as it is in view (light style) to @file: SVG for *.svg, else PNG. */
+gboolean
+suanli_flame_graph_export (SuanliFlameGraph  *self,
+                           GFile             *file,
+                           GError           **error)
+{
+  if (self->painter == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("There is no flame graph to export"));
+      return FALSE;
+    }
+  return suanli_image_export (file, MAX (gtk_widget_get_width (GTK_WIDGET (self)), 640),
+                              MAX (gtk_widget_get_height (GTK_WIDGET (self)), 200), draw_for_export, self, error);
 }

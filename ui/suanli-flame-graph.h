@@ -28,4 +28,8 @@ void         suanli_flame_graph_set_icicle (SuanliFlameGraph *self,
                                             gboolean          icicle);
 char        *suanli_flame_graph_describe_focus (SuanliFlameGraph *self);
 
+gboolean     suanli_flame_graph_export     (SuanliFlameGraph *self,
+                                            GFile            *file,
+                                            GError          **error);
+
 G_END_DECLS

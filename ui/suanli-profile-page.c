@@ -55,6 +55,7 @@ struct _SuanliProfilePage
   GPtrArray            *pending;         /* of GFile, gathered before a load */
   guint                 gather_source;
   GtkFileChooserNative *open_dialog;
+  GtkFileChooserNative *export_dialog;
 };
 
 G_DEFINE_FINAL_TYPE (SuanliProfilePage, suanli_profile_page, SUANLI_TYPE_PAGE)
@@ -779,6 +780,59 @@ zoom_action (GtkWidget  *widget,
     gtk_widget_activate_action (GTK_WIDGET (self->flame_graph), "flame-graph.zoom-out", NULL);
 }
 
+/**
+ * suanli_profile_page_export_view:
+ *
+ * Writes the timeline or the flame graph, whichever is in front, as it is shown (in the light
+ * style) to @file: SVG when its name ends in .svg, else PNG. The file is replaced whole or not
+ * at all.
+ */
+gboolean
+suanli_profile_page_export_view (SuanliProfilePage  *self,
+                                 GFile              *file,
+                                 GError            **error)
+{
+  if (g_str_equal (gtk_stack_get_visible_child_name (self->views), "flame"))
+    return suanli_flame_graph_export (self->flame_graph, file, error);
+  return suanli_timeline_export (self->timeline, file, error);
+}
+
+static void
+on_export_response (GtkNativeDialog   *dialog,
+                    int                response,
+                    SuanliProfilePage *self)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (response != GTK_RESPONSE_ACCEPT)
+    return;
+  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  if (!suanli_profile_page_export_view (self, file, &error))
+    show_toast (self, error->message);
+}
+
+static void
+export_view_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
+  gboolean flame = g_str_equal (gtk_stack_get_visible_child_name (self->views), "flame");
+
+  if (self->export_dialog == NULL)
+    {
+      GtkRoot *root = gtk_widget_get_root (widget);
+
+      self->export_dialog = gtk_file_chooser_native_new (_("Export the View"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+      gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->export_dialog), TRUE);
+      g_signal_connect (self->export_dialog, "response", G_CALLBACK (on_export_response), self);
+    }
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->export_dialog), flame ? "flame-graph.svg" : "timeline.svg");
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->export_dialog));
+}
+
 static void
 cancel_action (GtkWidget  *widget,
                const char *action_name,
@@ -831,6 +885,9 @@ suanli_profile_page_dispose (GObject *object)
   if (self->open_dialog != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->open_dialog));
   g_clear_object (&self->open_dialog);
+  if (self->export_dialog != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->export_dialog));
+  g_clear_object (&self->export_dialog);
   gtk_widget_dispose_template (GTK_WIDGET (self), SUANLI_TYPE_PROFILE_PAGE);
   G_OBJECT_CLASS (suanli_profile_page_parent_class)->dispose (object);
 }
@@ -873,6 +930,7 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_timeline_search_activate);
   gtk_widget_class_bind_template_callback (widget_class, on_timeline_search_previous);
   gtk_widget_class_install_action (widget_class, "profile.search", NULL, search_action);
+  gtk_widget_class_install_action (widget_class, "profile.export-view", NULL, export_view_action);
   gtk_widget_class_install_action (widget_class, "profile.previous-match", NULL, previous_match_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "profile.search", NULL);
   gtk_widget_class_bind_template_callback (widget_class, on_slice_selected);

@@ -19,6 +19,9 @@ void       suanli_profile_page_open_files (SuanliProfilePage  *self,
 void       suanli_profile_page_add_file   (SuanliProfilePage  *self,
                                            GFile              *file);
 gboolean   suanli_profile_page_is_loading (SuanliProfilePage  *self);
+gboolean   suanli_profile_page_export_view (SuanliProfilePage *self,
+                                            GFile             *file,
+                                            GError           **error);
 GtkWidget *suanli_profile_page_get_timeline (SuanliProfilePage *self);
 GtkWidget *suanli_profile_page_get_flame_graph (SuanliProfilePage *self);
 GtkWidget *suanli_profile_page_get_table  (SuanliProfilePage  *self,

@@ -18,6 +18,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "suanli-image-export.h"
 #include "suanli-timeline.h"
 #include "suanli-timeline-painter.h"
 #include "suanli-units.h"
@@ -637,4 +638,31 @@ suanli_timeline_select (SuanliTimeline *self,
   suanli_timeline_painter_set_selected (self->painter, track, slice);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_signal_emit (self, signals[SLICE_SELECTED], 0, track, slice);
+}
+
+static void
+draw_for_export (cairo_t *cr,
+                 double   width,
+                 double   height,
+                 gpointer data)
+{
+  SuanliTimeline *self = data;
+  SuanliChartStyle style = { FALSE, NULL, 9 };
+
+  suanli_timeline_painter_draw (self->painter, cr, &style, width, height, &self->view);
+}
+
+/* Writes the timeline as it is in view (light style) to @file: SVG for *.svg, else PNG. */
+gboolean
+suanli_timeline_export (SuanliTimeline  *self,
+                        GFile           *file,
+                        GError         **error)
+{
+  if (self->painter == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("There is no trace to export"));
+      return FALSE;
+    }
+  return suanli_image_export (file, MAX (gtk_widget_get_width (GTK_WIDGET (self)), 640),
+                              MAX (gtk_widget_get_height (GTK_WIDGET (self)), 400), draw_for_export, self, error);
 }

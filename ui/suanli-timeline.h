@@ -47,4 +47,8 @@ gboolean     suanli_timeline_select_at      (SuanliTimeline *self,
                                              double          x,
                                              double          y);
 
+gboolean     suanli_timeline_export         (SuanliTimeline *self,
+                                             GFile          *file,
+                                             GError        **error);
+
 G_END_DECLS
