@@ -11,6 +11,7 @@
 #include <adwaita.h>
 
 #include "suanli-catalog.h"
+#include "suanli-estimate.h"
 #include "suanli-flame-graph.h"
 #include "suanli-profile-page.h"
 #include "suanli-stats-table.h"
@@ -43,10 +44,12 @@ fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
   g_autoptr(SuanliCatalog) catalog = suanli_catalog_new ();
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *path = NULL;
   g_autoptr(GFile) file = NULL;
 
   fixture->directory = g_dir_make_tmp ("suanli-profile-XXXXXX", NULL);
+  suanli_catalog_load_builtin (catalog, problems);   /* for the plan the trace is compared with */
   fixture->workspace = suanli_workspace_new (G_LIST_MODEL (catalog));
   fixture->window = g_object_ref (suanli_window_new (NULL, G_OBJECT (fixture->workspace)));
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1180, 760);
@@ -481,6 +484,63 @@ test_export (Fixture       *fixture,
 }
 
 static void
+test_against_plan (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  SuanliPlan *plan = suanli_workspace_get_plan (fixture->workspace);
+  g_autoptr(SuanliPlan) seven_b = suanli_plan_new_from_data ("{\"name\": \"Seven B\", \"model\": {\"preset\": \"llama-2-7b\"},"
+                                                             " \"system\": {\"accelerator\": \"nvidia-h100-sxm\","
+                                                             " \"gpus_per_node\": 8}}", -1, "seven-b.suanli-plan", NULL);
+  g_autofree char *measured = suanli_format_duration_ns (399000000);
+  g_autofree char *name = g_strdup_printf ("profiler-plan-light-%s", suanli_test_language_tag ());
+  JsonObject *assumptions;
+  double mfu;
+
+  /* (The planner starts every window with a plan; this one replaces it.) */
+  g_assert_nonnull (seven_b);
+  suanli_plan_replace (plan, seven_b);
+  g_assert_nonnull (suanli_profile_page_get_plan_comparison (fixture->page));
+  g_test_message ("%s", suanli_profile_page_get_plan_comparison (fixture->page));
+  g_assert_nonnull (strstr (suanli_profile_page_get_plan_comparison (fixture->page), measured));
+  g_assert_nonnull (strstr (suanli_profile_page_get_plan_comparison (fixture->page), "Seven B"));
+  g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), name));
+
+  /* On eight GPUs this 399 ms step would mean an MFU over 100%: the button is off, nothing written. */
+  {
+    GtkWidget *button = gtk_widget_get_ancestor (suanli_test_find_label (GTK_WIDGET (fixture->page), _("Use Measured MFU in Plan")),
+                                                 GTK_TYPE_BUTTON);
+
+    g_assert_nonnull (button);
+    g_assert_false (gtk_widget_is_sensitive (button));
+  }
+  gtk_widget_activate_action (GTK_WIDGET (fixture->page), "profile.use-measured", NULL);
+  g_assert_null (json_object_get_member (suanli_plan_get_root (plan), "assumptions"));
+
+  /* On 128, it is plausible; writing it closes the loop: the plan's step is then the measured one. */
+  g_assert_true (suanli_plan_apply_merge_patch_data (plan, "{\"system\": {\"nodes\": 16}}", NULL));
+  g_test_message ("%s", suanli_profile_page_get_plan_comparison (fixture->page));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "profile.use-measured", NULL));
+  assumptions = json_object_get_object_member (suanli_plan_get_root (plan), "assumptions");
+  g_assert_nonnull (assumptions);
+  mfu = json_object_get_double_member (assumptions, "mfu");
+  g_assert_cmpfloat (mfu, >, 0);
+  g_assert_cmpfloat (mfu, <, 1);
+  {
+    g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+    g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+    g_autoptr(GListModel) catalog = NULL;
+    SuanliPlanInputs inputs = { 0 };
+    SuanliEstimate estimate = { 0 };
+
+    g_object_get (fixture->workspace, "catalog", &catalog, NULL);
+    g_assert_true (suanli_plan_inputs_resolve (plan, SUANLI_CATALOG (catalog), &inputs, errors, warnings));
+    suanli_estimate_compute (&inputs, &estimate);
+    g_test_message ("mfu %.4f: planned step %.4f s", mfu, estimate.step_time_s);
+    g_assert_cmpfloat_with_epsilon (estimate.step_time_s, 0.399, 0.399 * 1e-3);
+  }
+}
+
+static void
 test_screenshots (Fixture       *fixture,
                   gconstpointer  data)
 {
@@ -507,6 +567,7 @@ main (int   argc,
   g_test_add ("/profile-page/tables", Fixture, NULL, fixture_set_up, test_tables, fixture_tear_down);
   g_test_add ("/profile-page/range", Fixture, NULL, fixture_set_up, test_range, fixture_tear_down);
   g_test_add ("/profile-page/export", Fixture, NULL, fixture_set_up, test_export, fixture_tear_down);
+  g_test_add ("/profile-page/against-plan", Fixture, NULL, fixture_set_up, test_against_plan, fixture_tear_down);
   g_test_add ("/profile-page/screenshots", Fixture, NULL, fixture_set_up, test_screenshots, fixture_tear_down);
   return g_test_run ();
 }

@@ -15,6 +15,8 @@
 #include <glib/gi18n.h>
 
 #include "suanli-analysis.h"
+#include "suanli-catalog.h"
+#include "suanli-estimate.h"
 #include "suanli-flame-graph.h"
 #include "suanli-profile-page.h"
 #include "suanli-stat-row.h"
@@ -56,6 +58,10 @@ struct _SuanliProfilePage
   guint                 gather_source;
   GtkFileChooserNative *open_dialog;
   GtkFileChooserNative *export_dialog;
+  GtkWidget            *plan_box;
+  GtkLabel             *plan_label;
+  double                measured_mfu;    /* what the last comparison implied; 0: none */
+  SuanliPlan           *watched_plan;    /* the workspace's plan, whose changes redo the comparison */
 };
 
 G_DEFINE_FINAL_TYPE (SuanliProfilePage, suanli_profile_page, SUANLI_TYPE_PAGE)
@@ -283,6 +289,105 @@ fill_tables (SuanliProfilePage *self,
   suanli_stats_table_set_rows (self->operators_table, G_LIST_MODEL (operators));
 }
 
+/* Measured against planned, when the workspace's plan resolves to a training job: the trace's
+ * median step against the plan's, the MFU the step implies (the plan's model FLOPs per step over
+ * the measured step on its GPUs at their dense peak), and the best NCCL bus bandwidth against the
+ * plan's scale-up link. It assumes the trace is of that job, and says so. */
+static void
+compare_with_plan (SuanliProfilePage *self)
+{
+  SuanliTrace *trace = suanli_timeline_get_trace (self->timeline);
+  GObject *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
+  g_autoptr(SuanliPlan) plan = NULL;
+  g_autoptr(GListModel) catalog = NULL;
+  g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+  g_autoptr(GArray) steps = NULL;
+  g_autoptr(GArray) collectives = NULL;
+  g_autoptr(GString) text = NULL;
+  SuanliPlanInputs inputs = { 0 };
+  SuanliEstimate estimate = { 0 };
+  gint64 median;
+  double best_busbw = 0;
+
+  self->measured_mfu = 0;
+  gtk_widget_set_visible (self->plan_box, FALSE);
+  if (trace == NULL || workspace == NULL)
+    return;
+  g_object_get (workspace, "plan", &plan, "catalog", &catalog, NULL);
+  if (plan == NULL || !SUANLI_IS_CATALOG (catalog) ||
+      !suanli_plan_inputs_resolve (plan, SUANLI_CATALOG (catalog), &inputs, errors, warnings) ||
+      !suanli_plan_inputs_is_training (&inputs))
+    return;
+  steps = suanli_analysis_steps (trace);
+  median = suanli_analysis_median_step (steps);
+  if (median <= 0)
+    return;   /* without ProfilerStep#N there is no step to compare */
+  suanli_estimate_compute (&inputs, &estimate);
+  collectives = suanli_analysis_collectives (trace);
+  for (guint i = 0; i < collectives->len; i++)
+    best_busbw = MAX (best_busbw, g_array_index (collectives, SuanliCollectiveStats, i).busbw_gbps);
+  self->measured_mfu = estimate.model_flops_per_step / ((double) median / 1e9 * inputs.gpus * inputs.peak_flops);
+  {
+    g_autofree char *planned = suanli_format_duration_ns ((gint64) (estimate.step_time_s * 1e9));
+    g_autofree char *measured = suanli_format_duration_ns (median);
+
+    text = g_string_new (NULL);
+    g_string_append_printf (text, _("Against the plan “%s” (%g × %s), if this trace is of its job: step %s planned, "
+                                    "%s measured (%+.0f%%); implied MFU %.1f%% (plan %.1f%%)"),
+                            suanli_plan_get_name (plan), inputs.gpus, inputs.accelerator_name, planned, measured,
+                            100 * ((double) median / 1e9 - estimate.step_time_s) / MAX (estimate.step_time_s, 1e-12),
+                            100 * self->measured_mfu, 100 * estimate.mfu);
+    if (best_busbw > 0 && inputs.scale_up_bandwidth > 0)
+      g_string_append_printf (text, _("; NCCL bus bandwidth %.0f GB/s of the %.0f GB/s link (%.0f%%)"), best_busbw,
+                              inputs.scale_up_bandwidth / 1e9, 100 * best_busbw * 1e9 / inputs.scale_up_bandwidth);
+  }
+  if (self->measured_mfu > 1)
+    g_string_append (text, _(". Over 100% MFU: the trace is not of this job, or not of all its GPUs."));
+  gtk_label_set_text (self->plan_label, text->str);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "profile.use-measured", self->measured_mfu > 0 && self->measured_mfu <= 1);
+  gtk_widget_set_visible (self->plan_box, TRUE);
+}
+
+static void
+use_measured_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
+  g_autoptr(SuanliPlan) plan = NULL;
+  g_autofree char *data = NULL;
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (self->measured_mfu <= 0 || self->measured_mfu > 1)
+    {
+      show_toast (self, _("The measured step implies no usable MFU"));
+      return;
+    }
+  g_object_get (suanli_page_get_workspace (SUANLI_PAGE (self)), "plan", &plan, NULL);
+  data = g_strdup_printf ("{\"assumptions\": {\"mfu\": %s}}", g_ascii_formatd (number, sizeof number, "%.4f", self->measured_mfu));
+  if (plan != NULL && suanli_plan_apply_merge_patch_data (plan, data, NULL))
+    show_toast (self, _("The plan now assumes the measured MFU"));
+}
+
+/* The workspace's plan, watched for changes (or another plan set in its place). */
+static void
+watch_plan (SuanliProfilePage *self)
+{
+  g_autoptr(SuanliPlan) plan = NULL;
+
+  if (self->watched_plan != NULL)
+    g_signal_handlers_disconnect_by_func (self->watched_plan, compare_with_plan, self);
+  g_clear_object (&self->watched_plan);
+  g_object_get (suanli_page_get_workspace (SUANLI_PAGE (self)), "plan", &plan, NULL);
+  if (plan != NULL)
+    {
+      self->watched_plan = g_object_ref (plan);
+      g_signal_connect_swapped (plan, "changed", G_CALLBACK (compare_with_plan), self);
+    }
+  compare_with_plan (self);
+}
+
 static void
 show_trace (SuanliProfilePage *self)
 {
@@ -313,6 +418,7 @@ show_trace (SuanliProfilePage *self)
                        "dragging."));
   gtk_stack_set_visible_child_name (self->stack, "trace");
   gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
+  compare_with_plan (self);
 }
 
 static void
@@ -707,6 +813,12 @@ suanli_profile_page_get_details (SuanliProfilePage *self)
 }
 
 const char *
+suanli_profile_page_get_plan_comparison (SuanliProfilePage *self)
+{
+  return gtk_widget_get_visible (self->plan_box) ? gtk_label_get_text (self->plan_label) : NULL;
+}
+
+const char *
 suanli_profile_page_get_summary (SuanliProfilePage *self)
 {
   return gtk_label_get_text (self->summary_label);
@@ -869,7 +981,10 @@ suanli_profile_page_constructed (GObject *object)
   G_OBJECT_CLASS (suanli_profile_page_parent_class)->constructed (object);
   g_signal_connect_object (suanli_page_get_workspace (SUANLI_PAGE (self)), "notify::trace", G_CALLBACK (show_trace), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (suanli_page_get_workspace (SUANLI_PAGE (self)), "notify::plan", G_CALLBACK (watch_plan), self,
+                           G_CONNECT_SWAPPED);
   show_trace (self);
+  watch_plan (self);
 }
 
 static void
@@ -880,6 +995,9 @@ suanli_profile_page_dispose (GObject *object)
   if (self->loading != NULL)
     g_cancellable_cancel (self->loading);
   g_clear_object (&self->loading);
+  if (self->watched_plan != NULL)
+    g_signal_handlers_disconnect_by_func (self->watched_plan, compare_with_plan, self);
+  g_clear_object (&self->watched_plan);
   g_clear_handle_id (&self->gather_source, g_source_remove);
   g_clear_pointer (&self->pending, g_ptr_array_unref);
   if (self->open_dialog != NULL)
@@ -931,6 +1049,9 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_timeline_search_previous);
   gtk_widget_class_install_action (widget_class, "profile.search", NULL, search_action);
   gtk_widget_class_install_action (widget_class, "profile.export-view", NULL, export_view_action);
+  gtk_widget_class_install_action (widget_class, "profile.use-measured", NULL, use_measured_action);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_box);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_label);
   gtk_widget_class_install_action (widget_class, "profile.previous-match", NULL, previous_match_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "profile.search", NULL);
   gtk_widget_class_bind_template_callback (widget_class, on_slice_selected);

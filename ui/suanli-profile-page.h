@@ -31,5 +31,6 @@ void       suanli_profile_page_show_view  (SuanliProfilePage  *self,
                                            const char         *view);
 const char *suanli_profile_page_get_details (SuanliProfilePage *self);
 const char *suanli_profile_page_get_summary (SuanliProfilePage *self);
+const char *suanli_profile_page_get_plan_comparison (SuanliProfilePage *self);
 
 G_END_DECLS
