@@ -13,6 +13,7 @@
 #include "suanli-catalog.h"
 #include "suanli-estimate.h"
 #include "suanli-flame-graph.h"
+#include "suanli-import.h"
 #include "suanli-profile-page.h"
 #include "suanli-stats-table.h"
 #include "suanli-test-support.h"
@@ -541,6 +542,41 @@ test_against_plan (Fixture       *fixture,
 }
 
 static void
+test_flame_diff (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  /* A baseline run where step 1's linear took 300 ms, not 150 (another pid and tid, same name). */
+  static const char before[] =
+    "{\"traceEvents\":["
+    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":7,\"tid\":70,\"args\":{\"name\":\"thread 70 (python3)\"}},"
+    "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":7,\"tid\":70,\"ts\":0,\"dur\":500000},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::linear\",\"pid\":7,\"tid\":70,\"ts\":10,\"dur\":300000}]}";
+  g_autoptr(SuanliTrace) baseline = suanli_trace_new ();
+  g_autoptr(GInputStream) stream = g_memory_input_stream_new_from_data (before, -1, NULL);
+  SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_profile_page_get_flame_graph (fixture->page));
+  g_autofree char *name = g_strdup_printf ("profiler-flame-diff-light-%s", suanli_test_language_tag ());
+  SuanliImportStats stats = { 0 };
+  SuanliFlame *flame;
+  const SuanliFlameNode *linear;
+
+  g_assert_true (suanli_import_stream (baseline, stream, "before.json", &stats, NULL, NULL));
+  suanli_profile_page_set_baseline (fixture->page, baseline);
+  flame = suanli_flame_graph_get_flame (graph);
+  g_assert_true (suanli_flame_is_differential (flame));
+  g_assert_cmpint (suanli_flame_get_node (flame, 0)->total, ==, 798000000);
+  g_assert_cmpint (suanli_flame_get_node (flame, 0)->baseline_total, ==, 500000000);
+  linear = suanli_flame_get_node (flame, flame_node (flame, "aten::linear"));
+  g_assert_cmpint (linear->total, ==, 150000000);
+  g_assert_cmpint (linear->baseline_total, ==, 300000000);
+  g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), name));
+
+  /* The same button stops comparing. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "profile.compare", NULL));
+  g_assert_false (suanli_flame_is_differential (suanli_flame_graph_get_flame (graph)));
+  suanli_import_stats_clear (&stats);
+}
+
+static void
 test_screenshots (Fixture       *fixture,
                   gconstpointer  data)
 {
@@ -568,6 +604,7 @@ main (int   argc,
   g_test_add ("/profile-page/range", Fixture, NULL, fixture_set_up, test_range, fixture_tear_down);
   g_test_add ("/profile-page/export", Fixture, NULL, fixture_set_up, test_export, fixture_tear_down);
   g_test_add ("/profile-page/against-plan", Fixture, NULL, fixture_set_up, test_against_plan, fixture_tear_down);
+  g_test_add ("/profile-page/flame-diff", Fixture, NULL, fixture_set_up, test_flame_diff, fixture_tear_down);
   g_test_add ("/profile-page/screenshots", Fixture, NULL, fixture_set_up, test_screenshots, fixture_tear_down);
   return g_test_run ();
 }

@@ -102,9 +102,21 @@ on_query_tooltip (GtkWidget        *widget,
   root = MAX (suanli_flame_get_node (self->flame, 0)->total, 1);
   total = weight_text (self, data->total);
   self_time = weight_text (self, data->self);
-  text = g_markup_printf_escaped (_("<b>%s</b>\nTotal %s (%.1f%%) · self %s"),
-                                  node == 0 ? _("all") : suanli_flame_get_name (self->flame, node), total,
-                                  100.0 * (double) data->total / (double) root, self_time);
+  if (suanli_flame_is_differential (self->flame))
+    {
+      g_autofree char *before = weight_text (self, data->baseline_total);
+
+      text = g_markup_printf_escaped (_("<b>%s</b>\nTotal %s, was %s (%+.1f%%) · self %s"),
+                                      node == 0 ? _("all") : suanli_flame_get_name (self->flame, node), total, before,
+                                      data->baseline_total > 0 ? 100.0 * (double) (data->total - data->baseline_total) /
+                                                                 (double) data->baseline_total
+                                                               : 100.0,
+                                      self_time);
+    }
+  else
+    text = g_markup_printf_escaped (_("<b>%s</b>\nTotal %s (%.1f%%) · self %s"),
+                                    node == 0 ? _("all") : suanli_flame_get_name (self->flame, node), total,
+                                    100.0 * (double) data->total / (double) root, self_time);
   gtk_tooltip_set_markup (tooltip, text);
   return TRUE;
 }

@@ -62,6 +62,10 @@ struct _SuanliProfilePage
   GtkLabel             *plan_label;
   double                measured_mfu;    /* what the last comparison implied; 0: none */
   SuanliPlan           *watched_plan;    /* the workspace's plan, whose changes redo the comparison */
+  SuanliTrace          *baseline;        /* another trace the flame graph is compared with, or NULL */
+  GtkButton            *compare_button;
+  GtkFileChooserNative *compare_dialog;
+  GCancellable         *baseline_loading;
 };
 
 G_DEFINE_FINAL_TYPE (SuanliProfilePage, suanli_profile_page, SUANLI_TYPE_PAGE)
@@ -194,12 +198,23 @@ update_flame (SuanliProfilePage *self)
   /* A selected range on the timeline restricts the flame graph to it. */
   if (!suanli_timeline_get_range (self->timeline, &from, &to))
     from = G_MININT64, to = G_MAXINT64;
-  key = g_strdup_printf ("%d:%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, gpu, from, to);
+  key = g_strdup_printf ("%p:%p:%d:%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, (void *) trace, (void *) self->baseline, gpu,
+                         from, to);
   if (suanli_flame_graph_get_flame (self->flame_graph) != NULL &&
-      suanli_flame_get_trace (suanli_flame_graph_get_flame (self->flame_graph)) == trace &&
       g_strcmp0 (g_object_get_data (G_OBJECT (self->flame_graph), "shown"), key) == 0)
     return;
   flame = suanli_flame_new (trace, gpu ? SUANLI_FLAME_GPU : SUANLI_FLAME_CPU, from, to);
+  if (self->baseline != NULL)
+    {
+      /* The difference from the other trace (all of it: its times are not this one's). */
+      g_autoptr(SuanliFlame) before = suanli_flame_new (self->baseline, gpu ? SUANLI_FLAME_GPU : SUANLI_FLAME_CPU,
+                                                        G_MININT64, G_MAXINT64);
+      SuanliFlame *diff = suanli_flame_new_diff (before, flame);
+
+      g_object_unref (flame);
+      flame = diff;
+      g_object_set_data (G_OBJECT (diff), "trace", trace);
+    }
   g_object_set_data_full (G_OBJECT (self->flame_graph), "shown", g_steal_pointer (&key), g_free);
   suanli_flame_graph_set_flame (self->flame_graph, flame, gpu);
   suanli_flame_graph_set_icicle (self->flame_graph, gtk_toggle_button_get_active (self->icicle_toggle));
@@ -840,6 +855,25 @@ on_open_response (GtkNativeDialog   *dialog,
   suanli_profile_page_open_files (self, (GFile * const *) array->pdata, array->len);
 }
 
+/* A modal file dialog over the page's window; @respond gets its answer. */
+static GtkFileChooserNative *
+new_file_dialog (SuanliProfilePage    *self,
+                 const char           *title,
+                 GtkFileChooserAction  action,
+                 const char           *accept,
+                 gboolean              several,
+                 GCallback             respond)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (title, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                                              action, accept, _("_Cancel"));
+
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (dialog), several);
+  g_signal_connect (dialog, "response", respond, self);
+  return dialog;
+}
+
 static void
 open_action (GtkWidget  *widget,
              const char *action_name,
@@ -849,14 +883,11 @@ open_action (GtkWidget  *widget,
 
   if (self->open_dialog == NULL)
     {
-      GtkRoot *root = gtk_widget_get_root (widget);
       g_autoptr(GtkFileFilter) traces = gtk_file_filter_new ();
       g_autoptr(GtkFileFilter) everything = gtk_file_filter_new ();
 
-      self->open_dialog = gtk_file_chooser_native_new (_("Open Traces"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                                       GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-      gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->open_dialog), TRUE);
-      gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->open_dialog), TRUE);
+      self->open_dialog = new_file_dialog (self, _("Open Traces"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), TRUE,
+                                           G_CALLBACK (on_open_response));
       gtk_file_filter_set_name (traces, _("Traces"));
       for (const char * const *pattern = (const char * const[]) { "*.json", "*.json.gz", "*.gz", "*.folded",
                                                                   "*.collapsed", "*.txt", NULL };
@@ -866,7 +897,6 @@ open_action (GtkWidget  *widget,
       gtk_file_filter_add_pattern (everything, "*");
       gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->open_dialog), traces);
       gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->open_dialog), everything);
-      g_signal_connect (self->open_dialog, "response", G_CALLBACK (on_open_response), self);
     }
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->open_dialog));
 }
@@ -933,16 +963,88 @@ export_view_action (GtkWidget  *widget,
   gboolean flame = g_str_equal (gtk_stack_get_visible_child_name (self->views), "flame");
 
   if (self->export_dialog == NULL)
-    {
-      GtkRoot *root = gtk_widget_get_root (widget);
-
-      self->export_dialog = gtk_file_chooser_native_new (_("Export the View"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-      gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->export_dialog), TRUE);
-      g_signal_connect (self->export_dialog, "response", G_CALLBACK (on_export_response), self);
-    }
+    self->export_dialog = new_file_dialog (self, _("Export the View"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), FALSE,
+                                           G_CALLBACK (on_export_response));
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->export_dialog), flame ? "flame-graph.svg" : "timeline.svg");
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->export_dialog));
+}
+
+static void
+on_baseline_loaded (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      data)
+{
+  g_autoptr(SuanliProfilePage) self = data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SuanliTrace) trace = suanli_trace_loader_load_finish (SUANLI_TRACE_LOADER (source), result, &error);
+
+  if (self->baseline_loading == NULL || g_task_get_cancellable (G_TASK (result)) != self->baseline_loading)
+    return;
+  g_clear_object (&self->baseline_loading);
+  if (trace == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_toast (self, error->message);
+      return;
+    }
+  suanli_profile_page_set_baseline (self, trace);
+}
+
+/**
+ * suanli_profile_page_set_baseline:
+ * @baseline: (nullable): another trace to compare the flame graph with, or NULL to stop
+ *
+ * The flame graph then shows this trace's time coloured by how it differs from @baseline's.
+ */
+void
+suanli_profile_page_set_baseline (SuanliProfilePage *self,
+                                  SuanliTrace       *baseline)
+{
+  g_set_object (&self->baseline, baseline);
+  gtk_button_set_label (self->compare_button, baseline != NULL ? _("Stop Comparing") : _("Compare With…"));
+  gtk_stack_set_visible_child_name (self->views, "flame");
+  update_flame (self);
+}
+
+static void
+on_compare_response (GtkNativeDialog   *dialog,
+                     int                response,
+                     SuanliProfilePage *self)
+{
+  g_autoptr(GListModel) files = NULL;
+  g_autoptr(GPtrArray) array = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(SuanliTraceLoader) loader = NULL;
+
+  if (response != GTK_RESPONSE_ACCEPT)
+    return;
+  files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    g_ptr_array_add (array, g_list_model_get_item (files, i));
+  if (self->baseline_loading != NULL)
+    g_cancellable_cancel (self->baseline_loading);
+  g_clear_object (&self->baseline_loading);
+  self->baseline_loading = g_cancellable_new ();
+  loader = suanli_trace_loader_new ((GFile * const *) array->pdata, array->len);
+  suanli_trace_loader_load_async (loader, self->baseline_loading, on_baseline_loaded, g_object_ref (self));
+}
+
+/* Compare With… asks for the other trace; while comparing, the same button stops it. */
+static void
+compare_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
+
+  if (self->baseline != NULL)
+    {
+      suanli_profile_page_set_baseline (self, NULL);
+      return;
+    }
+  if (self->compare_dialog == NULL)
+    self->compare_dialog = new_file_dialog (self, _("Compare With Another Trace"), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                            _("_Compare"), TRUE, G_CALLBACK (on_compare_response));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->compare_dialog));
 }
 
 static void
@@ -1006,6 +1108,13 @@ suanli_profile_page_dispose (GObject *object)
   if (self->export_dialog != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->export_dialog));
   g_clear_object (&self->export_dialog);
+  if (self->compare_dialog != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->compare_dialog));
+  g_clear_object (&self->compare_dialog);
+  if (self->baseline_loading != NULL)
+    g_cancellable_cancel (self->baseline_loading);
+  g_clear_object (&self->baseline_loading);
+  g_clear_object (&self->baseline);
   gtk_widget_dispose_template (GTK_WIDGET (self), SUANLI_TYPE_PROFILE_PAGE);
   G_OBJECT_CLASS (suanli_profile_page_parent_class)->dispose (object);
 }
@@ -1050,6 +1159,8 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_install_action (widget_class, "profile.search", NULL, search_action);
   gtk_widget_class_install_action (widget_class, "profile.export-view", NULL, export_view_action);
   gtk_widget_class_install_action (widget_class, "profile.use-measured", NULL, use_measured_action);
+  gtk_widget_class_install_action (widget_class, "profile.compare", NULL, compare_action);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, compare_button);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_box);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_label);
   gtk_widget_class_install_action (widget_class, "profile.previous-match", NULL, previous_match_action);

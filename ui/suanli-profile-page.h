@@ -5,6 +5,7 @@
 #pragma once
 
 #include "suanli-page.h"
+#include "suanli-trace.h"
 
 G_BEGIN_DECLS
 
@@ -19,6 +20,8 @@ void       suanli_profile_page_open_files (SuanliProfilePage  *self,
 void       suanli_profile_page_add_file   (SuanliProfilePage  *self,
                                            GFile              *file);
 gboolean   suanli_profile_page_is_loading (SuanliProfilePage  *self);
+void       suanli_profile_page_set_baseline (SuanliProfilePage *self,
+                                             SuanliTrace       *baseline);
 gboolean   suanli_profile_page_export_view (SuanliProfilePage *self,
                                             GFile             *file,
                                             GError           **error);

@@ -213,6 +213,26 @@ category_of (SuanliFlamePainter *self,
   return SUANLI_CATEGORY_CPU;
 }
 
+/* A differential flame's frame: red where it takes longer than in the baseline, blue where it
+ * takes less, pale where about the same; the stronger, the larger the change relative to the
+ * frame (as in Brendan Gregg's differential flame graphs). */
+static void
+differential_color (const SuanliFlameNode *node,
+                    gboolean               dark,
+                    SuanliColor           *color)
+{
+  double larger = (double) MAX (MAX (node->total, node->baseline_total), 1);
+  double change = CLAMP ((double) (node->total - node->baseline_total) / larger, -1, 1);
+  double strength = 0.25 + 0.75 * fabs (change);
+  double neutral = dark ? 0.35 : 0.92;
+
+  /* From neutral grey towards Red 3 (#e01b24) or Blue 3 (#3584e4). */
+  color->red = neutral + ((change > 0 ? 0xe0 : 0x35) / 255.0 - neutral) * strength;
+  color->green = neutral + ((change > 0 ? 0x1b : 0x84) / 255.0 - neutral) * strength;
+  color->blue = neutral + ((change > 0 ? 0x24 : 0xe4) / 255.0 - neutral) * strength;
+  color->alpha = 1;
+}
+
 /* The y of a row at @depth counted from the focus's row. */
 static double
 row_y (SuanliFlamePainter *self,
@@ -239,7 +259,10 @@ draw_box (SuanliFlamePainter     *self,
   SuanliColor color, text;
   gboolean searching = g_hash_table_size (self->matches) > 0;
 
-  suanli_palette_named (category_of (self, node, name), name, style->dark, &color);
+  if (suanli_flame_is_differential (self->flame))
+    differential_color (suanli_flame_get_node (self->flame, node), style->dark, &color);
+  else
+    suanli_palette_named (category_of (self, node, name), name, style->dark, &color);
   if (dim || (searching && !g_hash_table_contains (self->matches, GUINT_TO_POINTER (node))))
     color.alpha = 0.35;
   suanli_color_set_source (cr, &color);
