@@ -208,6 +208,33 @@ test_select (Fixture       *fixture,
 }
 
 static void
+test_pin (Fixture       *fixture,
+          gconstpointer  data)
+{
+  double x = x_of (fixture, 490000);
+  double y = find_row (fixture, x, "ampere_sgemm_128x64_tn");
+  double strip = SUANLI_TIMELINE_RULER_HEIGHT + 8;
+  guint gemm_track, track;
+  guint32 slice;
+  g_autofree char *name = g_strdup_printf ("profiler-pinned-light-%s", suanli_test_language_tag ());
+
+  g_assert_cmpfloat (y, >, 0);
+  g_assert_true (suanli_timeline_get_selected (fixture->timeline, &gemm_track, &slice));
+  /* Just under the ruler: the global markers' header, no slice. */
+  g_assert_false (suanli_timeline_slice_at (fixture->timeline, x, strip, &track, &slice));
+
+  /* P pins the selected slice's stream under the ruler. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.toggle-pin", NULL));
+  g_assert_true (suanli_timeline_slice_at (fixture->timeline, x, strip, &track, &slice));
+  g_assert_cmpuint (track, ==, gemm_track);
+  g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), name));
+
+  /* Clicking its name unpins it. */
+  g_assert_true (suanli_timeline_select_at (fixture->timeline, 20, strip));
+  g_assert_false (suanli_timeline_slice_at (fixture->timeline, x, strip, &track, &slice));
+}
+
+static void
 test_spike_visible (Fixture       *fixture,
                     gconstpointer  data)
 {
@@ -598,6 +625,7 @@ main (int   argc,
   g_test_add ("/profile-page/zoom-and-pan", Fixture, NULL, fixture_set_up, test_zoom_and_pan, fixture_tear_down);
   g_test_add ("/profile-page/select", Fixture, NULL, fixture_set_up, test_select, fixture_tear_down);
   g_test_add ("/profile-page/spike-visible", Fixture, NULL, fixture_set_up, test_spike_visible, fixture_tear_down);
+  g_test_add ("/profile-page/pin", Fixture, NULL, fixture_set_up, test_pin, fixture_tear_down);
   g_test_add ("/profile-page/flame-graph", Fixture, NULL, fixture_set_up, test_flame_graph, fixture_tear_down);
   g_test_add ("/profile-page/search", Fixture, NULL, fixture_set_up, test_search, fixture_tear_down);
   g_test_add ("/profile-page/tables", Fixture, NULL, fixture_set_up, test_tables, fixture_tear_down);

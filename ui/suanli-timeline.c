@@ -7,6 +7,7 @@
  *   Shift+wheel, drag     pan                          F       zoom to the selected slice
  *   click                 select a slice, or fold a process    0       show everything
  *   drag on the ruler     select a time range                  Escape  forget the range
+ *   click a track's name  pin it under the ruler (or unpin)    P       pin the selected slice's track
  * The keys are the actions timeline.zoom-in, zoom-out, pan-left, pan-right, zoom-to-selection and
  * reset, so a test or a menu can use them too. "slice-selected" says what was clicked. A search
  * fades what does not match; timeline.next-match and previous-match step through the matches.
@@ -70,7 +71,8 @@ clamp_view (SuanliTimeline *self)
   gint64 full = MAX (self->last - self->first, MIN_SPAN_NS);
   gint64 span = CLAMP (self->view.to - self->view.from, MIN_SPAN_NS, full);
   double max_scroll = MAX (0, suanli_timeline_painter_content_height (self->painter) -
-                              (gtk_widget_get_height (GTK_WIDGET (self)) - SUANLI_TIMELINE_RULER_HEIGHT));
+                              (gtk_widget_get_height (GTK_WIDGET (self)) - SUANLI_TIMELINE_RULER_HEIGHT -
+                               suanli_timeline_painter_get_pinned_height (self->painter)));
 
   self->view.from = CLAMP (self->view.from, self->first, self->first + full - span);
   self->view.to = self->view.from + span;
@@ -413,6 +415,31 @@ suanli_timeline_slice_at (SuanliTimeline *self,
                                       slice);
 }
 
+/* Pins @track under the ruler (or unpins it). */
+void
+suanli_timeline_set_pinned (SuanliTimeline *self,
+                            guint           track,
+                            gboolean        pinned)
+{
+  if (self->painter == NULL)
+    return;
+  suanli_timeline_painter_set_pinned (self->painter, track, pinned);
+  clamp_view (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+toggle_pin_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  SuanliTimeline *self = SUANLI_TIMELINE (widget);
+
+  if (self->painter != NULL && self->has_selection)
+    suanli_timeline_set_pinned (self, self->selected_track,
+                                !suanli_timeline_painter_is_pinned (self->painter, self->selected_track));
+}
+
 /* Selects the slice at (@x, @y), or folds the process whose header is there. Returns: whether
  * something was there. */
 gboolean
@@ -429,6 +456,12 @@ suanli_timeline_select_at (SuanliTimeline *self,
   if (suanli_timeline_slice_at (self, x, y, &track, &slice))
     {
       suanli_timeline_select (self, track, slice);
+      return TRUE;
+    }
+  /* A track's label pins the track, or unpins it. */
+  if (x < SUANLI_TIMELINE_GUTTER_WIDTH && suanli_timeline_painter_hit_track (self->painter, y, &self->view, &track))
+    {
+      suanli_timeline_set_pinned (self, track, !suanli_timeline_painter_is_pinned (self->painter, track));
       return TRUE;
     }
   if (suanli_timeline_painter_hit_header (self->painter, y, &self->view, &group, &pid))
@@ -517,6 +550,8 @@ suanli_timeline_class_init (SuanliTimelineClass *klass)
   gtk_widget_class_install_action (widget_class, "timeline.zoom-to-selection", NULL, zoom_to_selection_action);
   gtk_widget_class_install_action (widget_class, "timeline.next-match", NULL, next_match_action);
   gtk_widget_class_install_action (widget_class, "timeline.clear-range", NULL, clear_range_action);
+  gtk_widget_class_install_action (widget_class, "timeline.toggle-pin", NULL, toggle_pin_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_p, 0, "timeline.toggle-pin", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "timeline.clear-range", NULL);
   gtk_widget_class_install_action (widget_class, "timeline.previous-match", NULL, previous_match_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, 0, "timeline.zoom-in", NULL);

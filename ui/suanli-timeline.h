@@ -35,6 +35,9 @@ gboolean     suanli_timeline_slice_at       (SuanliTimeline *self,
                                              double          y,
                                              guint          *track,
                                              guint32        *slice);
+void         suanli_timeline_set_pinned     (SuanliTimeline *self,
+                                             guint           track,
+                                             gboolean        pinned);
 void         suanli_timeline_set_range      (SuanliTimeline *self,
                                              gint64          from,
                                              gint64          to);

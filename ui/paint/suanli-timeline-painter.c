@@ -37,9 +37,10 @@ typedef struct
   guint    group;
   gint64   pid;
   guint    track;      /* ROW_TRACK */
-  double   y;          /* from the top of the rows, before scrolling */
+  double   y;          /* from the top of its area: the pinned strip, or the rows before scrolling */
   double   height;
   char    *label;
+  gboolean pinned;     /* in the strip under the ruler, which does not scroll */
 } Row;
 
 struct _SuanliTimelinePainter
@@ -56,6 +57,8 @@ struct _SuanliTimelinePainter
   guint32      selected_slice;
   gboolean     has_selection;
   GArray      *linked;        /* of SuanliFlow: the flows touching the selected slice */
+  GArray      *pinned;        /* of guint: tracks pinned under the ruler, in the order pinned */
+  double       pinned_height;
   gint64       range_from, range_to;   /* a selected range; equal when there is none */
   char        *search;        /* casefolded; NULL when not searching */
   GHashTable  *matched;       /* name + 1 → TRUE + 1 or FALSE + 1, for the search */
@@ -187,6 +190,16 @@ track_height (SuanliTrack *track)
   return (track->slices->len > 0 ? track->max_depth + 1 : 1) * SUANLI_TIMELINE_LANE_HEIGHT + TRACK_GAP;
 }
 
+gboolean
+suanli_timeline_painter_is_pinned (SuanliTimelinePainter *self,
+                                   guint                  track)
+{
+  for (guint i = 0; i < self->pinned->len; i++)
+    if (g_array_index (self->pinned, guint, i) == track)
+      return TRUE;
+  return FALSE;
+}
+
 static void
 layout_rows (SuanliTimelinePainter *self)
 {
@@ -210,17 +223,30 @@ layout_rows (SuanliTimelinePainter *self)
         g_hash_table_add (gpus, g_strdup_printf ("%u:%" G_GINT64_FORMAT, track->group, track->pid));
     }
   g_array_sort_with_data (order, compare_tracks, &ordering);
+  /* Pinned tracks first, in their strip; they leave their place in the rows. */
+  self->pinned_height = 0;
+  for (guint i = 0; i < self->pinned->len; i++)
+    {
+      guint t = g_array_index (self->pinned, guint, i);
+      SuanliTrack *track = suanli_trace_get_track (self->trace, t);
+      g_autofree char *label = track_label (self, track);
+      Row row = { ROW_TRACK, track->group, track->pid, t, self->pinned_height, track_height (track),
+                  g_strdup_printf (_("%s (pinned)"), label), TRUE };
+
+      g_array_append_val (self->rows, row);
+      self->pinned_height += row.height;
+    }
   for (guint i = 0; i < order->len; i++)
     {
       guint t = g_array_index (order, guint, i);
       SuanliTrack *track = suanli_trace_get_track (self->trace, t);
       g_autofree char *key = g_strdup_printf ("%u:%" G_GINT64_FORMAT, track->group, track->pid);
-      Row row = { ROW_TRACK, track->group, track->pid, t, 0, 0, NULL };
+      Row row = { ROW_TRACK, track->group, track->pid, t, 0, 0, NULL, FALSE };
 
       if (!have_header || track->group != last_group || track->pid != last_pid)
         {
           Row header = { ROW_HEADER, track->group, track->pid, 0, y, HEADER_HEIGHT,
-                         process_label (self, track->group, track->pid, is_gpu_process (gpus, track)) };
+                         process_label (self, track->group, track->pid, is_gpu_process (gpus, track)), FALSE };
 
           g_array_append_val (self->rows, header);
           y += HEADER_HEIGHT;
@@ -228,7 +254,7 @@ layout_rows (SuanliTimelinePainter *self)
           last_group = track->group;
           last_pid = track->pid;
         }
-      if (g_hash_table_contains (self->collapsed, key))
+      if (g_hash_table_contains (self->collapsed, key) || suanli_timeline_painter_is_pinned (self, t))
         continue;
       row.y = y;
       row.height = track_height (track);
@@ -237,6 +263,17 @@ layout_rows (SuanliTimelinePainter *self)
       y += row.height;
     }
   self->content_height = y;
+}
+
+/* Where @row's top is drawn in the frame. */
+static double
+row_top (SuanliTimelinePainter    *self,
+         const Row                *row,
+         const SuanliTimelineView *view)
+{
+  if (row->pinned)
+    return SUANLI_TIMELINE_RULER_HEIGHT + row->y;
+  return SUANLI_TIMELINE_RULER_HEIGHT + self->pinned_height + row->y - view->scroll_y;
 }
 
 /* Returns: (transfer full): a painter of @trace, which must stay as it is while the painter lives
@@ -256,6 +293,7 @@ suanli_timeline_painter_new (SuanliTrace *trace)
   self->categories = g_hash_table_new (NULL, NULL);
   self->matched = g_hash_table_new (NULL, NULL);
   self->linked = g_array_new (FALSE, FALSE, sizeof (SuanliFlow));
+  self->pinned = g_array_new (FALSE, FALSE, sizeof (guint));
   for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
     g_ptr_array_add (self->indexes, suanli_track_index_new (suanli_trace_get_track (trace, t)));
   suanli_trace_get_time_range (trace, &self->origin, &last);
@@ -274,6 +312,7 @@ suanli_timeline_painter_free (SuanliTimelinePainter *self)
   g_hash_table_unref (self->categories);
   g_hash_table_unref (self->matched);
   g_array_unref (self->linked);
+  g_array_unref (self->pinned);
   g_free (self->search);
   g_free (self);
 }
@@ -322,8 +361,7 @@ lane_top (SuanliTimelinePainter    *self,
 
       if (row->kind == ROW_TRACK && row->track == track)
         {
-          *y = SUANLI_TIMELINE_RULER_HEIGHT + row->y - view->scroll_y + TRACK_GAP / 2 +
-               slice->depth * SUANLI_TIMELINE_LANE_HEIGHT;
+          *y = row_top (self, row, view) + TRACK_GAP / 2 + slice->depth * SUANLI_TIMELINE_LANE_HEIGHT;
           return TRUE;
         }
     }
@@ -423,6 +461,30 @@ suanli_timeline_painter_set_range (SuanliTimelinePainter *self,
 {
   self->range_from = MIN (from, to);
   self->range_to = MAX (from, to);
+}
+
+/* Pins @track under the ruler, where it stays while the rest scrolls, or unpins it. */
+void
+suanli_timeline_painter_set_pinned (SuanliTimelinePainter *self,
+                                    guint                  track,
+                                    gboolean               pinned)
+{
+  if (pinned == suanli_timeline_painter_is_pinned (self, track) || track >= suanli_trace_get_n_tracks (self->trace))
+    return;
+  if (pinned)
+    g_array_append_val (self->pinned, track);
+  else
+    for (guint i = 0; i < self->pinned->len; i++)
+      if (g_array_index (self->pinned, guint, i) == track)
+        g_array_remove_index (self->pinned, i--);
+  layout_rows (self);
+}
+
+/* The height of the pinned strip under the ruler (0 with nothing pinned). */
+double
+suanli_timeline_painter_get_pinned_height (SuanliTimelinePainter *self)
+{
+  return self->pinned_height;
 }
 
 /* Folds a process to its header row, or unfolds it. */
@@ -825,6 +887,44 @@ draw_flows (SuanliTimelinePainter *self,
     }
 }
 
+static void
+draw_row (SuanliTimelinePainter *self,
+          Frame                 *frame,
+          const Row             *row,
+          double                 width,
+          double                 height)
+{
+  cairo_t *cr = frame->cr;
+  double top = row_top (self, row, frame->view);
+  SuanliColor color;
+
+  if (top + row->height < SUANLI_TIMELINE_RULER_HEIGHT || top > height)
+    return;
+  if (row->kind == ROW_HEADER)
+    {
+      g_autofree char *key = g_strdup_printf ("%u:%" G_GINT64_FORMAT, row->group, row->pid);
+      g_autofree char *text = g_strdup_printf ("%s %s", g_hash_table_contains (self->collapsed, key) ? "▸" : "▾",
+                                               row->label);
+
+      suanli_chart_style_foreground (frame->style, 0.06, &color);
+      suanli_color_set_source (cr, &color);
+      cairo_rectangle (cr, 0, top, width, row->height);
+      cairo_fill (cr);
+      draw_gutter_label (frame, text, top, row->height, TRUE);
+      return;
+    }
+  cairo_save (cr);
+  cairo_rectangle (cr, SUANLI_TIMELINE_GUTTER_WIDTH, top, width - SUANLI_TIMELINE_GUTTER_WIDTH, row->height);
+  cairo_clip (cr);
+  draw_track_row (self, frame, row, top + TRACK_GAP / 2);
+  cairo_restore (cr);
+  suanli_chart_style_foreground (frame->style, row->pinned ? 0.25 : 0.08, &color);
+  suanli_color_set_source (cr, &color);
+  cairo_rectangle (cr, 0, top + row->height - 1, width, 1);
+  cairo_fill (cr);
+  draw_gutter_label (frame, row->label, top, row->height, FALSE);
+}
+
 /**
  * suanli_timeline_painter_draw:
  * @width, @height: the area, in user units (pixels on screen)
@@ -855,40 +955,27 @@ suanli_timeline_painter_draw (SuanliTimelinePainter    *self,
   pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
   pango_layout_set_single_paragraph_mode (layout, TRUE);
 
+  /* The rows that scroll, under the pinned strip; then the strip over them. */
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, SUANLI_TIMELINE_RULER_HEIGHT + self->pinned_height, width,
+                   height - SUANLI_TIMELINE_RULER_HEIGHT - self->pinned_height);
+  cairo_clip (cr);
+  for (guint i = 0; i < self->rows->len; i++)
+    if (!g_array_index (self->rows, Row, i).pinned)
+      draw_row (self, &frame, &g_array_index (self->rows, Row, i), width, height);
+  cairo_restore (cr);
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, SUANLI_TIMELINE_RULER_HEIGHT, width, self->pinned_height);
+  cairo_clip (cr);
+  suanli_chart_style_foreground (style, 0.03, &color);
+  suanli_color_set_source (cr, &color);
+  cairo_paint (cr);
+  for (guint i = 0; i < self->rows->len && g_array_index (self->rows, Row, i).pinned; i++)
+    draw_row (self, &frame, &g_array_index (self->rows, Row, i), width, height);
+  cairo_restore (cr);
   cairo_save (cr);
   cairo_rectangle (cr, 0, SUANLI_TIMELINE_RULER_HEIGHT, width, height - SUANLI_TIMELINE_RULER_HEIGHT);
   cairo_clip (cr);
-  for (guint i = 0; i < self->rows->len; i++)
-    {
-      const Row *row = &g_array_index (self->rows, Row, i);
-      double top = SUANLI_TIMELINE_RULER_HEIGHT + row->y - view->scroll_y;
-
-      if (top + row->height < SUANLI_TIMELINE_RULER_HEIGHT || top > height)
-        continue;
-      if (row->kind == ROW_HEADER)
-        {
-          g_autofree char *key = g_strdup_printf ("%u:%" G_GINT64_FORMAT, row->group, row->pid);
-          g_autofree char *text = g_strdup_printf ("%s %s", g_hash_table_contains (self->collapsed, key) ? "▸" : "▾",
-                                                   row->label);
-
-          suanli_chart_style_foreground (style, 0.06, &color);
-          suanli_color_set_source (cr, &color);
-          cairo_rectangle (cr, 0, top, width, row->height);
-          cairo_fill (cr);
-          draw_gutter_label (&frame, text, top, row->height, TRUE);
-          continue;
-        }
-      cairo_save (cr);
-      cairo_rectangle (cr, SUANLI_TIMELINE_GUTTER_WIDTH, top, width - SUANLI_TIMELINE_GUTTER_WIDTH, row->height);
-      cairo_clip (cr);
-      draw_track_row (self, &frame, row, top + TRACK_GAP / 2);
-      cairo_restore (cr);
-      suanli_chart_style_foreground (style, 0.08, &color);
-      suanli_color_set_source (cr, &color);
-      cairo_rectangle (cr, 0, top + row->height - 1, width, 1);
-      cairo_fill (cr);
-      draw_gutter_label (&frame, row->label, top, row->height, FALSE);
-    }
   draw_flows (self, &frame);
   cairo_restore (cr);
   draw_ruler (self, &frame, width);
@@ -917,15 +1004,16 @@ row_at (SuanliTimelinePainter    *self,
         double                    y,
         const SuanliTimelineView *view)
 {
-  double content_y = y - SUANLI_TIMELINE_RULER_HEIGHT + view->scroll_y;
+  gboolean in_strip = y < SUANLI_TIMELINE_RULER_HEIGHT + self->pinned_height;
 
   if (y < SUANLI_TIMELINE_RULER_HEIGHT)
     return NULL;
   for (guint i = 0; i < self->rows->len; i++)
     {
       const Row *row = &g_array_index (self->rows, Row, i);
+      double top = row_top (self, row, view);
 
-      if (content_y >= row->y && content_y < row->y + row->height)
+      if (row->pinned == in_strip && y >= top && y < top + row->height)
         return row;
     }
   return NULL;
@@ -948,13 +1036,28 @@ suanli_timeline_painter_hit (SuanliTimelinePainter    *self,
 
   if (row == NULL || row->kind != ROW_TRACK || x < SUANLI_TIMELINE_GUTTER_WIDTH)
     return FALSE;
-  lane_y = y - SUANLI_TIMELINE_RULER_HEIGHT + view->scroll_y - row->y - TRACK_GAP / 2;
+  lane_y = y - row_top (self, row, view) - TRACK_GAP / 2;
   if (lane_y < 0)
     return FALSE;
   time = view->from + (gint64) ((x - SUANLI_TIMELINE_GUTTER_WIDTH) * ns_per_px);
   *track = row->track;
   return suanli_track_index_find (g_ptr_array_index (self->indexes, row->track), (guint) (lane_y / SUANLI_TIMELINE_LANE_HEIGHT),
                                   time, (gint64) (2 * ns_per_px), slice);
+}
+
+/* The track whose row is at @y (its label, say), for pinning it. */
+gboolean
+suanli_timeline_painter_hit_track (SuanliTimelinePainter    *self,
+                                   double                    y,
+                                   const SuanliTimelineView *view,
+                                   guint                    *track)
+{
+  const Row *row = row_at (self, y, view);
+
+  if (row == NULL || row->kind != ROW_TRACK)
+    return FALSE;
+  *track = row->track;
+  return TRUE;
 }
 
 /* The process whose header row is at @y, for folding it. */

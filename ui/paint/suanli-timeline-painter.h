@@ -36,6 +36,12 @@ gboolean               suanli_timeline_painter_find_match     (SuanliTimelinePai
                                                                gboolean               forward,
                                                                guint                 *track,
                                                                guint32               *slice);
+void                   suanli_timeline_painter_set_pinned     (SuanliTimelinePainter *self,
+                                                               guint                  track,
+                                                               gboolean               pinned);
+gboolean               suanli_timeline_painter_is_pinned      (SuanliTimelinePainter *self,
+                                                               guint                  track);
+double                 suanli_timeline_painter_get_pinned_height (SuanliTimelinePainter *self);
 void                   suanli_timeline_painter_set_range      (SuanliTimelinePainter *self,
                                                                gint64                 from,
                                                                gint64                 to);
@@ -56,6 +62,10 @@ gboolean               suanli_timeline_painter_hit            (SuanliTimelinePai
                                                                const SuanliTimelineView *view,
                                                                guint                    *track,
                                                                guint32                  *slice);
+gboolean               suanli_timeline_painter_hit_track      (SuanliTimelinePainter    *self,
+                                                               double                    y,
+                                                               const SuanliTimelineView *view,
+                                                               guint                    *track);
 gboolean               suanli_timeline_painter_hit_header     (SuanliTimelinePainter    *self,
                                                                double                    y,
                                                                const SuanliTimelineView *view,
