@@ -110,6 +110,33 @@ span (Fixture *fixture)
   return to - from;
 }
 
+/* Whether the menu of the page's recent-traces button lists @label. */
+static gboolean
+recent_lists (gpointer data)
+{
+  Fixture *fixture = data;
+  GtkWidget *button = suanli_test_find_widget (GTK_WIDGET (fixture->page), GTK_TYPE_MENU_BUTTON);
+  GMenuModel *menu = gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (button));
+
+  for (int i = 0; menu != NULL && i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autofree char *label = NULL;
+
+      if (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_LABEL, "s", &label) &&
+          g_str_equal (label, "generated-rank0.json"))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_recent (Fixture       *fixture,
+             gconstpointer  data)
+{
+  /* The trace just read is in the recent list (the file itself is gone by now). */
+  g_assert_true (suanli_test_wait_until (recent_lists, fixture, 5000));
+}
+
 static void
 test_zoom_and_pan (Fixture       *fixture,
                    gconstpointer  data)
@@ -622,6 +649,7 @@ main (int   argc,
 {
   suanli_test_init_gtk (&argc, &argv);
   g_test_add ("/profile-page/summary", Fixture, NULL, fixture_set_up, test_summary, fixture_tear_down);
+  g_test_add ("/profile-page/recent", Fixture, NULL, fixture_set_up, test_recent, fixture_tear_down);
   g_test_add ("/profile-page/zoom-and-pan", Fixture, NULL, fixture_set_up, test_zoom_and_pan, fixture_tear_down);
   g_test_add ("/profile-page/select", Fixture, NULL, fixture_set_up, test_select, fixture_tear_down);
   g_test_add ("/profile-page/spike-visible", Fixture, NULL, fixture_set_up, test_spike_visible, fixture_tear_down);

@@ -17,6 +17,7 @@
 #include "suanli-advice.h"
 #include "suanli-plan-form.h"
 #include "suanli-plan-page.h"
+#include "suanli-recent-menu.h"
 #include "suanli-scatter-chart.h"
 #include "suanli-search.h"
 #include "suanli-stacked-bar.h"
@@ -671,27 +672,10 @@ open_recent_action (GtkWidget  *widget,
 static void
 update_recent_menu (SuanliPlanPage *self)
 {
-  g_autoptr(GMenu) menu = g_menu_new ();
-  GList *items = gtk_recent_manager_get_items (gtk_recent_manager_get_default ());
-  guint count = 0;
+  static const char * const plans[] = { ".suanli-plan", NULL };
+  g_autoptr(GMenuModel) menu = suanli_recent_menu_new (plans, "plan.open-recent", "plan.none", _("No recent plans"));
 
-  for (GList *l = items; l != NULL && count < 10; l = l->next)
-    {
-      const char *uri = gtk_recent_info_get_uri (l->data);
-      g_autoptr(GMenuItem) item = NULL;
-
-      if (!g_str_has_suffix (uri, ".suanli-plan"))
-        continue;
-      /* The URI as a target value: a detailed action string cannot hold every URI (an apostrophe). */
-      item = g_menu_item_new (gtk_recent_info_get_display_name (l->data), NULL);
-      g_menu_item_set_action_and_target_value (item, "plan.open-recent", g_variant_new_string (uri));
-      g_menu_append_item (menu, item);
-      count++;
-    }
-  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
-  if (count == 0)
-    g_menu_append (menu, _("No recent plans"), "plan.none");
-  gtk_menu_button_set_menu_model (self->recent_button, G_MENU_MODEL (menu));
+  gtk_menu_button_set_menu_model (self->recent_button, menu);
 }
 
 /* ---- advice ------------------------------------------------------------------------------- */

@@ -19,6 +19,7 @@
 #include "suanli-estimate.h"
 #include "suanli-flame-graph.h"
 #include "suanli-profile-page.h"
+#include "suanli-recent-menu.h"
 #include "suanli-stat-row.h"
 #include "suanli-stats-table.h"
 #include "suanli-timeline.h"
@@ -66,6 +67,9 @@ struct _SuanliProfilePage
   GtkButton            *compare_button;
   GtkFileChooserNative *compare_dialog;
   GCancellable         *baseline_loading;
+  GtkMenuButton        *recent_button;
+  GtkMenuButton        *empty_recent_button;
+  GPtrArray            *loading_files;   /* of GFile: what the load in progress reads */
 };
 
 G_DEFINE_FINAL_TYPE (SuanliProfilePage, suanli_profile_page, SUANLI_TYPE_PAGE)
@@ -78,6 +82,19 @@ show_toast (SuanliProfilePage *self,
 
   if (overlay != NULL)
     adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (message));
+}
+
+static const char * const trace_suffixes[] = { ".json", ".json.gz", ".gz", ".folded", ".collapsed", NULL };
+
+/* The recent-traces menus, rebuilt when a load finishes (and at the start). */
+static void
+update_recent_menus (SuanliProfilePage *self)
+{
+  g_autoptr(GMenuModel) menu = suanli_recent_menu_new (trace_suffixes, "profile.open-recent", "profile.none",
+                                                       _("No recent traces"));
+
+  gtk_menu_button_set_menu_model (self->recent_button, menu);
+  gtk_menu_button_set_menu_model (self->empty_recent_button, menu);
 }
 
 static SuanliTrace *
@@ -713,6 +730,12 @@ on_loaded (GObject      *source,
       show_trace (self);   /* back to what was shown before */
       return;
     }
+  for (guint i = 0; self->loading_files != NULL && i < self->loading_files->len; i++)
+    {
+      g_autofree char *uri = g_file_get_uri (g_ptr_array_index (self->loading_files, i));
+      gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+    }
+  update_recent_menus (self);
   if (suanli_trace_get_warnings (trace)->len > 0)
     {
       GPtrArray *warnings = suanli_trace_get_warnings (trace);
@@ -746,6 +769,10 @@ suanli_profile_page_open_files (SuanliProfilePage *self,
   g_clear_object (&self->loading);
   self->loading = g_cancellable_new ();
   loader = suanli_trace_loader_new (files, n_files);
+  g_clear_pointer (&self->loading_files, g_ptr_array_unref);
+  self->loading_files = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < n_files; i++)
+    g_ptr_array_add (self->loading_files, g_object_ref (files[i]));
   if (n_files == 1)
     {
       g_autofree char *name = g_file_get_basename (files[0]);
@@ -1048,6 +1075,16 @@ compare_action (GtkWidget  *widget,
 }
 
 static void
+open_recent_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (parameter, NULL));
+
+  suanli_profile_page_open_files (SUANLI_PROFILE_PAGE (widget), &file, 1);
+}
+
+static void
 cancel_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *parameter)
@@ -1102,6 +1139,7 @@ suanli_profile_page_dispose (GObject *object)
   g_clear_object (&self->watched_plan);
   g_clear_handle_id (&self->gather_source, g_source_remove);
   g_clear_pointer (&self->pending, g_ptr_array_unref);
+  g_clear_pointer (&self->loading_files, g_ptr_array_unref);
   if (self->open_dialog != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->open_dialog));
   g_clear_object (&self->open_dialog);
@@ -1160,6 +1198,10 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_install_action (widget_class, "profile.export-view", NULL, export_view_action);
   gtk_widget_class_install_action (widget_class, "profile.use-measured", NULL, use_measured_action);
   gtk_widget_class_install_action (widget_class, "profile.compare", NULL, compare_action);
+  gtk_widget_class_install_action (widget_class, "profile.open-recent", "s", open_recent_action);
+  gtk_widget_class_install_action (widget_class, "profile.none", NULL, NULL);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, recent_button);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, empty_recent_button);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, compare_button);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_box);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_label);
@@ -1206,6 +1248,8 @@ suanli_profile_page_init (SuanliProfilePage *self)
                                     G_N_ELEMENTS (operator_columns));
   }
   self->pending = g_ptr_array_new_with_free_func (g_object_unref);
+  update_recent_menus (self);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "profile.none", FALSE);
   {
     /* Shift+Enter in the search entry steps back, before the entry takes Enter for itself. */
     GtkEventController *shortcuts = gtk_shortcut_controller_new ();
