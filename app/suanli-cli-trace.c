@@ -230,7 +230,7 @@ steps_json (JsonBuilder *builder,
       SuanliCollectiveStats *collective = &g_array_index (analysis->collectives, SuanliCollectiveStats, i);
 
       json_builder_begin_object (builder);
-      member_string (builder, "collective", suanli_trace_get_string (trace, collective->collective));
+      member_string (builder, "collective", collective->collective);
       member_group (builder, trace, collective->group);
       suanli_cli_member_int (builder, "count", (gint64) collective->count);
       suanli_cli_member_int (builder, "total_ns", collective->total_ns);
@@ -421,7 +421,7 @@ print_host (SuanliTrace *trace,
       g_autofree char *total = suanli_format_duration_ns (collective->total_ns);
 
       print_group (trace, collective->group);
-      g_print (_("%s: %llu kernels, %s"), suanli_trace_get_string (trace, collective->collective),
+      g_print (_("%s: %llu kernels, %s"), collective->collective,
                (unsigned long long) collective->count, total);
       if (collective->busbw_gbps > 0)
         g_print (_(", bus bandwidth %.1f GB/s"), collective->busbw_gbps);

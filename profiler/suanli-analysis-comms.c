@@ -157,8 +157,9 @@ suanli_analysis_collectives (SuanliTrace *trace)
           found = g_hash_table_lookup (by_key, key);
           if (found == NULL)
             {
-              SuanliCollectiveStats fresh = { track->group, suanli_trace_intern (trace, collective, -1) };
+              SuanliCollectiveStats fresh = { track->group };
 
+              g_strlcpy (fresh.collective, collective, sizeof fresh.collective);
               g_array_append_val (result, fresh);
               found = GUINT_TO_POINTER (result->len);
               g_hash_table_insert (by_key, g_steal_pointer (&key), found);
@@ -193,7 +194,7 @@ suanli_analysis_collectives (SuanliTrace *trace)
         {
           stats->algbw_gbps = (double) stats->bytes / (double) stats->sized_ns;   /* bytes per ns = GB/s */
           stats->busbw_gbps = stats->algbw_gbps *
-                              suanli_analysis_bus_factor (suanli_trace_get_string (trace, stats->collective),
+                              suanli_analysis_bus_factor (stats->collective,
                                                           stats->group_size);
         }
     }

@@ -98,7 +98,7 @@ typedef struct
 typedef struct
 {
   guint        group;
-  SuanliString collective;
+  char         collective[48];   /* kept here, not interned: analyses only read the trace */
   guint64      count;
   gint64       total_ns;
   guint64      sized;         /* kernels whose message size the trace gives (record_param_comms) */

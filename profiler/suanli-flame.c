@@ -27,7 +27,13 @@ struct _SuanliFlame
   GHashTable  *children;   /* (parent << 32 | name) → node index */
   gint64       from, to;
   gboolean     differential;
+  GPtrArray   *labels;     /* names the flame makes (thread and rank labels), by index */
+  GHashTable  *label_ids;  /* label → index + 1 */
 };
+
+/* Names of the flame's own (not the trace's) carry this bit: a flame only reads its trace, so it
+ * can be built on a worker thread while the trace is shown. */
+#define LABEL_BIT 0x80000000u
 
 G_DEFINE_FINAL_TYPE (SuanliFlame, suanli_flame, G_TYPE_OBJECT)
 
@@ -49,6 +55,8 @@ suanli_flame_finalize (GObject *object)
   g_clear_object (&self->trace);
   g_array_unref (self->nodes);
   g_hash_table_unref (self->children);
+  g_ptr_array_unref (self->labels);
+  g_hash_table_unref (self->label_ids);
   G_OBJECT_CLASS (suanli_flame_parent_class)->finalize (object);
 }
 
@@ -66,6 +74,8 @@ suanli_flame_init (SuanliFlame *self)
   self->nodes = g_array_new (FALSE, TRUE, sizeof (SuanliFlameNode));
   g_array_append_val (self->nodes, root);
   self->children = g_hash_table_new_full (pair_hash, g_int64_equal, g_free, NULL);
+  self->labels = g_ptr_array_new_with_free_func (g_free);
+  self->label_ids = g_hash_table_new (g_str_hash, g_str_equal);
 }
 
 static SuanliFlameNode *
@@ -107,20 +117,36 @@ overlap (SuanliFlame       *self,
   return MAX (0, end - start);
 }
 
+/* The name for @text among the flame's own. */
+static SuanliString
+label (SuanliFlame *self,
+       const char  *text)
+{
+  gpointer found = g_hash_table_lookup (self->label_ids, text);
+  char *copy;
+
+  if (found != NULL)
+    return LABEL_BIT | (GPOINTER_TO_UINT (found) - 1);
+  copy = g_strdup (text);
+  g_ptr_array_add (self->labels, copy);
+  g_hash_table_insert (self->label_ids, copy, GUINT_TO_POINTER (self->labels->len));
+  return LABEL_BIT | (self->labels->len - 1);
+}
+
 static SuanliString
 thread_label (SuanliFlame *self,
               SuanliTrack *track)
 {
-  g_autofree char *label = NULL;
+  g_autofree char *text = NULL;
 
   if (track->name != 0)
     return track->name;
   /* Unnamed threads of different processes must not merge. */
   if (track->tid == track->pid)
-    label = g_strdup_printf (_("thread %lld"), (long long) track->tid);
+    text = g_strdup_printf (_("thread %lld"), (long long) track->tid);
   else
-    label = g_strdup_printf (_("thread %lld of process %lld"), (long long) track->tid, (long long) track->pid);
-  return suanli_trace_intern (self->trace, label, -1);
+    text = g_strdup_printf (_("thread %lld of process %lld"), (long long) track->tid, (long long) track->pid);
+  return label (self, text);
 }
 
 /* When the trace holds several files (ranks), each has a node of its own at the top, so that
@@ -130,15 +156,15 @@ group_node (SuanliFlame *self,
             SuanliTrack *track)
 {
   SuanliGroup *group = suanli_trace_get_group (self->trace, track->group);
-  g_autofree char *label = NULL;
+  g_autofree char *text = NULL;
 
   if (suanli_trace_get_n_groups (self->trace) <= 1 || group == NULL)
     return 0;
   if (group->rank >= 0)
-    label = g_strdup_printf (_("rank %d"), group->rank);
+    text = g_strdup_printf (_("rank %d"), group->rank);
   else
-    label = g_path_get_basename (suanli_trace_get_string (self->trace, group->name));
-  return child (self, 0, suanli_trace_intern (self->trace, label, -1));
+    text = g_path_get_basename (suanli_trace_get_string (self->trace, group->name));
+  return child (self, 0, label (self, text));
 }
 
 /* GPU work is a leaf under a CPU stack: @weight goes to @node's self time and to the totals of
@@ -261,7 +287,7 @@ build_gpu (SuanliFlame *self)
   g_autoptr(GHashTable) launched = g_hash_table_new (pair_hash, g_int64_equal);
   g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (gint64));
   GArray *flows = suanli_trace_get_flows (self->trace);
-  SuanliString unlaunched = suanli_trace_intern (self->trace, _("(launch not recorded)"), -1);
+  SuanliString unlaunched = label (self, _("(launch not recorded)"));
 
   g_array_set_size (keys, flows->len);
   for (guint f = 0; f < flows->len; f++)
@@ -445,7 +471,11 @@ const char *
 suanli_flame_get_name (SuanliFlame *self,
                        guint        index)
 {
-  return suanli_trace_get_string (self->trace, node_at (self, index)->name);
+  SuanliString name = node_at (self, index)->name;
+
+  if (name & LABEL_BIT)
+    return g_ptr_array_index (self->labels, name & ~LABEL_BIT);
+  return suanli_trace_get_string (self->trace, name);
 }
 
 /* A frame's text in a folded line: ";" separates frames and a newline ends the line, so both

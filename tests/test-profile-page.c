@@ -110,6 +110,19 @@ span (Fixture *fixture)
   return to - from;
 }
 
+static gboolean
+flame_ready (gpointer data)
+{
+  return suanli_profile_page_flame_is_ready (SUANLI_PROFILE_PAGE (data));
+}
+
+/* The flame graph is worked out on a worker thread: wait for it. */
+static void
+wait_for_flame (Fixture *fixture)
+{
+  g_assert_true (suanli_test_wait_until (flame_ready, fixture->page, 10000));
+}
+
 /* Whether the menu of the page's recent-traces button lists @label. */
 static gboolean
 recent_lists (gpointer data)
@@ -330,6 +343,7 @@ test_flame_graph (Fixture       *fixture,
   /* Worked out when first shown: the CPU stacks, two steps of 399 ms. */
   g_assert_null (suanli_flame_graph_get_flame (graph));
   suanli_profile_page_show_view (fixture->page, "flame");
+  wait_for_flame (fixture);
   flame = suanli_flame_graph_get_flame (graph);
   g_assert_nonnull (flame);
   g_assert_cmpint (suanli_flame_get_node (flame, 0)->total, ==, 798000000);
@@ -353,6 +367,7 @@ test_flame_graph (Fixture       *fixture,
   /* GPU time by launching stack: every kernel, copy and the spike. */
   g_assert_nonnull (gpu);
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (gtk_widget_get_ancestor (gpu, GTK_TYPE_TOGGLE_BUTTON)), TRUE);
+  wait_for_flame (fixture);
   flame = suanli_flame_graph_get_flame (graph);
   g_assert_cmpint (suanli_flame_get_node (flame, 0)->total, ==, 420000100);
   /* Each step's GEMM under its own step's stack. */
@@ -432,6 +447,7 @@ test_range (Fixture       *fixture,
   g_assert_cmpint (to, ==, 100000000);
   g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), name));
   suanli_profile_page_show_view (fixture->page, "flame");
+  wait_for_flame (fixture);
   g_assert_cmpint (suanli_flame_get_node (suanli_flame_graph_get_flame (graph), 0)->total, ==, 100000000);
 
   /* Escape forgets it: everything again. */
@@ -440,6 +456,7 @@ test_range (Fixture       *fixture,
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (range)));
   g_assert_cmpuint (suanli_stats_table_get_n_rows (kernels), ==, 3);
   suanli_profile_page_show_view (fixture->page, "flame");
+  wait_for_flame (fixture);
   g_assert_cmpint (suanli_flame_get_node (suanli_flame_graph_get_flame (graph), 0)->total, ==, 798000000);
 }
 
@@ -493,6 +510,7 @@ test_tables (Fixture       *fixture,
                                                                                                        _("GPU Time")),
                                                                               GTK_TYPE_TOGGLE_BUTTON)),
                                   TRUE);
+    wait_for_flame (fixture);
     /* Both GEMMs, 200 of the GPU flame's 420 ms. */
     g_assert_cmpfloat_with_epsilon (suanli_flame_graph_search (graph, "ampere_sgemm_128x64_tn"), 200.0 / 420.0001, 1e-6);
   }
@@ -521,6 +539,7 @@ test_export (Fixture       *fixture,
 
   /* The flame graph in front: PNG. */
   suanli_profile_page_show_view (fixture->page, "flame");
+  wait_for_flame (fixture);
   suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
   g_assert_true (suanli_profile_page_export_view (fixture->page, png, &error));
   g_assert_true (g_file_get_contents (png_path, &contents, &length, NULL));
@@ -615,6 +634,7 @@ test_flame_diff (Fixture       *fixture,
 
   g_assert_true (suanli_import_stream (baseline, stream, "before.json", &stats, NULL, NULL));
   suanli_profile_page_set_baseline (fixture->page, baseline);
+  wait_for_flame (fixture);
   flame = suanli_flame_graph_get_flame (graph);
   g_assert_true (suanli_flame_is_differential (flame));
   g_assert_cmpint (suanli_flame_get_node (flame, 0)->total, ==, 798000000);
@@ -626,6 +646,7 @@ test_flame_diff (Fixture       *fixture,
 
   /* The same button stops comparing. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "profile.compare", NULL));
+  wait_for_flame (fixture);
   g_assert_false (suanli_flame_is_differential (suanli_flame_graph_get_flame (graph)));
   suanli_import_stats_clear (&stats);
 }

@@ -70,6 +70,8 @@ struct _SuanliProfilePage
   GtkMenuButton        *recent_button;
   GtkMenuButton        *empty_recent_button;
   GPtrArray            *loading_files;   /* of GFile: what the load in progress reads */
+  char                 *flame_wanted;    /* what the flame graph should show (see update_flame) */
+  GtkSpinner           *flame_spinner;
 };
 
 G_DEFINE_FINAL_TYPE (SuanliProfilePage, suanli_profile_page, SUANLI_TYPE_PAGE)
@@ -199,16 +201,77 @@ set_details (SuanliProfilePage *self,
 
 static void on_flame_search_changed (SuanliProfilePage *self);
 
-/* The flame graph is worked out when it is first looked at, and again when its kind changes. */
+/* What a flame graph is worked out from, on a worker thread: the traces are finished and only
+ * read there (a flame keeps the names it makes to itself). */
+typedef struct
+{
+  SuanliTrace *trace;
+  SuanliTrace *baseline;   /* or NULL */
+  gboolean     gpu;
+  gint64       from, to;
+  char        *key;
+} FlameJob;
+
+static void
+flame_job_free (FlameJob *job)
+{
+  g_object_unref (job->trace);
+  g_clear_object (&job->baseline);
+  g_free (job->key);
+  g_free (job);
+}
+
+static void
+work_out_flame (GTask        *task,
+                gpointer      source,
+                gpointer      data,
+                GCancellable *cancellable)
+{
+  FlameJob *job = data;
+  SuanliFlameKind kind = job->gpu ? SUANLI_FLAME_GPU : SUANLI_FLAME_CPU;
+  SuanliFlame *flame = suanli_flame_new (job->trace, kind, job->from, job->to);
+
+  if (job->baseline != NULL)
+    {
+      /* The difference from the other trace (all of it: its times are not this one's). */
+      g_autoptr(SuanliFlame) before = suanli_flame_new (job->baseline, kind, G_MININT64, G_MAXINT64);
+      SuanliFlame *diff = suanli_flame_new_diff (before, flame);
+
+      g_object_unref (flame);
+      flame = diff;
+    }
+  g_task_return_pointer (task, flame, g_object_unref);
+}
+
+static void
+on_flame_worked_out (GObject      *source,
+                     GAsyncResult *result,
+                     gpointer      data)
+{
+  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (source);
+  FlameJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(SuanliFlame) flame = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (self->flame_graph == NULL || g_strcmp0 (self->flame_wanted, job->key) != 0)
+    return;   /* the page is going, or something newer was asked for */
+  g_object_set_data_full (G_OBJECT (self->flame_graph), "shown", g_strdup (job->key), g_free);
+  suanli_flame_graph_set_flame (self->flame_graph, flame, job->gpu);
+  suanli_flame_graph_set_icicle (self->flame_graph, gtk_toggle_button_get_active (self->icicle_toggle));
+  on_flame_search_changed (self);   /* the search, if any, marks the new graph too */
+  gtk_spinner_stop (self->flame_spinner);
+}
+
+/* The flame graph is worked out (off the main thread) when it is first looked at, and again when
+ * its kind, the range or the comparison changes. */
 static void
 update_flame (SuanliProfilePage *self)
 {
   SuanliTrace *trace = suanli_timeline_get_trace (self->timeline);
   gboolean gpu = gtk_toggle_button_get_active (self->gpu_toggle);
-  g_autoptr(SuanliFlame) flame = NULL;
-
   gint64 from = G_MININT64, to = G_MAXINT64;
   g_autofree char *key = NULL;
+  g_autoptr(GTask) task = NULL;
+  FlameJob *job;
 
   if (trace == NULL || !g_str_equal (gtk_stack_get_visible_child_name (self->views), "flame"))
     return;
@@ -217,25 +280,29 @@ update_flame (SuanliProfilePage *self)
     from = G_MININT64, to = G_MAXINT64;
   key = g_strdup_printf ("%p:%p:%d:%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, (void *) trace, (void *) self->baseline, gpu,
                          from, to);
-  if (suanli_flame_graph_get_flame (self->flame_graph) != NULL &&
-      g_strcmp0 (g_object_get_data (G_OBJECT (self->flame_graph), "shown"), key) == 0)
-    return;
-  flame = suanli_flame_new (trace, gpu ? SUANLI_FLAME_GPU : SUANLI_FLAME_CPU, from, to);
-  if (self->baseline != NULL)
-    {
-      /* The difference from the other trace (all of it: its times are not this one's). */
-      g_autoptr(SuanliFlame) before = suanli_flame_new (self->baseline, gpu ? SUANLI_FLAME_GPU : SUANLI_FLAME_CPU,
-                                                        G_MININT64, G_MAXINT64);
-      SuanliFlame *diff = suanli_flame_new_diff (before, flame);
+  if (g_strcmp0 (self->flame_wanted, key) == 0)
+    return;   /* shown, or on its way */
+  g_free (self->flame_wanted);
+  self->flame_wanted = g_strdup (key);
+  job = g_new0 (FlameJob, 1);
+  job->trace = g_object_ref (trace);
+  job->baseline = self->baseline != NULL ? g_object_ref (self->baseline) : NULL;
+  job->gpu = gpu;
+  job->from = from;
+  job->to = to;
+  job->key = g_steal_pointer (&key);
+  task = g_task_new (self, NULL, on_flame_worked_out, NULL);
+  g_task_set_task_data (task, job, (GDestroyNotify) flame_job_free);
+  gtk_spinner_start (self->flame_spinner);
+  g_task_run_in_thread (task, work_out_flame);
+}
 
-      g_object_unref (flame);
-      flame = diff;
-      g_object_set_data (G_OBJECT (diff), "trace", trace);
-    }
-  g_object_set_data_full (G_OBJECT (self->flame_graph), "shown", g_steal_pointer (&key), g_free);
-  suanli_flame_graph_set_flame (self->flame_graph, flame, gpu);
-  suanli_flame_graph_set_icicle (self->flame_graph, gtk_toggle_button_get_active (self->icicle_toggle));
-  on_flame_search_changed (self);   /* the search, if any, marks the new graph too */
+/* Whether the flame graph shows what was last asked for (it is worked out off the main thread). */
+gboolean
+suanli_profile_page_flame_is_ready (SuanliProfilePage *self)
+{
+  return self->flame_wanted == NULL ||
+         g_strcmp0 (g_object_get_data (G_OBJECT (self->flame_graph), "shown"), self->flame_wanted) == 0;
 }
 
 static void
@@ -430,6 +497,8 @@ show_trace (SuanliProfilePage *self)
 
   suanli_timeline_set_trace (self->timeline, trace);
   suanli_flame_graph_set_flame (self->flame_graph, NULL, FALSE);
+  g_object_set_data (G_OBJECT (self->flame_graph), "shown", NULL);
+  g_clear_pointer (&self->flame_wanted, g_free);
   update_flame (self);
   if (trace == NULL)
     {
@@ -770,6 +839,7 @@ suanli_profile_page_open_files (SuanliProfilePage *self,
   self->loading = g_cancellable_new ();
   loader = suanli_trace_loader_new (files, n_files);
   g_clear_pointer (&self->loading_files, g_ptr_array_unref);
+  g_clear_pointer (&self->flame_wanted, g_free);
   self->loading_files = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; i < n_files; i++)
     g_ptr_array_add (self->loading_files, g_object_ref (files[i]));
@@ -1203,6 +1273,7 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, recent_button);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, empty_recent_button);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, compare_button);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, flame_spinner);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_box);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_label);
   gtk_widget_class_install_action (widget_class, "profile.previous-match", NULL, previous_match_action);
