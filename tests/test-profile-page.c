@@ -358,6 +358,38 @@ test_flame_graph (Fixture       *fixture,
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame-graph.reset", NULL));
   g_assert_cmpuint (suanli_flame_graph_get_focus (graph), ==, 0);
 
+  /* The keyboard reaches every frame: Up into the heaviest child, Right and Left across. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame-graph.into-child", NULL));
+  g_assert_cmpstr (suanli_flame_get_name (flame, suanli_flame_graph_get_focus (graph)), ==, "thread 100 (python3)");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame-graph.into-child", NULL));
+  g_assert_true (g_str_has_prefix (suanli_flame_get_name (flame, suanli_flame_graph_get_focus (graph)), "ProfilerStep#"));
+  {
+    guint first = suanli_flame_graph_get_focus (graph);
+
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame-graph.next-sibling", NULL));
+    g_assert_cmpuint (suanli_flame_graph_get_focus (graph), !=, first);
+    g_assert_true (g_str_has_prefix (suanli_flame_get_name (flame, suanli_flame_graph_get_focus (graph)), "ProfilerStep#"));
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame-graph.previous-sibling", NULL));
+    g_assert_cmpuint (suanli_flame_graph_get_focus (graph), ==, first);
+  }
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame-graph.reset", NULL));
+
+  /* By kind: aten::linear and the aten::addmm on it (rows 3 and 4 from the bottom, at the left
+   * edge) have shades of their own, then both the CPU colour. */
+  {
+    int height;
+    g_autoptr(GdkTexture) by_name = NULL;
+    g_autoptr(GdkTexture) by_kind = NULL;
+
+    by_name = suanli_test_render (GTK_WIDGET (graph));
+    height = gdk_texture_get_height (by_name);
+    g_assert_cmpuint (suanli_test_pixel (by_name, 3, height - 4 * 18 + 9), !=, suanli_test_pixel (by_name, 3, height - 5 * 18 + 9));
+    suanli_flame_graph_set_by_category (graph, TRUE);
+    by_kind = suanli_test_render (GTK_WIDGET (graph));
+    g_assert_cmpuint (suanli_test_pixel (by_kind, 3, height - 4 * 18 + 9), ==, suanli_test_pixel (by_kind, 3, height - 5 * 18 + 9));
+    suanli_flame_graph_set_by_category (graph, FALSE);
+  }
+
   /* Search: aten::addmm is 2 × 120 ms of the 798. */
   gtk_editable_set_text (GTK_EDITABLE (search), "ADDMM");
   suanli_test_iterate (300);   /* the search entry waits a moment before it reports a change */

@@ -2,8 +2,10 @@
  *
  * SuanliFlamePainter (ui/paint) lays the flame out and draws it; this widget asks for the height
  * the deepest stack needs, turns clicks into a focus (a frame filling the width), and answers
- * tooltips with a frame's total and self time and its share of the whole. Backspace, Escape and
- * the flame-graph.zoom-out action go back up one level; flame-graph.reset shows everything.
+ * tooltips with a frame's total and self time and its share of the whole. Backspace, Escape, Down
+ * and the flame-graph.zoom-out action go back up one level; flame-graph.reset (0) shows
+ * everything; Up or Enter zoom into the heaviest child, Left and Right move between siblings, so
+ * the keyboard reaches every frame.
  * "focus-changed" tells the page, which shows the path to the focus.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -166,6 +168,67 @@ zoom_out_action (GtkWidget  *widget,
     suanli_flame_graph_set_focus (self, suanli_flame_get_node (self->flame, focus)->parent);
 }
 
+/* The keyboard walks the tree: Up (or Enter) zooms into the focus's heaviest child, Left and
+ * Right move to the next lighter or heavier sibling (its neighbours in the left-heavy layout). */
+static void
+into_child_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  SuanliFlameGraph *self = SUANLI_FLAME_GRAPH (widget);
+  guint focus = suanli_flame_graph_get_focus (self), best = 0;
+
+  if (self->flame == NULL)
+    return;
+  for (guint c = suanli_flame_get_node (self->flame, focus)->first_child; c != 0;
+       c = suanli_flame_get_node (self->flame, c)->next_sibling)
+    if (best == 0 || suanli_flame_get_node (self->flame, c)->total > suanli_flame_get_node (self->flame, best)->total)
+      best = c;
+  if (best != 0)
+    suanli_flame_graph_set_focus (self, best);
+}
+
+static int
+compare_heavier_first (gconstpointer a,
+                       gconstpointer b,
+                       gpointer      data)
+{
+  gint64 x = suanli_flame_get_node (data, *(const guint *) a)->total;
+  gint64 y = suanli_flame_get_node (data, *(const guint *) b)->total;
+
+  return (x < y) - (x > y);
+}
+
+/* Left and Right: the sibling drawn just before or after the focus (heavier ones are drawn first,
+ * the order the painter lays them out in). */
+static void
+sibling_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  SuanliFlameGraph *self = SUANLI_FLAME_GRAPH (widget);
+  guint focus = suanli_flame_graph_get_focus (self);
+  g_autoptr(GArray) siblings = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  if (self->flame == NULL || focus == 0)
+    return;
+  for (guint c = suanli_flame_get_node (self->flame, suanli_flame_get_node (self->flame, focus)->parent)->first_child; c != 0;
+       c = suanli_flame_get_node (self->flame, c)->next_sibling)
+    g_array_append_val (siblings, c);
+  g_array_sort_with_data (siblings, compare_heavier_first, self->flame);
+  for (guint i = 0; i < siblings->len; i++)
+    if (g_array_index (siblings, guint, i) == focus)
+      {
+        gboolean left = g_str_equal (action_name, "flame-graph.previous-sibling");
+
+        if (left && i > 0)
+          suanli_flame_graph_set_focus (self, g_array_index (siblings, guint, i - 1));
+        else if (!left && i + 1 < siblings->len)
+          suanli_flame_graph_set_focus (self, g_array_index (siblings, guint, i + 1));
+        return;
+      }
+}
+
 static void
 reset_action (GtkWidget  *widget,
               const char *action_name,
@@ -201,6 +264,14 @@ suanli_flame_graph_class_init (SuanliFlameGraphClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_BackSpace, 0, "flame-graph.zoom-out", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "flame-graph.zoom-out", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "flame-graph.reset", NULL);
+  gtk_widget_class_install_action (widget_class, "flame-graph.into-child", NULL, into_child_action);
+  gtk_widget_class_install_action (widget_class, "flame-graph.previous-sibling", NULL, sibling_action);
+  gtk_widget_class_install_action (widget_class, "flame-graph.next-sibling", NULL, sibling_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, 0, "flame-graph.into-child", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, 0, "flame-graph.into-child", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, 0, "flame-graph.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "flame-graph.previous-sibling", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "flame-graph.next-sibling", NULL);
   gtk_widget_class_set_css_name (widget_class, "flamegraph");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
@@ -324,4 +395,15 @@ suanli_flame_graph_export (SuanliFlameGraph  *self,
     }
   return suanli_image_export (file, MAX (gtk_widget_get_width (GTK_WIDGET (self)), 640),
                               MAX (gtk_widget_get_height (GTK_WIDGET (self)), 200), draw_for_export, self, error);
+}
+
+/* Colours by kind of work (CPU, kernel, copy, communication) rather than by name. */
+void
+suanli_flame_graph_set_by_category (SuanliFlameGraph *self,
+                                    gboolean          by_category)
+{
+  if (self->painter == NULL)
+    return;
+  suanli_flame_painter_set_by_category (self->painter, by_category);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }

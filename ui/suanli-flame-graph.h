@@ -24,6 +24,8 @@ void         suanli_flame_graph_set_focus  (SuanliFlameGraph *self,
                                             guint             node);
 double       suanli_flame_graph_search     (SuanliFlameGraph *self,
                                             const char       *text);
+void         suanli_flame_graph_set_by_category (SuanliFlameGraph *self,
+                                                 gboolean          by_category);
 void         suanli_flame_graph_set_icicle (SuanliFlameGraph *self,
                                             gboolean          icicle);
 char        *suanli_flame_graph_describe_focus (SuanliFlameGraph *self);

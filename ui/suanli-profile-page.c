@@ -45,6 +45,7 @@ struct _SuanliProfilePage
   SuanliFlameGraph     *flame_graph;
   GtkToggleButton      *gpu_toggle;
   GtkToggleButton      *icicle_toggle;
+  GtkToggleButton      *category_toggle;
   GtkLabel             *breadcrumb_label;
   GtkLabel             *match_label;
   GtkSearchEntry       *flame_search;
@@ -257,6 +258,7 @@ on_flame_worked_out (GObject      *source,
   g_object_set_data_full (G_OBJECT (self->flame_graph), "shown", g_strdup (job->key), g_free);
   suanli_flame_graph_set_flame (self->flame_graph, flame, job->gpu);
   suanli_flame_graph_set_icicle (self->flame_graph, gtk_toggle_button_get_active (self->icicle_toggle));
+  suanli_flame_graph_set_by_category (self->flame_graph, gtk_toggle_button_get_active (self->category_toggle));
   on_flame_search_changed (self);   /* the search, if any, marks the new graph too */
   gtk_spinner_stop (self->flame_spinner);
 }
@@ -322,6 +324,12 @@ static void
 on_flame_kind_toggled (SuanliProfilePage *self)
 {
   update_flame (self);
+}
+
+static void
+on_category_toggled (SuanliProfilePage *self)
+{
+  suanli_flame_graph_set_by_category (self->flame_graph, gtk_toggle_button_get_active (self->category_toggle));
 }
 
 static void
@@ -1282,6 +1290,8 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_view_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_flame_kind_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_icicle_toggled);
+  gtk_widget_class_bind_template_callback (widget_class, on_category_toggled);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, category_toggle);
   gtk_widget_class_bind_template_callback (widget_class, on_flame_focus_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_flame_search_changed);
   gtk_widget_class_install_action (widget_class, "profile.zoom-in", NULL, zoom_action);

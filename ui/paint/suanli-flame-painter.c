@@ -34,6 +34,7 @@ struct _SuanliFlamePainter
   guint        max_depth;
   guint        focus;
   gboolean     icicle;
+  gboolean     by_category; /* one colour per kind of work, rather than a shade per name */
   GHashTable  *matches;     /* node → TRUE, for the search */
 };
 
@@ -133,6 +134,14 @@ suanli_flame_painter_set_icicle (SuanliFlamePainter *self,
                                  gboolean            icicle)
 {
   self->icicle = icicle;
+}
+
+/* Colours frames by their kind of work only (CPU, kernel, copy, communication), not by name. */
+void
+suanli_flame_painter_set_by_category (SuanliFlamePainter *self,
+                                      gboolean            by_category)
+{
+  self->by_category = by_category;
 }
 
 /* The deepest level, for the widget's height. */
@@ -261,6 +270,8 @@ draw_box (SuanliFlamePainter     *self,
 
   if (suanli_flame_is_differential (self->flame))
     differential_color (suanli_flame_get_node (self->flame, node), style->dark, &color);
+  else if (self->by_category)
+    suanli_palette_category (category_of (self, node, name), style->dark, &color);
   else
     suanli_palette_named (category_of (self, node, name), name, style->dark, &color);
   if (dim || (searching && !g_hash_table_contains (self->matches, GUINT_TO_POINTER (node))))

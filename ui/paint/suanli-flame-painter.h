@@ -21,6 +21,8 @@ void                suanli_flame_painter_set_focus  (SuanliFlamePainter *self,
 guint               suanli_flame_painter_get_focus  (SuanliFlamePainter *self);
 void                suanli_flame_painter_set_icicle (SuanliFlamePainter *self,
                                                      gboolean            icicle);
+void                suanli_flame_painter_set_by_category (SuanliFlamePainter *self,
+                                                          gboolean            by_category);
 double              suanli_flame_painter_set_search (SuanliFlamePainter *self,
                                                      const char         *text);
 guint               suanli_flame_painter_get_depth  (SuanliFlamePainter *self);
