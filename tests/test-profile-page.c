@@ -247,6 +247,38 @@ test_select (Fixture       *fixture,
   g_assert_cmpint (to, <, 580000000);
 }
 
+/* The name of the selected slice. */
+static const char *
+selected_name (Fixture *fixture)
+{
+  SuanliTrace *trace = suanli_timeline_get_trace (fixture->timeline);
+  guint track;
+  guint32 slice;
+
+  g_assert_true (suanli_timeline_get_selected (fixture->timeline, &track, &slice));
+  return suanli_trace_get_string (trace, g_array_index (suanli_trace_get_track (trace, track)->slices, SuanliSlice, slice).name);
+}
+
+static void
+test_keyboard (Fixture       *fixture,
+               gconstpointer  data)
+{
+  /* From the second step's addmm: Up to linear, Up to the step, Down to linear, ] to the next
+   * slice on linear's lane, [ back. */
+  g_assert_cmpfloat (find_row (fixture, x_of (fixture, 480000), "aten::addmm"), >, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.parent-slice", NULL));
+  g_assert_cmpstr (selected_name (fixture), ==, "aten::linear");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.parent-slice", NULL));
+  g_assert_cmpstr (selected_name (fixture), ==, "ProfilerStep#2");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.child-slice", NULL));
+  g_assert_cmpstr (selected_name (fixture), ==, "aten::linear");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.next-slice", NULL));
+  g_assert_cmpstr (selected_name (fixture), ==, "record_param_comms");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.previous-slice", NULL));
+  g_assert_cmpstr (selected_name (fixture), ==, "aten::linear");
+  g_assert_nonnull (strstr (suanli_profile_page_get_details (fixture->page), "aten::linear"));
+}
+
 static void
 test_pin (Fixture       *fixture,
           gconstpointer  data)
@@ -406,18 +438,6 @@ test_flame_graph (Fixture       *fixture,
   g_assert_cmpint (suanli_flame_get_node (flame, flame_node (flame, "ampere_sgemm_128x64_tn"))->total, ==, 100000000);
   g_assert_nonnull (strstr (suanli_flame_get_name (flame, suanli_flame_get_node (flame, flame_node (flame, "ampere_sgemm_128x64_tn"))->parent),
                             "cudaLaunchKernel"));
-}
-
-/* The name of the selected slice. */
-static const char *
-selected_name (Fixture *fixture)
-{
-  SuanliTrace *trace = suanli_timeline_get_trace (fixture->timeline);
-  guint track;
-  guint32 slice;
-
-  g_assert_true (suanli_timeline_get_selected (fixture->timeline, &track, &slice));
-  return suanli_trace_get_string (trace, g_array_index (suanli_trace_get_track (trace, track)->slices, SuanliSlice, slice).name);
 }
 
 static void
@@ -707,6 +727,7 @@ main (int   argc,
   g_test_add ("/profile-page/select", Fixture, NULL, fixture_set_up, test_select, fixture_tear_down);
   g_test_add ("/profile-page/spike-visible", Fixture, NULL, fixture_set_up, test_spike_visible, fixture_tear_down);
   g_test_add ("/profile-page/pin", Fixture, NULL, fixture_set_up, test_pin, fixture_tear_down);
+  g_test_add ("/profile-page/keyboard", Fixture, NULL, fixture_set_up, test_keyboard, fixture_tear_down);
   g_test_add ("/profile-page/flame-graph", Fixture, NULL, fixture_set_up, test_flame_graph, fixture_tear_down);
   g_test_add ("/profile-page/search", Fixture, NULL, fixture_set_up, test_search, fixture_tear_down);
   g_test_add ("/profile-page/tables", Fixture, NULL, fixture_set_up, test_tables, fixture_tear_down);

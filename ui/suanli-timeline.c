@@ -8,6 +8,7 @@
  *   click                 select a slice, or fold a process    0       show everything
  *   drag on the ruler     select a time range                  Escape  forget the range
  *   click a track's name  pin it under the ruler (or unpin)    P       pin the selected slice's track
+ *   [ and ]               the slice before or after on its lane   Up / Down  its parent / first child
  * The keys are the actions timeline.zoom-in, zoom-out, pan-left, pan-right, zoom-to-selection and
  * reset, so a test or a menu can use them too. "slice-selected" says what was clicked. A search
  * fades what does not match; timeline.next-match and previous-match step through the matches.
@@ -204,16 +205,28 @@ zoom_to_selection_action (GtkWidget  *widget,
   set_view (self, slice->start - margin, slice->start + slice->duration + margin, self->view.scroll_y);
 }
 
+/* Brings the selected slice into view when it is outside it, keeping the zoom. */
+static void
+reveal_selection (SuanliTimeline *self)
+{
+  SuanliSlice *slice = &g_array_index (suanli_trace_get_track (self->trace, self->selected_track)->slices, SuanliSlice,
+                                       self->selected_slice);
+  gint64 span = self->view.to - self->view.from;
+
+  if (slice->start + slice->duration < self->view.from || slice->start > self->view.to)
+    set_view (self, slice->start + slice->duration / 2 - span / 2, slice->start + slice->duration / 2 + span / 2,
+              self->view.scroll_y);
+}
+
 /* Selects the next (or previous) slice matching the search, from the selected one's start, and
  * brings it to the middle of the view. */
 static void
 step_match (SuanliTimeline *self,
             gboolean        forward)
 {
-  gint64 from = self->view.from - 1, span = self->view.to - self->view.from;
+  gint64 from = self->view.from - 1;
   guint track;
   guint32 index;
-  SuanliSlice *slice;
 
   if (self->painter == NULL)
     return;
@@ -224,11 +237,51 @@ step_match (SuanliTimeline *self,
     from = self->view.to + 1;
   if (!suanli_timeline_painter_find_match (self->painter, from, forward, &track, &index))
     return;
-  slice = &g_array_index (suanli_trace_get_track (self->trace, track)->slices, SuanliSlice, index);
   suanli_timeline_select (self, track, index);
-  if (slice->start < self->view.from || slice->start > self->view.to)
-    set_view (self, slice->start + slice->duration / 2 - span / 2, slice->start + slice->duration / 2 + span / 2,
-              self->view.scroll_y);
+  reveal_selection (self);
+}
+
+/* The keyboard moves the selection: [ and ] to the slice before or after on the same lane, Up to
+ * the slice it is inside, Down to the first slice inside it. */
+static void
+step_selection_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  SuanliTimeline *self = SUANLI_TIMELINE (widget);
+  GArray *slices;
+  SuanliSlice *current;
+  guint found = G_MAXUINT;
+
+  if (self->painter == NULL || !self->has_selection)
+    return;
+  slices = suanli_trace_get_track (self->trace, self->selected_track)->slices;
+  current = &g_array_index (slices, SuanliSlice, self->selected_slice);
+  if (g_str_equal (action_name, "timeline.next-slice"))
+    {
+      for (guint i = self->selected_slice + 1; i < slices->len && found == G_MAXUINT; i++)
+        if (g_array_index (slices, SuanliSlice, i).depth == current->depth)
+          found = i;
+    }
+  else if (g_str_equal (action_name, "timeline.previous-slice"))
+    {
+      for (guint i = self->selected_slice; i-- > 0 && found == G_MAXUINT;)
+        if (g_array_index (slices, SuanliSlice, i).depth == current->depth)
+          found = i;
+    }
+  else if (g_str_equal (action_name, "timeline.parent-slice"))
+    {
+      for (guint i = self->selected_slice; i-- > 0 && found == G_MAXUINT && current->depth > 0;)
+        if (g_array_index (slices, SuanliSlice, i).depth == current->depth - 1u)
+          found = i;
+    }
+  else if (self->selected_slice + 1 < slices->len &&
+           g_array_index (slices, SuanliSlice, self->selected_slice + 1).depth == current->depth + 1u)
+    found = self->selected_slice + 1;   /* its first child comes right after it */
+  if (found == G_MAXUINT)
+    return;
+  suanli_timeline_select (self, self->selected_track, found);
+  reveal_selection (self);
 }
 
 static void
@@ -551,6 +604,14 @@ suanli_timeline_class_init (SuanliTimelineClass *klass)
   gtk_widget_class_install_action (widget_class, "timeline.next-match", NULL, next_match_action);
   gtk_widget_class_install_action (widget_class, "timeline.clear-range", NULL, clear_range_action);
   gtk_widget_class_install_action (widget_class, "timeline.toggle-pin", NULL, toggle_pin_action);
+  gtk_widget_class_install_action (widget_class, "timeline.next-slice", NULL, step_selection_action);
+  gtk_widget_class_install_action (widget_class, "timeline.previous-slice", NULL, step_selection_action);
+  gtk_widget_class_install_action (widget_class, "timeline.parent-slice", NULL, step_selection_action);
+  gtk_widget_class_install_action (widget_class, "timeline.child-slice", NULL, step_selection_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_bracketright, 0, "timeline.next-slice", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_bracketleft, 0, "timeline.previous-slice", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, 0, "timeline.parent-slice", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, 0, "timeline.child-slice", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_p, 0, "timeline.toggle-pin", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "timeline.clear-range", NULL);
   gtk_widget_class_install_action (widget_class, "timeline.previous-match", NULL, previous_match_action);
