@@ -690,3 +690,22 @@ suanli_trace_get_n_slices (SuanliTrace *self)
     n += ((SuanliTrack *) g_ptr_array_index (self->tracks, t))->slices->len;
   return n;
 }
+
+/* "key=value" for an argument, as a details line or a tooltip shows it. */
+char *
+suanli_trace_format_arg (SuanliTrace     *self,
+                         const SuanliArg *arg)
+{
+  const char *key = suanli_trace_get_string (self, arg->key);
+
+  switch (arg->type)
+    {
+    case SUANLI_ARG_INT:
+      return g_strdup_printf ("%s=%lld", key, (long long) arg->i);
+    case SUANLI_ARG_DOUBLE:
+      return g_strdup_printf ("%s=%g", key, arg->d);
+    case SUANLI_ARG_STRING:
+    default:
+      return g_strdup_printf ("%s=%s", key, suanli_trace_get_string (self, arg->s));
+    }
+}

@@ -142,6 +142,8 @@ guint32             suanli_trace_add_args         (SuanliTrace   *self,
                                                    guint          n_args);
 const SuanliArg    *suanli_trace_get_args         (SuanliTrace   *self,
                                                    const SuanliSlice *slice);
+char               *suanli_trace_format_arg       (SuanliTrace   *self,
+                                                   const SuanliArg *arg);
 gboolean            suanli_trace_find_arg_int     (SuanliTrace   *self,
                                                    const SuanliSlice *slice,
                                                    const char    *key,

@@ -217,6 +217,18 @@ find_row (Fixture    *fixture,
   return -1;
 }
 
+/* The name of the selected slice. */
+static const char *
+selected_name (Fixture *fixture)
+{
+  SuanliTrace *trace = suanli_timeline_get_trace (fixture->timeline);
+  guint track;
+  guint32 slice;
+
+  g_assert_true (suanli_timeline_get_selected (fixture->timeline, &track, &slice));
+  return suanli_trace_get_string (trace, g_array_index (suanli_trace_get_track (trace, track)->slices, SuanliSlice, slice).name);
+}
+
 static void
 test_select (Fixture       *fixture,
              gconstpointer  data)
@@ -238,6 +250,13 @@ test_select (Fixture       *fixture,
   g_assert_nonnull (strstr (details, launched));
   g_assert_nonnull (strstr (details, "correlation=11"));
 
+  /* J (or the details' button) goes to the launch, and back. */
+  g_assert_true (gtk_widget_is_visible (suanli_test_find_label (GTK_WIDGET (fixture->page), _("Go to Linked (J)"))));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "profile.jump", NULL));
+  g_assert_cmpstr (selected_name (fixture), ==, "cudaLaunchKernel");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.jump-to-linked", NULL));
+  g_assert_cmpstr (selected_name (fixture), ==, "ampere_sgemm_128x64_tn");
+
   /* F zooms to it. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.zoom-to-selection", NULL));
   suanli_timeline_get_window (fixture->timeline, &from, &to);
@@ -245,18 +264,6 @@ test_select (Fixture       *fixture,
   g_assert_cmpint (from, >, 400000000);
   g_assert_cmpint (to, >, 540000000);
   g_assert_cmpint (to, <, 580000000);
-}
-
-/* The name of the selected slice. */
-static const char *
-selected_name (Fixture *fixture)
-{
-  SuanliTrace *trace = suanli_timeline_get_trace (fixture->timeline);
-  guint track;
-  guint32 slice;
-
-  g_assert_true (suanli_timeline_get_selected (fixture->timeline, &track, &slice));
-  return suanli_trace_get_string (trace, g_array_index (suanli_trace_get_track (trace, track)->slices, SuanliSlice, slice).name);
 }
 
 static void

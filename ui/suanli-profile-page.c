@@ -73,6 +73,7 @@ struct _SuanliProfilePage
   GPtrArray            *loading_files;   /* of GFile: what the load in progress reads */
   char                 *flame_wanted;    /* what the flame graph should show (see update_flame) */
   GtkSpinner           *flame_spinner;
+  GtkWidget            *jump_button;
 };
 
 G_DEFINE_FINAL_TYPE (SuanliProfilePage, suanli_profile_page, SUANLI_TYPE_PAGE)
@@ -196,6 +197,7 @@ static void
 set_details (SuanliProfilePage *self,
              const char        *text)
 {
+  gtk_widget_set_visible (self->jump_button, FALSE);
   gtk_label_set_text (self->details_label, text);
   gtk_label_select_region (self->details_label, 0, 0);
 }
@@ -530,33 +532,15 @@ show_trace (SuanliProfilePage *self)
   compare_with_plan (self);
 }
 
-static void
-append_arg (GString         *text,
-            SuanliTrace     *trace,
-            const SuanliArg *arg)
-{
-  g_string_append_printf (text, "%s=", suanli_trace_get_string (trace, arg->key));
-  switch (arg->type)
-    {
-    case SUANLI_ARG_INT:
-      g_string_append_printf (text, "%lld", (long long) arg->i);
-      break;
-    case SUANLI_ARG_DOUBLE:
-      g_string_append_printf (text, "%g", arg->d);
-      break;
-    case SUANLI_ARG_STRING:
-    default:
-      g_string_append (text, suanli_trace_get_string (trace, arg->s));
-    }
-}
-
 /* The other end of the flows that touch the slice: what launched it, or what it launched. */
-static void
+static gboolean
 append_flows (GString     *text,
               SuanliTrace *trace,
               guint        track,
               guint32      slice)
 {
+  gboolean linked = FALSE;
+
   GArray *flows = suanli_trace_get_flows (trace);
   guint launched = 0;
 
@@ -571,6 +555,7 @@ append_flows (GString     *text,
 
           g_string_append (text, " · ");
           g_string_append_printf (text, _("launched by %s"), suanli_trace_get_string (trace, from->name));
+          linked = TRUE;
         }
       else if (flow->from_track == track && flow->from_slice == slice)
         launched++;
@@ -580,6 +565,7 @@ append_flows (GString     *text,
       g_string_append (text, " · ");
       g_string_append_printf (text, ngettext ("launches %u GPU task", "launches %u GPU tasks", launched), launched);
     }
+  return linked || launched > 0;
 }
 
 static void
@@ -757,6 +743,7 @@ on_slice_selected (SuanliProfilePage *self,
   g_autofree char *duration = suanli_format_duration_ns (slice->duration);
   g_autoptr(GString) text = g_string_new (suanli_trace_get_string (trace, slice->name));
   const char *category = suanli_trace_get_string (trace, slice->category);
+  gboolean linked;
   gint64 first, last;
 
   suanli_trace_get_time_range (trace, &first, &last);
@@ -769,13 +756,16 @@ on_slice_selected (SuanliProfilePage *self,
     g_string_append_printf (text, " · ");
     g_string_append_printf (text, _("starts at %s"), start);
   }
-  append_flows (text, trace, track_index, slice_index);
+  linked = append_flows (text, trace, track_index, slice_index);
   for (guint i = 0; i < slice->n_args && i < MAX_ARGS_SHOWN; i++)
     {
+      g_autofree char *arg = suanli_trace_format_arg (trace, &args[i]);
+
       g_string_append (text, i == 0 ? "\n" : " · ");
-      append_arg (text, trace, &args[i]);
+      g_string_append (text, arg);
     }
   set_details (self, text->str);
+  gtk_widget_set_visible (self->jump_button, linked);
 }
 
 static void
@@ -1163,6 +1153,14 @@ open_recent_action (GtkWidget  *widget,
 }
 
 static void
+jump_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  gtk_widget_activate_action (GTK_WIDGET (SUANLI_PROFILE_PAGE (widget)->timeline), "timeline.jump-to-linked", NULL);
+}
+
+static void
 cancel_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *parameter)
@@ -1276,6 +1274,8 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_install_action (widget_class, "profile.export-view", NULL, export_view_action);
   gtk_widget_class_install_action (widget_class, "profile.use-measured", NULL, use_measured_action);
   gtk_widget_class_install_action (widget_class, "profile.compare", NULL, compare_action);
+  gtk_widget_class_install_action (widget_class, "profile.jump", NULL, jump_action);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, jump_button);
   gtk_widget_class_install_action (widget_class, "profile.open-recent", "s", open_recent_action);
   gtk_widget_class_install_action (widget_class, "profile.none", NULL, NULL);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, recent_button);

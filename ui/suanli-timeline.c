@@ -9,6 +9,7 @@
  *   drag on the ruler     select a time range                  Escape  forget the range
  *   click a track's name  pin it under the ruler (or unpin)    P       pin the selected slice's track
  *   [ and ]               the slice before or after on its lane   Up / Down  its parent / first child
+ *   J                     to the other end of its flow (launch ↔ kernel)
  * The keys are the actions timeline.zoom-in, zoom-out, pan-left, pan-right, zoom-to-selection and
  * reset, so a test or a menu can use them too. "slice-selected" says what was clicked. A search
  * fades what does not match; timeline.next-match and previous-match step through the matches.
@@ -29,6 +30,7 @@
 #define PAN_FRACTION   0.2
 #define MIN_SPAN_NS    1000     /* 1 µs across the whole width at most */
 #define WHEEL_PIXELS   40.0
+#define TOOLTIP_ARGS   4
 
 struct _SuanliTimeline
 {
@@ -216,6 +218,36 @@ reveal_selection (SuanliTimeline *self)
   if (slice->start + slice->duration < self->view.from || slice->start > self->view.to)
     set_view (self, slice->start + slice->duration / 2 - span / 2, slice->start + slice->duration / 2 + span / 2,
               self->view.scroll_y);
+}
+
+/* J: to the other end of the selected slice's first flow (a kernel's launch, a launch's kernel),
+ * selected and brought into view, its row too. */
+static void
+jump_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  SuanliTimeline *self = SUANLI_TIMELINE (widget);
+  GArray *flows;
+  double y;
+
+  if (self->painter == NULL || !self->has_selection)
+    return;
+  flows = suanli_trace_get_flows (self->trace);
+  for (guint f = 0; f < flows->len; f++)
+    {
+      SuanliFlow *flow = &g_array_index (flows, SuanliFlow, f);
+      gboolean from_here = flow->from_track == self->selected_track && flow->from_slice == self->selected_slice;
+      gboolean to_here = flow->to_track == self->selected_track && flow->to_slice == self->selected_slice;
+
+      if (!from_here && !to_here)
+        continue;
+      suanli_timeline_select (self, from_here ? flow->to_track : flow->from_track, from_here ? flow->to_slice : flow->from_slice);
+      reveal_selection (self);
+      if (suanli_timeline_painter_track_y (self->painter, self->selected_track, &y))
+        set_view (self, self->view.from, self->view.to, y - (gtk_widget_get_height (widget) - SUANLI_TIMELINE_RULER_HEIGHT) / 3);
+      return;
+    }
 }
 
 /* Selects the next (or previous) slice matching the search, from the selected one's start, and
@@ -565,7 +597,20 @@ on_query_tooltip (GtkWidget      *widget,
   category = suanli_trace_get_string (self->trace, slice->category);
   text = g_markup_printf_escaped ("<b>%s</b>\n%s%s%s", suanli_trace_get_string (self->trace, slice->name), duration,
                                   *category != '\0' ? " · " : "", category);
-  gtk_tooltip_set_markup (tooltip, text);
+  /* The first few arguments (the details line has them all). */
+  {
+    g_autoptr(GString) markup = g_string_new (text);
+    const SuanliArg *args = suanli_trace_get_args (self->trace, slice);
+
+    for (guint i = 0; i < slice->n_args && i < TOOLTIP_ARGS; i++)
+      {
+        g_autofree char *arg = suanli_trace_format_arg (self->trace, &args[i]);
+        g_autofree char *escaped = g_markup_escape_text (arg, -1);
+
+        g_string_append_printf (markup, "\n%s", escaped);
+      }
+    gtk_tooltip_set_markup (tooltip, markup->str);
+  }
   return TRUE;
 }
 
@@ -604,6 +649,8 @@ suanli_timeline_class_init (SuanliTimelineClass *klass)
   gtk_widget_class_install_action (widget_class, "timeline.next-match", NULL, next_match_action);
   gtk_widget_class_install_action (widget_class, "timeline.clear-range", NULL, clear_range_action);
   gtk_widget_class_install_action (widget_class, "timeline.toggle-pin", NULL, toggle_pin_action);
+  gtk_widget_class_install_action (widget_class, "timeline.jump-to-linked", NULL, jump_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_j, 0, "timeline.jump-to-linked", NULL);
   gtk_widget_class_install_action (widget_class, "timeline.next-slice", NULL, step_selection_action);
   gtk_widget_class_install_action (widget_class, "timeline.previous-slice", NULL, step_selection_action);
   gtk_widget_class_install_action (widget_class, "timeline.parent-slice", NULL, step_selection_action);

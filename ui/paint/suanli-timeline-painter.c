@@ -1045,6 +1045,25 @@ suanli_timeline_painter_hit (SuanliTimelinePainter    *self,
                                   time, (gint64) (2 * ns_per_px), slice);
 }
 
+/* Where @track's row starts among the rows that scroll (FALSE when it is pinned or folded away). */
+gboolean
+suanli_timeline_painter_track_y (SuanliTimelinePainter *self,
+                                 guint                  track,
+                                 double                *y)
+{
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      const Row *row = &g_array_index (self->rows, Row, i);
+
+      if (row->kind == ROW_TRACK && row->track == track && !row->pinned)
+        {
+          *y = row->y;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 /* The track whose row is at @y (its label, say), for pinning it. */
 gboolean
 suanli_timeline_painter_hit_track (SuanliTimelinePainter    *self,

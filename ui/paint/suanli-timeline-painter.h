@@ -62,6 +62,9 @@ gboolean               suanli_timeline_painter_hit            (SuanliTimelinePai
                                                                const SuanliTimelineView *view,
                                                                guint                    *track,
                                                                guint32                  *slice);
+gboolean               suanli_timeline_painter_track_y        (SuanliTimelinePainter    *self,
+                                                               guint                     track,
+                                                               double                   *y);
 gboolean               suanli_timeline_painter_hit_track      (SuanliTimelinePainter    *self,
                                                                double                    y,
                                                                const SuanliTimelineView *view,
