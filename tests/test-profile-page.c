@@ -727,6 +727,12 @@ int
 main (int   argc,
       char *argv[])
 {
+  g_autofree char *state = g_dir_make_tmp ("suanli-profile-state-XXXXXX", NULL);
+  int status;
+
+  /* The planner autosaves its plan; the plans these tests set must not reach the other tests'
+   * windows (or their screenshots), so this program keeps its state apart. */
+  g_setenv ("XDG_STATE_HOME", state, TRUE);
   suanli_test_init_gtk (&argc, &argv);
   g_test_add ("/profile-page/summary", Fixture, NULL, fixture_set_up, test_summary, fixture_tear_down);
   g_test_add ("/profile-page/recent", Fixture, NULL, fixture_set_up, test_recent, fixture_tear_down);
@@ -743,5 +749,14 @@ main (int   argc,
   g_test_add ("/profile-page/against-plan", Fixture, NULL, fixture_set_up, test_against_plan, fixture_tear_down);
   g_test_add ("/profile-page/flame-diff", Fixture, NULL, fixture_set_up, test_flame_diff, fixture_tear_down);
   g_test_add ("/profile-page/screenshots", Fixture, NULL, fixture_set_up, test_screenshots, fixture_tear_down);
-  return g_test_run ();
+  status = g_test_run ();
+  {
+    g_autofree char *autosave = g_build_filename (state, "suanli", "autosave.suanli-plan", NULL);
+    g_autofree char *folder = g_build_filename (state, "suanli", NULL);
+
+    g_unlink (autosave);
+    g_rmdir (folder);
+    g_rmdir (state);
+  }
+  return status;
 }
