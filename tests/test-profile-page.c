@@ -95,6 +95,8 @@ test_summary (Fixture       *fixture,
                                             median);
 
   g_test_message ("summary: %s", summary);
+  /* The GPU-time bar under it. */
+  g_assert_true (gtk_widget_get_visible (suanli_test_find_widget (GTK_WIDGET (fixture->page), GTK_TYPE_DRAWING_AREA)));
   g_assert_nonnull (strstr (summary, gpu));
   g_assert_nonnull (strstr (summary, steps));
   g_assert_nonnull (strstr (summary, "ampere_sgemm_128x64_tn"));

@@ -16,6 +16,7 @@
 
 #include "suanli-advice.h"
 #include "suanli-plan-form.h"
+#include "suanli-bar-area.h"
 #include "suanli-plan-page.h"
 #include "suanli-recent-menu.h"
 #include "suanli-scatter-chart.h"
@@ -421,22 +422,6 @@ refresh (SuanliPlanPage *self)
   update_lists (self);
 }
 
-static void
-draw_bar (GtkDrawingArea *area,
-          cairo_t        *cr,
-          int             width,
-          int             height,
-          gpointer        user_data)
-{
-  SuanliChartStyle style = { adw_style_manager_get_dark (adw_style_manager_get_default ()), NULL, 9 };
-  double needed;
-
-  cairo_translate (cr, 0, 3);
-  suanli_stacked_bar_draw (user_data, cr, width, &style);
-  needed = ceil (suanli_stacked_bar_get_height (user_data)) + 6;
-  if (gtk_drawing_area_get_content_height (area) != (int) needed)
-    gtk_drawing_area_set_content_height (area, (int) needed);
-}
 
 /* ---- undo, autosave, files ---------------------------------------------------------------- */
 
@@ -1248,8 +1233,8 @@ suanli_plan_page_init (SuanliPlanPage *self)
   self->memory_bar = suanli_stacked_bar_new ();
   self->step_bar = suanli_stacked_bar_new ();
   self->search_chart = suanli_scatter_chart_new ();
-  gtk_drawing_area_set_draw_func (self->memory_area, draw_bar, self->memory_bar, NULL);
-  gtk_drawing_area_set_draw_func (self->step_area, draw_bar, self->step_bar, NULL);
+  gtk_drawing_area_set_draw_func (self->memory_area, suanli_bar_area_draw, self->memory_bar, NULL);
+  gtk_drawing_area_set_draw_func (self->step_area, suanli_bar_area_draw, self->step_bar, NULL);
 
   gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_MANAGED);
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)

@@ -15,6 +15,7 @@
 #include <glib/gi18n.h>
 
 #include "suanli-analysis.h"
+#include "suanli-bar-area.h"
 #include "suanli-catalog.h"
 #include "suanli-estimate.h"
 #include "suanli-flame-graph.h"
@@ -74,6 +75,8 @@ struct _SuanliProfilePage
   char                 *flame_wanted;    /* what the flame graph should show (see update_flame) */
   GtkSpinner           *flame_spinner;
   GtkWidget            *jump_button;
+  GtkDrawingArea       *breakdown_area;
+  SuanliStackedBar     *breakdown;       /* where GPU time went, all GPUs together */
 };
 
 G_DEFINE_FINAL_TYPE (SuanliProfilePage, suanli_profile_page, SUANLI_TYPE_PAGE)
@@ -142,6 +145,45 @@ subtitle_text (SuanliTrace *trace)
                             n_groups, (unsigned long long) slices);
   return g_strdup_printf (ngettext ("%s · %llu slice", "%s · %llu slices", (gulong) slices), span,
                           (unsigned long long) slices);
+}
+
+/* Where GPU time went, all GPUs together, as one bar of parts that add up to their spans:
+ * communication, other kernels, copies and memsets alone, waiting for the host, other idle. */
+static void
+fill_breakdown (SuanliProfilePage *self,
+                GArray            *gpus)
+{
+  double parts[5] = { 0 };
+  static const struct { const char *context, *label; SuanliCategory category; } kinds[] = {
+    { "GPU time", NC_("GPU time", "compute"), SUANLI_CATEGORY_KERNEL },
+    { "GPU time", NC_("GPU time", "communication"), SUANLI_CATEGORY_COMMUNICATION },
+    { "GPU time", NC_("GPU time", "copies and memsets"), SUANLI_CATEGORY_MEMORY },
+    { "GPU time", NC_("GPU time", "waiting for the host"), SUANLI_CATEGORY_IDLE },
+    { "GPU time", NC_("GPU time", "other idle"), SUANLI_CATEGORY_OTHER },
+  };
+  double span = 0;
+
+  suanli_stacked_bar_clear (self->breakdown);
+  for (guint i = 0; i < gpus->len; i++)
+    {
+      SuanliGpuTime *gpu = &g_array_index (gpus, SuanliGpuTime, i);
+
+      parts[0] += (double) (gpu->kernel_ns - gpu->comm_ns);
+      parts[1] += (double) gpu->comm_ns;
+      parts[2] += (double) (gpu->busy_ns - gpu->kernel_ns);
+      parts[3] += (double) gpu->host_wait_ns;
+      parts[4] += (double) (gpu->short_gap_ns + gpu->other_idle_ns);
+      span += (double) gpu->span_ns;
+    }
+  for (guint k = 0; k < G_N_ELEMENTS (kinds) && span > 0; k++)
+    {
+      g_autofree char *share = g_strdup_printf ("%.0f%%", 100 * parts[k] / span);
+
+      suanli_stacked_bar_add (self->breakdown, g_dpgettext2 (NULL, kinds[k].context, kinds[k].label), parts[k],
+                              kinds[k].category, share);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->breakdown_area), span > 0);
+  gtk_widget_queue_draw (GTK_WIDGET (self->breakdown_area));
 }
 
 /* Where GPU time went, over every GPU, and the steps: one line above the timeline. */
@@ -520,10 +562,12 @@ show_trace (SuanliProfilePage *self)
     g_autofree char *title = files_text (trace);
     g_autofree char *subtitle = subtitle_text (trace);
     g_autofree char *summary = summary_text (trace);
+    g_autoptr(GArray) gpus = suanli_analysis_gpu_time (trace);
 
     gtk_label_set_text (self->title_label, title);
     gtk_label_set_text (self->subtitle_label, subtitle);
     gtk_label_set_text (self->summary_label, summary);
+    fill_breakdown (self, gpus);
   }
   set_details (self, _("Click a slice to see its details. Zoom with Ctrl+wheel or W and S, pan with A and D or by "
                        "dragging."));
@@ -1233,6 +1277,14 @@ suanli_profile_page_dispose (GObject *object)
   G_OBJECT_CLASS (suanli_profile_page_parent_class)->dispose (object);
 }
 
+/* The bar outlives the drawing area that draws it (the template is taken apart in dispose). */
+static void
+suanli_profile_page_finalize (GObject *object)
+{
+  g_clear_pointer (&SUANLI_PROFILE_PAGE (object)->breakdown, suanli_stacked_bar_free);
+  G_OBJECT_CLASS (suanli_profile_page_parent_class)->finalize (object);
+}
+
 static void
 suanli_profile_page_class_init (SuanliProfilePageClass *klass)
 {
@@ -1241,6 +1293,7 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
 
   object_class->constructed = suanli_profile_page_constructed;
   object_class->dispose = suanli_profile_page_dispose;
+  object_class->finalize = suanli_profile_page_finalize;
   g_type_ensure (SUANLI_TYPE_TIMELINE);
   g_type_ensure (SUANLI_TYPE_FLAME_GRAPH);
   g_type_ensure (SUANLI_TYPE_STATS_TABLE);
@@ -1276,6 +1329,7 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_install_action (widget_class, "profile.compare", NULL, compare_action);
   gtk_widget_class_install_action (widget_class, "profile.jump", NULL, jump_action);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, jump_button);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, breakdown_area);
   gtk_widget_class_install_action (widget_class, "profile.open-recent", "s", open_recent_action);
   gtk_widget_class_install_action (widget_class, "profile.none", NULL, NULL);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, recent_button);
@@ -1329,6 +1383,8 @@ suanli_profile_page_init (SuanliProfilePage *self)
                                     G_N_ELEMENTS (operator_columns));
   }
   self->pending = g_ptr_array_new_with_free_func (g_object_unref);
+  self->breakdown = suanli_stacked_bar_new ();
+  gtk_drawing_area_set_draw_func (self->breakdown_area, suanli_bar_area_draw, self->breakdown, NULL);
   update_recent_menus (self);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "profile.none", FALSE);
   {
