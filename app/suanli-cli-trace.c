@@ -12,6 +12,7 @@
 #include <json-glib/json-glib.h>
 
 #include "suanli-analysis.h"
+#include "suanli-trace-figures.h"
 #include "suanli-cli.h"
 #include "suanli-cli-trace.h"
 #include "suanli-export-chrome.h"
@@ -36,40 +37,6 @@ static gboolean
 is_sampled (SuanliTrace *trace)
 {
   return g_strcmp0 (suanli_trace_get_metadata (trace, "unit"), "samples") == 0;
-}
-
-/* What `trace summary` reports, worked out once for either form. */
-typedef struct
-{
-  GArray *gpus;          /* of SuanliGpuTime */
-  GArray *kernels;       /* of SuanliKernelStats */
-  GArray *operators;     /* of SuanliOperatorStats */
-  GArray *delays;        /* of SuanliLaunchDelays */
-  GArray *steps;         /* of SuanliStepStats */
-  GArray *collectives;   /* of SuanliCollectiveStats */
-} Analysis;
-
-static void
-analysis_run (Analysis    *analysis,
-              SuanliTrace *trace)
-{
-  analysis->gpus = suanli_analysis_gpu_time (trace);
-  analysis->kernels = suanli_analysis_top_kernels (trace);
-  analysis->operators = suanli_analysis_cpu_operators (trace);
-  analysis->delays = suanli_analysis_launch_delays (trace);
-  analysis->steps = suanli_analysis_steps (trace);
-  analysis->collectives = suanli_analysis_collectives (trace);
-}
-
-static void
-analysis_clear (Analysis *analysis)
-{
-  g_clear_pointer (&analysis->gpus, g_array_unref);
-  g_clear_pointer (&analysis->kernels, g_array_unref);
-  g_clear_pointer (&analysis->operators, g_array_unref);
-  g_clear_pointer (&analysis->delays, g_array_unref);
-  g_clear_pointer (&analysis->steps, g_array_unref);
-  g_clear_pointer (&analysis->collectives, g_array_unref);
 }
 
 static void
@@ -161,9 +128,9 @@ gpus_json (JsonBuilder *builder,
 }
 
 static void
-host_json (JsonBuilder *builder,
-           SuanliTrace *trace,
-           Analysis    *analysis)
+host_json (JsonBuilder        *builder,
+           SuanliTrace        *trace,
+           SuanliTraceFigures *analysis)
 {
   json_builder_set_member_name (builder, "cpu_operators");
   json_builder_begin_array (builder);
@@ -200,9 +167,9 @@ host_json (JsonBuilder *builder,
 }
 
 static void
-steps_json (JsonBuilder *builder,
-            SuanliTrace *trace,
-            Analysis    *analysis)
+steps_json (JsonBuilder        *builder,
+            SuanliTrace        *trace,
+            SuanliTraceFigures *analysis)
 {
   json_builder_set_member_name (builder, "steps");
   json_builder_begin_array (builder);
@@ -248,9 +215,9 @@ steps_json (JsonBuilder *builder,
 }
 
 static char *
-summary_json (SuanliTrace       *trace,
-              SuanliImportStats *stats,
-              Analysis          *analysis)
+summary_json (SuanliTrace        *trace,
+              SuanliImportStats  *stats,
+              SuanliTraceFigures *analysis)
 {
   GArray *kernels = analysis->kernels;
 
@@ -383,8 +350,8 @@ print_named_row (const char *figure,
 }
 
 static void
-print_host (SuanliTrace *trace,
-            Analysis    *analysis)
+print_host (SuanliTrace        *trace,
+            SuanliTraceFigures *analysis)
 {
   if (analysis->operators->len > 0)
     g_print (_("CPU operators by self time:\n"));
@@ -434,9 +401,9 @@ print_host (SuanliTrace *trace,
 }
 
 static void
-print_summary (SuanliTrace       *trace,
-               SuanliImportStats *stats,
-               Analysis          *analysis)
+print_summary (SuanliTrace        *trace,
+               SuanliImportStats  *stats,
+               SuanliTraceFigures *analysis)
 {
   gint64 first, last;
   g_autofree char *span = NULL;
@@ -514,7 +481,7 @@ run_summary (int    argc,
   g_autoptr(SuanliTrace) trace = suanli_trace_new ();
   g_autoptr(GError) error = NULL;
   SuanliImportStats stats = { 0 };
-  Analysis analysis = { 0 };
+  g_autoptr(SuanliTraceFigures) analysis = NULL;
   int status = SUANLI_EXIT_DONE;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
@@ -531,15 +498,14 @@ run_summary (int    argc,
       return status;
     }
 
-  analysis_run (&analysis, trace);
+  analysis = suanli_trace_figures_new (trace);
   if (json)
     {
-      g_autofree char *text = summary_json (trace, &stats, &analysis);
+      g_autofree char *text = summary_json (trace, &stats, analysis);
       g_print ("%s\n", text);
     }
   else
-    print_summary (trace, &stats, &analysis);
-  analysis_clear (&analysis);
+    print_summary (trace, &stats, analysis);
   suanli_import_stats_clear (&stats);
   return SUANLI_EXIT_DONE;
 }

@@ -170,11 +170,9 @@ test_preferences_bound_to_settings (void)
 }
 
 static gboolean
-trace_loaded (gpointer data)
+trace_shown (gpointer data)
 {
-  SuanliWorkspace *workspace = data;
-
-  return suanli_workspace_get_trace (workspace) != NULL;
+  return !suanli_profile_page_is_loading (SUANLI_PROFILE_PAGE (data));
 }
 
 /* The profiler shows a real trace (the Kineto fixture of a training step, when it is there). */
@@ -188,7 +186,8 @@ load_trace (SuanliWindow    *window,
   GtkWidget *page = suanli_test_find_widget (GTK_WIDGET (window), SUANLI_TYPE_PROFILE_PAGE);
 
   suanli_profile_page_open_files (SUANLI_PROFILE_PAGE (page), &file, 1);
-  g_assert_true (suanli_test_wait_until (trace_loaded, workspace, 20000));
+  g_assert_true (suanli_test_wait_until (trace_shown, page, 20000));
+  g_assert_nonnull (suanli_workspace_get_trace (workspace));
   if (g_str_has_prefix (path, directory))
     g_unlink (path);
   g_rmdir (directory);

@@ -24,6 +24,7 @@
 #include "suanli-stat-row.h"
 #include "suanli-stats-table.h"
 #include "suanli-timeline.h"
+#include "suanli-trace-figures.h"
 #include "suanli-trace-loader.h"
 #include "suanli-units.h"
 
@@ -77,6 +78,8 @@ struct _SuanliProfilePage
   GtkWidget            *jump_button;
   GtkDrawingArea       *breakdown_area;
   SuanliStackedBar     *breakdown;       /* where GPU time went, all GPUs together */
+  SuanliTraceFigures   *figures;         /* of the trace shown, once worked out */
+  gboolean              working_out;     /* the figures are on their way */
 };
 
 G_DEFINE_FINAL_TYPE (SuanliProfilePage, suanli_profile_page, SUANLI_TYPE_PAGE)
@@ -186,13 +189,21 @@ fill_breakdown (SuanliProfilePage *self,
   gtk_widget_queue_draw (GTK_WIDGET (self->breakdown_area));
 }
 
+static void
+work_out_figures (GTask        *task,
+                  gpointer      source,
+                  gpointer      data,
+                  GCancellable *cancellable)
+{
+  g_task_return_pointer (task, suanli_trace_figures_new (data), (GDestroyNotify) suanli_trace_figures_free);
+}
+
 /* Where GPU time went, over every GPU, and the steps: one line above the timeline. */
 static char *
-summary_text (SuanliTrace *trace)
+summary_text (SuanliTraceFigures *figures)
 {
-  g_autoptr(GArray) gpus = suanli_analysis_gpu_time (trace);
-  g_autoptr(GArray) steps = suanli_analysis_steps (trace);
-  g_autoptr(GArray) kernels = suanli_analysis_top_kernels (trace);
+  SuanliTrace *trace = figures->trace;
+  GArray *gpus = figures->gpus, *steps = figures->steps, *kernels = figures->kernels;
   g_autoptr(GString) text = g_string_new (NULL);
   double span = 0, busy = 0, compute = 0, comm = 0, memcpy = 0, idle = 0, host = 0;
 
@@ -412,8 +423,12 @@ fill_tables (SuanliProfilePage *self,
 
   if (trace != NULL)
     {
-      g_autoptr(GArray) kernel_stats = suanli_analysis_top_kernels_in (trace, from, to);
-      g_autoptr(GArray) operator_stats = suanli_analysis_cpu_operators_in (trace, from, to);
+      /* The whole trace's are among the figures worked out already; a range's are worked out now. */
+      gboolean whole = from == G_MININT64 && to == G_MAXINT64 && self->figures != NULL && self->figures->trace == trace;
+      g_autoptr(GArray) kernel_stats = whole ? g_array_ref (self->figures->kernels)
+                                             : suanli_analysis_top_kernels_in (trace, from, to);
+      g_autoptr(GArray) operator_stats = whole ? g_array_ref (self->figures->operators)
+                                               : suanli_analysis_cpu_operators_in (trace, from, to);
       double all = 0;
 
       for (guint i = 0; i < kernel_stats->len; i++)
@@ -453,8 +468,7 @@ compare_with_plan (SuanliProfilePage *self)
   g_autoptr(GListModel) catalog = NULL;
   g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
   g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
-  g_autoptr(GArray) steps = NULL;
-  g_autoptr(GArray) collectives = NULL;
+  GArray *steps, *collectives;
   g_autoptr(GString) text = NULL;
   SuanliPlanInputs inputs = { 0 };
   SuanliEstimate estimate = { 0 };
@@ -463,19 +477,19 @@ compare_with_plan (SuanliProfilePage *self)
 
   self->measured_mfu = 0;
   gtk_widget_set_visible (self->plan_box, FALSE);
-  if (trace == NULL || workspace == NULL)
+  if (trace == NULL || workspace == NULL || self->figures == NULL || self->figures->trace != trace)
     return;
   g_object_get (workspace, "plan", &plan, "catalog", &catalog, NULL);
   if (plan == NULL || !SUANLI_IS_CATALOG (catalog) ||
       !suanli_plan_inputs_resolve (plan, SUANLI_CATALOG (catalog), &inputs, errors, warnings) ||
       !suanli_plan_inputs_is_training (&inputs))
     return;
-  steps = suanli_analysis_steps (trace);
+  steps = self->figures->steps;
   median = suanli_analysis_median_step (steps);
   if (median <= 0)
     return;   /* without ProfilerStep#N there is no step to compare */
   suanli_estimate_compute (&inputs, &estimate);
-  collectives = suanli_analysis_collectives (trace);
+  collectives = self->figures->collectives;
   for (guint i = 0; i < collectives->len; i++)
     best_busbw = MAX (best_busbw, g_array_index (collectives, SuanliCollectiveStats, i).busbw_gbps);
   self->measured_mfu = estimate.model_flops_per_step / ((double) median / 1e9 * inputs.gpus * inputs.peak_flops);
@@ -539,6 +553,31 @@ watch_plan (SuanliProfilePage *self)
   compare_with_plan (self);
 }
 
+/* The figures of the trace shown arrive: the summary, its bar, the tables and the comparison. */
+static void
+on_figures_worked_out (GObject      *source,
+                       GAsyncResult *result,
+                       gpointer      data)
+{
+  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (source);
+  SuanliTraceFigures *figures = g_task_propagate_pointer (G_TASK (result), NULL);
+  g_autofree char *summary = NULL;
+
+  if (self->summary_label == NULL || figures->trace != suanli_timeline_get_trace (self->timeline))
+    {
+      suanli_trace_figures_free (figures);   /* the page is going, or shows another trace by now */
+      return;
+    }
+  g_clear_pointer (&self->figures, suanli_trace_figures_free);
+  self->figures = figures;
+  self->working_out = FALSE;
+  summary = summary_text (figures);
+  gtk_label_set_text (self->summary_label, summary);
+  fill_breakdown (self, figures->gpus);
+  fill_tables (self, figures->trace, G_MININT64, G_MAXINT64);
+  compare_with_plan (self);
+}
+
 static void
 show_trace (SuanliProfilePage *self)
 {
@@ -561,19 +600,20 @@ show_trace (SuanliProfilePage *self)
   {
     g_autofree char *title = files_text (trace);
     g_autofree char *subtitle = subtitle_text (trace);
-    g_autofree char *summary = summary_text (trace);
-    g_autoptr(GArray) gpus = suanli_analysis_gpu_time (trace);
+    g_autoptr(GTask) task = g_task_new (self, NULL, on_figures_worked_out, NULL);
 
     gtk_label_set_text (self->title_label, title);
     gtk_label_set_text (self->subtitle_label, subtitle);
-    gtk_label_set_text (self->summary_label, summary);
-    fill_breakdown (self, gpus);
+    gtk_label_set_text (self->summary_label, _("Working out where the time went…"));
+    gtk_widget_set_visible (GTK_WIDGET (self->breakdown_area), FALSE);
+    self->working_out = TRUE;
+    g_task_set_task_data (task, g_object_ref (trace), g_object_unref);
+    g_task_run_in_thread (task, work_out_figures);
   }
   set_details (self, _("Click a slice to see its details. Zoom with Ctrl+wheel or W and S, pan with A and D or by "
                        "dragging."));
   gtk_stack_set_visible_child_name (self->stack, "trace");
   gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
-  compare_with_plan (self);
 }
 
 /* The other end of the flows that touch the slice: what launched it, or what it launched. */
@@ -924,7 +964,7 @@ suanli_profile_page_add_file (SuanliProfilePage *self,
 gboolean
 suanli_profile_page_is_loading (SuanliProfilePage *self)
 {
-  return self->loading != NULL || self->gather_source != 0;
+  return self->loading != NULL || self->gather_source != 0 || self->working_out;
 }
 
 GtkWidget *
@@ -1282,6 +1322,7 @@ static void
 suanli_profile_page_finalize (GObject *object)
 {
   g_clear_pointer (&SUANLI_PROFILE_PAGE (object)->breakdown, suanli_stacked_bar_free);
+  g_clear_pointer (&SUANLI_PROFILE_PAGE (object)->figures, suanli_trace_figures_free);
   G_OBJECT_CLASS (suanli_profile_page_parent_class)->finalize (object);
 }
 
