@@ -491,6 +491,7 @@ test_range (Fixture       *fixture,
   /* The first 100 ms: the step, linear, addmm, a launch and the GEMM, for the part inside. */
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (range)));
   suanli_timeline_set_range (fixture->timeline, 0, 100000000);
+  g_assert_true (suanli_test_wait_until (loaded, fixture, 10000));   /* the range's figures come from a worker */
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (range)));
   g_assert_cmpuint (suanli_stats_table_get_n_rows (range), ==, 5);
   range_csv = suanli_stats_table_to_csv (range);

@@ -79,7 +79,7 @@ struct _SuanliProfilePage
   GtkDrawingArea       *breakdown_area;
   SuanliStackedBar     *breakdown;       /* where GPU time went, all GPUs together */
   SuanliTraceFigures   *figures;         /* of the trace shown, once worked out */
-  gboolean              working_out;     /* the figures are on their way */
+  guint                 working_out;     /* figures on their way from worker threads */
 };
 
 G_DEFINE_FINAL_TYPE (SuanliProfilePage, suanli_profile_page, SUANLI_TYPE_PAGE)
@@ -411,45 +411,36 @@ on_flame_search_changed (SuanliProfilePage *self)
   gtk_label_set_text (self->match_label, matched);
 }
 
-/* Kernels and CPU operators of @trace (or none) into the tables. */
+/* Kernels and CPU operators (SuanliKernelStats and SuanliOperatorStats of @trace; NULL for none)
+ * into the tables. */
 static void
-fill_tables (SuanliProfilePage *self,
-             SuanliTrace       *trace,
-             gint64             from,
-             gint64             to)
+fill_tables_from (SuanliProfilePage *self,
+                  SuanliTrace       *trace,
+                  GArray            *kernel_stats,
+                  GArray            *operator_stats)
 {
   g_autoptr(GListStore) kernels = g_list_store_new (SUANLI_TYPE_STAT_ROW);
   g_autoptr(GListStore) operators = g_list_store_new (SUANLI_TYPE_STAT_ROW);
+  double all = 0;
 
-  if (trace != NULL)
+  for (guint i = 0; kernel_stats != NULL && i < kernel_stats->len; i++)
+    all += (double) g_array_index (kernel_stats, SuanliKernelStats, i).total_ns;
+  for (guint i = 0; kernel_stats != NULL && i < kernel_stats->len; i++)
     {
-      /* The whole trace's are among the figures worked out already; a range's are worked out now. */
-      gboolean whole = from == G_MININT64 && to == G_MAXINT64 && self->figures != NULL && self->figures->trace == trace;
-      g_autoptr(GArray) kernel_stats = whole ? g_array_ref (self->figures->kernels)
-                                             : suanli_analysis_top_kernels_in (trace, from, to);
-      g_autoptr(GArray) operator_stats = whole ? g_array_ref (self->figures->operators)
-                                               : suanli_analysis_cpu_operators_in (trace, from, to);
-      double all = 0;
-
-      for (guint i = 0; i < kernel_stats->len; i++)
-        all += (double) g_array_index (kernel_stats, SuanliKernelStats, i).total_ns;
-      for (guint i = 0; i < kernel_stats->len; i++)
-        {
-          SuanliKernelStats *k = &g_array_index (kernel_stats, SuanliKernelStats, i);
-          double values[] = { (double) k->count, (double) k->total_ns, (double) k->total_ns / (double) MAX (k->count, 1),
-                              (double) k->min_ns, (double) k->max_ns, 100.0 * (double) k->total_ns / MAX (all, 1) };
-          g_autoptr(SuanliStatRow) row = suanli_stat_row_new (suanli_trace_get_string (trace, k->name), values,
-                                                              G_N_ELEMENTS (values));
-          g_list_store_append (kernels, row);
-        }
-      for (guint i = 0; i < operator_stats->len; i++)
-        {
-          SuanliOperatorStats *o = &g_array_index (operator_stats, SuanliOperatorStats, i);
-          double values[] = { (double) o->count, (double) o->self_ns, (double) o->total_ns, (double) o->max_ns };
-          g_autoptr(SuanliStatRow) row = suanli_stat_row_new (suanli_trace_get_string (trace, o->name), values,
-                                                              G_N_ELEMENTS (values));
-          g_list_store_append (operators, row);
-        }
+      SuanliKernelStats *k = &g_array_index (kernel_stats, SuanliKernelStats, i);
+      double values[] = { (double) k->count, (double) k->total_ns, (double) k->total_ns / (double) MAX (k->count, 1),
+                          (double) k->min_ns, (double) k->max_ns, 100.0 * (double) k->total_ns / MAX (all, 1) };
+      g_autoptr(SuanliStatRow) row = suanli_stat_row_new (suanli_trace_get_string (trace, k->name), values,
+                                                          G_N_ELEMENTS (values));
+      g_list_store_append (kernels, row);
+    }
+  for (guint i = 0; operator_stats != NULL && i < operator_stats->len; i++)
+    {
+      SuanliOperatorStats *o = &g_array_index (operator_stats, SuanliOperatorStats, i);
+      double values[] = { (double) o->count, (double) o->self_ns, (double) o->total_ns, (double) o->max_ns };
+      g_autoptr(SuanliStatRow) row = suanli_stat_row_new (suanli_trace_get_string (trace, o->name), values,
+                                                          G_N_ELEMENTS (values));
+      g_list_store_append (operators, row);
     }
   suanli_stats_table_set_rows (self->kernels_table, G_LIST_MODEL (kernels));
   suanli_stats_table_set_rows (self->operators_table, G_LIST_MODEL (operators));
@@ -563,6 +554,7 @@ on_figures_worked_out (GObject      *source,
   SuanliTraceFigures *figures = g_task_propagate_pointer (G_TASK (result), NULL);
   g_autofree char *summary = NULL;
 
+  self->working_out--;
   if (self->summary_label == NULL || figures->trace != suanli_timeline_get_trace (self->timeline))
     {
       suanli_trace_figures_free (figures);   /* the page is going, or shows another trace by now */
@@ -570,11 +562,10 @@ on_figures_worked_out (GObject      *source,
     }
   g_clear_pointer (&self->figures, suanli_trace_figures_free);
   self->figures = figures;
-  self->working_out = FALSE;
   summary = summary_text (figures);
   gtk_label_set_text (self->summary_label, summary);
   fill_breakdown (self, figures->gpus);
-  fill_tables (self, figures->trace, G_MININT64, G_MAXINT64);
+  fill_tables_from (self, figures->trace, figures->kernels, figures->operators);
   compare_with_plan (self);
 }
 
@@ -583,7 +574,7 @@ show_trace (SuanliProfilePage *self)
 {
   SuanliTrace *trace = workspace_trace (self);
 
-  fill_tables (self, trace, G_MININT64, G_MAXINT64);
+  fill_tables_from (self, trace, NULL, NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->range_table), FALSE);
 
   suanli_timeline_set_trace (self->timeline, trace);
@@ -606,7 +597,7 @@ show_trace (SuanliProfilePage *self)
     gtk_label_set_text (self->subtitle_label, subtitle);
     gtk_label_set_text (self->summary_label, _("Working out where the time went…"));
     gtk_widget_set_visible (GTK_WIDGET (self->breakdown_area), FALSE);
-    self->working_out = TRUE;
+    self->working_out++;
     g_task_set_task_data (task, g_object_ref (trace), g_object_unref);
     g_task_run_in_thread (task, work_out_figures);
   }
@@ -774,8 +765,75 @@ range_rows (SuanliTrace *trace,
   return rows;
 }
 
+/* What a selected range shows, worked out on a worker thread. */
+typedef struct
+{
+  SuanliTrace *trace;
+  gint64       from, to;
+  GArray      *kernels;      /* of SuanliKernelStats */
+  GArray      *operators;    /* of SuanliOperatorStats */
+  GListStore  *rows;         /* of SuanliStatRow: every name in the range */
+  guint64      n_slices;
+} RangeJob;
+
+static void
+range_job_free (RangeJob *job)
+{
+  g_object_unref (job->trace);
+  g_clear_pointer (&job->kernels, g_array_unref);
+  g_clear_pointer (&job->operators, g_array_unref);
+  g_clear_object (&job->rows);
+  g_free (job);
+}
+
+static void
+work_out_range (GTask        *task,
+                gpointer      source,
+                gpointer      data,
+                GCancellable *cancellable)
+{
+  RangeJob *job = data;
+
+  job->kernels = suanli_analysis_top_kernels_in (job->trace, job->from, job->to);
+  job->operators = suanli_analysis_cpu_operators_in (job->trace, job->from, job->to);
+  job->rows = range_rows (job->trace, job->from, job->to, &job->n_slices);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+on_range_worked_out (GObject      *source,
+                     GAsyncResult *result,
+                     gpointer      data)
+{
+  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (source);
+  RangeJob *job = g_task_get_task_data (G_TASK (result));
+  g_autofree char *length = NULL;
+  g_autofree char *start = NULL;
+  g_autofree char *summary = NULL;
+  gint64 from, to, first, last;
+
+  self->working_out--;
+  /* Only if the page still shows this trace and this range. */
+  if (self->timeline == NULL || suanli_timeline_get_trace (self->timeline) != job->trace ||
+      !suanli_timeline_get_range (self->timeline, &from, &to) || from != job->from || to != job->to)
+    return;
+  length = suanli_format_duration_ns (to - from);
+  suanli_trace_get_time_range (job->trace, &first, &last);
+  start = suanli_format_duration_ns (from - first);
+  summary = g_strdup_printf (ngettext ("Range of %s from %s: %llu slice (its statistics are under Kernels; "
+                                       "Escape forgets the range)",
+                                       "Range of %s from %s: %llu slices (their statistics are under Kernels; "
+                                       "Escape forgets the range)",
+                                       (gulong) MIN (job->n_slices, G_MAXULONG)),
+                             length, start, (unsigned long long) job->n_slices);
+  fill_tables_from (self, job->trace, job->kernels, job->operators);
+  suanli_stats_table_set_rows (self->range_table, G_LIST_MODEL (job->rows));
+  gtk_widget_set_visible (GTK_WIDGET (self->range_table), TRUE);
+  set_details (self, summary);
+}
+
 /* A range dragged on the ruler: the tables and the flame graph keep to it, and a table of every
- * name in it appears. */
+ * name in it appears (worked out off the main thread). */
 static void
 on_range_changed (SuanliProfilePage *self)
 {
@@ -786,31 +844,22 @@ on_range_changed (SuanliProfilePage *self)
     return;
   if (!suanli_timeline_get_range (self->timeline, &from, &to))
     {
-      fill_tables (self, trace, G_MININT64, G_MAXINT64);
+      if (self->figures != NULL && self->figures->trace == trace)
+        fill_tables_from (self, trace, self->figures->kernels, self->figures->operators);
       gtk_widget_set_visible (GTK_WIDGET (self->range_table), FALSE);
       set_details (self, "");
     }
   else
     {
-      guint64 n_slices;
-      g_autoptr(GListStore) rows = range_rows (trace, from, to, &n_slices);
-      g_autofree char *length = suanli_format_duration_ns (to - from);
-      gint64 first, last;
-      g_autofree char *start = NULL;
-      g_autofree char *summary = NULL;
+      g_autoptr(GTask) task = g_task_new (self, NULL, on_range_worked_out, NULL);
+      RangeJob *job = g_new0 (RangeJob, 1);
 
-      suanli_trace_get_time_range (trace, &first, &last);
-      start = suanli_format_duration_ns (from - first);
-      summary = g_strdup_printf (ngettext ("Range of %s from %s: %llu slice (its statistics are under Kernels; "
-                                           "Escape forgets the range)",
-                                           "Range of %s from %s: %llu slices (their statistics are under Kernels; "
-                                           "Escape forgets the range)",
-                                           (gulong) MIN (n_slices, G_MAXULONG)),
-                                 length, start, (unsigned long long) n_slices);
-      fill_tables (self, trace, from, to);
-      suanli_stats_table_set_rows (self->range_table, G_LIST_MODEL (rows));
-      gtk_widget_set_visible (GTK_WIDGET (self->range_table), TRUE);
-      set_details (self, summary);
+      job->trace = g_object_ref (trace);
+      job->from = from;
+      job->to = to;
+      g_task_set_task_data (task, job, (GDestroyNotify) range_job_free);
+      self->working_out++;
+      g_task_run_in_thread (task, work_out_range);
     }
   update_flame (self);
 }
@@ -964,7 +1013,7 @@ suanli_profile_page_add_file (SuanliProfilePage *self,
 gboolean
 suanli_profile_page_is_loading (SuanliProfilePage *self)
 {
-  return self->loading != NULL || self->gather_source != 0 || self->working_out;
+  return self->loading != NULL || self->gather_source != 0 || self->working_out > 0;
 }
 
 GtkWidget *
