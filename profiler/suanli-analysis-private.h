@@ -38,7 +38,6 @@ SuanliMemcpyDirection suanli_classifier_direction        (SuanliClassifier  *cla
 
 SuanliWorkKind suanli_analysis_work_kind        (SuanliTrace       *trace,
                                                  const SuanliSlice *slice);
-gboolean       suanli_analysis_is_communication (const char        *name);
 gint64         suanli_interval_merge            (GArray            *intervals);
 gint64         suanli_interval_covered          (GArray            *merged,
                                                  gint64             from,

@@ -111,6 +111,7 @@ typedef struct
 
 gboolean suanli_analysis_is_gpu_work      (SuanliTrace       *trace,
                                            const SuanliSlice *slice);
+gboolean suanli_analysis_is_communication (const char        *name);
 GArray  *suanli_analysis_gpu_time         (SuanliTrace       *trace);
 GArray  *suanli_analysis_top_kernels      (SuanliTrace       *trace);
 GArray  *suanli_analysis_top_kernels_in   (SuanliTrace       *trace,

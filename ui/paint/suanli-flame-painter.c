@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "suanli-analysis.h"
 #include "suanli-flame-painter.h"
 
 #define MIN_LABEL_WIDTH 30.0
@@ -213,7 +214,7 @@ category_of (SuanliFlamePainter *self,
 {
   g_autofree char *lower = g_ascii_strdown (name, -1);
 
-  if (strstr (lower, "nccl") != NULL || strstr (lower, "rccl") != NULL)
+  if (suanli_analysis_is_communication (name))
     return SUANLI_CATEGORY_COMMUNICATION;
   if (g_str_has_prefix (lower, "memcpy") || g_str_has_prefix (lower, "memset"))
     return SUANLI_CATEGORY_MEMORY;

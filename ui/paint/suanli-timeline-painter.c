@@ -549,11 +549,10 @@ color_of (SuanliTimelinePainter *self,
   if (color == NULL)
     {
       const char *name = suanli_trace_get_string (self->trace, slice->name);
-      g_autofree char *lower = g_ascii_strdown (name, -1);
 
       color = g_new (SliceColor, 1);
       color->category = category_of (self, slice);
-      if (color->category == SUANLI_CATEGORY_KERNEL && (strstr (lower, "nccl") != NULL || strstr (lower, "rccl") != NULL))
+      if (color->category == SUANLI_CATEGORY_KERNEL && suanli_analysis_is_communication (name))
         color->category = SUANLI_CATEGORY_COMMUNICATION;
       suanli_palette_named (color->category, name, dark, &color->named);
       color->faded = color->named;
