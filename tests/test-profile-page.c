@@ -153,6 +153,25 @@ test_recent (Fixture       *fixture,
 }
 
 static void
+test_bad_file (Fixture       *fixture,
+               gconstpointer  data)
+{
+  /* A file that is not a trace: an error, and the trace shown before stays, with its view. */
+  g_autofree char *path = g_build_filename (fixture->directory, "notes.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  GObject *before = suanli_workspace_get_trace (fixture->workspace);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.zoom-in", NULL));
+  g_assert_true (g_file_set_contents (path, "these are notes, not a trace", -1, NULL));
+  suanli_profile_page_open_files (fixture->page, &file, 1);
+  g_assert_true (suanli_test_wait_until (loaded, fixture, 10000));
+  g_assert_true (suanli_workspace_get_trace (fixture->workspace) == before);
+  g_assert_true (G_OBJECT (suanli_timeline_get_trace (fixture->timeline)) == before);
+  g_assert_cmpint (span (fixture), <, (gint64) SUANLI_TEST_TRACE_SPAN_US * 1000);   /* still zoomed */
+  g_unlink (path);
+}
+
+static void
 test_zoom_and_pan (Fixture       *fixture,
                    gconstpointer  data)
 {
@@ -739,6 +758,7 @@ main (int   argc,
   suanli_test_init_gtk (&argc, &argv);
   g_test_add ("/profile-page/summary", Fixture, NULL, fixture_set_up, test_summary, fixture_tear_down);
   g_test_add ("/profile-page/recent", Fixture, NULL, fixture_set_up, test_recent, fixture_tear_down);
+  g_test_add ("/profile-page/bad-file", Fixture, NULL, fixture_set_up, test_bad_file, fixture_tear_down);
   g_test_add ("/profile-page/zoom-and-pan", Fixture, NULL, fixture_set_up, test_zoom_and_pan, fixture_tear_down);
   g_test_add ("/profile-page/select", Fixture, NULL, fixture_set_up, test_select, fixture_tear_down);
   g_test_add ("/profile-page/spike-visible", Fixture, NULL, fixture_set_up, test_spike_visible, fixture_tear_down);
