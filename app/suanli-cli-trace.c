@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <glib/gi18n.h>
 #include <unistd.h>
 #include <gio/gunixinputstream.h>
@@ -214,6 +215,44 @@ steps_json (JsonBuilder        *builder,
   json_builder_end_array (builder);
 }
 
+static void
+memory_json (JsonBuilder        *builder,
+             SuanliTrace        *trace,
+             SuanliTraceFigures *analysis)
+{
+  json_builder_set_member_name (builder, "memory");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < analysis->memory->len; i++)
+    {
+      SuanliMemoryPeak *peak = &g_array_index (analysis->memory, SuanliMemoryPeak, i);
+
+      json_builder_begin_object (builder);
+      member_group (builder, trace, peak->group);
+      suanli_cli_member_int (builder, "pid", peak->pid);
+      suanli_cli_member_int (builder, "device_type", peak->device_type);
+      suanli_cli_member_int (builder, "device", peak->device);
+      if (peak->peak_allocated >= 0)
+        {
+          suanli_cli_member_int (builder, "peak_allocated_bytes", (gint64) peak->peak_allocated);
+          suanli_cli_member_int (builder, "peak_time_ns", peak->peak_time);
+        }
+      if (peak->peak_reserved >= 0)
+        suanli_cli_member_int (builder, "peak_reserved_bytes", (gint64) peak->peak_reserved);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  if (analysis->flops.operators > 0)
+    {
+      json_builder_set_member_name (builder, "flops");
+      json_builder_begin_object (builder);
+      member_double (builder, "total", analysis->flops.flops);
+      suanli_cli_member_int (builder, "operators", (gint64) analysis->flops.operators);
+      suanli_cli_member_int (builder, "first_ns", analysis->flops.first_ns);
+      suanli_cli_member_int (builder, "last_ns", analysis->flops.last_ns);
+      json_builder_end_object (builder);
+    }
+}
+
 static char *
 summary_json (SuanliTrace        *trace,
               SuanliImportStats  *stats,
@@ -271,6 +310,7 @@ summary_json (SuanliTrace        *trace,
   json_builder_end_array (builder);
   host_json (builder, trace, analysis);
   steps_json (builder, trace, analysis);
+  memory_json (builder, trace, analysis);
 
   json_builder_set_member_name (builder, "warnings");
   json_builder_begin_array (builder);
@@ -397,6 +437,26 @@ print_host (SuanliTrace        *trace,
       else
         g_print (_(", message sizes not recorded"));
       g_print ("\n");
+    }
+  for (guint i = 0; i < analysis->memory->len; i++)
+    {
+      SuanliMemoryPeak *peak = &g_array_index (analysis->memory, SuanliMemoryPeak, i);
+      g_autofree char *device = suanli_memory_counter_name (peak->device_type, peak->device, FALSE);
+      g_autofree char *allocated = suanli_format_bytes ((guint64) MAX (peak->peak_allocated, 0), SUANLI_MEMORY_UNITS_GIB);
+      g_autofree char *reserved = suanli_format_bytes ((guint64) MAX (peak->peak_reserved, 0), SUANLI_MEMORY_UNITS_GIB);
+
+      print_group (trace, peak->group);
+      /* The counter's name less its " memory allocated": the device, as the importer names it. */
+      device[strlen (device) - strlen (" memory allocated")] = '\0';
+      g_print (_("%s memory: peak allocated %s, peak reserved %s\n"), device,
+               peak->peak_allocated >= 0 ? allocated : "–", peak->peak_reserved >= 0 ? reserved : "–");
+    }
+  if (analysis->flops.operators > 0)
+    {
+      double seconds = (double) (analysis->flops.last_ns - analysis->flops.first_ns) / 1e9;
+
+      g_print (_("Counted FLOPs: %.3g over %llu operators, %.3g TFLOP/s over their span\n"), analysis->flops.flops,
+               (unsigned long long) analysis->flops.operators, seconds > 0 ? analysis->flops.flops / seconds / 1e12 : 0);
     }
 }
 

@@ -109,6 +109,29 @@ typedef struct
   double       busbw_gbps;    /* algbw × the collective's bus factor; 0 when it cannot be known */
 } SuanliCollectiveStats;
 
+/* The most memory one device's allocator held during the trace, from PyTorch's "[memory]" events
+ * (profile_memory=True), which the importer turns into two counters per device. */
+typedef struct
+{
+  gint64  pid;             /* the process whose counters these are */
+  guint   group;
+  gint64  device_type;     /* c10's DeviceType: 0 CPU, 1 CUDA (ROCm's GPUs report as CUDA too) */
+  gint64  device;          /* its index; -1 for the CPU */
+  double  peak_allocated;  /* bytes in tensors; -1 when the trace does not say */
+  double  peak_reserved;   /* bytes the caching allocator held from the device; -1 when not said */
+  gint64  peak_time;       /* when the allocated bytes peaked */
+} SuanliMemoryPeak;
+
+/* Floating-point operations that PyTorch's profiler counted (with_flops=True: matrix products and
+ * convolutions carry a "flops" argument). */
+typedef struct
+{
+  double  flops;           /* summed over the outermost operators that carry one */
+  guint64 operators;       /* how many did */
+  gint64  first_ns;        /* the first such operator's start */
+  gint64  last_ns;         /* the last one's end */
+} SuanliFlopCount;
+
 gboolean suanli_analysis_is_gpu_work      (SuanliTrace       *trace,
                                            const SuanliSlice *slice);
 gboolean suanli_analysis_is_communication (const char        *name);
@@ -130,6 +153,12 @@ GArray  *suanli_analysis_collectives      (SuanliTrace       *trace);
 gint64   suanli_analysis_median_step      (GArray            *steps);
 double   suanli_analysis_bus_factor       (const char        *collective,
                                            int                group_size);
+char    *suanli_memory_counter_name       (gint64             device_type,
+                                           gint64             device,
+                                           gboolean           reserved);
+GArray  *suanli_analysis_memory_peaks     (SuanliTrace       *trace);
+void     suanli_analysis_flops            (SuanliTrace       *trace,
+                                           SuanliFlopCount   *count);
 const char *suanli_memcpy_direction_name  (SuanliMemcpyDirection direction);
 
 G_END_DECLS

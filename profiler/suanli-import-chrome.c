@@ -19,6 +19,7 @@
 #include <glib/gi18n.h>
 #include <yajl/yajl_parse.h>
 
+#include "suanli-analysis.h"
 #include "suanli-import-chrome.h"
 
 #define CHUNK_SIZE      (64 * 1024)
@@ -91,6 +92,7 @@ typedef struct
   char               key[64];         /* the member being read in an event, or at the top */
   EventKey           event_key;       /* key, when it is an event's own member */
   SuanliString       gpu_categories[7];
+  SuanliString       memory_event_name;   /* "[memory]", interned once */
   SuanliString       arg_key_cache[MAX_ARGS];
   gboolean           in_args;
   char               arg_key[128];
@@ -645,6 +647,7 @@ intern_gpu_categories (Importer *importer)
   G_STATIC_ASSERT (G_N_ELEMENTS (gpu) == G_N_ELEMENTS (importer->gpu_categories));
   for (guint i = 0; i < G_N_ELEMENTS (gpu); i++)
     importer->gpu_categories[i] = suanli_trace_intern (importer->trace, gpu[i], -1);
+  importer->memory_event_name = suanli_trace_intern (importer->trace, "[memory]", -1);
 }
 
 static SuanliTrack *
@@ -774,6 +777,53 @@ counter (Importer *importer)
         sample.value = arg->type == SUANLI_ARG_INT ? (double) arg->i : arg->d;
       track = suanli_trace_ensure_track (importer->trace, SUANLI_TRACK_COUNTER, event->pid, 0,
                                          suanli_trace_intern (importer->trace, series, -1), NULL);
+      g_array_append_val (track->samples, sample);
+    }
+}
+
+/* PyTorch's profiler (profile_memory=True) writes each allocation and free as a "[memory]" instant
+ * whose args give the allocator's totals after it. The totals become two counters per device, so the
+ * timeline draws them as areas and the analysis finds the peak; the instants themselves, with no
+ * arguments kept, would say nothing. */
+static void
+memory_event (Importer *importer)
+{
+  Event *event = &importer->event;
+  gint64 device_type = 0, device = 0, allocated = -1, reserved = -1;
+
+  for (guint i = 0; i < event->n_args; i++)
+    {
+      const SuanliArg *arg = &event->args[i];
+      const char *key = suanli_trace_get_string (importer->trace, arg->key);
+      gint64 value;
+
+      if (arg->type == SUANLI_ARG_INT)
+        value = arg->i;
+      else if (arg->type == SUANLI_ARG_DOUBLE && fabs (arg->d) < 9.0e18)
+        value = (gint64) arg->d;
+      else
+        continue;
+      if (g_str_equal (key, "Device Type"))
+        device_type = value;
+      else if (g_str_equal (key, "Device Id"))
+        device = value;
+      else if (g_str_equal (key, "Total Allocated"))
+        allocated = value;
+      else if (g_str_equal (key, "Total Reserved"))
+        reserved = value;
+    }
+  for (int kind = 0; kind < 2; kind++)
+    {
+      gint64 value = kind == 0 ? allocated : reserved;
+      g_autofree char *name = NULL;
+      SuanliTrack *track;
+      SuanliSample sample = { event->ts, (double) value };
+
+      if (value < 0)
+        continue;
+      name = suanli_memory_counter_name (device_type, device, kind == 1);
+      track = suanli_trace_ensure_track (importer->trace, SUANLI_TRACK_COUNTER, event->pid, 0,
+                                         suanli_trace_intern (importer->trace, name, -1), NULL);
       g_array_append_val (track->samples, sample);
     }
 }
@@ -929,6 +979,11 @@ process_event (Importer *importer)
     case 'i':
     case 'I':
     case 'R':
+      if (event->name == importer->memory_event_name && event->n_args > 0)
+        {
+          memory_event (importer);
+          break;
+        }
       {
         SuanliInstant instant = { event->ts, event->name, event->category };
 

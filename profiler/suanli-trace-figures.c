@@ -18,6 +18,8 @@ suanli_trace_figures_new (SuanliTrace *trace)
   self->delays = suanli_analysis_launch_delays (trace);
   self->steps = suanli_analysis_steps (trace);
   self->collectives = suanli_analysis_collectives (trace);
+  self->memory = suanli_analysis_memory_peaks (trace);
+  suanli_analysis_flops (trace, &self->flops);
   return self;
 }
 
@@ -31,5 +33,6 @@ suanli_trace_figures_free (SuanliTraceFigures *self)
   g_array_unref (self->delays);
   g_array_unref (self->steps);
   g_array_unref (self->collectives);
+  g_array_unref (self->memory);
   g_free (self);
 }

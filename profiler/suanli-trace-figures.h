@@ -19,6 +19,8 @@ typedef struct
   GArray      *delays;        /* of SuanliLaunchDelays */
   GArray      *steps;         /* of SuanliStepStats */
   GArray      *collectives;   /* of SuanliCollectiveStats */
+  GArray      *memory;        /* of SuanliMemoryPeak */
+  SuanliFlopCount flops;
 } SuanliTraceFigures;
 
 SuanliTraceFigures *suanli_trace_figures_new  (SuanliTrace        *trace);

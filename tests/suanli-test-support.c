@@ -260,7 +260,8 @@ suanli_test_destroy_window (GtkWindow *window)
  * (pid 100) whose main thread runs two ProfilerStep#N with operators and launches, and GPU 0
  * whose streams run a GEMM, an NCCL all-reduce and a copy per step, joined by correlation ids;
  * plus one 100 ns kernel at SUANLI_TEST_TRACE_SPIKE_US on stream 7, alone for milliseconds
- * around it. Returns: (transfer full): the file's path inside @directory. */
+ * around it. The matrix product carries PyTorch's FLOP count, and "[memory]" events raise GPU 0's
+ * allocated memory to 30 GiB and back to 28 within each step (36 GiB reserved). Returns: (transfer full): the file's path inside @directory. */
 char *
 suanli_test_write_kineto_trace (const char *directory)
 {
@@ -279,7 +280,8 @@ suanli_test_write_kineto_trace (const char *directory)
       g_string_append_printf (text,
         "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#%u\",\"pid\":100,\"tid\":100,\"ts\":%u,\"dur\":399000},\n"
         "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::linear\",\"pid\":100,\"tid\":100,\"ts\":%u,\"dur\":150000},\n"
-        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::addmm\",\"pid\":100,\"tid\":100,\"ts\":%u,\"dur\":120000},\n"
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::addmm\",\"pid\":100,\"tid\":100,\"ts\":%u,\"dur\":120000,"
+        "\"args\":{\"flops\":274877906944}},\n"
         "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":100,\"tid\":100,\"ts\":%u,\"dur\":5000,"
         "\"args\":{\"correlation\":%u}},\n"
         "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ampere_sgemm_128x64_tn\",\"pid\":0,\"tid\":7,\"ts\":%u,\"dur\":100000,"
@@ -292,9 +294,16 @@ suanli_test_write_kineto_trace (const char *directory)
         "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)\",\"pid\":0,"
         "\"tid\":13,\"ts\":%u,\"dur\":80000,\"args\":{\"correlation\":%u,\"stream\":13}},\n"
         "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD (Pinned -> Device)\",\"pid\":0,\"tid\":7,\"ts\":%u,"
-        "\"dur\":30000,\"args\":{\"bytes\":1073741824}},\n",
+        "\"dur\":30000,\"args\":{\"bytes\":1073741824}},\n"
+        "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"cpu_instant_event\",\"name\":\"[memory]\",\"pid\":100,\"tid\":100,\"ts\":%u,"
+        "\"args\":{\"Device Type\":1,\"Device Id\":0,\"Bytes\":2147483648,\"Total Allocated\":32212254720,"
+        "\"Total Reserved\":38654705664}},\n"
+        "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"cpu_instant_event\",\"name\":\"[memory]\",\"pid\":100,\"tid\":100,\"ts\":%u,"
+        "\"args\":{\"Device Type\":1,\"Device Id\":0,\"Bytes\":-2147483648,\"Total Allocated\":30064771072,"
+        "\"Total Reserved\":38654705664}},\n",
         step + 1, base, base + 10000, base + 20000, base + 25000, correlation + 1, base + 40000, correlation + 1,
-        base + 170000, base + 175000, correlation + 2, base + 200000, correlation + 2, base + 300000);
+        base + 170000, base + 175000, correlation + 2, base + 200000, correlation + 2, base + 300000,
+        base + 20000, base + 140000);
     }
   g_string_append_printf (text,
                           "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"tiny_spike\",\"pid\":0,\"tid\":7,\"ts\":%u,\"dur\":0.1},\n"

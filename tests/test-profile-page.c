@@ -658,6 +658,19 @@ test_against_plan (Fixture       *fixture,
   g_test_message ("%s", suanli_profile_page_get_plan_comparison (fixture->page));
   g_assert_nonnull (strstr (suanli_profile_page_get_plan_comparison (fixture->page), measured));
   g_assert_nonnull (strstr (suanli_profile_page_get_plan_comparison (fixture->page), "Seven B"));
+  /* Peak memory from the trace's memory events (36 GiB reserved at most), and throughput from the
+   * FLOPs of its two matrix products over the 520 ms from the first one's start to the last one's end. */
+  {
+    g_autofree char *reserved = suanli_format_bytes (38654705664, SUANLI_MEMORY_UNITS_GIB);
+    g_autofree char *throughput = g_strdup_printf (_("%.1f TFLOP/s"), 2 * 274877906944.0 / 0.520 / 1e12);
+    const char *text = suanli_profile_page_get_plan_comparison (fixture->page);
+
+    g_assert_nonnull (strstr (text, _("Peak memory per GPU")));
+    g_assert_nonnull (strstr (text, reserved));
+    g_assert_nonnull (strstr (text, _("Throughput per GPU")));
+    g_assert_nonnull (strstr (text, throughput));
+    g_assert_nonnull (strstr (text, _("Over 100% MFU: the trace is not of this job, or not of all its GPUs.")));
+  }
   g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), name));
 
   /* On eight GPUs this 399 ms step would mean an MFU over 100%: the button is off, nothing written. */

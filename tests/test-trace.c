@@ -505,6 +505,92 @@ test_gpu_time (void)
     }
 }
 
+/* PyTorch's profiler with profile_memory=True and with_flops=True writes "[memory]" instants with
+ * the allocator's totals, and a "flops" argument on matrix products (the form of its Kineto output). */
+static const char memory_trace[] =
+  "{\"traceEvents\":[\n"
+  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::linear\",\"pid\":100,\"tid\":100,\"ts\":0,\"dur\":100},\n"
+  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::addmm\",\"pid\":100,\"tid\":100,\"ts\":10,\"dur\":80,"
+  "\"args\":{\"External id\":3,\"flops\":2000000}},\n"
+  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":100,\"tid\":100,\"ts\":20,\"dur\":10,"
+  "\"args\":{\"flops\":999}},\n"
+  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":100,\"tid\":100,\"ts\":200,\"dur\":100,"
+  "\"args\":{\"flops\":1000000.0}},\n"
+  "{\"ph\":\"i\",\"cat\":\"cpu_instant_event\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":100,\"tid\":100,"
+  "\"ts\":15,\"args\":{\"Device Type\":1,\"Device Id\":0,\"Addr\":1,\"Bytes\":1048576,"
+  "\"Total Allocated\":3145728,\"Total Reserved\":20971520}},\n"
+  "{\"ph\":\"i\",\"cat\":\"cpu_instant_event\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":100,\"tid\":100,"
+  "\"ts\":25,\"args\":{\"Device Type\":1,\"Device Id\":0,\"Addr\":2,\"Bytes\":4194304,"
+  "\"Total Allocated\":7340032,\"Total Reserved\":20971520}},\n"
+  "{\"ph\":\"i\",\"cat\":\"cpu_instant_event\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":100,\"tid\":100,"
+  "\"ts\":95,\"args\":{\"Device Type\":1,\"Device Id\":0,\"Addr\":2,\"Bytes\":-4194304,"
+  "\"Total Allocated\":3145728,\"Total Reserved\":41943040}},\n"
+  "{\"ph\":\"i\",\"cat\":\"cpu_instant_event\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":100,\"tid\":100,"
+  "\"ts\":96,\"args\":{\"Device Type\":0,\"Device Id\":-1,\"Addr\":3,\"Bytes\":64,"
+  "\"Total Allocated\":64,\"Total Reserved\":0}},\n"
+  "{\"ph\":\"i\",\"cat\":\"cpu_instant_event\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":100,\"tid\":100,\"ts\":97}\n"
+  "]}\n";
+
+static void
+test_memory_and_flops (void)
+{
+  g_autoptr(Imported) imported = import_text (memory_trace);
+  g_autoptr(GArray) peaks = NULL;
+  SuanliFlopCount flops;
+  SuanliMemoryPeak *gpu = NULL, *cpu = NULL;
+  guint counters = 0, instants = 0;
+
+  g_assert_true (imported->ok);
+  /* The totals became counters, two per device; the event without args stays an instant. */
+  for (guint t = 0; t < suanli_trace_get_n_tracks (imported->trace); t++)
+    {
+      SuanliTrack *track = suanli_trace_get_track (imported->trace, t);
+
+      counters += track->kind == SUANLI_TRACK_COUNTER;
+      instants += track->instants->len;
+    }
+  g_assert_cmpuint (counters, ==, 4);
+  g_assert_cmpuint (instants, ==, 1);
+
+  peaks = suanli_analysis_memory_peaks (imported->trace);
+  g_assert_cmpuint (peaks->len, ==, 2);
+  for (guint i = 0; i < peaks->len; i++)
+    {
+      SuanliMemoryPeak *peak = &g_array_index (peaks, SuanliMemoryPeak, i);
+
+      if (peak->device_type == 1)
+        gpu = peak;
+      else
+        cpu = peak;
+    }
+  g_assert_nonnull (gpu);
+  g_assert_nonnull (cpu);
+  g_assert_cmpint (gpu->device, ==, 0);
+  g_assert_cmpint (gpu->pid, ==, 100);
+  g_assert_cmpfloat (gpu->peak_allocated, ==, 7340032);
+  g_assert_cmpint (gpu->peak_time, ==, 25000);
+  g_assert_cmpfloat (gpu->peak_reserved, ==, 41943040);
+  g_assert_cmpint (cpu->device, ==, -1);
+  g_assert_cmpfloat (cpu->peak_allocated, ==, 64);
+
+  /* The mm inside the addmm is not counted again; the later one, a double, is. */
+  suanli_analysis_flops (imported->trace, &flops);
+  g_assert_cmpuint (flops.operators, ==, 2);
+  g_assert_cmpfloat (flops.flops, ==, 3000000);
+  g_assert_cmpint (flops.first_ns, ==, 10000);
+  g_assert_cmpint (flops.last_ns, ==, 300000);
+
+  /* A trace without either says nothing, rather than zeros. */
+  {
+    g_autoptr(Imported) plain = import_text (kineto_trace);
+    g_autoptr(GArray) none = suanli_analysis_memory_peaks (plain->trace);
+
+    g_assert_cmpuint (none->len, ==, 0);
+    suanli_analysis_flops (plain->trace, &flops);
+    g_assert_cmpuint (flops.operators, ==, 0);
+  }
+}
+
 /* Two ranks into one trace: each keeps its own GPU, and correlation ids (which every rank numbers
  * alike) link launches to kernels within their own file only. */
 static guint
@@ -1478,6 +1564,7 @@ main (int    argc,
   g_test_add_func ("/trace/instants-counters-metadata", test_instants_counters_metadata);
   g_test_add_func ("/trace/gpu-time", test_gpu_time);
   g_test_add_func ("/trace/analysis", test_analysis);
+  g_test_add_func ("/trace/memory-and-flops", test_memory_and_flops);
   g_test_add_func ("/trace/merged-ranks", test_merged_ranks);
   g_test_add_func ("/trace/flow-events-reach-streams", test_flow_events_reach_streams);
   g_test_add_func ("/trace/export-round-trip", test_export_round_trip);

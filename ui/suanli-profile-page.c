@@ -19,6 +19,7 @@
 #include "suanli-catalog.h"
 #include "suanli-estimate.h"
 #include "suanli-flame-graph.h"
+#include "suanli-plan-comparison.h"
 #include "suanli-profile-page.h"
 #include "suanli-recent-menu.h"
 #include "suanli-stat-row.h"
@@ -64,6 +65,9 @@ struct _SuanliProfilePage
   GtkFileChooserNative *export_dialog;
   GtkWidget            *plan_box;
   GtkLabel             *plan_label;
+  GtkLabel             *plan_warning;
+  GtkFlowBox           *plan_figures;
+  char                 *plan_text;       /* the comparison shown, as text */
   double                measured_mfu;    /* what the last comparison implied; 0: none */
   SuanliPlan           *watched_plan;    /* the workspace's plan, whose changes redo the comparison */
   SuanliTrace          *baseline;        /* another trace the flame graph is compared with, or NULL */
@@ -446,10 +450,62 @@ fill_tables_from (SuanliProfilePage *self,
   suanli_stats_table_set_rows (self->operators_table, G_LIST_MODEL (operators));
 }
 
-/* Measured against planned, when the workspace's plan resolves to a training job: the trace's
- * median step against the plan's, the MFU the step implies (the plan's model FLOPs per step over
- * the measured step on its GPUs at their dense peak), and the best NCCL bus bandwidth against the
- * plan's scale-up link. It assumes the trace is of that job, and says so. */
+/* One figure of the comparison: its name, the measured value with its difference, the planned one. */
+static GtkWidget *
+comparison_cell (const SuanliComparisonRow *row)
+{
+  GtkWidget *cell = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *figure = gtk_label_new (row->figure);
+  GtkWidget *measured = gtk_label_new (NULL);
+  g_autofree char *planned_text = g_strdup_printf (_("%s planned"), row->planned);
+  GtkWidget *planned = gtk_label_new (planned_text);
+  g_autofree char *markup = NULL;
+
+  gtk_widget_add_css_class (figure, "caption-heading");
+  gtk_widget_add_css_class (figure, "dim-label");
+  gtk_widget_add_css_class (planned, "caption");
+  gtk_widget_add_css_class (planned, "dim-label");
+  markup = g_markup_printf_escaped ("<b>%s</b> %s", row->measured, row->difference != NULL ? row->difference : "");
+  gtk_label_set_markup (GTK_LABEL (measured), markup);
+  gtk_box_append (GTK_BOX (cell), figure);
+  gtk_box_append (GTK_BOX (cell), measured);
+  gtk_box_append (GTK_BOX (cell), planned);
+  for (GtkWidget *label = gtk_widget_get_first_child (cell); label != NULL; label = gtk_widget_get_next_sibling (label))
+    gtk_label_set_xalign (GTK_LABEL (label), 0);
+  if (row->detail != NULL)
+    gtk_widget_set_tooltip_text (cell, row->detail);
+  return cell;
+}
+
+static void
+show_comparison (SuanliProfilePage          *self,
+                 const SuanliPlanComparison *comparison)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->plan_figures))) != NULL)
+    gtk_flow_box_remove (self->plan_figures, child);
+  g_clear_pointer (&self->plan_text, g_free);
+  self->measured_mfu = 0;
+  gtk_widget_set_visible (self->plan_box, comparison != NULL);
+  if (comparison == NULL)
+    return;
+  self->plan_text = suanli_plan_comparison_to_text (comparison);
+  self->measured_mfu = comparison->measured_mfu;
+  gtk_label_set_text (self->plan_label, comparison->heading);
+  gtk_label_set_text (self->plan_warning, comparison->warning != NULL ? comparison->warning : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->plan_warning), comparison->warning != NULL);
+  for (guint i = 0; i < comparison->rows->len; i++)
+    {
+      gtk_flow_box_append (self->plan_figures, comparison_cell (&g_array_index (comparison->rows, SuanliComparisonRow, i)));
+      /* The cells are read, not chosen: no tab stop each. */
+      gtk_widget_set_focusable (gtk_widget_get_last_child (GTK_WIDGET (self->plan_figures)), FALSE);
+    }
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "profile.use-measured", self->measured_mfu > 0 && self->measured_mfu <= 1);
+}
+
+/* Measured against planned, when the workspace's plan resolves (SuanliPlanComparison says which
+ * figures and how). */
 static void
 compare_with_plan (SuanliProfilePage *self)
 {
@@ -459,50 +515,21 @@ compare_with_plan (SuanliProfilePage *self)
   g_autoptr(GListModel) catalog = NULL;
   g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
   g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
-  GArray *steps, *collectives;
-  g_autoptr(GString) text = NULL;
+  g_autoptr(SuanliPlanComparison) comparison = NULL;
   SuanliPlanInputs inputs = { 0 };
   SuanliEstimate estimate = { 0 };
-  gint64 median;
-  double best_busbw = 0;
 
-  self->measured_mfu = 0;
-  gtk_widget_set_visible (self->plan_box, FALSE);
-  if (trace == NULL || workspace == NULL || self->figures == NULL || self->figures->trace != trace)
-    return;
-  g_object_get (workspace, "plan", &plan, "catalog", &catalog, NULL);
-  if (plan == NULL || !SUANLI_IS_CATALOG (catalog) ||
-      !suanli_plan_inputs_resolve (plan, SUANLI_CATALOG (catalog), &inputs, errors, warnings) ||
-      !suanli_plan_inputs_is_training (&inputs))
-    return;
-  steps = self->figures->steps;
-  median = suanli_analysis_median_step (steps);
-  if (median <= 0)
-    return;   /* without ProfilerStep#N there is no step to compare */
-  suanli_estimate_compute (&inputs, &estimate);
-  collectives = self->figures->collectives;
-  for (guint i = 0; i < collectives->len; i++)
-    best_busbw = MAX (best_busbw, g_array_index (collectives, SuanliCollectiveStats, i).busbw_gbps);
-  self->measured_mfu = estimate.model_flops_per_step / ((double) median / 1e9 * inputs.gpus * inputs.peak_flops);
-  {
-    g_autofree char *planned = suanli_format_duration_ns ((gint64) (estimate.step_time_s * 1e9));
-    g_autofree char *measured = suanli_format_duration_ns (median);
-
-    text = g_string_new (NULL);
-    g_string_append_printf (text, _("Against the plan “%s” (%g × %s), if this trace is of its job: step %s planned, "
-                                    "%s measured (%+.0f%%); implied MFU %.1f%% (plan %.1f%%)"),
-                            suanli_plan_get_name (plan), inputs.gpus, inputs.accelerator_name, planned, measured,
-                            100 * ((double) median / 1e9 - estimate.step_time_s) / MAX (estimate.step_time_s, 1e-12),
-                            100 * self->measured_mfu, 100 * estimate.mfu);
-    if (best_busbw > 0 && inputs.scale_up_bandwidth > 0)
-      g_string_append_printf (text, _("; NCCL bus bandwidth %.0f GB/s of the %.0f GB/s link (%.0f%%)"), best_busbw,
-                              inputs.scale_up_bandwidth / 1e9, 100 * best_busbw * 1e9 / inputs.scale_up_bandwidth);
-  }
-  if (self->measured_mfu > 1)
-    g_string_append (text, _(". Over 100% MFU: the trace is not of this job, or not of all its GPUs."));
-  gtk_label_set_text (self->plan_label, text->str);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "profile.use-measured", self->measured_mfu > 0 && self->measured_mfu <= 1);
-  gtk_widget_set_visible (self->plan_box, TRUE);
+  if (trace != NULL && workspace != NULL && self->figures != NULL && self->figures->trace == trace)
+    {
+      g_object_get (workspace, "plan", &plan, "catalog", &catalog, NULL);
+      if (plan != NULL && SUANLI_IS_CATALOG (catalog) &&
+          suanli_plan_inputs_resolve (plan, SUANLI_CATALOG (catalog), &inputs, errors, warnings))
+        {
+          suanli_estimate_compute (&inputs, &estimate);
+          comparison = suanli_plan_comparison_new (plan, &inputs, &estimate, self->figures);
+        }
+    }
+  show_comparison (self, comparison);
 }
 
 static void
@@ -1058,7 +1085,7 @@ suanli_profile_page_get_details (SuanliProfilePage *self)
 const char *
 suanli_profile_page_get_plan_comparison (SuanliProfilePage *self)
 {
-  return gtk_widget_get_visible (self->plan_box) ? gtk_label_get_text (self->plan_label) : NULL;
+  return gtk_widget_get_visible (self->plan_box) ? self->plan_text : NULL;
 }
 
 const char *
@@ -1362,6 +1389,7 @@ suanli_profile_page_dispose (GObject *object)
     g_cancellable_cancel (self->baseline_loading);
   g_clear_object (&self->baseline_loading);
   g_clear_object (&self->baseline);
+  g_clear_pointer (&self->plan_text, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), SUANLI_TYPE_PROFILE_PAGE);
   G_OBJECT_CLASS (suanli_profile_page_parent_class)->dispose (object);
 }
@@ -1428,6 +1456,8 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, flame_spinner);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_box);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_label);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_warning);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_figures);
   gtk_widget_class_install_action (widget_class, "profile.previous-match", NULL, previous_match_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "profile.search", NULL);
   gtk_widget_class_bind_template_callback (widget_class, on_slice_selected);

@@ -1,0 +1,188 @@
+/* suanli-analysis-memory.c — what a trace says about memory and arithmetic: each device's peak from
+ * PyTorch's memory events, and the floating-point operations its profiler counted
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "suanli-analysis-private.h"
+
+#define ALLOCATED_SUFFIX " memory allocated"
+#define RESERVED_SUFFIX  " memory reserved"
+
+/**
+ * suanli_memory_counter_name:
+ * @device_type: c10's DeviceType of the "[memory]" event (0 CPU, 1 CUDA)
+ * @device: its "Device Id"
+ * @reserved: the reserved total rather than the allocated one
+ *
+ * Returns: (transfer full): the name of the counter the importer files a device's memory totals
+ * under, "GPU 0 memory allocated" say; suanli_analysis_memory_peaks() reads it back.
+ */
+char *
+suanli_memory_counter_name (gint64   device_type,
+                            gint64   device,
+                            gboolean reserved)
+{
+  const char *suffix = reserved ? RESERVED_SUFFIX : ALLOCATED_SUFFIX;
+
+  if (device_type == 0)
+    return g_strconcat ("CPU", suffix, NULL);
+  if (device_type == 1)
+    return g_strdup_printf ("GPU %" G_GINT64_FORMAT "%s", device, suffix);
+  return g_strdup_printf ("Device %" G_GINT64_FORMAT ":%" G_GINT64_FORMAT "%s", device_type, device, suffix);
+}
+
+/* The device a memory counter's name stands for; FALSE for every other counter. */
+static gboolean
+parse_counter_name (const char *name,
+                    gint64     *device_type,
+                    gint64     *device,
+                    gboolean   *reserved)
+{
+  gsize length = strlen (name);
+  g_autofree char *prefix = NULL;
+  long long type, index;
+  char end;
+
+  if (g_str_has_suffix (name, ALLOCATED_SUFFIX))
+    *reserved = FALSE, prefix = g_strndup (name, length - strlen (ALLOCATED_SUFFIX));
+  else if (g_str_has_suffix (name, RESERVED_SUFFIX))
+    *reserved = TRUE, prefix = g_strndup (name, length - strlen (RESERVED_SUFFIX));
+  else
+    return FALSE;
+  if (g_str_equal (prefix, "CPU"))
+    {
+      *device_type = 0, *device = -1;
+      return TRUE;
+    }
+  if (sscanf (prefix, "GPU %lld%c", &index, &end) == 1)
+    {
+      *device_type = 1, *device = index;
+      return TRUE;
+    }
+  if (sscanf (prefix, "Device %lld:%lld%c", &type, &index, &end) == 2)
+    {
+      *device_type = type, *device = index;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static SuanliMemoryPeak *
+peak_entry (GArray      *peaks,
+            SuanliTrack *track,
+            gint64       device_type,
+            gint64       device)
+{
+  SuanliMemoryPeak fresh = { track->pid, track->group, device_type, device, -1, -1, 0 };
+
+  for (guint i = 0; i < peaks->len; i++)
+    {
+      SuanliMemoryPeak *peak = &g_array_index (peaks, SuanliMemoryPeak, i);
+
+      if (peak->pid == track->pid && peak->group == track->group && peak->device_type == device_type &&
+          peak->device == device)
+        return peak;
+    }
+  g_array_append_val (peaks, fresh);
+  return &g_array_index (peaks, SuanliMemoryPeak, peaks->len - 1);
+}
+
+/**
+ * suanli_analysis_memory_peaks:
+ *
+ * Returns: (transfer full): a SuanliMemoryPeak per process and device whose memory the trace
+ * recorded, in the order the counters come; empty when the trace has no memory events.
+ */
+GArray *
+suanli_analysis_memory_peaks (SuanliTrace *trace)
+{
+  GArray *peaks = g_array_new (FALSE, TRUE, sizeof (SuanliMemoryPeak));
+
+  for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
+    {
+      SuanliTrack *track = suanli_trace_get_track (trace, t);
+      SuanliMemoryPeak *peak;
+      gint64 device_type, device;
+      gboolean reserved;
+
+      if (track->kind != SUANLI_TRACK_COUNTER || track->samples->len == 0 ||
+          !parse_counter_name (suanli_trace_get_string (trace, track->name), &device_type, &device, &reserved))
+        continue;
+      peak = peak_entry (peaks, track, device_type, device);
+      for (guint s = 0; s < track->samples->len; s++)
+        {
+          const SuanliSample *sample = &g_array_index (track->samples, SuanliSample, s);
+
+          if (reserved)
+            peak->peak_reserved = MAX (peak->peak_reserved, sample->value);
+          else if (sample->value > peak->peak_allocated)
+            {
+              peak->peak_allocated = sample->value;
+              peak->peak_time = sample->time;
+            }
+        }
+    }
+  return peaks;
+}
+
+/**
+ * suanli_analysis_flops:
+ * @count: (out caller-allocates): the operations counted
+ *
+ * Sums the "flops" argument of the CPU operators that carry one (PyTorch's profiler with
+ * with_flops=True gives it for matrix products and convolutions). An operator inside another that
+ * carries one is not counted again.
+ */
+void
+suanli_analysis_flops (SuanliTrace     *trace,
+                       SuanliFlopCount *count)
+{
+  g_autoptr(GHashTable) key_is_flops = g_hash_table_new (NULL, NULL);   /* key → 1 yes, 2 no */
+
+  memset (count, 0, sizeof *count);
+  for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
+    {
+      SuanliTrack *track = suanli_trace_get_track (trace, t);
+      gint64 counted_until = G_MININT64;   /* the end of the last counted operator: its children start before */
+
+      if (track->kind != SUANLI_TRACK_THREAD)
+        continue;
+      for (guint s = 0; s < track->slices->len; s++)
+        {
+          const SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
+          const SuanliArg *args;
+
+          if (slice->n_args == 0 || slice->start < counted_until)
+            continue;
+          args = suanli_trace_get_args (trace, slice);
+          for (guint a = 0; a < slice->n_args; a++)
+            {
+              guint known = GPOINTER_TO_UINT (g_hash_table_lookup (key_is_flops, GUINT_TO_POINTER (args[a].key)));
+              double value;
+
+              if (known == 0)
+                {
+                  known = g_str_equal (suanli_trace_get_string (trace, args[a].key), "flops") ? 1 : 2;
+                  g_hash_table_insert (key_is_flops, GUINT_TO_POINTER (args[a].key), GUINT_TO_POINTER (known));
+                }
+              if (known != 1 || args[a].type == SUANLI_ARG_STRING)
+                continue;
+              value = args[a].type == SUANLI_ARG_INT ? (double) args[a].i : args[a].d;
+              if (!(value > 0))
+                break;
+              if (count->operators == 0 || slice->start < count->first_ns)
+                count->first_ns = slice->start;
+              count->last_ns = MAX (count->last_ns, slice->start + slice->duration);
+              count->flops += value;
+              count->operators++;
+              counted_until = slice->start + slice->duration;
+              break;
+            }
+        }
+    }
+}
