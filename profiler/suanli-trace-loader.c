@@ -164,6 +164,8 @@ load_in_thread (GTask        *task,
           return;
         }
     }
+  /* The timeline's indexes too: for ten million slices they take a good part of a second. */
+  suanli_trace_index_tracks (trace);
   g_task_return_pointer (task, g_steal_pointer (&trace), g_object_unref);
 }
 

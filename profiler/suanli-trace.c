@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "suanli-trace.h"
+#include "suanli-track-index.h"
 
 /* Two sibling slices that overlap by less than this are a rounding artefact, not real overlap. */
 #define ROUNDING_NS 1000
@@ -37,6 +38,7 @@ struct _SuanliTrace
   GPtrArray    *warnings;
   GHashTable   *metadata;
   GArray       *finished;       /* per track: a TrackMark of what the last finish sorted */
+  GPtrArray    *indexes;        /* per track: its SuanliTrackIndex, or NULL until asked for */
 };
 
 /* How many slices, instants and samples of a track are sorted and nested. */
@@ -113,6 +115,7 @@ suanli_trace_finalize (GObject *object)
   g_ptr_array_unref (self->warnings);
   g_hash_table_unref (self->metadata);
   g_array_unref (self->finished);
+  g_ptr_array_unref (self->indexes);
 
   G_OBJECT_CLASS (suanli_trace_parent_class)->finalize (object);
 }
@@ -142,6 +145,7 @@ suanli_trace_init (SuanliTrace *self)
   self->warnings = g_ptr_array_new_with_free_func (g_free);
   self->metadata = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->finished = g_array_new (FALSE, TRUE, sizeof (TrackMark));
+  self->indexes = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_track_index_free);
   suanli_trace_intern (self, "", 0);
 }
 
@@ -592,6 +596,8 @@ suanli_trace_finish_appended (SuanliTrace *self)
       from = sort_tail (track->slices, mark.slices, compare_slices);
       if (from >= track->slices->len)
         continue;
+      if (t < self->indexes->len)
+        g_clear_pointer (&g_ptr_array_index (self->indexes, t), suanli_track_index_free);   /* made again when asked */
       if (track->kind == SUANLI_TRACK_ASYNC)
         {
           track->max_depth = pack (track);
@@ -627,8 +633,40 @@ suanli_trace_finish (SuanliTrace *self)
       g_array_sort_with_data (track->samples, compare_samples, NULL);
       track->max_depth = track->kind == SUANLI_TRACK_ASYNC ? pack (track) : nest (track, 0, &overlaps);
     }
+  g_ptr_array_set_size (self->indexes, 0);
   mark_finished (self);
   warn_overlaps (self, overlaps);
+}
+
+/**
+ * suanli_trace_get_track_index:
+ * @track: a track's index in the trace
+ *
+ * The finished track's slices indexed for drawing, made the first time they are asked for and kept
+ * until the track changes. Not thread-safe: ask from one thread at a time (the loader makes them
+ * all on its worker, before the trace reaches the main thread).
+ *
+ * Returns: (transfer none): the index.
+ */
+SuanliTrackIndex *
+suanli_trace_get_track_index (SuanliTrace *self,
+                              guint        track)
+{
+  g_return_val_if_fail (track < self->tracks->len, NULL);
+
+  if (self->indexes->len < self->tracks->len)
+    g_ptr_array_set_size (self->indexes, (gint) self->tracks->len);
+  if (g_ptr_array_index (self->indexes, track) == NULL)
+    g_ptr_array_index (self->indexes, track) = suanli_track_index_new (g_ptr_array_index (self->tracks, track));
+  return g_ptr_array_index (self->indexes, track);
+}
+
+/* Makes every track's drawing index now, so that whoever draws the trace first does not wait for it. */
+void
+suanli_trace_index_tracks (SuanliTrace *self)
+{
+  for (guint t = 0; t < self->tracks->len; t++)
+    suanli_trace_get_track_index (self, t);
 }
 
 static void

@@ -12,6 +12,8 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SuanliTrace, suanli_trace, SUANLI, TRACE, GObject)
 
+typedef struct _SuanliTrackIndex SuanliTrackIndex;   /* suanli-track-index.h */
+
 /* Strings are interned once and named by index; 0 is the empty string. */
 typedef guint32 SuanliString;
 
@@ -165,5 +167,8 @@ void                suanli_trace_get_time_range   (SuanliTrace   *self,
 guint64             suanli_trace_get_n_slices     (SuanliTrace   *self);
 void                suanli_trace_finish           (SuanliTrace   *self);
 void                suanli_trace_finish_appended  (SuanliTrace   *self);
+SuanliTrackIndex   *suanli_trace_get_track_index  (SuanliTrace   *self,
+                                                   guint          track);
+void                suanli_trace_index_tracks     (SuanliTrace   *self);
 
 G_END_DECLS

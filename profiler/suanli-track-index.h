@@ -8,8 +8,6 @@
 
 G_BEGIN_DECLS
 
-typedef struct _SuanliTrackIndex SuanliTrackIndex;
-
 /* One thing to draw: a slice wide enough to show on its own (@merged FALSE), or the longest of the
  * slices that start inside one bucket (@merged TRUE), standing for all of them. */
 typedef void (*SuanliTrackVisit) (guint32            slice_index,

@@ -14,6 +14,7 @@
 
 #include "suanli-bench.h"
 #include "suanli-timeline-painter.h"
+#include "suanli-track-index.h"
 
 #define TRACKS   64
 #define SPAN_NS  (G_GINT64_CONSTANT (10) * 1000000000)
@@ -110,7 +111,23 @@ main (int    argc,
            (g_get_monotonic_time () - t0) / 1000.0);
 
   {
-    g_autoptr(SuanliBench) bench = suanli_bench_new ("painter set-up (per-track indexes)", "ms");
+    /* What the loader's worker does after reading, off the main thread. */
+    g_autoptr(SuanliBench) bench = suanli_bench_new ("track indexes (on the loader's worker)", "ms");
+
+    for (guint i = 0; i < 3; i++)
+      {
+        gint64 start = g_get_monotonic_time ();
+
+        for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
+          suanli_track_index_free (suanli_track_index_new (suanli_trace_get_track (trace, t)));
+        suanli_bench_add (bench, (g_get_monotonic_time () - start) / 1000.0);
+      }
+    suanli_bench_report (bench);
+  }
+  suanli_trace_index_tracks (trace);
+  {
+    /* What is left for the main thread when the trace arrives. */
+    g_autoptr(SuanliBench) bench = suanli_bench_new ("painter set-up (main thread)", "ms");
 
     for (guint i = 0; i < 3; i++)
       {

@@ -47,7 +47,6 @@ struct _SuanliTimelinePainter
 {
   SuanliTrace *trace;
   GArray      *rows;          /* of Row, top to bottom */
-  GPtrArray   *indexes;       /* per track: SuanliTrackIndex, or NULL (counters) */
   GHashTable  *collapsed;     /* "group:pid" of folded processes */
   GHashTable  *colors;        /* (name << 1 | dark) → SuanliColor */
   GHashTable  *categories;    /* category string id + 1 → SuanliCategory + 1 */
@@ -287,15 +286,14 @@ suanli_timeline_painter_new (SuanliTrace *trace)
   self->trace = g_object_ref (trace);
   self->rows = g_array_new (FALSE, TRUE, sizeof (Row));
   g_array_set_clear_func (self->rows, (GDestroyNotify) row_clear);
-  self->indexes = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_track_index_free);
   self->collapsed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->colors = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->categories = g_hash_table_new (NULL, NULL);
   self->matched = g_hash_table_new (NULL, NULL);
   self->linked = g_array_new (FALSE, FALSE, sizeof (SuanliFlow));
   self->pinned = g_array_new (FALSE, FALSE, sizeof (guint));
-  for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
-    g_ptr_array_add (self->indexes, suanli_track_index_new (suanli_trace_get_track (trace, t)));
+  /* The trace's drawing indexes: the loader made them on its worker; otherwise they are made here. */
+  suanli_trace_index_tracks (trace);
   suanli_trace_get_time_range (trace, &self->origin, &last);
   layout_rows (self);
   return self;
@@ -306,7 +304,6 @@ suanli_timeline_painter_free (SuanliTimelinePainter *self)
 {
   g_object_unref (self->trace);
   g_array_unref (self->rows);
-  g_ptr_array_unref (self->indexes);
   g_hash_table_unref (self->collapsed);
   g_hash_table_unref (self->colors);
   g_hash_table_unref (self->categories);
@@ -811,7 +808,7 @@ draw_track_row (SuanliTimelinePainter *self,
                 double                 top)
 {
   SuanliTrack *track = suanli_trace_get_track (self->trace, row->track);
-  SuanliTrackIndex *index = g_ptr_array_index (self->indexes, row->track);
+  SuanliTrackIndex *index = suanli_trace_get_track_index (self->trace, row->track);
   gint64 bucket = (gint64) MAX (1.0, 1.0 / frame->px_per_ns);
 
   frame->track = row->track;
@@ -1040,7 +1037,7 @@ suanli_timeline_painter_hit (SuanliTimelinePainter    *self,
     return FALSE;
   time = view->from + (gint64) ((x - SUANLI_TIMELINE_GUTTER_WIDTH) * ns_per_px);
   *track = row->track;
-  return suanli_track_index_find (g_ptr_array_index (self->indexes, row->track), (guint) (lane_y / SUANLI_TIMELINE_LANE_HEIGHT),
+  return suanli_track_index_find (suanli_trace_get_track_index (self->trace, row->track), (guint) (lane_y / SUANLI_TIMELINE_LANE_HEIGHT),
                                   time, (gint64) (2 * ns_per_px), slice);
 }
 
