@@ -184,28 +184,75 @@ suanli_test_pixel (GdkTexture *texture,
 /* Clicks the first mouse button at (@x, @y) of @widget through the X server (xdotool), as a person
  * would: the event goes through GDK and the widget's gestures like any other. The window must be
  * at the screen's top left corner, where Xvfb without a window manager puts it. */
+/* @x, @y of @widget as text of screen coordinates, for xdotool. */
+static void
+screen_point (GtkWidget *widget,
+              double     x,
+              double     y,
+              char     **x_text,
+              char     **y_text)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  graphene_point_t in = GRAPHENE_POINT_INIT (x, y), out;
+  double surface_x = 0, surface_y = 0;
+
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &in, &out));
+  gtk_native_get_surface_transform (native, &surface_x, &surface_y);
+  *x_text = g_strdup_printf ("%d", (int) (out.x + surface_x));
+  *y_text = g_strdup_printf ("%d", (int) (out.y + surface_y));
+}
+
+static void
+run_xdotool (char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_spawn_sync (NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
 void
 suanli_test_click (GtkWidget *widget,
                    double     x,
                    double     y)
 {
-  GtkNative *native = gtk_widget_get_native (widget);
-  graphene_point_t in = GRAPHENE_POINT_INIT (x, y), out;
-  double surface_x = 0, surface_y = 0;
   g_autofree char *x_text = NULL;
   g_autofree char *y_text = NULL;
-  g_autoptr(GError) error = NULL;
-  int status = 0;
 
-  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &in, &out));
-  gtk_native_get_surface_transform (native, &surface_x, &surface_y);
-  x_text = g_strdup_printf ("%d", (int) (out.x + surface_x));
-  y_text = g_strdup_printf ("%d", (int) (out.y + surface_y));
-  g_spawn_sync (NULL, (char *[]) { (char *) "xdotool", (char *) "mousemove", (char *) "--sync", x_text, y_text,
-                                   (char *) "click", (char *) "1", NULL },
-                NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  screen_point (widget, x, y, &x_text, &y_text);
+  run_xdotool ((char *[]) { (char *) "xdotool", (char *) "mousemove", (char *) "--sync", x_text, y_text,
+                            (char *) "click", (char *) "1", NULL });
+}
+
+/* Presses the first button at @x0, @y0 of @widget, moves to @x1, @y1 in steps, and lets go: a real
+ * drag through the X server, with the main loop run between the steps so that GTK sees each. */
+void
+suanli_test_drag (GtkWidget *widget,
+                  double     x0,
+                  double     y0,
+                  double     x1,
+                  double     y1)
+{
+  g_autofree char *x_text = NULL;
+  g_autofree char *y_text = NULL;
+
+  screen_point (widget, x0, y0, &x_text, &y_text);
+  run_xdotool ((char *[]) { (char *) "xdotool", (char *) "mousemove", (char *) "--sync", x_text, y_text,
+                            (char *) "mousedown", (char *) "1", NULL });
+  suanli_test_iterate (10);
+  for (int step = 1; step <= 4; step++)
+    {
+      g_autofree char *step_x = NULL;
+      g_autofree char *step_y = NULL;
+
+      screen_point (widget, x0 + (x1 - x0) * step / 4, y0 + (y1 - y0) * step / 4, &step_x, &step_y);
+      run_xdotool ((char *[]) { (char *) "xdotool", (char *) "mousemove", (char *) "--sync", step_x, step_y, NULL });
+      suanli_test_iterate (10);
+    }
+  run_xdotool ((char *[]) { (char *) "xdotool", (char *) "mouseup", (char *) "1", NULL });
+  suanli_test_iterate (10);
 }
 
 /* The first GtkLabel under @root (depth first) whose text contains @text, or NULL. */

@@ -29,6 +29,11 @@ guint32     suanli_test_pixel                 (GdkTexture  *texture,
 void        suanli_test_click                 (GtkWidget   *widget,
                                                double       x,
                                                double       y);
+void        suanli_test_drag                  (GtkWidget   *widget,
+                                               double       x0,
+                                               double       y0,
+                                               double       x1,
+                                               double       y1);
 void        suanli_test_destroy_window        (GtkWindow   *window);
 char       *suanli_test_write_kineto_trace    (const char  *directory);
 char       *suanli_test_trace_for_screenshots (const char  *directory);

@@ -354,6 +354,77 @@ test_spike_visible (Fixture       *fixture,
   g_assert_cmpuint (spike, !=, beside);
 }
 
+/* Pixels that differ between two renders of the same size in column @x, from @top to @bottom. */
+static guint
+changed_in_column (GdkTexture *a,
+                   GdkTexture *b,
+                   int         x,
+                   int         top,
+                   int         bottom)
+{
+  guint changed = 0;
+
+  for (int y = MAX (top, 0); y < MIN (bottom, gdk_texture_get_height (a)); y++)
+    changed += suanli_test_pixel (a, x, y) != suanli_test_pixel (b, x, y);
+  return changed;
+}
+
+static void
+test_flow_arrows (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(GdkTexture) with_arrow = NULL;
+  g_autoptr(GdkTexture) without = NULL;
+  double launch_y, kernel_y, middle_x;
+  int top, bottom;
+
+  /* The second step's GEMM launch (425 ms) and the GEMM (440–540 ms), zoomed in so the arrow
+   * between them is long. */
+  suanli_timeline_set_window (fixture->timeline, 400000000, 560000000);
+  launch_y = find_row (fixture, x_of (fixture, 427000), "cudaLaunchKernel");
+  kernel_y = find_row (fixture, x_of (fixture, 490000), "ampere_sgemm_128x64_tn");
+  g_assert_cmpfloat (launch_y, >, 0);
+  g_assert_cmpfloat (kernel_y, >, launch_y);
+  with_arrow = suanli_test_render (GTK_WIDGET (fixture->timeline));
+  suanli_timeline_select (fixture->timeline, 0, 0);   /* a slice without flows, out of this view */
+  without = suanli_test_render (GTK_WIDGET (fixture->timeline));
+
+  /* Halfway from the launch's start to the kernel's, the arrow crosses the rows between them. */
+  middle_x = (x_of (fixture, 425000) + x_of (fixture, 440000)) / 2;
+  top = (int) launch_y - SUANLI_TIMELINE_LANE_HEIGHT, bottom = (int) kernel_y + SUANLI_TIMELINE_LANE_HEIGHT;
+  g_test_message ("arrow column %.0f: %u pixels changed", middle_x,
+                  changed_in_column (with_arrow, without, (int) middle_x, top, bottom));
+  g_assert_cmpuint (changed_in_column (with_arrow, without, (int) middle_x, top, bottom), >, 0);
+  /* Before the launch, nothing changed: the difference is the arrow's. */
+  g_assert_cmpuint (changed_in_column (with_arrow, without, (int) x_of (fixture, 405000), top, bottom), ==, 0);
+}
+
+/* A real drag along the ruler (through the X server) selects that stretch of time. */
+static void
+test_ruler_drag (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  SuanliStatsTable *range = SUANLI_STATS_TABLE (suanli_profile_page_get_range_table (fixture->page));
+  double x0 = x_of (fixture, 100000), x1 = x_of (fixture, 300000);
+  gint64 ns_per_pixel, from, to;
+
+  {
+    gint64 window_from, window_to;
+
+    suanli_timeline_get_window (fixture->timeline, &window_from, &window_to);
+    ns_per_pixel = (window_to - window_from) / (gtk_widget_get_width (GTK_WIDGET (fixture->timeline)) - SUANLI_TIMELINE_GUTTER_WIDTH);
+  }
+  g_assert_false (suanli_timeline_get_range (fixture->timeline, &from, &to));
+  suanli_test_drag (GTK_WIDGET (fixture->timeline), x0, SUANLI_TIMELINE_RULER_HEIGHT / 2.0, x1, SUANLI_TIMELINE_RULER_HEIGHT / 2.0);
+  g_assert_true (suanli_timeline_get_range (fixture->timeline, &from, &to));
+  g_test_message ("dragged range %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT " ns, %" G_GINT64_FORMAT " ns a pixel",
+                  from, to, ns_per_pixel);
+  g_assert_cmpint (llabs (from - 100000000), <=, 2 * ns_per_pixel);
+  g_assert_cmpint (llabs (to - 300000000), <=, 2 * ns_per_pixel);
+  g_assert_true (suanli_test_wait_until (loaded, fixture, 10000));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (range)));
+}
+
 /* The search entry whose placeholder is @placeholder, under @root. */
 static GtkWidget *
 find_search_entry (GtkWidget  *root,
@@ -775,6 +846,8 @@ main (int   argc,
   g_test_add ("/profile-page/zoom-and-pan", Fixture, NULL, fixture_set_up, test_zoom_and_pan, fixture_tear_down);
   g_test_add ("/profile-page/select", Fixture, NULL, fixture_set_up, test_select, fixture_tear_down);
   g_test_add ("/profile-page/spike-visible", Fixture, NULL, fixture_set_up, test_spike_visible, fixture_tear_down);
+  g_test_add ("/profile-page/flow-arrows", Fixture, NULL, fixture_set_up, test_flow_arrows, fixture_tear_down);
+  g_test_add ("/profile-page/ruler-drag", Fixture, NULL, fixture_set_up, test_ruler_drag, fixture_tear_down);
   g_test_add ("/profile-page/pin", Fixture, NULL, fixture_set_up, test_pin, fixture_tear_down);
   g_test_add ("/profile-page/keyboard", Fixture, NULL, fixture_set_up, test_keyboard, fixture_tear_down);
   g_test_add ("/profile-page/flame-graph", Fixture, NULL, fixture_set_up, test_flame_graph, fixture_tear_down);
