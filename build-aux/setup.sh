@@ -13,7 +13,7 @@ run_packages="meson ninja-build pkg-config gcc libc6-dev gettext
   desktop-file-utils locales fonts-noto-cjk fonts-cantarell adwaita-icon-theme hicolor-icon-theme
   librsvg2-common gsettings-desktop-schemas dbus"
 test_packages="xvfb xauth xdotool dbus appstream appstream-util clang libclang-rt-14-dev poppler-utils
-  python3 python3-torch"
+  python3 python3-torch python3-pyatspi at-spi2-core"
 
 case "$profile" in
   run) packages=$run_packages ;;

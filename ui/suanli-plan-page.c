@@ -156,6 +156,12 @@ add_card (SuanliPlanPage *self,
   gtk_menu_button_set_child (GTK_MENU_BUTTON (button), box);
   gtk_menu_button_set_always_show_arrow (GTK_MENU_BUTTON (button), FALSE);
   gtk_widget_set_tooltip_text (button, _("How this is computed"));
+  {
+    /* Read out as the figure and its value, not as the button's type. */
+    g_autofree char *spoken = g_strdup_printf ("%s: %s", caption, value);
+
+    gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, spoken, -1);
+  }
   gtk_widget_set_name (button, figure);
 
   gtk_label_set_wrap (GTK_LABEL (text), TRUE);

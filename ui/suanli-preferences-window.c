@@ -88,6 +88,7 @@ create_folder_row (const char *path)
   gtk_widget_set_valign (remove, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (remove, "flat");
   gtk_widget_set_tooltip_text (remove, _("Remove Folder"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (remove), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Remove Folder"), -1);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (remove), "preferences.remove-folder");
   gtk_actionable_set_action_target (GTK_ACTIONABLE (remove), "s", path);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), remove);

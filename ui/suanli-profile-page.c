@@ -249,7 +249,8 @@ summary_text (SuanliTraceFigures *figures)
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
-/* The details line; a selectable label, but nothing selected until someone selects it. */
+/* The details line; a selectable label, but nothing selected until someone selects it. A screen
+ * reader hears it as the timeline's description, since the selection is drawn, not a widget. */
 static void
 set_details (SuanliProfilePage *self,
              const char        *text)
@@ -257,6 +258,7 @@ set_details (SuanliProfilePage *self,
   gtk_widget_set_visible (self->jump_button, FALSE);
   gtk_label_set_text (self->details_label, text);
   gtk_label_select_region (self->details_label, 0, 0);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->timeline), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
 }
 
 static void on_flame_search_changed (SuanliProfilePage *self);
