@@ -299,25 +299,39 @@ suanli_flame_graph_new (void)
   return g_object_new (SUANLI_TYPE_FLAME_GRAPH, NULL);
 }
 
-/* Shows @flame (or nothing); @gpu colours its leaves as GPU work. */
+/**
+ * suanli_flame_graph_set_painter:
+ * @painter: (transfer full) (nullable): a painter laid out already (on a worker thread, say), or NULL
+ *
+ * Shows the painter's flame, or nothing.
+ */
+void
+suanli_flame_graph_set_painter (SuanliFlameGraph   *self,
+                                SuanliFlamePainter *painter)
+{
+  g_return_if_fail (SUANLI_IS_FLAME_GRAPH (self));
+
+  g_clear_pointer (&self->painter, suanli_flame_painter_free);
+  g_clear_object (&self->flame);
+  self->painter = painter;
+  if (painter != NULL)
+    {
+      SuanliFlame *flame = suanli_flame_painter_get_flame (painter);
+
+      self->flame = g_object_ref (flame);
+      self->sampled = g_strcmp0 (suanli_trace_get_metadata (suanli_flame_get_trace (flame), "unit"), "samples") == 0;
+    }
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  g_signal_emit (self, signals[FOCUS_CHANGED], 0);
+}
+
+/* Shows @flame (or nothing), laid out here; @gpu colours its leaves as GPU work. */
 void
 suanli_flame_graph_set_flame (SuanliFlameGraph *self,
                               SuanliFlame      *flame,
                               gboolean          gpu)
 {
-  g_return_if_fail (SUANLI_IS_FLAME_GRAPH (self));
-
-  g_set_object (&self->flame, flame);
-  g_clear_pointer (&self->painter, suanli_flame_painter_free);
-  if (flame != NULL)
-    {
-      SuanliTrace *trace = suanli_flame_get_trace (flame);
-
-      self->painter = suanli_flame_painter_new (flame, gpu);
-      self->sampled = g_strcmp0 (suanli_trace_get_metadata (trace, "unit"), "samples") == 0;
-    }
-  gtk_widget_queue_resize (GTK_WIDGET (self));
-  g_signal_emit (self, signals[FOCUS_CHANGED], 0);
+  suanli_flame_graph_set_painter (self, flame != NULL ? suanli_flame_painter_new (flame, gpu) : NULL);
 }
 
 SuanliFlame *

@@ -7,6 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "suanli-flame.h"
+#include "suanli-flame-painter.h"
 
 G_BEGIN_DECLS
 
@@ -15,6 +16,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (SuanliFlameGraph, suanli_flame_graph, SUANLI, FLAME_GRAPH, GtkWidget)
 
 GtkWidget   *suanli_flame_graph_new        (void);
+void         suanli_flame_graph_set_painter (SuanliFlameGraph   *self,
+                                             SuanliFlamePainter *painter);
 void         suanli_flame_graph_set_flame  (SuanliFlameGraph *self,
                                             SuanliFlame      *flame,
                                             gboolean          gpu);

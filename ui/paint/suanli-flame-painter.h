@@ -16,6 +16,8 @@ typedef struct _SuanliFlamePainter SuanliFlamePainter;
 SuanliFlamePainter *suanli_flame_painter_new        (SuanliFlame        *flame,
                                                      gboolean            gpu);
 void                suanli_flame_painter_free       (SuanliFlamePainter *self);
+SuanliFlame        *suanli_flame_painter_get_flame  (SuanliFlamePainter *self);
+gboolean            suanli_flame_painter_is_gpu     (SuanliFlamePainter *self);
 void                suanli_flame_painter_set_focus  (SuanliFlamePainter *self,
                                                      guint               node);
 guint               suanli_flame_painter_get_focus  (SuanliFlamePainter *self);
