@@ -255,6 +255,13 @@ suanli_trace_get_string (SuanliTrace  *self,
   return g_ptr_array_index (self->strings, string);
 }
 
+/* How many strings the trace holds: their ids are 0 to this, less one. */
+guint
+suanli_trace_get_n_strings (SuanliTrace *self)
+{
+  return self->strings->len;
+}
+
 /* The track of @kind for (@pid, @tid) — and @name, for counters and async tracks — made on first
  * use. @index, when not NULL, gets its index. */
 SuanliTrack *

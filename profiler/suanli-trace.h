@@ -125,6 +125,7 @@ SuanliString        suanli_trace_intern           (SuanliTrace   *self,
                                                    gssize         length);
 const char         *suanli_trace_get_string       (SuanliTrace   *self,
                                                    SuanliString   string);
+guint               suanli_trace_get_n_strings    (SuanliTrace   *self);
 SuanliTrack        *suanli_trace_ensure_track     (SuanliTrace   *self,
                                                    SuanliTrackKind kind,
                                                    gint64         pid,

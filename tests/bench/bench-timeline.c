@@ -151,6 +151,30 @@ main (int    argc,
       suanli_bench_time (bench, FRAMES, draw, &frame);
       suanli_bench_report (bench);
     }
+  {
+    /* Ctrl+F: counting the matches of a name that one slice in eight has, then Enter (the next
+     * match after the middle of the trace), on the main thread. */
+    g_autoptr(SuanliBench) counting = suanli_bench_new ("search, count the matches (1 slice in 8)", "ms");
+    g_autoptr(SuanliBench) next = suanli_bench_new ("search, next match after the middle", "ms");
+    guint64 matches = 0;
+
+    for (guint i = 0; i < FRAMES; i++)
+      {
+        gint64 start = g_get_monotonic_time ();
+        guint track;
+        guint32 slice;
+
+        matches = suanli_timeline_painter_set_search (frame.painter, i % 2 ? "OP_3" : "op_3");
+        suanli_bench_add (counting, (g_get_monotonic_time () - start) / 1000.0);
+        start = g_get_monotonic_time ();
+        if (!suanli_timeline_painter_find_match (frame.painter, SPAN_NS / 2, TRUE, &track, &slice))
+          g_error ("no match after the middle");
+        suanli_bench_add (next, (g_get_monotonic_time () - start) / 1000.0);
+      }
+    g_print ("%" G_GUINT64_FORMAT " matches\n", matches);
+    suanli_bench_report (counting);
+    suanli_bench_report (next);
+  }
   if (g_getenv ("SUANLI_BENCH_TIMELINE_PNG") != NULL)
     cairo_surface_write_to_png (surface, g_getenv ("SUANLI_BENCH_TIMELINE_PNG"));
 

@@ -60,7 +60,7 @@ struct _SuanliTimelinePainter
   double       pinned_height;
   gint64       range_from, range_to;   /* a selected range; equal when there is none */
   char        *search;        /* casefolded; NULL when not searching */
-  GHashTable  *matched;       /* name + 1 → TRUE + 1 or FALSE + 1, for the search */
+  GByteArray  *matched;       /* by name: NAME_UNSEEN, NAME_OTHER or NAME_MATCHES, for the search */
 };
 
 static void
@@ -289,7 +289,7 @@ suanli_timeline_painter_new (SuanliTrace *trace)
   self->collapsed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->colors = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->categories = g_hash_table_new (NULL, NULL);
-  self->matched = g_hash_table_new (NULL, NULL);
+  self->matched = g_byte_array_new ();
   self->linked = g_array_new (FALSE, FALSE, sizeof (SuanliFlow));
   self->pinned = g_array_new (FALSE, FALSE, sizeof (guint));
   /* The trace's drawing indexes: the loader made them on its worker; otherwise they are made here. */
@@ -307,7 +307,7 @@ suanli_timeline_painter_free (SuanliTimelinePainter *self)
   g_hash_table_unref (self->collapsed);
   g_hash_table_unref (self->colors);
   g_hash_table_unref (self->categories);
-  g_hash_table_unref (self->matched);
+  g_byte_array_unref (self->matched);
   g_array_unref (self->linked);
   g_array_unref (self->pinned);
   g_free (self->search);
@@ -365,22 +365,35 @@ lane_top (SuanliTimelinePainter    *self,
   return FALSE;
 }
 
-/* Whether @name contains the search text (cached per name: a trace repeats its names). */
+enum {
+  NAME_UNSEEN,
+  NAME_OTHER,
+  NAME_MATCHES,
+};
+
+/* Whether @name contains the search text, worked out once per name (a trace repeats its names)
+ * and kept in a byte per name, so that a search over millions of slices costs a load each. */
 static gboolean
 name_matches (SuanliTimelinePainter *self,
               SuanliString           name)
 {
-  gpointer found = g_hash_table_lookup (self->matched, GUINT_TO_POINTER (name + 1));
-  gboolean matches;
+  guint8 *state;
 
-  if (found != NULL)
-    return GPOINTER_TO_UINT (found) - 1;
-  {
-    g_autofree char *folded = g_utf8_casefold (suanli_trace_get_string (self->trace, name), -1);
-    matches = strstr (folded, self->search) != NULL;
-  }
-  g_hash_table_insert (self->matched, GUINT_TO_POINTER (name + 1), GUINT_TO_POINTER (matches + 1));
-  return matches;
+  if (name >= self->matched->len)
+    {
+      guint old = self->matched->len;
+
+      g_byte_array_set_size (self->matched, name + 1024);
+      memset (self->matched->data + old, NAME_UNSEEN, self->matched->len - old);
+    }
+  state = &self->matched->data[name];
+  if (*state == NAME_UNSEEN)
+    {
+      g_autofree char *folded = g_utf8_casefold (suanli_trace_get_string (self->trace, name), -1);
+
+      *state = strstr (folded, self->search) != NULL ? NAME_MATCHES : NAME_OTHER;
+    }
+  return *state == NAME_MATCHES;
 }
 
 /**
@@ -393,21 +406,53 @@ guint64
 suanli_timeline_painter_set_search (SuanliTimelinePainter *self,
                                     const char            *text)
 {
+  guint n_strings = suanli_trace_get_n_strings (self->trace);
+  const guint8 *state;
   guint64 count = 0;
 
   g_clear_pointer (&self->search, g_free);
-  g_hash_table_remove_all (self->matched);
+  g_byte_array_set_size (self->matched, 0);
   if (text == NULL || *text == '\0')
     return 0;
   self->search = g_utf8_casefold (text, -1);
+  /* Every name once, then a byte per slice. */
+  for (SuanliString name = 0; name < n_strings; name++)
+    name_matches (self, name);
+  state = self->matched->data;
   for (guint t = 0; t < suanli_trace_get_n_tracks (self->trace); t++)
     {
       GArray *slices = suanli_trace_get_track (self->trace, t)->slices;
+      const SuanliSlice *slice = (const SuanliSlice *) slices->data;
 
       for (guint i = 0; i < slices->len; i++)
-        count += name_matches (self, g_array_index (slices, SuanliSlice, i).name);
+        count += state[slice[i].name] == NAME_MATCHES;
     }
   return count;
+}
+
+/* The first slice of @slices that starts after @time (@forward), or the last that starts before it;
+ * -1 when there is none. */
+static gint64
+first_beyond (GArray   *slices,
+              gint64    time,
+              gboolean  forward)
+{
+  guint low = 0, high = slices->len;
+
+  /* The number of slices starting at or before @time (forward), or before it (backward). */
+  while (low < high)
+    {
+      guint middle = low + (high - low) / 2;
+      gint64 start = g_array_index (slices, SuanliSlice, middle).start;
+
+      if (forward ? start <= time : start < time)
+        low = middle + 1;
+      else
+        high = middle;
+    }
+  if (forward)
+    return low < slices->len ? (gint64) low : -1;
+  return (gint64) low - 1;
 }
 
 /**
@@ -432,18 +477,24 @@ suanli_timeline_painter_find_match (SuanliTimelinePainter *self,
     {
       GArray *slices = suanli_trace_get_track (self->trace, t)->slices;
 
-      for (guint i = 0; i < slices->len; i++)
+      /* From the time outwards, until a match or past the best one of the other tracks. */
+      for (gint64 i = first_beyond (slices, time, forward); i >= 0 && i < (gint64) slices->len; i += forward ? 1 : -1)
         {
           const SuanliSlice *candidate = &g_array_index (slices, SuanliSlice, i);
-          gboolean beyond = forward ? candidate->start > time : candidate->start < time;
-          gboolean better = !found || (forward ? candidate->start < best : candidate->start > best);
 
-          if (beyond && better && name_matches (self, candidate->name))
+          if (found && (forward ? candidate->start >= best : candidate->start <= best))
+            break;
+          if (name_matches (self, candidate->name))
             {
+              /* Of matches that start together (nested), the outermost, whichever way. */
+              while (!forward && i > 0 && g_array_index (slices, SuanliSlice, i - 1).start == candidate->start &&
+                     name_matches (self, g_array_index (slices, SuanliSlice, i - 1).name))
+                candidate = &g_array_index (slices, SuanliSlice, --i);
               found = TRUE;
               best = candidate->start;
               *track = t;
-              *slice = i;
+              *slice = (guint32) i;
+              break;
             }
         }
     }
