@@ -162,7 +162,8 @@ fill_breakdown (SuanliProfilePage *self,
 {
   double parts[5] = { 0 };
   static const struct { const char *context, *label; SuanliCategory category; } kinds[] = {
-    { "GPU time", NC_("GPU time", "compute"), SUANLI_CATEGORY_KERNEL },
+    /* The summary's compute counts what overlaps communication too; the bar's parts must not overlap. */
+    { "GPU time", NC_("GPU time", "compute only"), SUANLI_CATEGORY_KERNEL },
     { "GPU time", NC_("GPU time", "communication"), SUANLI_CATEGORY_COMMUNICATION },
     { "GPU time", NC_("GPU time", "copies and memsets"), SUANLI_CATEGORY_MEMORY },
     { "GPU time", NC_("GPU time", "waiting for the host"), SUANLI_CATEGORY_IDLE },
