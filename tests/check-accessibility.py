@@ -92,7 +92,7 @@ def main():
             app.terminate()
             app.wait(10)
     if found is None:
-        print("not ok: the app never showed up on the accessibility bus")
+        print("not ok: the app never showed up on the accessibility bus (it exited with %s)" % app.returncode)
         return 1
     problems = list(found["unnamed"])
     names = {name for _, name in found["names"]}
