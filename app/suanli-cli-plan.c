@@ -13,8 +13,9 @@
 #include "suanli-search.h"
 #include "suanli-units.h"
 
-static SuanliCatalog *
-load_catalog (void)
+/* The standard catalog, its problems printed as warnings. */
+SuanliCatalog *
+suanli_cli_load_catalog (void)
 {
   g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
   SuanliCatalog *catalog = suanli_catalog_load_standard (NULL, problems, NULL);
@@ -28,6 +29,31 @@ static char *
 bytes (double value)
 {
   return suanli_format_bytes ((guint64) MAX (0, value), SUANLI_MEMORY_UNITS_GIB);
+}
+
+/**
+ * suanli_cli_read_plan:
+ * @status: (out): the exit status when the plan cannot be read: 2 for a file that is not a valid
+ *   plan document, 1 for one that cannot be read
+ *
+ * Returns: (transfer full) (nullable): the plan in the file named on the command line, or NULL
+ * with the error printed.
+ */
+SuanliPlan *
+suanli_cli_read_plan (const char *argument,
+                      int        *status)
+{
+  g_autoptr(GFile) file = g_file_new_for_commandline_arg (argument);
+  g_autoptr(GError) error = NULL;
+  SuanliPlan *plan = suanli_plan_new_from_file (file, &error);
+
+  if (plan == NULL)
+    {
+      g_printerr ("%s\n", error->message);
+      *status = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA) ? SUANLI_EXIT_INVALID_INPUT
+                                                                            : SUANLI_EXIT_USAGE_OR_IO;
+    }
+  return plan;
 }
 
 static void
@@ -162,7 +188,7 @@ run_estimate (int    argc,
   g_autoptr(SuanliCatalog) catalog = NULL;
   g_autoptr(SuanliPlan) plan = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) file = NULL;
+  int status = SUANLI_EXIT_DONE;
   SuanliPlanInputs inputs;
   SuanliEstimate estimate = { 0 };
   gboolean valid;
@@ -174,16 +200,11 @@ run_estimate (int    argc,
       return SUANLI_EXIT_USAGE_OR_IO;
     }
 
-  file = g_file_new_for_commandline_arg (argv[1]);
-  plan = suanli_plan_new_from_file (file, &error);
+  plan = suanli_cli_read_plan (argv[1], &status);
   if (plan == NULL)
-    {
-      g_printerr ("%s\n", error->message);
-      return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA) ? SUANLI_EXIT_INVALID_INPUT
-                                                                           : SUANLI_EXIT_USAGE_OR_IO;
-    }
+    return status;
 
-  catalog = load_catalog ();
+  catalog = suanli_cli_load_catalog ();
   valid = suanli_plan_inputs_resolve (plan, catalog, &inputs, errors, warnings);
   if (valid)
     {
@@ -288,7 +309,7 @@ run_new (int    argc,
     }
 
   /* Only ids the catalog knows make a plan. */
-  catalog = load_catalog ();
+  catalog = suanli_cli_load_catalog ();
   suanli_plan_inputs_resolve (plan, catalog, &inputs, errors, warnings);
   for (guint i = 0; i < errors->len; i++)
     {

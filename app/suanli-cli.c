@@ -40,6 +40,10 @@ static const Command commands[] = {
   { "trace", N_("summary FILE… [--json] | convert IN… OUT.json[.gz]|OUT.folded [--gpu] | diff A B [--json]"),
     N_("Summarize PyTorch, Kineto and Chrome traces, or folded stacks (GPU time, top kernels, steps, collectives); convert them; compare two"),
     suanli_cli_trace },
+#ifdef HAVE_PAINT
+  { "report", N_("PLAN [--trace FILE] -o OUT.pdf [--paper a4|letter] [--lang en|zh_CN]"),
+    N_("Write a plan, its estimate and a trace's profile as a PDF report"), suanli_cli_report },
+#endif
   { "identify", N_("FILE…"), N_("Tell what each file is: a plan, a catalog or a trace, and its format"), run_identify },
   { "help", N_("[COMMAND]"), N_("Show help for a command"), run_help },
 };

@@ -6,6 +6,9 @@
 
 #include <glib.h>
 
+#include "suanli-catalog.h"
+#include "suanli-plan.h"
+
 G_BEGIN_DECLS
 
 /* DESIGN.md's exit codes, for every command. */
@@ -19,5 +22,10 @@ int suanli_cli_catalog (int argc, char **argv);
 int suanli_cli_plan    (int argc, char **argv);
 int suanli_cli_trace   (int argc, char **argv);
 int suanli_cli_trace_diff (int argc, char **argv);
+int suanli_cli_report (int argc, char **argv);
+
+SuanliCatalog *suanli_cli_load_catalog (void);
+SuanliPlan    *suanli_cli_read_plan    (const char *argument,
+                                        int        *status);
 
 G_END_DECLS

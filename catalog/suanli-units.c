@@ -74,6 +74,45 @@ suanli_format_bytes (guint64           bytes,
   return g_strconcat (number, SUANLI_UNIT_SPACE, names[unit], NULL);
 }
 
+/* A long duration in hours under a day, else in days: "18.2 d". */
+char *
+suanli_format_days (double seconds)
+{
+  if (seconds < 86400)
+    return g_strdup_printf (_("%.3g h"), seconds / 3600);
+  /* Translators: a duration in days, e.g. "18.2 d"; 天 in Chinese. */
+  return g_strdup_printf (_("%.3g d"), seconds / 86400);
+}
+
+/* A count with k, M or G, to three significant digits. */
+char *
+suanli_format_large (double value)
+{
+  if (value >= 1e9)
+    return g_strdup_printf ("%.3gG", value / 1e9);
+  if (value >= 1e6)
+    return g_strdup_printf ("%.3gM", value / 1e6);
+  if (value >= 1e3)
+    return g_strdup_printf ("%.3gk", value / 1e3);
+  return g_strdup_printf ("%.3g", value);
+}
+
+/* Seconds as suanli_format_duration_ns() shows them, and zero as "0 s". */
+char *
+suanli_format_seconds (double seconds)
+{
+  if (seconds == 0)
+    return g_strdup ("0" SUANLI_UNIT_SPACE "s");
+  return suanli_format_duration_ns ((gint64) (seconds * 1e9));
+}
+
+/* Bytes in GiB (or the unit that suits), as devices report memory; negative counts as none. */
+char *
+suanli_format_gib (double bytes)
+{
+  return suanli_format_bytes ((guint64) MAX (0, bytes), SUANLI_MEMORY_UNITS_GIB);
+}
+
 /* Durations in the unit a profiler user reads at a glance: ns, µs, ms, s, then min and h. */
 char *
 suanli_format_duration_ns (gint64 nanoseconds)

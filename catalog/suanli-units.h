@@ -27,6 +27,10 @@ char              *suanli_format_bytes           (guint64            bytes,
                                                   SuanliMemoryUnits  units);
 char              *suanli_format_duration_ns     (gint64             nanoseconds);
 char              *suanli_format_count           (double             count);
+char              *suanli_format_days            (double             seconds);
+char              *suanli_format_large           (double             value);
+char              *suanli_format_seconds         (double             seconds);
+char              *suanli_format_gib             (double             bytes);
 char              *suanli_format_quantity        (double             value,
                                                   const char        *unit,
                                                   SuanliMemoryUnits  memory_units);

@@ -9,50 +9,12 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
-typedef struct
-{
-  int   status;
-  char *out;
-  char *err;
-} Run;
+#include "suanli-test-process.h"
 
-static void
-run_clear (Run *run)
-{
-  g_clear_pointer (&run->out, g_free);
-  g_clear_pointer (&run->err, g_free);
-}
+typedef SuanliTestRun Run;
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, suanli_test_run_clear)
 
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-/* Runs suanli-cli with @args (NULL-terminated) and @language ("" for untranslated). */
-static void
-run_cli (Run                *run,
-         const char         *language,
-         const char * const *args)
-{
-  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                                                      G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *cli = g_getenv ("SUANLI_CLI");
-
-  g_assert_nonnull (cli);
-  g_ptr_array_add (argv, (char *) cli);
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (char *) args[i]);
-  g_ptr_array_add (argv, NULL);
-
-  g_subprocess_launcher_setenv (launcher, "LANGUAGE", language, TRUE);
-  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
-  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (process, NULL, NULL, &run->out, &run->err, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_get_if_exited (process));
-  run->status = g_subprocess_get_exit_status (process);
-}
+#define run_cli suanli_test_run_cli
 
 static void
 test_version_and_help (void)

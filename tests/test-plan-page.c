@@ -14,6 +14,7 @@
 #include "suanli-catalog.h"
 #include "suanli-plan-page.h"
 #include "suanli-search.h"
+#include "suanli-import.h"
 #include "suanli-test-support.h"
 #include "suanli-window.h"
 #include "suanli-workspace.h"
@@ -217,6 +218,63 @@ test_compare (Fixture       *fixture,
   gtk_window_destroy (compare);
 }
 
+static gboolean
+report_written (gpointer data)
+{
+  return !suanli_plan_page_is_exporting (data);
+}
+
+/* The PDF's text, through poppler's pdftotext. */
+static char *
+pdf_text (const char *path)
+{
+  g_autofree char *text = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_sync (NULL, (char *[]) { (char *) "pdftotext", (char *) path, (char *) "-", NULL }, NULL,
+                               G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &text, NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return g_steal_pointer (&text);
+}
+
+/* Export Report… with a pinned plan and the workspace's trace: both are in the PDF. */
+static void
+test_export_report (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autofree char *directory = g_dir_make_tmp ("suanli-plan-report-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (directory, "report.pdf", NULL);
+  g_autofree char *trace_path = suanli_test_write_kineto_trace (directory);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) trace_file = g_file_new_for_path (trace_path);
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  SuanliImportStats stats = { 0 };
+
+  g_assert_true (suanli_import_file (trace, trace_file, &stats, NULL, &error));
+  g_assert_no_error (error);
+  suanli_import_stats_clear (&stats);
+  suanli_workspace_set_trace (fixture->workspace, G_OBJECT (trace));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.pin", NULL));
+  select_choice (suanli_plan_page_get_editor (fixture->page, "system.accelerator"), "H200 SXM");
+
+  g_assert_true (suanli_plan_page_export_report (fixture->page, file, SUANLI_PAPER_LETTER));
+  g_assert_true (suanli_test_wait_until (report_written, fixture->page, 30000));
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+  text = pdf_text (path);
+  /* The plan as it is now (H200), the pinned one (H100) beside it, and the trace's pages. */
+  g_assert_nonnull (strstr (text, "H200 SXM"));
+  g_assert_nonnull (strstr (text, _("Compared with pinned plans")));
+  g_assert_nonnull (strstr (text, "H100 SXM"));
+  g_assert_nonnull (strstr (text, _("Top kernels")));
+  g_assert_nonnull (strstr (text, "ampere_sgemm_128x64_tn"));
+
+  g_unlink (trace_path);
+  g_unlink (path);
+  g_rmdir (directory);
+}
+
 static void
 test_search (Fixture       *fixture,
              gconstpointer  data)
@@ -355,6 +413,7 @@ main (int   argc,
   g_test_add ("/plan-page/compare", Fixture, NULL, fixture_set_up, test_compare, fixture_tear_down);
   g_test_add ("/plan-page/search", Fixture, NULL, fixture_set_up, test_search, fixture_tear_down);
   g_test_add ("/plan-page/files", Fixture, NULL, fixture_set_up, test_files, fixture_tear_down);
+  g_test_add ("/plan-page/export-report", Fixture, NULL, fixture_set_up, test_export_report, fixture_tear_down);
   g_test_add_func ("/plan-page/catalog-arrives-later", test_catalog_arrives_later);
 
   return g_test_run ();

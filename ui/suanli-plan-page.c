@@ -17,7 +17,9 @@
 #include "suanli-advice.h"
 #include "suanli-plan-form.h"
 #include "suanli-bar-area.h"
+#include "suanli-plan-charts.h"
 #include "suanli-plan-page.h"
+#include "suanli-report.h"
 #include "suanli-recent-menu.h"
 #include "suanli-scatter-chart.h"
 #include "suanli-search.h"
@@ -60,6 +62,9 @@ struct _SuanliPlanPage
   SuanliStackedBar *step_bar;
   SuanliScatterChart *search_chart;
   GtkFileChooserNative *dialog;
+  GtkFileChooserNative *report_dialog;
+  guint             exporting;      /* reports on their way */
+  AdwToast         *export_toast;   /* "Writing the report…", while one is */
   GtkWindow        *compare_window;
   GtkWindow        *search_window;
   GtkWidget        *search_list;
@@ -93,41 +98,6 @@ pinned_free (Pinned *pinned)
 }
 
 /* ---- numbers as the cards show them ------------------------------------------------------- */
-
-static char *
-format_days (double seconds)
-{
-  if (seconds < 86400)
-    return g_strdup_printf (_("%.3g h"), seconds / 3600);
-  /* Translators: a duration in days, e.g. "18.2 d"; 天 in Chinese. */
-  return g_strdup_printf (_("%.3g d"), seconds / 86400);
-}
-
-static char *
-format_large (double value)
-{
-  if (value >= 1e9)
-    return g_strdup_printf ("%.3gG", value / 1e9);
-  if (value >= 1e6)
-    return g_strdup_printf ("%.3gM", value / 1e6);
-  if (value >= 1e3)
-    return g_strdup_printf ("%.3gk", value / 1e3);
-  return g_strdup_printf ("%.3g", value);
-}
-
-static char *
-format_seconds (double seconds)
-{
-  if (seconds == 0)
-    return g_strdup ("0" SUANLI_UNIT_SPACE "s");
-  return suanli_format_duration_ns ((gint64) (seconds * 1e9));
-}
-
-static char *
-format_bytes (double bytes)
-{
-  return suanli_format_bytes ((guint64) MAX (0, bytes), SUANLI_MEMORY_UNITS_GIB);
-}
 
 /* ---- results ------------------------------------------------------------------------------ */
 
@@ -187,10 +157,10 @@ update_cards (SuanliPlanPage *self)
 
   if (suanli_plan_inputs_is_training (&self->inputs))
     {
-      g_autofree char *time = format_days (e->time_to_train_s);
-      g_autofree char *tokens = format_large (e->tokens_per_s);
+      g_autofree char *time = suanli_format_days (e->time_to_train_s);
+      g_autofree char *tokens = suanli_format_large (e->tokens_per_s);
       g_autofree char *mfu = g_strdup_printf ("%.0f%%", 100 * e->mfu);
-      g_autofree char *cost_value = format_large (e->cost);
+      g_autofree char *cost_value = suanli_format_large (e->cost);
       g_autofree char *cost = g_strdup_printf ("%s %s", cost_value, self->inputs.currency);
       g_autofree char *energy = g_strdup_printf (_("%.3g MWh"), e->energy_kwh / 1000);
       g_autofree char *co2 = g_strdup_printf (_("%.3g t"), e->co2_t);
@@ -205,26 +175,26 @@ update_cards (SuanliPlanPage *self)
   else
     {
       const SuanliInferenceFigures *f = &e->inference;
-      g_autofree char *ttft = format_seconds (f->ttft_s);
-      g_autofree char *tpot = format_seconds (f->tpot_s);
-      g_autofree char *tokens = format_large (f->tokens_per_s);
+      g_autofree char *ttft = suanli_format_seconds (f->ttft_s);
+      g_autofree char *tpot = suanli_format_seconds (f->tpot_s);
+      g_autofree char *tokens = suanli_format_large (f->tokens_per_s);
       g_autofree char *sequences = g_strdup_printf ("%.0f", f->max_concurrent_sequences);
       g_autofree char *ttft_range = NULL, *tpot_range = NULL, *tokens_range = NULL;
       g_autofree char *low = NULL, *high = NULL;
 
-      low = format_seconds (e->inference_high.ttft_s);
-      high = format_seconds (e->inference_low.ttft_s);
+      low = suanli_format_seconds (e->inference_high.ttft_s);
+      high = suanli_format_seconds (e->inference_low.ttft_s);
       ttft_range = g_strdup_printf (_("Time to first token (%s–%s)"), low, high);
       g_free (low);
       g_free (high);
-      low = format_seconds (e->inference_high.tpot_s);
-      high = format_seconds (e->inference_low.tpot_s);
+      low = suanli_format_seconds (e->inference_high.tpot_s);
+      high = suanli_format_seconds (e->inference_low.tpot_s);
       tpot_range = g_strdup_printf (_("Per output token, %s bound (%s–%s)"),
                                     f->memory_bound ? _("memory") : _("compute"), low, high);
       g_free (low);
       g_free (high);
-      low = format_large (e->inference_low.tokens_per_s);
-      high = format_large (e->inference_high.tokens_per_s);
+      low = suanli_format_large (e->inference_low.tokens_per_s);
+      high = suanli_format_large (e->inference_high.tokens_per_s);
       tokens_range = g_strdup_printf (_("Tokens per second (%s–%s)"), low, high);
 
       add_card (self, "inference.ttft_s", ttft, ttft_range);
@@ -319,46 +289,16 @@ update_lists (SuanliPlanPage *self)
 static void
 update_bars (SuanliPlanPage *self)
 {
-  const SuanliEstimate *e = &self->estimate;
-  const struct { const char *label; double value; SuanliCategory category; } memory[] = {
-    { N_("weights"), e->weights, SUANLI_CATEGORY_CPU },
-    { N_("gradients"), e->gradients, SUANLI_CATEGORY_KERNEL },
-    { N_("optimizer"), e->optimizer, SUANLI_CATEGORY_COMMUNICATION },
-    { N_("activations"), e->activations, SUANLI_CATEGORY_MEMORY },
-    { N_("KV cache"), e->kv_cache, SUANLI_CATEGORY_OTHER },
-    { N_("overhead"), e->overhead, SUANLI_CATEGORY_IDLE },
-  };
-  g_autofree char *capacity = format_bytes (e->capacity);
+  gboolean training = self->valid && suanli_plan_inputs_is_training (&self->inputs);
 
   suanli_stacked_bar_clear (self->memory_bar);
   suanli_stacked_bar_clear (self->step_bar);
   if (self->valid)
-    {
-      for (guint i = 0; i < G_N_ELEMENTS (memory); i++)
-        if (memory[i].value > 0)
-          {
-            g_autofree char *value = format_bytes (memory[i].value);
-            suanli_stacked_bar_add (self->memory_bar, _(memory[i].label), memory[i].value, memory[i].category, value);
-          }
-      suanli_stacked_bar_set_limit (self->memory_bar, e->capacity, capacity);
-
-      if (suanli_plan_inputs_is_training (&self->inputs))
-        {
-          const struct { const char *label; double value; SuanliCategory category; } step[] = {
-            { N_("compute"), e->compute_s, SUANLI_CATEGORY_KERNEL },
-            { N_("exposed communication"), e->exposed_communication_s, SUANLI_CATEGORY_COMMUNICATION },
-            { N_("pipeline bubble"), e->bubble_s, SUANLI_CATEGORY_IDLE },
-          };
-
-          for (guint i = 0; i < G_N_ELEMENTS (step); i++)
-            {
-              g_autofree char *value = format_seconds (step[i].value);
-              suanli_stacked_bar_add (self->step_bar, _(step[i].label), step[i].value, step[i].category, value);
-            }
-        }
-    }
-  gtk_widget_set_visible (GTK_WIDGET (self->step_area), self->valid && suanli_plan_inputs_is_training (&self->inputs));
-  gtk_widget_set_visible (GTK_WIDGET (self->step_label), self->valid && suanli_plan_inputs_is_training (&self->inputs));
+    suanli_plan_charts_fill_memory (self->memory_bar, &self->estimate);
+  if (training)
+    suanli_plan_charts_fill_step (self->step_bar, &self->estimate);
+  gtk_widget_set_visible (GTK_WIDGET (self->step_area), training);
+  gtk_widget_set_visible (GTK_WIDGET (self->step_label), training);
   gtk_widget_queue_draw (GTK_WIDGET (self->memory_area));
   gtk_widget_queue_draw (GTK_WIDGET (self->step_area));
 }
@@ -376,11 +316,11 @@ update_summary (SuanliPlanPage *self)
       return;
     }
   {
-    g_autofree char *total = format_bytes (e->total);
-    g_autofree char *capacity = format_bytes (e->capacity);
+    g_autofree char *total = suanli_format_gib (e->total);
+    g_autofree char *capacity = suanli_format_gib (e->capacity);
 
-    g_autofree char *offloaded = format_bytes (e->cpu_offload_per_node * 1.5);
-    g_autofree char *cpu = format_bytes (self->inputs.cpu_memory_per_node);
+    g_autofree char *offloaded = suanli_format_gib (e->cpu_offload_per_node * 1.5);
+    g_autofree char *cpu = suanli_format_gib (self->inputs.cpu_memory_per_node);
 
     if (!e->cpu_fits)
       fit = g_strdup_printf (_("Does not fit: the offloaded states need %s of CPU memory per node (with a 1.5× margin), "
@@ -398,7 +338,7 @@ update_summary (SuanliPlanPage *self)
 
   if (suanli_plan_inputs_is_training (&self->inputs))
     {
-      g_autofree char *step = format_seconds (e->step_time_s);
+      g_autofree char *step = suanli_format_seconds (e->step_time_s);
       g_autofree char *text = g_strdup_printf (_("Step %s"), step);
       gtk_label_set_text (self->step_label, text);
     }
@@ -461,6 +401,7 @@ update_actions (SuanliPlanPage *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.redo", self->redo->len > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.compare", self->pinned->len > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.pin", self->valid);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.export-report", self->valid);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.find", self->valid &&
                                  suanli_plan_inputs_is_training (&self->inputs));
   gtk_button_set_label (self->compare_button, compare);
@@ -643,6 +584,202 @@ file_action (GtkWidget  *widget,
     choose_file (self, GTK_FILE_CHOOSER_ACTION_SAVE);
 }
 
+/* ---- report ------------------------------------------------------------------------------- */
+
+typedef struct
+{
+  SuanliReport *report;
+  GFile        *file;
+  guint         pages;
+} ReportJob;
+
+static void
+report_job_free (ReportJob *job)
+{
+  suanli_report_free (job->report);
+  g_object_unref (job->file);
+  g_free (job);
+}
+
+static void
+write_report (GTask        *task,
+              gpointer      source,
+              gpointer      data,
+              GCancellable *cancellable)
+{
+  ReportJob *job = data;
+  g_autofree char *path = g_file_get_path (job->file);
+  GError *error = NULL;
+
+  if (path == NULL)
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Reports are written to local files only"));
+  else if (!suanli_report_write (job->report, path, &job->pages, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+on_report_written (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      data)
+{
+  SuanliPlanPage *self = SUANLI_PLAN_PAGE (source);
+  ReportJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
+
+  self->exporting--;
+  if (self->export_toast != NULL && self->exporting == 0)
+    adw_toast_dismiss (self->export_toast);
+  if (self->exporting == 0)
+    g_clear_object (&self->export_toast);
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_autofree char *message = g_strdup_printf (_("Cannot export the report: %s"), error->message);
+
+      show_toast (self, message);
+      return;
+    }
+  if (suanli_report_get_font_warning (job->report) != NULL)
+    show_toast (self, suanli_report_get_font_warning (job->report));
+  if (overlay != NULL)
+    {
+      g_autofree char *name = g_file_get_basename (job->file);
+      g_autofree char *title = g_strdup_printf (ngettext ("Report written: %s, %u page", "Report written: %s, %u pages",
+                                                          job->pages), name, job->pages);
+      g_autofree char *uri = g_file_get_uri (job->file);
+      AdwToast *toast = adw_toast_new (title);
+
+      adw_toast_set_button_label (toast, _("_Open"));
+      adw_toast_set_action_name (toast, "plan.open-report");
+      adw_toast_set_action_target_value (toast, g_variant_new_string (uri));
+      adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), toast);
+    }
+}
+
+/**
+ * suanli_plan_page_export_report:
+ * @file: where the PDF goes
+ *
+ * Writes the plan as it is now as a PDF report on a worker thread, with the pinned plans beside
+ * it and the workspace's trace, if any; a toast says when it is done (with "Open") or why not.
+ * Returns: whether it started (the plan must be valid).
+ */
+gboolean
+suanli_plan_page_export_report (SuanliPlanPage *self,
+                                GFile          *file,
+                                SuanliPaper     paper)
+{
+  GObject *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
+  g_autoptr(SuanliTrace) trace = NULL;
+  g_autoptr(GTask) task = NULL;
+  ReportJob *job;
+  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
+
+  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), FALSE);
+
+  if (!self->valid)
+    return FALSE;
+  job = g_new0 (ReportJob, 1);
+  job->file = g_object_ref (file);
+  job->report = suanli_report_new (self->plan, self->catalog, &self->inputs, self->warnings);
+  suanli_report_set_paper (job->report, paper);
+  for (guint i = 0; i < self->pinned->len; i++)
+    {
+      Pinned *pinned = g_ptr_array_index (self->pinned, i);
+      g_autofree char *name = g_strdelimit (g_strdup (pinned->name), "\n", ' ');
+
+      suanli_report_add_comparison (job->report, name, &pinned->inputs, &pinned->estimate);
+    }
+  if (workspace != NULL)
+    g_object_get (workspace, "trace", &trace, NULL);
+  if (trace != NULL && suanli_trace_get_n_groups (trace) > 0)
+    {
+      g_autofree char *name = g_path_get_basename (suanli_trace_get_string (trace, suanli_trace_get_group (trace, 0)->name));
+
+      suanli_report_set_trace (job->report, trace, name);
+    }
+  self->exporting++;
+  if (overlay != NULL && self->export_toast == NULL)
+    {
+      self->export_toast = adw_toast_new (_("Writing the report…"));
+      adw_toast_set_timeout (self->export_toast, 0);
+      adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), g_object_ref (self->export_toast));
+    }
+  task = g_task_new (self, NULL, on_report_written, NULL);
+  g_task_set_task_data (task, job, (GDestroyNotify) report_job_free);
+  g_task_run_in_thread (task, write_report);
+  return TRUE;
+}
+
+/* Whether a report is being written. */
+gboolean
+suanli_plan_page_is_exporting (SuanliPlanPage *self)
+{
+  return self->exporting > 0;
+}
+
+static void
+on_report_dialog_response (GtkNativeDialog *dialog,
+                           int              response,
+                           gpointer         user_data)
+{
+  SuanliPlanPage *self = SUANLI_PLAN_PAGE (user_data);
+  const char *paper_nick = gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (dialog), "paper");
+  g_autoptr(GFile) file = NULL;
+  SuanliPaper paper = SUANLI_PAPER_A4;
+
+  if (response != GTK_RESPONSE_ACCEPT)
+    return;
+  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  if (paper_nick != NULL)
+    suanli_paper_from_nick (paper_nick, &paper);
+  suanli_plan_page_export_report (self, file, paper);
+}
+
+/* Export Report…: where to, and on which paper. */
+static void
+export_report_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  SuanliPlanPage *self = SUANLI_PLAN_PAGE (widget);
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autofree char *name = NULL;
+  const char *papers[] = { "a4", "letter", NULL };
+  const char *paper_labels[] = { _("A4"), _("Letter"), NULL };
+
+  if (!self->valid)
+    return;
+  if (self->report_dialog != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->report_dialog));
+  g_clear_object (&self->report_dialog);
+  self->report_dialog = gtk_file_chooser_native_new (_("Export Report"), GTK_WINDOW (gtk_widget_get_root (widget)),
+                                                     GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->report_dialog), TRUE);
+  gtk_file_filter_set_name (filter, _("PDF documents"));
+  gtk_file_filter_add_mime_type (filter, "application/pdf");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->report_dialog), filter);
+  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (self->report_dialog), "paper", _("Paper"), papers, paper_labels);
+  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (self->report_dialog), "paper", "a4");
+  name = g_strdup_printf ("%s.pdf", *suanli_plan_get_name (self->plan) != '\0' ? suanli_plan_get_name (self->plan)
+                                                                               : _("report"));
+  g_strdelimit (name, "/\\", '-');
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->report_dialog), name);
+  g_signal_connect (self->report_dialog, "response", G_CALLBACK (on_report_dialog_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->report_dialog));
+}
+
+/* The toast's Open: the report in the desktop's PDF viewer. */
+static void
+open_report_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  gtk_show_uri (GTK_WINDOW (gtk_widget_get_root (widget)), g_variant_get_string (parameter, NULL), GDK_CURRENT_TIME);
+}
+
 static void
 open_recent_action (GtkWidget  *widget,
                     const char *action_name,
@@ -738,26 +875,26 @@ compare_cell (const SuanliPlanInputs *in,
       return g_strdup_printf ("%g (t %g · p %g · d %g)", in->gpus, in->tensor, in->pipeline, in->data);
     case 2:
       {
-        g_autofree char *total = format_bytes (e->total);
+        g_autofree char *total = suanli_format_gib (e->total);
 
         *value = e->total;
         return g_strdup_printf ("%s%s", total, e->fits ? "" : " ⚠");
       }
     case 3:
       *value = training ? e->step_time_s : e->inference.tpot_s;
-      return format_seconds (*value);
+      return suanli_format_seconds (*value);
     case 4:
       *value = training ? e->tokens_per_s : e->inference.tokens_per_s;
-      return format_large (*value);
+      return suanli_format_large (*value);
     case 5:
       *value = training ? e->time_to_train_s : e->inference.ttft_s;
-      return training ? format_days (*value) : format_seconds (*value);
+      return training ? suanli_format_days (*value) : suanli_format_seconds (*value);
     case 6:
       *value = e->mfu;
       return g_strdup_printf ("%.0f%%", 100 * e->mfu);
     case 7:
       {
-        g_autofree char *cost = format_large (e->cost);
+        g_autofree char *cost = suanli_format_large (e->cost);
 
         *value = e->cost;
         return g_strdup_printf ("%s %s", cost, in->currency);
@@ -923,8 +1060,8 @@ run_search (SuanliPlanPage *self,
           static const char * const recompute[] = { N_("no recompute"), N_("selective recompute"), N_("full recompute") };
           GtkWidget *item = adw_action_row_new ();
           GtkWidget *apply = gtk_button_new_with_mnemonic (_("_Apply"));
-          g_autofree char *time = format_days (r->time_to_train_s);
-          g_autofree char *cost = format_large (r->cost);
+          g_autofree char *time = suanli_format_days (r->time_to_train_s);
+          g_autofree char *cost = suanli_format_large (r->cost);
           g_autofree char *subtitle = g_strdup_printf (_("%s · %s %s · t %g, p %g, d %g · ZeRO %d · %s"), time, cost,
                                                        self->inputs.currency, r->tensor, r->pipeline, r->data,
                                                        r->zero_stage, _(recompute[r->recompute]));
@@ -1150,6 +1287,10 @@ suanli_plan_page_dispose (GObject *object)
   if (self->dialog != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->dialog));
   g_clear_object (&self->dialog);
+  if (self->report_dialog != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->report_dialog));
+  g_clear_object (&self->report_dialog);
+  g_clear_object (&self->export_toast);
   if (self->compare_window != NULL)
     gtk_window_destroy (self->compare_window);
   if (self->search_window != NULL)
@@ -1218,6 +1359,8 @@ suanli_plan_page_class_init (SuanliPlanPageClass *klass)
   gtk_widget_class_install_action (widget_class, "plan.pin", NULL, pin_action);
   gtk_widget_class_install_action (widget_class, "plan.compare", NULL, compare_action);
   gtk_widget_class_install_action (widget_class, "plan.find", NULL, find_action);
+  gtk_widget_class_install_action (widget_class, "plan.export-report", NULL, export_report_action);
+  gtk_widget_class_install_action (widget_class, "plan.open-report", "s", open_report_action);
 }
 
 static void
@@ -1226,7 +1369,7 @@ suanli_plan_page_init (SuanliPlanPage *self)
   GtkEventController *shortcuts = gtk_shortcut_controller_new ();
   const struct { const char *trigger, *action; } keys[] = {
     { "<Control>z", "plan.undo" }, { "<Control><Shift>z", "plan.redo" }, { "<Control>s", "plan.save" },
-    { "<Control><Shift>s", "plan.save-as" },
+    { "<Control><Shift>s", "plan.save-as" }, { "<Control>p", "plan.export-report" },
   };
 
   gtk_widget_init_template (GTK_WIDGET (self));

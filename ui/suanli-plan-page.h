@@ -6,6 +6,7 @@
 
 #include "suanli-estimate.h"
 #include "suanli-page.h"
+#include "suanli-report.h"
 
 G_BEGIN_DECLS
 
@@ -28,5 +29,9 @@ GtkWidget            *suanli_plan_page_get_editor    (SuanliPlanPage *self,
 GtkWindow            *suanli_plan_page_open_compare  (SuanliPlanPage *self);
 GtkWindow            *suanli_plan_page_open_search   (SuanliPlanPage *self);
 GArray               *suanli_plan_page_get_search_results (SuanliPlanPage *self);
+gboolean              suanli_plan_page_export_report (SuanliPlanPage *self,
+                                                      GFile          *file,
+                                                      SuanliPaper     paper);
+gboolean              suanli_plan_page_is_exporting  (SuanliPlanPage *self);
 
 G_END_DECLS

@@ -531,7 +531,7 @@ compare_with_plan (SuanliProfilePage *self)
           suanli_plan_inputs_resolve (plan, SUANLI_CATALOG (catalog), &inputs, errors, warnings))
         {
           suanli_estimate_compute (&inputs, &estimate);
-          comparison = suanli_plan_comparison_new (plan, &inputs, &estimate, self->figures);
+          comparison = suanli_plan_comparison_new (suanli_plan_get_name (plan), &inputs, &estimate, self->figures);
         }
     }
   show_comparison (self, comparison);

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "suanli-chart-style.h"
+#include "suanli-text.h"
 
 /* Adwaita's window foreground: near-black on light, white on dark, at @alpha. */
 void
@@ -28,6 +29,12 @@ suanli_chart_style_layout (const SuanliChartStyle *style,
   PangoLayout *layout = pango_cairo_create_layout (cr);
   PangoFontDescription *font = pango_font_description_new ();
 
+  /* Han characters take Chinese glyphs when the text is Chinese, whatever the locale's script. */
+  if (suanli_text_prefers_chinese ())
+    {
+      pango_context_set_language (pango_layout_get_context (layout), pango_language_from_string ("zh-cn"));
+      pango_layout_context_changed (layout);
+    }
   pango_font_description_set_family (font, style->font_family != NULL ? style->font_family : "Sans");
   pango_font_description_set_size (font, (int) ((style->font_size > 0 ? style->font_size : 9) * PANGO_SCALE));
   if (bold)

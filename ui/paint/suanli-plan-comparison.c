@@ -179,7 +179,7 @@ compare_links (SuanliPlanComparison     *self,
 
 /**
  * suanli_plan_comparison_new:
- * @plan: the plan, for its name
+ * @plan_name: the plan's name
  * @inputs: the plan resolved against the catalog
  * @estimate: its estimate
  * @figures: the trace's
@@ -191,7 +191,7 @@ compare_links (SuanliPlanComparison     *self,
  * Returns: (transfer full) (nullable): the comparison, or NULL when the trace gives none of them.
  */
 SuanliPlanComparison *
-suanli_plan_comparison_new (SuanliPlan               *plan,
+suanli_plan_comparison_new (const char               *plan_name,
                             const SuanliPlanInputs   *inputs,
                             const SuanliEstimate     *estimate,
                             const SuanliTraceFigures *figures)
@@ -210,7 +210,7 @@ suanli_plan_comparison_new (SuanliPlan               *plan,
       return NULL;
     }
   self->heading = g_strdup_printf (_("Against the plan “%s” (%g × %s), if this trace is of its job"),
-                                   suanli_plan_get_name (plan), inputs->gpus, inputs->accelerator_name);
+                                   plan_name, inputs->gpus, inputs->accelerator_name);
   return self;
 }
 

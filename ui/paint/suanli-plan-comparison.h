@@ -30,7 +30,7 @@ typedef struct
   char    *warning;         /* why the measured figures cannot be of this job, or NULL */
 } SuanliPlanComparison;
 
-SuanliPlanComparison *suanli_plan_comparison_new     (SuanliPlan               *plan,
+SuanliPlanComparison *suanli_plan_comparison_new     (const char               *plan_name,
                                                       const SuanliPlanInputs   *inputs,
                                                       const SuanliEstimate     *estimate,
                                                       const SuanliTraceFigures *figures);

@@ -1,0 +1,55 @@
+/* suanli-test-process.c — running the built command-line tools (and poppler's) from a test
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <gio/gio.h>
+
+#include "suanli-test-process.h"
+
+void
+suanli_test_run_clear (SuanliTestRun *run)
+{
+  g_clear_pointer (&run->out, g_free);
+  g_clear_pointer (&run->err, g_free);
+}
+
+/* Runs @argv (NULL-terminated, found on PATH) in C.UTF-8 with @language ("" for untranslated), and
+ * waits for it to exit. */
+void
+suanli_test_run (SuanliTestRun      *run,
+                 const char         *language,
+                 const char * const *argv)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                                                      G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_launcher_setenv (launcher, "LANGUAGE", language, TRUE);
+  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
+  process = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  run->status = g_subprocess_get_exit_status (process);
+}
+
+/* Runs the built suanli-cli (SUANLI_CLI) with @args (NULL-terminated). */
+void
+suanli_test_run_cli (SuanliTestRun      *run,
+                     const char         *language,
+                     const char * const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  const char *cli = g_getenv ("SUANLI_CLI");
+
+  g_assert_nonnull (cli);
+  g_ptr_array_add (argv, (char *) cli);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  suanli_test_run (run, language, (const char * const *) argv->pdata);
+}
