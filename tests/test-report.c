@@ -404,6 +404,49 @@ test_chinese (Fixture       *fixture,
   assert_contains (fonts.out, "CJKsc");
 }
 
+/* With fontconfig shown only Latin fonts, a Chinese report says plainly that its Chinese prints as
+ * boxes, on stderr and in the PDF, instead of printing boxes without a word. */
+static void
+test_no_cjk_font (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autofree char *plan = write_file (fixture, "seven-b.suanli-plan", training_plan);
+  g_autofree char *pdf = g_build_filename (fixture->directory, "boxes.pdf", NULL);
+  g_autofree char *cache = g_build_filename (fixture->directory, "fontconfig-cache", NULL);
+  g_autofree char *config_text = g_strdup_printf ("<?xml version=\"1.0\"?>\n<fontconfig>\n"
+                                                  "  <dir>/usr/share/fonts/truetype/dejavu</dir>\n"
+                                                  "  <cachedir>%s</cachedir>\n</fontconfig>\n", cache);
+  g_autofree char *config = write_file (fixture, "fonts.conf", config_text);
+  g_auto(Run) result = { 0 };
+  g_autofree char *text = NULL;
+
+  if (!g_file_test ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("DejaVu Sans is not in /usr/share/fonts/truetype/dejavu (fonts-dejavu-core): skipped");
+      return;
+    }
+  g_setenv ("FONTCONFIG_FILE", config, TRUE);
+  run (&result, (const char *[]) { "suanli-cli", "report", plan, "-o", pdf, "--lang", "zh_CN", NULL });
+  g_unsetenv ("FONTCONFIG_FILE");
+  g_test_message ("%s", result.err);
+  g_assert_cmpint (result.status, ==, 0);
+  assert_contains (result.err, "fonts-noto-cjk");
+  text = pdf_text (pdf);
+  assert_contains (text, "fonts-noto-cjk");
+  {
+    /* The cache fontconfig made for this run goes with the fixture's folder. */
+    g_autoptr(GDir) dir = g_dir_open (cache, 0, NULL);
+    const char *name;
+
+    while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+      {
+        g_autofree char *path = g_build_filename (cache, name, NULL);
+        g_unlink (path);
+      }
+    g_rmdir (cache);
+  }
+}
+
 static void
 test_bad_inputs (Fixture       *fixture,
                  gconstpointer  data)
@@ -481,6 +524,7 @@ main (int    argc,
   g_test_add ("/report/does-not-fit", Fixture, NULL, fixture_set_up, test_does_not_fit, fixture_tear_down);
   g_test_add ("/report/with-trace", Fixture, NULL, fixture_set_up, test_with_trace, fixture_tear_down);
   g_test_add ("/report/chinese", Fixture, NULL, fixture_set_up, test_chinese, fixture_tear_down);
+  g_test_add ("/report/no-cjk-font", Fixture, NULL, fixture_set_up, test_no_cjk_font, fixture_tear_down);
   g_test_add ("/report/bad-inputs", Fixture, NULL, fixture_set_up, test_bad_inputs, fixture_tear_down);
   return g_test_run ();
 }
