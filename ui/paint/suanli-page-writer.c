@@ -168,6 +168,16 @@ make_room (SuanliPageWriter *self,
   self->page_used = TRUE;
 }
 
+/* Starts a new page unless @height fits below what is there: to keep a heading with a tall
+ * drawing that follows it. */
+void
+suanli_page_writer_keep_together (SuanliPageWriter *self,
+                                  double            height)
+{
+  if (self->page_used && self->y + height > bottom (self))
+    suanli_page_writer_new_page (self);
+}
+
 void
 suanli_page_writer_space (SuanliPageWriter *self,
                           double            points)

@@ -33,6 +33,8 @@ void              suanli_page_writer_set_language (SuanliPageWriter *self,
                                                    const char       *language);
 double            suanli_page_writer_get_width  (SuanliPageWriter *self);
 void              suanli_page_writer_new_page   (SuanliPageWriter *self);
+void              suanli_page_writer_keep_together (SuanliPageWriter *self,
+                                                    double            height);
 void              suanli_page_writer_space      (SuanliPageWriter *self,
                                                  double            points);
 void              suanli_page_writer_heading    (SuanliPageWriter *self,

@@ -15,6 +15,7 @@
 #include "suanli-units.h"
 
 #define TOP_KERNELS 15
+#define HEADING_HEIGHT 30   /* a level-2 heading and the space around it */
 
 static char *
 share (gint64 part,
@@ -174,19 +175,22 @@ suanli_report_write_trace (SuanliReport     *self,
   g_autoptr(SuanliFlamePainter) flame_painter = suanli_flame_painter_new (flame, gpu);
   TimelineSnapshot snapshot = { suanli_timeline_painter_new (self->trace), { 0, 0, 0 } };
   g_autofree char *title = g_strdup_printf (_("Profile: %s"), self->trace_name != NULL ? self->trace_name : "");
+  double flame_height, timeline_height;
 
   suanli_page_writer_heading (writer, title, 1);
   write_gpus (writer, figures);
   write_steps (writer, figures);
   write_against_plan (self, writer, figures);
   write_kernels (writer, self->trace, figures);
+  flame_height = MIN (360, SUANLI_FLAME_ROW_HEIGHT * (suanli_flame_painter_get_depth (flame_painter) + 1));
+  suanli_page_writer_keep_together (writer, flame_height + HEADING_HEIGHT);
   suanli_page_writer_heading (writer, gpu ? _("Flame graph: GPU time by launching stack") : _("Flame graph: CPU time"), 2);
-  suanli_page_writer_drawing (writer, MIN (360, SUANLI_FLAME_ROW_HEIGHT * (suanli_flame_painter_get_depth (flame_painter) + 1)),
-                              draw_flame, flame_painter);
+  suanli_page_writer_drawing (writer, flame_height, draw_flame, flame_painter);
+  timeline_height = MIN (480, suanli_timeline_painter_content_height (snapshot.painter) + 30);
+  suanli_page_writer_keep_together (writer, timeline_height + HEADING_HEIGHT);
   suanli_page_writer_heading (writer, _("Timeline"), 2);
   suanli_trace_get_time_range (self->trace, &snapshot.view.from, &snapshot.view.to);
   snapshot.view.to = MAX (snapshot.view.to, snapshot.view.from + 1000);
-  suanli_page_writer_drawing (writer, MIN (480, suanli_timeline_painter_content_height (snapshot.painter) + 30),
-                              draw_timeline, &snapshot);
+  suanli_page_writer_drawing (writer, timeline_height, draw_timeline, &snapshot);
   suanli_timeline_painter_free (snapshot.painter);
 }
