@@ -21,6 +21,7 @@
 
 #include "suanli-analysis.h"
 #include "suanli-import-chrome.h"
+#include "suanli-import-links.h"
 
 #define CHUNK_SIZE      (64 * 1024)
 #define MAX_DEPTH       64
@@ -1095,72 +1096,6 @@ bind_flows (Importer *importer)
     }
 }
 
-/* A track and slice as one hash key: exact where pointers have 64 bits. */
-static gpointer
-slice_key (guint32 track,
-           guint32 slice)
-{
-  return GSIZE_TO_POINTER (((gsize) track << (sizeof (gsize) > 4 ? 32 : 20)) ^ slice);
-}
-
-/* CPU launches to GPU work through "correlation", for the pairs no flow event joined; within
- * this file only, as every rank numbers its correlations from the same start. */
-static void
-link_correlations (Importer *importer)
-{
-  SuanliTrace *trace = importer->trace;
-  g_autoptr(GHashTable) launches = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  g_autoptr(GHashTable) linked = g_hash_table_new (g_direct_hash, g_direct_equal);
-  SuanliString ac2g = suanli_trace_intern (trace, "ac2g", -1);
-  GArray *flows = suanli_trace_get_flows (trace);
-
-  for (guint i = 0; i < flows->len; i++)
-    {
-      SuanliFlow *flow = &g_array_index (flows, SuanliFlow, i);
-      g_hash_table_add (linked, slice_key (flow->to_track, flow->to_slice));
-    }
-  for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
-    {
-      SuanliTrack *track = suanli_trace_get_track (trace, t);
-
-      if (track->kind != SUANLI_TRACK_THREAD || track->group != importer->group)
-        continue;
-      for (guint s = 0; s < track->slices->len; s++)
-        {
-          gint64 correlation;
-          guint32 ends[2] = { t, s };
-
-          if (suanli_trace_find_arg_int (trace, &g_array_index (track->slices, SuanliSlice, s), "correlation",
-                                         &correlation))
-            g_hash_table_replace (launches, g_memdup2 (&correlation, sizeof correlation), g_memdup2 (ends, sizeof ends));
-        }
-    }
-  for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
-    {
-      SuanliTrack *track = suanli_trace_get_track (trace, t);
-
-      if (track->kind != SUANLI_TRACK_GPU_STREAM || track->group != importer->group)
-        continue;
-      for (guint s = 0; s < track->slices->len; s++)
-        {
-          gint64 correlation;
-          guint32 *launch;
-
-          /* GPU work only: a stream's row also holds syncs, which carry correlation ids too. */
-          if (!is_gpu_category (importer, g_array_index (track->slices, SuanliSlice, s).category) ||
-              g_hash_table_contains (linked, slice_key (t, s)) ||
-              !suanli_trace_find_arg_int (trace, &g_array_index (track->slices, SuanliSlice, s), "correlation",
-                                          &correlation) ||
-              (launch = g_hash_table_lookup (launches, &correlation)) == NULL)
-            continue;
-          {
-            SuanliFlow flow = { launch[0], launch[1], t, s, ac2g };
-            suanli_trace_add_flow (trace, &flow);
-          }
-        }
-    }
-}
-
 static void
 close_open_slices (Importer *importer)
 {
@@ -1428,7 +1363,7 @@ suanli_import_chrome (SuanliTrace       *trace,
   apply_base_time (&importer);
   suanli_trace_finish (trace);
   bind_flows (&importer);
-  link_correlations (&importer);
+  suanli_import_link_correlations (trace, importer.group);
 
   importer_clear (&importer);
   return TRUE;
