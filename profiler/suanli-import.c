@@ -14,6 +14,7 @@
 
 #include "suanli-gzip-decompressor.h"
 #include "suanli-import.h"
+#include "suanli-import-capture.h"
 #include "suanli-import-chrome.h"
 #include "suanli-import-folded.h"
 #include "suanli-trace-format.h"
@@ -84,6 +85,8 @@ suanli_import_stream (SuanliTrace       *trace,
     {
     case SUANLI_TRACE_FORMAT_FOLDED:
       return suanli_import_folded (trace, text, name, stats, cancellable, error);
+    case SUANLI_TRACE_FORMAT_CAPTURE:
+      return suanli_import_capture (trace, text, name, stats, cancellable, error);
     case SUANLI_TRACE_FORMAT_CHROME_JSON:
     case SUANLI_TRACE_FORMAT_UNKNOWN:
     default:

@@ -150,6 +150,8 @@ suanli_trace_format_sniff (const guint8 *head,
 
   g_return_val_if_fail (head != NULL || length == 0, SUANLI_TRACE_FORMAT_UNKNOWN);
 
+  if (length >= 8 && memcmp (head, "SUANLICP", 8) == 0)
+    return SUANLI_TRACE_FORMAT_CAPTURE;
   if (length >= 2 && ((head[0] == 0xff && head[1] == 0xfe) || (head[0] == 0xfe && head[1] == 0xff)))
     return sniff_utf16 (head, length);
   if (length >= 3 && head[0] == 0xef && head[1] == 0xbb && head[2] == 0xbf)
@@ -252,6 +254,8 @@ suanli_trace_format_describe (SuanliTraceFormat format)
       return _("Chrome trace JSON (PyTorch, Kineto)");
     case SUANLI_TRACE_FORMAT_FOLDED:
       return _("Folded stacks");
+    case SUANLI_TRACE_FORMAT_CAPTURE:
+      return _("Suanli capture (CUPTI)");
     case SUANLI_TRACE_FORMAT_UNKNOWN:
     default:
       return _("Unknown format");

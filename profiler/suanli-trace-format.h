@@ -15,6 +15,8 @@ typedef enum {
   SUANLI_TRACE_FORMAT_CHROME_JSON,
   /* Collapsed stacks, one "frame;frame;frame count" per line (UTF-8, or UTF-16 with a BOM). */
   SUANLI_TRACE_FORMAT_FOLDED,
+  /* Suanli's own capture stream, as suanli-cli record and the injection library write it. */
+  SUANLI_TRACE_FORMAT_CAPTURE,
 } SuanliTraceFormat;
 
 /* How many leading bytes the sniffer looks at. */

@@ -71,28 +71,42 @@ def walk(node, path, found):
             walk(child, path + [readable[:30]], found)
 
 
+def read_tree(app_path, trace):
+    """Starts the app on @trace and reads its tree once the timeline is in it. Returns the tree
+    (None when the app never showed up) and the app's exit status (None while it ran)."""
+    app = subprocess.Popen([app_path, trace])
+    found = None
+    try:
+        # The tree fills in as the window is built and the trace loads: wait for the timeline.
+        end = time.time() + 30
+        while time.time() < end and app.poll() is None:
+            root = find_app(app.pid, 5)
+            if root is not None:
+                found = {"names": [], "unnamed": []}
+                walk(root, [], found)
+                if ("image", "Timeline") in found["names"] or ("image", "时间线") in found["names"]:
+                    break
+            time.sleep(1)
+        status = app.poll()
+    finally:
+        app.terminate()
+        app.wait(10)
+    return found, status
+
+
 def main():
     app_path = sys.argv[1]
     with tempfile.TemporaryDirectory() as directory:
         trace = write_trace(directory)
-        app = subprocess.Popen([app_path, trace])
-        try:
-            found = None
-            # The tree fills in as the window is built and the trace loads: wait for the timeline.
-            end = time.time() + 30
-            while time.time() < end:
-                root = find_app(app.pid, 5)
-                if root is not None:
-                    found = {"names": [], "unnamed": []}
-                    walk(root, [], found)
-                    if ("image", "Timeline") in found["names"] or ("image", "时间线") in found["names"]:
-                        break
-                time.sleep(1)
-        finally:
-            app.terminate()
-            app.wait(10)
+        # An app that could not start at all (the X server not yet taking connections, say) is
+        # started again, twice at most; one that ran and was not found is a failure.
+        for attempt in range(3):
+            found, status = read_tree(app_path, trace)
+            if found is not None or status is None:
+                break
+            print("# the app exited with %s before it showed up: starting it again" % status)
     if found is None:
-        print("not ok: the app never showed up on the accessibility bus (it exited with %s)" % app.returncode)
+        print("not ok: the app never showed up on the accessibility bus (exit status %s)" % status)
         return 1
     problems = list(found["unnamed"])
     names = {name for _, name in found["names"]}

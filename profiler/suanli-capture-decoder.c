@@ -1,0 +1,573 @@
+/* suanli-capture-decoder.c — a capture stream's bytes, as they come, into a trace
+ *
+ * The bytes may arrive in pieces of any size (a socket, a file read in blocks): what does not make
+ * a whole record yet waits for the next piece. Records become what the Chrome importer makes of a
+ * Kineto trace, so that every analysis and view reads both alike: kernels, copies and memsets on
+ * their device's stream rows (pid = device, tid = stream) with Kineto's categories and arguments;
+ * API calls, NVTX ranges and marks, and CUPTI's overhead on the CPU thread that made them; a
+ * counter per name; and drops as warnings. Times move from CUPTI's clock to CLOCK_REALTIME by the
+ * header's offset.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "capture/suanli-capture.h"
+#include "suanli-capture-decoder.h"
+#include "suanli-import-links.h"
+
+typedef enum {
+  ARG_CORRELATION,
+  ARG_DEVICE,
+  ARG_STREAM,
+  ARG_GRID,
+  ARG_BLOCK,
+  ARG_REGISTERS,
+  ARG_SHARED_MEMORY,
+  ARG_GRAPH,
+  ARG_BYTES,
+  ARG_CBID,
+  ARG_CALL_STACK,
+  N_ARGS
+} ArgKey;
+
+static const char * const arg_names[N_ARGS] = {
+  "correlation", "device", "stream", "grid", "block", "registers per thread", "shared memory", "graph id", "bytes",
+  "cbid", "Call stack",
+};
+
+struct _SuanliCaptureDecoder
+{
+  SuanliTrace        *trace;
+  guint               group;
+  GByteArray         *pending;       /* bytes not yet a whole header or record */
+  guint64             offset;        /* of pending's first byte in the stream */
+  gboolean            has_header;
+  guint               devices_left;  /* of the header's, still to read */
+  SuanliCaptureHeader header;
+  GArray             *strings;       /* capture string id → SuanliString (0: not seen) */
+  SuanliString        args[N_ARGS];
+  SuanliString        categories[8];
+  guint64             records;
+  guint64             dropped;
+  gboolean            ended;
+};
+
+enum {
+  CATEGORY_KERNEL,
+  CATEGORY_MEMCPY,
+  CATEGORY_MEMSET,
+  CATEGORY_RUNTIME,
+  CATEGORY_DRIVER,
+  CATEGORY_SYNC,
+  CATEGORY_NVTX,
+  CATEGORY_OVERHEAD,
+};
+
+/**
+ * suanli_capture_decoder_new:
+ * @trace: where the records go, as a group (file, rank) of their own named @name
+ *
+ * Returns: (transfer full): a decoder waiting for the stream's first bytes.
+ */
+SuanliCaptureDecoder *
+suanli_capture_decoder_new (SuanliTrace *trace,
+                            const char  *name)
+{
+  SuanliCaptureDecoder *self = g_new0 (SuanliCaptureDecoder, 1);
+  static const char * const categories[] = {
+    "kernel", "gpu_memcpy", "gpu_memset", "cuda_runtime", "cuda_driver", "cuda_sync", "user_annotation", "overhead",
+  };
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (categories) == G_N_ELEMENTS (self->categories));
+  self->trace = g_object_ref (trace);
+  self->group = suanli_trace_begin_group (trace, name);
+  self->pending = g_byte_array_new ();
+  self->strings = g_array_new (FALSE, TRUE, sizeof (SuanliString));
+  for (guint i = 0; i < N_ARGS; i++)
+    self->args[i] = suanli_trace_intern (trace, arg_names[i], -1);
+  for (guint i = 0; i < G_N_ELEMENTS (categories); i++)
+    self->categories[i] = suanli_trace_intern (trace, categories[i], -1);
+  return self;
+}
+
+void
+suanli_capture_decoder_free (SuanliCaptureDecoder *self)
+{
+  g_object_unref (self->trace);
+  g_byte_array_unref (self->pending);
+  g_array_unref (self->strings);
+  g_free (self);
+}
+
+guint64
+suanli_capture_decoder_get_records (SuanliCaptureDecoder *self)
+{
+  return self->records;
+}
+
+/* Records lost before they reached the stream, by the drop records' count. */
+guint64
+suanli_capture_decoder_get_dropped (SuanliCaptureDecoder *self)
+{
+  return self->dropped;
+}
+
+/* Whether the stream's end record came: a capture that was stopped, not cut off. */
+gboolean
+suanli_capture_decoder_has_ended (SuanliCaptureDecoder *self)
+{
+  return self->ended;
+}
+
+/* ---- records into the trace --------------------------------------------------------------- */
+
+static gint64
+realtime (SuanliCaptureDecoder *self,
+          guint64               cupti_ns)
+{
+  return (gint64) cupti_ns + self->header.clock_offset_ns;
+}
+
+static SuanliString
+string_of (SuanliCaptureDecoder *self,
+           guint32               id)
+{
+  if (id != SUANLI_CAPTURE_NO_STRING && id < self->strings->len && g_array_index (self->strings, SuanliString, id) != 0)
+    return g_array_index (self->strings, SuanliString, id);
+  {
+    g_autofree char *unknown = g_strdup_printf ("(name %u)", id);
+    return suanli_trace_intern (self->trace, unknown, -1);
+  }
+}
+
+static SuanliArg
+int_arg (SuanliCaptureDecoder *self,
+         ArgKey                key,
+         gint64                value)
+{
+  SuanliArg arg = { self->args[key], SUANLI_ARG_INT, { .i = value } };
+  return arg;
+}
+
+static SuanliArg
+text_arg (SuanliCaptureDecoder *self,
+          ArgKey                key,
+          const char           *text)
+{
+  SuanliArg arg = { self->args[key], SUANLI_ARG_STRING, { .s = suanli_trace_intern (self->trace, text, -1) } };
+  return arg;
+}
+
+static void
+add_slice (SuanliCaptureDecoder *self,
+           SuanliTrack          *track,
+           guint64               start,
+           guint64               end,
+           SuanliString          name,
+           int                   category,
+           const SuanliArg      *args,
+           guint                 n_args)
+{
+  SuanliSlice slice = { realtime (self, start), end > start ? (gint64) (end - start) : 0, name,
+                        self->categories[category], G_MAXUINT32, 0, 0, 0 };
+
+  if (n_args > 0)
+    {
+      slice.args = suanli_trace_add_args (self->trace, args, n_args);
+      slice.n_args = (guint16) n_args;
+    }
+  g_array_append_val (track->slices, slice);
+}
+
+static SuanliTrack *
+stream_track (SuanliCaptureDecoder *self,
+              guint32               device,
+              guint32               stream)
+{
+  return suanli_trace_ensure_track (self->trace, SUANLI_TRACK_GPU_STREAM, device, stream, 0, NULL);
+}
+
+static SuanliTrack *
+thread_track (SuanliCaptureDecoder *self,
+              guint32               thread)
+{
+  return suanli_trace_ensure_track (self->trace, SUANLI_TRACK_THREAD, self->header.pid, thread, 0, NULL);
+}
+
+static void
+decode_kernel (SuanliCaptureDecoder      *self,
+               const SuanliCaptureRecord *record)
+{
+  SuanliCaptureKernel kernel;
+  g_autofree char *grid = NULL;
+  g_autofree char *block = NULL;
+  SuanliArg args[8];
+  guint n = 0;
+
+  suanli_capture_copy_record (record, &kernel, sizeof kernel);
+  grid = g_strdup_printf ("[%d, %d, %d]", kernel.grid[0], kernel.grid[1], kernel.grid[2]);
+  block = g_strdup_printf ("[%d, %d, %d]", kernel.block[0], kernel.block[1], kernel.block[2]);
+  args[n++] = int_arg (self, ARG_CORRELATION, kernel.correlation);
+  args[n++] = int_arg (self, ARG_DEVICE, kernel.device);
+  args[n++] = int_arg (self, ARG_STREAM, kernel.stream);
+  args[n++] = text_arg (self, ARG_GRID, grid);
+  args[n++] = text_arg (self, ARG_BLOCK, block);
+  args[n++] = int_arg (self, ARG_REGISTERS, kernel.registers_per_thread);
+  args[n++] = int_arg (self, ARG_SHARED_MEMORY, kernel.shared_memory);
+  if (kernel.graph != 0)
+    args[n++] = int_arg (self, ARG_GRAPH, kernel.graph);
+  add_slice (self, stream_track (self, kernel.device, kernel.stream), kernel.start, kernel.end,
+             string_of (self, kernel.name), CATEGORY_KERNEL, args, n);
+}
+
+static const char *
+copy_name (guint32 kind)
+{
+  static const char * const names[] = {
+    "Memcpy", "Memcpy HtoD", "Memcpy DtoH", "Memcpy DtoD", "Memcpy HtoH", "Memcpy PtoP",
+  };
+
+  return kind < G_N_ELEMENTS (names) ? names[kind] : names[0];
+}
+
+static void
+decode_memcpy (SuanliCaptureDecoder      *self,
+               const SuanliCaptureRecord *record)
+{
+  SuanliCaptureMemcpy copy;
+  SuanliArg args[4];
+
+  suanli_capture_copy_record (record, &copy, sizeof copy);
+  args[0] = int_arg (self, ARG_CORRELATION, copy.correlation);
+  args[1] = int_arg (self, ARG_BYTES, (gint64) copy.bytes);
+  args[2] = int_arg (self, ARG_DEVICE, copy.device);
+  args[3] = int_arg (self, ARG_STREAM, copy.stream);
+  add_slice (self, stream_track (self, copy.device, copy.stream), copy.start, copy.end,
+             suanli_trace_intern (self->trace, copy_name (copy.copy_kind), -1), CATEGORY_MEMCPY, args, G_N_ELEMENTS (args));
+}
+
+static void
+decode_memset (SuanliCaptureDecoder      *self,
+               const SuanliCaptureRecord *record)
+{
+  SuanliCaptureMemset set;
+  SuanliArg args[4];
+
+  suanli_capture_copy_record (record, &set, sizeof set);
+  args[0] = int_arg (self, ARG_CORRELATION, set.correlation);
+  args[1] = int_arg (self, ARG_BYTES, (gint64) set.bytes);
+  args[2] = int_arg (self, ARG_DEVICE, set.device);
+  args[3] = int_arg (self, ARG_STREAM, set.stream);
+  add_slice (self, stream_track (self, set.device, set.stream), set.start, set.end,
+             suanli_trace_intern (self->trace, "Memset (Device)", -1), CATEGORY_MEMSET, args, G_N_ELEMENTS (args));
+}
+
+static void
+decode_api (SuanliCaptureDecoder      *self,
+            const SuanliCaptureRecord *record)
+{
+  SuanliCaptureApi api;
+  SuanliArg args[2];
+
+  suanli_capture_copy_record (record, &api, sizeof api);
+  args[0] = int_arg (self, ARG_CORRELATION, api.correlation);
+  args[1] = int_arg (self, ARG_CBID, api.callback_id);
+  add_slice (self, thread_track (self, api.thread), api.start, api.end, string_of (self, api.name),
+             api.domain == SUANLI_API_DRIVER ? CATEGORY_DRIVER : CATEGORY_RUNTIME, args, G_N_ELEMENTS (args));
+}
+
+static void
+decode_sync (SuanliCaptureDecoder      *self,
+             const SuanliCaptureRecord *record)
+{
+  /* CUPTI's CUpti_ActivitySynchronizationType: 1 event, 2 stream wait event, 3 stream, 4 context. */
+  static const char * const names[] = {
+    "Synchronize", "Event Sync", "Stream Wait Event", "Stream Sync", "Context Sync",
+  };
+  SuanliCaptureSync sync;
+  SuanliArg args[1];
+
+  suanli_capture_copy_record (record, &sync, sizeof sync);
+  args[0] = int_arg (self, ARG_CORRELATION, sync.correlation);
+  /* On the stream it waited for, as Kineto shows syncs; device-wide ones on stream 0's row. */
+  add_slice (self, stream_track (self, sync.context, sync.stream == G_MAXUINT32 ? 0 : sync.stream), sync.start, sync.end,
+             suanli_trace_intern (self->trace, names[sync.type < G_N_ELEMENTS (names) ? sync.type : 0], -1),
+             CATEGORY_SYNC, args, G_N_ELEMENTS (args));
+}
+
+static void
+decode_nvtx (SuanliCaptureDecoder      *self,
+             const SuanliCaptureRecord *record,
+             gboolean                   mark)
+{
+  SuanliCaptureNvtx nvtx;
+
+  suanli_capture_copy_record (record, &nvtx, sizeof nvtx);
+  if (mark)
+    {
+      SuanliInstant instant = { realtime (self, nvtx.start), string_of (self, nvtx.name), self->categories[CATEGORY_NVTX] };
+
+      g_array_append_val (thread_track (self, nvtx.thread)->instants, instant);
+      return;
+    }
+  add_slice (self, thread_track (self, nvtx.thread), nvtx.start, nvtx.end, string_of (self, nvtx.name), CATEGORY_NVTX,
+             NULL, 0);
+}
+
+static void
+decode_string (SuanliCaptureDecoder      *self,
+               const SuanliCaptureRecord *record)
+{
+  SuanliCaptureString string;
+  const char *text = (const char *) record + sizeof string;
+
+  suanli_capture_copy_record (record, &string, sizeof string);
+  if (string.id == SUANLI_CAPTURE_NO_STRING || string.length > record->size - sizeof string || string.id > 1u << 26)
+    return;   /* damaged, or an id no writer would use: the names that need it show as unknown */
+  if (string.id >= self->strings->len)
+    g_array_set_size (self->strings, string.id + 1);
+  g_array_index (self->strings, SuanliString, string.id) = suanli_trace_intern (self->trace, text, string.length);
+}
+
+static void
+decode_counter (SuanliCaptureDecoder      *self,
+                const SuanliCaptureRecord *record)
+{
+  SuanliCaptureCounter counter;
+  SuanliSample sample;
+
+  suanli_capture_copy_record (record, &counter, sizeof counter);
+  sample.time = realtime (self, counter.time);
+  sample.value = counter.value;
+  g_array_append_val (suanli_trace_ensure_track (self->trace, SUANLI_TRACK_COUNTER, counter.device, 0,
+                                                 string_of (self, counter.name), NULL)->samples, sample);
+}
+
+static void
+decode_overhead (SuanliCaptureDecoder      *self,
+                 const SuanliCaptureRecord *record)
+{
+  SuanliCaptureOverhead overhead;
+
+  suanli_capture_copy_record (record, &overhead, sizeof overhead);
+  add_slice (self, thread_track (self, overhead.thread), overhead.start, overhead.end,
+             suanli_trace_intern (self->trace, "CUPTI overhead", -1), CATEGORY_OVERHEAD, NULL, 0);
+}
+
+static void
+decode_dropped (SuanliCaptureDecoder      *self,
+                const SuanliCaptureRecord *record)
+{
+  SuanliCaptureDropped dropped;
+
+  suanli_capture_copy_record (record, &dropped, sizeof dropped);
+  self->dropped += dropped.count;
+  {
+    g_autofree char *warning = g_strdup_printf (dropped.reason == SUANLI_DROPPED_SLOW_READER
+                                                  ? _("%llu records were dropped because the collector did not keep up")
+                                                  : _("%llu records were dropped by CUPTI (its buffers were full)"),
+                                                (unsigned long long) dropped.count);
+
+    suanli_trace_add_warning (self->trace, warning);
+  }
+}
+
+static void
+decode_record (SuanliCaptureDecoder      *self,
+               const SuanliCaptureRecord *record)
+{
+  SuanliCaptureRecord head;
+
+  memcpy (&head, record, sizeof head);
+  self->records++;
+  switch (head.kind)
+    {
+    case SUANLI_CAPTURE_KERNEL:
+      decode_kernel (self, record);
+      break;
+    case SUANLI_CAPTURE_MEMCPY:
+      decode_memcpy (self, record);
+      break;
+    case SUANLI_CAPTURE_MEMSET:
+      decode_memset (self, record);
+      break;
+    case SUANLI_CAPTURE_API:
+      decode_api (self, record);
+      break;
+    case SUANLI_CAPTURE_SYNC:
+      decode_sync (self, record);
+      break;
+    case SUANLI_CAPTURE_NVTX_RANGE:
+    case SUANLI_CAPTURE_NVTX_MARK:
+      decode_nvtx (self, record, head.kind == SUANLI_CAPTURE_NVTX_MARK);
+      break;
+    case SUANLI_CAPTURE_STRING:
+      decode_string (self, record);
+      break;
+    case SUANLI_CAPTURE_COUNTER:
+      decode_counter (self, record);
+      break;
+    case SUANLI_CAPTURE_OVERHEAD:
+      decode_overhead (self, record);
+      break;
+    case SUANLI_CAPTURE_DROPPED:
+      decode_dropped (self, record);
+      break;
+    case SUANLI_CAPTURE_END:
+      self->ended = TRUE;
+      break;
+    default:
+      self->records--;   /* a kind from a newer writer: skipped, by its size */
+      break;
+    }
+}
+
+/* ---- the stream ----------------------------------------------------------------------------- */
+
+static void
+name_processes (SuanliCaptureDecoder *self)
+{
+  SuanliGroup *group = suanli_trace_get_group (self->trace, self->group);
+  SuanliProcess *process = suanli_trace_ensure_process (self->trace, self->header.pid);
+  g_autofree char *name = g_strdup_printf ("pid %u on %s", self->header.pid, self->header.host);
+
+  group->rank = self->header.rank;
+  group->world_size = MAX (self->header.world_size, 0);
+  process->name = suanli_trace_intern (self->trace, name, -1);
+  process->rank = self->header.rank;
+}
+
+static void
+name_device (SuanliCaptureDecoder      *self,
+             const SuanliCaptureDevice *device)
+{
+  SuanliProcess *process = suanli_trace_ensure_process (self->trace, device->id);
+  g_autofree char *labels = g_strdup_printf ("%u SMs, %.0f GiB", device->sm_count, (double) device->memory_bytes / (1u << 30));
+
+  process->name = suanli_trace_intern (self->trace, device->name, -1);
+  process->labels = suanli_trace_intern (self->trace, labels, -1);
+  process->rank = self->header.rank;
+}
+
+static gboolean
+fail (SuanliCaptureDecoder *self,
+      SuanliCaptureStatus   status,
+      GError              **error)
+{
+  g_autofree char *name = g_strdup (suanli_trace_get_string (self->trace, suanli_trace_get_group (self->trace, self->group)->name));
+
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: not a readable capture: at byte %llu: %s"), name,
+               (unsigned long long) self->offset, suanli_capture_status_message (status));
+  return FALSE;
+}
+
+/**
+ * suanli_capture_decoder_feed:
+ * @data: the stream's next bytes, any number of them
+ *
+ * Adds every whole record among what came so far to the trace (not yet finished: see
+ * suanli_capture_decoder_finish()). Returns: FALSE with @error, naming the byte offset, when the
+ * stream cannot be a capture; what was read before stays in the trace.
+ */
+gboolean
+suanli_capture_decoder_feed (SuanliCaptureDecoder *self,
+                             const void           *data,
+                             gsize                 length,
+                             GError              **error)
+{
+  gsize used = 0;
+
+  g_byte_array_append (self->pending, data, (guint) length);
+  while (used < self->pending->len)
+    {
+      const guint8 *at = self->pending->data + used;
+      gsize left = self->pending->len - used;
+      SuanliCaptureStatus status;
+      gsize consumed = 0;
+
+      if (!self->has_header)
+        {
+          status = suanli_capture_read_header (at, left, &self->header, &consumed);
+          if (status == SUANLI_CAPTURE_OK)
+            {
+              self->has_header = TRUE;
+              self->devices_left = self->header.n_devices;
+              name_processes (self);
+            }
+        }
+      else if (self->devices_left > 0)
+        {
+          SuanliCaptureDevice device;
+
+          status = suanli_capture_read_device (at, left, &self->header, &device, &consumed);
+          if (status == SUANLI_CAPTURE_OK)
+            {
+              self->devices_left--;
+              name_device (self, &device);
+            }
+        }
+      else
+        {
+          const SuanliCaptureRecord *record;
+
+          status = suanli_capture_next_record (at, left, &record);
+          if (status == SUANLI_CAPTURE_OK)
+            {
+              SuanliCaptureRecord head;
+
+              memcpy (&head, record, sizeof head);
+              consumed = head.size;
+              decode_record (self, record);
+            }
+        }
+      if (status == SUANLI_CAPTURE_NEED_MORE)
+        break;
+      if (status != SUANLI_CAPTURE_OK)
+        {
+          g_byte_array_remove_range (self->pending, 0, (guint) used);
+          self->offset += used;
+          return fail (self, status, error);
+        }
+      used += consumed;
+    }
+  g_byte_array_remove_range (self->pending, 0, (guint) used);
+  self->offset += used;
+  return TRUE;
+}
+
+/**
+ * suanli_capture_decoder_finish:
+ *
+ * The stream has ended: sorts and nests the trace and links launches to their GPU work. A stream
+ * cut inside a record keeps every whole record before it, and says so in a warning. Returns:
+ * FALSE with @error when it held no header at all.
+ */
+gboolean
+suanli_capture_decoder_finish (SuanliCaptureDecoder *self,
+                               GError              **error)
+{
+  if (!self->has_header)
+    return fail (self, self->offset + self->pending->len == 0 ? SUANLI_CAPTURE_NEED_MORE
+                                                              : suanli_capture_read_header (self->pending->data,
+                                                                                            self->pending->len,
+                                                                                            &self->header, &(gsize) { 0 }),
+                 error);
+  if (self->pending->len > 0)
+    {
+      g_autofree char *warning = g_strdup_printf (_("The capture ends inside a record at byte %llu: %llu bytes after "
+                                                    "the last whole record were left out"),
+                                                  (unsigned long long) self->offset,
+                                                  (unsigned long long) self->pending->len);
+
+      suanli_trace_add_warning (self->trace, warning);
+    }
+  else if (!self->ended)
+    suanli_trace_add_warning (self->trace, _("The capture has no end record: it was cut off, not stopped"));
+  suanli_trace_finish (self->trace);
+  suanli_import_link_correlations (self->trace, self->group);
+  return TRUE;
+}

@@ -1,0 +1,28 @@
+/* suanli-capture-decoder.h — a capture stream's bytes, as they come, into a trace
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "suanli-trace.h"
+
+G_BEGIN_DECLS
+
+typedef struct _SuanliCaptureDecoder SuanliCaptureDecoder;
+
+SuanliCaptureDecoder *suanli_capture_decoder_new        (SuanliTrace          *trace,
+                                                         const char           *name);
+void                  suanli_capture_decoder_free       (SuanliCaptureDecoder *self);
+gboolean              suanli_capture_decoder_feed       (SuanliCaptureDecoder *self,
+                                                         const void           *data,
+                                                         gsize                 length,
+                                                         GError              **error);
+gboolean              suanli_capture_decoder_finish     (SuanliCaptureDecoder *self,
+                                                         GError              **error);
+guint64               suanli_capture_decoder_get_records (SuanliCaptureDecoder *self);
+guint64               suanli_capture_decoder_get_dropped (SuanliCaptureDecoder *self);
+gboolean              suanli_capture_decoder_has_ended  (SuanliCaptureDecoder *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SuanliCaptureDecoder, suanli_capture_decoder_free)
+
+G_END_DECLS
