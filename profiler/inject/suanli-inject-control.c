@@ -1,0 +1,648 @@
+/* suanli-inject-control.c — the control socket, its commands, and the writer thread
+ *
+ * One thread waits on the socket. A collector connects and sends one line:
+ *   STATUS  → one line of JSON (pid, host, command, rank, local_rank, world_size, state, devices),
+ *             then the connection closes;
+ *   START   → "OK" and the capture stream (header, devices, records) until the collector sends
+ *             STOP or goes away; or "ERROR why" when the source cannot start (CUPTI's words) or
+ *             another collector is capturing;
+ * anything else, or a line longer than SUANLI_INJECT_MAX_COMMAND, gets "ERROR …" and is closed.
+ * While capturing, a writer thread sends what the queue holds without ever blocking: a collector
+ * that does not keep up makes the queue fill and records drop (counted, and reported in the stream
+ * as drop records); one that has gone ends the capture.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define _GNU_SOURCE
+#include "suanli-inject.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_DEVICES 64
+#define DRAIN_MS    2000   /* how long STOP waits for the queue to empty before it gives up on the rest */
+
+typedef struct
+{
+  SuanliInjectSource *source;
+  SuanliInjectQueue   queue;
+  int                 listen_fd;
+  int                 wake[2];         /* a pipe: a byte in it wakes the control thread to end */
+  int                 capture_fd;      /* the capturing collector's connection, or -1 */
+  pthread_t           control_thread;
+  pthread_t           writer_thread;
+  volatile int        writing;         /* the writer runs while this is 1 */
+  volatile int        collector_gone;
+  volatile int        state;           /* SuanliInjectState */
+  uint16_t            n_devices;
+  SuanliCaptureDevice devices[MAX_DEVICES];
+  char                path[108];
+  uint64_t            dropped;         /* in the last capture */
+} Control;
+
+static Control control = { .listen_fd = -1, .wake = { -1, -1 }, .capture_fd = -1, .state = SUANLI_INJECT_INERT };
+
+/* One line on stderr, unless SUANLI_QUIET=1: the job's own output is not the place to chatter. */
+void
+suanli_inject_say (const char *format,
+                   ...)
+{
+  const char *quiet = getenv ("SUANLI_QUIET");
+  char line[512];
+  va_list args;
+
+  if (quiet != NULL && strcmp (quiet, "1") == 0)
+    return;
+  va_start (args, format);
+  vsnprintf (line, sizeof line, format, args);
+  va_end (args);
+  fprintf (stderr, "suanli: %s\n", line);
+}
+
+/* ---- where the socket lives ------------------------------------------------------------------- */
+
+/* $XDG_RUNTIME_DIR/suanli, or /tmp/suanli-UID: made 0700 if missing; refused unless it is a folder
+ * of this user's that no one else may enter. */
+int
+suanli_inject_socket_dir (char   *path,
+                          size_t  size,
+                          char   *error,
+                          size_t  error_size)
+{
+  const char *runtime = getenv ("XDG_RUNTIME_DIR");
+  struct stat info;
+
+  if (runtime != NULL && runtime[0] == '/')
+    snprintf (path, size, "%s/suanli", runtime);
+  else
+    snprintf (path, size, "/tmp/suanli-%u", (unsigned) getuid ());
+  if (mkdir (path, 0700) != 0 && errno != EEXIST)
+    {
+      snprintf (error, error_size, "cannot make %s: %s", path, strerror (errno));
+      return -1;
+    }
+  if (lstat (path, &info) != 0 || !S_ISDIR (info.st_mode))
+    {
+      snprintf (error, error_size, "%s is not a folder", path);
+      return -1;
+    }
+  if (info.st_uid != getuid () || (info.st_mode & 077) != 0)
+    {
+      snprintf (error, error_size, "%s belongs to someone else or is open to others (mode %o)", path,
+                (unsigned) (info.st_mode & 0777));
+      return -1;
+    }
+  return 0;
+}
+
+int
+suanli_inject_socket_path (char   *path,
+                           size_t  size,
+                           int     pid,
+                           char   *error,
+                           size_t  error_size)
+{
+  char dir[96];
+
+  if (suanli_inject_socket_dir (dir, sizeof dir, error, error_size) != 0)
+    return -1;
+  if ((size_t) snprintf (path, size, "%s/%d.sock", dir, pid) >= size)
+    {
+      snprintf (error, error_size, "the socket's path under %s is too long", dir);
+      return -1;
+    }
+  return 0;
+}
+
+/* ---- small I/O helpers --------------------------------------------------------------------------- */
+
+static void
+reply (int         fd,
+       const char *text)
+{
+  size_t length = strlen (text);
+
+  while (length > 0)
+    {
+      ssize_t sent = send (fd, text, length, MSG_NOSIGNAL);
+
+      if (sent < 0 && errno == EINTR)
+        continue;
+      if (sent <= 0)
+        return;
+      text += sent;
+      length -= (size_t) sent;
+    }
+}
+
+/* Reads one line (without its newline) into @line. Returns its length, -1 on error or timeout,
+ * -2 when it is longer than @size allows. */
+static ssize_t
+read_line (int     fd,
+           char   *line,
+           size_t  size)
+{
+  size_t length = 0;
+
+  for (;;)
+    {
+      char c;
+      ssize_t got = recv (fd, &c, 1, 0);
+
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got <= 0)
+        return -1;
+      if (c == '\n')
+        break;
+      if (length + 1 >= size)
+        return -2;
+      line[length++] = c;
+    }
+  if (length > 0 && line[length - 1] == '\r')
+    length--;
+  line[length] = '\0';
+  return (ssize_t) length;
+}
+
+static uint64_t
+now_ms (void)
+{
+  struct timespec now;
+
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  return (uint64_t) now.tv_sec * 1000 + (uint64_t) now.tv_nsec / 1000000;
+}
+
+/* ---- the header ------------------------------------------------------------------------------- */
+
+static int
+env_int (const char *name)
+{
+  const char *text = getenv (name);
+  char *end = NULL;
+  long value;
+
+  if (text == NULL || *text == '\0')
+    return -1;
+  value = strtol (text, &end, 10);
+  return *end == '\0' && value >= 0 && value < (1L << 30) ? (int) value : -1;
+}
+
+static void
+fill_header (SuanliCaptureHeader *header)
+{
+  struct timespec now;
+
+  suanli_capture_init_header (header, 0);
+  header->pid = (uint32_t) getpid ();
+  header->rank = env_int ("RANK");
+  header->local_rank = env_int ("LOCAL_RANK");
+  header->world_size = env_int ("WORLD_SIZE");
+  gethostname (header->host, sizeof header->host - 1);
+  clock_gettime (CLOCK_REALTIME, &now);
+  header->start_realtime_ns = (uint64_t) now.tv_sec * 1000000000u + (uint64_t) now.tv_nsec;
+}
+
+/* ---- STATUS --------------------------------------------------------------------------------- */
+
+/* Appends @text to @out as a JSON string's contents. */
+static size_t
+json_escape (char       *out,
+             size_t      size,
+             const char *text)
+{
+  size_t length = 0;
+
+  for (; *text != '\0' && length + 7 < size; text++)
+    {
+      unsigned char c = (unsigned char) *text;
+
+      if (c == '"' || c == '\\')
+        {
+          out[length++] = '\\';
+          out[length++] = (char) c;
+        }
+      else if (c < 0x20)
+        length += (size_t) snprintf (out + length, size - length, "\\u%04x", c);
+      else
+        out[length++] = (char) c;
+    }
+  out[length] = '\0';
+  return length;
+}
+
+/* The job's command line, its arguments joined by spaces. */
+static void
+read_command (char   *command,
+              size_t  size)
+{
+  int fd = open ("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  ssize_t got = fd >= 0 ? read (fd, command, size - 1) : -1;
+
+  if (fd >= 0)
+    close (fd);
+  if (got <= 0)
+    {
+      command[0] = '\0';
+      return;
+    }
+  for (ssize_t i = 0; i < got - 1; i++)
+    if (command[i] == '\0')
+      command[i] = ' ';
+  command[got] = '\0';
+}
+
+static void
+send_status (int fd)
+{
+  static const char * const states[] = { "idle", "capturing", "inert" };
+  SuanliCaptureHeader header;
+  char command[1024], escaped[2048], host[160], line[3072];
+
+  fill_header (&header);
+  read_command (command, sizeof command);
+  json_escape (escaped, sizeof escaped, command);
+  json_escape (host, sizeof host, header.host);
+  snprintf (line, sizeof line,
+            "{\"pid\": %u, \"host\": \"%s\", \"command\": \"%s\", \"rank\": %d, \"local_rank\": %d, \"world_size\": %d, "
+            "\"state\": \"%s\", \"devices\": %u}\n",
+            header.pid, host, escaped, header.rank, header.local_rank, header.world_size, states[control.state],
+            (unsigned) control.n_devices);
+  reply (fd, line);
+}
+
+/* ---- the writer --------------------------------------------------------------------------------- */
+
+/* Sends what the queue holds, never waiting on the collector: returns -1 when it has gone. */
+static int
+send_some (int fd)
+{
+  const uint8_t *data;
+  size_t length;
+
+  suanli_inject_queue_report_drops (&control.queue);
+  length = suanli_inject_queue_peek (&control.queue, &data);
+  while (length > 0)
+    {
+      ssize_t sent = send (fd, data, length, MSG_NOSIGNAL | MSG_DONTWAIT);
+
+      if (sent < 0 && errno == EINTR)
+        continue;
+      if (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        return 0;   /* the collector is behind: the queue keeps the rest, or drops what does not fit */
+      if (sent <= 0)
+        return -1;
+      suanli_inject_queue_consume (&control.queue, (size_t) sent);
+      length = suanli_inject_queue_peek (&control.queue, &data);
+    }
+  return 0;
+}
+
+static void *
+writer_main (void *data)
+{
+  int fd = control.capture_fd;
+
+  while (control.writing)
+    {
+      struct timespec until;
+
+      pthread_mutex_lock (&control.queue.lock);
+      if (control.queue.used == 0 && control.queue.dropped == 0)
+        {
+          clock_gettime (CLOCK_REALTIME, &until);
+          until.tv_nsec += 20 * 1000000;
+          if (until.tv_nsec >= 1000000000)
+            until.tv_sec++, until.tv_nsec -= 1000000000;
+          pthread_cond_timedwait (&control.queue.ready, &control.queue.lock, &until);
+        }
+      pthread_mutex_unlock (&control.queue.lock);
+      if (!control.collector_gone && send_some (fd) < 0)
+        control.collector_gone = 1;
+      if (control.collector_gone)
+        {
+          /* No one to send to: what comes is dropped until the capture ends. */
+          const uint8_t *ignored;
+          size_t length;
+
+          while ((length = suanli_inject_queue_peek (&control.queue, &ignored)) > 0)
+            suanli_inject_queue_consume (&control.queue, length);
+          usleep (10000);
+        }
+      else
+        {
+          /* Waiting for the socket to take more, without spinning. */
+          struct pollfd writable = { fd, POLLOUT, 0 };
+          if (control.queue.used > 0)
+            poll (&writable, 1, 20);
+        }
+    }
+  return NULL;
+}
+
+/* ---- START and STOP ------------------------------------------------------------------------------ */
+
+static int
+send_all (int         fd,
+          const void *data,
+          size_t      length)
+{
+  const uint8_t *bytes = data;
+
+  while (length > 0)
+    {
+      ssize_t sent = send (fd, bytes, length, MSG_NOSIGNAL);
+
+      if (sent < 0 && errno == EINTR)
+        continue;
+      if (sent <= 0)
+        return -1;
+      bytes += sent;
+      length -= (size_t) sent;
+    }
+  return 0;
+}
+
+static void
+start_capture (int fd)
+{
+  SuanliCaptureHeader header;
+  char error[400], line[480];
+  struct timeval timeout = { 5, 0 };
+
+  if (control.state == SUANLI_INJECT_CAPTURING)
+    {
+      reply (fd, "ERROR busy: another collector is capturing this job\n");
+      close (fd);
+      return;
+    }
+  fill_header (&header);
+  suanli_inject_queue_clear (&control.queue);
+  error[0] = '\0';
+  if (control.source->start (control.source, &control.queue, &header, control.devices, &control.n_devices, MAX_DEVICES,
+                             error, sizeof error) != 0)
+    {
+      snprintf (line, sizeof line, "ERROR %s\n", error[0] != '\0' ? error : "the record source did not start");
+      reply (fd, line);
+      suanli_inject_say ("cannot capture: %s", error);
+      close (fd);
+      return;
+    }
+  header.n_devices = control.n_devices;
+  /* The header goes first and whole; after it the writer never blocks (a stalled collector has 5 s). */
+  setsockopt (fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+  if (send_all (fd, "OK\n", 3) != 0 || send_all (fd, &header, sizeof header) != 0 ||
+      send_all (fd, control.devices, sizeof control.devices[0] * control.n_devices) != 0)
+    {
+      control.source->stop (control.source);
+      close (fd);
+      return;
+    }
+  control.capture_fd = fd;
+  control.collector_gone = 0;
+  control.writing = 1;
+  control.state = SUANLI_INJECT_CAPTURING;
+  if (pthread_create (&control.writer_thread, NULL, writer_main, NULL) != 0)
+    {
+      control.writing = 0;
+      control.state = SUANLI_INJECT_IDLE;
+      control.source->stop (control.source);
+      control.capture_fd = -1;
+      close (fd);
+    }
+}
+
+/* Ends the capture: the source hands over what it held, the writer sends the rest (up to
+ * DRAIN_MS) and the end record, and the connection closes. */
+static void
+stop_capture (void)
+{
+  uint64_t lost, start = now_ms ();
+  SuanliCaptureEnd end;
+
+  if (control.state != SUANLI_INJECT_CAPTURING)
+    return;
+  lost = control.source->stop (control.source);
+  while (!control.collector_gone && control.queue.used > 0 && now_ms () - start < DRAIN_MS)
+    usleep (2000);
+  control.writing = 0;
+  pthread_cond_signal (&control.queue.ready);
+  pthread_join (control.writer_thread, NULL);
+  control.dropped = control.queue.dropped_total + lost;
+  if (!control.collector_gone)
+    {
+      int flags = fcntl (control.capture_fd, F_GETFL);
+
+      fcntl (control.capture_fd, F_SETFL, flags & ~O_NONBLOCK);
+      suanli_inject_queue_report_drops (&control.queue);
+      send_some (control.capture_fd);
+      if (lost > 0)
+        {
+          SuanliCaptureDropped dropped;
+
+          memset (&dropped, 0, sizeof dropped);
+          suanli_capture_init_record (&dropped.record, SUANLI_CAPTURE_DROPPED, sizeof dropped);
+          dropped.count = lost;
+          dropped.reason = SUANLI_DROPPED_BY_CUPTI;
+          send_all (control.capture_fd, &dropped, sizeof dropped);
+        }
+      memset (&end, 0, sizeof end);
+      suanli_capture_init_record (&end.record, SUANLI_CAPTURE_END, sizeof end);
+      end.records = control.queue.pushed;
+      end.dropped = control.dropped;
+      send_all (control.capture_fd, &end, sizeof end);
+    }
+  shutdown (control.capture_fd, SHUT_RDWR);
+  close (control.capture_fd);
+  control.capture_fd = -1;
+  control.state = SUANLI_INJECT_IDLE;
+}
+
+/* ---- the control thread -------------------------------------------------------------------------- */
+
+static void
+serve (int fd)
+{
+  char line[SUANLI_INJECT_MAX_COMMAND];
+  struct timeval timeout = { 2, 0 };
+  ssize_t length;
+
+  /* A client that connects and says nothing does not hold the thread for long. */
+  setsockopt (fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  length = read_line (fd, line, sizeof line);
+  if (length == -2)
+    reply (fd, "ERROR the command is too long\n");
+  else if (length < 0)
+    ;   /* nothing said, or not in time */
+  else if (strcmp (line, "STATUS") == 0)
+    send_status (fd);
+  else if (strcmp (line, "START") == 0)
+    {
+      start_capture (fd);
+      return;   /* the connection is now the capture's, or closed */
+    }
+  else
+    reply (fd, "ERROR unknown command (STATUS, START, STOP)\n");
+  close (fd);
+}
+
+/* The capturing collector said something (STOP), or hung up. */
+static void
+capture_readable (void)
+{
+  char line[SUANLI_INJECT_MAX_COMMAND];
+  ssize_t got = recv (control.capture_fd, line, sizeof line - 1, MSG_DONTWAIT);
+
+  if (got < 0 && (errno == EAGAIN || errno == EINTR))
+    return;
+  if (got <= 0)
+    control.collector_gone = 1;
+  stop_capture ();
+}
+
+static void *
+control_main (void *data)
+{
+  uint64_t last_flush = now_ms ();
+
+  for (;;)
+    {
+      struct pollfd fds[3] = {
+        { control.wake[0], POLLIN, 0 },
+        { control.listen_fd, POLLIN, 0 },
+        { control.capture_fd, POLLIN, 0 },
+      };
+      int capturing = control.state == SUANLI_INJECT_CAPTURING;
+      int ready = poll (fds, capturing ? 3 : 2, capturing ? SUANLI_INJECT_FLUSH_MS : -1);
+
+      if (ready < 0 && errno != EINTR)
+        break;
+      if (fds[0].revents != 0)
+        break;
+      if (capturing && (fds[2].revents != 0 || control.collector_gone))
+        capture_readable ();
+      if (fds[1].revents & POLLIN)
+        {
+          int fd = accept4 (control.listen_fd, NULL, NULL, SOCK_CLOEXEC);
+
+          if (fd >= 0)
+            serve (fd);
+        }
+      if (control.state == SUANLI_INJECT_CAPTURING && now_ms () - last_flush >= SUANLI_INJECT_FLUSH_MS)
+        {
+          control.source->flush (control.source);
+          last_flush = now_ms ();
+        }
+    }
+  stop_capture ();
+  return NULL;
+}
+
+int
+suanli_inject_control_start (SuanliInjectSource *source,
+                             size_t              queue_capacity)
+{
+  struct sockaddr_un address = { .sun_family = AF_UNIX };
+  char error[256];
+
+  if (control.listen_fd >= 0)
+    return 0;   /* started already */
+  if (suanli_inject_socket_path (control.path, sizeof control.path, (int) getpid (), error, sizeof error) != 0)
+    {
+      suanli_inject_say ("not attachable: %s", error);
+      return -1;
+    }
+  control.source = source;
+  if (suanli_inject_queue_init (&control.queue, queue_capacity) != 0)
+    {
+      suanli_inject_say ("not attachable: no memory for the record queue");
+      return -1;
+    }
+  snprintf (address.sun_path, sizeof address.sun_path, "%s", control.path);
+  unlink (control.path);   /* a socket left by an earlier process of this pid */
+  control.listen_fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (control.listen_fd < 0 || pipe2 (control.wake, O_CLOEXEC) != 0 ||
+      bind (control.listen_fd, (struct sockaddr *) &address, sizeof address) != 0 || chmod (control.path, 0600) != 0 ||
+      listen (control.listen_fd, 8) != 0)
+    {
+      suanli_inject_say ("not attachable: cannot listen on %s: %s", control.path, strerror (errno));
+      suanli_inject_control_stop ();
+      return -1;
+    }
+  control.state = SUANLI_INJECT_IDLE;
+  if (pthread_create (&control.control_thread, NULL, control_main, NULL) != 0)
+    {
+      suanli_inject_say ("not attachable: cannot start the control thread");
+      suanli_inject_control_stop ();
+      return -1;
+    }
+  return 0;
+}
+
+/* Ends a capture in progress (the collector gets what was held and the end record), stops the
+ * control thread and removes the socket. */
+void
+suanli_inject_control_stop (void)
+{
+  if (control.wake[1] >= 0 && control.state != SUANLI_INJECT_INERT)
+    {
+      if (write (control.wake[1], "x", 1) == 1)
+        pthread_join (control.control_thread, NULL);
+    }
+  if (control.listen_fd >= 0)
+    {
+      close (control.listen_fd);
+      unlink (control.path);
+    }
+  for (int i = 0; i < 2; i++)
+    if (control.wake[i] >= 0)
+      close (control.wake[i]);
+  if (control.queue.data != NULL)
+    suanli_inject_queue_destroy (&control.queue);
+  control.listen_fd = control.wake[0] = control.wake[1] = -1;
+  control.state = SUANLI_INJECT_INERT;
+}
+
+/* In a forked child: the parent's threads are not here, its socket and capture are not ours.
+ * Closes the copies of their descriptors and goes back to not started. */
+void
+suanli_inject_control_forget (void)
+{
+  if (control.capture_fd >= 0)
+    close (control.capture_fd);
+  if (control.listen_fd >= 0)
+    close (control.listen_fd);   /* not unlinked: the path is the parent's */
+  for (int i = 0; i < 2; i++)
+    if (control.wake[i] >= 0)
+      close (control.wake[i]);
+  control.capture_fd = control.listen_fd = control.wake[0] = control.wake[1] = -1;
+  control.writing = 0;
+  control.state = SUANLI_INJECT_INERT;
+  /* The queue's memory stays allocated in the child: freeing it would race nothing, but its lock
+   * may have been held at the fork. A new start makes a new one. */
+  control.queue.data = NULL;
+}
+
+SuanliInjectState
+suanli_inject_control_state (void)
+{
+  return (SuanliInjectState) control.state;
+}
+
+/* Records lost in the last capture: refused by a full queue or lost by the source. */
+uint64_t
+suanli_inject_control_dropped (void)
+{
+  return control.dropped;
+}

@@ -1,0 +1,620 @@
+/* suanli-inject-cupti.c — CUPTI as the injection library's record source
+ *
+ * libcupti is loaded only at START, with dlopen: first the copy the job has already (PyTorch's,
+ * RTLD_NOLOAD), then CUDA's, then SUANLI_CUPTI_PATH; a job without one still runs, and START says
+ * why it cannot capture, quoting CUPTI's own words for any call that fails. While capturing,
+ * CUPTI fills buffers from a pool allocated at START; each finished buffer is walked with
+ * cuptiActivityGetNextRecord and its records go to the queue in the capture format, names interned
+ * as string records the first time they are seen.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define _GNU_SOURCE
+#include "suanli-inject.h"
+#include "suanli-inject-cupti.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define BUFFER_SIZE   (1u << 20)   /* CUPTI's activity buffers: 1 MiB each */
+#define POOL_BUFFERS  32
+#define NAME_SLOTS    (1u << 14)   /* interned names; past that, names go unshared (each time) */
+#define OPEN_MARKERS  256          /* NVTX ranges open at once, waiting for their end */
+
+typedef CUptiResult (*GetVersion) (uint32_t *);
+typedef CUptiResult (*GetResultString) (CUptiResult, const char **);
+typedef CUptiResult (*GetTimestamp) (uint64_t *);
+typedef CUptiResult (*RegisterCallbacks) (CUpti_BuffersCallbackRequestFunc, CUpti_BuffersCallbackCompleteFunc);
+typedef CUptiResult (*EnableKind) (CUpti_ActivityKind);
+typedef CUptiResult (*FlushAll) (uint32_t);
+typedef CUptiResult (*GetNextRecord) (uint8_t *, size_t, CUpti_Activity **);
+typedef CUptiResult (*GetNumDropped) (CUcontext, uint32_t, size_t *);
+typedef CUptiResult (*Subscribe) (CUpti_SubscriberHandle *, CUpti_CallbackFunc, void *);
+typedef CUptiResult (*Unsubscribe) (CUpti_SubscriberHandle);
+
+typedef struct
+{
+  uint64_t    start;
+  uint32_t    id;
+  uint32_t    thread;
+  uint32_t    name;
+} OpenMarker;
+
+static struct
+{
+  void                  *library;
+  GetVersion             get_version;
+  GetResultString        get_result_string;
+  GetTimestamp           get_timestamp;
+  RegisterCallbacks      register_callbacks;
+  EnableKind             enable;
+  EnableKind             disable;
+  FlushAll               flush_all;
+  GetNextRecord          get_next_record;
+  GetNumDropped          get_num_dropped;
+  Subscribe              subscribe;
+  Unsubscribe            unsubscribe;
+  CUpti_SubscriberHandle subscriber;
+  SuanliInjectQueue     *queue;
+  pthread_mutex_t        lock;          /* the pool, the names and the open markers */
+  uint8_t               *pool[POOL_BUFFERS];
+  unsigned               pool_free;     /* buffers in pool[0 .. pool_free) are free */
+  uint64_t               lost;          /* buffers CUPTI asked for when the pool was empty */
+  const char            *names[NAME_SLOTS];
+  uint32_t               name_ids[NAME_SLOTS];
+  uint32_t               next_name;
+  OpenMarker             markers[OPEN_MARKERS];
+  unsigned               n_markers;
+} cupti = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static const CUpti_ActivityKind enabled_kinds[] = {
+  CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,   /* never KERNEL: that one serialises kernels */
+  CUPTI_ACTIVITY_KIND_MEMCPY,
+  CUPTI_ACTIVITY_KIND_MEMCPY2,
+  CUPTI_ACTIVITY_KIND_MEMSET,
+  CUPTI_ACTIVITY_KIND_RUNTIME,
+  CUPTI_ACTIVITY_KIND_DRIVER,
+  CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
+  CUPTI_ACTIVITY_KIND_MARKER,
+  CUPTI_ACTIVITY_KIND_OVERHEAD,
+};
+
+/* ---- loading ---------------------------------------------------------------------------------- */
+
+static void *
+open_cupti (char   *error,
+            size_t  error_size)
+{
+  static const char * const loaded[] = { "libcupti.so.13", "libcupti.so.12", "libcupti.so" };
+  static const char * const installed[] = {
+    "/usr/local/cuda/lib64/libcupti.so.13", "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13", "libcupti.so.13",
+  };
+  const char *override = getenv ("SUANLI_CUPTI_PATH");
+  void *library;
+
+  for (unsigned i = 0; i < sizeof loaded / sizeof loaded[0]; i++)
+    if ((library = dlopen (loaded[i], RTLD_NOW | RTLD_NOLOAD)) != NULL)
+      return library;
+  for (unsigned i = 0; i < sizeof installed / sizeof installed[0]; i++)
+    if ((library = dlopen (installed[i], RTLD_NOW | RTLD_LOCAL)) != NULL)
+      return library;
+  if (override != NULL && (library = dlopen (override, RTLD_NOW | RTLD_LOCAL)) != NULL)
+    return library;
+  snprintf (error, error_size, "no libcupti: not in the job, not in /usr/local/cuda, and SUANLI_CUPTI_PATH %s (%s)",
+            override != NULL ? "did not load" : "is not set", dlerror ());
+  return NULL;
+}
+
+static int
+load (char   *error,
+      size_t  error_size)
+{
+  struct { const char *name; void **slot; } symbols[] = {
+    { "cuptiGetVersion", (void **) &cupti.get_version },
+    { "cuptiGetResultString", (void **) &cupti.get_result_string },
+    { "cuptiGetTimestamp", (void **) &cupti.get_timestamp },
+    { "cuptiActivityRegisterCallbacks", (void **) &cupti.register_callbacks },
+    { "cuptiActivityEnable", (void **) &cupti.enable },
+    { "cuptiActivityDisable", (void **) &cupti.disable },
+    { "cuptiActivityFlushAll", (void **) &cupti.flush_all },
+    { "cuptiActivityGetNextRecord", (void **) &cupti.get_next_record },
+    { "cuptiActivityGetNumDroppedRecords", (void **) &cupti.get_num_dropped },
+    { "cuptiSubscribe", (void **) &cupti.subscribe },
+    { "cuptiUnsubscribe", (void **) &cupti.unsubscribe },
+  };
+
+  if (cupti.library != NULL)
+    return 0;
+  if ((cupti.library = open_cupti (error, error_size)) == NULL)
+    return -1;
+  for (unsigned i = 0; i < sizeof symbols / sizeof symbols[0]; i++)
+    if ((*symbols[i].slot = dlsym (cupti.library, symbols[i].name)) == NULL)
+      {
+        snprintf (error, error_size, "libcupti has no %s: too old", symbols[i].name);
+        return -1;
+      }
+  return 0;
+}
+
+/* "cuptiActivityEnable: CUPTI_ERROR_…" in CUPTI's words. */
+static void
+quote (CUptiResult  result,
+       const char  *call,
+       char        *error,
+       size_t       error_size)
+{
+  const char *words = NULL;
+
+  if (cupti.get_result_string == NULL || cupti.get_result_string (result, &words) != CUPTI_SUCCESS || words == NULL)
+    words = "unknown error";
+  snprintf (error, error_size, "%s failed: %s (CUPTI error %d)", call, words, (int) result);
+}
+
+/* Loads libcupti and resolves its functions, without starting anything: for the tests and START. */
+int
+suanli_inject_cupti_load (char   *error,
+                          size_t  error_size)
+{
+  return load (error, error_size);
+}
+
+/* ---- names --------------------------------------------------------------------------------------- */
+
+static uint32_t
+hash_name (const char *name)
+{
+  uint32_t hash = 2166136261u;
+
+  for (; *name != '\0'; name++)
+    hash = (hash ^ (uint8_t) *name) * 16777619u;
+  return hash;
+}
+
+/* The id of @name, its string record queued the first time. The lock is held. */
+static uint32_t
+intern (const char *name)
+{
+  uint32_t slot;
+
+  if (name == NULL)
+    name = "(unnamed)";
+  slot = hash_name (name) & (NAME_SLOTS - 1);
+  for (unsigned probe = 0; probe < 64; probe++, slot = (slot + 1) & (NAME_SLOTS - 1))
+    {
+      if (cupti.names[slot] == NULL)
+        {
+          char *copy = strdup (name);
+
+          if (copy == NULL)
+            break;
+          cupti.names[slot] = copy;
+          cupti.name_ids[slot] = ++cupti.next_name;
+          suanli_inject_queue_push_string (cupti.queue, cupti.name_ids[slot], name);
+          return cupti.name_ids[slot];
+        }
+      if (strcmp (cupti.names[slot], name) == 0)
+        return cupti.name_ids[slot];
+    }
+  /* The table is crowded here: the name goes out again under a new id. */
+  suanli_inject_queue_push_string (cupti.queue, ++cupti.next_name, name);
+  return cupti.next_name;
+}
+
+static void
+forget_names (void)
+{
+  for (unsigned i = 0; i < NAME_SLOTS; i++)
+    {
+      free ((char *) cupti.names[i]);
+      cupti.names[i] = NULL;
+    }
+  cupti.next_name = 0;
+  cupti.n_markers = 0;
+}
+
+/* ---- records ----------------------------------------------------------------------------------- */
+
+static uint32_t
+copy_kind (uint8_t kind)
+{
+  switch (kind)
+    {
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
+      return SUANLI_COPY_HTOD;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
+      return SUANLI_COPY_DTOH;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
+      return SUANLI_COPY_DTOD;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH:
+      return SUANLI_COPY_HTOH;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP:
+      return SUANLI_COPY_PTOP;
+    default:
+      return SUANLI_COPY_UNKNOWN;
+    }
+}
+
+static void
+convert_kernel (const CUpti_ActivityKernel10 *in)
+{
+  SuanliCaptureKernel out;
+
+  memset (&out, 0, sizeof out);
+  suanli_capture_init_record (&out.record, SUANLI_CAPTURE_KERNEL, sizeof out);
+  out.start = in->start, out.end = in->end, out.correlation = in->correlationId;
+  out.device = in->deviceId, out.context = in->contextId, out.stream = in->streamId;
+  out.name = intern (in->name);
+  out.grid[0] = in->gridX, out.grid[1] = in->gridY, out.grid[2] = in->gridZ;
+  out.block[0] = in->blockX, out.block[1] = in->blockY, out.block[2] = in->blockZ;
+  out.registers_per_thread = in->registersPerThread;
+  out.shared_memory = (uint32_t) (in->staticSharedMemory + in->dynamicSharedMemory);
+  out.graph = in->graphId;
+  suanli_inject_queue_push (cupti.queue, &out, sizeof out);
+}
+
+static void
+convert_memcpy (const CUpti_ActivityMemcpy6 *in)
+{
+  SuanliCaptureMemcpy out;
+
+  memset (&out, 0, sizeof out);
+  suanli_capture_init_record (&out.record, SUANLI_CAPTURE_MEMCPY, sizeof out);
+  out.start = in->start, out.end = in->end, out.bytes = in->bytes, out.correlation = in->correlationId;
+  out.device = in->deviceId, out.stream = in->streamId, out.copy_kind = copy_kind (in->copyKind);
+  out.src_device = out.dst_device = in->deviceId, out.graph = in->graphId;
+  suanli_inject_queue_push (cupti.queue, &out, sizeof out);
+}
+
+static void
+convert_peer_copy (const CUpti_ActivityMemcpyPtoP4 *in)
+{
+  SuanliCaptureMemcpy out;
+
+  memset (&out, 0, sizeof out);
+  suanli_capture_init_record (&out.record, SUANLI_CAPTURE_MEMCPY, sizeof out);
+  out.start = in->start, out.end = in->end, out.bytes = in->bytes, out.correlation = in->correlationId;
+  out.device = in->deviceId, out.stream = in->streamId, out.copy_kind = SUANLI_COPY_PTOP;
+  out.src_device = in->srcDeviceId, out.dst_device = in->dstDeviceId, out.graph = in->graphId;
+  suanli_inject_queue_push (cupti.queue, &out, sizeof out);
+}
+
+static void
+convert_memset (const CUpti_ActivityMemset4 *in)
+{
+  SuanliCaptureMemset out;
+
+  memset (&out, 0, sizeof out);
+  suanli_capture_init_record (&out.record, SUANLI_CAPTURE_MEMSET, sizeof out);
+  out.start = in->start, out.end = in->end, out.bytes = in->bytes, out.correlation = in->correlationId;
+  out.device = in->deviceId, out.stream = in->streamId, out.value = in->value, out.graph = in->graphId;
+  suanli_inject_queue_push (cupti.queue, &out, sizeof out);
+}
+
+/* CUPTI records API calls by callback id; the name is looked up once per id. */
+static const char *
+api_name (CUpti_ActivityKind kind,
+          uint32_t           cbid)
+{
+  static __thread char name[48];
+
+  snprintf (name, sizeof name, "%s %u", kind == CUPTI_ACTIVITY_KIND_DRIVER ? "cuda driver call" : "cuda runtime call",
+            cbid);
+  return name;
+}
+
+static void
+convert_api (const CUpti_ActivityAPI *in)
+{
+  SuanliCaptureApi out;
+
+  memset (&out, 0, sizeof out);
+  suanli_capture_init_record (&out.record, SUANLI_CAPTURE_API, sizeof out);
+  out.start = in->start, out.end = in->end, out.correlation = in->correlationId, out.callback_id = in->cbid;
+  out.thread = in->threadId;
+  out.domain = in->kind == CUPTI_ACTIVITY_KIND_DRIVER ? SUANLI_API_DRIVER : SUANLI_API_RUNTIME;
+  out.name = intern (api_name (in->kind, in->cbid));
+  suanli_inject_queue_push (cupti.queue, &out, sizeof out);
+}
+
+static void
+convert_sync (const CUpti_ActivitySynchronization2 *in)
+{
+  SuanliCaptureSync out;
+
+  memset (&out, 0, sizeof out);
+  suanli_capture_init_record (&out.record, SUANLI_CAPTURE_SYNC, sizeof out);
+  out.start = in->start, out.end = in->end, out.correlation = in->correlationId, out.type = in->type;
+  out.context = in->contextId, out.stream = in->streamId, out.event = in->cudaEventId;
+  suanli_inject_queue_push (cupti.queue, &out, sizeof out);
+}
+
+/* NVTX: a start and an end record with the same id make a range; an instantaneous one, a mark. */
+static void
+convert_marker (const CUpti_ActivityMarker2 *in)
+{
+  SuanliCaptureNvtx out;
+  uint32_t thread = in->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? in->objectId.pt.threadId : 0;
+
+  memset (&out, 0, sizeof out);
+  if (in->flags & CUPTI_ACTIVITY_FLAG_MARKER_START)
+    {
+      if (cupti.n_markers < OPEN_MARKERS)
+        cupti.markers[cupti.n_markers++] = (OpenMarker) { in->timestamp, in->id, thread, intern (in->name) };
+      return;
+    }
+  if (in->flags & CUPTI_ACTIVITY_FLAG_MARKER_END)
+    {
+      for (unsigned i = cupti.n_markers; i-- > 0;)
+        if (cupti.markers[i].id == in->id)
+          {
+            suanli_capture_init_record (&out.record, SUANLI_CAPTURE_NVTX_RANGE, sizeof out);
+            out.start = cupti.markers[i].start, out.end = in->timestamp;
+            out.thread = cupti.markers[i].thread, out.name = cupti.markers[i].name;
+            cupti.markers[i] = cupti.markers[--cupti.n_markers];
+            suanli_inject_queue_push (cupti.queue, &out, sizeof out);
+            return;
+          }
+      return;
+    }
+  suanli_capture_init_record (&out.record, SUANLI_CAPTURE_NVTX_MARK, sizeof out);
+  out.start = out.end = in->timestamp, out.thread = thread, out.name = intern (in->name);
+  suanli_inject_queue_push (cupti.queue, &out, sizeof out);
+}
+
+static void
+convert_overhead (const CUpti_ActivityOverhead3 *in)
+{
+  SuanliCaptureOverhead out;
+
+  memset (&out, 0, sizeof out);
+  suanli_capture_init_record (&out.record, SUANLI_CAPTURE_OVERHEAD, sizeof out);
+  out.start = in->start, out.end = in->end, out.kind = in->overheadKind;
+  out.thread = in->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? in->objectId.pt.threadId : 0;
+  suanli_inject_queue_push (cupti.queue, &out, sizeof out);
+}
+
+static void
+convert (const CUpti_Activity *record)
+{
+  switch (record->kind)
+    {
+    case CUPTI_ACTIVITY_KIND_KERNEL:
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+      convert_kernel ((const CUpti_ActivityKernel10 *) record);
+      break;
+    case CUPTI_ACTIVITY_KIND_MEMCPY:
+      convert_memcpy ((const CUpti_ActivityMemcpy6 *) record);
+      break;
+    case CUPTI_ACTIVITY_KIND_MEMCPY2:
+      convert_peer_copy ((const CUpti_ActivityMemcpyPtoP4 *) record);
+      break;
+    case CUPTI_ACTIVITY_KIND_MEMSET:
+      convert_memset ((const CUpti_ActivityMemset4 *) record);
+      break;
+    case CUPTI_ACTIVITY_KIND_RUNTIME:
+    case CUPTI_ACTIVITY_KIND_DRIVER:
+      convert_api ((const CUpti_ActivityAPI *) record);
+      break;
+    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
+      convert_sync ((const CUpti_ActivitySynchronization2 *) record);
+      break;
+    case CUPTI_ACTIVITY_KIND_MARKER:
+      convert_marker ((const CUpti_ActivityMarker2 *) record);
+      break;
+    case CUPTI_ACTIVITY_KIND_OVERHEAD:
+      convert_overhead ((const CUpti_ActivityOverhead3 *) record);
+      break;
+    default:
+      break;   /* kinds the capture has no record for */
+    }
+}
+
+/**
+ * suanli_inject_cupti_decode_buffer:
+ * @buffer, @valid: a buffer of CUPTI activity records, as CUPTI hands it back
+ *
+ * Walks the records with cuptiActivityGetNextRecord and puts them in @queue in the capture format.
+ * Returns: how many records were read.
+ */
+size_t
+suanli_inject_cupti_decode_buffer (uint8_t           *buffer,
+                                   size_t             valid,
+                                   SuanliInjectQueue *queue)
+{
+  CUpti_Activity *record = NULL;
+  size_t count = 0;
+
+  pthread_mutex_lock (&cupti.lock);
+  cupti.queue = queue;
+  while (cupti.get_next_record (buffer, valid, &record) == CUPTI_SUCCESS)
+    {
+      convert (record);
+      count++;
+    }
+  pthread_mutex_unlock (&cupti.lock);
+  return count;
+}
+
+/* Forgets the names and open ranges: a new capture sends its strings again. */
+void
+suanli_inject_cupti_reset (void)
+{
+  pthread_mutex_lock (&cupti.lock);
+  forget_names ();
+  pthread_mutex_unlock (&cupti.lock);
+}
+
+/* ---- buffers ------------------------------------------------------------------------------------- */
+
+static void CUPTIAPI
+buffer_requested (uint8_t **buffer,
+                  size_t   *size,
+                  size_t   *max_records)
+{
+  pthread_mutex_lock (&cupti.lock);
+  if (cupti.pool_free > 0)
+    {
+      *buffer = cupti.pool[--cupti.pool_free];
+      *size = BUFFER_SIZE;
+    }
+  else
+    {
+      /* No allocation here: CUPTI drops (and counts) the records it has no buffer for. */
+      *buffer = NULL;
+      *size = 0;
+      cupti.lost++;
+    }
+  *max_records = 0;
+  pthread_mutex_unlock (&cupti.lock);
+}
+
+static void CUPTIAPI
+buffer_completed (CUcontext  context,
+                  uint32_t   stream,
+                  uint8_t   *buffer,
+                  size_t     size,
+                  size_t     valid)
+{
+  if (valid > 0)
+    suanli_inject_cupti_decode_buffer (buffer, valid, cupti.queue);
+  pthread_mutex_lock (&cupti.lock);
+  if (cupti.pool_free < POOL_BUFFERS)
+    cupti.pool[cupti.pool_free++] = buffer;
+  pthread_mutex_unlock (&cupti.lock);
+}
+
+static void CUPTIAPI
+on_callback (void                   *data,
+             CUpti_CallbackDomain    domain,
+             CUpti_CallbackId        id,
+             const void             *info)
+{
+  /* Subscribed only to hold CUPTI for this capture (one subscriber per process): nothing to do. */
+}
+
+/* ---- the source ---------------------------------------------------------------------------------- */
+
+static void
+release_pool (void)
+{
+  for (unsigned i = 0; i < cupti.pool_free; i++)
+    free (cupti.pool[i]);
+  cupti.pool_free = 0;
+}
+
+static int
+cupti_start (SuanliInjectSource  *source,
+             SuanliInjectQueue   *queue,
+             SuanliCaptureHeader *header,
+             SuanliCaptureDevice *devices,
+             uint16_t            *n_devices,
+             uint16_t             max_devices,
+             char                *error,
+             size_t               error_size)
+{
+  struct timespec before, after;
+  uint64_t timestamp = 0;
+  uint32_t version = 0;
+  CUptiResult result;
+  unsigned enabled = 0;
+
+  *n_devices = 0;
+  if (load (error, error_size) != 0)
+    return -1;
+  if ((result = cupti.get_version (&version)) != CUPTI_SUCCESS)
+    {
+      quote (result, "cuptiGetVersion", error, error_size);
+      return -1;
+    }
+  header->cupti_version = version;
+  /* The clock CUPTI stamps with (another library may have changed it), against CLOCK_REALTIME. */
+  clock_gettime (CLOCK_REALTIME, &before);
+  result = cupti.get_timestamp (&timestamp);
+  clock_gettime (CLOCK_REALTIME, &after);
+  if (result != CUPTI_SUCCESS)
+    {
+      quote (result, "cuptiGetTimestamp", error, error_size);
+      return -1;
+    }
+  header->clock_offset_ns = (int64_t) (((uint64_t) before.tv_sec * 1000000000u + (uint64_t) before.tv_nsec) / 2 +
+                                       ((uint64_t) after.tv_sec * 1000000000u + (uint64_t) after.tv_nsec) / 2) -
+                            (int64_t) timestamp;
+  pthread_mutex_lock (&cupti.lock);
+  cupti.queue = queue;
+  forget_names ();
+  cupti.lost = 0;
+  for (; cupti.pool_free < POOL_BUFFERS; cupti.pool_free++)
+    if ((cupti.pool[cupti.pool_free] = aligned_alloc (8, BUFFER_SIZE)) == NULL)
+      break;
+  pthread_mutex_unlock (&cupti.lock);
+  if ((result = cupti.subscribe (&cupti.subscriber, on_callback, NULL)) != CUPTI_SUCCESS)
+    {
+      quote (result, "cuptiSubscribe", error, error_size);
+      if (result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
+        strncat (error, ": another tool holds CUPTI (PyTorch's profiler, Nsight, compute-sanitizer)",
+                 error_size - strlen (error) - 1);
+      cupti.subscriber = NULL;
+      goto failed;
+    }
+  if ((result = cupti.register_callbacks (buffer_requested, buffer_completed)) != CUPTI_SUCCESS)
+    {
+      quote (result, "cuptiActivityRegisterCallbacks", error, error_size);
+      goto failed;
+    }
+  for (; enabled < sizeof enabled_kinds / sizeof enabled_kinds[0]; enabled++)
+    if ((result = cupti.enable (enabled_kinds[enabled])) != CUPTI_SUCCESS)
+      {
+        quote (result, "cuptiActivityEnable", error, error_size);
+        goto failed;
+      }
+  (void) devices, (void) max_devices;   /* devices come as CUPTI device records in a later version */
+  return 0;
+
+failed:
+  while (enabled-- > 0)
+    cupti.disable (enabled_kinds[enabled]);
+  if (cupti.subscriber != NULL)
+    cupti.unsubscribe (cupti.subscriber);
+  cupti.subscriber = NULL;
+  pthread_mutex_lock (&cupti.lock);
+  release_pool ();
+  pthread_mutex_unlock (&cupti.lock);
+  return -1;
+}
+
+static void
+cupti_flush (SuanliInjectSource *source)
+{
+  cupti.flush_all (0);
+}
+
+static uint64_t
+cupti_stop (SuanliInjectSource *source)
+{
+  size_t dropped = 0;
+
+  for (unsigned i = 0; i < sizeof enabled_kinds / sizeof enabled_kinds[0]; i++)
+    cupti.disable (enabled_kinds[i]);
+  /* Not under our lock: flushing calls buffer_completed, which takes it. */
+  cupti.flush_all (CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  cupti.get_num_dropped (NULL, 0, &dropped);
+  if (cupti.subscriber != NULL)
+    cupti.unsubscribe (cupti.subscriber);
+  cupti.subscriber = NULL;
+  pthread_mutex_lock (&cupti.lock);
+  release_pool ();
+  dropped += cupti.lost;
+  pthread_mutex_unlock (&cupti.lock);
+  return dropped;
+}
+
+static SuanliInjectSource cupti_source = { cupti_start, cupti_flush, cupti_stop, NULL };
+
+SuanliInjectSource *
+suanli_inject_cupti_source (void)
+{
+  return &cupti_source;
+}

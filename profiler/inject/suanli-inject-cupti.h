@@ -1,0 +1,26 @@
+/* suanli-inject-cupti.h — CUPTI as the injection library's record source
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <cupti_activity.h>
+#include <cupti_callbacks.h>
+#include <cupti_result.h>
+
+#include "suanli-inject.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int    suanli_inject_cupti_load          (char              *error,
+                                          size_t             error_size);
+size_t suanli_inject_cupti_decode_buffer (uint8_t           *buffer,
+                                          size_t             valid,
+                                          SuanliInjectQueue *queue);
+void   suanli_inject_cupti_reset         (void);
+
+#ifdef __cplusplus
+}
+#endif

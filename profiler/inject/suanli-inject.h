@@ -1,0 +1,116 @@
+/* suanli-inject.h — what the parts of the injection library share (plain C and pthreads, no GLib)
+ *
+ * The library lives inside someone else's CUDA job. At InitializeInjection it only opens a control
+ * socket and waits on one thread. A collector connects and asks for START: the library starts a
+ * record source (CUPTI; in tests a generator), answers OK and streams the capture format over the
+ * same connection until STOP, the collector going away, or the job's exit. Records pass through a
+ * preallocated queue to a writer thread that never blocks the job: when the collector is slow the
+ * queue fills and records are dropped and counted, never waited for.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "suanli-capture.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SUANLI_INJECT_MAX_COMMAND   128     /* a control line longer than this is refused */
+#define SUANLI_INJECT_FLUSH_MS      250     /* the source is flushed this often while capturing */
+
+/* ---- the queue between the sources and the writer ---------------------------------------- */
+
+typedef struct
+{
+  pthread_mutex_t lock;
+  pthread_cond_t  ready;       /* signalled when records arrive, or to wake the writer */
+  uint8_t        *data;
+  size_t          capacity;
+  size_t          head;        /* where the next record goes */
+  size_t          tail;        /* the next byte to send */
+  size_t          used;
+  uint64_t        pushed;      /* records taken */
+  uint64_t        dropped;     /* records refused for want of room, not yet reported */
+  uint64_t        dropped_total;
+} SuanliInjectQueue;
+
+int  suanli_inject_queue_init    (SuanliInjectQueue *queue,
+                                  size_t             capacity);
+void suanli_inject_queue_destroy (SuanliInjectQueue *queue);
+bool suanli_inject_queue_push    (SuanliInjectQueue *queue,
+                                  const void        *record,
+                                  size_t             size);
+bool suanli_inject_queue_push_string (SuanliInjectQueue *queue,
+                                      uint32_t           id,
+                                      const char        *text);
+size_t suanli_inject_queue_peek  (SuanliInjectQueue *queue,
+                                  const uint8_t    **data);
+void suanli_inject_queue_consume (SuanliInjectQueue *queue,
+                                  size_t             bytes);
+void suanli_inject_queue_clear   (SuanliInjectQueue *queue);
+void suanli_inject_queue_report_drops (SuanliInjectQueue *queue);
+
+/* ---- where records come from ----------------------------------------------------------------- */
+
+typedef struct SuanliInjectSource SuanliInjectSource;
+
+struct SuanliInjectSource
+{
+  /* Starts producing into @queue. Fills the header's CUPTI version and clock offset and the devices
+   * it knows (up to @max_devices). Returns 0, or -1 with why in @error (quoting CUPTI's words). */
+  int  (*start) (SuanliInjectSource  *source,
+                 SuanliInjectQueue   *queue,
+                 SuanliCaptureHeader *header,
+                 SuanliCaptureDevice *devices,
+                 uint16_t            *n_devices,
+                 uint16_t             max_devices,
+                 char                *error,
+                 size_t               error_size);
+  /* Hands over what it holds, every SUANLI_INJECT_FLUSH_MS while capturing. */
+  void (*flush) (SuanliInjectSource *source);
+  /* Stops producing; what it still held is in the queue when it returns. Returns records it lost. */
+  uint64_t (*stop) (SuanliInjectSource *source);
+  void *data;
+};
+
+SuanliInjectSource *suanli_inject_cupti_source (void);
+
+/* ---- the control socket ------------------------------------------------------------------------ */
+
+typedef enum {
+  SUANLI_INJECT_IDLE,
+  SUANLI_INJECT_CAPTURING,
+  SUANLI_INJECT_INERT,        /* the socket could not be opened: nothing to attach to */
+} SuanliInjectState;
+
+int  suanli_inject_socket_dir    (char       *path,
+                                  size_t      size,
+                                  char       *error,
+                                  size_t      error_size);
+int  suanli_inject_socket_path   (char       *path,
+                                  size_t      size,
+                                  int         pid,
+                                  char       *error,
+                                  size_t      error_size);
+
+/* Starts the control thread on a socket for this process, with @source behind START. Returns 0,
+ * or -1 (the library then stays inert) after saying why on stderr unless SUANLI_QUIET=1. */
+int  suanli_inject_control_start (SuanliInjectSource *source,
+                                  size_t              queue_capacity);
+void suanli_inject_control_stop  (void);
+void suanli_inject_control_forget (void);
+SuanliInjectState suanli_inject_control_state (void);
+uint64_t suanli_inject_control_dropped (void);
+void suanli_inject_say           (const char *format,
+                                  ...) __attribute__ ((format (printf, 1, 2)));
+
+#ifdef __cplusplus
+}
+#endif
