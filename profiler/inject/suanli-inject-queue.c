@@ -47,11 +47,11 @@ copy_in (SuanliInjectQueue *queue,
   queue->used += size;
 }
 
-/* Takes a whole record, or drops and counts it when there is no room. Returns whether it was taken. */
+/* Takes a whole record if there is room. Returns whether it was taken; a refusal is not counted. */
 bool
-suanli_inject_queue_push (SuanliInjectQueue *queue,
-                          const void        *record,
-                          size_t             size)
+suanli_inject_queue_try_push (SuanliInjectQueue *queue,
+                              const void        *record,
+                              size_t             size)
 {
   bool taken;
 
@@ -63,13 +63,23 @@ suanli_inject_queue_push (SuanliInjectQueue *queue,
       queue->pushed++;
       pthread_cond_signal (&queue->ready);
     }
-  else
-    {
-      queue->dropped++;
-      queue->dropped_total++;
-    }
   pthread_mutex_unlock (&queue->lock);
   return taken;
+}
+
+/* Takes a whole record, or drops and counts it when there is no room. Returns whether it was taken. */
+bool
+suanli_inject_queue_push (SuanliInjectQueue *queue,
+                          const void        *record,
+                          size_t             size)
+{
+  if (suanli_inject_queue_try_push (queue, record, size))
+    return true;
+  pthread_mutex_lock (&queue->lock);
+  queue->dropped++;
+  queue->dropped_total++;
+  pthread_mutex_unlock (&queue->lock);
+  return false;
 }
 
 /* Takes a string record for @text (cut at SUANLI_CAPTURE_MAX_RECORD's worth). */

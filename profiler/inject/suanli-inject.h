@@ -44,6 +44,9 @@ typedef struct
 int  suanli_inject_queue_init    (SuanliInjectQueue *queue,
                                   size_t             capacity);
 void suanli_inject_queue_destroy (SuanliInjectQueue *queue);
+bool suanli_inject_queue_try_push (SuanliInjectQueue *queue,
+                                   const void        *record,
+                                   size_t             size);
 bool suanli_inject_queue_push    (SuanliInjectQueue *queue,
                                   const void        *record,
                                   size_t             size);

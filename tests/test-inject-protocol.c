@@ -1,0 +1,245 @@
+/* test-inject-protocol.c — the injection library's control and writer code end to end over its real
+ * socket, with the CUPTI source replaced by a generator: a million records arrive whole and in
+ * order; a collector that stops reading makes the producer drop and count, never wait
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "suanli-capture-decoder.h"
+#include "suanli-inject.h"
+
+#define RECORDS 1000000
+
+/* ---- a record source that makes kernels ----------------------------------------------------- */
+
+typedef struct
+{
+  SuanliInjectQueue *queue;
+  pthread_t          thread;
+  guint64            count;
+  gboolean           wait_when_full;   /* the tests' way to lose nothing; CUPTI's callbacks drop instead */
+  volatile gint      running;
+  volatile gint      done;
+  guint64            refused;          /* pushes the queue refused */
+} Generator;
+
+static void *
+generate (void *data)
+{
+  Generator *generator = data;
+
+  suanli_inject_queue_push_string (generator->queue, 1, "generated_kernel");
+  for (guint64 i = 0; i < generator->count && g_atomic_int_get (&generator->running); i++)
+    {
+      SuanliCaptureKernel kernel = { { 0 } };
+
+      suanli_capture_init_record (&kernel.record, SUANLI_CAPTURE_KERNEL, sizeof kernel);
+      kernel.start = i * 1000, kernel.end = i * 1000 + 500, kernel.correlation = (guint32) i + 1;
+      kernel.stream = 7, kernel.name = 1;
+      if (!generator->wait_when_full)
+        generator->refused += !suanli_inject_queue_push (generator->queue, &kernel, sizeof kernel);
+      else
+        while (!suanli_inject_queue_try_push (generator->queue, &kernel, sizeof kernel))
+          g_usleep (50);
+    }
+  g_atomic_int_set (&generator->done, 1);
+  return NULL;
+}
+
+static int
+generator_start (SuanliInjectSource  *source,
+                 SuanliInjectQueue   *queue,
+                 SuanliCaptureHeader *header,
+                 SuanliCaptureDevice *devices,
+                 uint16_t            *n_devices,
+                 uint16_t             max_devices,
+                 char                *error,
+                 size_t               error_size)
+{
+  Generator *generator = source->data;
+
+  generator->queue = queue;
+  generator->refused = 0;
+  g_atomic_int_set (&generator->running, 1);
+  g_atomic_int_set (&generator->done, 0);
+  header->clock_offset_ns = 1000;
+  devices[0].id = 0;
+  g_strlcpy (devices[0].name, "Generated GPU", sizeof devices[0].name);
+  *n_devices = 1;
+  return pthread_create (&generator->thread, NULL, generate, generator) == 0 ? 0 : -1;
+}
+
+static void
+generator_flush (SuanliInjectSource *source)
+{
+}
+
+static uint64_t
+generator_stop (SuanliInjectSource *source)
+{
+  Generator *generator = source->data;
+
+  g_atomic_int_set (&generator->running, 0);
+  pthread_join (generator->thread, NULL);
+  return 0;
+}
+
+static Generator generator;
+static SuanliInjectSource source = { generator_start, generator_flush, generator_stop, &generator };
+static char *socket_path;
+
+/* ---- a collector ------------------------------------------------------------------------------- */
+
+static int
+connect_and_start (void)
+{
+  struct sockaddr_un address = { .sun_family = AF_UNIX };
+  int fd = socket (AF_UNIX, SOCK_STREAM, 0);
+  char ok[3];
+
+  g_strlcpy (address.sun_path, socket_path, sizeof address.sun_path);
+  g_assert_cmpint (connect (fd, (struct sockaddr *) &address, sizeof address), ==, 0);
+  g_assert_cmpint (send (fd, "START\n", 6, MSG_NOSIGNAL), ==, 6);
+  g_assert_cmpint (recv (fd, ok, 3, MSG_WAITALL), ==, 3);
+  g_assert_cmpint (memcmp (ok, "OK\n", 3), ==, 0);
+  return fd;
+}
+
+static void
+test_million_records (void)
+{
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(SuanliCaptureDecoder) decoder = suanli_capture_decoder_new (trace, "generated.suanli-capture");
+  g_autoptr(GError) error = NULL;
+  g_autofree guint8 *buffer = g_malloc (1 << 16);
+  gboolean stopped = FALSE;
+  gint64 started = g_get_monotonic_time ();
+  guint64 bytes = 0;
+  int fd;
+
+  generator.count = RECORDS;
+  generator.wait_when_full = TRUE;
+  fd = connect_and_start ();
+  for (;;)
+    {
+      struct pollfd readable = { fd, POLLIN, 0 };
+      ssize_t got;
+
+      if (!stopped && g_atomic_int_get (&generator.done))
+        {
+          /* Everything is made: STOP, and the rest and the end record follow. */
+          g_assert_cmpint (send (fd, "STOP\n", 5, MSG_NOSIGNAL), ==, 5);
+          stopped = TRUE;
+        }
+      if (poll (&readable, 1, 100) == 0)
+        continue;
+      got = recv (fd, buffer, 1 << 16, 0);
+      g_assert_cmpint (got, >=, 0);
+      if (got == 0)
+        break;
+      bytes += (guint64) got;
+      g_assert_true (suanli_capture_decoder_feed (decoder, buffer, (gsize) got, &error));
+      g_assert_no_error (error);
+    }
+  close (fd);
+  g_assert_true (suanli_capture_decoder_finish (decoder, &error));
+  g_assert_no_error (error);
+  g_test_message ("%u records, %.1f MB, in %.2f s", RECORDS, bytes / 1e6, (g_get_monotonic_time () - started) / 1e6);
+
+  /* All of them, once each, in the order made, and the end record: nothing dropped. */
+  g_assert_true (suanli_capture_decoder_has_ended (decoder));
+  g_assert_cmpuint (suanli_capture_decoder_get_dropped (decoder), ==, 0);
+  g_assert_cmpuint (suanli_capture_decoder_get_records (decoder), ==, RECORDS + 2);   /* and the string and the end */
+  {
+    SuanliTrack *stream = NULL;
+
+    for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
+      if (suanli_trace_get_track (trace, t)->kind == SUANLI_TRACK_GPU_STREAM)
+        stream = suanli_trace_get_track (trace, t);
+    g_assert_nonnull (stream);
+    g_assert_cmpuint (stream->slices->len, ==, RECORDS);
+    for (guint i = 0; i < stream->slices->len; i++)
+      {
+        const SuanliSlice *slice = &g_array_index (stream->slices, SuanliSlice, i);
+        gint64 correlation = 0;
+
+        g_assert_true (suanli_trace_find_arg_int (trace, slice, "correlation", &correlation));
+        if (correlation != (gint64) i + 1 || slice->start != (gint64) i * 1000 + 1000)
+          g_error ("record %u arrived as correlation %" G_GINT64_FORMAT " at %" G_GINT64_FORMAT, i, correlation,
+                   slice->start);
+      }
+  }
+  g_assert_cmpint (suanli_inject_control_state (), ==, SUANLI_INJECT_IDLE);
+}
+
+/* A collector that stops reading: the producer keeps going at its own pace, dropping what does not
+ * fit and counting it, and the capture ends when the collector goes. */
+static void
+test_collector_stalls_and_dies (void)
+{
+  int fd;
+  gint64 deadline;
+
+  generator.count = 4 * RECORDS;
+  generator.wait_when_full = FALSE;
+  fd = connect_and_start ();
+  /* Reading nothing: the socket's buffer and then the queue fill. The producer still finishes. */
+  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (!g_atomic_int_get (&generator.done) && g_get_monotonic_time () < deadline)
+    g_usleep (1000);
+  g_assert_true (g_atomic_int_get (&generator.done));
+  g_test_message ("the producer made %u records; the queue refused %" G_GUINT64_FORMAT, 4 * RECORDS, generator.refused);
+  g_assert_cmpuint (generator.refused, >, 0);
+
+  /* The collector dies: the capture ends, the library is idle and attachable again. */
+  close (fd);
+  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while (suanli_inject_control_state () != SUANLI_INJECT_IDLE && g_get_monotonic_time () < deadline)
+    g_usleep (1000);
+  g_assert_cmpint (suanli_inject_control_state (), ==, SUANLI_INJECT_IDLE);
+  g_assert_cmpuint (suanli_inject_control_dropped (), >=, generator.refused);
+  {
+    /* And a new collector gets a new capture. */
+    int again;
+
+    generator.count = 10;
+    again = connect_and_start ();
+    close (again);
+  }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autofree char *runtime_dir = g_dir_make_tmp ("suanli-protocol-XXXXXX", NULL);
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  g_setenv ("XDG_RUNTIME_DIR", runtime_dir, TRUE);
+  g_setenv ("SUANLI_QUIET", "1", TRUE);
+  g_assert_cmpint (suanli_inject_control_start (&source, 4 << 20), ==, 0);
+  socket_path = g_strdup_printf ("%s/suanli/%d.sock", runtime_dir, (int) getpid ());
+  g_test_add_func ("/inject/million-records", test_million_records);
+  g_test_add_func ("/inject/collector-stalls-and-dies", test_collector_stalls_and_dies);
+  status = g_test_run ();
+  suanli_inject_control_stop ();
+  g_assert_false (g_file_test (socket_path, G_FILE_TEST_EXISTS));   /* the socket goes with the library */
+  {
+    g_autofree char *folder = g_build_filename (runtime_dir, "suanli", NULL);
+
+    g_rmdir (folder);
+    g_rmdir (runtime_dir);
+  }
+  g_free (socket_path);
+  return status;
+}
