@@ -40,6 +40,11 @@ static const Command commands[] = {
   { "trace", N_("summary FILE… [--json] | convert IN… OUT.json[.gz]|OUT.folded [--gpu] | diff A B [--json]"),
     N_("Summarize PyTorch, Kineto and Chrome traces, or folded stacks (GPU time, top kernels, steps, collectives); convert them; compare two"),
     suanli_cli_trace },
+  { "run", N_("-- COMMAND [ARGUMENTS…]"), N_("Start a command profilable: a capture can attach to it later"),
+    suanli_cli_run },
+  { "jobs", N_("[--json]"), N_("List this user's profilable jobs on this machine"), suanli_cli_jobs },
+  { "record", N_("-o OUT.suanli-capture [--duration S] [--delay S] (-- COMMAND ARGUMENTS… | --attach PID)"),
+    N_("Capture a job's GPU activity through CUPTI: one it launches, or one running"), suanli_cli_record },
 #ifdef HAVE_PAINT
   { "report", N_("PLAN [--trace FILE] -o OUT.pdf [--paper a4|letter] [--lang en|zh_CN]"),
     N_("Write a plan, its estimate and a trace's profile as a PDF report"), suanli_cli_report },

@@ -23,6 +23,9 @@ int suanli_cli_plan    (int argc, char **argv);
 int suanli_cli_trace   (int argc, char **argv);
 int suanli_cli_trace_diff (int argc, char **argv);
 int suanli_cli_report (int argc, char **argv);
+int suanli_cli_run    (int argc, char **argv);
+int suanli_cli_jobs   (int argc, char **argv);
+int suanli_cli_record (int argc, char **argv);
 
 SuanliCatalog *suanli_cli_load_catalog (void);
 SuanliPlan    *suanli_cli_read_plan    (const char *argument,

@@ -1,0 +1,181 @@
+/* test-record.c — `suanli-cli run`, `jobs` and `record` with a real injected process (no GPU):
+ * jobs are listed, another user's socket is not, and a capture that CUPTI cannot start fails
+ * with CUPTI's words and leaves no file
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "suanli-test-process.h"
+
+typedef SuanliTestRun Run;
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, suanli_test_run_clear)
+
+static char *runtime_dir;
+
+/* A profilable process: the harness with the library in CUDA_INJECTION64_PATH, living until killed. */
+static GSubprocess *
+start_job (char **socket_path)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_autoptr(GError) error = NULL;
+  GSubprocess *job;
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  g_subprocess_launcher_setenv (launcher, "CUDA_INJECTION64_PATH", g_getenv ("SUANLI_INJECT_LIBRARY"), TRUE);
+  g_subprocess_launcher_setenv (launcher, "SUANLI_QUIET", "1", TRUE);
+  g_subprocess_launcher_setenv (launcher, "RANK", "2", TRUE);
+  job = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("SUANLI_INJECT_HARNESS"), "600", NULL);
+  g_assert_no_error (error);
+  *socket_path = g_strdup_printf ("%s/suanli/%s.sock", runtime_dir, g_subprocess_get_identifier (job));
+  while (!g_file_test (*socket_path, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
+    g_usleep (10000);
+  g_assert_true (g_file_test (*socket_path, G_FILE_TEST_EXISTS));
+  return job;
+}
+
+static void
+stop_job (GSubprocess *job)
+{
+  g_subprocess_force_exit (job);
+  g_subprocess_wait (job, NULL, NULL);
+}
+
+static void
+test_jobs (void)
+{
+  g_autofree char *socket_path = NULL;
+  g_autoptr(GSubprocess) job = start_job (&socket_path);
+  g_autofree char *stranger = g_strdup_printf ("%s/suanli/99999.sock", runtime_dir);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_auto(Run) listed = { 0 };
+  g_auto(Run) table = { 0 };
+  gboolean found = FALSE;
+  JsonArray *jobs;
+  int stranger_fd = -1;
+
+  /* Another user's job in the same folder (a socket owned by "nobody"): not to be listed. */
+  if (getuid () == 0)
+    {
+      struct sockaddr_un address = { .sun_family = AF_UNIX };
+
+      stranger_fd = socket (AF_UNIX, SOCK_STREAM, 0);
+      g_strlcpy (address.sun_path, stranger, sizeof address.sun_path);
+      g_assert_cmpint (bind (stranger_fd, (struct sockaddr *) &address, sizeof address), ==, 0);
+      g_assert_cmpint (listen (stranger_fd, 1), ==, 0);
+      g_assert_cmpint (chown (stranger, 65534, 65534), ==, 0);
+    }
+  else
+    g_test_message ("not root: no socket of another user can be made here, so that part is not checked");
+
+  suanli_test_run_cli (&listed, "en", (const char *[]) { "jobs", "--json", NULL });
+  g_test_message ("%s%s", listed.out, listed.err);
+  g_assert_cmpint (listed.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, listed.out, -1, NULL));
+  jobs = json_node_get_array (json_parser_get_root (parser));
+  for (guint i = 0; i < json_array_get_length (jobs); i++)
+    {
+      JsonObject *item = json_array_get_object_element (jobs, i);
+      gint64 pid = json_object_get_int_member (item, "pid");
+
+      g_assert_cmpint (pid, !=, 99999);
+      if (pid == g_ascii_strtoll (g_subprocess_get_identifier (job), NULL, 10))
+        {
+          found = TRUE;
+          g_assert_cmpstr (json_object_get_string_member (item, "state"), ==, "idle");
+          g_assert_cmpint (json_object_get_int_member (item, "rank"), ==, 2);
+          g_assert_nonnull (strstr (json_object_get_string_member (item, "command"), "inject-harness"));
+          g_assert_true (json_object_has_member (item, "host"));
+          g_assert_true (json_object_has_member (item, "devices"));
+        }
+    }
+  g_assert_true (found);
+  suanli_test_run_cli (&table, "en", (const char *[]) { "jobs", NULL });
+  g_assert_nonnull (strstr (table.out, "idle"));
+
+  if (stranger_fd >= 0)
+    {
+      close (stranger_fd);
+      g_unlink (stranger);
+    }
+  stop_job (job);
+}
+
+static void
+test_record_refused (void)
+{
+  g_autofree char *socket_path = NULL;
+  g_autoptr(GSubprocess) job = start_job (&socket_path);
+  g_autofree char *output = g_build_filename (runtime_dir, "refused.suanli-capture", NULL);
+  g_autofree char *pid = g_strdup (g_subprocess_get_identifier (job));
+  g_auto(Run) attached = { 0 };
+  g_auto(Run) stranger = { 0 };
+
+  /* No GPU: the job refuses, in CUPTI's words; no file is left. */
+  suanli_test_run_cli (&attached, "en", (const char *[]) { "record", "--attach", pid, "-o", output, "--duration", "1", NULL });
+  g_test_message ("%s", attached.err);
+  g_assert_cmpint (attached.status, ==, 1);
+  g_assert_nonnull (strstr (attached.err, "refused"));
+  g_assert_nonnull (strstr (attached.err, "CUPTI"));
+  g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
+
+  /* A process that is not profilable: said so. */
+  suanli_test_run_cli (&stranger, "en", (const char *[]) { "record", "--attach", "1", "-o", output, NULL });
+  g_assert_cmpint (stranger.status, ==, 1);
+  g_assert_nonnull (strstr (stranger.err, "not profilable"));
+  stop_job (job);
+}
+
+/* Launch mode: the command starts profilable, reaches "cuInit" (the harness), and the capture it
+ * cannot start is reported; the command itself runs to its end. */
+static void
+test_record_launch (void)
+{
+  g_autofree char *output = g_build_filename (runtime_dir, "launched.suanli-capture", NULL);
+  g_auto(Run) launched = { 0 };
+  g_auto(Run) run = { 0 };
+
+  suanli_test_run_cli (&launched, "en", (const char *[]) { "record", "-o", output, "--", g_getenv ("SUANLI_INJECT_HARNESS"),
+                                                          "1", NULL });
+  g_test_message ("%s", launched.err);
+  g_assert_cmpint (launched.status, ==, 1);
+  g_assert_nonnull (strstr (launched.err, "CUPTI"));
+  g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
+
+  /* run: the environment only, and the command's own exit status. */
+  suanli_test_run_cli (&run, "en", (const char *[]) { "run", "--", "sh", "-c", "echo $CUDA_INJECTION64_PATH; exit 7", NULL });
+  g_assert_cmpint (run.status, ==, 7);
+  g_assert_true (g_str_has_suffix (g_strstrip (run.out), "libsuanli-inject.so"));
+  g_assert_true (g_file_test (run.out, G_FILE_TEST_EXISTS));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  runtime_dir = g_dir_make_tmp ("suanli-record-XXXXXX", NULL);
+  g_setenv ("XDG_RUNTIME_DIR", runtime_dir, TRUE);
+  g_test_add_func ("/record/jobs", test_jobs);
+  g_test_add_func ("/record/refused", test_record_refused);
+  g_test_add_func ("/record/launch", test_record_launch);
+  status = g_test_run ();
+  {
+    g_autofree char *folder = g_build_filename (runtime_dir, "suanli", NULL);
+
+    g_rmdir (folder);
+    g_rmdir (runtime_dir);
+  }
+  return status;
+}
