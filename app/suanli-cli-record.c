@@ -23,7 +23,9 @@
 #include <json-glib/json-glib.h>
 
 #include "suanli-cli.h"
+#include "suanli-cli-trace.h"
 #include "suanli-inject.h"
+#include "suanli-live-job.h"
 
 #define WAIT_FOR_SOCKET_S 60   /* how long a launched job has to reach cuInit */
 
@@ -70,94 +72,6 @@ profilable_environment (void)
   return environment;
 }
 
-/* ---- talking to a job ---------------------------------------------------------------------------- */
-
-static int
-connect_to (const char  *path,
-            GError     **error)
-{
-  struct sockaddr_un address = { .sun_family = AF_UNIX };
-  int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-
-  g_strlcpy (address.sun_path, path, sizeof address.sun_path);
-  if (fd < 0 || connect (fd, (struct sockaddr *) &address, sizeof address) != 0)
-    {
-      int saved = errno;
-
-      if (fd >= 0)
-        close (fd);
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), _("Cannot reach %s: %s"), path, g_strerror (saved));
-      return -1;
-    }
-  return fd;
-}
-
-/* Sends @command and reads one line of answer (up to 4 KiB, within 2 s). */
-static char *
-ask_line (int         fd,
-          const char *command)
-{
-  GString *line = g_string_new (NULL);
-  struct timeval timeout = { 2, 0 };
-
-  setsockopt (fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-  if (send (fd, command, strlen (command), MSG_NOSIGNAL) < 0)
-    return g_string_free (line, TRUE);
-  while (line->len < 4096)
-    {
-      char c;
-
-      if (recv (fd, &c, 1, 0) != 1)
-        break;
-      if (c == '\n')
-        return g_string_free (line, FALSE);
-      g_string_append_c (line, c);
-    }
-  return g_string_free (line, line->len == 0);
-}
-
-/* The STATUS of every job whose socket is this user's, as parsed JSON objects. Sockets whose job has
- * gone are removed on the way. */
-static GPtrArray *
-list_jobs (GError **error)
-{
-  char folder[256], message[256];
-  GPtrArray *jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
-  g_autoptr(GDir) dir = NULL;
-  const char *name;
-
-  if (suanli_inject_socket_dir (folder, sizeof folder, message, sizeof message) != 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED, "%s", message);
-      g_ptr_array_unref (jobs);
-      return NULL;
-    }
-  dir = g_dir_open (folder, 0, NULL);
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (folder, name, NULL);
-      g_autofree char *line = NULL;
-      g_autoptr(JsonParser) parser = json_parser_new ();
-      GStatBuf info;
-      int fd;
-
-      if (!g_str_has_suffix (name, ".sock") || g_lstat (path, &info) != 0 || !S_ISSOCK (info.st_mode) ||
-          info.st_uid != getuid ())
-        continue;   /* not a job's socket, or another user's: not ours to list */
-      if ((fd = connect_to (path, NULL)) < 0)
-        {
-          g_unlink (path);   /* its job is gone */
-          continue;
-        }
-      line = ask_line (fd, "STATUS\n");
-      close (fd);
-      if (line != NULL && json_parser_load_from_data (parser, line, -1, NULL) &&
-          JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-        g_ptr_array_add (jobs, json_object_ref (json_node_get_object (json_parser_get_root (parser))));
-    }
-  return jobs;
-}
-
 /* ---- run ----------------------------------------------------------------------------------------- */
 
 int
@@ -198,20 +112,38 @@ suanli_cli_jobs (int    argc,
       g_printerr ("suanli-cli jobs: %s\n", error != NULL ? error->message : _("no arguments are taken"));
       return SUANLI_EXIT_USAGE_OR_IO;
     }
-  if ((jobs = list_jobs (&error)) == NULL)
+  if ((jobs = suanli_live_list_jobs (&error)) == NULL)
     {
       g_printerr ("suanli-cli jobs: %s\n", error->message);
       return SUANLI_EXIT_USAGE_OR_IO;
     }
   if (json)
     {
-      g_autoptr(JsonArray) array = json_array_new ();
-      g_autoptr(JsonNode) root = json_node_new (JSON_NODE_ARRAY);
+      g_autoptr(JsonBuilder) builder = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
       g_autofree char *text = NULL;
 
+      json_builder_begin_array (builder);
       for (guint i = 0; i < jobs->len; i++)
-        json_array_add_object_element (array, json_object_ref (g_ptr_array_index (jobs, i)));
-      json_node_set_array (root, array);
+        {
+          SuanliLiveJob *job = g_ptr_array_index (jobs, i);
+
+          json_builder_begin_object (builder);
+          suanli_cli_member_int (builder, "pid", job->pid);
+          json_builder_set_member_name (builder, "host");
+          json_builder_add_string_value (builder, job->host);
+          json_builder_set_member_name (builder, "command");
+          json_builder_add_string_value (builder, job->command);
+          suanli_cli_member_int (builder, "rank", job->rank);
+          suanli_cli_member_int (builder, "local_rank", job->local_rank);
+          suanli_cli_member_int (builder, "world_size", job->world_size);
+          json_builder_set_member_name (builder, "state");
+          json_builder_add_string_value (builder, job->state);
+          suanli_cli_member_int (builder, "devices", job->devices);
+          json_builder_end_object (builder);
+        }
+      json_builder_end_array (builder);
+      root = json_builder_get_root (builder);
       text = json_to_string (root, TRUE);
       g_print ("%s\n", text);
       return SUANLI_EXIT_DONE;
@@ -220,11 +152,9 @@ suanli_cli_jobs (int    argc,
     g_print (_("No profilable jobs: start one with “suanli-cli run -- COMMAND”.\n"));
   for (guint i = 0; i < jobs->len; i++)
     {
-      JsonObject *job = g_ptr_array_index (jobs, i);
+      SuanliLiveJob *job = g_ptr_array_index (jobs, i);
 
-      g_print ("%8" G_GINT64_FORMAT "  %-9s  rank %-3" G_GINT64_FORMAT "  %s  %s\n", json_object_get_int_member (job, "pid"),
-               json_object_get_string_member (job, "state"), json_object_get_int_member (job, "rank"),
-               json_object_get_string_member (job, "host"), json_object_get_string_member (job, "command"));
+      g_print ("%8d  %-9s  rank %-3d  %s  %s\n", job->pid, job->state, job->rank, job->host, job->command);
     }
   return SUANLI_EXIT_DONE;
 }
@@ -379,26 +309,17 @@ suanli_cli_record (int    argc,
     }
   if (delay > 0)
     g_usleep ((gulong) (delay * G_USEC_PER_SEC));
-  if ((fd = connect_to (socket_path, &error)) < 0)
-    {
-      g_printerr ("suanli-cli record: %s\n", error->message);
-      status = SUANLI_EXIT_USAGE_OR_IO;
-      goto done;
-    }
-  answer = ask_line (fd, "START\n");
+  answer = suanli_live_ask (socket_path, "START\n", &fd, &error);
   if (answer == NULL || !g_str_equal (answer, "OK"))
     {
       g_printerr (_("suanli-cli record: the job refused to start a capture: %s\n"),
-                  answer != NULL && g_str_has_prefix (answer, "ERROR ") ? answer + 6 : _("no answer"));
-      close (fd);
+                  answer != NULL && g_str_has_prefix (answer, "ERROR ") ? answer + 6
+                  : error != NULL ? error->message : _("no answer"));
+      if (answer != NULL)
+        close (fd);
       status = SUANLI_EXIT_USAGE_OR_IO;
       goto done;
     }
-  {
-    struct timeval none = { 0, 0 };
-
-    setsockopt (fd, SOL_SOCKET, SO_RCVTIMEO, &none, sizeof none);
-  }
   file = g_file_new_for_commandline_arg (output_path);
   output = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error);
   if (output == NULL ||
