@@ -571,3 +571,31 @@ suanli_capture_decoder_finish (SuanliCaptureDecoder *self,
   suanli_import_link_correlations (self->trace, self->group);
   return TRUE;
 }
+
+/**
+ * suanli_capture_decoder_update:
+ *
+ * For a live capture: sorts and nests what came since the last update, and the trace emits
+ * "grown" for the views to show it.
+ */
+void
+suanli_capture_decoder_update (SuanliCaptureDecoder *self)
+{
+  suanli_trace_finish_appended (self->trace);
+}
+
+/**
+ * suanli_capture_decoder_finish_live:
+ *
+ * For a live capture whose stream has ended: what is left is sorted in, and launches are linked
+ * to their GPU work.
+ */
+void
+suanli_capture_decoder_finish_live (SuanliCaptureDecoder *self)
+{
+  if (self->has_header && !self->ended)
+    suanli_trace_add_warning (self->trace, _("The capture has no end record: it was cut off, not stopped"));
+  /* Sorted first: the links name slices by their index. */
+  suanli_trace_finish_appended (self->trace);
+  suanli_import_link_correlations (self->trace, self->group);
+}

@@ -19,6 +19,8 @@ gboolean              suanli_capture_decoder_feed       (SuanliCaptureDecoder *s
                                                          GError              **error);
 gboolean              suanli_capture_decoder_finish     (SuanliCaptureDecoder *self,
                                                          GError              **error);
+void                  suanli_capture_decoder_update     (SuanliCaptureDecoder *self);
+void                  suanli_capture_decoder_finish_live (SuanliCaptureDecoder *self);
 guint64               suanli_capture_decoder_get_records (SuanliCaptureDecoder *self);
 guint64               suanli_capture_decoder_get_dropped (SuanliCaptureDecoder *self);
 gboolean              suanli_capture_decoder_has_ended  (SuanliCaptureDecoder *self);

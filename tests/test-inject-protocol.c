@@ -15,7 +15,9 @@
 #include <glib/gstdio.h>
 
 #include "suanli-capture-decoder.h"
+#include "suanli-import.h"
 #include "suanli-inject.h"
+#include "suanli-live-capture.h"
 
 #define RECORDS 1000000
 
@@ -27,6 +29,7 @@ typedef struct
   pthread_t          thread;
   guint64            count;
   gboolean           wait_when_full;   /* the tests' way to lose nothing; CUPTI's callbacks drop instead */
+  guint              pause_every;      /* records between 100 ms pauses, like a job between steps; 0: none */
   volatile gint      running;
   volatile gint      done;
   guint64            refused;          /* pushes the queue refused */
@@ -45,6 +48,8 @@ generate (void *data)
       suanli_capture_init_record (&kernel.record, SUANLI_CAPTURE_KERNEL, sizeof kernel);
       kernel.start = i * 1000, kernel.end = i * 1000 + 500, kernel.correlation = (guint32) i + 1;
       kernel.stream = 7, kernel.name = 1;
+      if (generator->pause_every > 0 && i > 0 && i % generator->pause_every == 0)
+        g_usleep (100000);
       if (!generator->wait_when_full)
         generator->refused += !suanli_inject_queue_push (generator->queue, &kernel, sizeof kernel);
       else
@@ -217,6 +222,127 @@ test_collector_stalls_and_dies (void)
   }
 }
 
+/* ---- the workbench's side: SuanliLiveCapture on a main loop -------------------------------------- */
+
+typedef struct
+{
+  GMainLoop *loop;
+  guint      grown;          /* "grown" while the stream ran */
+  gboolean   ended;
+  GError    *error;
+  gboolean   started;
+} LiveRun;
+
+static void
+on_grown (SuanliTrace *trace,
+          gpointer     data)
+{
+  LiveRun *run = data;
+
+  run->grown++;
+}
+
+static void
+on_ended (SuanliLiveCapture *capture,
+          GError            *error,
+          gpointer           data)
+{
+  LiveRun *run = data;
+
+  run->ended = TRUE;
+  run->error = error != NULL ? g_error_copy (error) : NULL;
+  g_main_loop_quit (run->loop);
+}
+
+static void
+on_started (GObject      *object,
+            GAsyncResult *result,
+            gpointer      data)
+{
+  LiveRun *run = data;
+
+  run->started = suanli_live_capture_start_finish (SUANLI_LIVE_CAPTURE (object), result, &run->error);
+  g_assert_no_error (run->error);
+}
+
+static gboolean
+stop_when_made (gpointer data)
+{
+  SuanliLiveCapture *capture = data;
+
+  if (!g_atomic_int_get (&generator.done))
+    return G_SOURCE_CONTINUE;
+  suanli_live_capture_stop (capture);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+give_up (gpointer loop)
+{
+  g_main_loop_quit (loop);
+  return G_SOURCE_REMOVE;
+}
+
+/* The profiler page's way in: the job is listed, attached, and its records grow the trace while the
+ * capture runs; at the end everything is there, and Save writes a file that opens the same. */
+static void
+test_live_capture (void)
+{
+  g_autoptr(GPtrArray) jobs = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(SuanliLiveCapture) capture = NULL;
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  LiveRun run = { loop, 0, FALSE, NULL, FALSE };
+  SuanliLiveJob *self_job = NULL;
+
+  jobs = suanli_live_list_jobs (&error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < jobs->len; i++)
+    if (((SuanliLiveJob *) g_ptr_array_index (jobs, i))->pid == getpid ())
+      self_job = g_ptr_array_index (jobs, i);
+  g_assert_nonnull (self_job);
+  g_assert_cmpstr (self_job->state, ==, "idle");
+
+  /* 300,000 records over about 2 s, in bursts: the trace must grow several times meanwhile. */
+  generator.count = 300000;
+  generator.wait_when_full = TRUE;
+  generator.pause_every = 15000;
+  capture = suanli_live_capture_new (trace, self_job);
+  g_signal_connect (trace, "grown", G_CALLBACK (on_grown), &run);
+  g_signal_connect (capture, "ended", G_CALLBACK (on_ended), &run);
+  suanli_live_capture_start_async (capture, NULL, on_started, &run);
+  g_timeout_add (50, stop_when_made, capture);
+  g_timeout_add_seconds (60, give_up, loop);
+  g_main_loop_run (loop);
+
+  g_assert_true (run.started);
+  g_assert_true (run.ended);
+  g_assert_no_error (run.error);
+  g_test_message ("the trace grew %u times while the capture ran", run.grown);
+  g_assert_cmpuint (run.grown, >=, 2);
+  generator.pause_every = 0;
+  g_assert_cmpuint (suanli_trace_get_n_slices (trace), ==, 300000);
+  g_assert_false (suanli_live_capture_is_running (capture));
+
+  /* Save: the stream as it came, which opens as the same trace. */
+  {
+    g_autoptr(GFileIOStream) io = NULL;
+    g_autoptr(GFile) file = g_file_new_tmp ("saved-XXXXXX.suanli-capture", &io, NULL);
+    g_autoptr(SuanliTrace) reopened = suanli_trace_new ();
+    SuanliImportStats stats = { 0 };
+
+    g_io_stream_close (G_IO_STREAM (io), NULL, NULL);
+    g_assert_true (suanli_live_capture_save (capture, file, &error));
+    g_assert_no_error (error);
+    g_assert_true (suanli_import_file (reopened, file, &stats, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (suanli_trace_get_n_slices (reopened), ==, 300000);
+    suanli_import_stats_clear (&stats);
+    g_file_delete (file, NULL, NULL);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -231,6 +357,7 @@ main (int    argc,
   socket_path = g_strdup_printf ("%s/suanli/%d.sock", runtime_dir, (int) getpid ());
   g_test_add_func ("/inject/million-records", test_million_records);
   g_test_add_func ("/inject/collector-stalls-and-dies", test_collector_stalls_and_dies);
+  g_test_add_func ("/inject/live-capture", test_live_capture);
   status = g_test_run ();
   suanli_inject_control_stop ();
   g_assert_false (g_file_test (socket_path, G_FILE_TEST_EXISTS));   /* the socket goes with the library */
