@@ -140,12 +140,14 @@ suanli_live_capture_get_records (SuanliLiveCapture *self)
 static void
 end (SuanliLiveCapture *self)
 {
-  g_autoptr(SuanliLiveCapture) alive = g_object_ref (self);
-
+  /* Held through the signal: a handler may drop the last other reference. */
+  g_object_ref (self);
   close_stream (self);
   self->running = FALSE;
   suanli_capture_decoder_finish_live (self->decoder);
+  suanli_trace_set_growing (self->trace, FALSE);
   g_signal_emit (self, signals[SIGNAL_ENDED], 0, self->failure);
+  g_object_unref (self);
 }
 
 static gboolean
@@ -254,6 +256,7 @@ suanli_live_capture_start_finish (SuanliLiveCapture  *self,
   if (self->raw_io != NULL)
     self->raw_output = g_io_stream_get_output_stream (G_IO_STREAM (self->raw_io));
   self->running = TRUE;
+  suanli_trace_set_growing (self->trace, TRUE);
   self->read_source = g_unix_fd_add (self->fd, G_IO_IN | G_IO_HUP | G_IO_ERR, on_readable, self);
   self->update_source = g_timeout_add (UPDATE_MS, update, self);
   return TRUE;

@@ -39,7 +39,16 @@ struct _SuanliTrace
   GHashTable   *metadata;
   GArray       *finished;       /* per track: a TrackMark of what the last finish sorted */
   GPtrArray    *indexes;        /* per track: its SuanliTrackIndex, or NULL until asked for */
+  gboolean      growing;        /* a live capture is appending: only the main thread may read it */
 };
+
+enum {
+  PROP_0,
+  PROP_GROWING,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 /* How many slices, instants and samples of a track are sorted and nested. */
 typedef struct
@@ -121,9 +130,30 @@ suanli_trace_finalize (GObject *object)
 }
 
 static void
+suanli_trace_get_property (GObject    *object,
+                           guint       property_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  switch (property_id)
+    {
+    case PROP_GROWING:
+      g_value_set_boolean (value, SUANLI_TRACE (object)->growing);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, property_id, pspec);
+    }
+}
+
+static void
 suanli_trace_class_init (SuanliTraceClass *klass)
 {
   G_OBJECT_CLASS (klass)->finalize = suanli_trace_finalize;
+  G_OBJECT_CLASS (klass)->get_property = suanli_trace_get_property;
+  /* A live capture is appending to the trace: analyses on worker threads must wait for it to end. */
+  properties[PROP_GROWING] = g_param_spec_boolean ("growing", NULL, NULL, FALSE,
+                                                   G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (G_OBJECT_CLASS (klass), N_PROPS, properties);
   /* Items were appended to a finished trace (a live capture) and are now sorted and nested. */
   signals[SIGNAL_GROWN] = g_signal_new ("grown", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                         G_TYPE_NONE, 0);
@@ -253,6 +283,23 @@ suanli_trace_get_string (SuanliTrace  *self,
 {
   g_return_val_if_fail (string < self->strings->len, "");
   return g_ptr_array_index (self->strings, string);
+}
+
+/* Whether a live capture is appending (see the "growing" property). */
+gboolean
+suanli_trace_is_growing (SuanliTrace *self)
+{
+  return self->growing;
+}
+
+void
+suanli_trace_set_growing (SuanliTrace *self,
+                          gboolean     growing)
+{
+  if (self->growing == !!growing)
+    return;
+  self->growing = !!growing;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GROWING]);
 }
 
 /* How many strings the trace holds: their ids are 0 to this, less one. */

@@ -171,5 +171,8 @@ void                suanli_trace_finish_appended  (SuanliTrace   *self);
 SuanliTrackIndex   *suanli_trace_get_track_index  (SuanliTrace   *self,
                                                    guint          track);
 void                suanli_trace_index_tracks     (SuanliTrace   *self);
+gboolean            suanli_trace_is_growing       (SuanliTrace   *self);
+void                suanli_trace_set_growing      (SuanliTrace   *self,
+                                                   gboolean       growing);
 
 G_END_DECLS

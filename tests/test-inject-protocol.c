@@ -17,89 +17,13 @@
 #include "suanli-capture-decoder.h"
 #include "suanli-import.h"
 #include "suanli-inject.h"
+#include "suanli-test-generator.h"
 #include "suanli-live-capture.h"
 
 #define RECORDS 1000000
 
-/* ---- a record source that makes kernels ----------------------------------------------------- */
-
-typedef struct
-{
-  SuanliInjectQueue *queue;
-  pthread_t          thread;
-  guint64            count;
-  gboolean           wait_when_full;   /* the tests' way to lose nothing; CUPTI's callbacks drop instead */
-  guint              pause_every;      /* records between 100 ms pauses, like a job between steps; 0: none */
-  volatile gint      running;
-  volatile gint      done;
-  guint64            refused;          /* pushes the queue refused */
-} Generator;
-
-static void *
-generate (void *data)
-{
-  Generator *generator = data;
-
-  suanli_inject_queue_push_string (generator->queue, 1, "generated_kernel");
-  for (guint64 i = 0; i < generator->count && g_atomic_int_get (&generator->running); i++)
-    {
-      SuanliCaptureKernel kernel = { { 0 } };
-
-      suanli_capture_init_record (&kernel.record, SUANLI_CAPTURE_KERNEL, sizeof kernel);
-      kernel.start = i * 1000, kernel.end = i * 1000 + 500, kernel.correlation = (guint32) i + 1;
-      kernel.stream = 7, kernel.name = 1;
-      if (generator->pause_every > 0 && i > 0 && i % generator->pause_every == 0)
-        g_usleep (100000);
-      if (!generator->wait_when_full)
-        generator->refused += !suanli_inject_queue_push (generator->queue, &kernel, sizeof kernel);
-      else
-        while (!suanli_inject_queue_try_push (generator->queue, &kernel, sizeof kernel))
-          g_usleep (50);
-    }
-  g_atomic_int_set (&generator->done, 1);
-  return NULL;
-}
-
-static int
-generator_start (SuanliInjectSource  *source,
-                 SuanliInjectQueue   *queue,
-                 SuanliCaptureHeader *header,
-                 SuanliCaptureDevice *devices,
-                 uint16_t            *n_devices,
-                 uint16_t             max_devices,
-                 char                *error,
-                 size_t               error_size)
-{
-  Generator *generator = source->data;
-
-  generator->queue = queue;
-  generator->refused = 0;
-  g_atomic_int_set (&generator->running, 1);
-  g_atomic_int_set (&generator->done, 0);
-  header->clock_offset_ns = 1000;
-  devices[0].id = 0;
-  g_strlcpy (devices[0].name, "Generated GPU", sizeof devices[0].name);
-  *n_devices = 1;
-  return pthread_create (&generator->thread, NULL, generate, generator) == 0 ? 0 : -1;
-}
-
-static void
-generator_flush (SuanliInjectSource *source)
-{
-}
-
-static uint64_t
-generator_stop (SuanliInjectSource *source)
-{
-  Generator *generator = source->data;
-
-  g_atomic_int_set (&generator->running, 0);
-  pthread_join (generator->thread, NULL);
-  return 0;
-}
-
-static Generator generator;
-static SuanliInjectSource source = { generator_start, generator_flush, generator_stop, &generator };
+static SuanliTestGenerator generator;
+static SuanliInjectSource *source;
 static char *socket_path;
 
 /* ---- a collector ------------------------------------------------------------------------------- */
@@ -353,7 +277,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_setenv ("XDG_RUNTIME_DIR", runtime_dir, TRUE);
   g_setenv ("SUANLI_QUIET", "1", TRUE);
-  g_assert_cmpint (suanli_inject_control_start (&source, 4 << 20), ==, 0);
+  g_assert_cmpint (suanli_inject_control_start (source = suanli_test_generator_source (&generator), 4 << 20), ==, 0);
   socket_path = g_strdup_printf ("%s/suanli/%d.sock", runtime_dir, (int) getpid ());
   g_test_add_func ("/inject/million-records", test_million_records);
   g_test_add_func ("/inject/collector-stalls-and-dies", test_collector_stalls_and_dies);

@@ -14,8 +14,11 @@
 #include "suanli-estimate.h"
 #include "suanli-flame-graph.h"
 #include "suanli-import.h"
+#include "suanli-inject.h"
+#include "suanli-live-dialog.h"
 #include "suanli-profile-page.h"
 #include "suanli-stats-table.h"
+#include "suanli-test-generator.h"
 #include "suanli-test-support.h"
 #include "suanli-timeline.h"
 #include "suanli-timeline-painter.h"
@@ -829,16 +832,99 @@ test_screenshots (Fixture       *fixture,
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
 }
 
+/* ---- Live… ------------------------------------------------------------------------------------- */
+
+static SuanliTestGenerator live_generator;
+
+#define CAPTURING_LIVE N_("Capturing live: the timeline grows as records come; the summary, tables and flame graph follow " \
+                          "when the capture stops.")
+
+/* The capture's trace is on the timeline and has grown there at least once. */
+static gboolean
+live_trace_shown (gpointer data)
+{
+  Fixture *fixture = data;
+  SuanliTrace *trace = suanli_timeline_get_trace (fixture->timeline);
+  gint64 from, to;
+
+  suanli_timeline_get_window (fixture->timeline, &from, &to);
+  return trace != NULL && suanli_trace_is_growing (trace) && from > 0;
+}
+
+static gboolean
+generator_done (gpointer data)
+{
+  return g_atomic_int_get (&live_generator.done);
+}
+
+static gboolean
+capture_ended (gpointer data)
+{
+  SuanliLiveCapture *capture = suanli_live_dialog_get_capture (data);
+
+  return capture != NULL && !suanli_live_capture_is_running (capture);
+}
+
+/* This test process is itself a profilable job (the injection library's control code with a
+ * generator for CUPTI): Live… lists it, captures it, and the page shows the trace growing, then its
+ * figures once the capture stops. */
+static void
+test_live (Fixture       *fixture,
+           gconstpointer  data)
+{
+  g_autofree char *name = g_strdup_printf ("profiler-live-light-%s", suanli_test_language_tag ());
+  SuanliLiveDialog *dialog = SUANLI_LIVE_DIALOG (suanli_profile_page_open_live (fixture->page));
+  SuanliTrace *trace;
+  guint64 mid_capture;
+
+  g_assert_cmpuint (suanli_live_dialog_get_n_jobs (dialog), >=, 1);
+  live_generator.count = 200000;
+  live_generator.wait_when_full = TRUE;
+  live_generator.pause_every = 10000;   /* about 2 s */
+  g_assert_true (suanli_live_dialog_capture (dialog, getpid ()));
+  g_assert_true (suanli_test_wait_until (live_trace_shown, fixture, 10000));
+
+  /* Mid-capture: the timeline shows part of it, the summary waits for the end. */
+  trace = suanli_timeline_get_trace (fixture->timeline);
+  mid_capture = suanli_trace_get_n_slices (trace);
+  g_test_message ("%" G_GUINT64_FORMAT " slices shown mid-capture; %s", mid_capture, suanli_live_dialog_get_status (dialog));
+  g_assert_cmpuint (mid_capture, <, 200000);
+  g_assert_cmpstr (suanli_profile_page_get_summary (fixture->page), ==, _(CAPTURING_LIVE));
+  suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
+  g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), name));
+
+  g_assert_true (suanli_test_wait_until (generator_done, NULL, 30000));
+  suanli_live_dialog_stop (dialog);
+  g_assert_true (suanli_test_wait_until (capture_ended, dialog, 10000));
+  g_assert_true (suanli_test_wait_until (loaded, fixture, 10000));
+  g_assert_cmpuint (suanli_trace_get_n_slices (trace), ==, 200000);
+  g_assert_cmpstr (suanli_profile_page_get_summary (fixture->page), !=, _(CAPTURING_LIVE));
+  g_test_message ("after the capture: %s", suanli_profile_page_get_summary (fixture->page));
+  g_assert_nonnull (strstr (suanli_live_dialog_get_status (dialog), "200"));
+  {
+    g_autofree char *dialog_name = g_strdup_printf ("profiler-live-dialog-light-%s", suanli_test_language_tag ());
+
+    suanli_test_wait_for_frame (GTK_WIDGET (dialog));
+    g_free (suanli_test_screenshot (GTK_WIDGET (dialog), dialog_name));
+  }
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_autofree char *state = g_dir_make_tmp ("suanli-profile-state-XXXXXX", NULL);
+  g_autofree char *runtime = g_dir_make_tmp ("suanli-profile-runtime-XXXXXX", NULL);
   int status;
 
   /* The planner autosaves its plan; the plans these tests set must not reach the other tests'
    * windows (or their screenshots), so this program keeps its state apart. */
   g_setenv ("XDG_STATE_HOME", state, TRUE);
+  /* This process is also a profilable job, for Live…: the library's control code, a generator for CUPTI. */
+  g_setenv ("XDG_RUNTIME_DIR", runtime, TRUE);
+  g_setenv ("SUANLI_QUIET", "1", TRUE);
+  g_assert_cmpint (suanli_inject_control_start (suanli_test_generator_source (&live_generator), 4 << 20), ==, 0);
   suanli_test_init_gtk (&argc, &argv);
   g_test_add ("/profile-page/summary", Fixture, NULL, fixture_set_up, test_summary, fixture_tear_down);
   g_test_add ("/profile-page/recent", Fixture, NULL, fixture_set_up, test_recent, fixture_tear_down);
@@ -857,15 +943,21 @@ main (int   argc,
   g_test_add ("/profile-page/export", Fixture, NULL, fixture_set_up, test_export, fixture_tear_down);
   g_test_add ("/profile-page/against-plan", Fixture, NULL, fixture_set_up, test_against_plan, fixture_tear_down);
   g_test_add ("/profile-page/flame-diff", Fixture, NULL, fixture_set_up, test_flame_diff, fixture_tear_down);
+  g_test_add ("/profile-page/live", Fixture, NULL, fixture_set_up, test_live, fixture_tear_down);
   g_test_add ("/profile-page/screenshots", Fixture, NULL, fixture_set_up, test_screenshots, fixture_tear_down);
   status = g_test_run ();
+  suanli_inject_control_stop ();
   {
     g_autofree char *autosave = g_build_filename (state, "suanli", "autosave.suanli-plan", NULL);
     g_autofree char *folder = g_build_filename (state, "suanli", NULL);
 
+    g_autofree char *sockets = g_build_filename (runtime, "suanli", NULL);
+
     g_unlink (autosave);
     g_rmdir (folder);
     g_rmdir (state);
+    g_rmdir (sockets);
+    g_rmdir (runtime);
   }
   return status;
 }

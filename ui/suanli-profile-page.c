@@ -19,6 +19,7 @@
 #include "suanli-catalog.h"
 #include "suanli-estimate.h"
 #include "suanli-flame-graph.h"
+#include "suanli-live-dialog.h"
 #include "suanli-plan-comparison.h"
 #include "suanli-profile-page.h"
 #include "suanli-recent-menu.h"
@@ -73,6 +74,7 @@ struct _SuanliProfilePage
   SuanliTrace          *baseline;        /* another trace the flame graph is compared with, or NULL */
   GtkButton            *compare_button;
   GtkFileChooserNative *compare_dialog;
+  GtkWindow            *live_dialog;     /* Live…, once opened; it lives as long as it is open */
   GCancellable         *baseline_loading;
   GtkMenuButton        *recent_button;
   GtkMenuButton        *empty_recent_button;
@@ -339,7 +341,9 @@ update_flame (SuanliProfilePage *self)
   g_autoptr(GTask) task = NULL;
   FlameJob *job;
 
-  if (trace == NULL || !g_str_equal (gtk_stack_get_visible_child_name (self->views), "flame"))
+  /* A trace still growing is read by no worker: its flame graph comes when the capture ends. */
+  if (trace == NULL || suanli_trace_is_growing (trace) ||
+      !g_str_equal (gtk_stack_get_visible_child_name (self->views), "flame"))
     return;
   /* A selected range on the timeline restricts the flame graph to it. */
   if (!suanli_timeline_get_range (self->timeline, &from, &to))
@@ -601,6 +605,16 @@ on_figures_worked_out (GObject      *source,
   compare_with_plan (self);
 }
 
+/* While a live capture grows the trace: its span and slice count under the title. */
+static void
+on_live_grown (SuanliProfilePage *self,
+               SuanliTrace       *trace)
+{
+  g_autofree char *subtitle = subtitle_text (trace);
+
+  gtk_label_set_text (self->subtitle_label, subtitle);
+}
+
 static void
 show_trace (SuanliProfilePage *self)
 {
@@ -623,15 +637,32 @@ show_trace (SuanliProfilePage *self)
   {
     g_autofree char *title = files_text (trace);
     g_autofree char *subtitle = subtitle_text (trace);
-    g_autoptr(GTask) task = g_task_new (self, NULL, on_figures_worked_out, NULL);
 
     gtk_label_set_text (self->title_label, title);
     gtk_label_set_text (self->subtitle_label, subtitle);
-    gtk_label_set_text (self->summary_label, _("Working out where the time went…"));
     gtk_widget_set_visible (GTK_WIDGET (self->breakdown_area), FALSE);
-    self->working_out++;
-    g_task_set_task_data (task, g_object_ref (trace), g_object_unref);
-    g_task_run_in_thread (task, work_out_figures);
+    /* Shown again, with its figures, when a live capture into it ends. */
+    g_signal_handlers_disconnect_by_func (trace, show_trace, self);
+    g_signal_handlers_disconnect_by_func (trace, on_live_grown, self);
+    if (suanli_trace_is_growing (trace))
+      {
+        g_signal_connect_object (trace, "notify::growing", G_CALLBACK (show_trace), self, G_CONNECT_SWAPPED);
+        g_signal_connect_object (trace, "grown", G_CALLBACK (on_live_grown), self, G_CONNECT_SWAPPED);
+        /* Nothing of an earlier trace's figures stays on show. */
+        g_clear_pointer (&self->figures, suanli_trace_figures_free);
+        show_comparison (self, NULL);
+        gtk_label_set_text (self->summary_label, _("Capturing live: the timeline grows as records come; the summary, "
+                                                   "tables and flame graph follow when the capture stops."));
+      }
+    else
+      {
+        g_autoptr(GTask) task = g_task_new (self, NULL, on_figures_worked_out, NULL);
+
+        gtk_label_set_text (self->summary_label, _("Working out where the time went…"));
+        self->working_out++;
+        g_task_set_task_data (task, g_object_ref (trace), g_object_unref);
+        g_task_run_in_thread (task, work_out_figures);
+      }
   }
   set_details (self, _("Click a slice to see its details. Zoom with Ctrl+wheel or W and S, pan with A and D or by "
                        "dragging."));
@@ -872,7 +903,7 @@ on_range_changed (SuanliProfilePage *self)
   SuanliTrace *trace = suanli_timeline_get_trace (self->timeline);
   gint64 from, to;
 
-  if (trace == NULL)
+  if (trace == NULL || suanli_trace_is_growing (trace))
     return;
   if (!suanli_timeline_get_range (self->timeline, &from, &to))
     {
@@ -1367,6 +1398,36 @@ suanli_profile_page_constructed (GObject *object)
   watch_plan (self);
 }
 
+/**
+ * suanli_profile_page_open_live:
+ *
+ * Live…: the window listing this machine's profilable jobs, one capture of which the page shows
+ * growing. Returns: (transfer none): the window, presented.
+ */
+GtkWindow *
+suanli_profile_page_open_live (SuanliProfilePage *self)
+{
+  if (self->live_dialog == NULL)
+    {
+      self->live_dialog = GTK_WINDOW (suanli_live_dialog_new (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))),
+                                                              suanli_page_get_workspace (SUANLI_PAGE (self))));
+      g_object_add_weak_pointer (G_OBJECT (self->live_dialog), (gpointer *) &self->live_dialog);
+      gtk_window_set_hide_on_close (self->live_dialog, TRUE);
+    }
+  else
+    suanli_live_dialog_refresh (SUANLI_LIVE_DIALOG (self->live_dialog));
+  gtk_window_present (self->live_dialog);
+  return self->live_dialog;
+}
+
+static void
+live_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  suanli_profile_page_open_live (SUANLI_PROFILE_PAGE (widget));
+}
+
 static void
 suanli_profile_page_dispose (GObject *object)
 {
@@ -1387,6 +1448,8 @@ suanli_profile_page_dispose (GObject *object)
   if (self->export_dialog != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->export_dialog));
   g_clear_object (&self->export_dialog);
+  if (self->live_dialog != NULL)
+    gtk_window_destroy (self->live_dialog);
   if (self->compare_dialog != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->compare_dialog));
   g_clear_object (&self->compare_dialog);
@@ -1451,6 +1514,7 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_install_action (widget_class, "profile.use-measured", NULL, use_measured_action);
   gtk_widget_class_install_action (widget_class, "profile.compare", NULL, compare_action);
   gtk_widget_class_install_action (widget_class, "profile.jump", NULL, jump_action);
+  gtk_widget_class_install_action (widget_class, "profile.live", NULL, live_action);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, jump_button);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, breakdown_area);
   gtk_widget_class_install_action (widget_class, "profile.open-recent", "s", open_recent_action);

@@ -37,4 +37,6 @@ const char *suanli_profile_page_get_details (SuanliProfilePage *self);
 const char *suanli_profile_page_get_summary (SuanliProfilePage *self);
 const char *suanli_profile_page_get_plan_comparison (SuanliProfilePage *self);
 
+GtkWindow          *suanli_profile_page_open_live (SuanliProfilePage *self);
+
 G_END_DECLS

@@ -619,6 +619,8 @@ suanli_timeline_dispose (GObject *object)
 {
   SuanliTimeline *self = SUANLI_TIMELINE (object);
 
+  if (self->trace != NULL)
+    g_signal_handlers_disconnect_by_data (self->trace, self);
   g_clear_pointer (&self->painter, suanli_timeline_painter_free);
   g_clear_object (&self->trace);
   G_OBJECT_CLASS (suanli_timeline_parent_class)->dispose (object);
@@ -712,6 +714,34 @@ suanli_timeline_new (void)
   return g_object_new (SUANLI_TYPE_TIMELINE, NULL);
 }
 
+/* A live capture added to the trace: new rows, and the view follows its end while it was showing
+ * the end already (as a terminal follows its output). */
+static void
+on_trace_grown (SuanliTimeline *self)
+{
+  gint64 first, last;
+  gboolean following = self->view.to >= self->last;
+
+  suanli_timeline_painter_refresh (self->painter);
+  suanli_trace_get_time_range (self->trace, &first, &last);
+  if (self->first == self->last)
+    {
+      /* The first records of a capture that started empty: all of them. */
+      self->first = first;
+      self->view.from = first;
+      self->view.to = MAX (last, first + MIN_SPAN_NS);
+    }
+  else if (following && last > self->last)
+    {
+      gint64 span = self->view.to - self->view.from;
+
+      self->view.to = last;
+      self->view.from = MAX (self->first, last - MAX (span, MIN_SPAN_NS));
+    }
+  self->last = last;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 /* Shows @trace (or nothing), all of it. */
 void
 suanli_timeline_set_trace (SuanliTimeline *self,
@@ -719,8 +749,13 @@ suanli_timeline_set_trace (SuanliTimeline *self,
 {
   g_return_if_fail (SUANLI_IS_TIMELINE (self));
 
-  if (!g_set_object (&self->trace, trace))
+  if (self->trace == trace)
     return;
+  if (self->trace != NULL)
+    g_signal_handlers_disconnect_by_data (self->trace, self);
+  g_set_object (&self->trace, trace);
+  if (trace != NULL)
+    g_signal_connect_swapped (trace, "grown", G_CALLBACK (on_trace_grown), self);
   g_clear_pointer (&self->painter, suanli_timeline_painter_free);
   self->has_selection = FALSE;
   if (trace != NULL)

@@ -299,6 +299,15 @@ suanli_timeline_painter_new (SuanliTrace *trace)
   return self;
 }
 
+/* The trace grew (a live capture): rows for its new tracks, and deeper lanes where they deepened.
+ * What was folded, pinned, selected or searched for stays so. */
+void
+suanli_timeline_painter_refresh (SuanliTimelinePainter *self)
+{
+  g_byte_array_set_size (self->matched, 0);   /* new names: matched again as they are drawn */
+  layout_rows (self);
+}
+
 void
 suanli_timeline_painter_free (SuanliTimelinePainter *self)
 {

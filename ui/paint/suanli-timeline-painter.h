@@ -25,6 +25,7 @@ typedef struct
 
 SuanliTimelinePainter *suanli_timeline_painter_new            (SuanliTrace           *trace);
 void                   suanli_timeline_painter_free           (SuanliTimelinePainter *self);
+void                   suanli_timeline_painter_refresh        (SuanliTimelinePainter *self);
 double                 suanli_timeline_painter_content_height (SuanliTimelinePainter *self);
 void                   suanli_timeline_painter_set_selected   (SuanliTimelinePainter *self,
                                                                guint                  track,
