@@ -2,7 +2,9 @@
  * writer and socket into the trace model, and how long one record takes to reach the collector
  *
  * The producer is the tests' generator in place of CUPTI; the rest is the library's own code.
- * Prints medians of three runs (aim: ≥ 2 million records a second) and of 50 single records.
+ * Prints medians of three runs (aim: ≥ 2 million records a second), of 50 single records from push
+ * to the collector's socket, and of 20 from push to the workbench's trace showing them (the live
+ * view's latency, whose floor is the twice-a-second update).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -20,6 +22,7 @@
 #include "suanli-bench.h"
 #include "suanli-capture-decoder.h"
 #include "suanli-inject.h"
+#include "suanli-live-capture.h"
 
 #define RECORDS 3000000
 
@@ -129,6 +132,84 @@ stream_once (void)
   return RECORDS / ((g_get_monotonic_time () - start) / 1e6);
 }
 
+/* ---- what the workbench sees: a record pushed, to the trace's "grown" that shows it ---------------- */
+
+typedef struct
+{
+  GMainLoop   *loop;
+  SuanliBench *bench;
+  SuanliTrace *trace;
+  gint64       pushed_at;     /* when the record now on its way was pushed; 0: none */
+  guint64      shown;         /* slices the trace had at the last "grown" */
+  guint        samples;
+} ViewLatency;
+
+static gboolean
+push_one (gpointer data)
+{
+  ViewLatency *run = data;
+  SuanliCaptureKernel kernel = { { 0 } };
+
+  if (run->pushed_at != 0)
+    return G_SOURCE_CONTINUE;   /* the last one is not shown yet */
+  suanli_capture_init_record (&kernel.record, SUANLI_CAPTURE_KERNEL, sizeof kernel);
+  kernel.start = (guint64) g_get_real_time () * 1000, kernel.end = kernel.start + 1000;
+  run->pushed_at = g_get_monotonic_time ();
+  suanli_inject_queue_push (producer.queue, &kernel, sizeof kernel);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+on_grown (SuanliTrace *trace,
+          gpointer     data)
+{
+  ViewLatency *run = data;
+  guint64 slices = suanli_trace_get_n_slices (trace);
+
+  if (run->pushed_at == 0 || slices <= run->shown)
+    return;
+  run->shown = slices;
+  suanli_bench_add (run->bench, (g_get_monotonic_time () - run->pushed_at) / 1000.0);
+  run->pushed_at = 0;
+  if (++run->samples == 20)
+    g_main_loop_quit (run->loop);
+}
+
+static void
+on_started (GObject      *object,
+            GAsyncResult *result,
+            gpointer      data)
+{
+  if (!suanli_live_capture_start_finish (SUANLI_LIVE_CAPTURE (object), result, NULL))
+    g_error ("the live capture did not start");
+}
+
+static void
+measure_view_latency (SuanliBench *bench)
+{
+  g_autoptr(GPtrArray) jobs = suanli_live_list_jobs (NULL);
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(SuanliLiveCapture) capture = NULL;
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  ViewLatency run = { loop, bench, trace, 0, 0, 0 };
+  guint pusher;
+
+  for (guint i = 0; jobs != NULL && i < jobs->len && capture == NULL; i++)
+    if (((SuanliLiveJob *) g_ptr_array_index (jobs, i))->pid == getpid ())
+      capture = suanli_live_capture_new (trace, g_ptr_array_index (jobs, i));
+  if (capture == NULL)
+    g_error ("this process is not listed as a job");
+  producer.count = 0;
+  g_signal_connect (trace, "grown", G_CALLBACK (on_grown), &run);
+  suanli_live_capture_start_async (capture, NULL, on_started, NULL);
+  pusher = g_timeout_add (37, push_one, &run);   /* out of step with the view's updates */
+  g_main_loop_run (loop);
+  g_source_remove (pusher);
+  suanli_live_capture_stop (capture);
+  while (suanli_live_capture_is_running (capture))
+    g_main_context_iteration (NULL, TRUE);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -172,6 +253,12 @@ main (int    argc,
     close (fd);
   }
   suanli_bench_report (latency);
+  {
+    g_autoptr(SuanliBench) view = suanli_bench_new ("one record, pushed to shown in the growing trace", "ms");
+
+    measure_view_latency (view);
+    suanli_bench_report (view);
+  }
   suanli_inject_control_stop ();
   {
     g_autofree char *folder = g_build_filename (runtime_dir, "suanli", NULL);
