@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <string.h>
 #include <glib.h>
 
@@ -157,11 +158,36 @@ test_decode (void)
   }
 }
 
+/* The header's devices come from the driver the job has loaded: none without one; with one (here a
+ * stand-in with known figures), every device with its name, SMs, clocks, memory and capability. */
+static void
+test_devices (void)
+{
+  SuanliCaptureDevice devices[4];
+  void *driver;
+
+  g_assert_cmpuint (suanli_inject_query_devices (devices, G_N_ELEMENTS (devices)), ==, 0);
+  driver = dlopen (g_getenv ("SUANLI_FAKE_CUDA"), RTLD_NOW | RTLD_GLOBAL);
+  g_assert_nonnull (driver);
+  g_assert_cmpuint (suanli_inject_query_devices (devices, G_N_ELEMENTS (devices)), ==, 2);
+  g_assert_cmpuint (suanli_inject_query_devices (devices, 1), ==, 1);   /* no more than asked */
+  suanli_inject_query_devices (devices, G_N_ELEMENTS (devices));
+  g_assert_cmpstr (devices[1].name, ==, "Test GPU 1");
+  g_assert_cmpuint (devices[1].id, ==, 1);
+  g_assert_cmpuint (devices[0].sm_count, ==, 132);
+  g_assert_cmpuint (devices[0].core_clock_khz, ==, 1980000);
+  g_assert_cmpuint (devices[0].memory_clock_khz, ==, 3201000);
+  g_assert_cmpuint (devices[0].compute_capability, ==, 90);
+  g_assert_cmpuint (devices[0].memory_bytes, ==, G_GUINT64_CONSTANT (150754820096));
+  dlclose (driver);
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/inject-cupti/decode", test_decode);
+  g_test_add_func ("/inject-cupti/devices", test_devices);
   return g_test_run ();
 }

@@ -161,6 +161,64 @@ suanli_inject_cupti_load (char   *error,
   return load (error, error_size);
 }
 
+/* ---- devices ------------------------------------------------------------------------------------- */
+
+typedef CUresult (*DeviceGetCount) (int *);
+typedef CUresult (*DeviceGet) (CUdevice *, int);
+typedef CUresult (*DeviceGetName) (char *, int, CUdevice);
+typedef CUresult (*DeviceGetAttribute) (int *, CUdevice_attribute, CUdevice);
+typedef CUresult (*DeviceTotalMem) (size_t *, CUdevice);
+
+/**
+ * suanli_inject_query_devices:
+ *
+ * The job's GPUs, from the CUDA driver it has loaded already (the library is injected at cuInit):
+ * looked up in the process, never loaded. Returns: how many were filled in; 0 without a driver.
+ */
+uint16_t
+suanli_inject_query_devices (SuanliCaptureDevice *devices,
+                             uint16_t             max_devices)
+{
+  DeviceGetCount get_count = (DeviceGetCount) dlsym (RTLD_DEFAULT, "cuDeviceGetCount");
+  DeviceGet get = (DeviceGet) dlsym (RTLD_DEFAULT, "cuDeviceGet");
+  DeviceGetName get_name = (DeviceGetName) dlsym (RTLD_DEFAULT, "cuDeviceGetName");
+  DeviceGetAttribute get_attribute = (DeviceGetAttribute) dlsym (RTLD_DEFAULT, "cuDeviceGetAttribute");
+  DeviceTotalMem total_memory = (DeviceTotalMem) dlsym (RTLD_DEFAULT, "cuDeviceTotalMem_v2");
+  int count = 0;
+  uint16_t filled = 0;
+
+  if (get_count == NULL || get == NULL || get_name == NULL || get_attribute == NULL || total_memory == NULL ||
+      get_count (&count) != CUDA_SUCCESS)
+    return 0;
+  for (int i = 0; i < count && filled < max_devices; i++)
+    {
+      SuanliCaptureDevice *device = &devices[filled];
+      CUdevice handle;
+      size_t bytes = 0;
+      int major = 0, minor = 0, value = 0;
+
+      if (get (&handle, i) != CUDA_SUCCESS)
+        continue;
+      memset (device, 0, sizeof *device);
+      device->id = (uint32_t) i;
+      if (get_name (device->name, sizeof device->name - 1, handle) != CUDA_SUCCESS)
+        snprintf (device->name, sizeof device->name, "GPU %d", i);
+      if (get_attribute (&value, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, handle) == CUDA_SUCCESS)
+        device->sm_count = (uint32_t) value;
+      if (get_attribute (&value, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, handle) == CUDA_SUCCESS)
+        device->core_clock_khz = (uint32_t) value;
+      if (get_attribute (&value, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, handle) == CUDA_SUCCESS)
+        device->memory_clock_khz = (uint32_t) value;
+      if (get_attribute (&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, handle) == CUDA_SUCCESS &&
+          get_attribute (&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, handle) == CUDA_SUCCESS)
+        device->compute_capability = (uint32_t) (major * 10 + minor);
+      if (total_memory (&bytes, handle) == CUDA_SUCCESS)
+        device->memory_bytes = bytes;
+      filled++;
+    }
+  return filled;
+}
+
 /* ---- names --------------------------------------------------------------------------------------- */
 
 static uint32_t
@@ -570,7 +628,7 @@ cupti_start (SuanliInjectSource  *source,
         quote (result, "cuptiActivityEnable", error, error_size);
         goto failed;
       }
-  (void) devices, (void) max_devices;   /* devices come as CUPTI device records in a later version */
+  *n_devices = suanli_inject_query_devices (devices, max_devices);
   return 0;
 
 failed:

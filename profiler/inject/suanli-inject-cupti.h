@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include <cuda.h>
 #include <cupti_activity.h>
 #include <cupti_callbacks.h>
 #include <cupti_result.h>
@@ -20,6 +21,8 @@ size_t suanli_inject_cupti_decode_buffer (uint8_t           *buffer,
                                           size_t             valid,
                                           SuanliInjectQueue *queue);
 void   suanli_inject_cupti_reset         (void);
+uint16_t suanli_inject_query_devices     (SuanliCaptureDevice *devices,
+                                          uint16_t             max_devices);
 
 #ifdef __cplusplus
 }
