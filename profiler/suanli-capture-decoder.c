@@ -205,7 +205,7 @@ decode_kernel (SuanliCaptureDecoder      *self,
   SuanliCaptureKernel kernel;
   g_autofree char *grid = NULL;
   g_autofree char *block = NULL;
-  SuanliArg args[8];
+  SuanliArg args[9];
   guint n = 0;
 
   suanli_capture_copy_record (record, &kernel, sizeof kernel);
@@ -220,6 +220,11 @@ decode_kernel (SuanliCaptureDecoder      *self,
   args[n++] = int_arg (self, ARG_SHARED_MEMORY, kernel.shared_memory);
   if (kernel.graph != 0)
     args[n++] = int_arg (self, ARG_GRAPH, kernel.graph);
+  if (kernel.stack != SUANLI_CAPTURE_NO_STRING)
+    {
+      SuanliArg stack = { self->args[ARG_CALL_STACK], SUANLI_ARG_STRING, { .s = string_of (self, kernel.stack) } };
+      args[n++] = stack;
+    }
   add_slice (self, stream_track (self, kernel.device, kernel.stream), kernel.start, kernel.end,
              string_of (self, kernel.name), CATEGORY_KERNEL, args, n);
 }

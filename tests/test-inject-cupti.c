@@ -86,6 +86,16 @@ make_buffer (void)
   return buffer;
 }
 
+/* Stands for the program's code that launches the kernel: its frame must be in the stack. */
+__attribute__ ((noinline)) void launch_from_test_program (uint32_t correlation);
+
+__attribute__ ((noinline)) void
+launch_from_test_program (uint32_t correlation)
+{
+  suanli_inject_record_launch_stack (correlation);
+  __asm__ volatile ("" ::: "memory");   /* not a tail call: this frame stays on the stack */
+}
+
 static void
 test_decode (void)
 {
@@ -102,6 +112,7 @@ test_decode (void)
   if (suanli_inject_cupti_load (message, sizeof message) != 0)
     g_error ("libcupti did not load: %s", message);
   g_assert_cmpint (suanli_inject_queue_init (&queue, 1 << 20), ==, 0);
+  launch_from_test_program (5);   /* the kernel's correlation id: its launch's CPU stack */
   records = suanli_inject_cupti_decode_buffer (buffer->data, buffer->len, &queue);
   g_assert_cmpuint (records, ==, 8);
 
@@ -143,6 +154,20 @@ test_decode (void)
     g_assert_cmpint (value, ==, 1024 + 48 * 1024);
     g_assert_true (suanli_trace_find_arg_int (trace, kernel, "registers per thread", &value));
     g_assert_cmpint (value, ==, 96);
+    /* Where it was launched from: the program's frames, outermost first, the profiler's left out. */
+    {
+      const SuanliArg *args = suanli_trace_get_args (trace, kernel);
+      const char *stack = NULL;
+
+      for (guint a = 0; a < kernel->n_args; a++)
+        if (g_str_equal (suanli_trace_get_string (trace, args[a].key), "Call stack"))
+          stack = suanli_trace_get_string (trace, args[a].s);
+      g_assert_nonnull (stack);
+      g_test_message ("launch stack:\n%s", stack);
+      g_assert_true (g_str_has_suffix (stack, "launch_from_test_program (test-inject-cupti)"));
+      g_assert_nonnull (strstr (stack, "main (test-inject-cupti)\n"));
+      g_assert_null (strstr (stack, "suanli_inject_"));
+    }
     g_assert_cmpstr (suanli_trace_get_string (trace, g_array_index (stream->slices, SuanliSlice, 1).name), ==, "Memcpy DtoH");
     g_assert_cmpstr (suanli_trace_get_string (trace, g_array_index (stream->slices, SuanliSlice, 2).name), ==,
                      "Memset (Device)");

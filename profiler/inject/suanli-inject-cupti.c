@@ -14,6 +14,7 @@
 #include "suanli-inject-cupti.h"
 
 #include <dlfcn.h>
+#include <execinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,8 @@
 #define POOL_BUFFERS  32
 #define NAME_SLOTS    (1u << 14)   /* interned names; past that, names go unshared (each time) */
 #define OPEN_MARKERS  256          /* NVTX ranges open at once, waiting for their end */
+#define STACK_SLOTS   4096         /* launches whose CPU stack waits for their kernel's record */
+#define STACK_DEPTH   24
 
 typedef CUptiResult (*GetVersion) (uint32_t *);
 typedef CUptiResult (*GetResultString) (CUptiResult, const char **);
@@ -34,6 +37,7 @@ typedef CUptiResult (*GetNextRecord) (uint8_t *, size_t, CUpti_Activity **);
 typedef CUptiResult (*GetNumDropped) (CUcontext, uint32_t, size_t *);
 typedef CUptiResult (*Subscribe) (CUpti_SubscriberHandle *, CUpti_CallbackFunc, void *);
 typedef CUptiResult (*Unsubscribe) (CUpti_SubscriberHandle);
+typedef CUptiResult (*EnableCallback) (uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain, CUpti_CallbackId);
 
 typedef struct
 {
@@ -42,6 +46,14 @@ typedef struct
   uint32_t    thread;
   uint32_t    name;
 } OpenMarker;
+
+/* The CPU stack of one launch, kept (by correlation id) until its kernel's record comes. */
+typedef struct
+{
+  uint32_t    correlation;
+  int         depth;
+  void       *frames[STACK_DEPTH];
+} LaunchStack;
 
 static struct
 {
@@ -57,6 +69,7 @@ static struct
   GetNumDropped          get_num_dropped;
   Subscribe              subscribe;
   Unsubscribe            unsubscribe;
+  EnableCallback         enable_callback;
   CUpti_SubscriberHandle subscriber;
   SuanliInjectQueue     *queue;
   pthread_mutex_t        lock;          /* the pool, the names and the open markers */
@@ -68,6 +81,7 @@ static struct
   uint32_t               next_name;
   OpenMarker             markers[OPEN_MARKERS];
   unsigned               n_markers;
+  LaunchStack            stacks[STACK_SLOTS];
 } cupti = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static const CUpti_ActivityKind enabled_kinds[] = {
@@ -124,6 +138,7 @@ load (char   *error,
     { "cuptiActivityGetNumDroppedRecords", (void **) &cupti.get_num_dropped },
     { "cuptiSubscribe", (void **) &cupti.subscribe },
     { "cuptiUnsubscribe", (void **) &cupti.unsubscribe },
+    { "cuptiEnableCallback", (void **) &cupti.enable_callback },
   };
 
   if (cupti.library != NULL)
@@ -219,6 +234,68 @@ suanli_inject_query_devices (SuanliCaptureDevice *devices,
   return filled;
 }
 
+/* ---- launch stacks ------------------------------------------------------------------------------ */
+
+/* On the launching thread, at a launch's entry: its return addresses, into a preallocated slot. */
+void
+suanli_inject_record_launch_stack (uint32_t correlation)
+{
+  LaunchStack *slot = &cupti.stacks[correlation % STACK_SLOTS];
+
+  slot->depth = backtrace (slot->frames, STACK_DEPTH);
+  slot->correlation = correlation;
+}
+
+/* Whether a frame is the profiler's own (this library, CUPTI, the driver under the launch). */
+static bool
+is_profiler_frame (const char *library,
+                   const char *name)
+{
+  static const char * const libraries[] = { "libsuanli-inject", "libcupti", "libcuda.so" };
+
+  if (name != NULL && strncmp (name, "suanli_inject_", 14) == 0)
+    return true;
+  for (unsigned i = 0; library != NULL && i < sizeof libraries / sizeof libraries[0]; i++)
+    if (strncmp (library, libraries[i], strlen (libraries[i])) == 0)
+      return true;
+  return false;
+}
+
+/* The frames of the launch @correlation, outermost first, one "function (library)" a line, the
+ * profiler's own left out. Returns: its length, or 0 when none was kept. */
+size_t
+suanli_inject_format_launch_stack (uint32_t  correlation,
+                                   char     *text,
+                                   size_t    size)
+{
+  LaunchStack *slot = &cupti.stacks[correlation % STACK_SLOTS];
+  size_t length = 0;
+
+  if (slot->correlation != correlation || slot->depth <= 0 || size == 0)
+    return 0;
+  text[0] = '\0';
+  for (int i = slot->depth - 1; i >= 0 && length + 1 < size; i--)
+    {
+      const char *library, *name;
+      Dl_info info;
+      int written;
+
+      if (dladdr (slot->frames[i], &info) == 0)
+        continue;
+      library = info.dli_fname != NULL && strrchr (info.dli_fname, '/') != NULL ? strrchr (info.dli_fname, '/') + 1
+                                                                               : info.dli_fname;
+      name = info.dli_sname;
+      if (is_profiler_frame (library, name))
+        continue;
+      written = snprintf (text + length, size - length, "%s%s (%s)", length > 0 ? "\n" : "", name != NULL ? name : "??",
+                          library != NULL ? library : "?");
+      if (written < 0)
+        break;
+      length += (size_t) written < size - length ? (size_t) written : size - length - 1;
+    }
+  return length;
+}
+
 /* ---- names --------------------------------------------------------------------------------------- */
 
 static uint32_t
@@ -310,6 +387,12 @@ convert_kernel (const CUpti_ActivityKernel10 *in)
   out.registers_per_thread = in->registersPerThread;
   out.shared_memory = (uint32_t) (in->staticSharedMemory + in->dynamicSharedMemory);
   out.graph = in->graphId;
+  {
+    char stack[2048];
+
+    if (suanli_inject_format_launch_stack (in->correlationId, stack, sizeof stack) > 0)
+      out.stack = intern (stack);
+  }
   suanli_inject_queue_push (cupti.queue, &out, sizeof out);
 }
 
@@ -550,7 +633,11 @@ on_callback (void                   *data,
              CUpti_CallbackId        id,
              const void             *info)
 {
-  /* Subscribed only to hold CUPTI for this capture (one subscriber per process): nothing to do. */
+  const CUpti_CallbackData *call = info;
+
+  /* A kernel launch (or a graph's), on the launching thread: where in the program it came from. */
+  if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && call->callbackSite == CUPTI_API_ENTER)
+    suanli_inject_record_launch_stack (call->correlationId);
 }
 
 /* ---- the source ---------------------------------------------------------------------------------- */
@@ -617,6 +704,17 @@ cupti_start (SuanliInjectSource  *source,
       cupti.subscriber = NULL;
       goto failed;
     }
+  {
+    static const CUpti_CallbackId launches[] = {
+      CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
+      CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
+    };
+    void *warm_up[2];
+
+    backtrace (warm_up, 2);   /* the first call loads the unwinder: not in a launch's way */
+    for (unsigned i = 0; i < sizeof launches / sizeof launches[0]; i++)
+      cupti.enable_callback (1, cupti.subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, launches[i]);
+  }
   if ((result = cupti.register_callbacks (buffer_requested, buffer_completed)) != CUPTI_SUCCESS)
     {
       quote (result, "cuptiActivityRegisterCallbacks", error, error_size);

@@ -6,6 +6,7 @@
 
 #include <cuda.h>
 #include <cupti_activity.h>
+#include <cupti_runtime_cbid.h>
 #include <cupti_callbacks.h>
 #include <cupti_result.h>
 
@@ -23,6 +24,10 @@ size_t suanli_inject_cupti_decode_buffer (uint8_t           *buffer,
 void   suanli_inject_cupti_reset         (void);
 uint16_t suanli_inject_query_devices     (SuanliCaptureDevice *devices,
                                           uint16_t             max_devices);
+void   suanli_inject_record_launch_stack (uint32_t           correlation);
+size_t suanli_inject_format_launch_stack (uint32_t           correlation,
+                                          char              *text,
+                                          size_t             size);
 
 #ifdef __cplusplus
 }
