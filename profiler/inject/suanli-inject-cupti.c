@@ -253,7 +253,8 @@ is_profiler_frame (const char *library,
 {
   static const char * const libraries[] = { "libsuanli-inject", "libcupti", "libcuda.so" };
 
-  if (name != NULL && strncmp (name, "suanli_inject_", 14) == 0)
+  /* (backtrace itself shows up where a sanitizer intercepts it.) */
+  if (name != NULL && (strncmp (name, "suanli_inject_", 14) == 0 || strcmp (name, "backtrace") == 0))
     return true;
   for (unsigned i = 0; library != NULL && i < sizeof libraries / sizeof libraries[0]; i++)
     if (strncmp (library, libraries[i], strlen (libraries[i])) == 0)
