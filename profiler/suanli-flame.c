@@ -280,6 +280,41 @@ stack_node (SuanliFlame *self,
   return node;
 }
 
+/* The node a kernel goes under: its launch's CPU stack. A kernel that carries the native stack it
+ * was launched from (a live capture's "Call stack") goes under the launch's enclosing slices, then
+ * those frames, outermost first, in place of the launch call itself. */
+static guint32
+launch_node (SuanliFlame *self,
+             SuanliFlow  *flow,
+             SuanliSlice *work,
+             GHashTable  *parents_by_track)
+{
+  const SuanliArg *args = suanli_trace_get_args (self->trace, work);
+  const char *frames = NULL;
+  guint32 node;
+
+  for (guint a = 0; args != NULL && a < work->n_args; a++)
+    if (args[a].type == SUANLI_ARG_STRING && g_str_equal (suanli_trace_get_string (self->trace, args[a].key), "Call stack"))
+      frames = suanli_trace_get_string (self->trace, args[a].s);
+  if (frames == NULL || *frames == '\0')
+    return stack_node (self, flow->from_track, flow->from_slice, parents_by_track);
+  {
+    SuanliTrack *track = suanli_trace_get_track (self->trace, flow->from_track);
+    GArray *parents;
+    guint32 enclosing;
+    g_auto(GStrv) lines = g_strsplit (frames, "\n", MAX_DEPTH);
+
+    stack_node (self, flow->from_track, flow->from_slice, parents_by_track);   /* makes the parents */
+    parents = g_hash_table_lookup (parents_by_track, GUINT_TO_POINTER (flow->from_track + 1));
+    enclosing = g_array_index (parents, guint32, flow->from_slice);
+    node = enclosing != G_MAXUINT32 ? stack_node (self, flow->from_track, enclosing, parents_by_track)
+                                    : child (self, group_node (self, track), thread_label (self, track));
+    for (guint i = 0; lines[i] != NULL; i++)
+      node = child (self, node, label (self, lines[i]));
+  }
+  return node;
+}
+
 static void
 build_gpu (SuanliFlame *self)
 {
@@ -310,9 +345,7 @@ build_gpu (SuanliFlame *self)
         continue;
       weight = overlap (self, work);
       if (weight > 0)
-        add_weight (self, child (self, stack_node (self, flow->from_track, flow->from_slice, parents_by_track),
-                                 work->name),
-                    weight);
+        add_weight (self, child (self, launch_node (self, flow, work, parents_by_track), work->name), weight);
     }
 
   for (guint t = 0; t < suanli_trace_get_n_tracks (self->trace); t++)

@@ -13,6 +13,7 @@
 #include <glib.h>
 
 #include "suanli-capture-decoder.h"
+#include "suanli-flame.h"
 #include "suanli-inject-cupti.h"
 
 #define PID 777
@@ -167,6 +168,28 @@ test_decode (void)
       g_assert_true (g_str_has_suffix (stack, "launch_from_test_program (test-inject-cupti)"));
       g_assert_nonnull (strstr (stack, "main (test-inject-cupti)\n"));
       g_assert_null (strstr (stack, "suanli_inject_"));
+    }
+    /* The GPU flame graph puts the kernel under those frames, inside the NVTX range. */
+    {
+      g_autoptr(SuanliFlame) flame = suanli_flame_new (trace, SUANLI_FLAME_GPU, G_MININT64, G_MAXINT64);
+      guint32 launcher = 0;
+
+      for (guint32 n = 1; n < suanli_flame_get_n_nodes (flame); n++)
+        if (g_str_equal (suanli_flame_get_name (flame, n), "launch_from_test_program (test-inject-cupti)"))
+          launcher = n;
+      g_assert_cmpuint (launcher, !=, 0);
+      g_assert_cmpstr (suanli_flame_get_name (flame, suanli_flame_get_node (flame, launcher)->first_child), ==,
+                       "ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_tn");
+      g_assert_cmpint (suanli_flame_get_node (flame, launcher)->total, ==, 50000);
+      {
+        /* Up from the launcher: the program's frames, then the NVTX range, then the thread. */
+        guint32 at = launcher;
+        gboolean in_range = FALSE;
+
+        while ((at = suanli_flame_get_node (flame, at)->parent) != 0)
+          in_range = in_range || g_str_equal (suanli_flame_get_name (flame, at), "train_step");
+        g_assert_true (in_range);
+      }
     }
     g_assert_cmpstr (suanli_trace_get_string (trace, g_array_index (stream->slices, SuanliSlice, 1).name), ==, "Memcpy DtoH");
     g_assert_cmpstr (suanli_trace_get_string (trace, g_array_index (stream->slices, SuanliSlice, 2).name), ==,
