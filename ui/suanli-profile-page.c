@@ -1180,7 +1180,7 @@ open_action (GtkWidget  *widget,
       self->open_dialog = new_file_dialog (self, _("Open Traces"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), TRUE,
                                            G_CALLBACK (on_open_response));
       gtk_file_filter_set_name (traces, _("Traces"));
-      for (const char * const *pattern = (const char * const[]) { "*.json", "*.json.gz", "*.gz", "*.folded",
+      for (const char * const *pattern = (const char * const[]) { "*.json", "*.json.gz", "*.gz", "*.folded", "*.suanli-capture",
                                                                   "*.collapsed", "*.txt", NULL };
            *pattern != NULL; pattern++)
         gtk_file_filter_add_pattern (traces, *pattern);
