@@ -41,9 +41,9 @@ typedef struct
   int                 capture_fd;      /* the capturing collector's connection, or -1 */
   pthread_t           control_thread;
   pthread_t           writer_thread;
-  volatile int        writing;         /* the writer runs while this is 1 */
-  volatile int        collector_gone;
-  volatile int        state;           /* SuanliInjectState */
+  int                 writing;         /* the writer runs while this is 1 (atomic) */
+  int                 collector_gone;  /* (atomic) */
+  int                 state;           /* SuanliInjectState (atomic: the job's threads read it) */
   uint16_t            n_devices;
   SuanliCaptureDevice devices[MAX_DEVICES];
   char                path[108];
@@ -51,6 +51,10 @@ typedef struct
 } Control;
 
 static Control control = { .listen_fd = -1, .wake = { -1, -1 }, .capture_fd = -1, .state = SUANLI_INJECT_INERT };
+
+/* The flags the control thread, the writer and the job's threads share. */
+#define GET(field)        __atomic_load_n (&control.field, __ATOMIC_ACQUIRE)
+#define SET(field, value) __atomic_store_n (&control.field, (value), __ATOMIC_RELEASE)
 
 /* One line on stderr, unless SUANLI_QUIET=1: the job's own output is not the place to chatter. */
 void
@@ -277,7 +281,7 @@ send_status (int fd)
   snprintf (line, sizeof line,
             "{\"pid\": %u, \"host\": \"%s\", \"command\": \"%s\", \"rank\": %d, \"local_rank\": %d, \"world_size\": %d, "
             "\"state\": \"%s\", \"devices\": %u}\n",
-            header.pid, host, escaped, header.rank, header.local_rank, header.world_size, states[control.state],
+            header.pid, host, escaped, header.rank, header.local_rank, header.world_size, states[GET (state)],
             (unsigned) control.n_devices);
   reply (fd, line);
 }
@@ -314,7 +318,7 @@ writer_main (void *data)
 {
   int fd = control.capture_fd;
 
-  while (control.writing)
+  while (GET (writing))
     {
       struct timespec until;
 
@@ -328,9 +332,9 @@ writer_main (void *data)
           pthread_cond_timedwait (&control.queue.ready, &control.queue.lock, &until);
         }
       pthread_mutex_unlock (&control.queue.lock);
-      if (!control.collector_gone && send_some (fd) < 0)
-        control.collector_gone = 1;
-      if (control.collector_gone)
+      if (!GET (collector_gone) && send_some (fd) < 0)
+        SET (collector_gone, 1);
+      if (GET (collector_gone))
         {
           /* No one to send to: what comes is dropped until the capture ends. */
           const uint8_t *ignored;
@@ -344,7 +348,7 @@ writer_main (void *data)
         {
           /* Waiting for the socket to take more, without spinning. */
           struct pollfd writable = { fd, POLLOUT, 0 };
-          if (control.queue.used > 0)
+          if (suanli_inject_queue_used (&control.queue) > 0)
             poll (&writable, 1, 20);
         }
     }
@@ -381,7 +385,7 @@ start_capture (int fd)
   char error[400], line[480];
   struct timeval timeout = { 5, 0 };
 
-  if (control.state == SUANLI_INJECT_CAPTURING)
+  if (GET (state) == SUANLI_INJECT_CAPTURING)
     {
       reply (fd, "ERROR busy: another collector is capturing this job\n");
       close (fd);
@@ -410,13 +414,13 @@ start_capture (int fd)
       return;
     }
   control.capture_fd = fd;
-  control.collector_gone = 0;
-  control.writing = 1;
-  control.state = SUANLI_INJECT_CAPTURING;
+  SET (collector_gone, 0);
+  SET (writing, 1);
+  SET (state, SUANLI_INJECT_CAPTURING);
   if (pthread_create (&control.writer_thread, NULL, writer_main, NULL) != 0)
     {
-      control.writing = 0;
-      control.state = SUANLI_INJECT_IDLE;
+      SET (writing, 0);
+      SET (state, SUANLI_INJECT_IDLE);
       control.source->stop (control.source);
       control.capture_fd = -1;
       close (fd);
@@ -428,19 +432,20 @@ start_capture (int fd)
 static void
 stop_capture (void)
 {
-  uint64_t lost, start = now_ms ();
+  uint64_t lost, pushed, refused, start = now_ms ();
   SuanliCaptureEnd end;
 
-  if (control.state != SUANLI_INJECT_CAPTURING)
+  if (GET (state) != SUANLI_INJECT_CAPTURING)
     return;
   lost = control.source->stop (control.source);
-  while (!control.collector_gone && control.queue.used > 0 && now_ms () - start < DRAIN_MS)
+  while (!GET (collector_gone) && suanli_inject_queue_used (&control.queue) > 0 && now_ms () - start < DRAIN_MS)
     usleep (2000);
-  control.writing = 0;
+  SET (writing, 0);
   pthread_cond_signal (&control.queue.ready);
   pthread_join (control.writer_thread, NULL);
-  control.dropped = control.queue.dropped_total + lost;
-  if (!control.collector_gone)
+  suanli_inject_queue_totals (&control.queue, &pushed, &refused);
+  control.dropped = refused + lost;
+  if (!GET (collector_gone))
     {
       int flags = fcntl (control.capture_fd, F_GETFL);
 
@@ -459,14 +464,14 @@ stop_capture (void)
         }
       memset (&end, 0, sizeof end);
       suanli_capture_init_record (&end.record, SUANLI_CAPTURE_END, sizeof end);
-      end.records = control.queue.pushed;
+      end.records = pushed;
       end.dropped = control.dropped;
       send_all (control.capture_fd, &end, sizeof end);
     }
   shutdown (control.capture_fd, SHUT_RDWR);
   close (control.capture_fd);
   control.capture_fd = -1;
-  control.state = SUANLI_INJECT_IDLE;
+  SET (state, SUANLI_INJECT_IDLE);
 }
 
 /* ---- the control thread -------------------------------------------------------------------------- */
@@ -507,7 +512,7 @@ capture_readable (void)
   if (got < 0 && (errno == EAGAIN || errno == EINTR))
     return;
   if (got <= 0)
-    control.collector_gone = 1;
+    SET (collector_gone, 1);
   stop_capture ();
 }
 
@@ -523,14 +528,14 @@ control_main (void *data)
         { control.listen_fd, POLLIN, 0 },
         { control.capture_fd, POLLIN, 0 },
       };
-      int capturing = control.state == SUANLI_INJECT_CAPTURING;
+      int capturing = GET (state) == SUANLI_INJECT_CAPTURING;
       int ready = poll (fds, capturing ? 3 : 2, capturing ? SUANLI_INJECT_FLUSH_MS : -1);
 
       if (ready < 0 && errno != EINTR)
         break;
       if (fds[0].revents != 0)
         break;
-      if (capturing && (fds[2].revents != 0 || control.collector_gone))
+      if (capturing && (fds[2].revents != 0 || GET (collector_gone)))
         capture_readable ();
       if (fds[1].revents & POLLIN)
         {
@@ -539,7 +544,7 @@ control_main (void *data)
           if (fd >= 0)
             serve (fd);
         }
-      if (control.state == SUANLI_INJECT_CAPTURING && now_ms () - last_flush >= SUANLI_INJECT_FLUSH_MS)
+      if (GET (state) == SUANLI_INJECT_CAPTURING && now_ms () - last_flush >= SUANLI_INJECT_FLUSH_MS)
         {
           control.source->flush (control.source);
           last_flush = now_ms ();
@@ -580,7 +585,7 @@ suanli_inject_control_start (SuanliInjectSource *source,
       suanli_inject_control_stop ();
       return -1;
     }
-  control.state = SUANLI_INJECT_IDLE;
+  SET (state, SUANLI_INJECT_IDLE);
   if (pthread_create (&control.control_thread, NULL, control_main, NULL) != 0)
     {
       suanli_inject_say ("not attachable: cannot start the control thread");
@@ -595,7 +600,7 @@ suanli_inject_control_start (SuanliInjectSource *source,
 void
 suanli_inject_control_stop (void)
 {
-  if (control.wake[1] >= 0 && control.state != SUANLI_INJECT_INERT)
+  if (control.wake[1] >= 0 && GET (state) != SUANLI_INJECT_INERT)
     {
       if (write (control.wake[1], "x", 1) == 1)
         pthread_join (control.control_thread, NULL);
@@ -611,7 +616,7 @@ suanli_inject_control_stop (void)
   if (control.queue.data != NULL)
     suanli_inject_queue_destroy (&control.queue);
   control.listen_fd = control.wake[0] = control.wake[1] = -1;
-  control.state = SUANLI_INJECT_INERT;
+  SET (state, SUANLI_INJECT_INERT);
 }
 
 /* In a forked child: the parent's threads are not here, its socket and capture are not ours.
@@ -627,8 +632,8 @@ suanli_inject_control_forget (void)
     if (control.wake[i] >= 0)
       close (control.wake[i]);
   control.capture_fd = control.listen_fd = control.wake[0] = control.wake[1] = -1;
-  control.writing = 0;
-  control.state = SUANLI_INJECT_INERT;
+  SET (writing, 0);
+  SET (state, SUANLI_INJECT_INERT);
   /* The queue's memory stays allocated in the child: freeing it would race nothing, but its lock
    * may have been held at the fork. A new start makes a new one. */
   control.queue.data = NULL;
@@ -637,7 +642,7 @@ suanli_inject_control_forget (void)
 SuanliInjectState
 suanli_inject_control_state (void)
 {
-  return (SuanliInjectState) control.state;
+  return (SuanliInjectState) GET (state);
 }
 
 /* Records lost in the last capture: refused by a full queue or lost by the source. */

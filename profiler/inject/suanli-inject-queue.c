@@ -146,6 +146,30 @@ suanli_inject_queue_consume (SuanliInjectQueue *queue,
   pthread_mutex_unlock (&queue->lock);
 }
 
+/* How many bytes wait to be sent. */
+size_t
+suanli_inject_queue_used (SuanliInjectQueue *queue)
+{
+  size_t used;
+
+  pthread_mutex_lock (&queue->lock);
+  used = queue->used;
+  pthread_mutex_unlock (&queue->lock);
+  return used;
+}
+
+/* The records taken and refused since the last clear. */
+void
+suanli_inject_queue_totals (SuanliInjectQueue *queue,
+                            uint64_t          *pushed,
+                            uint64_t          *dropped)
+{
+  pthread_mutex_lock (&queue->lock);
+  *pushed = queue->pushed;
+  *dropped = queue->dropped_total;
+  pthread_mutex_unlock (&queue->lock);
+}
+
 /* Forgets everything waiting and the counts: for the next capture. */
 void
 suanli_inject_queue_clear (SuanliInjectQueue *queue)

@@ -58,6 +58,10 @@ size_t suanli_inject_queue_peek  (SuanliInjectQueue *queue,
 void suanli_inject_queue_consume (SuanliInjectQueue *queue,
                                   size_t             bytes);
 void suanli_inject_queue_clear   (SuanliInjectQueue *queue);
+size_t suanli_inject_queue_used  (SuanliInjectQueue *queue);
+void suanli_inject_queue_totals  (SuanliInjectQueue *queue,
+                                  uint64_t          *pushed,
+                                  uint64_t          *dropped);
 void suanli_inject_queue_report_drops (SuanliInjectQueue *queue);
 
 /* ---- where records come from ----------------------------------------------------------------- */
