@@ -76,6 +76,20 @@ test_idle_and_status (void)
   g_assert_cmpint (json_object_get_int_member (job, "rank"), ==, 5);
   g_assert_cmpint (json_object_get_int_member (job, "world_size"), ==, 16);
   g_assert_nonnull (strstr (json_object_get_string_member (job, "command"), "test-inject-inert"));
+  /* No CUDA driver in this process: no devices to tell. */
+  g_assert_cmpint (json_object_get_int_member (job, "devices"), ==, 0);
+}
+
+/* With the job's driver loaded (a stand-in here), STATUS counts its devices before any capture. */
+static void
+test_status_devices (void)
+{
+  void *driver = dlopen (g_getenv ("SUANLI_FAKE_CUDA"), RTLD_NOW | RTLD_GLOBAL);
+  g_autofree char *status = NULL;
+
+  g_assert_nonnull (driver);
+  status = ask ("STATUS\n");
+  g_assert_nonnull (strstr (status, "\"devices\": 2"));
 }
 
 static void
@@ -145,5 +159,6 @@ main (int    argc,
   g_test_add_func ("/inject/idle-and-status", test_idle_and_status);
   g_test_add_func ("/inject/start-refused", test_start_refused);
   g_test_add_func ("/inject/bad-messages", test_bad_messages);
+  g_test_add_func ("/inject/status-devices", test_status_devices);
   return g_test_run ();
 }

@@ -273,8 +273,11 @@ send_status (int fd)
   static const char * const states[] = { "idle", "capturing", "inert" };
   SuanliCaptureHeader header;
   char command[1024], escaped[2048], host[160], line[3072];
+  uint16_t n_devices = control.n_devices;
 
   fill_header (&header);
+  if (n_devices == 0 && control.source->devices != NULL)
+    n_devices = control.source->devices (control.source, control.devices, MAX_DEVICES);
   read_command (command, sizeof command);
   json_escape (escaped, sizeof escaped, command);
   json_escape (host, sizeof host, header.host);
@@ -282,7 +285,7 @@ send_status (int fd)
             "{\"pid\": %u, \"host\": \"%s\", \"command\": \"%s\", \"rank\": %d, \"local_rank\": %d, \"world_size\": %d, "
             "\"state\": \"%s\", \"devices\": %u}\n",
             header.pid, host, escaped, header.rank, header.local_rank, header.world_size, states[GET (state)],
-            (unsigned) control.n_devices);
+            (unsigned) n_devices);
   reply (fd, line);
 }
 

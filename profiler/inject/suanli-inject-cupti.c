@@ -768,7 +768,15 @@ cupti_stop (SuanliInjectSource *source)
   return dropped;
 }
 
-static SuanliInjectSource cupti_source = { cupti_start, cupti_flush, cupti_stop, NULL };
+static uint16_t
+cupti_devices (SuanliInjectSource  *source,
+               SuanliCaptureDevice *devices,
+               uint16_t             max_devices)
+{
+  return suanli_inject_query_devices (devices, max_devices);
+}
+
+static SuanliInjectSource cupti_source = { cupti_start, cupti_flush, cupti_stop, NULL, cupti_devices };
 
 SuanliInjectSource *
 suanli_inject_cupti_source (void)

@@ -85,6 +85,10 @@ struct SuanliInjectSource
   /* Stops producing; what it still held is in the queue when it returns. Returns records it lost. */
   uint64_t (*stop) (SuanliInjectSource *source);
   void *data;
+  /* Optional: the job's devices, for STATUS before any START (NULL: none known until START). */
+  uint16_t (*devices) (SuanliInjectSource  *source,
+                       SuanliCaptureDevice *devices,
+                       uint16_t             max_devices);
 };
 
 SuanliInjectSource *suanli_inject_cupti_source (void);
