@@ -53,8 +53,12 @@ struct _SuanliCaptureDecoder
   SuanliString        categories[8];
   guint64             records;
   guint64             dropped;
+  guint64             impossible;    /* records with times no clock gives, left out */
   gboolean            ended;
 };
+
+/* Past this (about 146 years of nanoseconds) a time is damage, not a clock's reading. */
+#define TIME_LIMIT_NS (G_GUINT64_CONSTANT (1) << 62)
 
 enum {
   CATEGORY_KERNEL,
@@ -132,6 +136,21 @@ realtime (SuanliCaptureDecoder *self,
   return (gint64) cupti_ns + self->header.clock_offset_ns;
 }
 
+/* Text from the stream, interned as valid UTF-8: a damaged name must not make the trace unreadable
+ * elsewhere (exported JSON, the views). */
+static SuanliString
+intern_text (SuanliCaptureDecoder *self,
+             const char           *text,
+             gssize                length)
+{
+  g_autofree char *valid = NULL;
+
+  if (g_utf8_validate (text, length, NULL))
+    return suanli_trace_intern (self->trace, text, length);
+  valid = g_utf8_make_valid (text, length);
+  return suanli_trace_intern (self->trace, valid, -1);
+}
+
 static SuanliString
 string_of (SuanliCaptureDecoder *self,
            guint32               id)
@@ -162,6 +181,18 @@ text_arg (SuanliCaptureDecoder *self,
   return arg;
 }
 
+/* Whether @start and @end can be a clock's readings; counts the record out when not. */
+static gboolean
+possible (SuanliCaptureDecoder *self,
+          guint64               start,
+          guint64               end)
+{
+  if (start < TIME_LIMIT_NS && end < TIME_LIMIT_NS)
+    return TRUE;
+  self->impossible++;
+  return FALSE;
+}
+
 static void
 add_slice (SuanliCaptureDecoder *self,
            SuanliTrack          *track,
@@ -172,8 +203,12 @@ add_slice (SuanliCaptureDecoder *self,
            const SuanliArg      *args,
            guint                 n_args)
 {
-  SuanliSlice slice = { realtime (self, start), end > start ? (gint64) (end - start) : 0, name,
-                        self->categories[category], G_MAXUINT32, 0, 0, 0 };
+  SuanliSlice slice = { 0, end > start ? (gint64) (end - start) : 0, name, self->categories[category], G_MAXUINT32,
+                        0, 0, 0 };
+
+  if (!possible (self, start, end))
+    return;
+  slice.start = realtime (self, start);
 
   if (n_args > 0)
     {
@@ -314,8 +349,11 @@ decode_nvtx (SuanliCaptureDecoder      *self,
   suanli_capture_copy_record (record, &nvtx, sizeof nvtx);
   if (mark)
     {
-      SuanliInstant instant = { realtime (self, nvtx.start), string_of (self, nvtx.name), self->categories[CATEGORY_NVTX] };
+      SuanliInstant instant = { 0, string_of (self, nvtx.name), self->categories[CATEGORY_NVTX] };
 
+      if (!possible (self, nvtx.start, nvtx.start))
+        return;
+      instant.time = realtime (self, nvtx.start);
       g_array_append_val (thread_track (self, nvtx.thread)->instants, instant);
       return;
     }
@@ -335,7 +373,7 @@ decode_string (SuanliCaptureDecoder      *self,
     return;   /* damaged, or an id no writer would use: the names that need it show as unknown */
   if (string.id >= self->strings->len)
     g_array_set_size (self->strings, string.id + 1);
-  g_array_index (self->strings, SuanliString, string.id) = suanli_trace_intern (self->trace, text, string.length);
+  g_array_index (self->strings, SuanliString, string.id) = intern_text (self, text, string.length);
 }
 
 static void
@@ -346,6 +384,8 @@ decode_counter (SuanliCaptureDecoder      *self,
   SuanliSample sample;
 
   suanli_capture_copy_record (record, &counter, sizeof counter);
+  if (!possible (self, counter.time, counter.time))
+    return;
   sample.time = realtime (self, counter.time);
   sample.value = counter.value;
   g_array_append_val (suanli_trace_ensure_track (self->trace, SUANLI_TRACK_COUNTER, counter.device, 0,
@@ -442,7 +482,7 @@ name_processes (SuanliCaptureDecoder *self)
 
   group->rank = self->header.rank;
   group->world_size = MAX (self->header.world_size, 0);
-  process->name = suanli_trace_intern (self->trace, name, -1);
+  process->name = intern_text (self, name, -1);
   process->rank = self->header.rank;
 }
 
@@ -453,7 +493,7 @@ name_device (SuanliCaptureDecoder      *self,
   SuanliProcess *process = suanli_trace_ensure_process (self->trace, device->id);
   g_autofree char *labels = g_strdup_printf ("%u SMs, %.0f GiB", device->sm_count, (double) device->memory_bytes / (1u << 30));
 
-  process->name = suanli_trace_intern (self->trace, device->name, -1);
+  process->name = intern_text (self, device->name, -1);
   process->labels = suanli_trace_intern (self->trace, labels, -1);
   process->rank = self->header.rank;
 }
@@ -499,6 +539,12 @@ suanli_capture_decoder_feed (SuanliCaptureDecoder *self,
           status = suanli_capture_read_header (at, left, &self->header, &consumed);
           if (status == SUANLI_CAPTURE_OK)
             {
+              if (self->header.clock_offset_ns >= (gint64) TIME_LIMIT_NS || self->header.clock_offset_ns <= -(gint64) TIME_LIMIT_NS)
+                {
+                  suanli_trace_add_warning (self->trace, _("The capture's clock offset is impossible: times are left on "
+                                                           "CUPTI's clock"));
+                  self->header.clock_offset_ns = 0;
+                }
               self->has_header = TRUE;
               self->devices_left = self->header.n_devices;
               name_processes (self);
@@ -544,6 +590,18 @@ suanli_capture_decoder_feed (SuanliCaptureDecoder *self,
   return TRUE;
 }
 
+static void
+warn_impossible (SuanliCaptureDecoder *self)
+{
+  g_autofree char *warning = NULL;
+
+  if (self->impossible == 0)
+    return;
+  warning = g_strdup_printf (_("%llu records with times no clock gives were left out"),
+                             (unsigned long long) self->impossible);
+  suanli_trace_add_warning (self->trace, warning);
+}
+
 /**
  * suanli_capture_decoder_finish:
  *
@@ -572,6 +630,7 @@ suanli_capture_decoder_finish (SuanliCaptureDecoder *self,
     }
   else if (!self->ended)
     suanli_trace_add_warning (self->trace, _("The capture has no end record: it was cut off, not stopped"));
+  warn_impossible (self);
   suanli_trace_finish (self->trace);
   suanli_import_link_correlations (self->trace, self->group);
   return TRUE;
@@ -600,6 +659,7 @@ suanli_capture_decoder_finish_live (SuanliCaptureDecoder *self)
 {
   if (self->has_header && !self->ended)
     suanli_trace_add_warning (self->trace, _("The capture has no end record: it was cut off, not stopped"));
+  warn_impossible (self);
   /* Sorted first: the links name slices by their index. */
   suanli_trace_finish_appended (self->trace);
   suanli_import_link_correlations (self->trace, self->group);

@@ -1,5 +1,5 @@
 /* fuzz-import.c — libFuzzer target: any bytes through one importer (IMPORTER, set by meson:
- * suanli_import_chrome or suanli_import_folded), then the analysis, both flame graphs and a round trip through Chrome JSON
+ * suanli_import_chrome, suanli_import_folded or suanli_import_capture), then the analysis, both flame graphs and a round trip through Chrome JSON
  *
  * The importer must never crash, leak or read out of bounds: it returns a trace (perhaps with a
  * warning) or an error. The analysis runs on whatever was kept. Built as a fuzzer with
@@ -14,6 +14,7 @@
 #include "suanli-analysis.h"
 #include "suanli-export-chrome.h"
 #include "suanli-flame.h"
+#include "suanli-import-capture.h"
 #include "suanli-import-chrome.h"
 #include "suanli-import-folded.h"
 
