@@ -15,6 +15,9 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include <signal.h>
+
+#include "suanli-import.h"
 #include "suanli-test-process.h"
 
 typedef SuanliTestRun Run;
@@ -158,6 +161,90 @@ test_record_launch (void)
   g_assert_true (g_file_test (run.out, G_FILE_TEST_EXISTS));
 }
 
+/* ---- with records: a job whose source is the tests' generator ------------------------------------ */
+
+static guint64
+slices_in (const char *path)
+{
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  SuanliImportStats stats = { 0 };
+
+  g_assert_true (suanli_import_file (trace, file, &stats, NULL, &error));
+  g_assert_no_error (error);
+  suanli_import_stats_clear (&stats);
+  return suanli_trace_get_n_slices (trace);
+}
+
+/* Launch mode: capture until the command exits, and exit with its status. */
+static void
+test_record_until_exit (void)
+{
+  g_autofree char *output = g_build_filename (runtime_dir, "launched.suanli-capture", NULL);
+  g_auto(Run) launched = { 0 };
+
+  suanli_test_run_cli (&launched, "en", (const char *[]) { "record", "-o", output, "--", g_getenv ("SUANLI_FAKE_JOB"),
+                                                          "50000", "3", "5", NULL });
+  g_test_message ("%s", launched.err);
+  g_assert_cmpint (launched.status, ==, 5);   /* the command's own */
+  g_assert_cmpuint (slices_in (output), ==, 50000);
+  g_unlink (output);
+}
+
+/* Attach mode: --duration, then Ctrl+C; each writes a capture that opens. */
+static void
+test_record_attached (void)
+{
+  g_autoptr(GSubprocess) job = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *socket_path = NULL;
+  g_autofree char *timed = g_build_filename (runtime_dir, "timed.suanli-capture", NULL);
+  g_autofree char *interrupted = g_build_filename (runtime_dir, "interrupted.suanli-capture", NULL);
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  g_auto(Run) attached = { 0 };
+
+  job = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, g_getenv ("SUANLI_FAKE_JOB"), "1000000", "60", "0", NULL);
+  g_assert_no_error (error);
+  socket_path = g_strdup_printf ("%s/suanli/%s.sock", runtime_dir, g_subprocess_get_identifier (job));
+  while (!g_file_test (socket_path, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
+    g_usleep (10000);
+
+  /* One second of a job that makes 5,000 kernels every 100 ms: some, not all. */
+  suanli_test_run_cli (&attached, "en", (const char *[]) { "record", "--attach", g_subprocess_get_identifier (job), "-o",
+                                                          timed, "--duration", "1", NULL });
+  g_test_message ("%s", attached.err);
+  g_assert_cmpint (attached.status, ==, 0);
+  {
+    guint64 slices = slices_in (timed);
+
+    g_test_message ("%" G_GUINT64_FORMAT " kernels in one second", slices);
+    g_assert_cmpuint (slices, >, 0);
+    g_assert_cmpuint (slices, <, 1000000);
+  }
+
+  /* Ctrl+C: STOP, the rest, a whole capture, and exit 0. */
+  {
+    g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_PIPE);
+    g_autoptr(GSubprocess) record = NULL;
+
+    g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
+    record = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("SUANLI_CLI"), "record", "--attach",
+                                          g_subprocess_get_identifier (job), "-o", interrupted, NULL);
+    g_assert_no_error (error);
+    g_usleep (800000);
+    g_subprocess_send_signal (record, SIGINT);
+    g_assert_true (g_subprocess_wait (record, NULL, &error));
+    g_assert_true (g_subprocess_get_if_exited (record));
+    g_assert_cmpint (g_subprocess_get_exit_status (record), ==, 0);
+    g_assert_cmpuint (slices_in (interrupted), >, 0);
+  }
+  g_subprocess_force_exit (job);
+  g_subprocess_wait (job, NULL, NULL);
+  g_unlink (timed);
+  g_unlink (interrupted);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -170,6 +257,8 @@ main (int    argc,
   g_test_add_func ("/record/jobs", test_jobs);
   g_test_add_func ("/record/refused", test_record_refused);
   g_test_add_func ("/record/launch", test_record_launch);
+  g_test_add_func ("/record/until-exit", test_record_until_exit);
+  g_test_add_func ("/record/attached", test_record_attached);
   status = g_test_run ();
   {
     g_autofree char *folder = g_build_filename (runtime_dir, "suanli", NULL);
