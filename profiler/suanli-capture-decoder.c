@@ -49,6 +49,7 @@ struct _SuanliCaptureDecoder
   guint               devices_left;  /* of the header's, still to read */
   SuanliCaptureHeader header;
   GArray             *strings;       /* capture string id → SuanliString (0: not seen) */
+  GHashTable         *devices;       /* CUDA context id → device + 1, learned from kernels */
   SuanliString        args[N_ARGS];
   SuanliString        categories[8];
   guint64             records;
@@ -91,6 +92,7 @@ suanli_capture_decoder_new (SuanliTrace *trace,
   self->group = suanli_trace_begin_group (trace, name);
   self->pending = g_byte_array_new ();
   self->strings = g_array_new (FALSE, TRUE, sizeof (SuanliString));
+  self->devices = g_hash_table_new (NULL, NULL);
   for (guint i = 0; i < N_ARGS; i++)
     self->args[i] = suanli_trace_intern (trace, arg_names[i], -1);
   for (guint i = 0; i < G_N_ELEMENTS (categories); i++)
@@ -104,6 +106,7 @@ suanli_capture_decoder_free (SuanliCaptureDecoder *self)
   g_object_unref (self->trace);
   g_byte_array_unref (self->pending);
   g_array_unref (self->strings);
+  g_hash_table_unref (self->devices);
   g_free (self);
 }
 
@@ -244,6 +247,7 @@ decode_kernel (SuanliCaptureDecoder      *self,
   guint n = 0;
 
   suanli_capture_copy_record (record, &kernel, sizeof kernel);
+  g_hash_table_insert (self->devices, GUINT_TO_POINTER (kernel.context), GUINT_TO_POINTER (kernel.device + 1));
   grid = g_strdup_printf ("[%d, %d, %d]", kernel.grid[0], kernel.grid[1], kernel.grid[2]);
   block = g_strdup_printf ("[%d, %d, %d]", kernel.block[0], kernel.block[1], kernel.block[2]);
   args[n++] = int_arg (self, ARG_CORRELATION, kernel.correlation);
@@ -330,11 +334,15 @@ decode_sync (SuanliCaptureDecoder      *self,
   };
   SuanliCaptureSync sync;
   SuanliArg args[1];
+  guint device;
 
   suanli_capture_copy_record (record, &sync, sizeof sync);
   args[0] = int_arg (self, ARG_CORRELATION, sync.correlation);
-  /* On the stream it waited for, as Kineto shows syncs; device-wide ones on stream 0's row. */
-  add_slice (self, stream_track (self, sync.context, sync.stream == G_MAXUINT32 ? 0 : sync.stream), sync.start, sync.end,
+  /* On the stream it waited for, as Kineto shows syncs (device-wide ones on stream 0's row), of the
+   * device the context's kernels ran on (GPU 0 until one has been seen). */
+  device = GPOINTER_TO_UINT (g_hash_table_lookup (self->devices, GUINT_TO_POINTER (sync.context)));
+  add_slice (self, stream_track (self, device > 0 ? device - 1 : 0, sync.stream == G_MAXUINT32 ? 0 : sync.stream),
+             sync.start, sync.end,
              suanli_trace_intern (self->trace, names[sync.type < G_N_ELEMENTS (names) ? sync.type : 0], -1),
              CATEGORY_SYNC, args, G_N_ELEMENTS (args));
 }
@@ -369,7 +377,7 @@ decode_string (SuanliCaptureDecoder      *self,
   const char *text = (const char *) record + sizeof string;
 
   suanli_capture_copy_record (record, &string, sizeof string);
-  if (string.id == SUANLI_CAPTURE_NO_STRING || string.length > record->size - sizeof string || string.id > 1u << 26)
+  if (string.id == SUANLI_CAPTURE_NO_STRING || string.length > record->size - sizeof string || string.id > 1u << 20)
     return;   /* damaged, or an id no writer would use: the names that need it show as unknown */
   if (string.id >= self->strings->len)
     g_array_set_size (self->strings, string.id + 1);

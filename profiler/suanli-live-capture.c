@@ -238,6 +238,8 @@ suanli_live_capture_start_async (SuanliLiveCapture  *self,
 
   g_return_if_fail (self->decoder == NULL);
   g_task_set_source_tag (task, suanli_live_capture_start_async);
+  /* Once the job has said OK its stream is ours: a late cancel must not drop (and leak) it. */
+  g_task_set_check_cancellable (task, FALSE);
   g_task_run_in_thread (task, ask_start);
 }
 

@@ -100,7 +100,8 @@ make_stream (void)
     SuanliCaptureKernel kernel = { { 0 } };
 
     suanli_capture_init_record (&kernel.record, SUANLI_CAPTURE_KERNEL, sizeof kernel);
-    kernel.start = 2000, kernel.end = 102000, kernel.correlation = 77, kernel.device = 1, kernel.stream = 7;
+    kernel.start = 2000, kernel.end = 102000, kernel.correlation = 77, kernel.device = 1, kernel.context = 1;
+    kernel.stream = 7;
     kernel.name = 1, kernel.grid[0] = 132, kernel.grid[1] = kernel.grid[2] = 1, kernel.block[0] = 384;
     kernel.block[1] = kernel.block[2] = 1, kernel.registers_per_thread = 168, kernel.shared_memory = 232448;
     stream_append (stream, &kernel, sizeof kernel, 1);

@@ -28,6 +28,17 @@ static char *socket_path;
 
 /* ---- a collector ------------------------------------------------------------------------------- */
 
+/* The last capture has ended (its generator thread joined): the generator may be set up again. */
+static void
+wait_until_idle (void)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (suanli_inject_control_state () != SUANLI_INJECT_IDLE && g_get_monotonic_time () < deadline)
+    g_usleep (1000);
+  g_assert_cmpint (suanli_inject_control_state (), ==, SUANLI_INJECT_IDLE);
+}
+
 static int
 connect_and_start (void)
 {
@@ -146,6 +157,53 @@ test_collector_stalls_and_dies (void)
   }
 }
 
+/* A collector that reads slowly and then sends STOP: what it gets still decodes, every record whole.
+ * (STOP once wrote its end record after half a kernel record left behind by the writer.) */
+static void
+test_slow_collector_stops (void)
+{
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(SuanliCaptureDecoder) decoder = suanli_capture_decoder_new (trace, "slow.suanli-capture");
+  g_autoptr(GError) error = NULL;
+  guint8 buffer[4096];
+  gint64 stop_at = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
+  gboolean stopped = FALSE;
+  int fd;
+
+  wait_until_idle ();
+  generator.count = 2 * RECORDS;
+  generator.wait_when_full = FALSE;
+  generator.pause_every = 0;
+  fd = connect_and_start ();
+  for (;;)
+    {
+      ssize_t got;
+
+      if (!stopped && g_get_monotonic_time () >= stop_at)
+        {
+          g_assert_cmpint (send (fd, "STOP\n", 5, MSG_NOSIGNAL), ==, 5);
+          stopped = TRUE;
+        }
+      got = recv (fd, buffer, sizeof buffer, 0);
+      if (got <= 0)
+        break;
+      g_assert_true (suanli_capture_decoder_feed (decoder, buffer, (gsize) got, &error));
+      g_assert_no_error (error);
+      /* 4 KiB every 5 ms, before STOP and after: the 4 MiB queue takes longer to empty than STOP
+       * waits for the writer. */
+      g_usleep (5000);
+    }
+  close (fd);
+  g_assert_true (suanli_capture_decoder_finish (decoder, &error));
+  g_assert_no_error (error);
+  g_test_message ("%" G_GUINT64_FORMAT " records read, %" G_GUINT64_FORMAT " reported dropped, ended: %d",
+                  suanli_capture_decoder_get_records (decoder), suanli_capture_decoder_get_dropped (decoder),
+                  suanli_capture_decoder_has_ended (decoder));
+  /* Ended properly, with the drops counted, or cut between whole records: never mid-record. */
+  g_assert_true (suanli_capture_decoder_has_ended (decoder));
+  g_assert_cmpuint (suanli_capture_decoder_get_dropped (decoder), >, 0);
+}
+
 /* ---- the workbench's side: SuanliLiveCapture on a main loop -------------------------------------- */
 
 typedef struct
@@ -228,6 +286,7 @@ test_live_capture (void)
   g_assert_nonnull (self_job);
   g_assert_cmpstr (self_job->state, ==, "idle");
 
+  wait_until_idle ();
   /* 300,000 records over about 2 s, in bursts: the trace must grow several times meanwhile. */
   generator.count = 300000;
   generator.wait_when_full = TRUE;
@@ -281,6 +340,7 @@ main (int    argc,
   socket_path = g_strdup_printf ("%s/suanli/%d.sock", runtime_dir, (int) getpid ());
   g_test_add_func ("/inject/million-records", test_million_records);
   g_test_add_func ("/inject/collector-stalls-and-dies", test_collector_stalls_and_dies);
+  g_test_add_func ("/inject/slow-collector-stops", test_slow_collector_stops);
   g_test_add_func ("/inject/live-capture", test_live_capture);
   status = g_test_run ();
   suanli_inject_control_stop ();

@@ -31,6 +31,8 @@
 
 #define MAX_DEVICES 64
 #define DRAIN_MS    2000   /* how long STOP waits for the queue to empty before it gives up on the rest */
+#define EXIT_MS     300    /* the same at the job's exit, which must not wait on a collector */
+#define COMMAND_MS  2000   /* a client has this long to send its whole command line */
 
 typedef struct
 {
@@ -40,6 +42,10 @@ typedef struct
   int                 wake[2];         /* a pipe: a byte in it wakes the control thread to end */
   int                 capture_fd;      /* the capturing collector's connection, or -1 */
   pthread_t           control_thread;
+  int                 thread_started;  /* control_thread exists (in this process) */
+  int                 exiting;         /* the job is exiting: end quickly (atomic) */
+  int                 quiet;           /* SUANLI_QUIET=1, read once */
+  int                 rank, local_rank, world_size;   /* read once: the job may change its environment */
   pthread_t           writer_thread;
   int                 writing;         /* the writer runs while this is 1 (atomic) */
   int                 collector_gone;  /* (atomic) */
@@ -61,11 +67,11 @@ void
 suanli_inject_say (const char *format,
                    ...)
 {
-  const char *quiet = getenv ("SUANLI_QUIET");
+  const char *quiet = control.listen_fd >= 0 ? NULL : getenv ("SUANLI_QUIET");   /* read once, when started */
   char line[512];
   va_list args;
 
-  if (quiet != NULL && strcmp (quiet, "1") == 0)
+  if (control.quiet || (quiet != NULL && strcmp (quiet, "1") == 0))
     return;
   va_start (args, format);
   vsnprintf (line, sizeof line, format, args);
@@ -149,21 +155,30 @@ reply (int         fd,
     }
 }
 
-/* Reads one line (without its newline) into @line. Returns its length, -1 on error or timeout,
- * -2 when it is longer than @size allows. */
+static uint64_t now_ms (void);
+
+/* Reads one line (without its newline) into @line, all of it within COMMAND_MS: a client that
+ * dribbles bytes does not hold the control thread. Returns its length, -1 on error or when time is
+ * up, -2 when it is longer than @size allows. */
 static ssize_t
 read_line (int     fd,
            char   *line,
            size_t  size)
 {
+  uint64_t deadline = now_ms () + COMMAND_MS;
   size_t length = 0;
 
   for (;;)
     {
+      struct pollfd readable = { fd, POLLIN, 0 };
+      uint64_t now = now_ms ();
+      ssize_t got;
       char c;
-      ssize_t got = recv (fd, &c, 1, 0);
 
-      if (got < 0 && errno == EINTR)
+      if (now >= deadline || poll (&readable, 1, (int) (deadline - now)) <= 0)
+        return -1;
+      got = recv (fd, &c, 1, MSG_DONTWAIT);
+      if (got < 0 && (errno == EINTR || errno == EAGAIN))
         continue;
       if (got <= 0)
         return -1;
@@ -210,9 +225,9 @@ fill_header (SuanliCaptureHeader *header)
 
   suanli_capture_init_header (header, 0);
   header->pid = (uint32_t) getpid ();
-  header->rank = env_int ("RANK");
-  header->local_rank = env_int ("LOCAL_RANK");
-  header->world_size = env_int ("WORLD_SIZE");
+  header->rank = control.rank;
+  header->local_rank = control.local_rank;
+  header->world_size = control.world_size;
   gethostname (header->host, sizeof header->host - 1);
   clock_gettime (CLOCK_REALTIME, &now);
   header->start_realtime_ns = (uint64_t) now.tv_sec * 1000000000u + (uint64_t) now.tv_nsec;
@@ -381,6 +396,27 @@ send_all (int         fd,
   return 0;
 }
 
+/* Sends all that the queue still holds (and a drop record, when there were drops), waiting for
+ * the collector at most 2 s per send (300 ms at the job's exit). Returns 0 when all of it went. */
+static int
+finish_sending (int fd,
+                int exiting)
+{
+  struct timeval timeout = { exiting ? 0 : 2, exiting ? EXIT_MS * 1000 : 0 };
+  const uint8_t *data;
+  size_t length;
+
+  setsockopt (fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+  suanli_inject_queue_report_drops (&control.queue);
+  while ((length = suanli_inject_queue_peek (&control.queue, &data)) > 0)
+    {
+      if (send_all (fd, data, length) != 0)
+        return -1;
+      suanli_inject_queue_consume (&control.queue, length);
+    }
+  return 0;
+}
+
 static void
 start_capture (int fd)
 {
@@ -407,19 +443,21 @@ start_capture (int fd)
       return;
     }
   header.n_devices = control.n_devices;
+  /* Capturing from here on, before the collector hears OK: what it asks next must see it so. */
+  SET (state, SUANLI_INJECT_CAPTURING);
   /* The header goes first and whole; after it the writer never blocks (a stalled collector has 5 s). */
   setsockopt (fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
   if (send_all (fd, "OK\n", 3) != 0 || send_all (fd, &header, sizeof header) != 0 ||
       send_all (fd, control.devices, sizeof control.devices[0] * control.n_devices) != 0)
     {
       control.source->stop (control.source);
+      SET (state, SUANLI_INJECT_IDLE);
       close (fd);
       return;
     }
   control.capture_fd = fd;
   SET (collector_gone, 0);
   SET (writing, 1);
-  SET (state, SUANLI_INJECT_CAPTURING);
   if (pthread_create (&control.writer_thread, NULL, writer_main, NULL) != 0)
     {
       SET (writing, 0);
@@ -436,25 +474,26 @@ static void
 stop_capture (void)
 {
   uint64_t lost, pushed, refused, start = now_ms ();
+  uint64_t limit = GET (exiting) ? EXIT_MS : DRAIN_MS;
   SuanliCaptureEnd end;
 
   if (GET (state) != SUANLI_INJECT_CAPTURING)
     return;
   lost = control.source->stop (control.source);
-  while (!GET (collector_gone) && suanli_inject_queue_used (&control.queue) > 0 && now_ms () - start < DRAIN_MS)
+  while (!GET (collector_gone) && suanli_inject_queue_used (&control.queue) > 0 && now_ms () - start < limit)
     usleep (2000);
   SET (writing, 0);
   pthread_cond_signal (&control.queue.ready);
   pthread_join (control.writer_thread, NULL);
   suanli_inject_queue_totals (&control.queue, &pushed, &refused);
   control.dropped = refused + lost;
-  if (!GET (collector_gone))
+  /* What is left goes with blocking sends, bounded in time (shortly at the job's exit). Only a
+   * stream whose last record went whole gets the drop and end records; otherwise it simply ends
+   * inside a record, which the collector reports. */
+  if (!GET (collector_gone) && finish_sending (control.capture_fd, GET (exiting)) == 0)
     {
-      int flags = fcntl (control.capture_fd, F_GETFL);
+      int whole = 0;
 
-      fcntl (control.capture_fd, F_SETFL, flags & ~O_NONBLOCK);
-      suanli_inject_queue_report_drops (&control.queue);
-      send_some (control.capture_fd);
       if (lost > 0)
         {
           SuanliCaptureDropped dropped;
@@ -463,13 +502,14 @@ stop_capture (void)
           suanli_capture_init_record (&dropped.record, SUANLI_CAPTURE_DROPPED, sizeof dropped);
           dropped.count = lost;
           dropped.reason = SUANLI_DROPPED_BY_CUPTI;
-          send_all (control.capture_fd, &dropped, sizeof dropped);
+          whole = send_all (control.capture_fd, &dropped, sizeof dropped);
         }
       memset (&end, 0, sizeof end);
       suanli_capture_init_record (&end.record, SUANLI_CAPTURE_END, sizeof end);
       end.records = pushed;
       end.dropped = control.dropped;
-      send_all (control.capture_fd, &end, sizeof end);
+      if (whole == 0)
+        send_all (control.capture_fd, &end, sizeof end);
     }
   shutdown (control.capture_fd, SHUT_RDWR);
   close (control.capture_fd);
@@ -483,12 +523,7 @@ static void
 serve (int fd)
 {
   char line[SUANLI_INJECT_MAX_COMMAND];
-  struct timeval timeout = { 2, 0 };
-  ssize_t length;
-
-  /* A client that connects and says nothing does not hold the thread for long. */
-  setsockopt (fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-  length = read_line (fd, line, sizeof line);
+  ssize_t length = read_line (fd, line, sizeof line);
   if (length == -2)
     reply (fd, "ERROR the command is too long\n");
   else if (length < 0)
@@ -510,8 +545,14 @@ static void
 capture_readable (void)
 {
   char line[SUANLI_INJECT_MAX_COMMAND];
-  ssize_t got = recv (control.capture_fd, line, sizeof line - 1, MSG_DONTWAIT);
+  ssize_t got;
 
+  if (GET (collector_gone))
+    {
+      stop_capture ();   /* the writer found it gone: nothing to read first */
+      return;
+    }
+  got = recv (control.capture_fd, line, sizeof line - 1, MSG_DONTWAIT);
   if (got < 0 && (errno == EAGAIN || errno == EINTR))
     return;
   if (got <= 0)
@@ -566,6 +607,11 @@ suanli_inject_control_start (SuanliInjectSource *source,
 
   if (control.listen_fd >= 0)
     return 0;   /* started already */
+  /* The environment is read here, once: later the job's threads may change it under us. */
+  control.quiet = getenv ("SUANLI_QUIET") != NULL && strcmp (getenv ("SUANLI_QUIET"), "1") == 0;
+  control.rank = env_int ("RANK");
+  control.local_rank = env_int ("LOCAL_RANK");
+  control.world_size = env_int ("WORLD_SIZE");
   if (suanli_inject_socket_path (control.path, sizeof control.path, (int) getpid (), error, sizeof error) != 0)
     {
       suanli_inject_say ("not attachable: %s", error);
@@ -589,7 +635,8 @@ suanli_inject_control_start (SuanliInjectSource *source,
       return -1;
     }
   SET (state, SUANLI_INJECT_IDLE);
-  if (pthread_create (&control.control_thread, NULL, control_main, NULL) != 0)
+  control.thread_started = pthread_create (&control.control_thread, NULL, control_main, NULL) == 0;
+  if (!control.thread_started)
     {
       suanli_inject_say ("not attachable: cannot start the control thread");
       suanli_inject_control_stop ();
@@ -603,11 +650,13 @@ suanli_inject_control_start (SuanliInjectSource *source,
 void
 suanli_inject_control_stop (void)
 {
-  if (control.wake[1] >= 0 && GET (state) != SUANLI_INJECT_INERT)
+  SET (exiting, 1);
+  if (control.thread_started && control.wake[1] >= 0)
     {
       if (write (control.wake[1], "x", 1) == 1)
         pthread_join (control.control_thread, NULL);
     }
+  control.thread_started = 0;
   if (control.listen_fd >= 0)
     {
       close (control.listen_fd);
@@ -635,6 +684,7 @@ suanli_inject_control_forget (void)
     if (control.wake[i] >= 0)
       close (control.wake[i]);
   control.capture_fd = control.listen_fd = control.wake[0] = control.wake[1] = -1;
+  control.thread_started = 0;
   SET (writing, 0);
   SET (state, SUANLI_INJECT_INERT);
   /* The queue's memory stays allocated in the child: freeing it would race nothing, but its lock

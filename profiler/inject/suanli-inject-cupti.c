@@ -71,8 +71,9 @@ static struct
   Unsubscribe            unsubscribe;
   EnableCallback         enable_callback;
   CUpti_SubscriberHandle subscriber;
-  SuanliInjectQueue     *queue;
-  pthread_mutex_t        lock;          /* the pool, the names and the open markers */
+  SuanliInjectQueue     *queue;         /* NULL outside a capture */
+  pthread_mutex_t        lock;          /* the names, the open markers, the queue pointer */
+  pthread_mutex_t        pool_lock;     /* the pool only: a launch asking for a buffer never waits on decoding */
   uint8_t               *pool[POOL_BUFFERS];
   unsigned               pool_free;     /* buffers in pool[0 .. pool_free) are free */
   uint64_t               lost;          /* buffers CUPTI asked for when the pool was empty */
@@ -82,7 +83,7 @@ static struct
   OpenMarker             markers[OPEN_MARKERS];
   unsigned               n_markers;
   LaunchStack            stacks[STACK_SLOTS];
-} cupti = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} cupti = { .lock = PTHREAD_MUTEX_INITIALIZER, .pool_lock = PTHREAD_MUTEX_INITIALIZER };
 
 static const CUpti_ActivityKind enabled_kinds[] = {
   CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,   /* never KERNEL: that one serialises kernels */
@@ -149,6 +150,11 @@ load (char   *error,
     if ((*symbols[i].slot = dlsym (cupti.library, symbols[i].name)) == NULL)
       {
         snprintf (error, error_size, "libcupti has no %s: too old", symbols[i].name);
+        /* Not half loaded: the next START tries again from nothing. */
+        for (unsigned j = 0; j < sizeof symbols / sizeof symbols[0]; j++)
+          *symbols[j].slot = NULL;
+        dlclose (cupti.library);
+        cupti.library = NULL;
         return -1;
       }
   return 0;
@@ -241,9 +247,16 @@ void
 suanli_inject_record_launch_stack (uint32_t correlation)
 {
   LaunchStack *slot = &cupti.stacks[correlation % STACK_SLOTS];
+  void *frames[STACK_DEPTH];
+  int depth = backtrace (frames, STACK_DEPTH);
 
-  slot->depth = backtrace (slot->frames, STACK_DEPTH);
-  slot->correlation = correlation;
+  /* Published last: a reader that sees this correlation sees its frames (and checks again after). */
+  __atomic_store_n (&slot->correlation, 0, __ATOMIC_RELEASE);
+  __atomic_thread_fence (__ATOMIC_RELEASE);
+  for (int i = 0; i < depth; i++)
+    __atomic_store_n (&slot->frames[i], frames[i], __ATOMIC_RELAXED);
+  __atomic_store_n (&slot->depth, depth, __ATOMIC_RELAXED);
+  __atomic_store_n (&slot->correlation, correlation, __ATOMIC_RELEASE);
 }
 
 /* Whether a frame is the profiler's own (this library, CUPTI, the driver under the launch). */
@@ -270,18 +283,29 @@ suanli_inject_format_launch_stack (uint32_t  correlation,
                                    size_t    size)
 {
   LaunchStack *slot = &cupti.stacks[correlation % STACK_SLOTS];
+  void *frames[STACK_DEPTH];
   size_t length = 0;
+  int depth;
 
-  if (slot->correlation != correlation || slot->depth <= 0 || size == 0)
+  /* A copy, checked to be of one launch: the slot may be taken by a later one meanwhile. */
+  if (size == 0 || __atomic_load_n (&slot->correlation, __ATOMIC_ACQUIRE) != correlation)
+    return 0;
+  depth = __atomic_load_n (&slot->depth, __ATOMIC_RELAXED);
+  if (depth <= 0 || depth > STACK_DEPTH)
+    return 0;
+  for (int i = 0; i < depth; i++)
+    frames[i] = __atomic_load_n (&slot->frames[i], __ATOMIC_RELAXED);
+  __atomic_thread_fence (__ATOMIC_ACQUIRE);
+  if (__atomic_load_n (&slot->correlation, __ATOMIC_RELAXED) != correlation)
     return 0;
   text[0] = '\0';
-  for (int i = slot->depth - 1; i >= 0 && length + 1 < size; i--)
+  for (int i = depth - 1; i >= 0 && length + 1 < size; i--)
     {
       const char *library, *name;
       Dl_info info;
       int written;
 
-      if (dladdr (slot->frames[i], &info) == 0)
+      if (dladdr (frames[i], &info) == 0)
         continue;
       library = info.dli_fname != NULL && strrchr (info.dli_fname, '/') != NULL ? strrchr (info.dli_fname, '/') + 1
                                                                                : info.dli_fname;
@@ -322,14 +346,16 @@ intern (const char *name)
     {
       if (cupti.names[slot] == NULL)
         {
-          char *copy = strdup (name);
+          uint32_t id = ++cupti.next_name;
+          char *copy;
 
-          if (copy == NULL)
-            break;
+          /* Remembered only once its string is in the stream: a name the full queue refused is
+           * sent again the next time it is needed. */
+          if (!suanli_inject_queue_push_string (cupti.queue, id, name) || (copy = strdup (name)) == NULL)
+            return id;
           cupti.names[slot] = copy;
-          cupti.name_ids[slot] = ++cupti.next_name;
-          suanli_inject_queue_push_string (cupti.queue, cupti.name_ids[slot], name);
-          return cupti.name_ids[slot];
+          cupti.name_ids[slot] = id;
+          return id;
         }
       if (strcmp (cupti.names[slot], name) == 0)
         return cupti.name_ids[slot];
@@ -558,7 +584,8 @@ convert (const CUpti_Activity *record)
  * suanli_inject_cupti_decode_buffer:
  * @buffer, @valid: a buffer of CUPTI activity records, as CUPTI hands it back
  *
- * Walks the records with cuptiActivityGetNextRecord and puts them in @queue in the capture format.
+ * Walks the records with cuptiActivityGetNextRecord and puts them in @queue (NULL: the capture's,
+ * and nowhere when none is running) in the capture format.
  * Returns: how many records were read.
  */
 size_t
@@ -570,7 +597,14 @@ suanli_inject_cupti_decode_buffer (uint8_t           *buffer,
   size_t count = 0;
 
   pthread_mutex_lock (&cupti.lock);
-  cupti.queue = queue;
+  if (queue != NULL)
+    cupti.queue = queue;
+  if (cupti.queue == NULL)
+    {
+      /* A buffer after the capture ended (the queue is gone): nowhere to put it. */
+      pthread_mutex_unlock (&cupti.lock);
+      return 0;
+    }
   while (cupti.get_next_record (buffer, valid, &record) == CUPTI_SUCCESS)
     {
       convert (record);
@@ -596,7 +630,7 @@ buffer_requested (uint8_t **buffer,
                   size_t   *size,
                   size_t   *max_records)
 {
-  pthread_mutex_lock (&cupti.lock);
+  pthread_mutex_lock (&cupti.pool_lock);
   if (cupti.pool_free > 0)
     {
       *buffer = cupti.pool[--cupti.pool_free];
@@ -610,7 +644,7 @@ buffer_requested (uint8_t **buffer,
       cupti.lost++;
     }
   *max_records = 0;
-  pthread_mutex_unlock (&cupti.lock);
+  pthread_mutex_unlock (&cupti.pool_lock);
 }
 
 static void CUPTIAPI
@@ -621,11 +655,13 @@ buffer_completed (CUcontext  context,
                   size_t     valid)
 {
   if (valid > 0)
-    suanli_inject_cupti_decode_buffer (buffer, valid, cupti.queue);
-  pthread_mutex_lock (&cupti.lock);
+    suanli_inject_cupti_decode_buffer (buffer, valid, NULL);
+  pthread_mutex_lock (&cupti.pool_lock);
   if (cupti.pool_free < POOL_BUFFERS)
     cupti.pool[cupti.pool_free++] = buffer;
-  pthread_mutex_unlock (&cupti.lock);
+  else
+    free (buffer);
+  pthread_mutex_unlock (&cupti.pool_lock);
 }
 
 static void CUPTIAPI
@@ -691,11 +727,13 @@ cupti_start (SuanliInjectSource  *source,
   pthread_mutex_lock (&cupti.lock);
   cupti.queue = queue;
   forget_names ();
+  pthread_mutex_unlock (&cupti.lock);
+  pthread_mutex_lock (&cupti.pool_lock);
   cupti.lost = 0;
   for (; cupti.pool_free < POOL_BUFFERS; cupti.pool_free++)
     if ((cupti.pool[cupti.pool_free] = aligned_alloc (8, BUFFER_SIZE)) == NULL)
       break;
-  pthread_mutex_unlock (&cupti.lock);
+  pthread_mutex_unlock (&cupti.pool_lock);
   if ((result = cupti.subscribe (&cupti.subscriber, on_callback, NULL)) != CUPTI_SUCCESS)
     {
       quote (result, "cuptiSubscribe", error, error_size);
@@ -737,8 +775,11 @@ failed:
     cupti.unsubscribe (cupti.subscriber);
   cupti.subscriber = NULL;
   pthread_mutex_lock (&cupti.lock);
-  release_pool ();
+  cupti.queue = NULL;
   pthread_mutex_unlock (&cupti.lock);
+  pthread_mutex_lock (&cupti.pool_lock);
+  release_pool ();
+  pthread_mutex_unlock (&cupti.pool_lock);
   return -1;
 }
 
@@ -762,9 +803,12 @@ cupti_stop (SuanliInjectSource *source)
     cupti.unsubscribe (cupti.subscriber);
   cupti.subscriber = NULL;
   pthread_mutex_lock (&cupti.lock);
+  cupti.queue = NULL;   /* a buffer CUPTI hands back late has nowhere to go */
+  pthread_mutex_unlock (&cupti.lock);
+  pthread_mutex_lock (&cupti.pool_lock);
   release_pool ();
   dropped += cupti.lost;
-  pthread_mutex_unlock (&cupti.lock);
+  pthread_mutex_unlock (&cupti.pool_lock);
   return dropped;
 }
 
