@@ -55,6 +55,17 @@ on_capture_clicked (GtkButton        *button,
   suanli_live_dialog_capture (self, GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "pid")));
 }
 
+/* The job's state, for people. */
+static const char *
+state_title (const char *state)
+{
+  if (g_str_equal (state, "idle"))
+    return C_("job state", "idle");
+  if (g_str_equal (state, "capturing"))
+    return C_("job state", "capturing");
+  return C_("job state", "not attachable");
+}
+
 static GtkWidget *
 job_row (SuanliLiveDialog    *self,
          const SuanliLiveJob *job)
@@ -63,7 +74,8 @@ job_row (SuanliLiveDialog    *self,
   GtkWidget *button = gtk_button_new_with_mnemonic (_("_Capture"));
   g_autofree char *title = g_markup_escape_text (*job->command != '\0' ? job->command : _("(no command line)"), -1);
   g_autofree char *rank = job->rank >= 0 ? g_strdup_printf (_(" · rank %d of %d"), job->rank, job->world_size) : g_strdup ("");
-  g_autofree char *subtitle = g_strdup_printf (_("pid %d on %s%s · %s"), job->pid, job->host, rank, job->state);
+  g_autofree char *subtitle = g_strdup_printf (_("pid %d on %s%s · %s"), job->pid, job->host, rank,
+                                               state_title (job->state));
   g_autofree char *escaped = g_markup_escape_text (subtitle, -1);
 
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
