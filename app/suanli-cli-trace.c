@@ -441,13 +441,11 @@ print_host (SuanliTrace        *trace,
   for (guint i = 0; i < analysis->memory->len; i++)
     {
       SuanliMemoryPeak *peak = &g_array_index (analysis->memory, SuanliMemoryPeak, i);
-      g_autofree char *device = suanli_memory_counter_name (peak->device_type, peak->device, FALSE);
+      g_autofree char *device = suanli_memory_device_name (peak->device_type, peak->device);
       g_autofree char *allocated = suanli_format_bytes ((guint64) MAX (peak->peak_allocated, 0), SUANLI_MEMORY_UNITS_GIB);
       g_autofree char *reserved = suanli_format_bytes ((guint64) MAX (peak->peak_reserved, 0), SUANLI_MEMORY_UNITS_GIB);
 
       print_group (trace, peak->group);
-      /* The counter's name less its " memory allocated": the device, as the importer names it. */
-      device[strlen (device) - strlen (" memory allocated")] = '\0';
       g_print (_("%s memory: peak allocated %s, peak reserved %s\n"), device,
                peak->peak_allocated >= 0 ? allocated : "–", peak->peak_reserved >= 0 ? reserved : "–");
     }

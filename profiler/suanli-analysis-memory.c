@@ -27,13 +27,21 @@ suanli_memory_counter_name (gint64   device_type,
                             gint64   device,
                             gboolean reserved)
 {
-  const char *suffix = reserved ? RESERVED_SUFFIX : ALLOCATED_SUFFIX;
+  g_autofree char *name = suanli_memory_device_name (device_type, device);
 
+  return g_strconcat (name, reserved ? RESERVED_SUFFIX : ALLOCATED_SUFFIX, NULL);
+}
+
+/* Returns: (transfer full): how the counters name a device: "GPU 0", "CPU", "Device 13:0". */
+char *
+suanli_memory_device_name (gint64 device_type,
+                           gint64 device)
+{
   if (device_type == 0)
-    return g_strconcat ("CPU", suffix, NULL);
+    return g_strdup ("CPU");
   if (device_type == 1)
-    return g_strdup_printf ("GPU %" G_GINT64_FORMAT "%s", device, suffix);
-  return g_strdup_printf ("Device %" G_GINT64_FORMAT ":%" G_GINT64_FORMAT "%s", device_type, device, suffix);
+    return g_strdup_printf ("GPU %" G_GINT64_FORMAT, device);
+  return g_strdup_printf ("Device %" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, device_type, device);
 }
 
 /* The device a memory counter's name stands for; FALSE for every other counter. */

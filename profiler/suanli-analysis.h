@@ -153,6 +153,8 @@ GArray  *suanli_analysis_collectives      (SuanliTrace       *trace);
 gint64   suanli_analysis_median_step      (GArray            *steps);
 double   suanli_analysis_bus_factor       (const char        *collective,
                                            int                group_size);
+char    *suanli_memory_device_name        (gint64             device_type,
+                                           gint64             device);
 char    *suanli_memory_counter_name       (gint64             device_type,
                                            gint64             device,
                                            gboolean           reserved);
