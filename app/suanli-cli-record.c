@@ -20,7 +20,6 @@
 #include <unistd.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
-#include <json-glib/json-glib.h>
 
 #include "suanli-cli.h"
 #include "suanli-cli-trace.h"
@@ -119,32 +118,8 @@ suanli_cli_jobs (int    argc,
     }
   if (json)
     {
-      g_autoptr(JsonBuilder) builder = json_builder_new ();
-      g_autoptr(JsonNode) root = NULL;
-      g_autofree char *text = NULL;
+      g_autofree char *text = suanli_live_jobs_to_json (jobs);
 
-      json_builder_begin_array (builder);
-      for (guint i = 0; i < jobs->len; i++)
-        {
-          SuanliLiveJob *job = g_ptr_array_index (jobs, i);
-
-          json_builder_begin_object (builder);
-          suanli_cli_member_int (builder, "pid", job->pid);
-          json_builder_set_member_name (builder, "host");
-          json_builder_add_string_value (builder, job->host);
-          json_builder_set_member_name (builder, "command");
-          json_builder_add_string_value (builder, job->command);
-          suanli_cli_member_int (builder, "rank", job->rank);
-          suanli_cli_member_int (builder, "local_rank", job->local_rank);
-          suanli_cli_member_int (builder, "world_size", job->world_size);
-          json_builder_set_member_name (builder, "state");
-          json_builder_add_string_value (builder, job->state);
-          suanli_cli_member_int (builder, "devices", job->devices);
-          json_builder_end_object (builder);
-        }
-      json_builder_end_array (builder);
-      root = json_builder_get_root (builder);
-      text = json_to_string (root, TRUE);
       g_print ("%s\n", text);
       return SUANLI_EXIT_DONE;
     }

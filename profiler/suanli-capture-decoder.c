@@ -56,6 +56,7 @@ struct _SuanliCaptureDecoder
   guint64             dropped;
   guint64             impossible;    /* records with times no clock gives, left out */
   gboolean            ended;
+  gint64              clock_shift_ns; /* how far the job's host clock is ahead of the viewer's */
 };
 
 /* Past this (about 146 years of nanoseconds) a time is damage, not a clock's reading. */
@@ -130,13 +131,22 @@ suanli_capture_decoder_has_ended (SuanliCaptureDecoder *self)
   return self->ended;
 }
 
+/* For a capture from another host: its clock runs @shift_ns ahead of this one's (as estimated
+ * by clock probes), and its times are moved back by as much, so that hosts line up. */
+void
+suanli_capture_decoder_set_clock_shift (SuanliCaptureDecoder *self,
+                                        gint64                shift_ns)
+{
+  self->clock_shift_ns = shift_ns;
+}
+
 /* ---- records into the trace --------------------------------------------------------------- */
 
 static gint64
 realtime (SuanliCaptureDecoder *self,
           guint64               cupti_ns)
 {
-  return (gint64) cupti_ns + self->header.clock_offset_ns;
+  return (gint64) cupti_ns + self->header.clock_offset_ns - self->clock_shift_ns;
 }
 
 /* Text from the stream, interned as valid UTF-8: a damaged name must not make the trace unreadable
@@ -534,6 +544,8 @@ suanli_capture_decoder_feed (SuanliCaptureDecoder *self,
 {
   gsize used = 0;
 
+  /* Several captures (ranks) may be appending to one trace in turns. */
+  suanli_trace_set_current_group (self->trace, self->group);
   g_byte_array_append (self->pending, data, (guint) length);
   while (used < self->pending->len)
     {

@@ -24,6 +24,8 @@ void                  suanli_capture_decoder_finish_live (SuanliCaptureDecoder *
 guint64               suanli_capture_decoder_get_records (SuanliCaptureDecoder *self);
 guint64               suanli_capture_decoder_get_dropped (SuanliCaptureDecoder *self);
 gboolean              suanli_capture_decoder_has_ended  (SuanliCaptureDecoder *self);
+void                  suanli_capture_decoder_set_clock_shift (SuanliCaptureDecoder *self,
+                                                         gint64                shift_ns);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SuanliCaptureDecoder, suanli_capture_decoder_free)
 

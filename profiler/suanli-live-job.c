@@ -26,8 +26,131 @@ suanli_live_job_free (SuanliLiveJob *job)
   g_free (job->host);
   g_free (job->command);
   g_free (job->state);
+  g_free (job->pid_namespace);
   g_free (job->socket_path);
+  g_free (job->agent);
   g_free (job);
+}
+
+/* Returns: (transfer full): "host pid N rank R", the name a capture of @job gets in a trace. */
+char *
+suanli_live_job_describe (const SuanliLiveJob *job)
+{
+  return job->rank >= 0 ? g_strdup_printf ("%s pid %d rank %d", job->host, job->pid, job->rank)
+                        : g_strdup_printf ("%s pid %d", job->host, job->pid);
+}
+
+static void
+write_int (JsonBuilder *builder,
+           const char  *name,
+           gint64       value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_int_value (builder, value);
+}
+
+static void
+write_string (JsonBuilder *builder,
+              const char  *name,
+              const char  *value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_string_value (builder, value != NULL ? value : "");
+}
+
+/* Adds @job as the JSON object `suanli-cli jobs --json` prints and an agent's /v1/jobs serves. */
+void
+suanli_live_job_write (const SuanliLiveJob *job,
+                       JsonBuilder         *builder)
+{
+  json_builder_begin_object (builder);
+  write_int (builder, "pid", job->pid);
+  write_string (builder, "host", job->host);
+  write_string (builder, "command", job->command);
+  write_int (builder, "rank", job->rank);
+  write_int (builder, "local_rank", job->local_rank);
+  write_int (builder, "world_size", job->world_size);
+  write_string (builder, "state", job->state);
+  write_int (builder, "devices", job->devices);
+  write_string (builder, "namespace", job->pid_namespace);
+  json_builder_end_object (builder);
+}
+
+/* Returns: (transfer full): @jobs (of SuanliLiveJob) as a JSON array, pretty printed. */
+char *
+suanli_live_jobs_to_json (GPtrArray *jobs)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < jobs->len; i++)
+    suanli_live_job_write (g_ptr_array_index (jobs, i), builder);
+  json_builder_end_array (builder);
+  root = json_builder_get_root (builder);
+  return json_to_string (root, TRUE);
+}
+
+static gboolean
+read_int (JsonObject  *object,
+          const char  *name,
+          int          minimum,
+          int         *value,
+          GError     **error)
+{
+  JsonNode *member = json_object_get_member (object, name);
+  gint64 number;
+
+  if (member == NULL || json_node_get_value_type (member) != G_TYPE_INT64 ||
+      (number = json_node_get_int (member)) < minimum || number > G_MAXINT)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("A job has no valid “%s”"), name);
+      return FALSE;
+    }
+  *value = (int) number;
+  return TRUE;
+}
+
+static char *
+read_string (JsonObject *object,
+             const char *name)
+{
+  JsonNode *member = json_object_get_member (object, name);
+
+  if (member == NULL || json_node_get_value_type (member) != G_TYPE_STRING)
+    return g_strdup ("");
+  return g_utf8_make_valid (json_node_get_string (member), -1);
+}
+
+/**
+ * suanli_live_job_read:
+ * @node: one object of a jobs array, as suanli_live_job_write() makes them
+ *
+ * Returns: (transfer full) (nullable): the job, or NULL with @error naming the field at fault.
+ */
+SuanliLiveJob *
+suanli_live_job_read (JsonNode  *node,
+                      GError   **error)
+{
+  g_autoptr(SuanliLiveJob) job = g_new0 (SuanliLiveJob, 1);
+  JsonObject *object;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("A job is not a JSON object"));
+      return NULL;
+    }
+  object = json_node_get_object (node);
+  if (!read_int (object, "pid", 1, &job->pid, error) || !read_int (object, "rank", -1, &job->rank, error) ||
+      !read_int (object, "local_rank", -1, &job->local_rank, error) ||
+      !read_int (object, "world_size", -1, &job->world_size, error) ||
+      !read_int (object, "devices", 0, &job->devices, error))
+    return NULL;
+  job->host = read_string (object, "host");
+  job->command = read_string (object, "command");
+  job->state = read_string (object, "state");
+  job->pid_namespace = read_string (object, "namespace");
+  return g_steal_pointer (&job);
 }
 
 /**
@@ -131,6 +254,7 @@ parse_status (const char *line,
   job->world_size = int_member (root, "world_size");
   job->state = string_member (root, "state");
   job->devices = MAX (int_member (root, "devices"), 0);
+  job->pid_namespace = string_member (root, "namespace");
   job->socket_path = g_strdup (socket_path);
   yajl_tree_free (root);
   return job;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
@@ -18,10 +19,18 @@ typedef struct
   int   world_size;
   char *state;        /* "idle", "capturing" or "inert" */
   int   devices;
-  char *socket_path;
+  char *pid_namespace; /* "pid:[…]", "" when the job does not say */
+  char *socket_path;   /* local jobs */
+  char *agent;         /* remote jobs: the agent's address */
 } SuanliLiveJob;
 
-void       suanli_live_job_free   (SuanliLiveJob *job);
+void           suanli_live_job_free      (SuanliLiveJob *job);
+char          *suanli_live_job_describe  (const SuanliLiveJob *job);
+void           suanli_live_job_write     (const SuanliLiveJob *job,
+                                          JsonBuilder         *builder);
+char          *suanli_live_jobs_to_json  (GPtrArray           *jobs);
+SuanliLiveJob *suanli_live_job_read      (JsonNode            *node,
+                                          GError             **error);
 GPtrArray *suanli_live_list_jobs  (GError       **error);
 char      *suanli_live_ask        (const char    *socket_path,
                                    const char    *command,

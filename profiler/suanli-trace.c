@@ -39,7 +39,7 @@ struct _SuanliTrace
   GHashTable   *metadata;
   GArray       *finished;       /* per track: a TrackMark of what the last finish sorted */
   GPtrArray    *indexes;        /* per track: its SuanliTrackIndex, or NULL until asked for */
-  gboolean      growing;        /* a live capture is appending: only the main thread may read it */
+  guint         growing;        /* live captures appending (several ranks may be): main thread only */
 };
 
 enum {
@@ -138,7 +138,7 @@ suanli_trace_get_property (GObject    *object,
   switch (property_id)
     {
     case PROP_GROWING:
-      g_value_set_boolean (value, SUANLI_TRACE (object)->growing);
+      g_value_set_boolean (value, SUANLI_TRACE (object)->growing > 0);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, property_id, pspec);
@@ -277,6 +277,16 @@ suanli_trace_intern (SuanliTrace *self,
   return self->strings->len - 1;
 }
 
+/* Makes @group the one new tracks and processes go to again: for a live capture of several ranks,
+ * whose streams take turns appending. */
+void
+suanli_trace_set_current_group (SuanliTrace *self,
+                                guint        group)
+{
+  g_return_if_fail (group < self->groups->len);
+  self->current_group = group;
+}
+
 const char *
 suanli_trace_get_string (SuanliTrace  *self,
                          SuanliString  string)
@@ -289,17 +299,21 @@ suanli_trace_get_string (SuanliTrace  *self,
 gboolean
 suanli_trace_is_growing (SuanliTrace *self)
 {
-  return self->growing;
+  return self->growing > 0;
 }
 
+/* Each live capture that starts appending says TRUE, and FALSE when it ends: the trace grows
+ * while any of them (one per rank, say) still does. */
 void
 suanli_trace_set_growing (SuanliTrace *self,
                           gboolean     growing)
 {
-  if (self->growing == !!growing)
-    return;
-  self->growing = !!growing;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GROWING]);
+  gboolean was = self->growing > 0;
+
+  g_return_if_fail (growing || self->growing > 0);
+  self->growing = growing ? self->growing + 1 : self->growing - 1;
+  if (was != (self->growing > 0))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GROWING]);
 }
 
 /* How many strings the trace holds: their ids are 0 to this, less one. */

@@ -118,6 +118,8 @@ SuanliTrace        *suanli_trace_new              (void);
 guint               suanli_trace_begin_group      (SuanliTrace   *self,
                                                    const char    *name);
 guint               suanli_trace_get_n_groups     (SuanliTrace   *self);
+void                suanli_trace_set_current_group (SuanliTrace  *self,
+                                                   guint         group);
 SuanliGroup        *suanli_trace_get_group        (SuanliTrace   *self,
                                                    guint          index);
 SuanliString        suanli_trace_intern           (SuanliTrace   *self,

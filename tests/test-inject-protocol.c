@@ -18,7 +18,7 @@
 #include "suanli-import.h"
 #include "suanli-inject.h"
 #include "suanli-test-generator.h"
-#include "suanli-live-capture.h"
+#include "suanli-local-capture.h"
 
 #define RECORDS 1000000
 
@@ -291,7 +291,7 @@ test_live_capture (void)
   generator.count = 300000;
   generator.wait_when_full = TRUE;
   generator.pause_every = 15000;
-  capture = suanli_live_capture_new (trace, self_job);
+  capture = suanli_local_capture_new (trace, self_job);
   g_signal_connect (trace, "grown", G_CALLBACK (on_grown), &run);
   g_signal_connect (capture, "ended", G_CALLBACK (on_ended), &run);
   suanli_live_capture_start_async (capture, NULL, on_started, &run);

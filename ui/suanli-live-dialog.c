@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "suanli-live-dialog.h"
+#include "suanli-local-capture.h"
 
 struct _SuanliLiveDialog
 {
@@ -194,7 +195,7 @@ suanli_live_dialog_capture (SuanliLiveDialog *self,
     return FALSE;
   trace = suanli_trace_new ();
   g_clear_object (&self->capture);
-  self->capture = suanli_live_capture_new (trace, job);
+  self->capture = suanli_local_capture_new (trace, job);
   g_signal_connect_object (self->capture, "ended", G_CALLBACK (on_ended), self, 0);
   set_status (self, _("Asking the job to start capturing…"));
   suanli_live_capture_start_async (self->capture, NULL, on_started, g_object_ref (self));

@@ -1,7 +1,8 @@
 /* suanli-inject-control.c — the control socket, its commands, and the writer thread
  *
  * One thread waits on the socket. A collector connects and sends one line:
- *   STATUS  → one line of JSON (pid, host, command, rank, local_rank, world_size, state, devices),
+ *   STATUS  → one line of JSON (pid, host, command, rank, local_rank, world_size, state, devices,
+ *             namespace),
  *             then the connection closes;
  *   START   → "OK" and the capture stream (header, devices, records) until the collector sends
  *             STOP or goes away; or "ERROR why" when the source cannot start (CUPTI's words) or
@@ -282,12 +283,23 @@ read_command (char   *command,
   command[got] = '\0';
 }
 
+/* The job's PID namespace ("pid:[4026531836]"): a job in a container shares its socket folder
+ * with an agent outside, whose pids are not the job's. */
+static void
+read_pid_namespace (char   *name,
+                    size_t  size)
+{
+  ssize_t got = readlink ("/proc/self/ns/pid", name, size - 1);
+
+  name[got > 0 ? got : 0] = '\0';
+}
+
 static void
 send_status (int fd)
 {
   static const char * const states[] = { "idle", "capturing", "inert" };
   SuanliCaptureHeader header;
-  char command[1024], escaped[2048], host[160], line[3072];
+  char command[1024], escaped[2048], host[160], namespace[64], line[3200];
   uint16_t n_devices = control.n_devices;
 
   fill_header (&header);
@@ -296,11 +308,12 @@ send_status (int fd)
   read_command (command, sizeof command);
   json_escape (escaped, sizeof escaped, command);
   json_escape (host, sizeof host, header.host);
+  read_pid_namespace (namespace, sizeof namespace);
   snprintf (line, sizeof line,
             "{\"pid\": %u, \"host\": \"%s\", \"command\": \"%s\", \"rank\": %d, \"local_rank\": %d, \"world_size\": %d, "
-            "\"state\": \"%s\", \"devices\": %u}\n",
+            "\"state\": \"%s\", \"devices\": %u, \"namespace\": \"%s\"}\n",
             header.pid, host, escaped, header.rank, header.local_rank, header.world_size, states[GET (state)],
-            (unsigned) n_devices);
+            (unsigned) n_devices, namespace);
   reply (fd, line);
 }
 

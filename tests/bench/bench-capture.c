@@ -22,7 +22,7 @@
 #include "suanli-bench.h"
 #include "suanli-capture-decoder.h"
 #include "suanli-inject.h"
-#include "suanli-live-capture.h"
+#include "suanli-local-capture.h"
 
 #define RECORDS 3000000
 
@@ -196,7 +196,7 @@ measure_view_latency (SuanliBench *bench)
 
   for (guint i = 0; jobs != NULL && i < jobs->len && capture == NULL; i++)
     if (((SuanliLiveJob *) g_ptr_array_index (jobs, i))->pid == getpid ())
-      capture = suanli_live_capture_new (trace, g_ptr_array_index (jobs, i));
+      capture = suanli_local_capture_new (trace, g_ptr_array_index (jobs, i));
   if (capture == NULL)
     g_error ("this process is not listed as a job");
   producer.count = 0;
