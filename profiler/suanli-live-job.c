@@ -261,26 +261,19 @@ parse_status (const char *line,
 }
 
 /**
- * suanli_live_list_jobs:
+ * suanli_live_list_jobs_in:
+ * @folder: where the jobs' sockets are (an agent may be given a container's)
  *
- * Returns: (transfer full) (element-type SuanliLiveJob): this user's profilable jobs, by pid; the
- * sockets of jobs that have gone are removed on the way, and other users' are never read.
+ * Returns: (transfer full) (element-type SuanliLiveJob): this user's profilable jobs in @folder;
+ * the sockets of jobs that have gone are removed on the way, and other users' are never read.
  */
 GPtrArray *
-suanli_live_list_jobs (GError **error)
+suanli_live_list_jobs_in (const char *folder)
 {
-  char folder[256], message[256];
-  GPtrArray *jobs;
-  g_autoptr(GDir) dir = NULL;
+  GPtrArray *jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_live_job_free);
+  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
   const char *name;
 
-  if (suanli_inject_socket_dir (folder, sizeof folder, message, sizeof message) != 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED, "%s", message);
-      return NULL;
-    }
-  jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_live_job_free);
-  dir = g_dir_open (folder, 0, NULL);
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
     {
       g_autofree char *path = g_build_filename (folder, name, NULL);
@@ -303,4 +296,23 @@ suanli_live_list_jobs (GError **error)
         g_ptr_array_add (jobs, job);
     }
   return jobs;
+}
+
+/**
+ * suanli_live_list_jobs:
+ *
+ * Returns: (transfer full) (element-type SuanliLiveJob): this user's profilable jobs, from the
+ * injection library's socket folder.
+ */
+GPtrArray *
+suanli_live_list_jobs (GError **error)
+{
+  char folder[256], message[256];
+
+  if (suanli_inject_socket_dir (folder, sizeof folder, message, sizeof message) != 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED, "%s", message);
+      return NULL;
+    }
+  return suanli_live_list_jobs_in (folder);
 }

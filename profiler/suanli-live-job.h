@@ -32,6 +32,7 @@ char          *suanli_live_jobs_to_json  (GPtrArray           *jobs);
 SuanliLiveJob *suanli_live_job_read      (JsonNode            *node,
                                           GError             **error);
 GPtrArray *suanli_live_list_jobs  (GError       **error);
+GPtrArray *suanli_live_list_jobs_in (const char  *folder);
 char      *suanli_live_ask        (const char    *socket_path,
                                    const char    *command,
                                    int           *fd_out,

@@ -1,0 +1,569 @@
+/* suanli-agent-relay.c — one workbench's WebSocket to one job's capture, inside suanli-agent
+ *
+ * The relay reads the job's stream as fast as it comes (the job must never wait on a slow
+ * network) and cuts it into whole records. They wait in a queue until the workbench's credit lets
+ * them go out as binary messages. A full queue drops whole records and counts them, and the next
+ * record that goes out is preceded by a dropped-records record, so the workbench's trace says how
+ * many went missing. String records are never dropped: later records name their strings.
+ * See suanli-agent-protocol.h for the messages.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <glib-unix.h>
+#include <json-glib/json-glib.h>
+
+#include "suanli-agent-protocol.h"
+#include "suanli-agent-relay.h"
+#include "suanli-capture.h"
+
+#define READ_SLICE           (4u << 20)
+#define CONTROL_PER_SECOND   200
+
+struct _SuanliAgentRelay
+{
+  GObject                  parent_instance;
+
+  SoupWebsocketConnection *connection;
+  int                      pid;
+  char                    *socket_folder;
+  char                    *peer;
+  gint64                   clock_shift_ns;
+  guint                    queue_limit;
+
+  int                      fd;              /* the job's stream; -1 before START and after its end */
+  guint                    read_source;
+  gboolean                 starting;
+  gboolean                 job_ended;
+  gboolean                 finished;        /* "ended" sent */
+  GByteArray              *input;           /* from the job, not yet a whole header or record */
+  gboolean                 has_header;
+  guint64                  devices_left;    /* bytes of device entries still to pass */
+  GByteArray              *queue;           /* whole records waiting for credit, from queue_head */
+  gsize                    queue_head;
+  guint64                  credit;
+  guint64                  records;
+  guint64                  dropped;
+  guint64                  drops_unreported;
+  guint64                  bytes_sent;
+  char                    *failure;         /* the WebSocket's own error, if it had one */
+  gint64                   control_window;  /* the second the control message count is for */
+  guint                    control_count;
+};
+
+G_DEFINE_FINAL_TYPE (SuanliAgentRelay, suanli_agent_relay, G_TYPE_OBJECT)
+
+/* This host's CLOCK_REALTIME, moved by @clock_shift_ns (an agent told to act as a skewed host). */
+gint64
+suanli_agent_now_ns (gint64 clock_shift_ns)
+{
+  struct timespec now;
+
+  clock_gettime (CLOCK_REALTIME, &now);
+  return (gint64) now.tv_sec * G_GINT64_CONSTANT (1000000000) + now.tv_nsec + clock_shift_ns;
+}
+
+static void
+close_job (SuanliAgentRelay *self)
+{
+  g_clear_handle_id (&self->read_source, g_source_remove);
+  if (self->fd >= 0)
+    close (self->fd);
+  self->fd = -1;
+}
+
+static void
+suanli_agent_relay_finalize (GObject *object)
+{
+  SuanliAgentRelay *self = SUANLI_AGENT_RELAY (object);
+
+  close_job (self);
+  g_clear_object (&self->connection);
+  g_free (self->socket_folder);
+  g_free (self->failure);
+  g_byte_array_unref (self->input);
+  g_byte_array_unref (self->queue);
+  g_free (self->peer);
+  G_OBJECT_CLASS (suanli_agent_relay_parent_class)->finalize (object);
+}
+
+static void
+suanli_agent_relay_class_init (SuanliAgentRelayClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = suanli_agent_relay_finalize;
+}
+
+static void
+suanli_agent_relay_init (SuanliAgentRelay *self)
+{
+  self->fd = -1;
+  self->input = g_byte_array_new ();
+  self->queue = g_byte_array_new ();
+}
+
+static gboolean
+is_open (SuanliAgentRelay *self)
+{
+  return soup_websocket_connection_get_state (self->connection) == SOUP_WEBSOCKET_STATE_OPEN;
+}
+
+static void
+send_json (SuanliAgentRelay *self,
+           JsonBuilder      *builder)
+{
+  g_autoptr(JsonNode) root = json_builder_get_root (builder);
+  g_autofree char *text = json_to_string (root, FALSE);
+
+  if (is_open (self))
+    soup_websocket_connection_send_text (self->connection, text);
+}
+
+static void
+send_error (SuanliAgentRelay *self,
+            const char       *message)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "type");
+  json_builder_add_string_value (builder, "error");
+  json_builder_set_member_name (builder, "message");
+  json_builder_add_string_value (builder, message);
+  json_builder_end_object (builder);
+  send_json (self, builder);
+}
+
+static void
+send_type (SuanliAgentRelay *self,
+           const char       *type)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "type");
+  json_builder_add_string_value (builder, type);
+  json_builder_end_object (builder);
+  send_json (self, builder);
+}
+
+/* Sends what the queue holds, as far as the credit goes; after the job's end, "ended" and close. */
+static void
+flush (SuanliAgentRelay *self)
+{
+  while (is_open (self) && self->queue->len > self->queue_head && self->credit > 0)
+    {
+      gsize length = MIN (self->queue->len - self->queue_head, MIN (self->credit, SUANLI_AGENT_MAX_DATA_MESSAGE));
+
+      soup_websocket_connection_send_binary (self->connection, self->queue->data + self->queue_head, length);
+      self->queue_head += length;
+      self->credit -= length;
+      self->bytes_sent += length;
+    }
+  /* Sent bytes leave the queue in one move now and then, not one per message. */
+  if (self->queue_head > 0 && (self->queue_head == self->queue->len || self->queue_head > self->queue->len / 2))
+    {
+      g_byte_array_remove_range (self->queue, 0, (guint) self->queue_head);
+      self->queue_head = 0;
+    }
+  if (self->job_ended && !self->finished && self->queue->len == 0 && is_open (self))
+    {
+      g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+      self->finished = TRUE;
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "type");
+      json_builder_add_string_value (builder, "ended");
+      json_builder_set_member_name (builder, "records");
+      json_builder_add_int_value (builder, (gint64) self->records);
+      json_builder_set_member_name (builder, "dropped");
+      json_builder_add_int_value (builder, (gint64) self->dropped);
+      json_builder_end_object (builder);
+      send_json (self, builder);
+      soup_websocket_connection_close (self->connection, SOUP_WEBSOCKET_CLOSE_NORMAL, NULL);
+    }
+}
+
+static void
+append_dropped (SuanliAgentRelay *self)
+{
+  SuanliCaptureDropped dropped = { .count = self->drops_unreported, .reason = SUANLI_DROPPED_SLOW_READER };
+
+  suanli_capture_init_record (&dropped.record, SUANLI_CAPTURE_DROPPED, sizeof dropped);
+  g_byte_array_append (self->queue, (const guint8 *) &dropped, sizeof dropped);
+  self->drops_unreported = 0;
+}
+
+/* One whole record from the job: queued, or dropped and counted when the queue is full. */
+static void
+enqueue_record (SuanliAgentRelay          *self,
+                const SuanliCaptureRecord *record)
+{
+  gboolean must_keep = record->kind == SUANLI_CAPTURE_STRING || record->kind == SUANLI_CAPTURE_END;
+
+  if (!must_keep && self->queue->len - self->queue_head + record->size > self->queue_limit)
+    {
+      self->dropped++;
+      self->drops_unreported++;
+      return;
+    }
+  if (self->drops_unreported > 0)
+    append_dropped (self);
+  g_byte_array_append (self->queue, (const guint8 *) record, record->size);
+  self->records++;
+}
+
+/* The header goes out as it came, but for the clock offset of an agent told to act as a skewed
+ * host: CUPTI's times then land where that host's clock would put them. */
+static void
+pass_header (SuanliAgentRelay          *self,
+             const SuanliCaptureHeader *header,
+             gsize                      size)
+{
+  gint64 offset = header->clock_offset_ns + self->clock_shift_ns;
+  guint at = self->queue->len;
+
+  g_byte_array_append (self->queue, self->input->data, (guint) size);
+  memcpy (self->queue->data + at + offsetof (SuanliCaptureHeader, clock_offset_ns), &offset, sizeof offset);
+  self->devices_left = (guint64) header->n_devices * header->device_size;
+}
+
+/* Cuts what has come into the header, device entries and whole records. FALSE on damage. */
+static gboolean
+cut_records (SuanliAgentRelay *self)
+{
+  gsize used = 0;
+
+  while (used < self->input->len)
+    {
+      const guint8 *at = self->input->data + used;
+      gsize left = self->input->len - used;
+
+      if (!self->has_header)
+        {
+          SuanliCaptureHeader header;
+          gsize consumed = 0;
+          SuanliCaptureStatus status = suanli_capture_read_header (at, left, &header, &consumed);
+
+          if (status == SUANLI_CAPTURE_NEED_MORE)
+            break;
+          if (status != SUANLI_CAPTURE_OK)
+            return FALSE;
+          pass_header (self, &header, consumed);   /* the stream's first bytes: used is 0 */
+          used = consumed;
+          self->has_header = TRUE;
+        }
+      else if (self->devices_left > 0)
+        {
+          gsize length = MIN (left, self->devices_left);
+
+          g_byte_array_append (self->queue, at, (guint) length);
+          self->devices_left -= length;
+          used += length;
+        }
+      else
+        {
+          const SuanliCaptureRecord *record = NULL;
+          SuanliCaptureStatus status = suanli_capture_next_record (at, left, &record);
+
+          if (status == SUANLI_CAPTURE_NEED_MORE)
+            break;
+          if (status != SUANLI_CAPTURE_OK)
+            return FALSE;
+          enqueue_record (self, record);
+          used += record->size;
+        }
+    }
+  g_byte_array_remove_range (self->input, 0, (guint) used);
+  return TRUE;
+}
+
+static void
+job_ended (SuanliAgentRelay *self,
+           const char       *why)
+{
+  self->read_source = 0;
+  close_job (self);
+  self->job_ended = TRUE;
+  /* A stream cut inside a record goes on as it was cut: the workbench keeps its whole records. */
+  g_byte_array_append (self->queue, self->input->data, self->input->len);
+  g_byte_array_set_size (self->input, 0);
+  if (why != NULL)
+    {
+      g_message ("%s: the capture stream of pid %d is damaged (%s); it ends here", self->peer, self->pid, why);
+      send_error (self, why);
+    }
+  flush (self);
+}
+
+static gboolean
+on_job_readable (int          fd,
+                 GIOCondition condition,
+                 gpointer     data)
+{
+  SuanliAgentRelay *self = data;
+  gsize taken = 0;
+
+  while (taken < READ_SLICE)
+    {
+      guint old = self->input->len;
+      ssize_t got;
+
+      g_byte_array_set_size (self->input, old + (1 << 16));
+      got = recv (fd, self->input->data + old, 1 << 16, MSG_DONTWAIT);
+      g_byte_array_set_size (self->input, old + (guint) MAX (got, 0));
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        break;
+      if (got <= 0)
+        {
+          cut_records (self);
+          job_ended (self, NULL);
+          return G_SOURCE_REMOVE;
+        }
+      taken += (gsize) got;
+    }
+  if (!cut_records (self))
+    {
+      job_ended (self, "not a capture stream");
+      return G_SOURCE_REMOVE;
+    }
+  flush (self);
+  return G_SOURCE_CONTINUE;
+}
+
+/* On a worker: finds the job and sends it START (CUPTI's first set-up can take seconds). Asking
+ * the jobs may wait on one that is stopped, so the main loop never does it. */
+static void
+ask_start (GTask        *task,
+           gpointer      source,
+           gpointer      data,
+           GCancellable *cancellable)
+{
+  SuanliAgentRelay *self = source;
+  g_autoptr(GPtrArray) jobs = suanli_live_list_jobs_in (self->socket_folder);
+  const char *socket_path = NULL;
+  g_autofree char *answer = NULL;
+  GError *error = NULL;
+  int fd = -1;
+
+  for (guint i = 0; i < jobs->len && socket_path == NULL; i++)
+    if (((SuanliLiveJob *) g_ptr_array_index (jobs, i))->pid == self->pid)
+      socket_path = ((SuanliLiveJob *) g_ptr_array_index (jobs, i))->socket_path;
+  if (socket_path == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "no profilable job has pid %d", self->pid);
+      return;
+    }
+  answer = suanli_live_ask (socket_path, "START\n", &fd, &error);
+  if (answer == NULL)
+    g_task_return_error (task, error);
+  else if (!g_str_equal (answer, "OK"))
+    {
+      close (fd);
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "the job refused to start a capture: %s",
+                               g_str_has_prefix (answer, "ERROR ") ? answer + 6 : answer);
+    }
+  else
+    g_task_return_int (task, fd);
+}
+
+static void
+started (GObject      *source,
+         GAsyncResult *result,
+         gpointer      data)
+{
+  SuanliAgentRelay *self = SUANLI_AGENT_RELAY (source);
+  g_autoptr(GError) error = NULL;
+  gssize fd = g_task_propagate_int (G_TASK (result), &error);
+
+  self->starting = FALSE;
+  if (fd < 0)
+    {
+      g_message ("%s: capture of pid %d refused: %s", self->peer, self->pid, error->message);
+      send_error (self, error->message);
+      return;
+    }
+  if (!is_open (self))
+    {
+      close ((int) fd);   /* the workbench left while the job was starting: the job sees it gone */
+      return;
+    }
+  self->fd = (int) fd;
+  self->read_source = g_unix_fd_add (self->fd, G_IO_IN | G_IO_HUP | G_IO_ERR, on_job_readable, self);
+  g_message ("%s: capture of pid %d started", self->peer, self->pid);
+  send_type (self, "started");
+}
+
+static void
+add_credit (SuanliAgentRelay *self,
+            gint64            bytes)
+{
+  self->credit = MIN (self->credit + (guint64) MAX (bytes, 0), SUANLI_AGENT_MAX_CREDIT);
+}
+
+static void
+answer_clock (SuanliAgentRelay *self,
+              gint64            t0,
+              gint64            t1)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "type");
+  json_builder_add_string_value (builder, "clock");
+  json_builder_set_member_name (builder, "t0");
+  json_builder_add_int_value (builder, t0);
+  json_builder_set_member_name (builder, "t1");
+  json_builder_add_int_value (builder, t1);
+  json_builder_set_member_name (builder, "t2");
+  json_builder_add_int_value (builder, suanli_agent_now_ns (self->clock_shift_ns));
+  json_builder_end_object (builder);
+  send_json (self, builder);
+}
+
+static gint64
+int_member (JsonObject *object,
+            const char *name)
+{
+  JsonNode *member = json_object_get_member (object, name);
+
+  return member != NULL && json_node_get_value_type (member) == G_TYPE_INT64 ? json_node_get_int (member) : -1;
+}
+
+static void
+on_message (SoupWebsocketConnection *connection,
+            SoupWebsocketDataType    type,
+            GBytes                  *message,
+            gpointer                 data)
+{
+  SuanliAgentRelay *self = data;
+  gint64 received = suanli_agent_now_ns (self->clock_shift_ns);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  gint64 second = g_get_monotonic_time () / G_USEC_PER_SEC;
+  gsize length;
+  const char *text = g_bytes_get_data (message, &length);
+  JsonNode *root;
+  JsonObject *object;
+  const char *kind;
+
+  if (second != self->control_window)
+    {
+      self->control_window = second;
+      self->control_count = 0;
+    }
+  if (++self->control_count > CONTROL_PER_SECOND)
+    {
+      soup_websocket_connection_close (connection, SOUP_WEBSOCKET_CLOSE_POLICY_VIOLATION, "too many messages");
+      return;
+    }
+  if (type != SOUP_WEBSOCKET_DATA_TEXT)
+    {
+      soup_websocket_connection_close (connection, SOUP_WEBSOCKET_CLOSE_UNSUPPORTED_DATA, "control messages are text");
+      return;
+    }
+  if (!json_parser_load_from_data (parser, text, (gssize) length, NULL) ||
+      (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      soup_websocket_connection_close (connection, SOUP_WEBSOCKET_CLOSE_BAD_DATA, "control messages are JSON objects");
+      return;
+    }
+  object = json_node_get_object (root);
+  kind = json_object_get_string_member_with_default (object, "type", "");
+  if (g_str_equal (kind, "clock"))
+    answer_clock (self, int_member (object, "t0"), received);
+  else if (g_str_equal (kind, "start"))
+    {
+      g_autoptr(GTask) task = NULL;
+
+      if (self->starting || self->fd >= 0 || self->job_ended)
+        {
+          send_error (self, "this connection has started its capture already");
+          return;
+        }
+      self->starting = TRUE;
+      add_credit (self, int_member (object, "credit"));
+      task = g_task_new (self, NULL, started, NULL);
+      g_task_run_in_thread (task, ask_start);
+    }
+  else if (g_str_equal (kind, "credit"))
+    {
+      add_credit (self, int_member (object, "bytes"));
+      flush (self);
+    }
+  else if (g_str_equal (kind, "stop"))
+    {
+      if (self->fd >= 0)
+        send (self->fd, "STOP\n", 5, MSG_NOSIGNAL);
+    }
+  else
+    send_error (self, "unknown message type");
+}
+
+/* libsoup's own refusals (a frame past the size limit, a broken frame) come here before the close. */
+static void
+on_error (SoupWebsocketConnection *connection,
+          GError                  *error,
+          gpointer                 data)
+{
+  SuanliAgentRelay *self = data;
+
+  if (self->failure == NULL)
+    self->failure = g_strdup (error->message);
+}
+
+static void
+on_closed (SoupWebsocketConnection *connection,
+           gpointer                 data)
+{
+  SuanliAgentRelay *self = data;
+
+  /* Closing the job's stream ends its capture: the job sees its collector gone. */
+  close_job (self);
+  g_message ("%s: connection for pid %d closed (code %u%s%s): %" G_GUINT64_FORMAT " records, %" G_GUINT64_FORMAT
+             " bytes sent, %" G_GUINT64_FORMAT " dropped", self->peer, self->pid,
+             soup_websocket_connection_get_close_code (connection), self->failure != NULL ? ", " : "",
+             self->failure != NULL ? self->failure : "", self->records, self->bytes_sent, self->dropped);
+  g_signal_handlers_disconnect_by_data (connection, self);
+  g_object_unref (self);   /* the connection's hold, taken in _new() */
+}
+
+/**
+ * suanli_agent_relay_new:
+ * @connection: the workbench's WebSocket, open
+ * @pid: the job it asked for
+ * @socket_folder: where the jobs' sockets are
+ * @peer: the workbench's address, for the log
+ * @queue_limit: bytes of whole records that may wait for credit before records drop
+ *
+ * Returns: (transfer none): the relay, which lives as long as @connection is open.
+ */
+SuanliAgentRelay *
+suanli_agent_relay_new (SoupWebsocketConnection *connection,
+                        int                      pid,
+                        const char              *socket_folder,
+                        const char              *peer,
+                        gint64                   clock_shift_ns,
+                        guint                    queue_limit)
+{
+  SuanliAgentRelay *self = g_object_new (SUANLI_TYPE_AGENT_RELAY, NULL);
+
+  self->connection = g_object_ref (connection);
+  self->pid = pid;
+  self->socket_folder = g_strdup (socket_folder);
+  self->peer = g_strdup (peer);
+  self->clock_shift_ns = clock_shift_ns;
+  self->queue_limit = queue_limit;
+  soup_websocket_connection_set_max_incoming_payload_size (connection, SUANLI_AGENT_MAX_CONTROL);
+  g_signal_connect (connection, "message", G_CALLBACK (on_message), self);
+  g_signal_connect (connection, "error", G_CALLBACK (on_error), self);
+  g_signal_connect (connection, "closed", G_CALLBACK (on_closed), self);
+  return self;
+}

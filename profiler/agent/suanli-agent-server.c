@@ -1,0 +1,357 @@
+/* suanli-agent-server.c — suanli-agent's HTTP and WebSocket server
+ *
+ * Every request passes the early handler first, before any body is read or any WebSocket is
+ * accepted: a client over its rate gets 429, one without the token 401 (libsoup 3.2 has no bearer
+ * auth domain), and a capture past the connection limit 503. Asking the jobs for their STATUS can
+ * wait on a stopped job, so /v1/jobs does it on a worker with the message paused. One log line per
+ * request, and per capture connection when it closes; never the token.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+#include <unistd.h>
+#include <json-glib/json-glib.h>
+
+#include "suanli-agent-protocol.h"
+#include "suanli-agent-relay.h"
+#include "suanli-agent-server.h"
+#include "suanli-live-job.h"
+
+#define CAPTURE_PREFIX "/v1/jobs/"
+
+typedef struct
+{
+  double tokens;
+  gint64 refilled;   /* monotonic µs */
+} Bucket;
+
+struct _SuanliAgentServer
+{
+  GObject     parent_instance;
+
+  SoupServer *server;
+  char       *token;
+  char       *socket_folder;
+  guint       max_connections;
+  guint       rate;
+  guint       queue_limit;
+  gint64      clock_shift_ns;
+  guint       connections;    /* capture WebSockets open */
+  GHashTable *buckets;        /* client address → Bucket */
+};
+
+G_DEFINE_FINAL_TYPE (SuanliAgentServer, suanli_agent_server, G_TYPE_OBJECT)
+
+static void
+suanli_agent_server_finalize (GObject *object)
+{
+  SuanliAgentServer *self = SUANLI_AGENT_SERVER (object);
+
+  if (self->server != NULL)
+    soup_server_disconnect (self->server);
+  g_clear_object (&self->server);
+  g_free (self->token);
+  g_free (self->socket_folder);
+  g_hash_table_unref (self->buckets);
+  G_OBJECT_CLASS (suanli_agent_server_parent_class)->finalize (object);
+}
+
+static void
+suanli_agent_server_class_init (SuanliAgentServerClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = suanli_agent_server_finalize;
+}
+
+static void
+suanli_agent_server_init (SuanliAgentServer *self)
+{
+  self->buckets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+}
+
+/* ---- admission ------------------------------------------------------------------------------ */
+
+/* A token bucket per client address: @rate a second, bursts of twice that. */
+static gboolean
+rate_allows (SuanliAgentServer *self,
+             const char        *peer)
+{
+  gint64 now = g_get_monotonic_time ();
+  Bucket *bucket = g_hash_table_lookup (self->buckets, peer);
+
+  if (self->rate == 0)
+    return TRUE;
+  if (bucket == NULL)
+    {
+      /* One bucket per address that ever asked; a full table forgets them all rather than grow. */
+      if (g_hash_table_size (self->buckets) > 4096)
+        g_hash_table_remove_all (self->buckets);
+      bucket = g_new0 (Bucket, 1);
+      bucket->tokens = 2.0 * self->rate;
+      bucket->refilled = now;
+      g_hash_table_insert (self->buckets, g_strdup (peer), bucket);
+    }
+  bucket->tokens = MIN (2.0 * self->rate, bucket->tokens + (double) (now - bucket->refilled) * self->rate / G_USEC_PER_SEC);
+  bucket->refilled = now;
+  if (bucket->tokens < 1.0)
+    return FALSE;
+  bucket->tokens -= 1.0;
+  return TRUE;
+}
+
+/* Compares the whole of both, so that the time taken says nothing about where they differ. */
+static gboolean
+same_secret (const char *given,
+             const char *expected)
+{
+  gsize given_length = strlen (given), expected_length = strlen (expected);
+  guint8 difference = given_length != expected_length;
+
+  for (gsize i = 0; i < expected_length; i++)
+    difference |= (guint8) (expected[i] ^ given[i < given_length ? i : 0]);
+  return difference == 0;
+}
+
+static gboolean
+authorized (SuanliAgentServer *self,
+            SoupServerMessage *message)
+{
+  const char *header = soup_message_headers_get_one (soup_server_message_get_request_headers (message),
+                                                     "Authorization");
+
+  return header != NULL && g_ascii_strncasecmp (header, "Bearer ", 7) == 0 && same_secret (header + 7, self->token);
+}
+
+static gboolean
+is_capture_path (const char *path,
+                 int        *pid)
+{
+  const char *rest;
+  char *end = NULL;
+  guint64 number;
+
+  if (!g_str_has_prefix (path, CAPTURE_PREFIX))
+    return FALSE;
+  rest = path + strlen (CAPTURE_PREFIX);
+  if (!g_ascii_isdigit (*rest))
+    return FALSE;
+  number = g_ascii_strtoull (rest, &end, 10);
+  if (number == 0 || number > G_MAXINT || !g_str_equal (end, "/capture"))
+    return FALSE;
+  *pid = (int) number;
+  return TRUE;
+}
+
+static void
+refuse (SoupServerMessage *message,
+        guint              status,
+        const char        *why)
+{
+  g_autofree char *body = g_strdup_printf ("{\"error\": \"%s\"}\n", why);
+
+  soup_server_message_set_status (message, status, NULL);
+  soup_server_message_set_response (message, "application/json", SOUP_MEMORY_COPY, body, strlen (body));
+}
+
+static void
+admit (SoupServer        *server,
+       SoupServerMessage *message,
+       const char        *path,
+       GHashTable        *query,
+       gpointer           data)
+{
+  SuanliAgentServer *self = data;
+  const char *peer = soup_server_message_get_remote_host (message);
+  int pid;
+
+  if (!rate_allows (self, peer != NULL ? peer : ""))
+    refuse (message, 429 /* Too Many Requests: not in libsoup 3.2's names */, "too many requests");
+  else if (!authorized (self, message))
+    {
+      soup_message_headers_replace (soup_server_message_get_response_headers (message), "WWW-Authenticate",
+                                    "Bearer realm=\"suanli-agent\"");
+      refuse (message, SOUP_STATUS_UNAUTHORIZED, "a valid token is needed");
+    }
+  else if (is_capture_path (path, &pid) && self->connections >= self->max_connections)
+    refuse (message, SOUP_STATUS_SERVICE_UNAVAILABLE, "too many captures at once");
+}
+
+/* ---- HTTP ----------------------------------------------------------------------------------- */
+
+static void
+reply_json (SoupServerMessage *message,
+            char              *text)
+{
+  soup_server_message_set_status (message, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (message, "application/json", SOUP_MEMORY_TAKE, text, strlen (text));
+}
+
+static void
+list_jobs (GTask        *task,
+           gpointer      source,
+           gpointer      data,
+           GCancellable *cancellable)
+{
+  SuanliAgentServer *self = source;
+  g_autoptr(GPtrArray) jobs = suanli_live_list_jobs_in (self->socket_folder);
+
+  g_task_return_pointer (task, suanli_live_jobs_to_json (jobs), g_free);
+}
+
+static void
+listed_jobs (GObject      *source,
+             GAsyncResult *result,
+             gpointer      data)
+{
+  SoupServerMessage *message = data;
+
+  reply_json (message, g_task_propagate_pointer (G_TASK (result), NULL));
+  soup_server_message_unpause (message);
+  g_object_unref (message);
+}
+
+static void
+serve (SoupServer        *server,
+       SoupServerMessage *message,
+       const char        *path,
+       GHashTable        *query,
+       gpointer           data)
+{
+  SuanliAgentServer *self = data;
+  const char *method = soup_server_message_get_method (message);
+
+  if (!g_str_equal (path, "/v1/health") && !g_str_equal (path, "/v1/jobs"))
+    refuse (message, SOUP_STATUS_NOT_FOUND, "no such resource");
+  else if (!g_str_equal (method, SOUP_METHOD_GET))
+    {
+      soup_message_headers_replace (soup_server_message_get_response_headers (message), "Allow", "GET");
+      refuse (message, SOUP_STATUS_METHOD_NOT_ALLOWED, "only GET");
+    }
+  else if (g_str_equal (path, "/v1/jobs"))
+    {
+      g_autoptr(GTask) task = g_task_new (self, NULL, listed_jobs, g_object_ref (message));
+
+      soup_server_message_pause (message);
+      g_task_run_in_thread (task, list_jobs);
+    }
+  else
+    {
+      char host[256] = "";
+      g_autofree char *escaped = NULL;
+
+      gethostname (host, sizeof host - 1);
+      escaped = g_strescape (host, NULL);
+      reply_json (message, g_strdup_printf ("{\"status\": \"ok\", \"version\": \"%s\", \"host\": \"%s\"}\n",
+                                            PACKAGE_VERSION, escaped));
+    }
+}
+
+static void
+log_request (SoupServer        *server,
+             SoupServerMessage *message,
+             gpointer           data)
+{
+  g_message ("%s %s %s → %u", soup_server_message_get_remote_host (message), soup_server_message_get_method (message),
+             g_uri_get_path (soup_server_message_get_uri (message)), soup_server_message_get_status (message));
+}
+
+/* ---- captures ------------------------------------------------------------------------------- */
+
+static void
+capture_closed (SoupWebsocketConnection *connection,
+                gpointer                 data)
+{
+  SuanliAgentServer *self = data;
+
+  self->connections--;
+  g_object_unref (self);
+}
+
+static void
+open_capture (SoupServer              *server,
+              SoupServerMessage       *message,
+              const char              *path,
+              SoupWebsocketConnection *connection,
+              gpointer                 data)
+{
+  SuanliAgentServer *self = data;
+  int pid;
+
+  if (!is_capture_path (path, &pid))
+    {
+      soup_websocket_connection_close (connection, SUANLI_AGENT_CLOSE_NO_JOB, "no such resource");
+      return;
+    }
+  self->connections++;
+  g_signal_connect (connection, "closed", G_CALLBACK (capture_closed), g_object_ref (self));
+  suanli_agent_relay_new (connection, pid, self->socket_folder, soup_server_message_get_remote_host (message),
+                          self->clock_shift_ns, self->queue_limit);
+}
+
+/* ---- the server ----------------------------------------------------------------------------- */
+
+static gboolean
+is_loopback (GInetAddress *address)
+{
+  return g_inet_address_get_is_loopback (address);
+}
+
+/**
+ * suanli_agent_server_new:
+ *
+ * Returns: (transfer full) (nullable): a server listening as @options say, or NULL with @error:
+ * an address off loopback without a certificate is refused, since the token would travel bare.
+ */
+SuanliAgentServer *
+suanli_agent_server_new (const SuanliAgentOptions *options,
+                         GError                  **error)
+{
+  g_autoptr(SuanliAgentServer) self = g_object_new (SUANLI_TYPE_AGENT_SERVER, NULL);
+  g_autoptr(GInetAddress) address = g_inet_address_new_from_string (options->address);
+  g_autoptr(GSocketAddress) socket_address = NULL;
+
+  if (address == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "“%s” is not an IP address", options->address);
+      return NULL;
+    }
+  if (!is_loopback (address) && options->certificate == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   "listening on %s, off loopback, needs TLS: give --tls-certificate and --tls-key",
+                   options->address);
+      return NULL;
+    }
+  self->token = g_strdup (options->token);
+  self->socket_folder = g_strdup (options->socket_folder);
+  self->max_connections = options->max_connections;
+  self->rate = options->rate;
+  self->queue_limit = options->queue_limit;
+  self->clock_shift_ns = options->clock_shift_ns;
+  self->server = soup_server_new ("server-header", "suanli-agent/" PACKAGE_VERSION " ",
+                                  "tls-certificate", options->certificate, NULL);
+  /* Handlers go by the longest matching path: the capture path needs its own early handler. */
+  soup_server_add_early_handler (self->server, NULL, admit, self, NULL);
+  soup_server_add_early_handler (self->server, CAPTURE_PREFIX, admit, self, NULL);
+  soup_server_add_handler (self->server, NULL, serve, self, NULL);
+  soup_server_add_websocket_handler (self->server, CAPTURE_PREFIX, NULL, NULL, open_capture, self, NULL);
+  g_signal_connect (self->server, "request-finished", G_CALLBACK (log_request), self);
+
+  socket_address = g_inet_socket_address_new (address, (guint16) options->port);
+  if (!soup_server_listen (self->server, socket_address, options->certificate != NULL ? SOUP_SERVER_LISTEN_HTTPS : 0,
+                           error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+/* Returns: (transfer full): where the server listens, as a URL ("http://127.0.0.1:7811/"). */
+char *
+suanli_agent_server_get_url (SuanliAgentServer *self)
+{
+  GSList *uris = soup_server_get_uris (self->server);
+  char *text = uris != NULL ? g_uri_to_string (uris->data) : g_strdup ("");
+
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  return text;
+}

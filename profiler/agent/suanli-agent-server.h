@@ -1,0 +1,32 @@
+/* suanli-agent-server.h — suanli-agent's HTTP and WebSocket server
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <libsoup/soup.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const char      *address;          /* to listen on: 127.0.0.1 unless told otherwise */
+  guint            port;             /* 0: any free port */
+  GTlsCertificate *certificate;      /* NULL: plain HTTP, allowed on loopback only */
+  const char      *token;            /* every client presents it */
+  const char      *socket_folder;    /* where the jobs' control sockets are */
+  guint            max_connections;  /* capture WebSockets open at once */
+  guint            rate;             /* requests per second per client address (bursts of twice it) */
+  guint            queue_limit;      /* bytes a capture may queue for a slow client before dropping */
+  gint64           clock_shift_ns;   /* for tests: act as a host whose clock is this far ahead */
+} SuanliAgentOptions;
+
+#define SUANLI_TYPE_AGENT_SERVER (suanli_agent_server_get_type ())
+
+G_DECLARE_FINAL_TYPE (SuanliAgentServer, suanli_agent_server, SUANLI, AGENT_SERVER, GObject)
+
+SuanliAgentServer *suanli_agent_server_new      (const SuanliAgentOptions *options,
+                                                 GError                  **error);
+char              *suanli_agent_server_get_url  (SuanliAgentServer        *self);
+
+G_END_DECLS

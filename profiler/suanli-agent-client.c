@@ -1,0 +1,328 @@
+/* suanli-agent-client.c — a workbench's connection to one suanli-agent
+ *
+ * An address is "host", "host:port" or a URL. Without a scheme, loopback is plain HTTP and
+ * anything else HTTPS: the agent refuses plain HTTP off loopback, and the token must not travel
+ * bare. A certificate the system does not trust (an agent's self-signed one) is accepted only when
+ * it is the one pinned for this agent. The token goes in every request's Authorization header and
+ * nowhere else.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+
+#include "suanli-agent-client.h"
+#include "suanli-agent-protocol.h"
+
+#define MAX_JOBS_REPLY (4u << 20)
+
+struct _SuanliAgentClient
+{
+  GObject          parent_instance;
+
+  SoupSession     *session;
+  GUri            *base;        /* scheme, host and port */
+  char            *address;     /* as the user wrote it */
+  char            *token;
+  GTlsCertificate *pinned;
+};
+
+G_DEFINE_FINAL_TYPE (SuanliAgentClient, suanli_agent_client, G_TYPE_OBJECT)
+
+static void
+suanli_agent_client_finalize (GObject *object)
+{
+  SuanliAgentClient *self = SUANLI_AGENT_CLIENT (object);
+
+  g_clear_object (&self->session);
+  g_clear_pointer (&self->base, g_uri_unref);
+  g_free (self->address);
+  if (self->token != NULL)
+    memset (self->token, 0, strlen (self->token));
+  g_free (self->token);
+  g_clear_object (&self->pinned);
+  G_OBJECT_CLASS (suanli_agent_client_parent_class)->finalize (object);
+}
+
+static void
+suanli_agent_client_class_init (SuanliAgentClientClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = suanli_agent_client_finalize;
+}
+
+static void
+suanli_agent_client_init (SuanliAgentClient *self)
+{
+  self->session = soup_session_new_with_options ("timeout", 10, "idle-timeout", 30, NULL);
+}
+
+static gboolean
+is_loopback_host (const char *host)
+{
+  g_autoptr(GInetAddress) address = g_inet_address_new_from_string (host);
+
+  return g_str_equal (host, "localhost") || (address != NULL && g_inet_address_get_is_loopback (address));
+}
+
+/* Returns: (transfer full) (nullable): @address as a base URI, or NULL with @error. */
+static GUri *
+parse_address (const char  *address,
+               GError     **error)
+{
+  g_autofree char *text = g_strstrip (g_strdup (address));
+  g_autofree char *with_scheme = NULL;
+  g_autoptr(GUri) uri = NULL;
+  const char *scheme;
+
+  if (strstr (text, "://") == NULL)
+    {
+      g_autofree char *guess = g_strconcat ("http://", text, NULL);
+      g_autoptr(GUri) probe = g_uri_parse (guess, G_URI_FLAGS_NONE, NULL);
+      gboolean loopback = probe != NULL && g_uri_get_host (probe) != NULL && is_loopback_host (g_uri_get_host (probe));
+
+      with_scheme = g_strconcat (loopback ? "http://" : "https://", text, NULL);
+    }
+  uri = g_uri_parse (with_scheme != NULL ? with_scheme : text, G_URI_FLAGS_NONE, NULL);
+  scheme = uri != NULL ? g_uri_get_scheme (uri) : NULL;
+  if (uri == NULL || g_uri_get_host (uri) == NULL || *g_uri_get_host (uri) == '\0' ||
+      (g_strcmp0 (scheme, "http") != 0 && g_strcmp0 (scheme, "https") != 0))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("“%s” is not an agent's address: write host, host:port or https://host:port"), address);
+      return NULL;
+    }
+  return g_uri_build (G_URI_FLAGS_NONE, scheme, NULL, g_uri_get_host (uri),
+                      g_uri_get_port (uri) > 0 ? g_uri_get_port (uri) : SUANLI_AGENT_DEFAULT_PORT, "", NULL, NULL);
+}
+
+/**
+ * suanli_agent_client_new:
+ * @address: "host", "host:port" or a URL
+ * @token: the agent's token
+ *
+ * Returns: (transfer full) (nullable): a client, or NULL when @address cannot be an agent's.
+ */
+SuanliAgentClient *
+suanli_agent_client_new (const char  *address,
+                         const char  *token,
+                         GError     **error)
+{
+  GUri *base = parse_address (address, error);
+  SuanliAgentClient *self;
+
+  if (base == NULL)
+    return NULL;
+  self = g_object_new (SUANLI_TYPE_AGENT_CLIENT, NULL);
+  self->base = base;
+  self->address = g_strstrip (g_strdup (address));
+  self->token = g_strstrip (g_strdup (token));
+  return self;
+}
+
+/* The address as the user wrote it: the agent's name in lists and in the trace. */
+const char *
+suanli_agent_client_get_address (SuanliAgentClient *self)
+{
+  return self->address;
+}
+
+/* Accepts @certificate from this agent even though no authority the system knows signed it. */
+void
+suanli_agent_client_set_pinned_certificate (SuanliAgentClient *self,
+                                            GTlsCertificate   *certificate)
+{
+  g_set_object (&self->pinned, certificate);
+}
+
+static gboolean
+accept_pinned (SoupMessage          *message,
+               GTlsCertificate      *certificate,
+               GTlsCertificateFlags  errors,
+               gpointer              data)
+{
+  SuanliAgentClient *self = data;
+
+  return self->pinned != NULL && g_tls_certificate_is_same (self->pinned, certificate);
+}
+
+static SoupMessage *
+new_message (SuanliAgentClient *self,
+             const char        *method,
+             const char        *path,
+             gboolean           websocket)
+{
+  g_autoptr(GUri) uri = g_uri_build (G_URI_FLAGS_NONE,
+                                     websocket ? (g_str_equal (g_uri_get_scheme (self->base), "https") ? "wss" : "ws")
+                                               : g_uri_get_scheme (self->base),
+                                     NULL, g_uri_get_host (self->base), g_uri_get_port (self->base), path, NULL, NULL);
+  SoupMessage *message = soup_message_new_from_uri (method, uri);
+  g_autofree char *authorization = g_strconcat ("Bearer ", self->token, NULL);
+
+  soup_message_headers_replace (soup_message_get_request_headers (message), "Authorization", authorization);
+  g_signal_connect_object (message, "accept-certificate", G_CALLBACK (accept_pinned), self, 0);
+  return message;
+}
+
+static gboolean
+check_status (SuanliAgentClient *self,
+              SoupMessage       *message,
+              GError           **error)
+{
+  guint status = soup_message_get_status (message);
+
+  if (status == SOUP_STATUS_OK || status == SOUP_STATUS_SWITCHING_PROTOCOLS)
+    return TRUE;
+  if (status == SOUP_STATUS_UNAUTHORIZED)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED, _("The agent at %s refused the token"),
+                 self->address);
+  else
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("The agent at %s answered %u %s"), self->address, status,
+                 soup_message_get_reason_phrase (message));
+  return FALSE;
+}
+
+static GPtrArray *
+parse_jobs (SuanliAgentClient *self,
+            GBytes            *body,
+            GError           **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_live_job_free);
+  gsize length;
+  const char *data = g_bytes_get_data (body, &length);
+  JsonNode *root;
+  JsonArray *array;
+
+  if (!json_parser_load_from_data (parser, data, (gssize) length, error))
+    return NULL;
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_ARRAY (root))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("The agent at %s sent no list of jobs"), self->address);
+      return NULL;
+    }
+  array = json_node_get_array (root);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      g_autoptr(GError) failure = NULL;
+      SuanliLiveJob *job = suanli_live_job_read (json_array_get_element (array, i), &failure);
+
+      if (job == NULL)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("The agent at %s: job %u: %s"), self->address, i,
+                       failure->message);
+          return NULL;
+        }
+      job->agent = g_strdup (self->address);
+      g_ptr_array_add (jobs, job);
+    }
+  return g_steal_pointer (&jobs);
+}
+
+static void
+jobs_read (GObject      *source,
+           GAsyncResult *result,
+           gpointer      data)
+{
+  g_autoptr(GTask) task = data;
+  SuanliAgentClient *self = g_task_get_source_object (task);
+  SoupMessage *message = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) body = soup_session_send_and_read_finish (SOUP_SESSION (source), result, &error);
+  GPtrArray *jobs;
+
+  if (body == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, error->code, _("Cannot reach the agent at %s: %s"), self->address,
+                               error->message);
+      return;
+    }
+  if (!check_status (self, message, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  if (g_bytes_get_size (body) > MAX_JOBS_REPLY || (jobs = parse_jobs (self, body, &error)) == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s",
+                               error != NULL ? error->message : _("The agent's list of jobs is too long"));
+      return;
+    }
+  g_task_return_pointer (task, jobs, (GDestroyNotify) g_ptr_array_unref);
+}
+
+/* Asks the agent for its node's profilable jobs; each comes back with its agent set. */
+void
+suanli_agent_client_list_jobs_async (SuanliAgentClient  *self,
+                                     GCancellable       *cancellable,
+                                     GAsyncReadyCallback callback,
+                                     gpointer            user_data)
+{
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  SoupMessage *message = new_message (self, SOUP_METHOD_GET, "/v1/jobs", FALSE);
+
+  g_task_set_task_data (task, message, g_object_unref);
+  soup_session_send_and_read_async (self->session, message, G_PRIORITY_DEFAULT, cancellable, jobs_read, task);
+}
+
+/* Returns: (transfer full) (element-type SuanliLiveJob): the agent's jobs. */
+GPtrArray *
+suanli_agent_client_list_jobs_finish (SuanliAgentClient  *self,
+                                      GAsyncResult       *result,
+                                      GError            **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+connected (GObject      *source,
+           GAsyncResult *result,
+           gpointer      data)
+{
+  g_autoptr(GTask) task = data;
+  SuanliAgentClient *self = g_task_get_source_object (task);
+  SoupMessage *message = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) refusal = NULL;
+  SoupWebsocketConnection *connection = soup_session_websocket_connect_finish (SOUP_SESSION (source), result, &error);
+
+  if (connection != NULL)
+    {
+      /* The agent's binary messages are at most SUANLI_AGENT_MAX_DATA_MESSAGE bytes. */
+      soup_websocket_connection_set_max_incoming_payload_size (connection, SUANLI_AGENT_MAX_DATA_MESSAGE + 4096);
+      soup_websocket_connection_set_keepalive_interval (connection, 10);
+      g_task_return_pointer (task, connection, g_object_unref);
+    }
+  else if (soup_message_get_status (message) != 0 && !check_status (self, message, &refusal))
+    g_task_return_error (task, g_steal_pointer (&refusal));
+  else
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot reach the agent at %s: %s"), self->address,
+                             error->message);
+}
+
+/* Opens a WebSocket to @path on the agent, with the token. */
+void
+suanli_agent_client_connect_async (SuanliAgentClient  *self,
+                                   const char         *path,
+                                   GCancellable       *cancellable,
+                                   GAsyncReadyCallback callback,
+                                   gpointer            user_data)
+{
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  SoupMessage *message = new_message (self, SOUP_METHOD_GET, path, TRUE);
+
+  g_task_set_task_data (task, message, g_object_unref);
+  soup_session_websocket_connect_async (self->session, message, NULL, NULL, G_PRIORITY_DEFAULT, cancellable, connected,
+                                        task);
+}
+
+/* Returns: (transfer full): the open connection. */
+SoupWebsocketConnection *
+suanli_agent_client_connect_finish (SuanliAgentClient  *self,
+                                    GAsyncResult       *result,
+                                    GError            **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

@@ -1,0 +1,889 @@
+/* test-agent.c — suanli-agent and the workbench's client over real loopback sockets, with the
+ * tests' producer (fake-job: the injection library's control socket, queue and writer, records
+ * from a generator) as the node's jobs: jobs listed as `suanli-cli jobs --json` lists them, two
+ * ranks captured into one trace, tokens, limits, a slow client, a killed agent, clock offsets,
+ * TLS, and many connections
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "suanli-agent-protocol.h"
+#include "suanli-capture-decoder.h"
+#include "suanli-remote-capture.h"
+#include "suanli-test-process.h"
+
+typedef struct
+{
+  GSubprocess      *process;
+  guint             port;
+  char             *token;
+  char             *address;
+  GDataInputStream *log_lines;   /* the agent's stderr */
+  GCancellable     *log_cancellable;
+  GString          *log;
+} Agent;
+
+static char *runtime_dir;
+static char *config_dir;
+
+/* ---- helpers -------------------------------------------------------------------------------- */
+
+static gboolean
+wake (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* Runs the main loop until @done says so; FALSE after 60 s. */
+static gboolean
+run_until (gboolean (*done) (gpointer),
+           gpointer   data)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  guint waker = g_timeout_add (20, wake, NULL);
+
+  while (!done (data) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (waker);
+  return done (data);
+}
+
+static gboolean
+is_set (gpointer data)
+{
+  return *(gpointer *) data != NULL;
+}
+
+static gboolean
+is_true (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+/* Children die with the test, even when an assertion ends it: a failure must not hang the run. */
+static void
+die_with_parent (gpointer data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGTERM);
+}
+
+static GSubprocessLauncher *
+new_launcher (GSubprocessFlags flags)
+{
+  GSubprocessLauncher *launcher = g_subprocess_launcher_new (flags);
+
+  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  return launcher;
+}
+
+/* A profilable job making @count kernels at each START, for @seconds, as rank @rank. */
+static GSubprocess *
+start_job (guint64 count,
+           double  seconds,
+           int     rank)
+{
+  g_autoptr(GSubprocessLauncher) launcher = new_launcher (G_SUBPROCESS_FLAGS_NONE);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *count_text = g_strdup_printf ("%" G_GUINT64_FORMAT, count);
+  g_autofree char *seconds_text = g_strdup_printf ("%.1f", seconds);
+  g_autofree char *rank_text = g_strdup_printf ("%d", rank);
+  g_autofree char *socket_path = NULL;
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  GSubprocess *job;
+
+  g_subprocess_launcher_setenv (launcher, "RANK", rank_text, TRUE);
+  g_subprocess_launcher_setenv (launcher, "LOCAL_RANK", rank_text, TRUE);
+  g_subprocess_launcher_setenv (launcher, "WORLD_SIZE", "2", TRUE);
+  job = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("SUANLI_FAKE_JOB"), count_text, seconds_text, "0",
+                                     NULL);
+  g_assert_no_error (error);
+  socket_path = g_strdup_printf ("%s/suanli/%s.sock", runtime_dir, g_subprocess_get_identifier (job));
+  while (!g_file_test (socket_path, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
+    g_usleep (10000);
+  g_assert_true (g_file_test (socket_path, G_FILE_TEST_EXISTS));
+  return job;
+}
+
+static void
+stop_job (GSubprocess *job)
+{
+  g_subprocess_force_exit (job);
+  g_subprocess_wait (job, NULL, NULL);
+  g_object_unref (job);
+}
+
+static void
+log_line_read (GObject      *source,
+               GAsyncResult *result,
+               gpointer      data)
+{
+  Agent *agent = data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (source), result, NULL,
+                                                                     &error);
+
+  /* Cancelled: the agent (and @data with it) may be gone. */
+  if (line == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  g_string_append_printf (agent->log, "%s\n", line);
+  g_data_input_stream_read_line_async (G_DATA_INPUT_STREAM (source), G_PRIORITY_DEFAULT, agent->log_cancellable,
+                                       log_line_read, agent);
+}
+
+typedef struct
+{
+  Agent      *agent;
+  const char *text;
+} LogSearch;
+
+static gboolean
+log_has (gpointer data)
+{
+  LogSearch *search = data;
+
+  return strstr (search->agent->log->str, search->text) != NULL;
+}
+
+/* Whether the agent logs @text within the wait. */
+static gboolean
+agent_logs (Agent      *agent,
+            const char *text)
+{
+  LogSearch search = { agent, text };
+
+  return run_until (log_has, &search);
+}
+
+/* Starts suanli-agent on a free loopback port with @options (NULL-terminated) added. */
+static void
+start_agent (Agent              *agent,
+             const char * const *options)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocessLauncher) launcher = new_launcher (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autofree char *token_file = g_build_filename (config_dir, "suanli", "agent-token", NULL);
+  g_autofree char *token = NULL;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("SUANLI_AGENT"));
+  g_ptr_array_add (argv, (gpointer) "--port=0");
+  for (guint i = 0; options != NULL && options[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) options[i]);
+  g_ptr_array_add (argv, NULL);
+  agent->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  agent->log = g_string_new (NULL);
+  agent->log_cancellable = g_cancellable_new ();
+  agent->log_lines = g_data_input_stream_new (g_subprocess_get_stderr_pipe (agent->process));
+  g_data_input_stream_read_line_async (agent->log_lines, G_PRIORITY_DEFAULT, agent->log_cancellable, log_line_read,
+                                       agent);
+  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (agent->process));
+  /* The first start makes the token and says so; then it names the URL it listens on. */
+  while (agent->port == 0)
+    {
+      g_autofree char *line = g_data_input_stream_read_line_utf8 (lines, NULL, NULL, &error);
+      const char *url;
+
+      g_assert_no_error (error);
+      g_assert_nonnull (line);
+      if ((url = strstr (line, "://127.0.0.1:")) != NULL)
+        agent->port = (guint) g_ascii_strtoull (url + strlen ("://127.0.0.1:"), NULL, 10);
+    }
+  g_assert_true (g_file_get_contents (token_file, &token, NULL, NULL));
+  agent->token = g_strstrip (g_steal_pointer (&token));
+  agent->address = g_strdup_printf ("127.0.0.1:%u", agent->port);
+}
+
+static void
+stop_agent (Agent *agent)
+{
+  if (agent->process != NULL)
+    {
+      g_subprocess_send_signal (agent->process, SIGTERM);
+      g_subprocess_wait (agent->process, NULL, NULL);
+      /* A clean exit: under the sanitizer build, LeakSanitizer found nothing. */
+      g_assert_true (g_subprocess_get_if_exited (agent->process));
+      g_assert_cmpint (g_subprocess_get_exit_status (agent->process), ==, 0);
+    }
+  g_clear_object (&agent->process);
+  if (agent->log_cancellable != NULL)
+    g_cancellable_cancel (agent->log_cancellable);
+  g_clear_object (&agent->log_cancellable);
+  g_clear_object (&agent->log_lines);
+  if (agent->log != NULL)
+    g_string_free (agent->log, TRUE);
+  agent->log = NULL;
+  g_clear_pointer (&agent->token, g_free);
+  g_clear_pointer (&agent->address, g_free);
+  agent->port = 0;
+}
+
+static SuanliAgentClient *
+new_client (Agent      *agent,
+            const char *token)
+{
+  g_autoptr(GError) error = NULL;
+  SuanliAgentClient *client = suanli_agent_client_new (agent->address, token, &error);
+
+  g_assert_no_error (error);
+  return client;
+}
+
+static void
+got_result (GObject      *source,
+            GAsyncResult *result,
+            gpointer      data)
+{
+  *(GAsyncResult **) data = g_object_ref (result);
+}
+
+/* Returns: (transfer full): the agent's jobs, or NULL with @error. */
+static GPtrArray *
+list_jobs (SuanliAgentClient *client,
+           GError           **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  suanli_agent_client_list_jobs_async (client, NULL, got_result, &result);
+  g_assert_true (run_until (is_set, &result));
+  return suanli_agent_client_list_jobs_finish (client, result, error);
+}
+
+/* A plain request, as any HTTP client would make it: its status and body. */
+static guint
+get (Agent      *agent,
+     const char *path,
+     const char *authorization,
+     char      **body)
+{
+  g_autoptr(SoupSession) session = soup_session_new ();
+  g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u%s", agent->port, path);
+  g_autoptr(SoupMessage) message = soup_message_new ("GET", url);
+  g_autoptr(GBytes) bytes = NULL;
+
+  if (authorization != NULL)
+    soup_message_headers_replace (soup_message_get_request_headers (message), "Authorization", authorization);
+  bytes = soup_session_send_and_read (session, message, NULL, NULL);
+  if (body != NULL)
+    *body = bytes != NULL ? g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes)) : g_strdup ("");
+  return soup_message_get_status (message);
+}
+
+static guint64
+kernels_of_group (SuanliTrace *trace,
+                  guint        group)
+{
+  guint64 count = 0;
+
+  for (guint i = 0; i < suanli_trace_get_n_tracks (trace); i++)
+    {
+      SuanliTrack *track = suanli_trace_get_track (trace, i);
+
+      if (track->group == group && track->kind == SUANLI_TRACK_GPU_STREAM)
+        count += track->slices->len;
+    }
+  return count;
+}
+
+typedef struct
+{
+  gboolean ended;
+  GError  *error;
+} Ending;
+
+static void
+on_ended (SuanliLiveCapture *capture,
+          const GError      *error,
+          gpointer           data)
+{
+  Ending *ending = data;
+
+  ending->ended = TRUE;
+  if (error != NULL)
+    ending->error = g_error_copy (error);
+}
+
+/* Starts @capture and waits until the agent has said "started". */
+static void
+start_capture (SuanliLiveCapture *capture,
+               Ending            *ending)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_signal_connect (capture, "ended", G_CALLBACK (on_ended), ending);
+  suanli_live_capture_start_async (capture, NULL, got_result, &result);
+  g_assert_true (run_until (is_set, &result));
+  g_assert_true (suanli_live_capture_start_finish (capture, result, &error));
+  g_assert_no_error (error);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+/* ---- tests ---------------------------------------------------------------------------------- */
+
+/* /v1/jobs serves what `suanli-cli jobs --json` prints, and the client reads it. */
+static void
+test_jobs (void)
+{
+  GSubprocess *rank0 = start_job (1000, 30, 0), *rank1 = start_job (1000, 30, 1);
+  Agent agent = { 0 };
+  g_autoptr(SuanliAgentClient) client = NULL;
+  g_autoptr(GPtrArray) jobs = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) served = NULL, printed = NULL;
+  g_autofree char *body = NULL, *authorization = NULL;
+  g_auto(SuanliTestRun) cli = { 0 };
+  const char *cli_args[] = { "jobs", "--json", NULL };
+  int ranks_seen = 0;
+
+  start_agent (&agent, NULL);
+  client = new_client (&agent, agent.token);
+  jobs = list_jobs (client, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (jobs->len, ==, 2);
+  for (guint i = 0; i < jobs->len; i++)
+    {
+      SuanliLiveJob *job = g_ptr_array_index (jobs, i);
+
+      g_assert_cmpstr (job->agent, ==, agent.address);
+      g_assert_cmpstr (job->state, ==, "idle");
+      g_assert_cmpint (job->world_size, ==, 2);
+      g_assert_true (g_str_has_prefix (job->pid_namespace, "pid:["));
+      ranks_seen |= 1 << job->rank;
+    }
+  g_assert_cmpint (ranks_seen, ==, 3);
+
+  authorization = g_strconcat ("Bearer ", agent.token, NULL);
+  g_assert_cmpuint (get (&agent, "/v1/jobs", authorization, &body), ==, 200);
+  served = json_from_string (body, &error);
+  g_assert_no_error (error);
+  suanli_test_run_cli (&cli, "en", cli_args);
+  g_assert_cmpint (cli.status, ==, 0);
+  printed = json_from_string (cli.out, &error);
+  g_assert_no_error (error);
+  g_assert_true (json_node_equal (served, printed));
+
+  stop_agent (&agent);
+  stop_job (rank0);
+  stop_job (rank1);
+}
+
+/* Two ranks captured at once through the agent into one trace: a group each, nothing lost. */
+static void
+test_two_ranks (void)
+{
+  const guint64 kernels = 20000;
+  GSubprocess *jobs_started[2] = { start_job (kernels, 3, 0), start_job (kernels, 3, 1) };
+  Agent agent = { 0 };
+  g_autoptr(SuanliAgentClient) client = NULL;
+  g_autoptr(GPtrArray) jobs = NULL;
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(GError) error = NULL;
+  SuanliLiveCapture *captures[2];
+  Ending endings[2] = { { 0 } };
+
+  start_agent (&agent, NULL);
+  client = new_client (&agent, agent.token);
+  jobs = list_jobs (client, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (jobs->len, ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      captures[i] = suanli_remote_capture_new (client, trace, g_ptr_array_index (jobs, i));
+      start_capture (captures[i], &endings[i]);
+    }
+  g_assert_true (suanli_trace_is_growing (trace));
+  g_assert_true (run_until (is_true, &endings[0].ended));
+  g_assert_true (run_until (is_true, &endings[1].ended));
+  g_assert_false (suanli_trace_is_growing (trace));
+
+  g_assert_cmpuint (suanli_trace_get_n_groups (trace), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      SuanliLiveJob *job = g_ptr_array_index (jobs, i);
+      SuanliGroup *group = suanli_trace_get_group (trace, i);
+
+      g_assert_no_error (endings[i].error);
+      g_assert_cmpint (group->rank, ==, job->rank);
+      g_assert_cmpint (group->world_size, ==, 2);
+      g_assert_nonnull (strstr (suanli_trace_get_string (trace, group->name), "rank"));
+      g_assert_cmpuint (kernels_of_group (trace, i), ==, kernels);
+      g_assert_cmpuint (suanli_remote_capture_get_agent_dropped (SUANLI_REMOTE_CAPTURE (captures[i])), ==, 0);
+      g_object_unref (captures[i]);
+    }
+
+  stop_agent (&agent);
+  stop_job (jobs_started[0]);
+  stop_job (jobs_started[1]);
+}
+
+/* No token, or a wrong one: 401 and nothing of the node's jobs, on loopback too; a capture
+ * WebSocket is refused before the upgrade and the job never starts capturing. */
+static void
+test_tokens (void)
+{
+  GSubprocess *job = start_job (1000, 30, 0);
+  Agent agent = { 0 };
+  g_autoptr(SuanliAgentClient) stranger = NULL;
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(GPtrArray) jobs = NULL;
+  g_autoptr(GPtrArray) local = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(SuanliLiveCapture) capture = NULL;
+  g_autofree char *body = NULL, *wrong_body = NULL;
+  SuanliLiveJob fake = { .pid = atoi (g_subprocess_get_identifier (job)), .host = (char *) "vm", .rank = 0 };
+
+  start_agent (&agent, NULL);
+  g_assert_cmpuint (get (&agent, "/v1/jobs", NULL, &body), ==, 401);
+  g_assert_null (strstr (body, "pid"));
+  g_assert_cmpuint (get (&agent, "/v1/jobs", "Bearer 0123456789abcdef0123456789abcdef", &wrong_body), ==, 401);
+  g_assert_null (strstr (wrong_body, "pid"));
+  g_assert_cmpuint (get (&agent, "/v1/health", "Basic dXNlcjpwYXNz", NULL), ==, 401);
+
+  stranger = new_client (&agent, "not-the-token-at-all");
+  jobs = list_jobs (stranger, &error);
+  g_assert_null (jobs);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED);
+  g_clear_error (&error);
+
+  capture = suanli_remote_capture_new (stranger, trace, &fake);
+  suanli_live_capture_start_async (capture, NULL, got_result, &result);
+  g_assert_true (run_until (is_set, &result));
+  g_assert_false (suanli_live_capture_start_finish (capture, result, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED);
+  g_assert_cmpuint (suanli_trace_get_n_groups (trace), ==, 0);
+  local = suanli_live_list_jobs (NULL);
+  g_assert_cmpuint (local->len, ==, 1);
+  g_assert_cmpstr (((SuanliLiveJob *) g_ptr_array_index (local, 0))->state, ==, "idle");
+
+  stop_agent (&agent);
+  stop_job (job);
+}
+
+typedef struct
+{
+  SoupWebsocketConnection *connection;
+  gboolean                 closed;
+  GByteArray              *bytes;     /* binary messages, in order */
+  GPtrArray               *texts;     /* text messages */
+} RawClient;
+
+static void
+raw_message (SoupWebsocketConnection *connection,
+             SoupWebsocketDataType    type,
+             GBytes                  *message,
+             gpointer                 data)
+{
+  RawClient *raw = data;
+  gsize length;
+  const guint8 *bytes = g_bytes_get_data (message, &length);
+
+  if (type == SOUP_WEBSOCKET_DATA_BINARY)
+    g_byte_array_append (raw->bytes, bytes, (guint) length);
+  else
+    g_ptr_array_add (raw->texts, g_strndup ((const char *) bytes, length));
+}
+
+static void
+raw_closed (SoupWebsocketConnection *connection,
+            gpointer                 data)
+{
+  ((RawClient *) data)->closed = TRUE;
+}
+
+/* A WebSocket to the agent driven by hand, as a misbehaving client would. */
+static void
+raw_connect (SuanliAgentClient *client,
+             const char        *path,
+             RawClient         *raw)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  suanli_agent_client_connect_async (client, path, NULL, got_result, &result);
+  g_assert_true (run_until (is_set, &result));
+  raw->connection = suanli_agent_client_connect_finish (client, result, &error);
+  g_assert_no_error (error);
+  raw->closed = FALSE;
+  raw->bytes = g_byte_array_new ();
+  raw->texts = g_ptr_array_new_with_free_func (g_free);
+  g_signal_connect (raw->connection, "message", G_CALLBACK (raw_message), raw);
+  g_signal_connect (raw->connection, "closed", G_CALLBACK (raw_closed), raw);
+}
+
+static void
+raw_clear (RawClient *raw)
+{
+  if (raw->connection != NULL)
+    g_signal_handlers_disconnect_by_data (raw->connection, raw);
+  g_clear_object (&raw->connection);
+  g_clear_pointer (&raw->bytes, g_byte_array_unref);
+  g_clear_pointer (&raw->texts, g_ptr_array_unref);
+}
+
+static gboolean
+has_text (gpointer data)
+{
+  return ((RawClient *) data)->texts->len > 0;
+}
+
+/* Oversized, binary and malformed control messages end the connection with the matching code. */
+static void
+test_bad_messages (void)
+{
+  Agent agent = { 0 };
+  g_autoptr(SuanliAgentClient) client = NULL;
+  g_autofree char *big = g_strnfill (SUANLI_AGENT_MAX_CONTROL * 16, 'x');
+  g_autofree char *path = g_strdup_printf ("/v1/jobs/%d/capture", 1);
+  RawClient raw = { 0 };
+
+  start_agent (&agent, NULL);
+  client = new_client (&agent, agent.token);
+
+  raw_connect (client, path, &raw);
+  soup_websocket_connection_send_text (raw.connection, big);
+  g_assert_true (run_until (is_true, &raw.closed));
+  g_assert_true (agent_logs (&agent, "larger than"));
+  g_assert_cmpuint (raw.texts->len, ==, 0);
+  raw_clear (&raw);
+
+  raw_connect (client, path, &raw);
+  soup_websocket_connection_send_binary (raw.connection, "START\n", 6);
+  g_assert_true (run_until (is_true, &raw.closed));
+  g_assert_cmpuint (soup_websocket_connection_get_close_code (raw.connection), ==, SOUP_WEBSOCKET_CLOSE_UNSUPPORTED_DATA);
+  raw_clear (&raw);
+
+  raw_connect (client, path, &raw);
+  soup_websocket_connection_send_text (raw.connection, "{\"type\": \"start\"");
+  g_assert_true (run_until (is_true, &raw.closed));
+  g_assert_cmpuint (soup_websocket_connection_get_close_code (raw.connection), ==, SOUP_WEBSOCKET_CLOSE_BAD_DATA);
+  raw_clear (&raw);
+
+  /* A job that is not there: an error message, and the connection stays usable. */
+  raw_connect (client, path, &raw);
+  soup_websocket_connection_send_text (raw.connection, "{\"type\": \"start\", \"credit\": 1024}");
+  g_assert_true (run_until (has_text, &raw));
+  g_assert_nonnull (strstr (g_ptr_array_index (raw.texts, 0), "no profilable job has pid 1"));
+  g_assert_false (raw.closed);
+  raw_clear (&raw);
+
+  stop_agent (&agent);
+}
+
+static gboolean
+has_two_texts (gpointer data)
+{
+  return ((RawClient *) data)->texts->len >= 2;
+}
+
+static gboolean
+has_ended_text (gpointer data)
+{
+  RawClient *raw = data;
+
+  for (guint i = 0; i < raw->texts->len; i++)
+    if (strstr (g_ptr_array_index (raw->texts, i), "\"ended\"") != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* A client that gives little credit: the agent never sends past it, its queue fills, whole
+ * records drop and are counted; once the credit comes, the rest arrives with a dropped-records
+ * record that the decoder reads, and the end message gives the same count. */
+static void
+test_slow_client (void)
+{
+  GSubprocess *job = start_job (200000, 30, 0);
+  const char *options[] = { "--queue=1", NULL };
+  Agent agent = { 0 };
+  g_autoptr(SuanliAgentClient) client = NULL;
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(SuanliCaptureDecoder) decoder = suanli_capture_decoder_new (trace, "slow");
+  g_autoptr(JsonNode) ended = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_strdup_printf ("/v1/jobs/%s/capture", g_subprocess_get_identifier (job));
+  RawClient raw = { 0 };
+  gint64 dropped;
+  gint64 until;
+
+  start_agent (&agent, options);
+  client = new_client (&agent, agent.token);
+  raw_connect (client, path, &raw);
+  soup_websocket_connection_send_text (raw.connection, "{\"type\": \"start\", \"credit\": 65536}");
+  /* "started"; then two seconds of a job making records with nowhere for most of them to go. */
+  g_assert_true (run_until (has_text, &raw));
+  g_assert_cmpstr (g_ptr_array_index (raw.texts, 0), ==, "{\"type\":\"started\"}");
+  until = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpuint (raw.bytes->len, <=, 65536);
+  g_assert_cmpuint (raw.bytes->len, >, 0);
+
+  soup_websocket_connection_send_text (raw.connection, "{\"type\": \"stop\"}");
+  soup_websocket_connection_send_text (raw.connection, "{\"type\": \"credit\", \"bytes\": 67108864}");
+  g_assert_true (run_until (has_ended_text, &raw));
+  g_assert_true (run_until (is_true, &raw.closed));
+  g_assert_cmpuint (soup_websocket_connection_get_close_code (raw.connection), ==, SOUP_WEBSOCKET_CLOSE_NORMAL);
+
+  ended = json_from_string (g_ptr_array_index (raw.texts, raw.texts->len - 1), &error);
+  g_assert_no_error (error);
+  dropped = json_object_get_int_member (json_node_get_object (ended), "dropped");
+  g_assert_cmpint (dropped, >, 0);
+  g_assert_true (suanli_capture_decoder_feed (decoder, raw.bytes->data, raw.bytes->len, &error));
+  g_assert_no_error (error);
+  g_assert_true (suanli_capture_decoder_has_ended (decoder));
+  g_assert_cmpuint (suanli_capture_decoder_get_dropped (decoder), ==, (guint64) dropped);
+  g_test_message ("%" G_GINT64_FORMAT " records dropped for a slow client, %u bytes came", dropped, raw.bytes->len);
+  g_assert_true (has_two_texts (&raw));
+  raw_clear (&raw);
+
+  stop_agent (&agent);
+  stop_job (job);
+}
+
+/* The agent killed mid-capture: the workbench hears of it, and keeps what came. */
+static void
+test_agent_killed (void)
+{
+  GSubprocess *job = start_job (2000000, 30, 0);
+  Agent agent = { 0 };
+  g_autoptr(SuanliAgentClient) client = NULL;
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(GPtrArray) jobs = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SuanliLiveCapture) capture = NULL;
+  Ending ending = { 0 };
+  guint64 kept;
+  gint64 until;
+
+  start_agent (&agent, NULL);
+  client = new_client (&agent, agent.token);
+  jobs = list_jobs (client, &error);
+  g_assert_no_error (error);
+  capture = suanli_remote_capture_new (client, trace, g_ptr_array_index (jobs, 0));
+  start_capture (capture, &ending);
+  until = g_get_monotonic_time () + G_USEC_PER_SEC;
+  while (g_get_monotonic_time () < until || suanli_live_capture_get_records (capture) == 0)
+    g_main_context_iteration (NULL, FALSE);
+
+  g_subprocess_force_exit (agent.process);
+  g_assert_true (run_until (is_true, &ending.ended));
+  g_assert_error (ending.error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED);
+  g_assert_nonnull (strstr (ending.error->message, agent.address));
+  kept = suanli_trace_get_n_slices (trace);
+  g_assert_cmpuint (kept, >, 0);
+  g_assert_cmpuint (kept, <, 2000000);
+  g_assert_false (suanli_trace_is_growing (trace));
+  g_test_message ("%" G_GUINT64_FORMAT " kernels kept after the agent died", kept);
+  g_clear_error (&ending.error);
+
+  g_subprocess_wait (agent.process, NULL, NULL);
+  g_clear_object (&agent.process);
+  stop_agent (&agent);
+  stop_job (job);
+}
+
+/* An agent whose clock runs 250 ms ahead: the probes find it within 1 ms, and the capture's times
+ * are moved back by what they found. */
+static void
+test_clock_offset (void)
+{
+  GSubprocess *job = start_job (1000, 30, 0);
+  const char *options[] = { "--clock-shift-ms=250", NULL };
+  Agent agent = { 0 };
+  g_autoptr(SuanliAgentClient) client = NULL;
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(GPtrArray) jobs = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SuanliLiveCapture) capture = NULL;
+  Ending ending = { 0 };
+  gint64 offset, from, to;
+
+  start_agent (&agent, options);
+  client = new_client (&agent, agent.token);
+  jobs = list_jobs (client, &error);
+  g_assert_no_error (error);
+  capture = suanli_remote_capture_new (client, trace, g_ptr_array_index (jobs, 0));
+  start_capture (capture, &ending);
+  offset = suanli_remote_capture_get_clock_offset (SUANLI_REMOTE_CAPTURE (capture));
+  g_test_message ("estimated offset %.3f ms, bound %.3f ms", offset / 1e6,
+                  suanli_remote_capture_get_clock_error (SUANLI_REMOTE_CAPTURE (capture)) / 1e6);
+  g_assert_cmpint (ABS (offset - 250 * G_GINT64_CONSTANT (1000000)), <, 1000000);
+  g_assert_cmpint (suanli_remote_capture_get_clock_error (SUANLI_REMOTE_CAPTURE (capture)), <, 1000000);
+
+  suanli_live_capture_stop (capture);
+  g_assert_true (run_until (is_true, &ending.ended));
+  g_assert_no_error (ending.error);
+  /* The generator's first kernel starts some µs into its clock, and the header's offset is 0: the
+   * agent's skew added 250 ms to it, and the correction took them off again. */
+  suanli_trace_get_time_range (trace, &from, &to);
+  g_assert_cmpint (ABS (from), <, 1000000);
+
+  stop_agent (&agent);
+  stop_job (job);
+}
+
+/* Off loopback the agent will not serve plain HTTP; with a certificate it serves HTTPS, which the
+ * client accepts only for the certificate pinned for that agent. */
+static void
+test_tls (void)
+{
+  g_autofree char *folder = g_dir_make_tmp ("suanli-tls-XXXXXX", NULL);
+  g_autofree char *certificate_file = g_build_filename (folder, "agent.pem", NULL);
+  g_autofree char *key_file = g_build_filename (folder, "agent.key", NULL);
+  g_autofree char *certificate_option = g_strconcat ("--tls-certificate=", certificate_file, NULL);
+  g_autofree char *key_option = g_strconcat ("--tls-key=", key_file, NULL);
+  const char *openssl[] = { "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj",
+                            "/CN=127.0.0.1", "-keyout", key_file, "-out", certificate_file, NULL };
+  const char *bare[] = { g_getenv ("SUANLI_AGENT"), "--address=0.0.0.0", "--port=0", NULL };
+  const char *options[] = { certificate_option, key_option, NULL };
+  g_auto(SuanliTestRun) made = { 0 };
+  g_auto(SuanliTestRun) refused = { 0 };
+  Agent agent = { 0 };
+  g_autoptr(SuanliAgentClient) pinned = NULL, unpinned = NULL;
+  g_autoptr(GTlsCertificate) certificate = NULL;
+  g_autoptr(GPtrArray) jobs = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *https = NULL, *openssl_path = NULL;
+
+  suanli_test_run (&refused, "en", bare);
+  g_assert_cmpint (refused.status, ==, 1);
+  g_assert_nonnull (strstr (refused.err, "needs TLS"));
+
+  openssl_path = g_find_program_in_path ("openssl");
+  if (openssl_path == NULL)
+    {
+      g_test_skip ("openssl is not installed: no certificate to serve HTTPS with");
+      return;
+    }
+  suanli_test_run (&made, "en", openssl);
+  g_assert_cmpint (made.status, ==, 0);
+  start_agent (&agent, options);
+  https = g_strdup_printf ("https://127.0.0.1:%u", agent.port);
+
+  unpinned = suanli_agent_client_new (https, agent.token, &error);
+  g_assert_no_error (error);
+  jobs = list_jobs (unpinned, &error);
+  g_assert_null (jobs);
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+
+  pinned = suanli_agent_client_new (https, agent.token, &error);
+  g_assert_no_error (error);
+  certificate = g_tls_certificate_new_from_file (certificate_file, &error);
+  g_assert_no_error (error);
+  suanli_agent_client_set_pinned_certificate (pinned, certificate);
+  jobs = list_jobs (pinned, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (jobs);
+
+  stop_agent (&agent);
+  g_unlink (certificate_file);
+  g_unlink (key_file);
+  g_rmdir (folder);
+}
+
+/* A client over its rate gets 429 and the agent stays up for the others. */
+static void
+test_rate (void)
+{
+  const char *options[] = { "--rate=5", NULL };
+  Agent agent = { 0 };
+  g_autofree char *authorization = NULL;
+  guint too_many = 0;
+
+  start_agent (&agent, options);
+  authorization = g_strconcat ("Bearer ", agent.token, NULL);
+  for (guint i = 0; i < 40; i++)
+    too_many += get (&agent, "/v1/health", authorization, NULL) == 429;
+  g_assert_cmpuint (too_many, >, 0);
+  g_assert_cmpuint (too_many, <, 40);
+  stop_agent (&agent);
+}
+
+/* A thousand capture connections opened and closed, some with a probe: the agent still serves,
+ * and (under the sanitizer build) exits without leaks. */
+static void
+test_many_connections (void)
+{
+  const char *options[] = { "--rate=0", NULL };
+  Agent agent = { 0 };
+  g_autoptr(SuanliAgentClient) client = NULL;
+  g_autofree char *authorization = NULL;
+
+  start_agent (&agent, options);
+  client = new_client (&agent, agent.token);
+  for (guint i = 0; i < 1000; i++)
+    {
+      RawClient raw = { 0 };
+
+      raw_connect (client, "/v1/jobs/1/capture", &raw);
+      if (i % 10 == 0)
+        {
+          soup_websocket_connection_send_text (raw.connection, "{\"type\": \"clock\", \"t0\": 1}");
+          g_assert_true (run_until (has_text, &raw));
+        }
+      soup_websocket_connection_close (raw.connection, SOUP_WEBSOCKET_CLOSE_NORMAL, NULL);
+      g_assert_true (run_until (is_true, &raw.closed));
+      raw_clear (&raw);
+    }
+  authorization = g_strconcat ("Bearer ", agent.token, NULL);
+  g_assert_cmpuint (get (&agent, "/v1/health", authorization, NULL), ==, 200);
+  stop_agent (&agent);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  g_log_set_debug_enabled (FALSE);   /* libsoup's frame-by-frame debug would drown the log */
+  runtime_dir = g_dir_make_tmp ("suanli-agent-XXXXXX", NULL);
+  config_dir = g_build_filename (runtime_dir, "config", NULL);
+  g_setenv ("XDG_RUNTIME_DIR", runtime_dir, TRUE);
+  g_setenv ("XDG_CONFIG_HOME", config_dir, TRUE);
+  g_setenv ("SUANLI_QUIET", "1", TRUE);
+  g_test_add_func ("/agent/jobs", test_jobs);
+  g_test_add_func ("/agent/two-ranks", test_two_ranks);
+  g_test_add_func ("/agent/tokens", test_tokens);
+  g_test_add_func ("/agent/bad-messages", test_bad_messages);
+  g_test_add_func ("/agent/slow-client", test_slow_client);
+  g_test_add_func ("/agent/agent-killed", test_agent_killed);
+  g_test_add_func ("/agent/clock-offset", test_clock_offset);
+  g_test_add_func ("/agent/tls", test_tls);
+  g_test_add_func ("/agent/rate", test_rate);
+  g_test_add_func ("/agent/many-connections", test_many_connections);
+  status = g_test_run ();
+  remove_tree (runtime_dir);
+  return status;
+}
