@@ -229,7 +229,6 @@ suanli_cli_record (int    argc,
   g_autoptr(GFile) file = NULL;
   g_autoptr(GFileOutputStream) output = NULL;
   g_autofree char *socket_path = NULL;
-  g_autofree char *answer = NULL;
   char **command = NULL;
   GPid child = 0;
   gint64 written;
@@ -284,14 +283,9 @@ suanli_cli_record (int    argc,
     }
   if (delay > 0)
     g_usleep ((gulong) (delay * G_USEC_PER_SEC));
-  answer = suanli_live_ask (socket_path, "START\n", &fd, &error);
-  if (answer == NULL || !g_str_equal (answer, "OK"))
+  if ((fd = suanli_live_start (socket_path, &error)) < 0)
     {
-      g_printerr (_("suanli-cli record: the job refused to start a capture: %s\n"),
-                  answer != NULL && g_str_has_prefix (answer, "ERROR ") ? answer + 6
-                  : error != NULL ? error->message : _("no answer"));
-      if (answer != NULL)
-        close (fd);
+      g_printerr ("suanli-cli record: %s\n", error->message);
       status = SUANLI_EXIT_USAGE_OR_IO;
       goto done;
     }

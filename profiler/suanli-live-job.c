@@ -212,6 +212,31 @@ failed:
   return NULL;
 }
 
+/**
+ * suanli_live_start:
+ *
+ * Sends START to the job at @socket_path. Returns: the connection the capture stream then comes
+ * on, or -1 with @error: the job cannot be reached, or refused (its reply, CUPTI's words, quoted).
+ */
+int
+suanli_live_start (const char  *socket_path,
+                   GError     **error)
+{
+  int fd = -1;
+  g_autofree char *answer = suanli_live_ask (socket_path, "START\n", &fd, error);
+
+  if (answer == NULL)
+    return -1;
+  if (!g_str_equal (answer, "OK"))
+    {
+      close (fd);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("The job refused to start a capture: %s"),
+                   g_str_has_prefix (answer, "ERROR ") ? answer + 6 : answer);
+      return -1;
+    }
+  return fd;
+}
+
 static char *
 string_member (yajl_val object,
                const char *name)

@@ -37,6 +37,8 @@ char      *suanli_live_ask        (const char    *socket_path,
                                    const char    *command,
                                    int           *fd_out,
                                    GError       **error);
+int        suanli_live_start      (const char    *socket_path,
+                                   GError       **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SuanliLiveJob, suanli_live_job_free)
 

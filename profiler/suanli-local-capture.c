@@ -78,24 +78,13 @@ ask_start (GTask        *task,
            gpointer      data,
            GCancellable *cancellable)
 {
-  SuanliLocalCapture *self = source;
   GError *error = NULL;
-  int fd = -1;
-  g_autofree char *answer = suanli_live_ask (self->socket_path, "START\n", &fd, &error);
+  int fd = suanli_live_start (SUANLI_LOCAL_CAPTURE (source)->socket_path, &error);
 
-  if (answer == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  if (!g_str_equal (answer, "OK"))
-    {
-      close (fd);
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, _("The job refused to start a capture: %s"),
-                               g_str_has_prefix (answer, "ERROR ") ? answer + 6 : answer);
-      return;
-    }
-  g_task_return_int (task, fd);
+  if (fd < 0)
+    g_task_return_error (task, error);
+  else
+    g_task_return_int (task, fd);
 }
 
 static void

@@ -186,11 +186,16 @@ on_closed (SoupWebsocketConnection *connection,
     {
       guint code = soup_websocket_connection_get_close_code (connection);
       const char *reason = soup_websocket_connection_get_close_data (connection);
+      const char *address = suanli_agent_client_get_address (self->client);
 
-      error = g_error_new (G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
-                           _("The connection to the agent at %s was lost (%u%s%s); what came before is kept"),
-                           suanli_agent_client_get_address (self->client), code,
-                           reason != NULL && *reason != '\0' ? ": " : "", reason != NULL ? reason : "");
+      /* Code 0: no close message came, the connection was simply cut (the agent died, say). */
+      if (code == 0)
+        error = g_error_new (G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED, _("The connection to the agent at %s was cut"),
+                             address);
+      else
+        error = g_error_new (G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
+                             _("The agent at %s closed the connection early (%u %s)"), address, code,
+                             reason != NULL ? reason : "");
     }
   if (self->starting != NULL)
     fail_start (self, g_steal_pointer (&error));

@@ -9,7 +9,6 @@
 #include "config.h"
 
 #include <signal.h>
-#include <sys/prctl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <glib.h>
@@ -19,18 +18,10 @@
 #include "suanli-agent-protocol.h"
 #include "suanli-capture-decoder.h"
 #include "suanli-remote-capture.h"
+#include "suanli-test-agent.h"
 #include "suanli-test-process.h"
 
-typedef struct
-{
-  GSubprocess      *process;
-  guint             port;
-  char             *token;
-  char             *address;
-  GDataInputStream *log_lines;   /* the agent's stderr */
-  GCancellable     *log_cancellable;
-  GString          *log;
-} Agent;
+typedef SuanliTestAgent Agent;
 
 static char *runtime_dir;
 static char *config_dir;
@@ -69,79 +60,9 @@ is_true (gpointer data)
   return *(gboolean *) data;
 }
 
-/* Children die with the test, even when an assertion ends it: a failure must not hang the run. */
-static void
-die_with_parent (gpointer data)
-{
-  prctl (PR_SET_PDEATHSIG, SIGTERM);
-}
-
-static GSubprocessLauncher *
-new_launcher (GSubprocessFlags flags)
-{
-  GSubprocessLauncher *launcher = g_subprocess_launcher_new (flags);
-
-  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
-  return launcher;
-}
-
-/* A profilable job making @count kernels at each START, for @seconds, as rank @rank. */
-static GSubprocess *
-start_job (guint64 count,
-           double  seconds,
-           int     rank)
-{
-  g_autoptr(GSubprocessLauncher) launcher = new_launcher (G_SUBPROCESS_FLAGS_NONE);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *count_text = g_strdup_printf ("%" G_GUINT64_FORMAT, count);
-  g_autofree char *seconds_text = g_strdup_printf ("%.1f", seconds);
-  g_autofree char *rank_text = g_strdup_printf ("%d", rank);
-  g_autofree char *socket_path = NULL;
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-  GSubprocess *job;
-
-  g_subprocess_launcher_setenv (launcher, "RANK", rank_text, TRUE);
-  g_subprocess_launcher_setenv (launcher, "LOCAL_RANK", rank_text, TRUE);
-  g_subprocess_launcher_setenv (launcher, "WORLD_SIZE", "2", TRUE);
-  job = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("SUANLI_FAKE_JOB"), count_text, seconds_text, "0",
-                                     NULL);
-  g_assert_no_error (error);
-  socket_path = g_strdup_printf ("%s/suanli/%s.sock", runtime_dir, g_subprocess_get_identifier (job));
-  while (!g_file_test (socket_path, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
-    g_usleep (10000);
-  g_assert_true (g_file_test (socket_path, G_FILE_TEST_EXISTS));
-  return job;
-}
-
-static void
-stop_job (GSubprocess *job)
-{
-  g_subprocess_force_exit (job);
-  g_subprocess_wait (job, NULL, NULL);
-  g_object_unref (job);
-}
-
-static void
-log_line_read (GObject      *source,
-               GAsyncResult *result,
-               gpointer      data)
-{
-  Agent *agent = data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (source), result, NULL,
-                                                                     &error);
-
-  /* Cancelled: the agent (and @data with it) may be gone. */
-  if (line == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  g_string_append_printf (agent->log, "%s\n", line);
-  g_data_input_stream_read_line_async (G_DATA_INPUT_STREAM (source), G_PRIORITY_DEFAULT, agent->log_cancellable,
-                                       log_line_read, agent);
-}
-
 typedef struct
 {
-  Agent      *agent;
+  SuanliTestAgent *agent;
   const char *text;
 } LogSearch;
 
@@ -155,77 +76,12 @@ log_has (gpointer data)
 
 /* Whether the agent logs @text within the wait. */
 static gboolean
-agent_logs (Agent      *agent,
+agent_logs (SuanliTestAgent *agent,
             const char *text)
 {
   LogSearch search = { agent, text };
 
   return run_until (log_has, &search);
-}
-
-/* Starts suanli-agent on a free loopback port with @options (NULL-terminated) added. */
-static void
-start_agent (Agent              *agent,
-             const char * const *options)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocessLauncher) launcher = new_launcher (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GDataInputStream) lines = NULL;
-  g_autofree char *token_file = g_build_filename (config_dir, "suanli", "agent-token", NULL);
-  g_autofree char *token = NULL;
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("SUANLI_AGENT"));
-  g_ptr_array_add (argv, (gpointer) "--port=0");
-  for (guint i = 0; options != NULL && options[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) options[i]);
-  g_ptr_array_add (argv, NULL);
-  agent->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
-  g_assert_no_error (error);
-  agent->log = g_string_new (NULL);
-  agent->log_cancellable = g_cancellable_new ();
-  agent->log_lines = g_data_input_stream_new (g_subprocess_get_stderr_pipe (agent->process));
-  g_data_input_stream_read_line_async (agent->log_lines, G_PRIORITY_DEFAULT, agent->log_cancellable, log_line_read,
-                                       agent);
-  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (agent->process));
-  /* The first start makes the token and says so; then it names the URL it listens on. */
-  while (agent->port == 0)
-    {
-      g_autofree char *line = g_data_input_stream_read_line_utf8 (lines, NULL, NULL, &error);
-      const char *url;
-
-      g_assert_no_error (error);
-      g_assert_nonnull (line);
-      if ((url = strstr (line, "://127.0.0.1:")) != NULL)
-        agent->port = (guint) g_ascii_strtoull (url + strlen ("://127.0.0.1:"), NULL, 10);
-    }
-  g_assert_true (g_file_get_contents (token_file, &token, NULL, NULL));
-  agent->token = g_strstrip (g_steal_pointer (&token));
-  agent->address = g_strdup_printf ("127.0.0.1:%u", agent->port);
-}
-
-static void
-stop_agent (Agent *agent)
-{
-  if (agent->process != NULL)
-    {
-      g_subprocess_send_signal (agent->process, SIGTERM);
-      g_subprocess_wait (agent->process, NULL, NULL);
-      /* A clean exit: under the sanitizer build, LeakSanitizer found nothing. */
-      g_assert_true (g_subprocess_get_if_exited (agent->process));
-      g_assert_cmpint (g_subprocess_get_exit_status (agent->process), ==, 0);
-    }
-  g_clear_object (&agent->process);
-  if (agent->log_cancellable != NULL)
-    g_cancellable_cancel (agent->log_cancellable);
-  g_clear_object (&agent->log_cancellable);
-  g_clear_object (&agent->log_lines);
-  if (agent->log != NULL)
-    g_string_free (agent->log, TRUE);
-  agent->log = NULL;
-  g_clear_pointer (&agent->token, g_free);
-  g_clear_pointer (&agent->address, g_free);
-  agent->port = 0;
 }
 
 static SuanliAgentClient *
@@ -279,22 +135,6 @@ get (Agent      *agent,
   return soup_message_get_status (message);
 }
 
-static guint64
-kernels_of_group (SuanliTrace *trace,
-                  guint        group)
-{
-  guint64 count = 0;
-
-  for (guint i = 0; i < suanli_trace_get_n_tracks (trace); i++)
-    {
-      SuanliTrack *track = suanli_trace_get_track (trace, i);
-
-      if (track->group == group && track->kind == SUANLI_TRACK_GPU_STREAM)
-        count += track->slices->len;
-    }
-  return count;
-}
-
 typedef struct
 {
   gboolean ended;
@@ -328,31 +168,13 @@ start_capture (SuanliLiveCapture *capture,
   g_assert_no_error (error);
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 /* ---- tests ---------------------------------------------------------------------------------- */
 
 /* /v1/jobs serves what `suanli-cli jobs --json` prints, and the client reads it. */
 static void
 test_jobs (void)
 {
-  GSubprocess *rank0 = start_job (1000, 30, 0), *rank1 = start_job (1000, 30, 1);
+  GSubprocess *rank0 = suanli_test_start_job (1000, 30, 0), *rank1 = suanli_test_start_job (1000, 30, 1);
   Agent agent = { 0 };
   g_autoptr(SuanliAgentClient) client = NULL;
   g_autoptr(GPtrArray) jobs = NULL;
@@ -363,7 +185,7 @@ test_jobs (void)
   const char *cli_args[] = { "jobs", "--json", NULL };
   int ranks_seen = 0;
 
-  start_agent (&agent, NULL);
+  suanli_test_start_agent (&agent, NULL);
   client = new_client (&agent, agent.token);
   jobs = list_jobs (client, &error);
   g_assert_no_error (error);
@@ -390,9 +212,9 @@ test_jobs (void)
   g_assert_no_error (error);
   g_assert_true (json_node_equal (served, printed));
 
-  stop_agent (&agent);
-  stop_job (rank0);
-  stop_job (rank1);
+  suanli_test_stop_agent (&agent);
+  suanli_test_stop_job (rank0);
+  suanli_test_stop_job (rank1);
 }
 
 /* Two ranks captured at once through the agent into one trace: a group each, nothing lost. */
@@ -400,7 +222,7 @@ static void
 test_two_ranks (void)
 {
   const guint64 kernels = 20000;
-  GSubprocess *jobs_started[2] = { start_job (kernels, 3, 0), start_job (kernels, 3, 1) };
+  GSubprocess *jobs_started[2] = { suanli_test_start_job (kernels, 3, 0), suanli_test_start_job (kernels, 3, 1) };
   Agent agent = { 0 };
   g_autoptr(SuanliAgentClient) client = NULL;
   g_autoptr(GPtrArray) jobs = NULL;
@@ -409,7 +231,7 @@ test_two_ranks (void)
   SuanliLiveCapture *captures[2];
   Ending endings[2] = { { 0 } };
 
-  start_agent (&agent, NULL);
+  suanli_test_start_agent (&agent, NULL);
   client = new_client (&agent, agent.token);
   jobs = list_jobs (client, &error);
   g_assert_no_error (error);
@@ -434,14 +256,14 @@ test_two_ranks (void)
       g_assert_cmpint (group->rank, ==, job->rank);
       g_assert_cmpint (group->world_size, ==, 2);
       g_assert_nonnull (strstr (suanli_trace_get_string (trace, group->name), "rank"));
-      g_assert_cmpuint (kernels_of_group (trace, i), ==, kernels);
+      g_assert_cmpuint (suanli_test_count_kernels (trace, i), ==, kernels);
       g_assert_cmpuint (suanli_remote_capture_get_agent_dropped (SUANLI_REMOTE_CAPTURE (captures[i])), ==, 0);
       g_object_unref (captures[i]);
     }
 
-  stop_agent (&agent);
-  stop_job (jobs_started[0]);
-  stop_job (jobs_started[1]);
+  suanli_test_stop_agent (&agent);
+  suanli_test_stop_job (jobs_started[0]);
+  suanli_test_stop_job (jobs_started[1]);
 }
 
 /* No token, or a wrong one: 401 and nothing of the node's jobs, on loopback too; a capture
@@ -449,7 +271,7 @@ test_two_ranks (void)
 static void
 test_tokens (void)
 {
-  GSubprocess *job = start_job (1000, 30, 0);
+  GSubprocess *job = suanli_test_start_job (1000, 30, 0);
   Agent agent = { 0 };
   g_autoptr(SuanliAgentClient) stranger = NULL;
   g_autoptr(SuanliTrace) trace = suanli_trace_new ();
@@ -461,7 +283,7 @@ test_tokens (void)
   g_autofree char *body = NULL, *wrong_body = NULL;
   SuanliLiveJob fake = { .pid = atoi (g_subprocess_get_identifier (job)), .host = (char *) "vm", .rank = 0 };
 
-  start_agent (&agent, NULL);
+  suanli_test_start_agent (&agent, NULL);
   g_assert_cmpuint (get (&agent, "/v1/jobs", NULL, &body), ==, 401);
   g_assert_null (strstr (body, "pid"));
   g_assert_cmpuint (get (&agent, "/v1/jobs", "Bearer 0123456789abcdef0123456789abcdef", &wrong_body), ==, 401);
@@ -484,8 +306,8 @@ test_tokens (void)
   g_assert_cmpuint (local->len, ==, 1);
   g_assert_cmpstr (((SuanliLiveJob *) g_ptr_array_index (local, 0))->state, ==, "idle");
 
-  stop_agent (&agent);
-  stop_job (job);
+  suanli_test_stop_agent (&agent);
+  suanli_test_stop_job (job);
 }
 
 typedef struct
@@ -565,7 +387,7 @@ test_bad_messages (void)
   g_autofree char *path = g_strdup_printf ("/v1/jobs/%d/capture", 1);
   RawClient raw = { 0 };
 
-  start_agent (&agent, NULL);
+  suanli_test_start_agent (&agent, NULL);
   client = new_client (&agent, agent.token);
 
   raw_connect (client, path, &raw);
@@ -595,7 +417,7 @@ test_bad_messages (void)
   g_assert_false (raw.closed);
   raw_clear (&raw);
 
-  stop_agent (&agent);
+  suanli_test_stop_agent (&agent);
 }
 
 static gboolean
@@ -621,7 +443,7 @@ has_ended_text (gpointer data)
 static void
 test_slow_client (void)
 {
-  GSubprocess *job = start_job (200000, 30, 0);
+  GSubprocess *job = suanli_test_start_job (200000, 30, 0);
   const char *options[] = { "--queue=1", NULL };
   Agent agent = { 0 };
   g_autoptr(SuanliAgentClient) client = NULL;
@@ -634,7 +456,7 @@ test_slow_client (void)
   gint64 dropped;
   gint64 until;
 
-  start_agent (&agent, options);
+  suanli_test_start_agent (&agent, options);
   client = new_client (&agent, agent.token);
   raw_connect (client, path, &raw);
   soup_websocket_connection_send_text (raw.connection, "{\"type\": \"start\", \"credit\": 65536}");
@@ -665,15 +487,15 @@ test_slow_client (void)
   g_assert_true (has_two_texts (&raw));
   raw_clear (&raw);
 
-  stop_agent (&agent);
-  stop_job (job);
+  suanli_test_stop_agent (&agent);
+  suanli_test_stop_job (job);
 }
 
 /* The agent killed mid-capture: the workbench hears of it, and keeps what came. */
 static void
 test_agent_killed (void)
 {
-  GSubprocess *job = start_job (2000000, 30, 0);
+  GSubprocess *job = suanli_test_start_job (2000000, 30, 0);
   Agent agent = { 0 };
   g_autoptr(SuanliAgentClient) client = NULL;
   g_autoptr(SuanliTrace) trace = suanli_trace_new ();
@@ -684,7 +506,7 @@ test_agent_killed (void)
   guint64 kept;
   gint64 until;
 
-  start_agent (&agent, NULL);
+  suanli_test_start_agent (&agent, NULL);
   client = new_client (&agent, agent.token);
   jobs = list_jobs (client, &error);
   g_assert_no_error (error);
@@ -707,8 +529,8 @@ test_agent_killed (void)
 
   g_subprocess_wait (agent.process, NULL, NULL);
   g_clear_object (&agent.process);
-  stop_agent (&agent);
-  stop_job (job);
+  suanli_test_stop_agent (&agent);
+  suanli_test_stop_job (job);
 }
 
 /* An agent whose clock runs 250 ms ahead: the probes find it within 1 ms, and the capture's times
@@ -716,7 +538,7 @@ test_agent_killed (void)
 static void
 test_clock_offset (void)
 {
-  GSubprocess *job = start_job (1000, 30, 0);
+  GSubprocess *job = suanli_test_start_job (1000, 30, 0);
   const char *options[] = { "--clock-shift-ms=250", NULL };
   Agent agent = { 0 };
   g_autoptr(SuanliAgentClient) client = NULL;
@@ -727,7 +549,7 @@ test_clock_offset (void)
   Ending ending = { 0 };
   gint64 offset, from, to;
 
-  start_agent (&agent, options);
+  suanli_test_start_agent (&agent, options);
   client = new_client (&agent, agent.token);
   jobs = list_jobs (client, &error);
   g_assert_no_error (error);
@@ -747,8 +569,8 @@ test_clock_offset (void)
   suanli_trace_get_time_range (trace, &from, &to);
   g_assert_cmpint (ABS (from), <, 1000000);
 
-  stop_agent (&agent);
-  stop_job (job);
+  suanli_test_stop_agent (&agent);
+  suanli_test_stop_job (job);
 }
 
 /* Off loopback the agent will not serve plain HTTP; with a certificate it serves HTTPS, which the
@@ -786,7 +608,7 @@ test_tls (void)
     }
   suanli_test_run (&made, "en", openssl);
   g_assert_cmpint (made.status, ==, 0);
-  start_agent (&agent, options);
+  suanli_test_start_agent (&agent, options);
   https = g_strdup_printf ("https://127.0.0.1:%u", agent.port);
 
   unpinned = suanli_agent_client_new (https, agent.token, &error);
@@ -805,7 +627,7 @@ test_tls (void)
   g_assert_no_error (error);
   g_assert_nonnull (jobs);
 
-  stop_agent (&agent);
+  suanli_test_stop_agent (&agent);
   g_unlink (certificate_file);
   g_unlink (key_file);
   g_rmdir (folder);
@@ -820,13 +642,13 @@ test_rate (void)
   g_autofree char *authorization = NULL;
   guint too_many = 0;
 
-  start_agent (&agent, options);
+  suanli_test_start_agent (&agent, options);
   authorization = g_strconcat ("Bearer ", agent.token, NULL);
   for (guint i = 0; i < 40; i++)
     too_many += get (&agent, "/v1/health", authorization, NULL) == 429;
   g_assert_cmpuint (too_many, >, 0);
   g_assert_cmpuint (too_many, <, 40);
-  stop_agent (&agent);
+  suanli_test_stop_agent (&agent);
 }
 
 /* A thousand capture connections opened and closed, some with a probe: the agent still serves,
@@ -839,7 +661,7 @@ test_many_connections (void)
   g_autoptr(SuanliAgentClient) client = NULL;
   g_autofree char *authorization = NULL;
 
-  start_agent (&agent, options);
+  suanli_test_start_agent (&agent, options);
   client = new_client (&agent, agent.token);
   for (guint i = 0; i < 1000; i++)
     {
@@ -857,7 +679,7 @@ test_many_connections (void)
     }
   authorization = g_strconcat ("Bearer ", agent.token, NULL);
   g_assert_cmpuint (get (&agent, "/v1/health", authorization, NULL), ==, 200);
-  stop_agent (&agent);
+  suanli_test_stop_agent (&agent);
 }
 
 int
@@ -884,6 +706,6 @@ main (int    argc,
   g_test_add_func ("/agent/rate", test_rate);
   g_test_add_func ("/agent/many-connections", test_many_connections);
   status = g_test_run ();
-  remove_tree (runtime_dir);
+  suanli_test_remove_tree (runtime_dir);
   return status;
 }

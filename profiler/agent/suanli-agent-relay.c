@@ -350,9 +350,8 @@ ask_start (GTask        *task,
   SuanliAgentRelay *self = source;
   g_autoptr(GPtrArray) jobs = suanli_live_list_jobs_in (self->socket_folder);
   const char *socket_path = NULL;
-  g_autofree char *answer = NULL;
   GError *error = NULL;
-  int fd = -1;
+  int fd;
 
   for (guint i = 0; i < jobs->len && socket_path == NULL; i++)
     if (((SuanliLiveJob *) g_ptr_array_index (jobs, i))->pid == self->pid)
@@ -362,15 +361,9 @@ ask_start (GTask        *task,
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "no profilable job has pid %d", self->pid);
       return;
     }
-  answer = suanli_live_ask (socket_path, "START\n", &fd, &error);
-  if (answer == NULL)
+  fd = suanli_live_start (socket_path, &error);
+  if (fd < 0)
     g_task_return_error (task, error);
-  else if (!g_str_equal (answer, "OK"))
-    {
-      close (fd);
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "the job refused to start a capture: %s",
-                               g_str_has_prefix (answer, "ERROR ") ? answer + 6 : answer);
-    }
   else
     g_task_return_int (task, fd);
 }
