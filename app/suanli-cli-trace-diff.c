@@ -1,5 +1,7 @@
 /* suanli-cli-trace-diff.c — `suanli-cli trace diff A B [--json] [--folded OUT]`: what changed
- * between two traces, per kernel and per CPU operator, with GPU time and step time overall
+ * between two traces, per kernel and per CPU operator, with GPU time and step time overall; and
+ * `trace diff FILE… --rank R --against-rank R [--gpu] [--folded OUT]`: the flame graph of one rank
+ * of a merged trace against another's, as two-column folded stacks
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -269,14 +271,14 @@ print_text (Side   *sides,
   print_rows (_("CPU operators, largest change in self time first:"), operators);
 }
 
-/* Writes the CPU flames of both sides as one differential folded file (two count columns). */
+/* Writes @current's flame against @baseline's as one differential folded file (two count
+ * columns, baseline first) to @out ("-" is standard output). */
 static int
-write_folded (Side       *sides,
-              const char *out)
+write_folded (SuanliFlame *baseline,
+              SuanliFlame *current,
+              const char  *out)
 {
-  g_autoptr(SuanliFlame) a = suanli_flame_new (sides[0].trace, SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
-  g_autoptr(SuanliFlame) b = suanli_flame_new (sides[1].trace, SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
-  g_autoptr(SuanliFlame) diff = suanli_flame_new_diff (a, b);
+  g_autoptr(SuanliFlame) diff = suanli_flame_new_diff (baseline, current);
   g_autoptr(GError) error = NULL;
   g_autoptr(GOutputStream) output = suanli_cli_trace_open_output (out, &error);
 
@@ -289,16 +291,72 @@ write_folded (Side       *sides,
   return SUANLI_EXIT_DONE;
 }
 
+/* The group of @trace for @rank: the file that gives that rank, or, where no file gives one, the
+ * file at that position (from 0); G_MAXUINT when there is none. */
+static guint
+group_of_rank (SuanliTrace *trace,
+               int          rank)
+{
+  SuanliGroup *group;
+
+  for (guint g = 0; g < suanli_trace_get_n_groups (trace); g++)
+    if (suanli_trace_get_group (trace, g)->rank == rank)
+      return g;
+  group = suanli_trace_get_group (trace, (guint) rank);
+  return group != NULL && group->rank < 0 ? (guint) rank : G_MAXUINT;
+}
+
+/* `diff FILE… --rank R --against-rank B`: the files as one trace, rank R's flame against rank B's. */
+static int
+diff_ranks (char            **files,
+            int               n_files,
+            int               rank,
+            int               against,
+            SuanliFlameKind   kind,
+            const char       *out)
+{
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(SuanliFlame) baseline = NULL;
+  g_autoptr(SuanliFlame) current = NULL;
+  SuanliImportStats stats = { 0 };
+  guint groups[2];
+  int status;
+
+  status = suanli_cli_trace_import (trace, &stats, (const char * const *) files, n_files);
+  suanli_import_stats_clear (&stats);
+  if (status != SUANLI_EXIT_DONE)
+    return status;
+  groups[0] = group_of_rank (trace, against);
+  groups[1] = group_of_rank (trace, rank);
+  for (guint i = 0; i < 2; i++)
+    if (groups[i] == G_MAXUINT)
+      {
+        g_printerr (_("suanli-cli trace diff: no rank %d in these files\n"), i == 0 ? against : rank);
+        return SUANLI_EXIT_USAGE_OR_IO;
+      }
+  baseline = suanli_flame_new_for_group (trace, kind, groups[0], G_MININT64, G_MAXINT64);
+  current = suanli_flame_new_for_group (trace, kind, groups[1], G_MININT64, G_MAXINT64);
+  return write_folded (baseline, current, out != NULL ? out : "-");
+}
+
 int
 suanli_cli_trace_diff (int    argc,
                        char **argv)
 {
-  gboolean json = FALSE;
+  gboolean json = FALSE, gpu = FALSE;
+  int rank = -1, against = -1;
   g_autofree char *folded = NULL;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the comparison as suanli-trace-diff/1 JSON"), NULL },
-    { "folded", 0, 0, G_OPTION_ARG_FILENAME, &folded, N_("Also write both CPU flames as one two-column folded file"),
+    { "folded", 0, 0, G_OPTION_ARG_FILENAME, &folded, N_("Also write both flames (CPU, or GPU with --gpu) as one two-column folded file"),
       N_("OUT") },
+    { "rank", 0, 0, G_OPTION_ARG_INT, &rank,
+      N_("Read the files as one trace and write this rank's flame against another's (--against-rank) as two-column "
+         "folded stacks, to --folded OUT or standard output"),
+      N_("R") },
+    { "against-rank", 0, 0, G_OPTION_ARG_INT, &against, N_("The rank compared with: the baseline column"), N_("R") },
+    { "gpu", 0, 0, G_OPTION_ARG_NONE, &gpu, N_("Compare GPU time under the CPU stack that launched it, not CPU stacks"),
+      NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (N_("A B"));
@@ -309,9 +367,24 @@ suanli_cli_trace_diff (int    argc,
   int status;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 3)
+  if (!g_option_context_parse (context, &argc, &argv, &error))
     {
-      g_printerr ("suanli-cli trace diff: %s\n", error != NULL ? error->message : _("give two traces: A (the baseline) and B"));
+      g_printerr ("suanli-cli trace diff: %s\n", error->message);
+      return SUANLI_EXIT_USAGE_OR_IO;
+    }
+  if (rank >= 0 || against >= 0)
+    {
+      if (rank < 0 || against < 0 || json || argc < 2)
+        {
+          g_printerr ("suanli-cli trace diff: %s\n",
+                      _("give the files of one trace, --rank and --against-rank (ranks from 0), and no --json"));
+          return SUANLI_EXIT_USAGE_OR_IO;
+        }
+      return diff_ranks (argv + 1, argc - 1, rank, against, gpu ? SUANLI_FLAME_GPU : SUANLI_FLAME_CPU, folded);
+    }
+  if (argc != 3)
+    {
+      g_printerr ("suanli-cli trace diff: %s\n", _("give two traces: A (the baseline) and B"));
       return SUANLI_EXIT_USAGE_OR_IO;
     }
   status = side_read (&sides[0], argv[1]);
@@ -326,7 +399,13 @@ suanli_cli_trace_diff (int    argc,
       else
         print_text (sides, kernels, operators);
       if (folded != NULL)
-        status = write_folded (sides, folded);
+        {
+          SuanliFlameKind kind = gpu ? SUANLI_FLAME_GPU : SUANLI_FLAME_CPU;
+          g_autoptr(SuanliFlame) a = suanli_flame_new (sides[0].trace, kind, G_MININT64, G_MAXINT64);
+          g_autoptr(SuanliFlame) b = suanli_flame_new (sides[1].trace, kind, G_MININT64, G_MAXINT64);
+
+          status = write_folded (a, b, folded);
+        }
     }
   side_clear (&sides[0]);
   side_clear (&sides[1]);

@@ -1,4 +1,6 @@
-/* suanli-cli-trace.c — `suanli-cli trace summary FILE… [--json]`
+/* suanli-cli-trace.c — `suanli-cli trace summary FILE… [--json]` and `trace convert IN… OUT`
+ *
+ * A summary of several files (ranks) ends with a table comparing the ranks, stragglers marked.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -253,10 +255,49 @@ memory_json (JsonBuilder        *builder,
     }
 }
 
+static const char *
+measure_name (SuanliRankMeasure measure)
+{
+  return measure == SUANLI_RANK_BY_STEP ? "median_step" : "gpu_busy";
+}
+
+static void
+ranks_json (JsonBuilder *builder,
+            SuanliTrace *trace,
+            GArray      *ranks)
+{
+  member_double (builder, "straggler_threshold", SUANLI_STRAGGLER_THRESHOLD);
+  json_builder_set_member_name (builder, "ranks");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < ranks->len; i++)
+    {
+      SuanliRankStats *rank = &g_array_index (ranks, SuanliRankStats, i);
+
+      json_builder_begin_object (builder);
+      member_group (builder, trace, rank->group);
+      suanli_cli_member_int (builder, "steps", rank->steps);
+      if (rank->steps > 0)
+        {
+          suanli_cli_member_int (builder, "median_step_ns", rank->median_step_ns);
+          suanli_cli_member_int (builder, "slowest_step_ns", rank->slowest_step_ns);
+        }
+      suanli_cli_member_int (builder, "busy_ns", rank->busy_ns);
+      suanli_cli_member_int (builder, "compute_ns", rank->compute_ns);
+      suanli_cli_member_int (builder, "comm_ns", rank->comm_ns);
+      member_string (builder, "compared_by", measure_name (rank->measure));
+      member_double (builder, "slower", rank->slower);
+      json_builder_set_member_name (builder, "straggler");
+      json_builder_add_boolean_value (builder, rank->straggler);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+}
+
 static char *
 summary_json (SuanliTrace        *trace,
               SuanliImportStats  *stats,
-              SuanliTraceFigures *analysis)
+              SuanliTraceFigures *analysis,
+              GArray             *ranks)
 {
   GArray *kernels = analysis->kernels;
 
@@ -310,6 +351,7 @@ summary_json (SuanliTrace        *trace,
   json_builder_end_array (builder);
   host_json (builder, trace, analysis);
   steps_json (builder, trace, analysis);
+  ranks_json (builder, trace, ranks);
   memory_json (builder, trace, analysis);
 
   json_builder_set_member_name (builder, "warnings");
@@ -458,10 +500,86 @@ print_host (SuanliTrace        *trace,
     }
 }
 
+/* A duration, or "–" for none (< 0). */
+static char *
+duration_or_dash (gint64 ns)
+{
+  return ns >= 0 ? suanli_format_duration_ns (ns) : g_strdup ("–");
+}
+
+/* Appends @text to @line in a column @width terminal cells wide, right-aligned unless @left:
+ * padded by cells, not bytes ("µs" and "–" take more bytes than cells, Chinese more cells). */
+static void
+append_cell (GString    *line,
+             const char *text,
+             int         width,
+             gboolean    left)
+{
+  int cells = 0;
+
+  for (const char *at = text; *at != '\0'; at = g_utf8_next_char (at))
+    cells += g_unichar_iswide (g_utf8_get_char (at)) ? 2 : 1;
+  if (left)
+    g_string_append (line, text);
+  for (int i = cells; i < width; i++)
+    g_string_append_c (line, ' ');
+  if (!left)
+    g_string_append (line, text);
+  g_string_append_c (line, ' ');
+}
+
+/* The ranks side by side, when there are several: a row each, stragglers flagged in words. */
+static void
+print_ranks (SuanliTrace *trace,
+             GArray      *ranks)
+{
+  static const int widths[] = { 6, 6, 12, 12, 10, 10, 14 };
+  const char *headings[] = { _("rank"), _("steps"), _("median step"), _("slowest step"), _("GPU busy"), _("compute"),
+                             _("communication") };
+  g_autoptr(GString) line = g_string_new ("  ");
+
+  if (ranks->len < 2)
+    return;
+  g_print (_("Ranks (a straggler's median step, or GPU busy time without steps, is over %.0f%% above the ranks' "
+             "median):\n"),
+           100 * SUANLI_STRAGGLER_THRESHOLD);
+  for (guint c = 0; c < G_N_ELEMENTS (widths); c++)
+    append_cell (line, headings[c], widths[c], c == 0);
+  g_print ("%s %s\n", line->str, _("file"));
+  for (guint i = 0; i < ranks->len; i++)
+    {
+      SuanliRankStats *rank = &g_array_index (ranks, SuanliRankStats, i);
+      g_autofree char *file = g_path_get_basename (suanli_trace_get_string (trace, rank->name));
+      char *cells[] = {
+        rank->rank >= 0 ? g_strdup_printf ("%d", rank->rank) : g_strdup ("–"),
+        g_strdup_printf ("%u", rank->steps),
+        duration_or_dash (rank->median_step_ns),
+        duration_or_dash (rank->slowest_step_ns),
+        suanli_format_duration_ns (rank->busy_ns),
+        suanli_format_duration_ns (rank->compute_ns),
+        suanli_format_duration_ns (rank->comm_ns),
+      };
+
+      g_string_assign (line, "  ");
+      for (guint c = 0; c < G_N_ELEMENTS (cells); c++)
+        {
+          append_cell (line, cells[c], widths[c], c == 0);
+          g_free (cells[c]);
+        }
+      g_print ("%s %s", line->str, file);
+      if (rank->straggler && rank->measure == SUANLI_RANK_BY_STEP)
+        g_print (_("  STRAGGLER: median step %.1f%% above the ranks' median"), 100 * rank->slower);
+      else if (rank->straggler)
+        g_print (_("  STRAGGLER: GPU busy time %.1f%% above the ranks' median"), 100 * rank->slower);
+      g_print ("\n");
+    }
+}
+
 static void
 print_summary (SuanliTrace        *trace,
                SuanliImportStats  *stats,
-               SuanliTraceFigures *analysis)
+               SuanliTraceFigures *analysis,
+               GArray             *ranks)
 {
   gint64 first, last;
   g_autofree char *span = NULL;
@@ -486,6 +604,7 @@ print_summary (SuanliTrace        *trace,
       print_named_row (total, kernel->count, suanli_trace_get_string (trace, kernel->name));
     }
   print_host (trace, analysis);
+  print_ranks (trace, ranks);
 }
 
 /* Reads each of @files ("-" is standard input) into @trace, printing errors; the exit status. */
@@ -540,6 +659,7 @@ run_summary (int    argc,
   g_autoptr(GError) error = NULL;
   SuanliImportStats stats = { 0 };
   g_autoptr(SuanliTraceFigures) analysis = NULL;
+  g_autoptr(GArray) ranks = NULL;
   int status = SUANLI_EXIT_DONE;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
@@ -557,13 +677,14 @@ run_summary (int    argc,
     }
 
   analysis = suanli_trace_figures_new (trace);
+  ranks = suanli_analysis_ranks_from (trace, analysis->gpus, analysis->steps);
   if (json)
     {
-      g_autofree char *text = summary_json (trace, &stats, analysis);
+      g_autofree char *text = summary_json (trace, &stats, analysis, ranks);
       g_print ("%s\n", text);
     }
   else
-    print_summary (trace, &stats, analysis);
+    print_summary (trace, &stats, analysis, ranks);
   suanli_import_stats_clear (&stats);
   return SUANLI_EXIT_DONE;
 }
@@ -680,6 +801,6 @@ suanli_cli_trace (int    argc,
   if (argc >= 2 && g_str_equal (argv[1], "diff"))
     return suanli_cli_trace_diff (argc - 1, argv + 1);
   g_printerr (_("Usage: suanli-cli trace summary FILE… [--json] | convert IN… OUT.json[.gz]|OUT.folded [--gpu] | "
-                "diff A B [--json] [--folded OUT]\n"));
+                "diff A B [--json] [--folded OUT] | diff FILE… --rank R --against-rank R [--gpu] [--folded OUT]\n"));
   return SUANLI_EXIT_USAGE_OR_IO;
 }

@@ -1,5 +1,5 @@
 /* suanli-analysis.h — what a trace says: GPU time by kind of work, idle time by cause, top kernels,
- * CPU operators, launch delays, training steps and collectives
+ * CPU operators, launch delays, training steps, collectives and ranks compared
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -109,6 +109,41 @@ typedef struct
   double       busbw_gbps;    /* algbw × the collective's bus factor; 0 when it cannot be known */
 } SuanliCollectiveStats;
 
+/* A rank is a straggler when its measure (see SuanliRankStats) exceeds the median over the ranks
+ * by more than this fraction. */
+#define SUANLI_STRAGGLER_THRESHOLD 0.05
+
+/* What the ranks are compared by: the median step time where a rank has ProfilerStep#N
+ * annotations; GPU busy time where it has none (a file cut before its first step, a capture
+ * without annotations). */
+typedef enum {
+  SUANLI_RANK_BY_STEP,
+  SUANLI_RANK_BY_BUSY,
+} SuanliRankMeasure;
+
+/* One file (rank) of a trace: its steps, its GPU time and how it compares with the other ranks.
+ * Ranks are compared within their measure: those with steps by median step time against the
+ * median of those ranks' median step times, those without by GPU busy time against the median of
+ * their busy times. The median over ranks is the lower middle value when their count is even, so
+ * that of two ranks the slower one is measured against the faster. */
+typedef struct
+{
+  guint             group;
+  int               rank;             /* -1 when unknown */
+  SuanliString      name;             /* the group's: its file */
+  guint             steps;
+  gint64            median_step_ns;   /* -1 without steps */
+  gint64            slowest_step_ns;  /* -1 without steps */
+  gint64            busy_ns;          /* GPU busy time, summed over the group's devices */
+  gint64            compute_ns;       /* in kernels other than communication ones */
+  gint64            comm_ns;          /* in communication kernels (NCCL, RCCL) */
+  SuanliRankMeasure measure;
+  gint64            measured_ns;      /* the median step time or the busy time */
+  gint64            reference_ns;     /* the median of measured_ns over the ranks of the same measure */
+  double            slower;           /* measured_ns ÷ reference_ns − 1; 0 when there is no reference */
+  gboolean          straggler;        /* measured_ns > reference_ns × (1 + SUANLI_STRAGGLER_THRESHOLD) */
+} SuanliRankStats;
+
 /* The most memory one device's allocator held during the trace, from PyTorch's "[memory]" events
  * (profile_memory=True), which the importer turns into two counters per device. */
 typedef struct
@@ -150,6 +185,10 @@ gint64   suanli_analysis_overlap          (const SuanliSlice *slice,
 GArray  *suanli_analysis_launch_delays    (SuanliTrace       *trace);
 GArray  *suanli_analysis_steps            (SuanliTrace       *trace);
 GArray  *suanli_analysis_collectives      (SuanliTrace       *trace);
+GArray  *suanli_analysis_ranks            (SuanliTrace       *trace);
+GArray  *suanli_analysis_ranks_from       (SuanliTrace       *trace,
+                                           GArray            *gpus,
+                                           GArray            *steps);
 gint64   suanli_analysis_median_step      (GArray            *steps);
 double   suanli_analysis_bus_factor       (const char        *collective,
                                            int                group_size);

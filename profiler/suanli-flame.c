@@ -26,6 +26,7 @@ struct _SuanliFlame
   GArray      *nodes;      /* of SuanliFlameNode; 0 is the root */
   GHashTable  *children;   /* (parent << 32 | name) → node index */
   gint64       from, to;
+  guint        group;      /* the only group (file, rank) counted, or SUANLI_FLAME_ALL_GROUPS */
   gboolean     differential;
   GPtrArray   *labels;     /* names the flame makes (thread and rank labels), by index */
   GHashTable  *label_ids;  /* label → index + 1 */
@@ -76,6 +77,7 @@ suanli_flame_init (SuanliFlame *self)
   self->children = g_hash_table_new_full (pair_hash, g_int64_equal, g_free, NULL);
   self->labels = g_ptr_array_new_with_free_func (g_free);
   self->label_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->group = SUANLI_FLAME_ALL_GROUPS;
 }
 
 static SuanliFlameNode *
@@ -149,8 +151,17 @@ thread_label (SuanliFlame *self,
   return label (self, text);
 }
 
+/* Whether the flame counts @track's work: every track's, or only its group's. */
+static gboolean
+counts_track (SuanliFlame *self,
+              SuanliTrack *track)
+{
+  return self->group == SUANLI_FLAME_ALL_GROUPS || track->group == self->group;
+}
+
 /* When the trace holds several files (ranks), each has a node of its own at the top, so that
- * threads of the same name or id in different ranks stay apart; otherwise the root. */
+ * threads of the same name or id in different ranks stay apart; otherwise the root. A flame of
+ * one group has none: its paths are then those of another rank's flame, for comparing the two. */
 static guint32
 group_node (SuanliFlame *self,
             SuanliTrack *track)
@@ -158,7 +169,7 @@ group_node (SuanliFlame *self,
   SuanliGroup *group = suanli_trace_get_group (self->trace, track->group);
   g_autofree char *text = NULL;
 
-  if (suanli_trace_get_n_groups (self->trace) <= 1 || group == NULL)
+  if (suanli_trace_get_n_groups (self->trace) <= 1 || group == NULL || self->group != SUANLI_FLAME_ALL_GROUPS)
     return 0;
   if (group->rank >= 0)
     text = g_strdup_printf (_("rank %d"), group->rank);
@@ -195,12 +206,13 @@ build_cpu (SuanliFlame *self)
       guint32 path[MAX_DEPTH];
       guint32 thread;
 
-      if (track->kind != SUANLI_TRACK_THREAD || track->slices->len == 0)
+      if (track->kind != SUANLI_TRACK_THREAD || track->slices->len == 0 || !counts_track (self, track))
         continue;
       /* Folded stacks have no threads: their stacks start at the root, or under their group's
        * name when there are several (the two columns of a differential file stay apart). */
       if (sampled)
-        thread = suanli_trace_get_n_groups (self->trace) > 1 && suanli_trace_get_group (self->trace, track->group) != NULL
+        thread = self->group == SUANLI_FLAME_ALL_GROUPS && suanli_trace_get_n_groups (self->trace) > 1 &&
+                     suanli_trace_get_group (self->trace, track->group) != NULL
                    ? child (self, 0, suanli_trace_get_group (self->trace, track->group)->name)
                    : 0;
       else
@@ -334,7 +346,7 @@ build_gpu (SuanliFlame *self)
       gint64 *key = &g_array_index (keys, gint64, f);
       gint64 weight;
 
-      if (to->kind != SUANLI_TRACK_GPU_STREAM || from->kind != SUANLI_TRACK_THREAD)
+      if (to->kind != SUANLI_TRACK_GPU_STREAM || from->kind != SUANLI_TRACK_THREAD || !counts_track (self, to))
         continue;
       *key = (gint64) (((guint64) flow->to_track << 32) | flow->to_slice);
       if (g_hash_table_contains (launched, key))
@@ -352,7 +364,7 @@ build_gpu (SuanliFlame *self)
     {
       SuanliTrack *track = suanli_trace_get_track (self->trace, t);
 
-      if (track->kind != SUANLI_TRACK_GPU_STREAM)
+      if (track->kind != SUANLI_TRACK_GPU_STREAM || !counts_track (self, track))
         continue;
       for (guint s = 0; s < track->slices->len; s++)
         {
@@ -379,11 +391,34 @@ suanli_flame_new (SuanliTrace     *trace,
                   gint64           from,
                   gint64           to)
 {
-  SuanliFlame *self = g_object_new (SUANLI_TYPE_FLAME, NULL);
+  return suanli_flame_new_for_group (trace, kind, SUANLI_FLAME_ALL_GROUPS, from, to);
+}
 
+/**
+ * suanli_flame_new_for_group:
+ * @group: the group (file, rank) whose work counts, or SUANLI_FLAME_ALL_GROUPS
+ * @from, @to: the range, in the trace's unit; G_MININT64 and G_MAXINT64 for all of it
+ *
+ * As suanli_flame_new(), counting only @group's threads and GPU streams. Its stacks start at the
+ * root, with no node for the rank, so that suanli_flame_new_diff() lines up two ranks' flames.
+ *
+ * Returns: (transfer full): the aggregation of @group's @kind of work inside the range.
+ */
+SuanliFlame *
+suanli_flame_new_for_group (SuanliTrace     *trace,
+                            SuanliFlameKind  kind,
+                            guint            group,
+                            gint64           from,
+                            gint64           to)
+{
+  SuanliFlame *self;
+
+  g_return_val_if_fail (SUANLI_IS_TRACE (trace), NULL);
+  self = g_object_new (SUANLI_TYPE_FLAME, NULL);
   self->trace = g_object_ref (trace);
   self->from = from;
   self->to = to;
+  self->group = group;
   if (kind == SUANLI_FLAME_CPU)
     build_cpu (self);
   else

@@ -31,8 +31,16 @@ typedef enum {
   SUANLI_FLAME_GPU,   /* GPU work under the CPU stack that launched it (by flows) */
 } SuanliFlameKind;
 
+/* For suanli_flame_new_for_group(): every group's work. */
+#define SUANLI_FLAME_ALL_GROUPS G_MAXUINT
+
 SuanliFlame           *suanli_flame_new          (SuanliTrace     *trace,
                                                   SuanliFlameKind  kind,
+                                                  gint64           from,
+                                                  gint64           to);
+SuanliFlame           *suanli_flame_new_for_group (SuanliTrace    *trace,
+                                                  SuanliFlameKind  kind,
+                                                  guint            group,
                                                   gint64           from,
                                                   gint64           to);
 SuanliFlame           *suanli_flame_new_diff     (SuanliFlame     *baseline,

@@ -239,6 +239,148 @@ test_plan (void)
   g_rmdir (directory);
 }
 
+/* A rank's file for the trace commands: two steps of @step_us on the CPU; on GPU 0 a 50 µs GEMM,
+ * then an NCCL all-reduce of @comm_us in each step. No flows: the GPU work has no launching stack. */
+static char *
+write_rank_file (const char *directory,
+                 int         rank,
+                 guint       step_us,
+                 guint       comm_us)
+{
+  g_autofree char *name = g_strdup_printf ("rank%d.json", rank);
+  char *path = g_build_filename (directory, name, NULL);
+  g_autofree char *text = g_strdup_printf (
+    "{\"distributedInfo\": {\"rank\": %d}, \"traceEvents\": [\n"
+    " {\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#1\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": %u},\n"
+    " {\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#2\", \"pid\": 1, \"tid\": 1, \"ts\": 1000, \"dur\": %u},\n"
+    " {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7, \"ts\": 10, \"dur\": 50},\n"
+    " {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclKernel_AllReduce\", \"pid\": 0, \"tid\": 7, \"ts\": 100, \"dur\": %u},\n"
+    " {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclKernel_AllReduce\", \"pid\": 0, \"tid\": 7, \"ts\": 1100, \"dur\": %u}]}\n",
+    rank, step_us, step_us, comm_us, comm_us);
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  return path;
+}
+
+/* Two ranks, the second 20% slower a step with 100 µs more all-reduce: the summary's table of
+ * ranks and its JSON, and the flame of one rank against the other's as two-column folded stacks. */
+static void
+test_trace_ranks (void)
+{
+  g_autofree char *directory = g_dir_make_tmp ("suanli-ranks-XXXXXX", NULL);
+  g_autofree char *rank0 = write_rank_file (directory, 0, 500, 100);
+  g_autofree char *rank1 = write_rank_file (directory, 1, 600, 150);
+  g_autofree char *folded = g_build_filename (directory, "ranks.folded", NULL);
+  g_autofree char *row0 = NULL;
+  g_autofree char *row1 = NULL;
+  g_autofree char *written = NULL;
+  g_auto(Run) text = { 0 };
+  g_auto(Run) json = { 0 };
+  g_auto(Run) single = { 0 };
+  g_auto(Run) single_json = { 0 };
+  g_auto(Run) diff = { 0 };
+  g_auto(Run) to_file = { 0 };
+  g_auto(Run) missing = { 0 };
+  g_auto(Run) half = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonArray *ranks;
+  JsonObject *slow;
+  gint64 columns[2] = { 0, 0 };
+
+  run_cli (&text, "", (const char *[]) { "trace", "summary", rank0, rank1, NULL });
+  g_assert_cmpint (text.status, ==, 0);
+  g_assert_nonnull (strstr (text.out, "Ranks ("));
+  /* The table's rows end with the file; the straggler's says so in words. */
+  {
+    g_auto(GStrv) lines = g_strsplit (text.out, "\n", -1);
+
+    for (guint i = 0; lines[i] != NULL; i++)
+      {
+        if (g_str_has_suffix (lines[i], "rank0.json"))
+          row0 = g_strdup (lines[i]);
+        if (strstr (lines[i], "rank1.json  ") != NULL)
+          row1 = g_strdup (lines[i]);
+      }
+  }
+  g_assert_nonnull (row0);
+  g_assert_nonnull (row1);
+  g_test_message ("%s\n%s", row0, row1);
+  g_assert_true (g_str_has_prefix (row0, "  0 "));
+  g_assert_nonnull (strstr (row0, " 500"));   /* median step, in µs */
+  g_assert_nonnull (strstr (row1, " 600"));
+  g_assert_nonnull (strstr (row1, "STRAGGLER: median step 20.0% above"));
+
+  run_cli (&json, "", (const char *[]) { "trace", "summary", rank0, rank1, "--json", NULL });
+  g_assert_cmpint (json.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, json.out, -1, NULL));
+  g_assert_cmpfloat (json_object_get_double_member (json_node_get_object (json_parser_get_root (parser)),
+                                                    "straggler_threshold"), ==, 0.05);
+  ranks = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "ranks");
+  g_assert_cmpuint (json_array_get_length (ranks), ==, 2);
+  g_assert_false (json_object_get_boolean_member (json_array_get_object_element (ranks, 0), "straggler"));
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (ranks, 0), "comm_ns"), ==, 200000);
+  slow = json_array_get_object_element (ranks, 1);
+  g_assert_cmpint (json_object_get_int_member (slow, "rank"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (slow, "steps"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (slow, "median_step_ns"), ==, 600000);
+  g_assert_cmpint (json_object_get_int_member (slow, "slowest_step_ns"), ==, 600000);
+  g_assert_cmpint (json_object_get_int_member (slow, "comm_ns"), ==, 300000);
+  g_assert_cmpint (json_object_get_int_member (slow, "compute_ns"), ==, 50000);
+  g_assert_cmpint (json_object_get_int_member (slow, "busy_ns"), ==, 350000);
+  g_assert_cmpstr (json_object_get_string_member (slow, "compared_by"), ==, "median_step");
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (slow, "slower"), 0.2, 1e-9);
+  g_assert_true (json_object_get_boolean_member (slow, "straggler"));
+
+  /* One file: no table, one row in the JSON. */
+  run_cli (&single, "", (const char *[]) { "trace", "summary", rank0, NULL });
+  g_assert_cmpint (single.status, ==, 0);
+  g_assert_null (strstr (single.out, "Ranks ("));
+  run_cli (&single_json, "", (const char *[]) { "trace", "summary", rank0, "--json", NULL });
+  g_assert_true (json_parser_load_from_data (parser, single_json.out, -1, NULL));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                                                         "ranks")),
+                    ==, 1);
+
+  /* Rank 1's GPU time against rank 0's: the baseline column sums to rank 0's 250 µs, the other to
+   * rank 1's 350. */
+  run_cli (&diff, "", (const char *[]) { "trace", "diff", rank0, rank1, "--rank", "1", "--against-rank", "0", "--gpu", NULL });
+  g_assert_cmpint (diff.status, ==, 0);
+  {
+    g_auto(GStrv) lines = g_strsplit (diff.out, "\n", -1);
+
+    for (guint i = 0; lines[i] != NULL && *lines[i] != '\0'; i++)
+      {
+        g_auto(GStrv) words = g_strsplit (strrchr (lines[i], ';') != NULL ? strrchr (lines[i], ';') : lines[i], " ", -1);
+
+        g_assert_cmpuint (g_strv_length (words), ==, 3);
+        columns[0] += g_ascii_strtoll (words[1], NULL, 10);
+        columns[1] += g_ascii_strtoll (words[2], NULL, 10);
+      }
+  }
+  g_assert_cmpint (columns[0], ==, 250000);
+  g_assert_cmpint (columns[1], ==, 350000);
+  g_assert_nonnull (strstr (diff.out, "ncclKernel_AllReduce 200000 300000\n"));
+
+  run_cli (&to_file, "", (const char *[]) { "trace", "diff", rank0, rank1, "--rank", "1", "--against-rank", "0",
+                                            "--folded", folded, NULL });
+  g_assert_cmpint (to_file.status, ==, 0);
+  g_assert_cmpstr (to_file.out, ==, "");
+  g_assert_true (g_file_get_contents (folded, &written, NULL, NULL));
+  g_assert_nonnull (strstr (written, "ProfilerStep#1 500000 600000\n"));
+
+  run_cli (&missing, "", (const char *[]) { "trace", "diff", rank0, rank1, "--rank", "5", "--against-rank", "0", NULL });
+  g_assert_cmpint (missing.status, ==, 1);
+  g_assert_nonnull (strstr (missing.err, "no rank 5"));
+  g_assert_cmpstr (missing.out, ==, "");
+  run_cli (&half, "", (const char *[]) { "trace", "diff", rank0, rank1, "--rank", "1", NULL });
+  g_assert_cmpint (half.status, ==, 1);
+
+  g_unlink (rank0);
+  g_unlink (rank1);
+  g_unlink (folded);
+  g_rmdir (directory);
+}
+
 static void
 test_chinese (void)
 {
@@ -260,6 +402,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/identify", test_identify);
   g_test_add_func ("/cli/catalog", test_catalog);
   g_test_add_func ("/cli/plan", test_plan);
+  g_test_add_func ("/cli/trace-ranks", test_trace_ranks);
   g_test_add_func ("/cli/chinese", test_chinese);
 
   return g_test_run ();

@@ -819,6 +819,101 @@ test_flame_diff (Fixture       *fixture,
   suanli_import_stats_clear (&stats);
 }
 
+/* The drop-downs under @root, in order. */
+static void
+find_drop_downs (GtkWidget *root,
+                 GPtrArray *found)
+{
+  if (GTK_IS_DROP_DOWN (root))
+    g_ptr_array_add (found, root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    find_drop_downs (child, found);
+}
+
+/* Two files, two ranks: rank 1 is the generated trace with its second step 600 ms, not 399. */
+static void
+test_ranks (Fixture       *fixture,
+            gconstpointer  data)
+{
+  g_autofree char *path = suanli_test_write_kineto_trace (fixture->directory);
+  g_autofree char *slow_path = g_build_filename (fixture->directory, "generated-rank1.json", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GString) slow = NULL;
+  g_autoptr(GPtrArray) drop_downs = g_ptr_array_new ();
+  GFile *files[2];
+  SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_profile_page_get_flame_graph (fixture->page));
+  g_autofree char *name = g_strdup_printf ("profiler-ranks-light-%s", suanli_test_language_tag ());
+  g_autofree char *flame_name = g_strdup_printf ("profiler-ranks-flame-light-%s", suanli_test_language_tag ());
+  g_autofree char *straggler = g_strdup_printf (_("Straggler: +%.1f%%"), 100 * (600.0 / 399.0 - 1));
+  g_autofree char *rank0 = g_strdup_printf (_("Rank %d"), 0);
+  g_autofree char *rank1 = g_strdup_printf (_("Rank %d"), 1);
+  g_autofree char *against = g_strdup_printf (_("%s against %s"), rank1, rank0);
+  GtkListBox *list;
+  GtkWidget *rows[2];
+  SuanliFlame *flame;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  slow = g_string_new (text);
+  g_assert_cmpuint (g_string_replace (slow, "\"rank\":0", "\"rank\":1", 0), ==, 1);
+  g_assert_cmpuint (g_string_replace (slow, "\"name\":\"ProfilerStep#2\",\"pid\":100,\"tid\":100,\"ts\":400000,\"dur\":399000",
+                                      "\"name\":\"ProfilerStep#2\",\"pid\":100,\"tid\":100,\"ts\":400000,\"dur\":600000", 0),
+                    ==, 1);
+  g_assert_true (g_file_set_contents (slow_path, slow->str, (gssize) slow->len, NULL));
+  files[0] = g_file_new_for_path (path);
+  files[1] = g_file_new_for_path (slow_path);
+  suanli_profile_page_open_files (fixture->page, files, 2);
+  g_assert_true (suanli_test_wait_until (loaded, fixture, 10000));
+  g_object_unref (files[0]);
+  g_object_unref (files[1]);
+
+  /* A row a rank; the straggler's says so in words beside its icon, the other's does not. */
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_LIGHT);
+  suanli_profile_page_show_view (fixture->page, "ranks");
+  list = GTK_LIST_BOX (suanli_test_find_widget (GTK_WIDGET (fixture->page), GTK_TYPE_LIST_BOX));
+  g_assert_nonnull (list);
+  g_assert_true (gtk_widget_is_visible (GTK_WIDGET (list)));
+  rows[0] = GTK_WIDGET (gtk_list_box_get_row_at_index (list, 0));
+  rows[1] = GTK_WIDGET (gtk_list_box_get_row_at_index (list, 1));
+  g_assert_nonnull (rows[0]);
+  g_assert_nonnull (rows[1]);
+  g_assert_null (gtk_list_box_get_row_at_index (list, 2));
+  g_assert_nonnull (suanli_test_find_label (rows[0], "generated-rank0.json"));
+  g_assert_null (suanli_test_find_label (rows[0], straggler));
+  g_assert_nonnull (suanli_test_find_label (rows[1], straggler));
+  g_assert_nonnull (suanli_test_find_widget (rows[1], GTK_TYPE_IMAGE));
+  g_assert_null (suanli_test_find_widget (rows[0], GTK_TYPE_IMAGE));
+  suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
+  g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), name));
+
+  /* The drop-downs start on the straggler against the fastest: its flame graph against rank 0's,
+   * the steps' 399 + 600 ms against 2 × 399. */
+  find_drop_downs (GTK_WIDGET (fixture->page), drop_downs);
+  g_assert_cmpuint (drop_downs->len, ==, 2);
+  g_assert_cmpuint (gtk_drop_down_get_selected (g_ptr_array_index (drop_downs, 0)), ==, 1);
+  g_assert_cmpuint (gtk_drop_down_get_selected (g_ptr_array_index (drop_downs, 1)), ==, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "profile.compare-ranks", NULL));
+  wait_for_flame (fixture);
+  flame = suanli_flame_graph_get_flame (graph);
+  g_assert_true (suanli_flame_is_differential (flame));
+  g_assert_cmpint (suanli_flame_get_node (flame, 0)->total, ==, 999000000);
+  g_assert_cmpint (suanli_flame_get_node (flame, 0)->baseline_total, ==, 798000000);
+  g_assert_true (gtk_widget_is_visible (suanli_test_find_label (GTK_WIDGET (fixture->page), against)));
+  suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
+  g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), flame_name));
+
+  /* Activating rank 0's row makes it the rank compared; Stop Comparing ends the comparison. */
+  g_signal_emit_by_name (list, "row-activated", rows[0]);
+  g_assert_cmpuint (gtk_drop_down_get_selected (g_ptr_array_index (drop_downs, 0)), ==, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "profile.compare", NULL));
+  wait_for_flame (fixture);
+  flame = suanli_flame_graph_get_flame (graph);
+  g_assert_false (suanli_flame_is_differential (flame));
+  g_assert_cmpint (suanli_flame_get_node (flame, 0)->total, ==, 798000000 + 999000000);
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
+  g_unlink (path);
+  g_unlink (slow_path);
+}
+
 static void
 test_screenshots (Fixture       *fixture,
                   gconstpointer  data)
@@ -943,6 +1038,7 @@ main (int   argc,
   g_test_add ("/profile-page/export", Fixture, NULL, fixture_set_up, test_export, fixture_tear_down);
   g_test_add ("/profile-page/against-plan", Fixture, NULL, fixture_set_up, test_against_plan, fixture_tear_down);
   g_test_add ("/profile-page/flame-diff", Fixture, NULL, fixture_set_up, test_flame_diff, fixture_tear_down);
+  g_test_add ("/profile-page/ranks", Fixture, NULL, fixture_set_up, test_ranks, fixture_tear_down);
   g_test_add ("/profile-page/live", Fixture, NULL, fixture_set_up, test_live, fixture_tear_down);
   g_test_add ("/profile-page/screenshots", Fixture, NULL, fixture_set_up, test_screenshots, fixture_tear_down);
   status = g_test_run ();

@@ -5,7 +5,9 @@
  * property (this page, a live capture later) gets it shown: a header with the files, span and
  * ranks, a one-line summary of where GPU time went, the timeline (or the flame graph, worked out
  * when first shown), and the details of the slice last clicked. Files opened from the command line or the window's Open dialog arrive one by one;
- * those that arrive together are read together, as one trace with a group per file (rank).
+ * those that arrive together are read together, as one trace with a group per file (rank). A trace
+ * of several ranks gets a Ranks view: a row per rank with its steps and GPU time, stragglers
+ * marked, and the flame graph of one rank against another's.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -18,6 +20,7 @@
 #include "suanli-bar-area.h"
 #include "suanli-catalog.h"
 #include "suanli-estimate.h"
+#include "suanli-flame.h"
 #include "suanli-flame-graph.h"
 #include "suanli-live-dialog.h"
 #include "suanli-plan-comparison.h"
@@ -32,6 +35,15 @@
 
 #define GATHER_MS      150     /* files opened within this long of each other are read together */
 #define MAX_ARGS_SHOWN 12
+
+/* The columns of the ranks table; the last says how the rank compares with the median one. */
+enum { RANK_NUMBER, RANK_FILE, RANK_STEPS, RANK_MEDIAN, RANK_SLOWEST, RANK_BUSY, RANK_COMPUTE, RANK_COMM, RANK_AGAINST,
+       N_RANK_COLUMNS };
+
+static const struct { const char *title; float xalign; } rank_columns[N_RANK_COLUMNS] = {
+  { N_("Rank"), 0 }, { N_("File"), 0 }, { N_("Steps"), 1 }, { N_("Median Step"), 1 }, { N_("Slowest Step"), 1 },
+  { N_("GPU Busy"), 1 }, { N_("Compute"), 1 }, { N_("Communication"), 1 }, { N_("Against the Median"), 0 },
+};
 
 struct _SuanliProfilePage
 {
@@ -86,6 +98,19 @@ struct _SuanliProfilePage
   SuanliStackedBar     *breakdown;       /* where GPU time went, all GPUs together */
   SuanliTraceFigures   *figures;         /* of the trace shown, once worked out */
   guint                 working_out;     /* figures on their way from worker threads */
+  GtkStackPage         *ranks_page;
+  GtkLabel             *ranks_note;
+  GtkBox               *ranks_header;
+  GtkListBox           *ranks_list;
+  GtkLabel             *rank_label;
+  GtkDropDown          *rank_dropdown;
+  GtkLabel             *baseline_rank_label;
+  GtkDropDown          *baseline_rank_dropdown;
+  GtkLabel             *comparison_label;
+  GtkSizeGroup         *rank_column_widths[N_RANK_COLUMNS];
+  GArray               *ranks;           /* SuanliRankStats of the trace shown, by group; NULL for one rank */
+  guint                 compared_group;  /* the rank whose flame is shown against baseline_group's, or */
+  guint                 baseline_group;  /* SUANLI_FLAME_ALL_GROUPS for both when ranks are not compared */
 };
 
 G_DEFINE_FINAL_TYPE (SuanliProfilePage, suanli_profile_page, SUANLI_TYPE_PAGE)
@@ -271,7 +296,9 @@ static void on_flame_search_changed (SuanliProfilePage *self);
 typedef struct
 {
   SuanliTrace *trace;
-  SuanliTrace *baseline;   /* or NULL */
+  SuanliTrace *baseline;         /* or NULL */
+  guint        group;            /* the group counted, or SUANLI_FLAME_ALL_GROUPS */
+  guint        baseline_group;   /* the group @group is compared with, or SUANLI_FLAME_ALL_GROUPS */
   gboolean     gpu;
   gint64       from, to;
   char        *key;
@@ -294,12 +321,17 @@ work_out_flame (GTask        *task,
 {
   FlameJob *job = data;
   SuanliFlameKind kind = job->gpu ? SUANLI_FLAME_GPU : SUANLI_FLAME_CPU;
-  SuanliFlame *flame = suanli_flame_new (job->trace, kind, job->from, job->to);
+  SuanliFlame *flame = suanli_flame_new_for_group (job->trace, kind, job->group, job->from, job->to);
+  g_autoptr(SuanliFlame) before = NULL;
 
+  /* The difference from the other trace (all of it: its times are not this one's), or from
+   * another rank of this trace (in the same range: the ranks share the trace's clock). */
   if (job->baseline != NULL)
+    before = suanli_flame_new (job->baseline, kind, G_MININT64, G_MAXINT64);
+  else if (job->baseline_group != SUANLI_FLAME_ALL_GROUPS)
+    before = suanli_flame_new_for_group (job->trace, kind, job->baseline_group, job->from, job->to);
+  if (before != NULL)
     {
-      /* The difference from the other trace (all of it: its times are not this one's). */
-      g_autoptr(SuanliFlame) before = suanli_flame_new (job->baseline, kind, G_MININT64, G_MAXINT64);
       SuanliFlame *diff = suanli_flame_new_diff (before, flame);
 
       g_object_unref (flame);
@@ -348,8 +380,8 @@ update_flame (SuanliProfilePage *self)
   /* A selected range on the timeline restricts the flame graph to it. */
   if (!suanli_timeline_get_range (self->timeline, &from, &to))
     from = G_MININT64, to = G_MAXINT64;
-  key = g_strdup_printf ("%p:%p:%d:%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, (void *) trace, (void *) self->baseline, gpu,
-                         from, to);
+  key = g_strdup_printf ("%p:%p:%u:%u:%d:%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, (void *) trace, (void *) self->baseline,
+                         self->compared_group, self->baseline_group, gpu, from, to);
   if (g_strcmp0 (self->flame_wanted, key) == 0)
     return;   /* shown, or on its way */
   g_free (self->flame_wanted);
@@ -357,6 +389,8 @@ update_flame (SuanliProfilePage *self)
   job = g_new0 (FlameJob, 1);
   job->trace = g_object_ref (trace);
   job->baseline = self->baseline != NULL ? g_object_ref (self->baseline) : NULL;
+  job->group = self->compared_group;
+  job->baseline_group = self->baseline_group;
   job->gpu = gpu;
   job->from = from;
   job->to = to;
@@ -385,6 +419,7 @@ on_view_changed (SuanliProfilePage *self)
   if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "trace") == 0)
     gtk_widget_grab_focus (g_str_equal (view, "flame") ? GTK_WIDGET (self->flame_graph)
                            : g_str_equal (view, "tables") ? GTK_WIDGET (self->kernels_table)
+                           : g_str_equal (view, "ranks") ? GTK_WIDGET (self->ranks_list)
                            : GTK_WIDGET (self->timeline));
 }
 
@@ -580,6 +615,214 @@ watch_plan (SuanliProfilePage *self)
   compare_with_plan (self);
 }
 
+/* "Rank 3", or the file's name where the file gives no rank. */
+static char *
+rank_title (SuanliTrace           *trace,
+            const SuanliRankStats *rank)
+{
+  if (rank->rank >= 0)
+    return g_strdup_printf (_("Rank %d"), rank->rank);
+  return g_path_get_basename (suanli_trace_get_string (trace, rank->name));
+}
+
+/* How @rank compares with the median rank: "+1.2%", or "Straggler: +23.4%" (with "GPU busy" when
+ * the ranks were compared by busy time, having no steps). */
+static char *
+against_text (const SuanliRankStats *rank)
+{
+  gboolean busy = rank->measure == SUANLI_RANK_BY_BUSY;
+
+  if (rank->reference_ns <= 0)
+    return g_strdup ("–");
+  if (rank->straggler)
+    return busy ? g_strdup_printf (_("Straggler: +%.1f%% GPU busy"), 100 * rank->slower)
+                : g_strdup_printf (_("Straggler: +%.1f%%"), 100 * rank->slower);
+  return busy ? g_strdup_printf (_("%+.1f%% GPU busy"), 100 * rank->slower) : g_strdup_printf ("%+.1f%%", 100 * rank->slower);
+}
+
+/* A cell of the ranks table: @child lines up with its column through the column's size group. */
+static GtkWidget *
+rank_cell (SuanliProfilePage *self,
+           guint              column,
+           GtkWidget         *child)
+{
+  if (GTK_IS_LABEL (child))
+    {
+      gtk_label_set_xalign (GTK_LABEL (child), rank_columns[column].xalign);
+      if (column == RANK_FILE)
+        gtk_label_set_ellipsize (GTK_LABEL (child), PANGO_ELLIPSIZE_MIDDLE);
+      else if (rank_columns[column].xalign > 0)
+        gtk_widget_add_css_class (child, "numeric");
+    }
+  gtk_widget_set_hexpand (child, column == RANK_FILE);
+  gtk_size_group_add_widget (self->rank_column_widths[column], child);
+  return child;
+}
+
+/* The last cell: a straggler is told by an icon and words, not by colour alone. */
+static GtkWidget *
+against_cell (const SuanliRankStats *rank)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  g_autofree char *text = against_text (rank);
+  GtkWidget *label = gtk_label_new (text);
+
+  if (rank->straggler)
+    {
+      GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
+
+      gtk_widget_add_css_class (icon, "warning");
+      gtk_box_append (GTK_BOX (box), icon);
+      gtk_widget_add_css_class (label, "warning");
+      gtk_widget_add_css_class (label, "heading");
+    }
+  else
+    gtk_widget_add_css_class (label, "dim-label");
+  gtk_box_append (GTK_BOX (box), label);
+  return box;
+}
+
+/* One rank's row; a screen reader hears the whole row as one sentence. */
+static GtkWidget *
+rank_row (SuanliProfilePage     *self,
+          SuanliTrace           *trace,
+          const SuanliRankStats *rank)
+{
+  g_autofree char *title = rank_title (trace, rank);
+  g_autofree char *file = g_path_get_basename (suanli_trace_get_string (trace, rank->name));
+  g_autofree char *number = rank->rank >= 0 ? g_strdup_printf ("%d", rank->rank) : g_strdup ("–");
+  g_autofree char *steps = g_strdup_printf ("%u", rank->steps);
+  g_autofree char *median = rank->steps > 0 ? suanli_format_duration_ns (rank->median_step_ns) : g_strdup ("–");
+  g_autofree char *slowest = rank->steps > 0 ? suanli_format_duration_ns (rank->slowest_step_ns) : g_strdup ("–");
+  g_autofree char *busy = suanli_format_duration_ns (rank->busy_ns);
+  g_autofree char *compute = suanli_format_duration_ns (rank->compute_ns);
+  g_autofree char *comm = suanli_format_duration_ns (rank->comm_ns);
+  g_autofree char *against = against_text (rank);
+  g_autofree char *spoken = NULL;
+  const char *cells[] = { number, file, steps, median, slowest, busy, compute, comm };
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+
+  for (guint c = 0; c < G_N_ELEMENTS (cells); c++)
+    gtk_box_append (GTK_BOX (box), rank_cell (self, c, gtk_label_new (cells[c])));
+  gtk_box_append (GTK_BOX (box), rank_cell (self, RANK_AGAINST, against_cell (rank)));
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+  gtk_widget_set_margin_top (box, 8);
+  gtk_widget_set_margin_bottom (box, 8);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  spoken = g_strdup_printf (ngettext ("%s (%s): %u step, median step %s, slowest step %s, GPU busy %s, compute %s, "
+                                      "communication %s; against the median rank: %s",
+                                      "%s (%s): %u steps, median step %s, slowest step %s, GPU busy %s, compute %s, "
+                                      "communication %s; against the median rank: %s",
+                                      rank->steps),
+                            title, file, rank->steps, median, slowest, busy, compute, comm, against);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, spoken, -1);
+  return row;
+}
+
+/* The ranks of the trace shown (SuanliRankStats by group; NULL or one rank: no Ranks view). The
+ * drop-downs start on the rank furthest above the median, against the one furthest below. */
+static void
+show_ranks (SuanliProfilePage *self,
+            SuanliTrace       *trace,
+            GArray            *ranks)
+{
+  g_autoptr(GtkStringList) titles = gtk_string_list_new (NULL);
+  g_autofree char *note = NULL;
+  guint slowest = 0, fastest = 0;
+  GtkWidget *row;
+
+  g_clear_pointer (&self->ranks, g_array_unref);
+  while ((row = gtk_widget_get_first_child (GTK_WIDGET (self->ranks_list))) != NULL)
+    gtk_list_box_remove (self->ranks_list, row);
+  gtk_stack_page_set_visible (self->ranks_page, ranks != NULL && ranks->len >= 2);
+  if (ranks == NULL || ranks->len < 2)
+    return;
+  self->ranks = g_array_ref (ranks);
+  for (guint i = 0; i < ranks->len; i++)
+    {
+      SuanliRankStats *rank = &g_array_index (ranks, SuanliRankStats, i);
+      g_autofree char *title = rank_title (trace, rank);
+
+      gtk_list_box_append (self->ranks_list, rank_row (self, trace, rank));
+      gtk_string_list_append (titles, title);
+      if (rank->slower > g_array_index (ranks, SuanliRankStats, slowest).slower)
+        slowest = i;
+      if (rank->slower < g_array_index (ranks, SuanliRankStats, fastest).slower)
+        fastest = i;
+    }
+  if (slowest == fastest)
+    slowest = 1, fastest = 0;
+  gtk_drop_down_set_model (self->rank_dropdown, G_LIST_MODEL (titles));
+  gtk_drop_down_set_model (self->baseline_rank_dropdown, G_LIST_MODEL (titles));
+  gtk_drop_down_set_selected (self->rank_dropdown, slowest);
+  gtk_drop_down_set_selected (self->baseline_rank_dropdown, fastest);
+  note = g_strdup_printf (_("Each file is a rank. A straggler's median step time is more than %.0f%% above the median "
+                            "over the ranks (ranks without steps are compared by GPU busy time); at every collective "
+                            "the others wait for it. Activate a rank to see its flame graph against another's."),
+                          100 * SUANLI_STRAGGLER_THRESHOLD);
+  gtk_label_set_text (self->ranks_note, note);
+}
+
+/* A row activated: its rank is the one to compare. */
+static void
+on_rank_activated (SuanliProfilePage *self,
+                   GtkListBoxRow     *row)
+{
+  gtk_drop_down_set_selected (self->rank_dropdown, (guint) gtk_list_box_row_get_index (row));
+  gtk_widget_grab_focus (GTK_WIDGET (self->rank_dropdown));
+}
+
+/* What the flame graph is compared with: another trace (@baseline), or one rank of this trace
+ * against another (@group against @baseline_group); neither when @baseline is NULL and the groups
+ * are SUANLI_FLAME_ALL_GROUPS. The caller works the flame graph out again. */
+static void
+set_comparison (SuanliProfilePage *self,
+                SuanliTrace       *baseline,
+                guint              group,
+                guint              baseline_group)
+{
+  SuanliTrace *trace = suanli_timeline_get_trace (self->timeline);
+  g_autofree char *text = NULL;
+
+  g_set_object (&self->baseline, baseline);
+  self->compared_group = group;
+  self->baseline_group = baseline_group;
+  if (baseline != NULL)
+    {
+      g_autofree char *files = files_text (baseline);
+
+      text = g_strdup_printf (_("against “%s”"), files);
+    }
+  else if (baseline_group != SUANLI_FLAME_ALL_GROUPS && self->ranks != NULL && trace != NULL)
+    {
+      g_autofree char *current = rank_title (trace, &g_array_index (self->ranks, SuanliRankStats, group));
+      g_autofree char *before = rank_title (trace, &g_array_index (self->ranks, SuanliRankStats, baseline_group));
+
+      text = g_strdup_printf (_("%s against %s"), current, before);
+    }
+  gtk_button_set_label (self->compare_button, text != NULL ? _("Stop Comparing") : _("Compare With…"));
+  gtk_label_set_text (self->comparison_label, text != NULL ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->comparison_label), text != NULL);
+}
+
+static void
+compare_ranks_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
+  guint group = gtk_drop_down_get_selected (self->rank_dropdown);
+  guint baseline_group = gtk_drop_down_get_selected (self->baseline_rank_dropdown);
+
+  if (self->ranks == NULL || group >= self->ranks->len || baseline_group >= self->ranks->len)
+    return;
+  set_comparison (self, NULL, group, baseline_group);
+  gtk_stack_set_visible_child_name (self->views, "flame");
+  update_flame (self);
+}
+
 /* The figures of the trace shown arrive: the summary, its bar, the tables and the comparison. */
 static void
 on_figures_worked_out (GObject      *source,
@@ -602,6 +845,11 @@ on_figures_worked_out (GObject      *source,
   gtk_label_set_text (self->summary_label, summary);
   fill_breakdown (self, figures->gpus);
   fill_tables_from (self, figures->trace, figures->kernels, figures->operators);
+  {
+    g_autoptr(GArray) ranks = suanli_analysis_ranks_from (figures->trace, figures->gpus, figures->steps);
+
+    show_ranks (self, figures->trace, ranks);
+  }
   compare_with_plan (self);
 }
 
@@ -622,6 +870,10 @@ show_trace (SuanliProfilePage *self)
 
   fill_tables_from (self, trace, NULL, NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->range_table), FALSE);
+  /* The ranks compared were another trace's (or this one's before a capture into it ended). */
+  show_ranks (self, trace, NULL);
+  if (self->baseline_group != SUANLI_FLAME_ALL_GROUPS)
+    set_comparison (self, NULL, SUANLI_FLAME_ALL_GROUPS, SUANLI_FLAME_ALL_GROUPS);
 
   suanli_timeline_set_trace (self->timeline, trace);
   suanli_flame_graph_set_flame (self->flame_graph, NULL, FALSE);
@@ -1291,8 +1543,7 @@ void
 suanli_profile_page_set_baseline (SuanliProfilePage *self,
                                   SuanliTrace       *baseline)
 {
-  g_set_object (&self->baseline, baseline);
-  gtk_button_set_label (self->compare_button, baseline != NULL ? _("Stop Comparing") : _("Compare With…"));
+  set_comparison (self, baseline, SUANLI_FLAME_ALL_GROUPS, SUANLI_FLAME_ALL_GROUPS);
   gtk_stack_set_visible_child_name (self->views, "flame");
   update_flame (self);
 }
@@ -1319,7 +1570,8 @@ on_compare_response (GtkNativeDialog   *dialog,
   suanli_trace_loader_load_async (loader, self->baseline_loading, on_baseline_loaded, g_object_ref (self));
 }
 
-/* Compare With… asks for the other trace; while comparing, the same button stops it. */
+/* Compare With… asks for the other trace; while comparing (with a trace or between ranks), the
+ * same button stops it. */
 static void
 compare_action (GtkWidget  *widget,
                 const char *action_name,
@@ -1327,7 +1579,7 @@ compare_action (GtkWidget  *widget,
 {
   SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
 
-  if (self->baseline != NULL)
+  if (self->baseline != NULL || self->baseline_group != SUANLI_FLAME_ALL_GROUPS)
     {
       suanli_profile_page_set_baseline (self, NULL);
       return;
@@ -1458,6 +1710,9 @@ suanli_profile_page_dispose (GObject *object)
   g_clear_object (&self->baseline_loading);
   g_clear_object (&self->baseline);
   g_clear_pointer (&self->plan_text, g_free);
+  g_clear_pointer (&self->ranks, g_array_unref);
+  for (guint c = 0; c < N_RANK_COLUMNS; c++)
+    g_clear_object (&self->rank_column_widths[c]);
   gtk_widget_dispose_template (GTK_WIDGET (self), SUANLI_TYPE_PROFILE_PAGE);
   G_OBJECT_CLASS (suanli_profile_page_parent_class)->dispose (object);
 }
@@ -1543,6 +1798,48 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_install_action (widget_class, "profile.flame-zoom-out", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "profile.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "profile.cancel", NULL, cancel_action);
+  gtk_widget_class_install_action (widget_class, "profile.compare-ranks", NULL, compare_ranks_action);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, ranks_page);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, ranks_note);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, ranks_header);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, ranks_list);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, rank_label);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, rank_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, baseline_rank_label);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, baseline_rank_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, comparison_label);
+  gtk_widget_class_bind_template_callback (widget_class, on_rank_activated);
+}
+
+/* A drop-down is named by the label whose mnemonic widget it is, but GTK 4.8 reads it to a screen
+ * reader by the button inside it, which it leaves nameless: @label names that button too. */
+static void
+label_drop_down (GtkDropDown *drop_down,
+                 GtkLabel    *label)
+{
+  GtkWidget *button = gtk_widget_get_first_child (GTK_WIDGET (drop_down));
+
+  if (GTK_IS_BUTTON (button))   /* the text without its mnemonic's underline */
+    gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, gtk_label_get_text (label), -1);
+}
+
+/* The ranks table's heading row; its columns line up with the rows' through size groups. */
+static void
+init_ranks_table (SuanliProfilePage *self)
+{
+  for (guint c = 0; c < N_RANK_COLUMNS; c++)
+    {
+      GtkWidget *heading = gtk_label_new (_(rank_columns[c].title));
+
+      self->rank_column_widths[c] = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
+      gtk_widget_add_css_class (heading, "caption-heading");
+      gtk_widget_add_css_class (heading, "dim-label");
+      gtk_box_append (self->ranks_header, rank_cell (self, c, heading));
+    }
+  label_drop_down (self->rank_dropdown, self->rank_label);
+  label_drop_down (self->baseline_rank_dropdown, self->baseline_rank_label);
+  self->compared_group = SUANLI_FLAME_ALL_GROUPS;
+  self->baseline_group = SUANLI_FLAME_ALL_GROUPS;
 }
 
 static void
@@ -1571,6 +1868,7 @@ suanli_profile_page_init (SuanliProfilePage *self)
     suanli_stats_table_set_columns (self->operators_table, _("CPU Operators"), operator_columns,
                                     G_N_ELEMENTS (operator_columns));
   }
+  init_ranks_table (self);
   self->pending = g_ptr_array_new_with_free_func (g_object_unref);
   self->breakdown = suanli_stacked_bar_new ();
   gtk_drawing_area_set_draw_func (self->breakdown_area, suanli_bar_area_draw, self->breakdown, NULL);
