@@ -9,11 +9,11 @@ profile=${1:-run}
 
 run_packages="meson ninja-build pkg-config gcc libc6-dev gettext
   libglib2.0-dev libglib2.0-dev-bin libgtk-4-dev libadwaita-1-dev libjson-glib-dev libyajl-dev
-  libsoup-3.0-dev libcairo2-dev libpango1.0-dev
+  libsoup-3.0-dev glib-networking libcairo2-dev libpango1.0-dev
   desktop-file-utils locales fonts-noto-cjk fonts-dejavu-core fonts-cantarell adwaita-icon-theme hicolor-icon-theme
   librsvg2-common gsettings-desktop-schemas dbus"
 test_packages="xvfb xauth xdotool dbus appstream appstream-util clang libclang-rt-14-dev poppler-utils
-  python3 python3-torch python3-pyatspi at-spi2-core"
+  python3 python3-torch python3-pyatspi at-spi2-core openssl"
 
 case "$profile" in
   run) packages=$run_packages ;;
