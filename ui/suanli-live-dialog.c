@@ -424,6 +424,13 @@ job_row (SuanliLiveDialog    *self,
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), escaped);
   adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 1);
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 1);
+  if (job->pid_namespace != NULL && *job->pid_namespace != '\0')
+    {
+      /* Jobs in containers: the pid is their namespace's. */
+      g_autofree char *where = g_strdup_printf (_("%s\nPID namespace %s"), job->command, job->pid_namespace);
+
+      gtk_widget_set_tooltip_text (row, where);
+    }
 
   gtk_widget_set_valign (tick, GTK_ALIGN_CENTER);
   gtk_widget_set_sensitive (tick, idle);
