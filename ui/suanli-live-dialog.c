@@ -115,7 +115,7 @@ show_summary (SuanliLiveDialog *self)
 
   for (guint i = 0; i < self->captures->len; i++)
     records += suanli_live_capture_get_records (g_ptr_array_index (self->captures, i));
-  g_string_printf (text, g_dngettext (GETTEXT_PACKAGE, "Captured %llu records from %u job.",
+  g_string_printf (text, ngettext ("Captured %llu records from %u job.",
                                       "Captured %llu records from %u jobs.", self->captures->len),
                    (unsigned long long) records, self->captures->len);
   if (self->failures->len > 0)
@@ -140,7 +140,7 @@ show_progress (gpointer data)
       records += suanli_live_capture_get_records (capture);
       running += suanli_live_capture_is_running (capture);
     }
-  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Capturing %u job: %llu records so far",
+  text = g_strdup_printf (ngettext ("Capturing %u job: %llu records so far",
                                        "Capturing %u jobs: %llu records so far", running),
                           running, (unsigned long long) records);
   if (self->failures->len > 0)
@@ -244,7 +244,7 @@ suanli_live_dialog_capture_jobs (SuanliLiveDialog *self,
       g_signal_connect_object (capture, "ended", G_CALLBACK (on_ended), self, 0);
       suanli_live_capture_start_async (capture, NULL, on_started, g_object_ref (self));
     }
-  set_status (self, g_dngettext (GETTEXT_PACKAGE, "Asking the job to start capturing…",
+  set_status (self, ngettext ("Asking the job to start capturing…",
                                  "Asking the jobs to start capturing…", jobs->len));
   update_buttons (self);
   return self->captures->len > 0;
@@ -666,7 +666,7 @@ on_connected (GObject      *source,
   else
     {
       AgentState *state = g_new0 (AgentState, 1);
-      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Connected to %s: %u job.",
+      g_autofree char *text = g_strdup_printf (ngettext ("Connected to %s: %u job.",
                                                             "Connected to %s: %u jobs.", jobs->len),
                                                address, jobs->len);
 
