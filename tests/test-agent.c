@@ -633,6 +633,83 @@ test_tls (void)
   g_rmdir (folder);
 }
 
+/* Past --max-connections, a capture is refused with 503 before the upgrade; once one closes, there
+ * is room again. */
+static void
+test_connection_limit (void)
+{
+  const char *options[] = { "--max-connections=2", NULL };
+  Agent agent = { 0 };
+  g_autoptr(SuanliAgentClient) client = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  RawClient first = { 0 }, second = { 0 }, third = { 0 };
+
+  suanli_test_start_agent (&agent, options);
+  client = new_client (&agent, agent.token);
+  raw_connect (client, "/v1/jobs/1/capture", &first);
+  raw_connect (client, "/v1/jobs/1/capture", &second);
+  suanli_agent_client_connect_async (client, "/v1/jobs/1/capture", NULL, got_result, &result);
+  g_assert_true (run_until (is_set, &result));
+  g_assert_null (suanli_agent_client_connect_finish (client, result, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "503"));
+
+  soup_websocket_connection_close (first.connection, SOUP_WEBSOCKET_CLOSE_NORMAL, NULL);
+  g_assert_true (run_until (is_true, &first.closed));
+  g_assert_true (agent_logs (&agent, "closed (code 1000)"));
+  raw_connect (client, "/v1/jobs/1/capture", &third);
+  g_assert_false (third.closed);
+  raw_clear (&first);
+  raw_clear (&second);
+  raw_clear (&third);
+  suanli_test_stop_agent (&agent);
+}
+
+/* Jobs in a container: the agent given the container's socket folder lists its jobs (with their
+ * PID namespace), and not this machine's; a folder others may write to is refused. */
+static void
+test_socket_folder (void)
+{
+  g_autofree char *container = g_build_filename (runtime_dir, "container", NULL);
+  g_autofree char *sockets = g_build_filename (container, "suanli", NULL);
+  g_autofree char *open_folder = g_build_filename (runtime_dir, "open", NULL);
+  g_autofree char *option = g_strconcat ("--socket-dir=", sockets, NULL);
+  g_autofree char *open_option = g_strconcat ("--socket-dir=", open_folder, NULL);
+  const char *options[] = { option, NULL };
+  const char *refused_argv[] = { g_getenv ("SUANLI_AGENT"), "--port=0", open_option, NULL };
+  GSubprocess *here = suanli_test_start_job (1000, 30, 0);
+  GSubprocess *inside;
+  Agent agent = { 0 };
+  g_autoptr(SuanliAgentClient) client = NULL;
+  g_autoptr(GPtrArray) jobs = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(SuanliTestRun) refused = { 0 };
+
+  g_assert_cmpint (g_mkdir_with_parents (container, 0700), ==, 0);
+  g_setenv ("XDG_RUNTIME_DIR", container, TRUE);
+  inside = suanli_test_start_job (1000, 30, 1);
+  g_setenv ("XDG_RUNTIME_DIR", runtime_dir, TRUE);
+
+  suanli_test_start_agent (&agent, options);
+  client = new_client (&agent, agent.token);
+  jobs = list_jobs (client, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (jobs->len, ==, 1);
+  g_assert_cmpint (((SuanliLiveJob *) g_ptr_array_index (jobs, 0))->pid, ==, atoi (g_subprocess_get_identifier (inside)));
+  g_assert_true (g_str_has_prefix (((SuanliLiveJob *) g_ptr_array_index (jobs, 0))->pid_namespace, "pid:["));
+  suanli_test_stop_agent (&agent);
+
+  g_assert_cmpint (g_mkdir_with_parents (open_folder, 0700), ==, 0);
+  g_assert_cmpint (g_chmod (open_folder, 0770), ==, 0);
+  suanli_test_run (&refused, "en", refused_argv);
+  g_assert_cmpint (refused.status, ==, 1);
+  g_assert_nonnull (strstr (refused.err, "writable by no one else"));
+
+  suanli_test_stop_job (inside);
+  suanli_test_stop_job (here);
+}
+
 /* A client over its rate gets 429 and the agent stays up for the others. */
 static void
 test_rate (void)
@@ -704,6 +781,8 @@ main (int    argc,
   g_test_add_func ("/agent/clock-offset", test_clock_offset);
   g_test_add_func ("/agent/tls", test_tls);
   g_test_add_func ("/agent/rate", test_rate);
+  g_test_add_func ("/agent/connection-limit", test_connection_limit);
+  g_test_add_func ("/agent/socket-folder", test_socket_folder);
   g_test_add_func ("/agent/many-connections", test_many_connections);
   status = g_test_run ();
   suanli_test_remove_tree (runtime_dir);
