@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "suanli-inject.h"
 #include "suanli-inject-cupti.h"
+#include "suanli-inject-python.h"
 
 #include <dlfcn.h>
 #include <execinfo.h>
@@ -26,6 +27,7 @@
 #define OPEN_MARKERS  256          /* NVTX ranges open at once, waiting for their end */
 #define STACK_SLOTS   4096         /* launches whose CPU stack waits for their kernel's record */
 #define STACK_DEPTH   24
+#define PYTHON_TEXT   1024         /* bytes of Python frames kept per launch (a multiple of 8) */
 
 typedef CUptiResult (*GetVersion) (uint32_t *);
 typedef CUptiResult (*GetResultString) (CUptiResult, const char **);
@@ -53,6 +55,7 @@ typedef struct
   uint32_t    correlation;
   int         depth;
   void       *frames[STACK_DEPTH];
+  uint32_t    python_length;   /* of its text in python_stacks, 0: none */
 } LaunchStack;
 
 static struct
@@ -83,6 +86,7 @@ static struct
   OpenMarker             markers[OPEN_MARKERS];
   unsigned               n_markers;
   LaunchStack            stacks[STACK_SLOTS];
+  uint64_t              *python_stacks;  /* PYTHON_TEXT bytes per slot, when the job is CPython 3.11 */
 } cupti = { .lock = PTHREAD_MUTEX_INITIALIZER, .pool_lock = PTHREAD_MUTEX_INITIALIZER };
 
 static const CUpti_ActivityKind enabled_kinds[] = {
@@ -242,13 +246,42 @@ suanli_inject_query_devices (SuanliCaptureDevice *devices,
 
 /* ---- launch stacks ------------------------------------------------------------------------------ */
 
-/* On the launching thread, at a launch's entry: its return addresses, into a preallocated slot. */
+/* Launch stacks get the job's Python frames when it is CPython 3.11 (see suanli-inject-python.c):
+ * their room is taken once, here, never in a launch's way. Returns: whether they do. */
+bool
+suanli_inject_enable_python_stacks (void)
+{
+  if (cupti.python_stacks == NULL && suanli_inject_python_init ())
+    cupti.python_stacks = calloc (STACK_SLOTS, PYTHON_TEXT);
+  return cupti.python_stacks != NULL;
+}
+
+/* Word by word, each word atomic: a reader racing a writer sees torn text at worst, and then
+ * finds the slot's correlation changed and drops it. */
+static void
+copy_words (uint64_t       *to,
+            const uint64_t *from,
+            size_t          bytes,
+            bool            storing)
+{
+  for (size_t i = 0; i < (bytes + 7) / 8; i++)
+    if (storing)
+      __atomic_store_n (&to[i], from[i], __ATOMIC_RELAXED);
+    else
+      to[i] = __atomic_load_n (&from[i], __ATOMIC_RELAXED);
+}
+
+/* On the launching thread, at a launch's entry: its return addresses and Python frames, into a
+ * preallocated slot. */
 void
 suanli_inject_record_launch_stack (uint32_t correlation)
 {
-  LaunchStack *slot = &cupti.stacks[correlation % STACK_SLOTS];
+  unsigned index = correlation % STACK_SLOTS;
+  LaunchStack *slot = &cupti.stacks[index];
   void *frames[STACK_DEPTH];
   int depth = backtrace (frames, STACK_DEPTH);
+  uint64_t python[PYTHON_TEXT / 8];
+  size_t python_length = cupti.python_stacks != NULL ? suanli_inject_python_stack ((char *) python, PYTHON_TEXT) : 0;
 
   /* Published last: a reader that sees this correlation sees its frames (and checks again after). */
   __atomic_store_n (&slot->correlation, 0, __ATOMIC_RELEASE);
@@ -256,6 +289,9 @@ suanli_inject_record_launch_stack (uint32_t correlation)
   for (int i = 0; i < depth; i++)
     __atomic_store_n (&slot->frames[i], frames[i], __ATOMIC_RELAXED);
   __atomic_store_n (&slot->depth, depth, __ATOMIC_RELAXED);
+  if (python_length > 0)
+    copy_words (cupti.python_stacks + (size_t) index * (PYTHON_TEXT / 8), python, python_length + 1, true);
+  __atomic_store_n (&slot->python_length, (uint32_t) python_length, __ATOMIC_RELAXED);
   __atomic_store_n (&slot->correlation, correlation, __ATOMIC_RELEASE);
 }
 
@@ -275,35 +311,74 @@ is_profiler_frame (const char *library,
   return false;
 }
 
+static size_t
+append_line (char       *text,
+             size_t      size,
+             size_t      length,
+             const char *line)
+{
+  int written = snprintf (text + length, size - length, "%s%s", length > 0 ? "\n" : "", line);
+
+  if (written < 0)
+    return length;
+  return length + ((size_t) written < size - length ? (size_t) written : size - length - 1);
+}
+
 /* The frames of the launch @correlation, outermost first, one "function (library)" a line, the
- * profiler's own left out. Returns: its length, or 0 when none was kept. */
+ * profiler's own left out. Where the launch came from Python, its Python frames ("function
+ * (file.py:line)") stand in for the interpreter's own native frames. Returns: its length, or 0 when
+ * none was kept. */
 size_t
 suanli_inject_format_launch_stack (uint32_t  correlation,
                                    char     *text,
                                    size_t    size)
 {
-  LaunchStack *slot = &cupti.stacks[correlation % STACK_SLOTS];
+  unsigned index = correlation % STACK_SLOTS;
+  LaunchStack *slot = &cupti.stacks[index];
   void *frames[STACK_DEPTH];
+  uint64_t python[PYTHON_TEXT / 8];
+  uint32_t python_length;
   size_t length = 0;
-  int depth;
+  int depth, innermost_interpreter = -1;
 
   /* A copy, checked to be of one launch: the slot may be taken by a later one meanwhile. */
   if (size == 0 || __atomic_load_n (&slot->correlation, __ATOMIC_ACQUIRE) != correlation)
     return 0;
   depth = __atomic_load_n (&slot->depth, __ATOMIC_RELAXED);
-  if (depth <= 0 || depth > STACK_DEPTH)
+  python_length = __atomic_load_n (&slot->python_length, __ATOMIC_RELAXED);
+  if (depth <= 0 || depth > STACK_DEPTH || python_length >= PYTHON_TEXT ||
+      (python_length > 0 && cupti.python_stacks == NULL))
     return 0;
   for (int i = 0; i < depth; i++)
     frames[i] = __atomic_load_n (&slot->frames[i], __ATOMIC_RELAXED);
+  if (python_length > 0)
+    copy_words (python, cupti.python_stacks + (size_t) index * (PYTHON_TEXT / 8), python_length + 1, false);
   __atomic_thread_fence (__ATOMIC_ACQUIRE);
   if (__atomic_load_n (&slot->correlation, __ATOMIC_RELAXED) != correlation)
     return 0;
+  ((char *) python)[python_length] = '\0';
   text[0] = '\0';
-  for (int i = depth - 1; i >= 0 && length + 1 < size; i--)
+
+  /* backtrace gives the innermost frame first. */
+  for (int i = 0; i < depth && python_length > 0 && innermost_interpreter < 0; i++)
+    {
+      Dl_info info;
+
+      if (dladdr (frames[i], &info) != 0 &&
+          suanli_inject_is_interpreter_frame (info.dli_fname != NULL && strrchr (info.dli_fname, '/') != NULL
+                                                ? strrchr (info.dli_fname, '/') + 1 : info.dli_fname,
+                                              info.dli_sname))
+        innermost_interpreter = i;
+    }
+  /* Under the Python frames, only the native frames under the innermost interpreter frame: the
+   * rest is the interpreter running those Python frames. */
+  if (innermost_interpreter >= 0)
+    length = append_line (text, size, length, (const char *) python);
+  for (int i = (innermost_interpreter >= 0 ? innermost_interpreter : depth) - 1; i >= 0 && length + 1 < size; i--)
     {
       const char *library, *name;
+      char line[512];
       Dl_info info;
-      int written;
 
       if (dladdr (frames[i], &info) == 0)
         continue;
@@ -312,11 +387,8 @@ suanli_inject_format_launch_stack (uint32_t  correlation,
       name = info.dli_sname;
       if (is_profiler_frame (library, name))
         continue;
-      written = snprintf (text + length, size - length, "%s%s (%s)", length > 0 ? "\n" : "", name != NULL ? name : "??",
-                          library != NULL ? library : "?");
-      if (written < 0)
-        break;
-      length += (size_t) written < size - length ? (size_t) written : size - length - 1;
+      snprintf (line, sizeof line, "%s (%s)", name != NULL ? name : "??", library != NULL ? library : "?");
+      length = append_line (text, size, length, line);
     }
   return length;
 }
@@ -751,6 +823,7 @@ cupti_start (SuanliInjectSource  *source,
     void *warm_up[2];
 
     backtrace (warm_up, 2);   /* the first call loads the unwinder: not in a launch's way */
+    suanli_inject_enable_python_stacks ();
     for (unsigned i = 0; i < sizeof launches / sizeof launches[0]; i++)
       cupti.enable_callback (1, cupti.subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, launches[i]);
   }

@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include <stdbool.h>
 #include <cuda.h>
 #include <cupti_activity.h>
 #include <cupti_runtime_cbid.h>
@@ -24,6 +25,7 @@ size_t suanli_inject_cupti_decode_buffer (uint8_t           *buffer,
 void   suanli_inject_cupti_reset         (void);
 uint16_t suanli_inject_query_devices     (SuanliCaptureDevice *devices,
                                           uint16_t             max_devices);
+bool   suanli_inject_enable_python_stacks (void);
 void   suanli_inject_record_launch_stack (uint32_t           correlation);
 size_t suanli_inject_format_launch_stack (uint32_t           correlation,
                                           char              *text,
