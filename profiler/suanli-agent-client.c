@@ -93,6 +93,13 @@ parse_address (const char  *address,
                    _("“%s” is not an agent's address: write host, host:port or https://host:port"), address);
       return NULL;
     }
+  if (g_str_equal (scheme, "http") && !is_loopback_host (g_uri_get_host (uri)))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("“%s” would send the token unencrypted: an agent off this machine is reached with https://"),
+                   address);
+      return NULL;
+    }
   return g_uri_build (G_URI_FLAGS_NONE, scheme, NULL, g_uri_get_host (uri),
                       g_uri_get_port (uri) > 0 ? g_uri_get_port (uri) : SUANLI_AGENT_DEFAULT_PORT, "", NULL, NULL);
 }

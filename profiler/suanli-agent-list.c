@@ -1,8 +1,9 @@
 /* suanli-agent-list.c — the agents a workbench connects to, remembered with their tokens
  *
- * One key file, readable by its owner only ($XDG_CONFIG_HOME/suanli/agents): a group per agent,
- * named by its address, with its token and, for an agent whose certificate no authority signed,
- * the certificate to pin (`certificate=/path/agent.pem`). Tokens live there and nowhere else: not
+ * One key file, readable by its owner only ($XDG_CONFIG_HOME/suanli/agents): a group per agent
+ * ("agent 1", …: an address such as [::1]:7811 cannot name a group), with its address, its token
+ * and, for an agent whose certificate no authority signed, the certificate to pin
+ * (`certificate=/path/agent.pem`). Tokens live there and nowhere else: not
  * in GSettings, not in logs. Every change rewrites the file whole, atomically.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -12,6 +13,7 @@
 #include <errno.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <unistd.h>
 
 #include "suanli-agent-list.h"
 
@@ -68,13 +70,17 @@ suanli_agent_list_get_path (SuanliAgentList *self)
 
 static SuanliAgentClient *
 client_from_group (SuanliAgentList *self,
-                   const char      *address,
+                   const char      *group,
                    GError         **error)
 {
-  g_autofree char *token = g_key_file_get_string (self->file, address, "token", NULL);
-  g_autofree char *certificate_file = g_key_file_get_string (self->file, address, "certificate", NULL);
-  g_autoptr(SuanliAgentClient) client = suanli_agent_client_new (address, token != NULL ? token : "", error);
+  g_autofree char *address = g_key_file_get_string (self->file, group, "address", error);
+  g_autofree char *token = g_key_file_get_string (self->file, group, "token", NULL);
+  g_autofree char *certificate_file = g_key_file_get_string (self->file, group, "certificate", NULL);
+  g_autoptr(SuanliAgentClient) client = NULL;
 
+  if (address == NULL)
+    return NULL;
+  client = suanli_agent_client_new (address, token != NULL ? token : "", error);
   if (client == NULL)
     return NULL;
   if (certificate_file != NULL)
@@ -99,8 +105,16 @@ suanli_agent_list_load (SuanliAgentList *self,
 
   g_ptr_array_set_size (self->clients, 0);
   if (g_stat (self->path, &info) != 0)
-    return errno == ENOENT;
-  if ((info.st_mode & 077) != 0)
+    {
+      int saved = errno;
+
+      if (saved == ENOENT)
+        return TRUE;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), _("Cannot read %s: %s"), self->path,
+                   g_strerror (saved));
+      return FALSE;
+    }
+  if ((info.st_mode & 077) != 0 || info.st_uid != getuid ())
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
                    _("%s may be read by others, and it holds agents' tokens: make it yours alone (chmod 600)"),
@@ -169,6 +183,23 @@ save (SuanliAgentList *self,
   return g_file_set_contents_full (self->path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, error);
 }
 
+/* The group of the agent at @address, or NULL. */
+static char *
+find_group (SuanliAgentList *self,
+            const char      *address)
+{
+  g_auto(GStrv) groups = g_key_file_get_groups (self->file, NULL);
+
+  for (guint i = 0; groups[i] != NULL; i++)
+    {
+      g_autofree char *candidate = g_key_file_get_string (self->file, groups[i], "address", NULL);
+
+      if (g_strcmp0 (candidate, address) == 0)
+        return g_strdup (groups[i]);
+    }
+  return NULL;
+}
+
 /* Remembers @client (made with @token), replacing an agent at the same address. */
 gboolean
 suanli_agent_list_add (SuanliAgentList   *self,
@@ -178,10 +209,19 @@ suanli_agent_list_add (SuanliAgentList   *self,
 {
   const char *address = suanli_agent_client_get_address (client);
   SuanliAgentClient *old = suanli_agent_list_find (self, address);
+  g_autofree char *group = find_group (self, address);
 
   if (old != NULL)
     g_ptr_array_remove (self->clients, old);
-  g_key_file_set_string (self->file, address, "token", token);
+  for (guint n = 1; group == NULL; n++)
+    {
+      g_autofree char *candidate = g_strdup_printf ("agent %u", n);
+
+      if (!g_key_file_has_group (self->file, candidate))
+        group = g_steal_pointer (&candidate);
+    }
+  g_key_file_set_string (self->file, group, "address", address);
+  g_key_file_set_string (self->file, group, "token", token);
   g_ptr_array_add (self->clients, g_object_ref (client));
   return save (self, error);
 }
@@ -193,9 +233,11 @@ suanli_agent_list_remove (SuanliAgentList *self,
                           GError         **error)
 {
   SuanliAgentClient *client = suanli_agent_list_find (self, address);
+  g_autofree char *group = find_group (self, address);
 
   if (client != NULL)
     g_ptr_array_remove (self->clients, client);
-  g_key_file_remove_group (self->file, address, NULL);
+  if (group != NULL)
+    g_key_file_remove_group (self->file, group, NULL);
   return save (self, error);
 }

@@ -174,6 +174,10 @@ suanli_live_ask (const char  *socket_path,
   int saved;
 
   g_strlcpy (address.sun_path, socket_path, sizeof address.sun_path);
+  /* A stopped job's backlog fills, and a Unix connect then waits for as long as the send timeout
+   * lets it: not forever. */
+  if (fd >= 0)
+    setsockopt (fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
   if (fd < 0 || connect (fd, (struct sockaddr *) &address, sizeof address) != 0)
     goto failed;
   setsockopt (fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
@@ -269,6 +273,11 @@ parse_status (const char *line,
     {
       yajl_tree_free (root);
       return NULL;
+    }
+  if (int_member (root, "pid") <= 0)
+    {
+      yajl_tree_free (root);
+      return NULL;   /* not a job's answer */
     }
   job = g_new0 (SuanliLiveJob, 1);
   job->pid = int_member (root, "pid");

@@ -123,7 +123,7 @@ suanli_local_capture_stop (SuanliLiveCapture *capture)
   SuanliLocalCapture *self = SUANLI_LOCAL_CAPTURE (capture);
 
   if (self->fd >= 0)
-    send (self->fd, "STOP\n", 5, MSG_NOSIGNAL);
+    send (self->fd, "STOP\n", 5, MSG_NOSIGNAL | MSG_DONTWAIT);   /* a stopped job must not stop the interface */
 }
 
 static void

@@ -21,7 +21,8 @@
 
 #define PROBES          8
 #define INITIAL_CREDIT  (16u << 20)
-#define CREDIT_RETURN   (1u << 20)   /* bytes decoded before credit goes back */
+#define CREDIT_RETURN   (1u << 20)   /* bytes decoded before they are acknowledged */
+#define START_TIMEOUT_S 30           /* for the agent to say started: CUPTI's first set-up is slow */
 
 struct _SuanliRemoteCapture
 {
@@ -31,6 +32,8 @@ struct _SuanliRemoteCapture
   int                      pid;
   SoupWebsocketConnection *connection;
   GTask                   *starting;        /* until the agent says started (or not) */
+  guint                    start_timeout;
+  char                    *agent_error;     /* what the agent said went wrong after the start */
   guint                    probes_left;
   gint64                   best_round_trip;
   gint64                   clock_offset;
@@ -82,7 +85,24 @@ fail_start (SuanliRemoteCapture *self,
 {
   g_autoptr(GTask) task = g_steal_pointer (&self->starting);
 
+  g_clear_handle_id (&self->start_timeout, g_source_remove);
   g_task_return_error (task, error);
+}
+
+static gboolean
+start_timed_out (gpointer data)
+{
+  SuanliRemoteCapture *self = data;
+
+  self->start_timeout = 0;
+  if (self->starting != NULL)
+    {
+      SUANLI_LIVE_CAPTURE_GET_CLASS (self)->close (SUANLI_LIVE_CAPTURE (self));
+      fail_start (self, g_error_new (G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                                     _("The agent at %s did not start the capture within %d s"),
+                                     suanli_agent_client_get_address (self->client), START_TIMEOUT_S));
+    }
+  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -132,6 +152,7 @@ on_text (SuanliRemoteCapture *self,
     {
       g_autoptr(GTask) task = g_steal_pointer (&self->starting);
 
+      g_clear_handle_id (&self->start_timeout, g_source_remove);
       suanli_live_capture_begin (SUANLI_LIVE_CAPTURE (self));
       g_task_return_boolean (task, TRUE);
     }
@@ -139,6 +160,11 @@ on_text (SuanliRemoteCapture *self,
     fail_start (self, g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED, _("The agent at %s: %s"),
                                    suanli_agent_client_get_address (self->client),
                                    json_object_get_string_member_with_default (object, "message", "")));
+  else if (g_str_equal (type, "error"))
+    {
+      g_free (self->agent_error);
+      self->agent_error = g_strdup (json_object_get_string_member_with_default (object, "message", ""));
+    }
   else if (g_str_equal (type, "ended"))
     {
       self->ended = TRUE;
@@ -182,7 +208,10 @@ on_closed (SoupWebsocketConnection *connection,
   g_autoptr(GError) error = NULL;
 
   g_object_ref (self);
-  if (!self->ended)
+  if (self->agent_error != NULL)
+    error = g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED, _("The agent at %s: %s"),
+                         suanli_agent_client_get_address (self->client), self->agent_error);
+  else if (!self->ended)
     {
       guint code = soup_websocket_connection_get_close_code (connection);
       const char *reason = soup_websocket_connection_get_close_data (connection);
@@ -213,6 +242,14 @@ connected (GObject      *source,
   GError *error = NULL;
 
   self->connection = suanli_agent_client_connect_finish (self->client, result, &error);
+  if (self->starting == NULL)
+    {
+      /* The start timed out meanwhile. */
+      g_clear_error (&error);
+      SUANLI_LIVE_CAPTURE_GET_CLASS (self)->close (SUANLI_LIVE_CAPTURE (self));
+      g_object_unref (self);
+      return;
+    }
   if (self->connection == NULL)
     {
       fail_start (self, error);
@@ -239,6 +276,7 @@ suanli_remote_capture_start_async (SuanliLiveCapture  *capture,
   g_return_if_fail (self->starting == NULL && self->connection == NULL);
   self->starting = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (self->starting, suanli_remote_capture_start_async);
+  self->start_timeout = g_timeout_add_seconds (START_TIMEOUT_S, start_timed_out, self);
   suanli_agent_client_connect_async (self->client, path, cancellable, connected, g_object_ref (self));
 }
 
@@ -275,6 +313,7 @@ suanli_remote_capture_finalize (GObject *object)
   SuanliRemoteCapture *self = SUANLI_REMOTE_CAPTURE (object);
 
   g_clear_object (&self->client);
+  g_free (self->agent_error);
   G_OBJECT_CLASS (suanli_remote_capture_parent_class)->finalize (object);
 }
 

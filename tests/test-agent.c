@@ -10,12 +10,18 @@
 
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <unistd.h>
 #include <string.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
 #include "suanli-agent-protocol.h"
+#include "suanli-agent-list.h"
 #include "suanli-capture-decoder.h"
 #include "suanli-remote-capture.h"
 #include "suanli-test-agent.h"
@@ -316,6 +322,7 @@ typedef struct
   gboolean                 closed;
   GByteArray              *bytes;     /* binary messages, in order */
   GPtrArray               *texts;     /* text messages */
+  gboolean                 acknowledging;   /* says it has taken each binary message */
 } RawClient;
 
 static void
@@ -329,7 +336,15 @@ raw_message (SoupWebsocketConnection *connection,
   const guint8 *bytes = g_bytes_get_data (message, &length);
 
   if (type == SOUP_WEBSOCKET_DATA_BINARY)
-    g_byte_array_append (raw->bytes, bytes, (guint) length);
+    {
+      g_byte_array_append (raw->bytes, bytes, (guint) length);
+      if (raw->acknowledging)
+        {
+          g_autofree char *ack = g_strdup_printf ("{\"type\": \"credit\", \"bytes\": %" G_GSIZE_FORMAT "}", length);
+
+          soup_websocket_connection_send_text (connection, ack);
+        }
+    }
   else
     g_ptr_array_add (raw->texts, g_strndup ((const char *) bytes, length));
 }
@@ -437,9 +452,9 @@ has_ended_text (gpointer data)
   return FALSE;
 }
 
-/* A client that gives little credit: the agent never sends past it, its queue fills, whole
- * records drop and are counted; once the credit comes, the rest arrives with a dropped-records
- * record that the decoder reads, and the end message gives the same count. */
+/* A client that gives a small window and takes nothing: the agent never sends past it, its queue
+ * fills, whole records drop and are counted; once the client takes what came, the rest arrives
+ * with a dropped-records record that the decoder reads, and the end message gives the same count. */
 static void
 test_slow_client (void)
 {
@@ -469,8 +484,14 @@ test_slow_client (void)
   g_assert_cmpuint (raw.bytes->len, <=, 65536);
   g_assert_cmpuint (raw.bytes->len, >, 0);
 
+  /* Now it takes what comes, and says so: the rest flows, window by window. */
+  raw.acknowledging = TRUE;
   soup_websocket_connection_send_text (raw.connection, "{\"type\": \"stop\"}");
-  soup_websocket_connection_send_text (raw.connection, "{\"type\": \"credit\", \"bytes\": 67108864}");
+  {
+    g_autofree char *ack = g_strdup_printf ("{\"type\": \"credit\", \"bytes\": %u}", raw.bytes->len);
+
+    soup_websocket_connection_send_text (raw.connection, ack);
+  }
   g_assert_true (run_until (has_ended_text, &raw));
   g_assert_true (run_until (is_true, &raw.closed));
   g_assert_cmpuint (soup_websocket_connection_get_close_code (raw.connection), ==, SOUP_WEBSOCKET_CLOSE_NORMAL);
@@ -487,6 +508,31 @@ test_slow_client (void)
   g_assert_true (has_two_texts (&raw));
   raw_clear (&raw);
 
+  suanli_test_stop_agent (&agent);
+  suanli_test_stop_job (job);
+}
+
+/* A client that acknowledges bytes it was never sent (so as not to read, yet be sent more) is cut
+ * off: the agent's memory is not the client's to fill. */
+static void
+test_false_credit (void)
+{
+  GSubprocess *job = suanli_test_start_job (200000, 30, 0);
+  Agent agent = { 0 };
+  g_autoptr(SuanliAgentClient) client = NULL;
+  g_autofree char *path = g_strdup_printf ("/v1/jobs/%s/capture", g_subprocess_get_identifier (job));
+  RawClient raw = { 0 };
+
+  suanli_test_start_agent (&agent, NULL);
+  client = new_client (&agent, agent.token);
+  raw_connect (client, path, &raw);
+  soup_websocket_connection_send_text (raw.connection, "{\"type\": \"start\", \"credit\": 65536}");
+  g_assert_true (run_until (has_text, &raw));
+  soup_websocket_connection_send_text (raw.connection, "{\"type\": \"credit\", \"bytes\": 67108864}");
+  g_assert_true (run_until (is_true, &raw.closed));
+  g_assert_cmpuint (soup_websocket_connection_get_close_code (raw.connection), ==, SOUP_WEBSOCKET_CLOSE_POLICY_VIOLATION);
+  g_assert_cmpuint (raw.bytes->len, <=, 65536);
+  raw_clear (&raw);
   suanli_test_stop_agent (&agent);
   suanli_test_stop_job (job);
 }
@@ -710,21 +756,137 @@ test_socket_folder (void)
   suanli_test_stop_job (here);
 }
 
-/* A client over its rate gets 429 and the agent stays up for the others. */
+/* A job stopped (in a debugger, say) with its socket's backlog full: listing the jobs gives up on it
+ * after the ask's timeout instead of waiting forever, and the agent answers others meanwhile. */
+static void
+test_stopped_job (void)
+{
+  GSubprocess *job = suanli_test_start_job (1000, 30, 0);
+  g_autofree char *socket_path = g_strdup_printf ("%s/suanli/%s.sock", runtime_dir, g_subprocess_get_identifier (job));
+  g_autofree char *authorization = NULL;
+  Agent agent = { 0 };
+  g_autoptr(SuanliAgentClient) client = NULL;
+  g_autoptr(GPtrArray) jobs = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  int waiting[16];
+
+  suanli_test_start_agent (&agent, NULL);
+  client = new_client (&agent, agent.token);
+  g_subprocess_send_signal (job, SIGSTOP);
+  for (guint i = 0; i < G_N_ELEMENTS (waiting); i++)
+    {
+      struct sockaddr_un address = { .sun_family = AF_UNIX };
+
+      waiting[i] = socket (AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+      g_strlcpy (address.sun_path, socket_path, sizeof address.sun_path);
+      connect (waiting[i], (struct sockaddr *) &address, sizeof address);   /* the backlog fills */
+    }
+  suanli_agent_client_list_jobs_async (client, NULL, got_result, &result);
+  authorization = g_strconcat ("Bearer ", agent.token, NULL);
+  g_assert_cmpuint (get (&agent, "/v1/health", authorization, NULL), ==, 200);
+  g_assert_true (run_until (is_set, &result));
+  jobs = suanli_agent_client_list_jobs_finish (client, result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (jobs->len, ==, 0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (waiting); i++)
+    close (waiting[i]);
+  g_subprocess_send_signal (job, SIGCONT);
+  suanli_test_stop_agent (&agent);
+  suanli_test_stop_job (job);
+}
+
+/* The workbench's list of agents: kept with their tokens in a file only its owner reads, IPv6
+ * addresses included, read back as written; a file others may read is refused; plain HTTP off
+ * this machine is refused before any token is sent. */
+static void
+test_agent_list (void)
+{
+  g_autofree char *path = g_build_filename (runtime_dir, "agents", NULL);
+  g_autoptr(SuanliAgentList) list = suanli_agent_list_new (path);
+  g_autoptr(SuanliAgentList) again = suanli_agent_list_new (path);
+  g_autoptr(SuanliAgentClient) v6 = NULL, node = NULL, bare = NULL;
+  g_autoptr(GError) error = NULL;
+  GStatBuf info;
+
+  g_assert_true (suanli_agent_list_load (list, &error));
+  g_assert_no_error (error);
+  v6 = suanli_agent_client_new ("[::1]:7811", "token-of-the-v6-agent", &error);
+  g_assert_no_error (error);
+  node = suanli_agent_client_new ("https://gpu-node-3:7811", "token-of-node-3", &error);
+  g_assert_no_error (error);
+  g_assert_true (suanli_agent_list_add (list, v6, "token-of-the-v6-agent", &error));
+  g_assert_true (suanli_agent_list_add (list, node, "token-of-node-3", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_stat (path, &info), ==, 0);
+  g_assert_cmpint (info.st_mode & 0777, ==, 0600);
+
+  g_assert_true (suanli_agent_list_load (again, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (suanli_agent_list_get_n (again), ==, 2);
+  g_assert_nonnull (suanli_agent_list_find (again, "[::1]:7811"));
+  g_assert_true (suanli_agent_list_remove (again, "[::1]:7811", &error));
+  g_assert_true (suanli_agent_list_load (list, &error));
+  g_assert_cmpuint (suanli_agent_list_get_n (list), ==, 1);
+  g_assert_nonnull (suanli_agent_list_find (list, "https://gpu-node-3:7811"));
+
+  g_assert_cmpint (g_chmod (path, 0644), ==, 0);
+  g_assert_false (suanli_agent_list_load (again, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED);
+  g_clear_error (&error);
+  g_unlink (path);
+
+  bare = suanli_agent_client_new ("http://gpu-node-3:7811", "a-token", &error);
+  g_assert_null (bare);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+}
+
+/* A client over its rate gets 429; strangers without the token, knocking from the same address,
+ * use up their own allowance, not the token holder's. */
 static void
 test_rate (void)
 {
   const char *options[] = { "--rate=5", NULL };
   Agent agent = { 0 };
   g_autofree char *authorization = NULL;
-  guint too_many = 0;
+  guint too_many = 0, strangers_refused = 0;
 
   suanli_test_start_agent (&agent, options);
   authorization = g_strconcat ("Bearer ", agent.token, NULL);
   for (guint i = 0; i < 40; i++)
+    strangers_refused += get (&agent, "/v1/health", NULL, NULL) == 429;
+  g_assert_cmpuint (strangers_refused, >, 0);
+  g_assert_cmpuint (get (&agent, "/v1/health", authorization, NULL), ==, 200);
+  for (guint i = 0; i < 40; i++)
     too_many += get (&agent, "/v1/health", authorization, NULL) == 429;
   g_assert_cmpuint (too_many, >, 0);
   g_assert_cmpuint (too_many, <, 40);
+  suanli_test_stop_agent (&agent);
+}
+
+/* A connection that says nothing is dropped after the idle timeout: silent sockets do not pile up. */
+static void
+test_idle_connection (void)
+{
+  const char *options[] = { "--idle-timeout=1", NULL };
+  Agent agent = { 0 };
+  struct sockaddr_in address = { .sin_family = AF_INET };
+  struct timeval patience = { 20, 0 };
+  gint64 before;
+  char byte;
+  int fd;
+
+  suanli_test_start_agent (&agent, options);
+  address.sin_port = htons ((guint16) agent.port);
+  address.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  fd = socket (AF_INET, SOCK_STREAM, 0);
+  g_assert_cmpint (connect (fd, (struct sockaddr *) &address, sizeof address), ==, 0);
+  setsockopt (fd, SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof patience);
+  before = g_get_monotonic_time ();
+  g_assert_cmpint (recv (fd, &byte, 1, 0), ==, 0);   /* closed by the agent, not timed out here */
+  g_test_message ("an idle connection was dropped after %.1f s", (g_get_monotonic_time () - before) / 1e6);
+  close (fd);
   suanli_test_stop_agent (&agent);
 }
 
@@ -777,10 +939,14 @@ main (int    argc,
   g_test_add_func ("/agent/tokens", test_tokens);
   g_test_add_func ("/agent/bad-messages", test_bad_messages);
   g_test_add_func ("/agent/slow-client", test_slow_client);
+  g_test_add_func ("/agent/false-credit", test_false_credit);
   g_test_add_func ("/agent/agent-killed", test_agent_killed);
   g_test_add_func ("/agent/clock-offset", test_clock_offset);
   g_test_add_func ("/agent/tls", test_tls);
+  g_test_add_func ("/agent/agent-list", test_agent_list);
   g_test_add_func ("/agent/rate", test_rate);
+  g_test_add_func ("/agent/idle-connection", test_idle_connection);
+  g_test_add_func ("/agent/stopped-job", test_stopped_job);
   g_test_add_func ("/agent/connection-limit", test_connection_limit);
   g_test_add_func ("/agent/socket-folder", test_socket_folder);
   g_test_add_func ("/agent/many-connections", test_many_connections);

@@ -1,8 +1,10 @@
 /* suanli-agent-relay.c — one workbench's WebSocket to one job's capture, inside suanli-agent
  *
  * The relay reads the job's stream as fast as it comes (the job must never wait on a slow
- * network) and cuts it into whole records. They wait in a queue until the workbench's credit lets
- * them go out as binary messages. A full queue drops whole records and counts them, and the next
+ * network) and cuts it into whole records. They wait in a queue until the workbench's window lets
+ * them go out as binary messages: no more than the window may be sent and not acknowledged, and the
+ * workbench acknowledges bytes as it decodes them (acknowledging more than was sent ends the
+ * connection), so a client that does not read cannot make the agent queue for it. A full queue drops whole records and counts them, and the next
  * record that goes out is preceded by a dropped-records record, so the workbench's trace says how
  * many went missing. String records are never dropped: later records name their strings.
  * See suanli-agent-protocol.h for the messages.
@@ -25,6 +27,9 @@
 #include "suanli-capture.h"
 
 #define READ_SLICE           (4u << 20)
+#define HARD_LIMIT_EXTRA     (64u << 20)   /* past the queue limit, for the records never dropped */
+#define MAX_DEVICES          256
+#define MAX_DEVICE_SIZE      4096
 #define CONTROL_PER_SECOND   200
 
 struct _SuanliAgentRelay
@@ -48,7 +53,9 @@ struct _SuanliAgentRelay
   guint64                  devices_left;    /* bytes of device entries still to pass */
   GByteArray              *queue;           /* whole records waiting for credit, from queue_head */
   gsize                    queue_head;
-  guint64                  credit;
+  guint64                  window;          /* bytes that may be sent and not yet acknowledged */
+  guint64                  acknowledged;    /* bytes the workbench says it has taken */
+  gboolean                 stop_sent;
   guint64                  records;
   guint64                  dropped;
   guint64                  drops_unreported;
@@ -130,12 +137,13 @@ send_error (SuanliAgentRelay *self,
             const char       *message)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autofree char *valid = g_utf8_make_valid (message, -1);   /* a job's words, checked nowhere else */
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "type");
   json_builder_add_string_value (builder, "error");
   json_builder_set_member_name (builder, "message");
-  json_builder_add_string_value (builder, message);
+  json_builder_add_string_value (builder, valid);
   json_builder_end_object (builder);
   send_json (self, builder);
 }
@@ -153,17 +161,18 @@ send_type (SuanliAgentRelay *self,
   send_json (self, builder);
 }
 
-/* Sends what the queue holds, as far as the credit goes; after the job's end, "ended" and close. */
+/* Sends what the queue holds, as far as the window goes (bytes sent less bytes acknowledged);
+ * after the job's end, "ended" and close. */
 static void
 flush (SuanliAgentRelay *self)
 {
-  while (is_open (self) && self->queue->len > self->queue_head && self->credit > 0)
+  while (is_open (self) && self->queue->len > self->queue_head && self->bytes_sent - self->acknowledged < self->window)
     {
-      gsize length = MIN (self->queue->len - self->queue_head, MIN (self->credit, SUANLI_AGENT_MAX_DATA_MESSAGE));
+      guint64 room = self->window - (self->bytes_sent - self->acknowledged);
+      gsize length = MIN (self->queue->len - self->queue_head, MIN (room, SUANLI_AGENT_MAX_DATA_MESSAGE));
 
       soup_websocket_connection_send_binary (self->connection, self->queue->data + self->queue_head, length);
       self->queue_head += length;
-      self->credit -= length;
       self->bytes_sent += length;
     }
   /* Sent bytes leave the queue in one move now and then, not one per message. */
@@ -200,23 +209,30 @@ append_dropped (SuanliAgentRelay *self)
   self->drops_unreported = 0;
 }
 
-/* One whole record from the job: queued, or dropped and counted when the queue is full. */
-static void
+/* One whole record from the job: queued, or dropped and counted when the queue is full. Returns
+ * FALSE when even the records that are never dropped (names, drop counts, the end) pass the hard
+ * limit: the capture cannot go on. */
+static gboolean
 enqueue_record (SuanliAgentRelay          *self,
                 const SuanliCaptureRecord *record)
 {
-  gboolean must_keep = record->kind == SUANLI_CAPTURE_STRING || record->kind == SUANLI_CAPTURE_END;
+  gboolean must_keep = record->kind == SUANLI_CAPTURE_STRING || record->kind == SUANLI_CAPTURE_END ||
+                       record->kind == SUANLI_CAPTURE_DROPPED;
+  gsize queued = self->queue->len - self->queue_head;
 
-  if (!must_keep && self->queue->len - self->queue_head + record->size > self->queue_limit)
+  if (queued + record->size > (gsize) self->queue_limit + HARD_LIMIT_EXTRA)
+    return FALSE;
+  if (!must_keep && queued + record->size > self->queue_limit)
     {
       self->dropped++;
       self->drops_unreported++;
-      return;
+      return TRUE;
     }
   if (self->drops_unreported > 0)
     append_dropped (self);
   g_byte_array_append (self->queue, (const guint8 *) record, record->size);
   self->records++;
+  return TRUE;
 }
 
 /* The header goes out as it came, but for the clock offset of an agent told to act as a skewed
@@ -234,10 +250,19 @@ pass_header (SuanliAgentRelay          *self,
   self->devices_left = (guint64) header->n_devices * header->device_size;
 }
 
-/* Cuts what has come into the header, device entries and whole records. FALSE on damage. */
+/* More devices than any node has, or entries larger than any writer makes: damage. */
 static gboolean
+devices_fit (const SuanliCaptureHeader *header)
+{
+  return header->n_devices <= MAX_DEVICES && header->device_size <= MAX_DEVICE_SIZE;
+}
+
+/* Cuts what has come into the header, device entries and whole records. Returns NULL, or why the
+ * stream cannot go on (the bytes before the fault have been taken). */
+static const char *
 cut_records (SuanliAgentRelay *self)
 {
+  const char *failure = NULL;
   gsize used = 0;
 
   while (used < self->input->len)
@@ -253,8 +278,12 @@ cut_records (SuanliAgentRelay *self)
 
           if (status == SUANLI_CAPTURE_NEED_MORE)
             break;
-          if (status != SUANLI_CAPTURE_OK)
-            return FALSE;
+          if (status != SUANLI_CAPTURE_OK || !devices_fit (&header))
+            {
+              failure = status != SUANLI_CAPTURE_OK ? suanli_capture_status_message (status)
+                                                    : "more devices in the header than a node has";
+              break;
+            }
           pass_header (self, &header, consumed);   /* the stream's first bytes: used is 0 */
           used = consumed;
           self->has_header = TRUE;
@@ -275,13 +304,20 @@ cut_records (SuanliAgentRelay *self)
           if (status == SUANLI_CAPTURE_NEED_MORE)
             break;
           if (status != SUANLI_CAPTURE_OK)
-            return FALSE;
-          enqueue_record (self, record);
+            {
+              failure = suanli_capture_status_message (status);
+              break;
+            }
+          if (!enqueue_record (self, record))
+            {
+              failure = "the workbench does not keep up and the job's names alone fill the queue";
+              break;
+            }
           used += record->size;
         }
     }
   g_byte_array_remove_range (self->input, 0, (guint) used);
-  return TRUE;
+  return failure;
 }
 
 static void
@@ -291,12 +327,14 @@ job_ended (SuanliAgentRelay *self,
   self->read_source = 0;
   close_job (self);
   self->job_ended = TRUE;
-  /* A stream cut inside a record goes on as it was cut: the workbench keeps its whole records. */
-  g_byte_array_append (self->queue, self->input->data, self->input->len);
+  /* A stream cut inside a record goes on as it was cut: the workbench keeps its whole records.
+   * A damaged one ends before the damage. */
+  if (why == NULL)
+    g_byte_array_append (self->queue, self->input->data, self->input->len);
   g_byte_array_set_size (self->input, 0);
   if (why != NULL)
     {
-      g_message ("%s: the capture stream of pid %d is damaged (%s); it ends here", self->peer, self->pid, why);
+      g_message ("%s: the capture of pid %d ends here: %s", self->peer, self->pid, why);
       send_error (self, why);
     }
   flush (self);
@@ -308,6 +346,7 @@ on_job_readable (int          fd,
                  gpointer     data)
 {
   SuanliAgentRelay *self = data;
+  const char *failure;
   gsize taken = 0;
 
   while (taken < READ_SLICE)
@@ -324,15 +363,14 @@ on_job_readable (int          fd,
         break;
       if (got <= 0)
         {
-          cut_records (self);
-          job_ended (self, NULL);
+          job_ended (self, cut_records (self));
           return G_SOURCE_REMOVE;
         }
       taken += (gsize) got;
     }
-  if (!cut_records (self))
+  if ((failure = cut_records (self)) != NULL)
     {
-      job_ended (self, "not a capture stream");
+      job_ended (self, failure);
       return G_SOURCE_REMOVE;
     }
   flush (self);
@@ -395,11 +433,16 @@ started (GObject      *source,
   send_type (self, "started");
 }
 
-static void
-add_credit (SuanliAgentRelay *self,
-            gint64            bytes)
+/* The workbench has taken @bytes more: room for as many again. Acknowledging more than was sent
+ * is a client that does not read and lies about it; it is cut off. */
+static gboolean
+acknowledge (SuanliAgentRelay *self,
+             gint64            bytes)
 {
-  self->credit = MIN (self->credit + (guint64) MAX (bytes, 0), SUANLI_AGENT_MAX_CREDIT);
+  if (bytes < 0 || (guint64) bytes > self->bytes_sent - self->acknowledged)
+    return FALSE;
+  self->acknowledged += (guint64) bytes;
+  return TRUE;
 }
 
 static void
@@ -482,19 +525,25 @@ on_message (SoupWebsocketConnection *connection,
           return;
         }
       self->starting = TRUE;
-      add_credit (self, int_member (object, "credit"));
+      self->window = (guint64) CLAMP (int_member (object, "credit"), 0, (gint64) SUANLI_AGENT_MAX_CREDIT);
       task = g_task_new (self, NULL, started, NULL);
       g_task_run_in_thread (task, ask_start);
     }
   else if (g_str_equal (kind, "credit"))
     {
-      add_credit (self, int_member (object, "bytes"));
+      if (!acknowledge (self, int_member (object, "bytes")))
+        {
+          soup_websocket_connection_close (connection, SOUP_WEBSOCKET_CLOSE_POLICY_VIOLATION,
+                                           "credit for bytes never sent");
+          return;
+        }
       flush (self);
     }
   else if (g_str_equal (kind, "stop"))
     {
-      if (self->fd >= 0)
-        send (self->fd, "STOP\n", 5, MSG_NOSIGNAL);
+      /* Once, and never waiting: a job stopped in a debugger must not stop the agent. */
+      if (self->fd >= 0 && !self->stop_sent)
+        self->stop_sent = send (self->fd, "STOP\n", 5, MSG_NOSIGNAL | MSG_DONTWAIT) == 5;
     }
   else
     send_error (self, "unknown message type");

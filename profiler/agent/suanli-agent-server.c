@@ -39,7 +39,9 @@ struct _SuanliAgentServer
   guint       queue_limit;
   gint64      clock_shift_ns;
   guint       connections;    /* capture WebSockets open */
-  GHashTable *buckets;        /* client address → Bucket */
+  guint       idle_timeout;   /* seconds a connection may say nothing */
+  GHashTable *buckets;        /* client address → Bucket, for requests with the token */
+  GHashTable *strangers;      /* client address → Bucket, for requests without it */
 };
 
 G_DEFINE_FINAL_TYPE (SuanliAgentServer, suanli_agent_server, G_TYPE_OBJECT)
@@ -55,6 +57,7 @@ suanli_agent_server_finalize (GObject *object)
   g_free (self->token);
   g_free (self->socket_folder);
   g_hash_table_unref (self->buckets);
+  g_hash_table_unref (self->strangers);
   G_OBJECT_CLASS (suanli_agent_server_parent_class)->finalize (object);
 }
 
@@ -68,29 +71,33 @@ static void
 suanli_agent_server_init (SuanliAgentServer *self)
 {
   self->buckets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->strangers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 }
 
 /* ---- admission ------------------------------------------------------------------------------ */
 
-/* A token bucket per client address: @rate a second, bursts of twice that. */
+/* A token bucket per client address in @buckets: @rate a second, bursts of twice that. Those
+ * with the token and those without have buckets apart, so that strangers knocking from the same
+ * address (loopback, an SSH tunnel) cannot use up the token holder's. */
 static gboolean
 rate_allows (SuanliAgentServer *self,
+             GHashTable        *buckets,
              const char        *peer)
 {
   gint64 now = g_get_monotonic_time ();
-  Bucket *bucket = g_hash_table_lookup (self->buckets, peer);
+  Bucket *bucket = g_hash_table_lookup (buckets, peer);
 
   if (self->rate == 0)
     return TRUE;
   if (bucket == NULL)
     {
       /* One bucket per address that ever asked; a full table forgets them all rather than grow. */
-      if (g_hash_table_size (self->buckets) > 4096)
-        g_hash_table_remove_all (self->buckets);
+      if (g_hash_table_size (buckets) > 4096)
+        g_hash_table_remove_all (buckets);
       bucket = g_new0 (Bucket, 1);
       bucket->tokens = 2.0 * self->rate;
       bucket->refilled = now;
-      g_hash_table_insert (self->buckets, g_strdup (peer), bucket);
+      g_hash_table_insert (buckets, g_strdup (peer), bucket);
     }
   bucket->tokens = MIN (2.0 * self->rate, bucket->tokens + (double) (now - bucket->refilled) * self->rate / G_USEC_PER_SEC);
   bucket->refilled = now;
@@ -163,11 +170,12 @@ admit (SoupServer        *server,
 {
   SuanliAgentServer *self = data;
   const char *peer = soup_server_message_get_remote_host (message);
+  gboolean has_token = authorized (self, message);
   int pid;
 
-  if (!rate_allows (self, peer != NULL ? peer : ""))
+  if (!rate_allows (self, has_token ? self->buckets : self->strangers, peer != NULL ? peer : ""))
     refuse (message, 429 /* Too Many Requests: not in libsoup 3.2's names */, "too many requests");
-  else if (!authorized (self, message))
+  else if (!has_token)
     {
       soup_message_headers_replace (soup_server_message_get_response_headers (message), "WWW-Authenticate",
                                     "Bearer realm=\"suanli-agent\"");
@@ -252,8 +260,25 @@ log_request (SoupServer        *server,
              SoupServerMessage *message,
              gpointer           data)
 {
+  GUri *uri = soup_server_message_get_uri (message);   /* NULL for a request line it could not read */
+
   g_message ("%s %s %s → %u", soup_server_message_get_remote_host (message), soup_server_message_get_method (message),
-             g_uri_get_path (soup_server_message_get_uri (message)), soup_server_message_get_status (message));
+             uri != NULL ? g_uri_get_path (uri) : "?", soup_server_message_get_status (message));
+}
+
+/* Every connection, from its first byte on, is dropped after idle_timeout seconds without one:
+ * half-sent requests and silent sockets do not hold file descriptors for ever. (Workbenches keep
+ * their capture connections alive with pings.) */
+static void
+limit_idleness (SoupServer        *server,
+                SoupServerMessage *message,
+                gpointer           data)
+{
+  SuanliAgentServer *self = data;
+  GSocket *socket = soup_server_message_get_socket (message);
+
+  if (socket != NULL)
+    g_socket_set_timeout (socket, self->idle_timeout);
 }
 
 /* ---- captures ------------------------------------------------------------------------------- */
@@ -329,6 +354,7 @@ suanli_agent_server_new (const SuanliAgentOptions *options,
   self->rate = options->rate;
   self->queue_limit = options->queue_limit;
   self->clock_shift_ns = options->clock_shift_ns;
+  self->idle_timeout = options->idle_timeout > 0 ? options->idle_timeout : 60;
   self->server = soup_server_new ("server-header", "suanli-agent/" PACKAGE_VERSION " ",
                                   "tls-certificate", options->certificate, NULL);
   /* Handlers go by the longest matching path: the capture path needs its own early handler. */
@@ -337,6 +363,7 @@ suanli_agent_server_new (const SuanliAgentOptions *options,
   soup_server_add_handler (self->server, NULL, serve, self, NULL);
   soup_server_add_websocket_handler (self->server, CAPTURE_PREFIX, NULL, NULL, open_capture, self, NULL);
   g_signal_connect (self->server, "request-finished", G_CALLBACK (log_request), self);
+  g_signal_connect (self->server, "request-started", G_CALLBACK (limit_idleness), self);
 
   socket_address = g_inet_socket_address_new (address, (guint16) options->port);
   if (!soup_server_listen (self->server, socket_address, options->certificate != NULL ? SOUP_SERVER_LISTEN_HTTPS : 0,

@@ -19,6 +19,7 @@ typedef struct
   guint            rate;             /* requests per second per client address (bursts of twice it) */
   guint            queue_limit;      /* bytes a capture may queue for a slow client before dropping */
   gint64           clock_shift_ns;   /* for tests: act as a host whose clock is this far ahead */
+  guint            idle_timeout;     /* seconds a connection may send nothing (0: 60) */
 } SuanliAgentOptions;
 
 #define SUANLI_TYPE_AGENT_SERVER (suanli_agent_server_get_type ())

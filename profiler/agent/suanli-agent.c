@@ -127,6 +127,7 @@ main (int    argc,
   g_autofree char *address = NULL;
   g_autofree char *certificate_file = NULL, *key_file = NULL, *token_file = NULL, *socket_folder = NULL;
   int port = SUANLI_AGENT_DEFAULT_PORT, max_connections = 16, rate = 100, queue_mib = 16, clock_shift_ms = 0;
+  int idle_timeout = 60;
   const GOptionEntry entries[] = {
     { "address", 0, 0, G_OPTION_ARG_STRING, &address, N_("Address to listen on (default 127.0.0.1)"), N_("IP") },
     { "port", 0, 0, G_OPTION_ARG_INT, &port, N_("Port to listen on (default 7811; 0: any free one)"), N_("PORT") },
@@ -137,6 +138,7 @@ main (int    argc,
     { "max-connections", 0, 0, G_OPTION_ARG_INT, &max_connections, N_("Captures served at once (default 16)"), N_("N") },
     { "rate", 0, 0, G_OPTION_ARG_INT, &rate, N_("Requests per second per client address (default 100; 0: no limit)"), N_("N") },
     { "queue", 0, 0, G_OPTION_ARG_INT, &queue_mib, N_("MiB of records kept for a slow client before they drop (default 16)"), N_("MIB") },
+    { "idle-timeout", 0, 0, G_OPTION_ARG_INT, &idle_timeout, N_("Seconds a connection may send nothing before it is dropped (default 60)"), N_("S") },
     { "clock-shift-ms", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &clock_shift_ms, "For tests: act as a host whose clock is this far ahead", "MS" },
     { NULL }
   };
@@ -162,6 +164,7 @@ main (int    argc,
       return 1;
     }
   if (port < 0 || port > 65535 || max_connections < 1 || rate < 0 || queue_mib < 1 || queue_mib > 1024 ||
+      idle_timeout < 1 ||
       (certificate_file == NULL) != (key_file == NULL))
     {
       g_printerr ("suanli-agent: %s\n", _("an option is out of range, or a certificate came without its key"));
@@ -204,6 +207,7 @@ main (int    argc,
   options.rate = (guint) rate;
   options.queue_limit = (guint) queue_mib << 20;
   options.clock_shift_ns = (gint64) clock_shift_ms * 1000000;
+  options.idle_timeout = (guint) idle_timeout;
   if ((server = suanli_agent_server_new (&options, &error)) == NULL)
     {
       g_printerr ("suanli-agent: %s\n", error->message);
