@@ -17,6 +17,7 @@
 #include "suanli-agent-protocol.h"
 #include "suanli-agent-relay.h"
 #include "suanli-agent-server.h"
+#include "suanli-frame-guard.h"
 #include "suanli-live-job.h"
 
 #define CAPTURE_PREFIX "/v1/jobs/"
@@ -294,24 +295,65 @@ capture_closed (SoupWebsocketConnection *connection,
 }
 
 static void
-open_capture (SoupServer              *server,
-              SoupServerMessage       *message,
-              const char              *path,
-              SoupWebsocketConnection *connection,
-              gpointer                 data)
+unref_stream (gpointer  data,
+              GClosure *closure)
+{
+  g_object_unref (data);
+}
+
+static void
+capture_closed_stream (SoupWebsocketConnection *connection,
+                       gpointer                 data)
+{
+  g_io_stream_close (data, NULL, NULL);   /* the socket (or TLS) connection under the guard */
+}
+
+/* After the 101 went out: the connection is the WebSocket's, read through a frame guard. */
+static void
+upgraded (SoupServerMessage *message,
+          gpointer           data)
 {
   SuanliAgentServer *self = data;
-  int pid;
+  GUri *uri = soup_server_message_get_uri (message);
+  g_autoptr(GIOStream) stream = NULL;
+  g_autoptr(GInputStream) guarded = NULL;
+  g_autoptr(GIOStream) wrapped = NULL;
+  g_autoptr(SoupWebsocketConnection) connection = NULL;
+  int pid = 0;
 
-  if (!is_capture_path (path, &pid))
-    {
-      soup_websocket_connection_close (connection, SUANLI_AGENT_CLOSE_NO_JOB, "no such resource");
-      return;
-    }
+  g_signal_handlers_disconnect_by_func (message, upgraded, data);
+  is_capture_path (g_uri_get_path (uri), &pid);
+  stream = soup_server_message_steal_connection (message);
+  guarded = suanli_frame_guard_new (g_io_stream_get_input_stream (stream), SUANLI_AGENT_MAX_CONTROL);
+  wrapped = g_simple_io_stream_new (guarded, g_io_stream_get_output_stream (stream));
+  connection = soup_websocket_connection_new (wrapped, uri, SOUP_WEBSOCKET_CONNECTION_SERVER, NULL, NULL, NULL);
+  g_signal_connect_data (connection, "closed", G_CALLBACK (capture_closed_stream), g_object_ref (stream),
+                         unref_stream, 0);
   self->connections++;
   g_signal_connect (connection, "closed", G_CALLBACK (capture_closed), g_object_ref (self));
   suanli_agent_relay_new (connection, pid, self->socket_folder, soup_server_message_get_remote_host (message),
                           self->clock_shift_ns, self->queue_limit);
+}
+
+/* The capture WebSocket's handshake, done here rather than by libsoup's WebSocket handler so that
+ * the connection can be read through a frame guard (see suanli-frame-guard.c). */
+static void
+serve_capture (SoupServer        *server,
+               SoupServerMessage *message,
+               const char        *path,
+               GHashTable        *query,
+               gpointer           data)
+{
+  int pid;
+
+  if (!is_capture_path (path, &pid))
+    {
+      refuse (message, SOUP_STATUS_NOT_FOUND, "no such resource");
+      return;
+    }
+  /* Sets the 101 and its headers, or an error status when this is no WebSocket handshake. */
+  if (soup_websocket_server_process_handshake (message, NULL, NULL, NULL, NULL))
+    g_signal_connect_object (message, "wrote-informational", G_CALLBACK (upgraded), data, 0);
 }
 
 /* ---- the server ----------------------------------------------------------------------------- */
@@ -361,7 +403,7 @@ suanli_agent_server_new (const SuanliAgentOptions *options,
   soup_server_add_early_handler (self->server, NULL, admit, self, NULL);
   soup_server_add_early_handler (self->server, CAPTURE_PREFIX, admit, self, NULL);
   soup_server_add_handler (self->server, NULL, serve, self, NULL);
-  soup_server_add_websocket_handler (self->server, CAPTURE_PREFIX, NULL, NULL, open_capture, self, NULL);
+  soup_server_add_handler (self->server, CAPTURE_PREFIX, serve_capture, self, NULL);
   g_signal_connect (self->server, "request-finished", G_CALLBACK (log_request), self);
   g_signal_connect (self->server, "request-started", G_CALLBACK (limit_idleness), self);
 
