@@ -175,6 +175,23 @@ start_capture (SuanliLiveCapture *capture,
   g_assert_no_error (error);
 }
 
+/* Lists the agent's jobs and starts capturing the first into @trace; returns the capture. */
+static SuanliLiveCapture *
+capture_first_job (SuanliAgentClient *client,
+                   SuanliTrace       *trace,
+                   Ending            *ending)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) jobs = list_jobs (client, &error);
+  SuanliLiveCapture *capture;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (jobs->len, >=, 1);
+  capture = suanli_remote_capture_new (client, trace, g_ptr_array_index (jobs, 0));
+  start_capture (capture, ending);
+  return capture;
+}
+
 /* ---- tests ---------------------------------------------------------------------------------- */
 
 /* /v1/jobs serves what `suanli-cli jobs --json` prints, and the client reads it. */
@@ -377,6 +394,15 @@ raw_connect (SuanliAgentClient *client,
   g_signal_connect (raw->connection, "closed", G_CALLBACK (raw_closed), raw);
 }
 
+/* Waits for the agent to close @raw's connection, and checks with what code. */
+static void
+assert_closed_with (RawClient *raw,
+                    guint      code)
+{
+  g_assert_true (run_until (is_true, &raw->closed));
+  g_assert_cmpuint (soup_websocket_connection_get_close_code (raw->connection), ==, code);
+}
+
 static void
 raw_clear (RawClient *raw)
 {
@@ -415,14 +441,12 @@ test_bad_messages (void)
 
   raw_connect (client, path, &raw);
   soup_websocket_connection_send_binary (raw.connection, "START\n", 6);
-  g_assert_true (run_until (is_true, &raw.closed));
-  g_assert_cmpuint (soup_websocket_connection_get_close_code (raw.connection), ==, SOUP_WEBSOCKET_CLOSE_UNSUPPORTED_DATA);
+  assert_closed_with (&raw, SOUP_WEBSOCKET_CLOSE_UNSUPPORTED_DATA);
   raw_clear (&raw);
 
   raw_connect (client, path, &raw);
   soup_websocket_connection_send_text (raw.connection, "{\"type\": \"start\"");
-  g_assert_true (run_until (is_true, &raw.closed));
-  g_assert_cmpuint (soup_websocket_connection_get_close_code (raw.connection), ==, SOUP_WEBSOCKET_CLOSE_BAD_DATA);
+  assert_closed_with (&raw, SOUP_WEBSOCKET_CLOSE_BAD_DATA);
   raw_clear (&raw);
 
   /* A job that is not there: an error message, and the connection stays usable. */
@@ -494,8 +518,7 @@ test_slow_client (void)
     soup_websocket_connection_send_text (raw.connection, ack);
   }
   g_assert_true (run_until (has_ended_text, &raw));
-  g_assert_true (run_until (is_true, &raw.closed));
-  g_assert_cmpuint (soup_websocket_connection_get_close_code (raw.connection), ==, SOUP_WEBSOCKET_CLOSE_NORMAL);
+  assert_closed_with (&raw, SOUP_WEBSOCKET_CLOSE_NORMAL);
 
   ended = json_from_string (g_ptr_array_index (raw.texts, raw.texts->len - 1), &error);
   g_assert_no_error (error);
@@ -530,8 +553,7 @@ test_false_credit (void)
   soup_websocket_connection_send_text (raw.connection, "{\"type\": \"start\", \"credit\": 65536}");
   g_assert_true (run_until (has_text, &raw));
   soup_websocket_connection_send_text (raw.connection, "{\"type\": \"credit\", \"bytes\": 67108864}");
-  g_assert_true (run_until (is_true, &raw.closed));
-  g_assert_cmpuint (soup_websocket_connection_get_close_code (raw.connection), ==, SOUP_WEBSOCKET_CLOSE_POLICY_VIOLATION);
+  assert_closed_with (&raw, SOUP_WEBSOCKET_CLOSE_POLICY_VIOLATION);
   g_assert_cmpuint (raw.bytes->len, <=, 65536);
   raw_clear (&raw);
   suanli_test_stop_agent (&agent);
@@ -546,8 +568,6 @@ test_agent_killed (void)
   Agent agent = { 0 };
   g_autoptr(SuanliAgentClient) client = NULL;
   g_autoptr(SuanliTrace) trace = suanli_trace_new ();
-  g_autoptr(GPtrArray) jobs = NULL;
-  g_autoptr(GError) error = NULL;
   g_autoptr(SuanliLiveCapture) capture = NULL;
   Ending ending = { 0 };
   guint64 kept;
@@ -555,10 +575,7 @@ test_agent_killed (void)
 
   suanli_test_start_agent (&agent, NULL);
   client = new_client (&agent, agent.token);
-  jobs = list_jobs (client, &error);
-  g_assert_no_error (error);
-  capture = suanli_remote_capture_new (client, trace, g_ptr_array_index (jobs, 0));
-  start_capture (capture, &ending);
+  capture = capture_first_job (client, trace, &ending);
   until = g_get_monotonic_time () + G_USEC_PER_SEC;
   while (g_get_monotonic_time () < until || suanli_live_capture_get_records (capture) == 0)
     g_main_context_iteration (NULL, FALSE);
@@ -590,18 +607,13 @@ test_clock_offset (void)
   Agent agent = { 0 };
   g_autoptr(SuanliAgentClient) client = NULL;
   g_autoptr(SuanliTrace) trace = suanli_trace_new ();
-  g_autoptr(GPtrArray) jobs = NULL;
-  g_autoptr(GError) error = NULL;
   g_autoptr(SuanliLiveCapture) capture = NULL;
   Ending ending = { 0 };
   gint64 offset, from, to;
 
   suanli_test_start_agent (&agent, options);
   client = new_client (&agent, agent.token);
-  jobs = list_jobs (client, &error);
-  g_assert_no_error (error);
-  capture = suanli_remote_capture_new (client, trace, g_ptr_array_index (jobs, 0));
-  start_capture (capture, &ending);
+  capture = capture_first_job (client, trace, &ending);
   offset = suanli_remote_capture_get_clock_offset (SUANLI_REMOTE_CAPTURE (capture));
   g_test_message ("estimated offset %.3f ms, bound %.3f ms", offset / 1e6,
                   suanli_remote_capture_get_clock_error (SUANLI_REMOTE_CAPTURE (capture)) / 1e6);
