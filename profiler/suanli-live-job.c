@@ -15,7 +15,6 @@
 #include <unistd.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
-#include <yajl/yajl_tree.h>
 
 #include "suanli-inject.h"
 #include "suanli-live-job.h"
@@ -241,56 +240,16 @@ suanli_live_start (const char  *socket_path,
   return fd;
 }
 
-static char *
-string_member (yajl_val object,
-               const char *name)
-{
-  const char *path[] = { name, NULL };
-  yajl_val value = yajl_tree_get (object, path, yajl_t_string);
-
-  return g_strdup (value != NULL ? YAJL_GET_STRING (value) : "");
-}
-
-static int
-int_member (yajl_val    object,
-            const char *name)
-{
-  const char *path[] = { name, NULL };
-  yajl_val value = yajl_tree_get (object, path, yajl_t_number);
-
-  return value != NULL && YAJL_IS_INTEGER (value) ? (int) YAJL_GET_INTEGER (value) : -1;
-}
-
+/* A job's STATUS line, read as any job object is (suanli_live_job_read()). */
 static SuanliLiveJob *
 parse_status (const char *line,
               const char *socket_path)
 {
-  char message[128];
-  yajl_val root = yajl_tree_parse (line, message, sizeof message);
-  SuanliLiveJob *job;
+  g_autoptr(JsonNode) root = json_from_string (line, NULL);
+  SuanliLiveJob *job = root != NULL ? suanli_live_job_read (root, NULL) : NULL;
 
-  if (root == NULL || !YAJL_IS_OBJECT (root))
-    {
-      yajl_tree_free (root);
-      return NULL;
-    }
-  if (int_member (root, "pid") <= 0)
-    {
-      yajl_tree_free (root);
-      return NULL;   /* not a job's answer */
-    }
-  job = g_new0 (SuanliLiveJob, 1);
-  job->pid = int_member (root, "pid");
-  job->host = string_member (root, "host");
-  job->command = string_member (root, "command");
-  job->rank = int_member (root, "rank");
-  job->local_rank = int_member (root, "local_rank");
-  job->world_size = int_member (root, "world_size");
-  job->state = string_member (root, "state");
-  job->devices = MAX (int_member (root, "devices"), 0);
-  job->pid_namespace = string_member (root, "namespace");
-  job->socket_path = g_strdup (socket_path);
-  yajl_tree_free (root);
+  if (job != NULL)
+    job->socket_path = g_strdup (socket_path);
   return job;
 }
 
