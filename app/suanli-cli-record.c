@@ -22,7 +22,7 @@
 #include <glib/gstdio.h>
 
 #include "suanli-cli.h"
-#include "suanli-cli-trace.h"
+#include "suanli-cli-trace-io.h"
 #include "suanli-inject.h"
 #include "suanli-live-job.h"
 

@@ -13,7 +13,7 @@
 
 #include "suanli-analysis.h"
 #include "suanli-cli.h"
-#include "suanli-cli-trace.h"
+#include "suanli-cli-trace-io.h"
 #include "suanli-flame.h"
 #include "suanli-units.h"
 

@@ -16,6 +16,7 @@
 #include "suanli-analysis.h"
 #include "suanli-export-chrome.h"
 #include "suanli-flame.h"
+#include "suanli-import.h"
 #include "suanli-import-chrome.h"
 #include "suanli-import-folded.h"
 

@@ -4,7 +4,7 @@
  */
 #pragma once
 
-#include "suanli-import.h"
+#include "suanli-import-stats.h"
 
 G_BEGIN_DECLS
 

@@ -17,6 +17,7 @@
 #include <glib/gi18n.h>
 
 #include "suanli-import-folded.h"
+#include "suanli-peekable-stream.h"
 
 #define CHUNK_SIZE (64 * 1024)
 #define MAX_LINE   (1024 * 1024)
@@ -302,7 +303,7 @@ decoded_stream (GInputStream  *input,
                 GCancellable  *cancellable,
                 GError       **error)
 {
-  g_autoptr(GInputStream) buffered = suanli_import_peekable (input, 2, cancellable, error);
+  g_autoptr(GInputStream) buffered = suanli_peekable_stream_new (input, 2, cancellable, error);
   const guint8 *head;
   gsize available = 0;
 

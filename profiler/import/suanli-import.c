@@ -1,10 +1,9 @@
 /* suanli-import.c — reading any trace file Suanli knows: gzip or not, told apart by its bytes
  *
- * The stream is buffered so that its first bytes can be looked at without seeking: pipes and
- * standard input work like files. gzip is recognised by its magic number and inflated on the way
- * (all its members, when several were concatenated);
- * the format is then sniffed from the first (inflated) bytes and the matching importer reads the
- * rest.
+ * The stream is buffered (suanli-peekable-stream.c) so that its first bytes can be looked at
+ * without seeking: pipes and standard input work like files. gzip is recognised by its magic
+ * number and inflated on the way (all its members, when several were concatenated); the format is
+ * then sniffed from the first (inflated) bytes and the matching importer reads the rest.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -17,40 +16,8 @@
 #include "suanli-import-capture.h"
 #include "suanli-import-chrome.h"
 #include "suanli-import-folded.h"
+#include "suanli-peekable-stream.h"
 #include "suanli-trace-format.h"
-
-#define BUFFER_SIZE (64 * 1024)
-
-void
-suanli_import_stats_clear (SuanliImportStats *stats)
-{
-  g_clear_pointer (&stats->by_category, g_hash_table_unref);
-  stats->events = 0;
-  stats->bytes = 0;
-}
-
-/* Buffers @input and fills the buffer with at least @wanted bytes (up to its 64 KiB), or all there
- * is, so that an importer can look at the head of a pipe as well as of a file. */
-GInputStream *
-suanli_import_peekable (GInputStream  *input,
-          gsize          wanted,
-          GCancellable  *cancellable,
-          GError       **error)
-{
-  g_autoptr(GInputStream) buffered = g_buffered_input_stream_new_sized (input, BUFFER_SIZE);
-  GBufferedInputStream *buffer = G_BUFFERED_INPUT_STREAM (buffered);
-
-  while (g_buffered_input_stream_get_available (buffer) < wanted)
-    {
-      gssize got = g_buffered_input_stream_fill (buffer, (gssize) (wanted - g_buffered_input_stream_get_available (buffer)),
-                                                 cancellable, error);
-      if (got < 0)
-        return NULL;
-      if (got == 0)
-        break;
-    }
-  return g_steal_pointer (&buffered);
-}
 
 gboolean
 suanli_import_stream (SuanliTrace       *trace,
@@ -60,7 +27,7 @@ suanli_import_stream (SuanliTrace       *trace,
                       GCancellable      *cancellable,
                       GError           **error)
 {
-  g_autoptr(GInputStream) raw = suanli_import_peekable (input, 2, cancellable, error);
+  g_autoptr(GInputStream) raw = suanli_peekable_stream_new (input, 2, cancellable, error);
   g_autoptr(GInputStream) text = NULL;
   const guint8 *head;
   gsize available = 0;
@@ -73,10 +40,10 @@ suanli_import_stream (SuanliTrace       *trace,
       g_autoptr(GConverter) decompressor = suanli_gzip_decompressor_new ();
       g_autoptr(GInputStream) inflated = g_converter_input_stream_new (raw, decompressor);
 
-      text = suanli_import_peekable (inflated, SUANLI_TRACE_SNIFF_LENGTH, cancellable, error);
+      text = suanli_peekable_stream_new (inflated, SUANLI_TRACE_SNIFF_LENGTH, cancellable, error);
     }
   else
-    text = suanli_import_peekable (raw, SUANLI_TRACE_SNIFF_LENGTH, cancellable, error);
+    text = suanli_peekable_stream_new (raw, SUANLI_TRACE_SNIFF_LENGTH, cancellable, error);
   if (text == NULL)
     return FALSE;
 

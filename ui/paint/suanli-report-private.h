@@ -25,16 +25,7 @@ struct _SuanliReport
   char            *font_warning;
 };
 
-/* A table's rows, each a NULL-terminated array of strings. */
-GPtrArray *suanli_report_rows_new (void);
-void       suanli_report_row      (GPtrArray  *rows,
-                                   const char *first,
-                                   ...) G_GNUC_NULL_TERMINATED;
-void       suanli_report_row_take (GPtrArray  *rows,
-                                   guint       n_cells,
-                                   ...);
-
-void       suanli_report_write_trace (SuanliReport     *self,
-                                      SuanliPageWriter *writer);
+void suanli_report_write_trace (SuanliReport     *self,
+                                SuanliPageWriter *writer);
 
 G_END_DECLS

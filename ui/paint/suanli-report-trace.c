@@ -10,6 +10,7 @@
 #include "suanli-flame-painter.h"
 #include "suanli-plan-comparison.h"
 #include "suanli-report-private.h"
+#include "suanli-table-rows.h"
 #include "suanli-timeline-painter.h"
 #include "suanli-trace-figures.h"
 #include "suanli-units.h"
@@ -33,7 +34,7 @@ write_gpus (SuanliPageWriter   *writer,
   };
   static const double widths[] = { 0.1, 0.12, 0.1, 0.12, 0.16, 0.1, 0.1, 0.2 };
   const char *translated[G_N_ELEMENTS (headers)];
-  g_autoptr(GPtrArray) rows = suanli_report_rows_new ();
+  g_autoptr(GPtrArray) rows = suanli_table_rows_new ();
 
   for (guint i = 0; i < G_N_ELEMENTS (headers); i++)
     translated[i] = _(headers[i]);
@@ -41,13 +42,13 @@ write_gpus (SuanliPageWriter   *writer,
     {
       const SuanliGpuTime *gpu = &g_array_index (figures->gpus, SuanliGpuTime, i);
 
-      suanli_report_row_take (rows, 8,
-                              gpu->rank >= 0 ? g_strdup_printf (_("%lld (rank %d)"), (long long) gpu->device, gpu->rank)
-                                             : g_strdup_printf ("%lld", (long long) gpu->device),
-                              suanli_format_duration_ns (gpu->span_ns), share (gpu->busy_ns, gpu->span_ns),
-                              share (gpu->compute_ns, gpu->span_ns), share (gpu->comm_ns, gpu->span_ns),
-                              share (gpu->memcpy_ns + gpu->memset_ns, gpu->span_ns), share (gpu->idle_ns, gpu->span_ns),
-                              share (gpu->host_wait_ns, gpu->span_ns));
+      suanli_table_row_take (rows, 8,
+                             gpu->rank >= 0 ? g_strdup_printf (_("%lld (rank %d)"), (long long) gpu->device, gpu->rank)
+                                            : g_strdup_printf ("%lld", (long long) gpu->device),
+                             suanli_format_duration_ns (gpu->span_ns), share (gpu->busy_ns, gpu->span_ns),
+                             share (gpu->compute_ns, gpu->span_ns), share (gpu->comm_ns, gpu->span_ns),
+                             share (gpu->memcpy_ns + gpu->memset_ns, gpu->span_ns), share (gpu->idle_ns, gpu->span_ns),
+                             share (gpu->host_wait_ns, gpu->span_ns));
     }
   if (rows->len > 0)
     suanli_page_writer_table (writer, translated, widths, G_N_ELEMENTS (headers), rows);
@@ -81,7 +82,7 @@ write_against_plan (SuanliReport       *self,
   static const char * const headers[] = { N_("Figure"), N_("Planned"), N_("Measured"), N_("Difference") };
   static const double widths[] = { 0.25, 0.22, 0.22, 0.31 };
   const char *translated[G_N_ELEMENTS (headers)];
-  g_autoptr(GPtrArray) rows = suanli_report_rows_new ();
+  g_autoptr(GPtrArray) rows = suanli_table_rows_new ();
 
   if (comparison == NULL)
     return;
@@ -93,8 +94,8 @@ write_against_plan (SuanliReport       *self,
     {
       const SuanliComparisonRow *row = &g_array_index (comparison->rows, SuanliComparisonRow, i);
 
-      suanli_report_row (rows, row->figure, row->planned, row->measured, row->difference != NULL ? row->difference : "",
-                         NULL);
+      suanli_table_row (rows, row->figure, row->planned, row->measured, row->difference != NULL ? row->difference : "",
+                        NULL);
     }
   suanli_page_writer_table (writer, translated, widths, G_N_ELEMENTS (headers), rows);
   if (comparison->warning != NULL)
@@ -109,7 +110,7 @@ write_kernels (SuanliPageWriter   *writer,
   static const char * const headers[] = { N_("Kernel"), N_("Count"), N_("Total"), N_("Mean"), N_("Share") };
   static const double widths[] = { 0.52, 0.1, 0.13, 0.13, 0.12 };
   const char *translated[G_N_ELEMENTS (headers)];
-  g_autoptr(GPtrArray) rows = suanli_report_rows_new ();
+  g_autoptr(GPtrArray) rows = suanli_table_rows_new ();
   gint64 all = 0;
 
   if (figures->kernels->len == 0)
@@ -122,11 +123,11 @@ write_kernels (SuanliPageWriter   *writer,
     {
       const SuanliKernelStats *kernel = &g_array_index (figures->kernels, SuanliKernelStats, i);
 
-      suanli_report_row_take (rows, 5, g_strdup (suanli_trace_get_string (trace, kernel->name)),
-                              g_strdup_printf ("%llu", (unsigned long long) kernel->count),
-                              suanli_format_duration_ns (kernel->total_ns),
-                              suanli_format_duration_ns (kernel->total_ns / (gint64) MAX (kernel->count, 1)),
-                              share (kernel->total_ns, all));
+      suanli_table_row_take (rows, 5, g_strdup (suanli_trace_get_string (trace, kernel->name)),
+                             g_strdup_printf ("%llu", (unsigned long long) kernel->count),
+                             suanli_format_duration_ns (kernel->total_ns),
+                             suanli_format_duration_ns (kernel->total_ns / (gint64) MAX (kernel->count, 1)),
+                             share (kernel->total_ns, all));
     }
   suanli_page_writer_heading (writer, _("Top kernels"), 2);
   suanli_page_writer_table (writer, translated, widths, G_N_ELEMENTS (headers), rows);

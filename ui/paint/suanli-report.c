@@ -12,7 +12,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 #include <cairo-pdf.h>
@@ -23,6 +22,7 @@
 #include "suanli-advice.h"
 #include "suanli-plan-charts.h"
 #include "suanli-report-private.h"
+#include "suanli-table-rows.h"
 #include "suanli-units.h"
 
 typedef struct
@@ -37,51 +37,6 @@ comparison_free (ReportComparison *comparison)
 {
   g_free (comparison->name);
   g_free (comparison);
-}
-
-/* ---- rows --------------------------------------------------------------------------------- */
-
-GPtrArray *
-suanli_report_rows_new (void)
-{
-  return g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
-}
-
-/* Adds a row of copies of the strings given, up to NULL. */
-void
-suanli_report_row (GPtrArray  *rows,
-                   const char *first,
-                   ...)
-{
-  GStrvBuilder *builder = g_strv_builder_new ();
-  va_list cells;
-
-  va_start (cells, first);
-  for (const char *cell = first; cell != NULL; cell = va_arg (cells, const char *))
-    g_strv_builder_add (builder, cell);
-  va_end (cells);
-  g_ptr_array_add (rows, g_strv_builder_end (builder));
-  g_strv_builder_unref (builder);
-}
-
-/* Adds a row of @n_cells strings, taking them (a NULL cell shows as empty). */
-void
-suanli_report_row_take (GPtrArray *rows,
-                        guint      n_cells,
-                        ...)
-{
-  char **row = g_new0 (char *, n_cells + 1);
-  va_list cells;
-
-  va_start (cells, n_cells);
-  for (guint i = 0; i < n_cells; i++)
-    {
-      char *cell = va_arg (cells, char *);
-
-      row[i] = cell != NULL ? cell : g_strdup ("");
-    }
-  va_end (cells);
-  g_ptr_array_add (rows, row);
 }
 
 /* ---- the report --------------------------------------------------------------------------- */
@@ -314,7 +269,7 @@ write_summary (SuanliReport     *self,
                SuanliPageWriter *writer)
 {
   const SuanliEstimate *e = &self->estimate;
-  g_autoptr(GPtrArray) rows = suanli_report_rows_new ();
+  g_autoptr(GPtrArray) rows = suanli_table_rows_new ();
   g_autoptr(GPtrArray) advice = advice_by_severity (self);
   g_autofree char *total = suanli_format_gib (e->total);
   g_autofree char *capacity = suanli_format_gib (e->capacity);
@@ -328,20 +283,20 @@ write_summary (SuanliReport     *self,
   suanli_page_writer_text (writer, fit, SUANLI_TEXT_BODY);
   if (training (self))
     {
-      suanli_report_row_take (rows, 2, g_strdup (_("Time to train")), suanli_format_days (e->time_to_train_s));
-      suanli_report_row_take (rows, 2, g_strdup (_("Step time")), suanli_format_seconds (e->step_time_s));
-      suanli_report_row_take (rows, 2, g_strdup (_("Throughput")), format_tokens_per_second (e->tokens_per_s));
-      suanli_report_row_take (rows, 2, g_strdup (_("MFU")), format_percent (e->mfu));
-      suanli_report_row_take (rows, 2, g_strdup (_("Cost")), format_cost (e->cost, self->inputs.currency));
-      suanli_report_row_take (rows, 2, g_strdup (_("Energy")), g_strdup_printf (_("%.4g MWh"), e->energy_kwh / 1000));
-      suanli_report_row_take (rows, 2, g_strdup (_("GPU-hours")), g_strdup_printf ("%.4g", e->gpu_hours));
+      suanli_table_row_take (rows, 2, g_strdup (_("Time to train")), suanli_format_days (e->time_to_train_s));
+      suanli_table_row_take (rows, 2, g_strdup (_("Step time")), suanli_format_seconds (e->step_time_s));
+      suanli_table_row_take (rows, 2, g_strdup (_("Throughput")), format_tokens_per_second (e->tokens_per_s));
+      suanli_table_row_take (rows, 2, g_strdup (_("MFU")), format_percent (e->mfu));
+      suanli_table_row_take (rows, 2, g_strdup (_("Cost")), format_cost (e->cost, self->inputs.currency));
+      suanli_table_row_take (rows, 2, g_strdup (_("Energy")), g_strdup_printf (_("%.4g MWh"), e->energy_kwh / 1000));
+      suanli_table_row_take (rows, 2, g_strdup (_("GPU-hours")), g_strdup_printf ("%.4g", e->gpu_hours));
     }
   else
     {
-      suanli_report_row_take (rows, 2, g_strdup (_("Throughput")),
-                              format_tokens_per_second (e->inference.tokens_per_s));
-      suanli_report_row_take (rows, 2, g_strdup (_("Time to first token")), suanli_format_seconds (e->inference.ttft_s));
-      suanli_report_row_take (rows, 2, g_strdup (_("Time per output token")), suanli_format_seconds (e->inference.tpot_s));
+      suanli_table_row_take (rows, 2, g_strdup (_("Throughput")),
+                             format_tokens_per_second (e->inference.tokens_per_s));
+      suanli_table_row_take (rows, 2, g_strdup (_("Time to first token")), suanli_format_seconds (e->inference.ttft_s));
+      suanli_table_row_take (rows, 2, g_strdup (_("Time per output token")), suanli_format_seconds (e->inference.tpot_s));
     }
   suanli_page_writer_table (writer, translated, widths, 2, rows);
   if (advice->len > 0)
@@ -378,7 +333,7 @@ write_item (SuanliReport     *self,
   static const char * const claim_headers[] = { N_("Article"), N_("Claim"), N_("Value"), N_("Verdict") };
   static const double claim_widths[] = { 0.22, 0.46, 0.14, 0.18 };
   const char *specs[G_N_ELEMENTS (spec_headers)], *claims[G_N_ELEMENTS (claim_headers)];
-  g_autoptr(GPtrArray) rows = suanli_report_rows_new ();
+  g_autoptr(GPtrArray) rows = suanli_table_rows_new ();
   g_autofree char *title = g_strdup_printf ("%s %s", suanli_item_get_vendor (item), suanli_item_get_name (item));
 
   for (guint i = 0; i < G_N_ELEMENTS (spec_headers); i++)
@@ -390,8 +345,8 @@ write_item (SuanliReport     *self,
     {
       const SuanliSpec *spec = suanli_item_get_spec_at (item, i);
 
-      suanli_report_row_take (rows, 4, g_strdup (spec->key), spec_value (spec), g_strdup (spec->source),
-                              g_strdup (suanli_confidence_get_title (spec->confidence)));
+      suanli_table_row_take (rows, 4, g_strdup (spec->key), spec_value (spec), g_strdup (spec->source),
+                             g_strdup (suanli_confidence_get_title (spec->confidence)));
     }
   if (rows->len > 0)
     suanli_page_writer_table (writer, specs, spec_widths, G_N_ELEMENTS (spec_headers), rows);
@@ -400,9 +355,9 @@ write_item (SuanliReport     *self,
     {
       const SuanliClaim *claim = suanli_item_get_claim_at (item, i);
 
-      suanli_report_row_take (rows, 4, g_strdup (claim->seed), g_strdup (claim->quote),
-                              suanli_format_quantity (claim->value, claim->unit, SUANLI_MEMORY_UNITS_GIB),
-                              g_strdup (suanli_verdict_get_title (claim->verdict)));
+      suanli_table_row_take (rows, 4, g_strdup (claim->seed), g_strdup (claim->quote),
+                             suanli_format_quantity (claim->value, claim->unit, SUANLI_MEMORY_UNITS_GIB),
+                             g_strdup (suanli_verdict_get_title (claim->verdict)));
     }
   if (rows->len > 0)
     suanli_page_writer_table (writer, claims, claim_widths, G_N_ELEMENTS (claim_headers), rows);
@@ -425,47 +380,47 @@ write_job (SuanliReport     *self,
            SuanliPageWriter *writer)
 {
   const SuanliPlanInputs *in = &self->inputs;
-  g_autoptr(GPtrArray) rows = suanli_report_rows_new ();
+  g_autoptr(GPtrArray) rows = suanli_table_rows_new ();
   static const char * const recompute[] = { N_("none"), N_("selective"), N_("full") };
   static const char * const headers[] = { N_("Setting"), N_("Value") };
   const char *translated[] = { _(headers[0]), _(headers[1]) };
   static const double widths[] = { 0.4, 0.6 };
 
   suanli_page_writer_heading (writer, _("Job and assumptions"), 1);
-  suanli_report_row_take (rows, 2, g_strdup (_("Job")), g_strdup (mode_title (in->mode)));
-  suanli_report_row_take (rows, 2, g_strdup (_("Parameters")), suanli_format_count (in->parameters));
-  suanli_report_row_take (rows, 2, g_strdup (_("Layers, hidden size, heads")),
-                          g_strdup_printf ("%g, %g, %g", in->layers, in->hidden, in->heads));
+  suanli_table_row_take (rows, 2, g_strdup (_("Job")), g_strdup (mode_title (in->mode)));
+  suanli_table_row_take (rows, 2, g_strdup (_("Parameters")), suanli_format_count (in->parameters));
+  suanli_table_row_take (rows, 2, g_strdup (_("Layers, hidden size, heads")),
+                         g_strdup_printf ("%g, %g, %g", in->layers, in->hidden, in->heads));
   if (suanli_plan_inputs_is_training (in))
     {
-      suanli_report_row_take (rows, 2, g_strdup (_("Sequence length, global batch, micro-batch")),
-                              g_strdup_printf ("%g, %g, %g", in->seq_len, in->global_batch, in->micro_batch));
-      suanli_report_row_take (rows, 2, g_strdup (_("Training tokens")), suanli_format_count (in->tokens));
+      suanli_table_row_take (rows, 2, g_strdup (_("Sequence length, global batch, micro-batch")),
+                             g_strdup_printf ("%g, %g, %g", in->seq_len, in->global_batch, in->micro_batch));
+      suanli_table_row_take (rows, 2, g_strdup (_("Training tokens")), suanli_format_count (in->tokens));
     }
   else
-    suanli_report_row_take (rows, 2, g_strdup (_("Prompt and output tokens, batch")),
-                            g_strdup_printf ("%g, %g, %g", in->prompt_tokens, in->output_tokens, in->batch));
-  suanli_report_row_take (rows, 2, g_strdup (_("Precision: compute, weights")),
-                          g_strdup_printf ("%s, %s", suanli_precision_to_nick (in->compute), suanli_precision_to_nick (in->weights)));
-  suanli_report_row_take (rows, 2, g_strdup (_("GPUs")),
-                          g_strdup_printf (_("%g (%g per node × %g nodes)"), in->gpus, in->gpus_per_node, in->nodes));
-  suanli_report_row_take (rows, 2, g_strdup (_("Parallelism: tensor, pipeline, data, expert")),
-                          g_strdup_printf ("%g, %g, %g, %g", in->tensor, in->pipeline, in->data, in->expert));
-  suanli_report_row_take (rows, 2, g_strdup (_("ZeRO stage, recomputation, FlashAttention")),
-                          g_strdup_printf ("%d, %s, %s", in->zero_stage, _(recompute[in->recompute]),
-                                           in->flash_attention ? _("yes") : _("no")));
-  suanli_report_row_take (rows, 2, g_strdup (_("Peak dense FLOP/s per GPU")),
-                          g_strdup_printf (_("%.4g TFLOP/s"), in->peak_flops / 1e12));
-  suanli_report_row_take (rows, 2, g_strdup (_("Assumed MFU")), format_percent (self->estimate.mfu));
-  suanli_report_row_take (rows, 2, g_strdup (_("Efficiency: compute, communication, memory")),
-                          g_strdup_printf ("%.2f, %.2f, %.2f", in->compute_efficiency, in->comm_efficiency,
-                                           in->memory_efficiency));
-  suanli_report_row_take (rows, 2, g_strdup (_("Framework overhead per GPU")), suanli_format_gib (in->framework_overhead));
-  suanli_report_row_take (rows, 2, g_strdup (_("PUE, grid carbon intensity")),
-                          g_strdup_printf (_("%.2f, %.3g t CO₂ per MWh"), in->pue, in->grid_tco2_per_mwh));
-  suanli_report_row_take (rows, 2, g_strdup (_("Price per GPU-hour")),
-                          in->price_per_gpu_hour > 0 ? g_strdup_printf ("%.2f %s", in->price_per_gpu_hour, in->currency)
-                                                     : g_strdup (_("not given")));
+    suanli_table_row_take (rows, 2, g_strdup (_("Prompt and output tokens, batch")),
+                           g_strdup_printf ("%g, %g, %g", in->prompt_tokens, in->output_tokens, in->batch));
+  suanli_table_row_take (rows, 2, g_strdup (_("Precision: compute, weights")),
+                         g_strdup_printf ("%s, %s", suanli_precision_to_nick (in->compute), suanli_precision_to_nick (in->weights)));
+  suanli_table_row_take (rows, 2, g_strdup (_("GPUs")),
+                         g_strdup_printf (_("%g (%g per node × %g nodes)"), in->gpus, in->gpus_per_node, in->nodes));
+  suanli_table_row_take (rows, 2, g_strdup (_("Parallelism: tensor, pipeline, data, expert")),
+                         g_strdup_printf ("%g, %g, %g, %g", in->tensor, in->pipeline, in->data, in->expert));
+  suanli_table_row_take (rows, 2, g_strdup (_("ZeRO stage, recomputation, FlashAttention")),
+                         g_strdup_printf ("%d, %s, %s", in->zero_stage, _(recompute[in->recompute]),
+                                          in->flash_attention ? _("yes") : _("no")));
+  suanli_table_row_take (rows, 2, g_strdup (_("Peak dense FLOP/s per GPU")),
+                         g_strdup_printf (_("%.4g TFLOP/s"), in->peak_flops / 1e12));
+  suanli_table_row_take (rows, 2, g_strdup (_("Assumed MFU")), format_percent (self->estimate.mfu));
+  suanli_table_row_take (rows, 2, g_strdup (_("Efficiency: compute, communication, memory")),
+                         g_strdup_printf ("%.2f, %.2f, %.2f", in->compute_efficiency, in->comm_efficiency,
+                                          in->memory_efficiency));
+  suanli_table_row_take (rows, 2, g_strdup (_("Framework overhead per GPU")), suanli_format_gib (in->framework_overhead));
+  suanli_table_row_take (rows, 2, g_strdup (_("PUE, grid carbon intensity")),
+                         g_strdup_printf (_("%.2f, %.3g t CO₂ per MWh"), in->pue, in->grid_tco2_per_mwh));
+  suanli_table_row_take (rows, 2, g_strdup (_("Price per GPU-hour")),
+                         in->price_per_gpu_hour > 0 ? g_strdup_printf ("%.2f %s", in->price_per_gpu_hour, in->currency)
+                                                    : g_strdup (_("not given")));
   suanli_page_writer_table (writer, translated, widths, 2, rows);
   for (guint i = 0; i < self->warnings->len; i++)
     {
@@ -509,18 +464,18 @@ write_memory_and_step (SuanliReport     *self,
   suanli_plan_charts_fill_step (bar, e);
   suanli_page_writer_drawing (writer, 64, draw_bar, bar);
   {
-    g_autoptr(GPtrArray) rows = suanli_report_rows_new ();
+    g_autoptr(GPtrArray) rows = suanli_table_rows_new ();
     static const char * const headers[] = { N_("Communication"), N_("Per step") };
     const char *translated[] = { _(headers[0]), _(headers[1]) };
     static const double widths[] = { 0.6, 0.4 };
 
-    suanli_report_row_take (rows, 2, g_strdup (_("data parallel")), suanli_format_seconds (e->data_parallel_s));
-    suanli_report_row_take (rows, 2, g_strdup (_("tensor parallel")), suanli_format_seconds (e->tensor_parallel_s));
-    suanli_report_row_take (rows, 2, g_strdup (_("pipeline")), suanli_format_seconds (e->pipeline_s));
-    suanli_report_row_take (rows, 2, g_strdup (_("expert parallel")), suanli_format_seconds (e->expert_s));
-    suanli_report_row_take (rows, 2, g_strdup (_("all of it, overlapped or not")), suanli_format_seconds (e->communication_s));
-    suanli_report_row_take (rows, 2, g_strdup (_("exposed: not hidden behind compute")),
-                            suanli_format_seconds (e->exposed_communication_s));
+    suanli_table_row_take (rows, 2, g_strdup (_("data parallel")), suanli_format_seconds (e->data_parallel_s));
+    suanli_table_row_take (rows, 2, g_strdup (_("tensor parallel")), suanli_format_seconds (e->tensor_parallel_s));
+    suanli_table_row_take (rows, 2, g_strdup (_("pipeline")), suanli_format_seconds (e->pipeline_s));
+    suanli_table_row_take (rows, 2, g_strdup (_("expert parallel")), suanli_format_seconds (e->expert_s));
+    suanli_table_row_take (rows, 2, g_strdup (_("all of it, overlapped or not")), suanli_format_seconds (e->communication_s));
+    suanli_table_row_take (rows, 2, g_strdup (_("exposed: not hidden behind compute")),
+                           suanli_format_seconds (e->exposed_communication_s));
     suanli_page_writer_table (writer, translated, widths, 2, rows);
   }
 }
@@ -530,7 +485,7 @@ write_inference (SuanliReport     *self,
                  SuanliPageWriter *writer)
 {
   const SuanliEstimate *e = &self->estimate;
-  g_autoptr(GPtrArray) rows = suanli_report_rows_new ();
+  g_autoptr(GPtrArray) rows = suanli_table_rows_new ();
   static const char * const headers[] = { N_("Figure"), N_("Expected"), N_("Range") };
   const char *translated[] = { _(headers[0]), _(headers[1]), _(headers[2]) };
   static const double widths[] = { 0.4, 0.25, 0.35 };
@@ -538,18 +493,18 @@ write_inference (SuanliReport     *self,
   if (training (self))
     return;
   suanli_page_writer_heading (writer, _("Inference"), 1);
-  suanli_report_row_take (rows, 3, g_strdup (_("Time to first token")), suanli_format_seconds (e->inference.ttft_s),
-                          g_strdup_printf ("%.3g–%.3g s", e->inference_high.ttft_s, e->inference_low.ttft_s));
-  suanli_report_row_take (rows, 3, g_strdup (_("Time per output token")), suanli_format_seconds (e->inference.tpot_s),
-                          g_strdup_printf ("%.3g–%.3g ms", e->inference_high.tpot_s * 1e3, e->inference_low.tpot_s * 1e3));
-  suanli_report_row_take (rows, 3, g_strdup (_("Throughput")), format_tokens_per_second (e->inference.tokens_per_s),
-                          g_strdup_printf ("%.4g–%.4g", e->inference_low.tokens_per_s, e->inference_high.tokens_per_s));
-  suanli_report_row_take (rows, 3, g_strdup (_("KV cache per token")), suanli_format_gib (e->inference.kv_bytes_per_token),
-                          NULL);
-  suanli_report_row_take (rows, 3, g_strdup (_("Sequences at once per GPU")),
-                          g_strdup_printf ("%.0f", e->inference.max_concurrent_sequences), NULL);
-  suanli_report_row_take (rows, 3, g_strdup (_("Bound by")),
-                          g_strdup (e->inference.memory_bound ? _("memory bandwidth") : _("compute")), NULL);
+  suanli_table_row_take (rows, 3, g_strdup (_("Time to first token")), suanli_format_seconds (e->inference.ttft_s),
+                         g_strdup_printf ("%.3g–%.3g s", e->inference_high.ttft_s, e->inference_low.ttft_s));
+  suanli_table_row_take (rows, 3, g_strdup (_("Time per output token")), suanli_format_seconds (e->inference.tpot_s),
+                         g_strdup_printf ("%.3g–%.3g ms", e->inference_high.tpot_s * 1e3, e->inference_low.tpot_s * 1e3));
+  suanli_table_row_take (rows, 3, g_strdup (_("Throughput")), format_tokens_per_second (e->inference.tokens_per_s),
+                         g_strdup_printf ("%.4g–%.4g", e->inference_low.tokens_per_s, e->inference_high.tokens_per_s));
+  suanli_table_row_take (rows, 3, g_strdup (_("KV cache per token")), suanli_format_gib (e->inference.kv_bytes_per_token),
+                         NULL);
+  suanli_table_row_take (rows, 3, g_strdup (_("Sequences at once per GPU")),
+                         g_strdup_printf ("%.0f", e->inference.max_concurrent_sequences), NULL);
+  suanli_table_row_take (rows, 3, g_strdup (_("Bound by")),
+                         g_strdup (e->inference.memory_bound ? _("memory bandwidth") : _("compute")), NULL);
   suanli_page_writer_table (writer, translated, widths, 3, rows);
 }
 
@@ -558,7 +513,7 @@ write_cost (SuanliReport     *self,
             SuanliPageWriter *writer)
 {
   const SuanliEstimate *e = &self->estimate;
-  g_autoptr(GPtrArray) rows = suanli_report_rows_new ();
+  g_autoptr(GPtrArray) rows = suanli_table_rows_new ();
   static const char * const headers[] = { N_("Figure"), N_("Value") };
   const char *translated[] = { _(headers[0]), _(headers[1]) };
   static const double widths[] = { 0.4, 0.6 };
@@ -566,11 +521,11 @@ write_cost (SuanliReport     *self,
   if (!training (self))
     return;
   suanli_page_writer_heading (writer, _("Cost, energy and CO₂"), 1);
-  suanli_report_row_take (rows, 2, g_strdup (_("GPU-hours")), g_strdup_printf ("%.4g", e->gpu_hours));
-  suanli_report_row_take (rows, 2, g_strdup (_("Cost")), format_cost (e->cost, self->inputs.currency));
-  suanli_report_row_take (rows, 2, g_strdup (_("Energy, with the data centre's PUE")),
-                          g_strdup_printf (_("%.4g MWh"), e->energy_kwh / 1000));
-  suanli_report_row_take (rows, 2, g_strdup (_("CO₂")), g_strdup_printf (_("%.3g t"), e->co2_t));
+  suanli_table_row_take (rows, 2, g_strdup (_("GPU-hours")), g_strdup_printf ("%.4g", e->gpu_hours));
+  suanli_table_row_take (rows, 2, g_strdup (_("Cost")), format_cost (e->cost, self->inputs.currency));
+  suanli_table_row_take (rows, 2, g_strdup (_("Energy, with the data centre's PUE")),
+                         g_strdup_printf (_("%.4g MWh"), e->energy_kwh / 1000));
+  suanli_table_row_take (rows, 2, g_strdup (_("CO₂")), g_strdup_printf (_("%.3g t"), e->co2_t));
   suanli_page_writer_table (writer, translated, widths, 2, rows);
 }
 
@@ -635,7 +590,7 @@ write_comparisons (SuanliReport     *self,
   guint n_columns = MIN (self->comparisons->len, 4) + 2;
   g_autofree const char **headers = g_new0 (const char *, n_columns);
   g_autofree double *widths = g_new0 (double, n_columns);
-  g_autoptr(GPtrArray) rows = suanli_report_rows_new ();
+  g_autoptr(GPtrArray) rows = suanli_table_rows_new ();
 
   if (self->comparisons->len == 0)
     return;

@@ -1,4 +1,4 @@
-/* suanli-cli-trace.h — what the trace commands of suanli-cli share
+/* suanli-cli-trace-io.h — what the trace commands of suanli-cli share: traces in, results out
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -1,0 +1,108 @@
+/* suanli-cli-trace-io.c — what the trace commands share: traces read in, results written out
+ *
+ * `trace summary`, `trace convert` and `trace diff` read their traces, and write their files and
+ * JSON, through these, so that each command reads "-" as standard input and replaces its output
+ * atomically in the same way.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <unistd.h>
+#include <gio/gunixinputstream.h>
+#include <gio/gunixoutputstream.h>
+
+#include "suanli-cli.h"
+#include "suanli-cli-trace-io.h"
+
+void
+suanli_cli_member_int (JsonBuilder *builder,
+                       const char  *name,
+                       gint64       value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_int_value (builder, value);
+}
+
+/* Reads each of @files ("-" is standard input) into @trace, printing errors; the exit status. */
+int
+suanli_cli_trace_import (SuanliTrace        *trace,
+                         SuanliImportStats  *stats,
+                         const char * const *files,
+                         int                 n_files)
+{
+  g_autoptr(GError) error = NULL;
+  int status = SUANLI_EXIT_DONE;
+
+  for (int i = 0; i < n_files; i++)
+    {
+      gboolean read;
+
+      /* "-" is standard input: a pipe from curl, ssh or zcat, plain or gzip. */
+      if (g_str_equal (files[i], "-"))
+        {
+          g_autoptr(GInputStream) input = g_unix_input_stream_new (STDIN_FILENO, FALSE);
+          read = suanli_import_stream (trace, input, _("standard input"), stats, NULL, &error);
+        }
+      else
+        {
+          g_autoptr(GFile) file = g_file_new_for_commandline_arg (files[i]);
+          read = suanli_import_file (trace, file, stats, NULL, &error);
+        }
+      if (!read)
+        {
+          g_printerr ("%s\n", error->message);
+          status = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA) ? SUANLI_EXIT_INVALID_INPUT
+                                                                                 : SUANLI_EXIT_USAGE_OR_IO;
+          g_clear_error (&error);
+        }
+    }
+  for (guint i = 0; i < suanli_trace_get_warnings (trace)->len; i++)
+    g_printerr (_("warning: %s\n"), (const char *) g_ptr_array_index (suanli_trace_get_warnings (trace), i));
+  return status;
+}
+
+/* A stream that replaces @out atomically when closed ("-" is standard output; ".gz" compresses). */
+GOutputStream *
+suanli_cli_trace_open_output (const char  *out,
+                              GError     **error)
+{
+  GOutputStream *output;
+
+  if (g_str_equal (out, "-"))
+    return g_unix_output_stream_new (STDOUT_FILENO, FALSE);
+  {
+    g_autoptr(GFile) file = g_file_new_for_commandline_arg (out);
+    output = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, error));
+  }
+  if (output != NULL && g_str_has_suffix (out, ".gz"))
+    {
+      g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6);
+      GOutputStream *compressed = g_converter_output_stream_new (output, G_CONVERTER (compressor));
+
+      g_object_unref (output);
+      output = compressed;
+    }
+  return output;
+}
+
+/* Closes @output when @written, putting the file in place; otherwise (or when closing fails)
+ * abandons it, so the old file stays. Returns: whether the file was written. */
+gboolean
+suanli_cli_trace_close_output (GOutputStream  *output,
+                               gboolean        written,
+                               GError        **error)
+{
+  if (written && g_output_stream_close (output, NULL, error))
+    return TRUE;
+  /* Closing with a cancelled cancellable abandons the replacement. */
+  if (!g_output_stream_is_closed (output))
+    {
+      g_autoptr(GCancellable) abandon = g_cancellable_new ();
+
+      g_cancellable_cancel (abandon);
+      g_output_stream_close (output, abandon, NULL);
+    }
+  return FALSE;
+}
