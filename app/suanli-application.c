@@ -157,8 +157,8 @@ ensure_window (SuanliApplication *self)
   if (SUANLI_IS_WINDOW (window))
     return SUANLI_WINDOW (window);
 
-  workspace = suanli_workspace_new (G_LIST_MODEL (self->catalog));
-  window = GTK_WINDOW (suanli_window_new (GTK_APPLICATION (self), G_OBJECT (workspace)));
+  workspace = suanli_workspace_new (self->catalog);
+  window = GTK_WINDOW (suanli_window_new (GTK_APPLICATION (self), workspace));
   show_pending_catalog_problems (self, SUANLI_WINDOW (window));
   return SUANLI_WINDOW (window);
 }
@@ -421,10 +421,10 @@ suanli_application_new (GApplicationFlags extra_flags)
 }
 
 /* Returns: (transfer none): the catalog every window's workspace shares; NULL before startup. */
-GListModel *
+SuanliCatalog *
 suanli_application_get_catalog (SuanliApplication *self)
 {
   g_return_val_if_fail (SUANLI_IS_APPLICATION (self), NULL);
 
-  return G_LIST_MODEL (self->catalog);
+  return self->catalog;
 }

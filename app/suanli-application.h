@@ -6,6 +6,8 @@
 
 #include <adwaita.h>
 
+#include "suanli-catalog.h"
+
 G_BEGIN_DECLS
 
 #define SUANLI_TYPE_APPLICATION (suanli_application_get_type ())
@@ -13,6 +15,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (SuanliApplication, suanli_application, SUANLI, APPLICATION, AdwApplication)
 
 SuanliApplication *suanli_application_new         (GApplicationFlags  extra_flags);
-GListModel        *suanli_application_get_catalog (SuanliApplication *self);
+SuanliCatalog     *suanli_application_get_catalog (SuanliApplication *self);
 
 G_END_DECLS

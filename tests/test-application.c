@@ -109,13 +109,11 @@ test_one_window_shares_the_catalog (Fixture       *fixture,
                                     gconstpointer  data)
 {
   SuanliWindow *window = activate (fixture);
-  GListModel *catalog = NULL;
 
   /* Activating again presents the same window. */
   g_assert_true (activate (fixture) == window);
-  g_object_get (suanli_window_get_workspace (window), "catalog", &catalog, NULL);
-  g_assert_true (catalog == suanli_application_get_catalog (fixture->application));
-  g_object_unref (catalog);
+  g_assert_true (suanli_workspace_get_catalog (suanli_window_get_workspace (window)) ==
+                 suanli_application_get_catalog (fixture->application));
 }
 
 static void
@@ -249,10 +247,7 @@ open_and_expect_toast (Fixture    *fixture,
 static gboolean
 trace_is_loaded (gpointer data)
 {
-  g_autoptr(GObject) trace = NULL;
-
-  g_object_get (data, "trace", &trace, NULL);
-  return trace != NULL;
+  return suanli_workspace_get_trace (data) != NULL;
 }
 
 static gboolean
@@ -292,11 +287,10 @@ test_open_files (Fixture       *fixture,
     g_assert_true (suanli_test_wait_until (trace_is_loaded, suanli_window_get_workspace (window), 10000));
     g_assert_cmpstr (suanli_window_get_visible_page (window), ==, SUANLI_PAGE_PROFILER);
     {
-      g_autoptr(GObject) loaded = NULL;
+      SuanliTrace *loaded = suanli_workspace_get_trace (suanli_window_get_workspace (window));
 
-      g_object_get (suanli_window_get_workspace (window), "trace", &loaded, NULL);
-      g_assert_cmpuint (suanli_trace_get_n_groups (SUANLI_TRACE (loaded)), ==, 2);
-      g_assert_cmpuint (suanli_trace_get_n_slices (SUANLI_TRACE (loaded)), ==, 2);
+      g_assert_cmpuint (suanli_trace_get_n_groups (loaded), ==, 2);
+      g_assert_cmpuint (suanli_trace_get_n_slices (loaded), ==, 2);
     }
     g_object_unref (files[0]);
     g_object_unref (files[1]);
@@ -327,7 +321,7 @@ test_open_files (Fixture       *fixture,
 static gboolean
 catalog_is_loaded (gpointer data)
 {
-  return g_list_model_get_n_items (suanli_application_get_catalog (data)) > 0;
+  return g_list_model_get_n_items (G_LIST_MODEL (suanli_application_get_catalog (data))) > 0;
 }
 
 /* The user's catalog folder: one good file overrides a built-in item, one bad file is reported in a
@@ -344,7 +338,7 @@ test_user_catalog (Fixture       *fixture,
 
   search.window = GTK_WIDGET (activate (fixture));
   g_assert_true (suanli_test_wait_until (catalog_is_loaded, fixture->application, 10000));
-  catalog = SUANLI_CATALOG (suanli_application_get_catalog (fixture->application));
+  catalog = suanli_application_get_catalog (fixture->application);
   g_assert_cmpstr (suanli_item_get_name (suanli_catalog_lookup (catalog, "nvidia-h200-sxm")), ==, "H200 (ours)");
   g_assert_nonnull (suanli_catalog_lookup (catalog, "amd-mi300x"));
   g_assert_true (suanli_test_wait_until (label_is_shown, &search, 5000));

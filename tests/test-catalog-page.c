@@ -34,8 +34,8 @@ fixture_set_up (Fixture       *fixture,
   fixture->catalog = suanli_catalog_new ();
   suanli_catalog_load_builtin (fixture->catalog, problems);
   g_assert_cmpuint (problems->len, ==, 0);
-  fixture->workspace = suanli_workspace_new (G_LIST_MODEL (fixture->catalog));
-  fixture->window = g_object_ref (suanli_window_new (NULL, G_OBJECT (fixture->workspace)));
+  fixture->workspace = suanli_workspace_new (fixture->catalog);
+  fixture->window = g_object_ref (suanli_window_new (NULL, fixture->workspace));
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1280, 820);
   gtk_window_present (GTK_WINDOW (fixture->window));
   suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
@@ -211,14 +211,11 @@ test_compare_three (Fixture       *fixture,
                     gconstpointer  data)
 {
   const char *ids[] = { "nvidia-h100-sxm", "nvidia-h200-sxm", "amd-mi300x" };
-  g_autoptr(GObject) selection = NULL;
-  g_autoptr(GListModel) compare_items = NULL;
+  GListModel *compare_items = G_LIST_MODEL (suanli_selection_get_items (suanli_workspace_get_selection (fixture->workspace)));
   g_autofree char *screenshot = g_strdup_printf ("catalog-compare-light-%s", suanli_test_language_tag ());
   GtkWindow *compare;
   SuanliCompareView *view;
 
-  g_object_get (fixture->workspace, "selection", &selection, NULL);
-  g_object_get (selection, "items", &compare_items, NULL);
   for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
     {
       g_assert_true (suanli_catalog_page_select_item (fixture->page, item (fixture, ids[i])));

@@ -106,8 +106,8 @@ test_remote_ranks (void)
 
   suanli_test_start_agent (&agent, NULL);
   suanli_catalog_load_builtin (catalog, problems);
-  workspace = suanli_workspace_new (G_LIST_MODEL (catalog));
-  window = g_object_ref (suanli_window_new (NULL, G_OBJECT (workspace)));
+  workspace = suanli_workspace_new (catalog);
+  window = g_object_ref (suanli_window_new (NULL, workspace));
   gtk_window_set_default_size (GTK_WINDOW (window), 1180, 760);
   gtk_window_present (GTK_WINDOW (window));
   suanli_window_show_page (window, SUANLI_PAGE_PROFILER);
@@ -144,8 +144,8 @@ test_remote_ranks (void)
   g_assert_true (suanli_live_dialog_capture_selected (dialog));
   g_assert_true (suanli_test_wait_until (all_ended, dialog, 30000));
   g_assert_cmpuint (suanli_live_dialog_get_n_captures (dialog), ==, 2);
-  g_object_get (workspace, "trace", &trace, NULL);
-  g_assert_nonnull (trace);
+  g_assert_nonnull (suanli_workspace_get_trace (workspace));
+  trace = g_object_ref (suanli_workspace_get_trace (workspace));
   g_assert_false (suanli_trace_is_growing (trace));
   g_assert_cmpuint (suanli_trace_get_n_groups (trace), ==, 2);
   g_assert_cmpint (suanli_trace_get_group (trace, 0)->rank + suanli_trace_get_group (trace, 1)->rank, ==, 1);

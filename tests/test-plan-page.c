@@ -44,8 +44,8 @@ fixture_set_up (Fixture       *fixture,
   remove_autosave ();
   fixture->catalog = suanli_catalog_new ();
   suanli_catalog_load_builtin (fixture->catalog, problems);
-  fixture->workspace = suanli_workspace_new (G_LIST_MODEL (fixture->catalog));
-  fixture->window = g_object_ref (suanli_window_new (NULL, G_OBJECT (fixture->workspace)));
+  fixture->workspace = suanli_workspace_new (fixture->catalog);
+  fixture->window = g_object_ref (suanli_window_new (NULL, fixture->workspace));
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1280, 860);
   suanli_window_show_page (fixture->window, SUANLI_PAGE_PLANNER);
   gtk_window_present (GTK_WINDOW (fixture->window));
@@ -255,7 +255,7 @@ test_export_report (Fixture       *fixture,
   g_assert_true (suanli_import_file (trace, trace_file, &stats, NULL, &error));
   g_assert_no_error (error);
   suanli_import_stats_clear (&stats);
-  suanli_workspace_set_trace (fixture->workspace, G_OBJECT (trace));
+  suanli_workspace_set_trace (fixture->workspace, trace);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.pin", NULL));
   select_choice (suanli_plan_page_get_editor (fixture->page, "system.accelerator"), "H200 SXM");
 
@@ -371,8 +371,8 @@ test_catalog_arrives_later (void)
   g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(SuanliCatalog) loaded = suanli_catalog_new ();
   SuanliCatalog *catalog = suanli_catalog_new ();
-  SuanliWorkspace *workspace = suanli_workspace_new (G_LIST_MODEL (catalog));
-  SuanliWindow *window = g_object_ref (suanli_window_new (NULL, G_OBJECT (workspace)));
+  SuanliWorkspace *workspace = suanli_workspace_new (catalog);
+  SuanliWindow *window = g_object_ref (suanli_window_new (NULL, workspace));
   SuanliPlanPage *page;
   GtkWidget *nodes;
 

@@ -54,8 +54,8 @@ fixture_set_up (Fixture       *fixture,
 
   fixture->directory = g_dir_make_tmp ("suanli-profile-XXXXXX", NULL);
   suanli_catalog_load_builtin (catalog, problems);   /* for the plan the trace is compared with */
-  fixture->workspace = suanli_workspace_new (G_LIST_MODEL (catalog));
-  fixture->window = g_object_ref (suanli_window_new (NULL, G_OBJECT (fixture->workspace)));
+  fixture->workspace = suanli_workspace_new (catalog);
+  fixture->window = g_object_ref (suanli_window_new (NULL, fixture->workspace));
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1180, 760);
   gtk_window_present (GTK_WINDOW (fixture->window));
   suanli_window_show_page (fixture->window, SUANLI_PAGE_PROFILER);
@@ -162,14 +162,14 @@ test_bad_file (Fixture       *fixture,
   /* A file that is not a trace: an error, and the trace shown before stays, with its view. */
   g_autofree char *path = g_build_filename (fixture->directory, "notes.json", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
-  GObject *before = suanli_workspace_get_trace (fixture->workspace);
+  SuanliTrace *before = suanli_workspace_get_trace (fixture->workspace);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.zoom-in", NULL));
   g_assert_true (g_file_set_contents (path, "these are notes, not a trace", -1, NULL));
   suanli_profile_page_open_files (fixture->page, &file, 1);
   g_assert_true (suanli_test_wait_until (loaded, fixture, 10000));
   g_assert_true (suanli_workspace_get_trace (fixture->workspace) == before);
-  g_assert_true (G_OBJECT (suanli_timeline_get_trace (fixture->timeline)) == before);
+  g_assert_true (suanli_timeline_get_trace (fixture->timeline) == before);
   g_assert_cmpint (span (fixture), <, (gint64) SUANLI_TEST_TRACE_SPAN_US * 1000);   /* still zoomed */
   g_unlink (path);
 }
@@ -770,12 +770,11 @@ test_against_plan (Fixture       *fixture,
   {
     g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
     g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
-    g_autoptr(GListModel) catalog = NULL;
+    SuanliCatalog *catalog = suanli_workspace_get_catalog (fixture->workspace);
     SuanliPlanInputs inputs = { 0 };
     SuanliEstimate estimate = { 0 };
 
-    g_object_get (fixture->workspace, "catalog", &catalog, NULL);
-    g_assert_true (suanli_plan_inputs_resolve (plan, SUANLI_CATALOG (catalog), &inputs, errors, warnings));
+    g_assert_true (suanli_plan_inputs_resolve (plan, catalog, &inputs, errors, warnings));
     suanli_estimate_compute (&inputs, &estimate);
     g_test_message ("mfu %.4f: planned step %.4f s", mfu, estimate.step_time_s);
     g_assert_cmpfloat_with_epsilon (estimate.step_time_s, 0.399, 0.399 * 1e-3);

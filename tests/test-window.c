@@ -29,13 +29,13 @@ static SuanliCatalog *builtin_catalog;
 static SuanliWorkspace *
 new_workspace (void)
 {
-  return suanli_workspace_new (G_LIST_MODEL (builtin_catalog));
+  return suanli_workspace_new (builtin_catalog);
 }
 
 static SuanliWindow *
 create_window (SuanliWorkspace *workspace)
 {
-  SuanliWindow *window = g_object_ref (suanli_window_new (NULL, G_OBJECT (workspace)));
+  SuanliWindow *window = g_object_ref (suanli_window_new (NULL, workspace));
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1180, 760);
   gtk_window_present (GTK_WINDOW (window));
@@ -56,7 +56,7 @@ test_window_pages (void)
   SuanliWindow *window = create_window (workspace);
   GtkWidget *page;
 
-  g_assert_true (suanli_window_get_workspace (window) == G_OBJECT (workspace));
+  g_assert_true (suanli_window_get_workspace (window) == workspace);
   g_assert_cmpstr (suanli_window_get_visible_page (window), ==, SUANLI_PAGE_CATALOG);
 
   /* Ctrl+1/2/3 activate win.show-page; the action is what the shortcuts run. */
@@ -70,7 +70,7 @@ test_window_pages (void)
   page = gtk_widget_get_ancestor (suanli_test_find_label (GTK_WIDGET (window), _("Profile AI Workloads")),
                                   SUANLI_TYPE_PAGE);
   g_assert_nonnull (page);
-  g_assert_true (suanli_page_get_workspace (SUANLI_PAGE (page)) == G_OBJECT (workspace));
+  g_assert_true (suanli_page_get_workspace (SUANLI_PAGE (page)) == workspace);
 
   /* The view switcher's labels are translated in the Chinese run. */
   g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (window), _("Planner")));
@@ -104,7 +104,7 @@ test_window_remembers_size (void)
 
   g_settings_set_int (settings, "window-width", 900);
   g_settings_set_int (settings, "window-height", 640);
-  window = g_object_ref (suanli_window_new (NULL, G_OBJECT (workspace)));
+  window = g_object_ref (suanli_window_new (NULL, workspace));
   gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
   g_assert_cmpint (width, ==, 900);
   g_assert_cmpint (height, ==, 640);

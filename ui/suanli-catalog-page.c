@@ -833,17 +833,15 @@ use_in_plan_action (GtkWidget  *widget,
                     GVariant   *parameter)
 {
   SuanliCatalogPage *self = SUANLI_CATALOG_PAGE (widget);
-  GObject *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
+  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
   SuanliItem *item = suanli_catalog_page_get_selected_item (self);
-  g_autoptr(SuanliPlan) plan = NULL;
+  SuanliPlan *plan;
   g_autoptr(GError) error = NULL;
   g_autofree char *patch = NULL;
   g_autofree char *message = NULL;
   if (item == NULL || workspace == NULL || (patch = plan_patch (item)) == NULL)
     return;
-  g_object_get (workspace, "plan", &plan, NULL);
-  if (plan == NULL)
-    return;
+  plan = suanli_workspace_get_plan (workspace);
   if (!suanli_plan_apply_merge_patch_data (plan, patch, &error))
     g_critical ("%s", error->message);
   /* Translators: "H200 SXM is in the plan now". */
@@ -1032,18 +1030,16 @@ static void
 suanli_catalog_page_constructed (GObject *object)
 {
   SuanliCatalogPage *self = SUANLI_CATALOG_PAGE (object);
-  GObject *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
-  g_autoptr(GObject) selection = NULL;
+  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
   GtkSorter *sorter;
 
   G_OBJECT_CLASS (suanli_catalog_page_parent_class)->constructed (object);
 
-  /* The workspace's catalog and its compare list (see app/suanli-workspace.c). */
+  /* The workspace's catalog and its compare list. */
   if (workspace != NULL)
     {
-      g_object_get (workspace, "catalog", &self->catalog, "selection", &selection, NULL);
-      if (selection != NULL)
-        g_object_get (selection, "items", &self->compare_items, NULL);
+      self->catalog = g_object_ref (G_LIST_MODEL (suanli_workspace_get_catalog (workspace)));
+      self->compare_items = g_object_ref (suanli_selection_get_items (suanli_workspace_get_selection (workspace)));
     }
   if (self->catalog == NULL)
     self->catalog = G_LIST_MODEL (g_list_store_new (SUANLI_TYPE_ITEM));
@@ -1202,7 +1198,7 @@ suanli_catalog_page_init (SuanliCatalogPage *self)
 }
 
 GtkWidget *
-suanli_catalog_page_new (GObject *workspace)
+suanli_catalog_page_new (SuanliWorkspace *workspace)
 {
   return g_object_new (SUANLI_TYPE_CATALOG_PAGE, "workspace", workspace, NULL);
 }

@@ -13,7 +13,7 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SuanliCatalogPage, suanli_catalog_page, SUANLI, CATALOG_PAGE, SuanliPage)
 
-GtkWidget      *suanli_catalog_page_new               (GObject           *workspace);
+GtkWidget      *suanli_catalog_page_new               (SuanliWorkspace   *workspace);
 void            suanli_catalog_page_show_kind         (SuanliCatalogPage *self,
                                                        SuanliItemKind     kind);
 void            suanli_catalog_page_set_search        (SuanliCatalogPage *self,

@@ -31,7 +31,7 @@ struct _SuanliLiveDialog
 {
   AdwWindow             parent_instance;
 
-  GObject              *workspace;
+  SuanliWorkspace      *workspace;
   SuanliAgentList      *agents;
   GHashTable           *agent_states;   /* address → AgentState */
   GPtrArray            *jobs;           /* of SuanliLiveJob (this machine's) */
@@ -184,7 +184,6 @@ on_started (GObject      *source,
   SuanliLiveCapture *capture = SUANLI_LIVE_CAPTURE (source);
   g_autoptr(GError) error = NULL;
   SuanliTrace *trace = suanli_live_capture_get_trace (capture);
-  g_autoptr(SuanliTrace) shown = NULL;
 
   g_object_set_data (G_OBJECT (capture), "starting", NULL);
   if (!suanli_live_capture_start_finish (capture, result, &error))
@@ -200,11 +199,7 @@ on_started (GObject      *source,
     }
   /* Only now is the trace the workspace's: it is growing from here on, and the page knows it. */
   if (self->workspace != NULL)
-    {
-      g_object_get (self->workspace, "trace", &shown, NULL);
-      if (shown != trace)
-        g_object_set (self->workspace, "trace", trace, NULL);
-    }
+    suanli_workspace_set_trace (self->workspace, trace);
   gtk_widget_set_visible (self->stop_button, TRUE);
   gtk_widget_set_sensitive (self->save_button, FALSE);
   update_buttons (self);
@@ -973,8 +968,8 @@ suanli_live_dialog_init (SuanliLiveDialog *self)
 /* Returns: (transfer none): a Live… window over @parent, its jobs listed (the remembered agents'
  * as they answer). */
 SuanliLiveDialog *
-suanli_live_dialog_new (GtkWindow *parent,
-                        GObject   *workspace)
+suanli_live_dialog_new (GtkWindow       *parent,
+                        SuanliWorkspace *workspace)
 {
   SuanliLiveDialog *self = g_object_new (SUANLI_TYPE_LIVE_DIALOG, "transient-for", parent, "modal", FALSE, NULL);
   g_autoptr(GError) error = NULL;

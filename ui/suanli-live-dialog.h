@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "suanli-live-capture.h"
+#include "suanli-workspace.h"
 
 G_BEGIN_DECLS
 
@@ -16,7 +17,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (SuanliLiveDialog, suanli_live_dialog, SUANLI, LIVE_DIALOG, AdwWindow)
 
 SuanliLiveDialog  *suanli_live_dialog_new         (GtkWindow        *parent,
-                                                   GObject          *workspace);
+                                                   SuanliWorkspace  *workspace);
 void               suanli_live_dialog_refresh     (SuanliLiveDialog *self);
 guint              suanli_live_dialog_get_n_jobs  (SuanliLiveDialog *self);
 gboolean           suanli_live_dialog_capture     (SuanliLiveDialog *self,

@@ -1,9 +1,7 @@
 /* suanli-page.c — what the catalog, planner and profiler pages have in common
  *
- * A page is a bin around the content its template builds, and holds the window's workspace. The
- * workspace is typed GObject on purpose: ui/ does not include app/, so a page knows the workspace
- * only by the properties documented in app/suanli-workspace.c ("catalog", "plan", "trace",
- * "selection") and binds to them by name.
+ * A page is a bin around the content its template builds, and holds the window's workspace
+ * (ui/suanli-workspace.h): it reads the workspace by its getters and follows it by its signals.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -13,7 +11,7 @@
 
 typedef struct
 {
-  GObject *workspace;
+  SuanliWorkspace *workspace;
 } SuanliPagePrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (SuanliPage, suanli_page, GTK_TYPE_WIDGET)
@@ -88,9 +86,9 @@ suanli_page_class_init (SuanliPageClass *klass)
   object_class->get_property = suanli_page_get_property;
   object_class->set_property = suanli_page_set_property;
 
-  /* The window's SuanliWorkspace; see app/suanli-workspace.c for its properties. */
+  /* The window's workspace: what every page shows (ui/suanli-workspace.c). */
   properties[PROP_WORKSPACE] =
-    g_param_spec_object ("workspace", NULL, NULL, G_TYPE_OBJECT,
+    g_param_spec_object ("workspace", NULL, NULL, SUANLI_TYPE_WORKSPACE,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -104,7 +102,8 @@ suanli_page_init (SuanliPage *self)
 }
 
 /* Returns: (transfer none): the workspace this page shows. */
-GObject *
+/* Returns: (transfer none) (nullable): the page's workspace. */
+SuanliWorkspace *
 suanli_page_get_workspace (SuanliPage *self)
 {
   SuanliPagePrivate *priv;

@@ -6,6 +6,8 @@
 
 #include <gtk/gtk.h>
 
+#include "suanli-workspace.h"
+
 G_BEGIN_DECLS
 
 #define SUANLI_TYPE_PAGE (suanli_page_get_type ())
@@ -17,6 +19,6 @@ struct _SuanliPageClass
   GtkWidgetClass parent_class;
 };
 
-GObject *suanli_page_get_workspace (SuanliPage *self);
+SuanliWorkspace *suanli_page_get_workspace (SuanliPage *self);
 
 G_END_DECLS

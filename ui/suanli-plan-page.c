@@ -671,8 +671,8 @@ suanli_plan_page_export_report (SuanliPlanPage *self,
                                 GFile          *file,
                                 SuanliPaper     paper)
 {
-  GObject *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
-  g_autoptr(SuanliTrace) trace = NULL;
+  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
+  SuanliTrace *trace = NULL;
   g_autoptr(GTask) task = NULL;
   ReportJob *job;
   GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
@@ -693,7 +693,7 @@ suanli_plan_page_export_report (SuanliPlanPage *self,
       suanli_report_add_comparison (job->report, name, &pinned->inputs, &pinned->estimate);
     }
   if (workspace != NULL)
-    g_object_get (workspace, "trace", &trace, NULL);
+    trace = suanli_workspace_get_trace (workspace);
   if (trace != NULL && suanli_trace_get_n_groups (trace) > 0)
     {
       g_autofree char *name = g_path_get_basename (suanli_trace_get_string (trace, suanli_trace_get_group (trace, 0)->name));
@@ -1245,17 +1245,12 @@ static void
 suanli_plan_page_constructed (GObject *object)
 {
   SuanliPlanPage *self = SUANLI_PLAN_PAGE (object);
-  GObject *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
-  g_autoptr(GListModel) catalog = NULL;
+  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
 
   G_OBJECT_CLASS (suanli_plan_page_parent_class)->constructed (object);
 
-  if (workspace != NULL)
-    g_object_get (workspace, "plan", &self->plan, "catalog", &catalog, NULL);
-  if (self->plan == NULL)
-    self->plan = suanli_plan_new ();
-  self->catalog = catalog != NULL && SUANLI_IS_CATALOG (catalog) ? g_object_ref (SUANLI_CATALOG (catalog))
-                                                                 : suanli_catalog_new ();
+  self->plan = workspace != NULL ? g_object_ref (suanli_workspace_get_plan (workspace)) : suanli_plan_new ();
+  self->catalog = workspace != NULL ? g_object_ref (suanli_workspace_get_catalog (workspace)) : suanli_catalog_new ();
 
   /* The form's choices come from the catalog: build it once the catalog is there. */
   if (g_list_model_get_n_items (G_LIST_MODEL (self->catalog)) > 0)
@@ -1396,7 +1391,7 @@ suanli_plan_page_init (SuanliPlanPage *self)
 }
 
 GtkWidget *
-suanli_plan_page_new (GObject *workspace)
+suanli_plan_page_new (SuanliWorkspace *workspace)
 {
   return g_object_new (SUANLI_TYPE_PLAN_PAGE, "workspace", workspace, NULL);
 }

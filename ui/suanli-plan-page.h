@@ -14,7 +14,7 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SuanliPlanPage, suanli_plan_page, SUANLI, PLAN_PAGE, SuanliPage)
 
-GtkWidget            *suanli_plan_page_new           (GObject        *workspace);
+GtkWidget            *suanli_plan_page_new           (SuanliWorkspace *workspace);
 gboolean              suanli_plan_page_load_file     (SuanliPlanPage *self,
                                                       GFile          *file,
                                                       GError        **error);

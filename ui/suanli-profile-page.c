@@ -141,10 +141,9 @@ update_recent_menus (SuanliProfilePage *self)
 static SuanliTrace *
 workspace_trace (SuanliProfilePage *self)
 {
-  g_autoptr(GObject) trace = NULL;
+  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
 
-  g_object_get (suanli_page_get_workspace (SUANLI_PAGE (self)), "trace", &trace, NULL);
-  return SUANLI_IS_TRACE (trace) ? SUANLI_TRACE (trace) : NULL;
+  return workspace != NULL ? suanli_workspace_get_trace (workspace) : NULL;
 }
 
 /* "rank0.json, rank1.json" — the files of the trace. */
@@ -554,9 +553,7 @@ static void
 compare_with_plan (SuanliProfilePage *self)
 {
   SuanliTrace *trace = suanli_timeline_get_trace (self->timeline);
-  GObject *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
-  g_autoptr(SuanliPlan) plan = NULL;
-  g_autoptr(GListModel) catalog = NULL;
+  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
   g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
   g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
   g_autoptr(SuanliPlanComparison) comparison = NULL;
@@ -565,9 +562,9 @@ compare_with_plan (SuanliProfilePage *self)
 
   if (trace != NULL && workspace != NULL && self->figures != NULL && self->figures->trace == trace)
     {
-      g_object_get (workspace, "plan", &plan, "catalog", &catalog, NULL);
-      if (plan != NULL && SUANLI_IS_CATALOG (catalog) &&
-          suanli_plan_inputs_resolve (plan, SUANLI_CATALOG (catalog), &inputs, errors, warnings))
+      SuanliPlan *plan = suanli_workspace_get_plan (workspace);
+
+      if (suanli_plan_inputs_resolve (plan, suanli_workspace_get_catalog (workspace), &inputs, errors, warnings))
         {
           suanli_estimate_compute (&inputs, &estimate);
           comparison = suanli_plan_comparison_new (suanli_plan_get_name (plan), &inputs, &estimate, self->figures);
@@ -582,7 +579,7 @@ use_measured_action (GtkWidget  *widget,
                      GVariant   *parameter)
 {
   SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
-  g_autoptr(SuanliPlan) plan = NULL;
+  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
   g_autofree char *data = NULL;
   char number[G_ASCII_DTOSTR_BUF_SIZE];
 
@@ -591,9 +588,8 @@ use_measured_action (GtkWidget  *widget,
       show_toast (self, _("The measured step implies no usable MFU"));
       return;
     }
-  g_object_get (suanli_page_get_workspace (SUANLI_PAGE (self)), "plan", &plan, NULL);
   data = g_strdup_printf ("{\"assumptions\": {\"mfu\": %s}}", g_ascii_formatd (number, sizeof number, "%.4f", self->measured_mfu));
-  if (plan != NULL && suanli_plan_apply_merge_patch_data (plan, data, NULL))
+  if (workspace != NULL && suanli_plan_apply_merge_patch_data (suanli_workspace_get_plan (workspace), data, NULL))
     show_toast (self, _("The plan now assumes the measured MFU"));
 }
 
@@ -601,12 +597,12 @@ use_measured_action (GtkWidget  *widget,
 static void
 watch_plan (SuanliProfilePage *self)
 {
-  g_autoptr(SuanliPlan) plan = NULL;
+  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
+  SuanliPlan *plan = workspace != NULL ? suanli_workspace_get_plan (workspace) : NULL;
 
   if (self->watched_plan != NULL)
     g_signal_handlers_disconnect_by_func (self->watched_plan, compare_with_plan, self);
   g_clear_object (&self->watched_plan);
-  g_object_get (suanli_page_get_workspace (SUANLI_PAGE (self)), "plan", &plan, NULL);
   if (plan != NULL)
     {
       self->watched_plan = g_object_ref (plan);
@@ -1259,7 +1255,7 @@ on_loaded (GObject      *source,
 
       show_toast (self, warnings->len == 1 ? g_ptr_array_index (warnings, 0) : message);
     }
-  g_object_set (suanli_page_get_workspace (SUANLI_PAGE (self)), "trace", trace, NULL);
+  suanli_workspace_set_trace (suanli_page_get_workspace (SUANLI_PAGE (self)), trace);
 }
 
 /**
@@ -1642,9 +1638,9 @@ suanli_profile_page_constructed (GObject *object)
   SuanliProfilePage *self = SUANLI_PROFILE_PAGE (object);
 
   G_OBJECT_CLASS (suanli_profile_page_parent_class)->constructed (object);
-  g_signal_connect_object (suanli_page_get_workspace (SUANLI_PAGE (self)), "notify::trace", G_CALLBACK (show_trace), self,
+  g_signal_connect_object (suanli_page_get_workspace (SUANLI_PAGE (self)), "trace-replaced", G_CALLBACK (show_trace), self,
                            G_CONNECT_SWAPPED);
-  g_signal_connect_object (suanli_page_get_workspace (SUANLI_PAGE (self)), "notify::plan", G_CALLBACK (watch_plan), self,
+  g_signal_connect_object (suanli_page_get_workspace (SUANLI_PAGE (self)), "plan-replaced", G_CALLBACK (watch_plan), self,
                            G_CONNECT_SWAPPED);
   show_trace (self);
   watch_plan (self);
@@ -1889,7 +1885,7 @@ suanli_profile_page_init (SuanliProfilePage *self)
 }
 
 GtkWidget *
-suanli_profile_page_new (GObject *workspace)
+suanli_profile_page_new (SuanliWorkspace *workspace)
 {
   return g_object_new (SUANLI_TYPE_PROFILE_PAGE, "workspace", workspace, NULL);
 }

@@ -13,7 +13,7 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SuanliProfilePage, suanli_profile_page, SUANLI, PROFILE_PAGE, SuanliPage)
 
-GtkWidget *suanli_profile_page_new        (GObject            *workspace);
+GtkWidget *suanli_profile_page_new        (SuanliWorkspace    *workspace);
 void       suanli_profile_page_open_files (SuanliProfilePage  *self,
                                            GFile * const      *files,
                                            guint               n_files);

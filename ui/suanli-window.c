@@ -19,7 +19,7 @@ struct _SuanliWindow
 {
   AdwApplicationWindow  parent_instance;
 
-  GObject              *workspace;
+  SuanliWorkspace      *workspace;
   GSettings            *settings;
   GtkFileChooserNative *open_dialog;
 
@@ -253,9 +253,9 @@ suanli_window_class_init (SuanliWindowClass *klass)
   object_class->set_property = suanli_window_set_property;
   window_class->close_request = suanli_window_close_request;
 
-  /* The SuanliWorkspace the pages show; see app/suanli-workspace.c. */
+  /* The workspace the pages show (ui/suanli-workspace.h). */
   properties[PROP_WORKSPACE] =
-    g_param_spec_object ("workspace", NULL, NULL, G_TYPE_OBJECT,
+    g_param_spec_object ("workspace", NULL, NULL, SUANLI_TYPE_WORKSPACE,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -289,11 +289,11 @@ suanli_window_init (SuanliWindow *self)
 /* @application: (nullable): the application, or NULL for a window on its own (tests).
  * @workspace: the SuanliWorkspace this window shows. */
 SuanliWindow *
-suanli_window_new (GtkApplication *application,
-                   GObject        *workspace)
+suanli_window_new (GtkApplication  *application,
+                   SuanliWorkspace *workspace)
 {
   g_return_val_if_fail (application == NULL || GTK_IS_APPLICATION (application), NULL);
-  g_return_val_if_fail (G_IS_OBJECT (workspace), NULL);
+  g_return_val_if_fail (SUANLI_IS_WORKSPACE (workspace), NULL);
 
   return g_object_new (SUANLI_TYPE_WINDOW,
                        "application", application,
@@ -302,7 +302,7 @@ suanli_window_new (GtkApplication *application,
 }
 
 /* Returns: (transfer none): the window's workspace. */
-GObject *
+SuanliWorkspace *
 suanli_window_get_workspace (SuanliWindow *self)
 {
   g_return_val_if_fail (SUANLI_IS_WINDOW (self), NULL);

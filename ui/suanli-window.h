@@ -6,6 +6,8 @@
 
 #include <adwaita.h>
 
+#include "suanli-workspace.h"
+
 G_BEGIN_DECLS
 
 #define SUANLI_TYPE_WINDOW (suanli_window_get_type ())
@@ -17,24 +19,24 @@ G_DECLARE_FINAL_TYPE (SuanliWindow, suanli_window, SUANLI, WINDOW, AdwApplicatio
 #define SUANLI_PAGE_PLANNER  "planner"
 #define SUANLI_PAGE_PROFILER "profiler"
 
-SuanliWindow *suanli_window_new              (GtkApplication *application,
-                                              GObject        *workspace);
-GObject      *suanli_window_get_workspace    (SuanliWindow   *self);
-void          suanli_window_show_page        (SuanliWindow   *self,
-                                              const char     *name);
-const char   *suanli_window_get_visible_page (SuanliWindow   *self);
-void          suanli_window_add_toast        (SuanliWindow   *self,
-                                              const char     *title);
-void          suanli_window_open_trace       (SuanliWindow   *self,
-                                              GFile          *file);
-gboolean      suanli_window_open_plan        (SuanliWindow   *self,
-                                              GFile          *file,
-                                              GError        **error);
-void          suanli_window_add_toast_with_button (SuanliWindow *self,
-                                              const char     *title,
-                                              const char     *button_label,
-                                              GCallback       clicked,
-                                              gpointer        data,
-                                              GDestroyNotify  destroy_data);
+SuanliWindow    *suanli_window_new                   (GtkApplication  *application,
+                                                      SuanliWorkspace *workspace);
+SuanliWorkspace *suanli_window_get_workspace         (SuanliWindow    *self);
+void             suanli_window_show_page             (SuanliWindow    *self,
+                                                      const char      *name);
+const char      *suanli_window_get_visible_page      (SuanliWindow    *self);
+void             suanli_window_add_toast             (SuanliWindow    *self,
+                                                      const char      *title);
+void             suanli_window_open_trace            (SuanliWindow    *self,
+                                                      GFile           *file);
+gboolean         suanli_window_open_plan             (SuanliWindow    *self,
+                                                      GFile           *file,
+                                                      GError         **error);
+void             suanli_window_add_toast_with_button (SuanliWindow    *self,
+                                                      const char      *title,
+                                                      const char      *button_label,
+                                                      GCallback        clicked,
+                                                      gpointer         data,
+                                                      GDestroyNotify   destroy_data);
 
 G_END_DECLS

@@ -1,20 +1,18 @@
 /* suanli-workspace.c — the one shared object model of a window
  *
- * A window has one workspace; its pages take it as their "workspace" construct property and know
- * it only through these properties (g_object_bind_property, GBindingGroup, <lookup> in .ui
- * files), so ui/ never includes app/ and pages never talk to each other:
+ * The application makes one workspace a window and hands it to the window, which hands it to its
+ * pages; pages never talk to each other, only to the workspace, by its getters and its signals:
  *
- *  catalog    GListModel of catalog items, construct-only. One loaded catalog is shared by every
- *             workspace of the application. (SuanliCatalog, from the catalog issue.)
+ *  catalog    the SuanliCatalog, construct-only: one loaded catalog is shared by every workspace
+ *             of the application (it may still be loading: watch its "items-changed").
  *  plan       the SuanliPlan being edited, never NULL (a new workspace starts with an empty plan).
- *             It emits "changed" on every edit, and its estimate is recomputed then.
- *  trace      the trace being viewed, or NULL. A live capture appends to it and it emits "grown".
- *             (SuanliTrace, from the trace-engine issue.)
+ *             It emits "changed" on every edit; "plan-replaced" says another plan took its place.
+ *  trace      the SuanliTrace being viewed, or NULL. A live capture appends to it and it emits
+ *             "grown"; "trace-replaced" says another trace (or none) took its place.
  *  selection  a SuanliSelection, never NULL: catalog items picked for compare and plan, the selected
  *             time range and the selected event.
  *
- * The trace property holds a plain GObject until SuanliTrace lands; its setter accepts any object
- * so the model can be exercised before then.
+ * The same four are GObject properties too, for g_object_bind_property and the tests.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -26,9 +24,9 @@ struct _SuanliWorkspace
 {
   GObject          parent_instance;
 
-  GListModel      *catalog;
+  SuanliCatalog   *catalog;
   SuanliPlan      *plan;
-  GObject         *trace;
+  SuanliTrace     *trace;
   SuanliSelection *selection;
 };
 
@@ -44,6 +42,14 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+enum {
+  PLAN_REPLACED,
+  TRACE_REPLACED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static void
 suanli_workspace_dispose (GObject *object)
@@ -123,7 +129,7 @@ suanli_workspace_constructed (GObject *object)
 
   /* A workspace without a catalog still works: every page then shows its empty state. */
   if (self->catalog == NULL)
-    self->catalog = G_LIST_MODEL (g_list_store_new (G_TYPE_OBJECT));
+    self->catalog = suanli_catalog_new ();
 }
 
 static void
@@ -137,19 +143,26 @@ suanli_workspace_class_init (SuanliWorkspaceClass *klass)
   object_class->set_property = suanli_workspace_set_property;
 
   properties[PROP_CATALOG] =
-    g_param_spec_object ("catalog", NULL, NULL, G_TYPE_LIST_MODEL,
+    g_param_spec_object ("catalog", NULL, NULL, SUANLI_TYPE_CATALOG,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   properties[PROP_PLAN] =
     g_param_spec_object ("plan", NULL, NULL, SUANLI_TYPE_PLAN,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_TRACE] =
-    g_param_spec_object ("trace", NULL, NULL, G_TYPE_OBJECT,
+    g_param_spec_object ("trace", NULL, NULL, SUANLI_TYPE_TRACE,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_SELECTION] =
     g_param_spec_object ("selection", NULL, NULL, SUANLI_TYPE_SELECTION,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  signals[PLAN_REPLACED] =
+    g_signal_new ("plan-replaced", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, SUANLI_TYPE_PLAN);
+  signals[TRACE_REPLACED] =
+    g_signal_new ("trace-replaced", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, SUANLI_TYPE_TRACE);
 }
 
 static void
@@ -161,14 +174,15 @@ suanli_workspace_init (SuanliWorkspace *self)
 
 /* @catalog: (nullable): the application's catalog; NULL gives an empty one. */
 SuanliWorkspace *
-suanli_workspace_new (GListModel *catalog)
+suanli_workspace_new (SuanliCatalog *catalog)
 {
-  g_return_val_if_fail (catalog == NULL || G_IS_LIST_MODEL (catalog), NULL);
+  g_return_val_if_fail (catalog == NULL || SUANLI_IS_CATALOG (catalog), NULL);
 
   return g_object_new (SUANLI_TYPE_WORKSPACE, "catalog", catalog, NULL);
 }
 
-GListModel *
+/* Returns: (transfer none): the catalog; never NULL. */
+SuanliCatalog *
 suanli_workspace_get_catalog (SuanliWorkspace *self)
 {
   g_return_val_if_fail (SUANLI_IS_WORKSPACE (self), NULL);
@@ -192,11 +206,14 @@ suanli_workspace_set_plan (SuanliWorkspace *self,
   g_return_if_fail (SUANLI_IS_WORKSPACE (self));
   g_return_if_fail (SUANLI_IS_PLAN (plan));
 
-  if (g_set_object (&self->plan, plan))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLAN]);
+  if (!g_set_object (&self->plan, plan))
+    return;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLAN]);
+  g_signal_emit (self, signals[PLAN_REPLACED], 0, plan);
 }
 
-GObject *
+/* Returns: (transfer none) (nullable): the trace being viewed. */
+SuanliTrace *
 suanli_workspace_get_trace (SuanliWorkspace *self)
 {
   g_return_val_if_fail (SUANLI_IS_WORKSPACE (self), NULL);
@@ -206,10 +223,10 @@ suanli_workspace_get_trace (SuanliWorkspace *self)
 
 void
 suanli_workspace_set_trace (SuanliWorkspace *self,
-                            GObject         *trace)
+                            SuanliTrace     *trace)
 {
   g_return_if_fail (SUANLI_IS_WORKSPACE (self));
-  g_return_if_fail (trace == NULL || G_IS_OBJECT (trace));
+  g_return_if_fail (trace == NULL || SUANLI_IS_TRACE (trace));
 
   if (!g_set_object (&self->trace, trace))
     return;
@@ -218,6 +235,7 @@ suanli_workspace_set_trace (SuanliWorkspace *self,
   suanli_selection_clear_range (self->selection);
   suanli_selection_set_event (self->selection, -1, SUANLI_SELECTION_NONE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRACE]);
+  g_signal_emit (self, signals[TRACE_REPLACED], 0, trace);
 }
 
 /* Returns: (transfer none): the selection; it lives as long as the workspace. */

@@ -1,8 +1,7 @@
 /* suanli-selection.c — what the user has selected, shared by every page of a window
  *
  * Three things can be selected at once and independently:
- *  - items: catalog items picked for comparison and for the plan (a GListStore of GObjects; the
- *    catalog issue fills it with SuanliItem);
+ *  - items: catalog items picked for comparison and for the plan (a GListStore of SuanliItem);
  *  - a time range of the trace, in nanoseconds on the trace's clock (the timeline's ruler sets it,
  *    every profiler view filters by it);
  *  - one event of the trace, as (track, index into that track's slices).
@@ -11,6 +10,7 @@
  */
 #include "config.h"
 
+#include "suanli-item.h"
 #include "suanli-selection.h"
 
 struct _SuanliSelection
@@ -91,7 +91,7 @@ suanli_selection_class_init (SuanliSelectionClass *klass)
   object_class->get_property = suanli_selection_get_property;
 
   properties[PROP_ITEMS] =
-    g_param_spec_object ("items", NULL, NULL, G_TYPE_LIST_MODEL,
+    g_param_spec_object ("items", NULL, NULL, G_TYPE_LIST_STORE,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_HAS_RANGE] =
     g_param_spec_boolean ("has-range", NULL, NULL, FALSE,
@@ -115,7 +115,7 @@ suanli_selection_class_init (SuanliSelectionClass *klass)
 static void
 suanli_selection_init (SuanliSelection *self)
 {
-  self->items = g_list_store_new (G_TYPE_OBJECT);
+  self->items = g_list_store_new (SUANLI_TYPE_ITEM);
   self->range_start = SUANLI_SELECTION_NONE;
   self->range_end = SUANLI_SELECTION_NONE;
   self->event_track = -1;
@@ -128,13 +128,13 @@ suanli_selection_new (void)
   return g_object_new (SUANLI_TYPE_SELECTION, NULL);
 }
 
-/* Returns: (transfer none): a GListStore; add and remove items on it directly. */
-GListModel *
+/* Returns: (transfer none): a GListStore of SuanliItem; add and remove items on it directly. */
+GListStore *
 suanli_selection_get_items (SuanliSelection *self)
 {
   g_return_val_if_fail (SUANLI_IS_SELECTION (self), NULL);
 
-  return G_LIST_MODEL (self->items);
+  return self->items;
 }
 
 gboolean

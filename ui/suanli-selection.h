@@ -16,7 +16,7 @@ G_DECLARE_FINAL_TYPE (SuanliSelection, suanli_selection, SUANLI, SELECTION, GObj
 #define SUANLI_SELECTION_NONE ((gint64) -1)
 
 SuanliSelection *suanli_selection_new             (void);
-GListModel      *suanli_selection_get_items       (SuanliSelection *self);
+GListStore      *suanli_selection_get_items       (SuanliSelection *self);
 gboolean         suanli_selection_get_has_range   (SuanliSelection *self);
 gint64           suanli_selection_get_range_start (SuanliSelection *self);
 gint64           suanli_selection_get_range_end   (SuanliSelection *self);
