@@ -1,9 +1,10 @@
 # Convenience targets over meson. `make run` and `make test` install what is missing first.
 BUILD ?= _build
 MESON_OPTIONS ?=
+RUNS ?= 5
 SCREENSHOTS ?= $(CURDIR)/_screenshots
 
-.PHONY: all run test screenshots bench install clean
+.PHONY: all run test test-stress screenshots bench install clean
 
 all: $(BUILD)/build.ninja
 	meson compile -C $(BUILD)
@@ -21,6 +22,12 @@ test:
 	build-aux/setup.sh test
 	$(MAKE) all
 	meson test -C $(BUILD) --print-errorlogs
+
+# The ui suite five times while two busy loops take the CPUs (build-aux/test-stress.sh).
+test-stress:
+	build-aux/setup.sh test
+	$(MAKE) all
+	build-aux/test-stress.sh $(BUILD) $(RUNS)
 
 # PNGs of every page, light and dark, English and Chinese, in $(SCREENSHOTS).
 screenshots: all

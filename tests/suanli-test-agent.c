@@ -15,6 +15,7 @@
 #include <glib/gstdio.h>
 
 #include "suanli-test-agent.h"
+#include "suanli-test-wait.h"
 
 /* Children die with the test, even when an assertion ends it: a failure must not hang the run. */
 static void
@@ -44,7 +45,6 @@ suanli_test_start_job (guint64 count,
   g_autofree char *seconds_text = g_strdup_printf ("%.1f", seconds);
   g_autofree char *rank_text = g_strdup_printf ("%d", rank);
   g_autofree char *socket_path = NULL;
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
   GSubprocess *job;
 
   g_subprocess_launcher_setenv (launcher, "RANK", rank_text, TRUE);
@@ -54,9 +54,7 @@ suanli_test_start_job (guint64 count,
                                      NULL);
   g_assert_no_error (error);
   socket_path = g_strdup_printf ("%s/suanli/%s.sock", g_getenv ("XDG_RUNTIME_DIR"), g_subprocess_get_identifier (job));
-  while (!g_file_test (socket_path, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
-    g_usleep (10000);
-  g_assert_true (g_file_test (socket_path, G_FILE_TEST_EXISTS));
+  suanli_test_await (suanli_test_file_exists, socket_path);
   return job;
 }
 

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 #include <adwaita.h>
 
@@ -19,6 +20,9 @@ suanli_test_init_gtk (int    *argc,
   g_test_init (argc, argv, NULL);
   gtk_init ();
   adw_init ();
+  /* A blinking text cursor ticks the frame clock for as long as an entry has the focus; without
+   * it, a frame that nothing updated means the window is still (suanli_test_settle). */
+  g_object_set (gtk_settings_get_default (), "gtk-cursor-blink", FALSE, "gtk-enable-animations", FALSE, NULL);
   /* What AdwApplication does for the application: its style sheet and icons live in its resources. */
   {
     g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
@@ -39,36 +43,6 @@ suanli_test_language_tag (void)
   const char *language = g_getenv ("LANGUAGE");
 
   return language != NULL && g_str_has_prefix (language, "zh") ? "zh_CN" : "en";
-}
-
-void
-suanli_test_iterate (guint milliseconds)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) milliseconds * 1000;
-
-  while (g_get_monotonic_time () < end)
-    {
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (1000);
-    }
-}
-
-/* Runs the main loop until @predicate holds or @timeout_ms passes; returns whether it held. */
-gboolean
-suanli_test_wait_until (gboolean (*predicate) (gpointer data),
-                        gpointer  data,
-                        guint     timeout_ms)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
-
-  while (!predicate (data))
-    {
-      if (g_get_monotonic_time () >= end)
-        return FALSE;
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (1000);
-    }
-  return TRUE;
 }
 
 static void
@@ -98,13 +72,84 @@ suanli_test_wait_for_frame (GtkWidget *widget)
   gboolean painted = FALSE;
   gulong handler;
 
-  g_assert_true (suanli_test_wait_until (widget_is_mapped, widget, 10000));
+  suanli_test_await (widget_is_mapped, widget);
   clock = gtk_widget_get_frame_clock (widget);
   g_assert_nonnull (clock);
   handler = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &painted);
   gtk_widget_queue_draw (widget);
-  g_assert_true (suanli_test_wait_until (flag_is_set, &painted, 10000));
+  suanli_test_await (flag_is_set, &painted);
   g_signal_handler_disconnect (clock, handler);
+}
+
+static void
+on_update (GdkFrameClock *clock,
+           gpointer       user_data)
+{
+  *(gboolean *) user_data = TRUE;
+}
+
+/* Waits until @widget's window has drawn a frame in which nothing moved: transitions and
+ * animations run from tick callbacks, which make the frame clock emit "update" in every frame
+ * they are running in; a frame without one means they are over. */
+void
+suanli_test_settle (GtkWidget *widget)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) suanli_test_patience_ms () * 1000;
+  GdkFrameClock *clock;
+  gboolean updated = TRUE;
+  gulong handler;
+
+  suanli_test_wait_for_frame (widget);
+  clock = gtk_widget_get_frame_clock (widget);
+  handler = g_signal_connect (clock, "update", G_CALLBACK (on_update), &updated);
+  while (updated)
+    {
+      if (g_get_monotonic_time () >= end)
+        g_error ("%s is still animating after %u s", G_OBJECT_TYPE_NAME (widget), suanli_test_patience_ms () / 1000);
+      updated = FALSE;
+      suanli_test_wait_for_frame (widget);
+    }
+  g_signal_handler_disconnect (clock, handler);
+}
+
+typedef struct
+{
+  GtkWidget  *root;
+  const char *text;
+} LabelSearch;
+
+static gboolean
+label_is_shown (gpointer data)
+{
+  LabelSearch *search = data;
+
+  return suanli_test_find_label (search->root, search->text) != NULL;
+}
+
+/* Waits until a label under @root shows @text: for what a debounced entry or a worker thread
+ * puts on the page in its own time. */
+void
+suanli_test_await_label (GtkWidget  *root,
+                         const char *text)
+{
+  LabelSearch search = { root, text };
+
+  if (!suanli_test_wait_until (label_is_shown, &search, suanli_test_patience_ms ()))
+    g_error ("no label saying “%s” under %s after %u s", text, G_OBJECT_TYPE_NAME (root),
+             suanli_test_patience_ms () / 1000);
+}
+
+static gboolean
+widget_is_unmapped (gpointer data)
+{
+  return !gtk_widget_get_mapped (GTK_WIDGET (data));
+}
+
+/* Waits until @widget is off the screen (a popover popped down, a window hidden). */
+void
+suanli_test_await_unmapped (GtkWidget *widget)
+{
+  suanli_test_await (widget_is_unmapped, widget);
 }
 
 /* Renders @widget as it is on screen to $SUANLI_SCREENSHOT_DIR/@name.png, through the widget's
@@ -122,7 +167,7 @@ suanli_test_screenshot (GtkWidget  *widget,
 
   /* Let transitions (a switcher's highlight, a revealer) finish: a screenshot shows the end state.
    * Turning animations off instead trips a libadwaita 1.2 size warning in preferences windows. */
-  suanli_test_iterate (400);
+  suanli_test_settle (widget);
   texture = suanli_test_render (widget);
   if (directory == NULL || *directory == '\0')
     return NULL;
@@ -226,8 +271,58 @@ suanli_test_click (GtkWidget *widget,
                             (char *) "click", (char *) "1", NULL });
 }
 
+/* What GTK has seen of a drag: the last event of the kind expected, at the place expected. */
+typedef struct
+{
+  GdkEventType expected;
+  double       x, y;          /* in the native's coordinates; NAN for anywhere */
+  gboolean     seen;
+} DragStep;
+
+static gboolean
+on_drag_event (GtkEventControllerLegacy *controller,
+               GdkEvent                 *event,
+               DragStep                 *step)
+{
+  GtkNative *native = gtk_widget_get_native (gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller)));
+  double x = 0, y = 0, surface_x = 0, surface_y = 0;
+
+  if (gdk_event_get_event_type (event) != step->expected || !gdk_event_get_position (event, &x, &y))
+    return FALSE;
+  gtk_native_get_surface_transform (native, &surface_x, &surface_y);
+  if (isnan (step->x) || (fabs (x - surface_x - step->x) < 1.5 && fabs (y - surface_y - step->y) < 1.5))
+    step->seen = TRUE;
+  return FALSE;   /* the widget's own gestures see every event too */
+}
+
+static gboolean
+drag_step_seen (gpointer data)
+{
+  return ((DragStep *) data)->seen;
+}
+
+/* Runs xdotool's @argv and waits until GTK has delivered the event it makes to @widget. */
+static void
+drag_step (GtkWidget    *widget,
+           DragStep     *step,
+           GdkEventType  expected,
+           double        x,
+           double        y,
+           char        **argv)
+{
+  GtkWidget *native = GTK_WIDGET (gtk_widget_get_native (widget));
+  graphene_point_t in = GRAPHENE_POINT_INIT (x, y), out = GRAPHENE_POINT_INIT (NAN, NAN);
+
+  if (!isnan (x))
+    g_assert_true (gtk_widget_compute_point (widget, native, &in, &out));
+  step->expected = expected, step->x = out.x, step->y = out.y, step->seen = FALSE;
+  run_xdotool (argv);
+  suanli_test_await (drag_step_seen, step);
+}
+
 /* Presses the first button at @x0, @y0 of @widget, moves to @x1, @y1 in steps, and lets go: a real
- * drag through the X server, with the main loop run between the steps so that GTK sees each. */
+ * drag through the X server. Each step waits until GTK has delivered its event, so the widget
+ * sees every one as a person's drag would make it. */
 void
 suanli_test_drag (GtkWidget *widget,
                   double     x0,
@@ -235,24 +330,32 @@ suanli_test_drag (GtkWidget *widget,
                   double     x1,
                   double     y1)
 {
+  GtkEventController *watcher = gtk_event_controller_legacy_new ();
+  DragStep step = { 0 };
   g_autofree char *x_text = NULL;
   g_autofree char *y_text = NULL;
 
+  gtk_event_controller_set_propagation_phase (watcher, GTK_PHASE_CAPTURE);
+  g_signal_connect (watcher, "event", G_CALLBACK (on_drag_event), &step);
+  gtk_widget_add_controller (widget, watcher);
+
   screen_point (widget, x0, y0, &x_text, &y_text);
-  run_xdotool ((char *[]) { (char *) "xdotool", (char *) "mousemove", (char *) "--sync", x_text, y_text,
-                            (char *) "mousedown", (char *) "1", NULL });
-  suanli_test_iterate (10);
-  for (int step = 1; step <= 4; step++)
+  drag_step (widget, &step, GDK_BUTTON_PRESS, x0, y0,
+             (char *[]) { (char *) "xdotool", (char *) "mousemove", (char *) "--sync", x_text, y_text,
+                          (char *) "mousedown", (char *) "1", NULL });
+  for (int i = 1; i <= 4; i++)
     {
+      double x = x0 + (x1 - x0) * i / 4, y = y0 + (y1 - y0) * i / 4;
       g_autofree char *step_x = NULL;
       g_autofree char *step_y = NULL;
 
-      screen_point (widget, x0 + (x1 - x0) * step / 4, y0 + (y1 - y0) * step / 4, &step_x, &step_y);
-      run_xdotool ((char *[]) { (char *) "xdotool", (char *) "mousemove", (char *) "--sync", step_x, step_y, NULL });
-      suanli_test_iterate (10);
+      screen_point (widget, x, y, &step_x, &step_y);
+      drag_step (widget, &step, GDK_MOTION_NOTIFY, x, y,
+                 (char *[]) { (char *) "xdotool", (char *) "mousemove", (char *) "--sync", step_x, step_y, NULL });
     }
-  run_xdotool ((char *[]) { (char *) "xdotool", (char *) "mouseup", (char *) "1", NULL });
-  suanli_test_iterate (10);
+  drag_step (widget, &step, GDK_BUTTON_RELEASE, NAN, NAN,
+             (char *[]) { (char *) "xdotool", (char *) "mouseup", (char *) "1", NULL });
+  gtk_widget_remove_controller (widget, watcher);
 }
 
 /* The first GtkLabel under @root (depth first) whose text contains @text, or NULL. */
@@ -299,8 +402,22 @@ void
 suanli_test_destroy_window (GtkWindow *window)
 {
   gtk_window_destroy (window);
-  suanli_test_iterate (50);
-  g_assert_finalize_object (window);
+  suanli_test_await_finalized (window);
+}
+
+static gboolean
+is_last_reference (gpointer object)
+{
+  return g_atomic_int_get (&G_OBJECT (object)->ref_count) == 1;
+}
+
+/* Waits until the caller's is the last reference to @object (whatever else held it, a closing
+ * window's idle work say, has let go), then drops it and checks that @object is finalized. */
+void
+suanli_test_await_finalized (gpointer object)
+{
+  suanli_test_await (is_last_reference, object);
+  g_assert_finalize_object (object);
 }
 
 /* A Kineto-form trace the project makes itself, modelled on the real fixtures: a CPU process

@@ -6,16 +6,18 @@
 
 #include <gtk/gtk.h>
 
+#include "suanli-test-wait.h"
+
 G_BEGIN_DECLS
 
 void        suanli_test_init_gtk              (int         *argc,
                                                char      ***argv);
 const char *suanli_test_language_tag          (void);
 void        suanli_test_wait_for_frame        (GtkWidget   *widget);
-void        suanli_test_iterate               (guint        milliseconds);
-gboolean    suanli_test_wait_until            (gboolean   (*predicate) (gpointer data),
-                                               gpointer     data,
-                                               guint        timeout_ms);
+void        suanli_test_settle                (GtkWidget   *widget);
+void        suanli_test_await_label           (GtkWidget   *root,
+                                               const char  *text);
+void        suanli_test_await_unmapped        (GtkWidget   *widget);
 char       *suanli_test_screenshot            (GtkWidget   *widget,
                                                const char  *name);
 GtkWidget  *suanli_test_find_label            (GtkWidget   *root,
@@ -35,6 +37,7 @@ void        suanli_test_drag                  (GtkWidget   *widget,
                                                double       x1,
                                                double       y1);
 void        suanli_test_destroy_window        (GtkWindow   *window);
+void        suanli_test_await_finalized       (gpointer     object);
 char       *suanli_test_write_kineto_trace    (const char  *directory);
 char       *suanli_test_trace_for_screenshots (const char  *directory);
 

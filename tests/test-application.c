@@ -38,14 +38,32 @@ fixture_set_up (Fixture       *fixture,
   g_assert_no_error (error);
 }
 
+static gboolean
+all_gone (gpointer data)
+{
+  GPtrArray *windows = data;
+
+  for (guint i = 0; i < windows->len; i++)
+    if (g_ptr_array_index (windows, i) != NULL)
+      return FALSE;
+  return TRUE;
+}
+
+/* Destroys every window of @application and waits until each is finalized. */
 static void
 close_windows (GtkApplication *application)
 {
-  GList *windows;
+  g_autoptr(GPtrArray) windows = g_ptr_array_new ();
+  GList *open;
 
-  while ((windows = gtk_application_get_windows (application)) != NULL)
-    gtk_window_destroy (windows->data);
-  suanli_test_iterate (50);
+  for (GList *l = gtk_application_get_windows (application); l != NULL; l = l->next)
+    g_ptr_array_add (windows, l->data);
+  /* Each slot becomes NULL when its window is finalized. */
+  for (guint i = 0; i < windows->len; i++)
+    g_object_add_weak_pointer (g_ptr_array_index (windows, i), &g_ptr_array_index (windows, i));
+  while ((open = gtk_application_get_windows (application)) != NULL)
+    gtk_window_destroy (open->data);
+  suanli_test_await (all_gone, windows);
 }
 
 static void
@@ -157,8 +175,7 @@ find_window_of_type (GtkApplication *application,
 {
   WindowSearch search = { application, type };
 
-  if (!suanli_test_wait_until (has_window_of_type, &search, 5000))
-    return NULL;
+  suanli_test_await (has_window_of_type, &search);
   for (GList *l = gtk_application_get_windows (application); l != NULL; l = l->next)
     if (G_TYPE_CHECK_INSTANCE_TYPE (l->data, type))
       return l->data;
@@ -188,13 +205,10 @@ test_shortcuts_and_about (Fixture       *fixture,
   g_autofree char *about_name = g_strdup_printf ("about-light-%s", suanli_test_language_tag ());
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL));
-  shortcuts = find_window_of_type (GTK_APPLICATION (fixture->application), GTK_TYPE_SHORTCUTS_WINDOW);
-  if (shortcuts == NULL)
-    {
-      /* The overlay is not added to the application's windows: look at the window's overlay. */
-      shortcuts = GTK_WIDGET (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
-    }
+  /* The overlay is the window's own, not one of the application's windows: wait until it is up. */
+  shortcuts = GTK_WIDGET (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
   g_assert_nonnull (shortcuts);
+  suanli_test_wait_for_frame (shortcuts);
   g_assert_nonnull (suanli_test_find_label (shortcuts, _("Open a plan or trace")));
   g_free (suanli_test_screenshot (shortcuts, shortcuts_name));
   gtk_window_close (GTK_WINDOW (shortcuts));
@@ -240,7 +254,7 @@ open_and_expect_toast (Fixture    *fixture,
   g_application_open (G_APPLICATION (fixture->application), &file, 1, "");
   search.window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->application)));
   g_assert_nonnull (search.window);
-  if (!suanli_test_wait_until (label_is_shown, &search, 5000))
+  if (!suanli_test_wait_until (label_is_shown, &search, suanli_test_patience_ms ()))
     g_error ("no toast saying “%s” after opening %s", expected, basename);
 }
 
@@ -284,7 +298,7 @@ test_open_files (Fixture       *fixture,
     files[1] = g_file_new_for_path (rank1);
     g_application_open (G_APPLICATION (fixture->application), files, 2, "");
     window = SUANLI_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (fixture->application)));
-    g_assert_true (suanli_test_wait_until (trace_is_loaded, suanli_window_get_workspace (window), 10000));
+    suanli_test_await (trace_is_loaded, suanli_window_get_workspace (window));
     g_assert_cmpstr (suanli_window_get_visible_page (window), ==, SUANLI_PAGE_PROFILER);
     {
       SuanliTrace *loaded = suanli_workspace_get_trace (suanli_window_get_workspace (window));
@@ -307,7 +321,7 @@ test_open_files (Fixture       *fixture,
                                                    " \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}}", -1, NULL));
     g_application_open (G_APPLICATION (fixture->application), &plan_file, 1, "");
     window = SUANLI_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (fixture->application)));
-    g_assert_true (suanli_test_wait_until (planner_is_shown, window, 5000));
+    suanli_test_await (planner_is_shown, window);
     g_assert_cmpstr (suanli_plan_get_name (suanli_workspace_get_plan (SUANLI_WORKSPACE (suanli_window_get_workspace (window)))),
                      ==, "Opened from the command line");
   }
@@ -337,11 +351,11 @@ test_user_catalog (Fixture       *fixture,
   SuanliCatalog *catalog;
 
   search.window = GTK_WIDGET (activate (fixture));
-  g_assert_true (suanli_test_wait_until (catalog_is_loaded, fixture->application, 10000));
+  suanli_test_await (catalog_is_loaded, fixture->application);
   catalog = suanli_application_get_catalog (fixture->application);
   g_assert_cmpstr (suanli_item_get_name (suanli_catalog_lookup (catalog, "nvidia-h200-sxm")), ==, "H200 (ours)");
   g_assert_nonnull (suanli_catalog_lookup (catalog, "amd-mi300x"));
-  g_assert_true (suanli_test_wait_until (label_is_shown, &search, 5000));
+  suanli_test_await (label_is_shown, &search);
 }
 
 /* Writes the user's catalog files into a data folder of this test's own, which it returns. */

@@ -48,9 +48,7 @@ static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  gtk_window_destroy (GTK_WINDOW (fixture->window));
-  suanli_test_iterate (50);
-  g_assert_finalize_object (fixture->window);
+  suanli_test_destroy_window (GTK_WINDOW (fixture->window));
   g_assert_finalize_object (fixture->workspace);
   g_assert_finalize_object (fixture->catalog);
 }
@@ -282,7 +280,7 @@ test_chart_click_selects (Fixture       *fixture,
 
   /* A real click there selects its row in the table. */
   suanli_test_click (GTK_WIDGET (chart), x, y);
-  g_assert_true (suanli_test_wait_until (item_is_selected, &wait, 5000));
+  suanli_test_await (item_is_selected, &wait);
 
   g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), screenshot));
 }

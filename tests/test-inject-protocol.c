@@ -18,6 +18,7 @@
 #include "suanli-import.h"
 #include "suanli-inject.h"
 #include "suanli-test-generator.h"
+#include "suanli-test-wait.h"
 #include "suanli-local-capture.h"
 
 #define RECORDS 1000000
@@ -29,14 +30,22 @@ static char *socket_path;
 /* ---- a collector ------------------------------------------------------------------------------- */
 
 /* The last capture has ended (its generator thread joined): the generator may be set up again. */
+static gboolean
+library_is_idle (gpointer data)
+{
+  return suanli_inject_control_state () == SUANLI_INJECT_IDLE;
+}
+
+static gboolean
+generator_is_done (gpointer data)
+{
+  return g_atomic_int_get (&generator.done);
+}
+
 static void
 wait_until_idle (void)
 {
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-  while (suanli_inject_control_state () != SUANLI_INJECT_IDLE && g_get_monotonic_time () < deadline)
-    g_usleep (1000);
-  g_assert_cmpint (suanli_inject_control_state (), ==, SUANLI_INJECT_IDLE);
+  suanli_test_await (library_is_idle, NULL);
 }
 
 static int
@@ -127,25 +136,18 @@ static void
 test_collector_stalls_and_dies (void)
 {
   int fd;
-  gint64 deadline;
 
   generator.count = 4 * RECORDS;
   generator.wait_when_full = FALSE;
   fd = connect_and_start ();
   /* Reading nothing: the socket's buffer and then the queue fill. The producer still finishes. */
-  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-  while (!g_atomic_int_get (&generator.done) && g_get_monotonic_time () < deadline)
-    g_usleep (1000);
-  g_assert_true (g_atomic_int_get (&generator.done));
+  suanli_test_await (generator_is_done, NULL);
   g_test_message ("the producer made %u records; the queue refused %" G_GUINT64_FORMAT, 4 * RECORDS, generator.refused);
   g_assert_cmpuint (generator.refused, >, 0);
 
   /* The collector dies: the capture ends, the library is idle and attachable again. */
   close (fd);
-  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-  while (suanli_inject_control_state () != SUANLI_INJECT_IDLE && g_get_monotonic_time () < deadline)
-    g_usleep (1000);
-  g_assert_cmpint (suanli_inject_control_state (), ==, SUANLI_INJECT_IDLE);
+  wait_until_idle ();
   g_assert_cmpuint (suanli_inject_control_dropped (), >=, generator.refused);
   {
     /* And a new collector gets a new capture. */

@@ -116,7 +116,7 @@ test_remote_ranks (void)
 
   /* Connect to Agent… as people see it. */
   g_signal_emit_by_name (find_named (GTK_WIDGET (dialog), "connect-agent"), "clicked");
-  g_assert_true (suanli_test_wait_until (message_dialog_shown, NULL, 5000));
+  suanli_test_await (message_dialog_shown, NULL);
   connect_dialog = find_message_dialog ();
   suanli_test_wait_for_frame (GTK_WIDGET (connect_dialog));
   name = g_strdup_printf ("profiler-connect-agent-light-%s", suanli_test_language_tag ());
@@ -127,7 +127,7 @@ test_remote_ranks (void)
   g_assert_true (suanli_live_dialog_connect_agent (dialog, agent.address, agent.token));
   want.dialog = dialog;
   want.count = 4;
-  g_assert_true (suanli_test_wait_until (listed, &want, 10000));
+  suanli_test_await (listed, &want);
   g_assert_cmpint (g_stat (agents_file, &info), ==, 0);
   g_assert_cmpint (info.st_mode & 0777, ==, 0600);
   g_assert_true (g_file_get_contents (agents_file, &agents_text, NULL, NULL));
@@ -142,7 +142,7 @@ test_remote_ranks (void)
   g_free (suanli_test_screenshot (GTK_WIDGET (dialog), name));
 
   g_assert_true (suanli_live_dialog_capture_selected (dialog));
-  g_assert_true (suanli_test_wait_until (all_ended, dialog, 30000));
+  suanli_test_await (all_ended, dialog);
   g_assert_cmpuint (suanli_live_dialog_get_n_captures (dialog), ==, 2);
   g_assert_nonnull (suanli_workspace_get_trace (workspace));
   trace = g_object_ref (suanli_workspace_get_trace (workspace));
@@ -164,12 +164,12 @@ test_remote_ranks (void)
   long_job = suanli_test_start_job (2000000, 30, 0);
   want.count = 2;
   suanli_live_dialog_refresh (dialog);
-  g_assert_true (suanli_test_wait_until (listed, &want, 10000));
+  suanli_test_await (listed, &want);
   g_assert_true (suanli_live_dialog_select (dialog, agent.address, atoi (g_subprocess_get_identifier (long_job)), TRUE));
   g_assert_true (suanli_live_dialog_capture_selected (dialog));
-  g_assert_true (suanli_test_wait_until (has_records, dialog, 10000));
+  suanli_test_await (has_records, dialog);
   g_subprocess_force_exit (agent.process);
-  g_assert_true (suanli_test_wait_until (all_ended, dialog, 10000));
+  suanli_test_await (all_ended, dialog);
   g_test_message ("%s", suanli_live_dialog_get_status (dialog));
   g_assert_nonnull (strstr (suanli_live_dialog_get_status (dialog), agent.address));
   g_assert_cmpuint (suanli_live_capture_get_records (suanli_live_dialog_get_capture (dialog)), >, 1000);

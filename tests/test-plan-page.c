@@ -181,7 +181,52 @@ test_explanation_popover (Fixture       *fixture,
   /* The popover is a surface of its own. */
   g_free (suanli_test_screenshot (GTK_WIDGET (popover), name));
   gtk_popover_popdown (popover);
-  suanli_test_iterate (100);
+  suanli_test_await_unmapped (GTK_WIDGET (popover));
+}
+
+/* The label of an item of @model (or of a section or submenu in it) is @label. */
+static gboolean
+menu_has_label (GMenuModel *model,
+                const char *label)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (model); i++)
+    {
+      g_autofree char *text = NULL;
+      g_autoptr(GMenuLinkIter) links = g_menu_model_iterate_item_links (model, i);
+      GMenuModel *linked;
+
+      if (g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_LABEL, "s", &text) && g_str_equal (text, label))
+        return TRUE;
+      while (g_menu_link_iter_get_next (links, NULL, &linked))
+        {
+          gboolean found = menu_has_label (linked, label);
+
+          g_object_unref (linked);
+          if (found)
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static gboolean
+lists_bobs_plan (GtkWidget *root)
+{
+  GMenuModel *model = GTK_IS_MENU_BUTTON (root) ? gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (root)) : NULL;
+
+  if (model != NULL && menu_has_label (model, "Bob's plan.suanli-plan"))
+    return TRUE;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (lists_bobs_plan (child))
+      return TRUE;
+  return FALSE;
+}
+
+/* The recent-plans menu, rebuilt once GTK's recent files have the plan saved as "Bob's plan". */
+static gboolean
+recent_menu_lists_bobs_plan (gpointer page)
+{
+  return lists_bobs_plan (GTK_WIDGET (page));
 }
 
 static gboolean
@@ -260,7 +305,7 @@ test_export_report (Fixture       *fixture,
   select_choice (suanli_plan_page_get_editor (fixture->page, "system.accelerator"), "H200 SXM");
 
   g_assert_true (suanli_plan_page_export_report (fixture->page, file, SUANLI_PAPER_LETTER));
-  g_assert_true (suanli_test_wait_until (report_written, fixture->page, 30000));
+  suanli_test_await (report_written, fixture->page);
   g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
   text = pdf_text (path);
   /* The plan as it is now (H200), the pinned one (H100) beside it, and the trace's pages. */
@@ -355,7 +400,7 @@ test_files (Fixture       *fixture,
     g_autoptr(GFile) quoted = g_file_new_build_filename (directory, "Bob's plan.suanli-plan", NULL);
 
     g_assert_true (suanli_plan_page_save_file (fixture->page, quoted, &error));
-    suanli_test_iterate (300);
+    suanli_test_await (recent_menu_lists_bobs_plan, fixture->page);
     g_file_delete (quoted, NULL, NULL);
   }
   g_file_delete (file, NULL, NULL);
@@ -392,9 +437,7 @@ test_catalog_arrives_later (void)
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (
                      suanli_plan_get_root (suanli_workspace_get_plan (workspace)), "system"), "nodes"), ==, 3);
 
-  gtk_window_destroy (GTK_WINDOW (window));
-  suanli_test_iterate (50);
-  g_assert_finalize_object (window);
+  suanli_test_destroy_window (GTK_WINDOW (window));
   g_assert_finalize_object (workspace);
   g_object_unref (catalog);
   remove_autosave ();

@@ -66,7 +66,7 @@ fixture_set_up (Fixture       *fixture,
   path = suanli_test_write_kineto_trace (fixture->directory);
   file = g_file_new_for_path (path);
   suanli_profile_page_open_files (fixture->page, &file, 1);
-  g_assert_true (suanli_test_wait_until (loaded, fixture, 10000));
+  suanli_test_await (loaded, fixture);
   suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
   g_unlink (path);
 }
@@ -125,7 +125,7 @@ flame_ready (gpointer data)
 static void
 wait_for_flame (Fixture *fixture)
 {
-  g_assert_true (suanli_test_wait_until (flame_ready, fixture->page, 10000));
+  suanli_test_await (flame_ready, fixture->page);
 }
 
 /* Whether the menu of the page's recent-traces button lists @label. */
@@ -152,7 +152,7 @@ test_recent (Fixture       *fixture,
              gconstpointer  data)
 {
   /* The trace just read is in the recent list (the file itself is gone by now). */
-  g_assert_true (suanli_test_wait_until (recent_lists, fixture, 5000));
+  suanli_test_await (recent_lists, fixture);
 }
 
 static void
@@ -167,7 +167,7 @@ test_bad_file (Fixture       *fixture,
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.zoom-in", NULL));
   g_assert_true (g_file_set_contents (path, "these are notes, not a trace", -1, NULL));
   suanli_profile_page_open_files (fixture->page, &file, 1);
-  g_assert_true (suanli_test_wait_until (loaded, fixture, 10000));
+  suanli_test_await (loaded, fixture);
   g_assert_true (suanli_workspace_get_trace (fixture->workspace) == before);
   g_assert_true (suanli_timeline_get_trace (fixture->timeline) == before);
   g_assert_cmpint (span (fixture), <, (gint64) SUANLI_TEST_TRACE_SPAN_US * 1000);   /* still zoomed */
@@ -424,7 +424,7 @@ test_ruler_drag (Fixture       *fixture,
                   from, to, ns_per_pixel);
   g_assert_cmpint (llabs (from - 100000000), <=, 2 * ns_per_pixel);
   g_assert_cmpint (llabs (to - 300000000), <=, 2 * ns_per_pixel);
-  g_assert_true (suanli_test_wait_until (loaded, fixture, 10000));
+  suanli_test_await (loaded, fixture);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (range)));
 }
 
@@ -526,8 +526,8 @@ test_flame_graph (Fixture       *fixture,
 
   /* Search: aten::addmm is 2 × 120 ms of the 798. */
   gtk_editable_set_text (GTK_EDITABLE (search), "ADDMM");
-  suanli_test_iterate (300);   /* the search entry waits a moment before it reports a change */
-  g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (fixture->page), matched));
+  /* The search entry reports a change a moment later: wait for its result. */
+  suanli_test_await_label (GTK_WIDGET (fixture->page), matched);
   g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), name));
 
   /* GPU time by launching stack: every kernel, copy and the spike. */
@@ -557,8 +557,7 @@ test_search (Fixture       *fixture,
   /* Two aten::linear and two aten::addmm; the count, then Enter and Shift+Enter step by time. */
   g_assert_cmpuint (suanli_timeline_search (fixture->timeline, "ATEN::"), ==, 4);
   gtk_editable_set_text (GTK_EDITABLE (entry), "aten::");
-  suanli_test_iterate (300);   /* the entry waits a moment before it reports a change */
-  g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (fixture->page), four));
+  suanli_test_await_label (GTK_WIDGET (fixture->page), four);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.next-match", NULL));
   g_assert_cmpstr (selected_name (fixture), ==, "aten::linear");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.next-match", NULL));
@@ -584,7 +583,7 @@ test_range (Fixture       *fixture,
   /* The first 100 ms: the step, linear, addmm, a launch and the GEMM, for the part inside. */
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (range)));
   suanli_timeline_set_range (fixture->timeline, 0, 100000000);
-  g_assert_true (suanli_test_wait_until (loaded, fixture, 10000));   /* the range's figures come from a worker */
+  suanli_test_await (loaded, fixture);   /* the range's figures come from a worker */
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (range)));
   g_assert_cmpuint (suanli_stats_table_get_n_rows (range), ==, 5);
   range_csv = suanli_stats_table_to_csv (range);
@@ -861,7 +860,7 @@ test_ranks (Fixture       *fixture,
   files[0] = g_file_new_for_path (path);
   files[1] = g_file_new_for_path (slow_path);
   suanli_profile_page_open_files (fixture->page, files, 2);
-  g_assert_true (suanli_test_wait_until (loaded, fixture, 10000));
+  suanli_test_await (loaded, fixture);
   g_object_unref (files[0]);
   g_object_unref (files[1]);
 
@@ -976,7 +975,7 @@ test_live (Fixture       *fixture,
   live_generator.wait_when_full = TRUE;
   live_generator.pause_every = 10000;   /* about 2 s */
   g_assert_true (suanli_live_dialog_capture (dialog, getpid ()));
-  g_assert_true (suanli_test_wait_until (live_trace_shown, fixture, 10000));
+  suanli_test_await (live_trace_shown, fixture);
 
   /* Mid-capture: the timeline shows part of it, the summary waits for the end. */
   trace = suanli_timeline_get_trace (fixture->timeline);
@@ -987,10 +986,10 @@ test_live (Fixture       *fixture,
   suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
   g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), name));
 
-  g_assert_true (suanli_test_wait_until (generator_done, NULL, 30000));
+  suanli_test_await (generator_done, NULL);
   suanli_live_dialog_stop (dialog);
-  g_assert_true (suanli_test_wait_until (capture_ended, dialog, 10000));
-  g_assert_true (suanli_test_wait_until (loaded, fixture, 10000));
+  suanli_test_await (capture_ended, dialog);
+  suanli_test_await (loaded, fixture);
   g_assert_cmpuint (suanli_trace_get_n_slices (trace), ==, 200000);
   g_assert_cmpstr (suanli_profile_page_get_summary (fixture->page), !=, _(CAPTURING_LIVE));
   g_test_message ("after the capture: %s", suanli_profile_page_get_summary (fixture->page));

@@ -18,7 +18,9 @@
 #include <signal.h>
 
 #include "suanli-import.h"
+#include "suanli-live-job.h"
 #include "suanli-test-process.h"
+#include "suanli-test-wait.h"
 
 typedef SuanliTestRun Run;
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, suanli_test_run_clear)
@@ -26,13 +28,21 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, suanli_test_run_clear)
 static char *runtime_dir;
 
 /* A profilable process: the harness with the library in CUDA_INJECTION64_PATH, living until killed. */
+/* A condition: the job at this control socket (a char *) reports that a capture is under way. */
+static gboolean
+job_is_capturing (gpointer socket_path)
+{
+  g_autofree char *status = suanli_live_ask (socket_path, "STATUS\n", NULL, NULL);
+
+  return status != NULL && strstr (status, "\"capturing\"") != NULL;
+}
+
 static GSubprocess *
 start_job (char **socket_path)
 {
   g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
   g_autoptr(GError) error = NULL;
   GSubprocess *job;
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
 
   g_subprocess_launcher_setenv (launcher, "CUDA_INJECTION64_PATH", g_getenv ("SUANLI_INJECT_LIBRARY"), TRUE);
   g_subprocess_launcher_setenv (launcher, "SUANLI_QUIET", "1", TRUE);
@@ -40,9 +50,7 @@ start_job (char **socket_path)
   job = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("SUANLI_INJECT_HARNESS"), "600", NULL);
   g_assert_no_error (error);
   *socket_path = g_strdup_printf ("%s/suanli/%s.sock", runtime_dir, g_subprocess_get_identifier (job));
-  while (!g_file_test (*socket_path, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
-    g_usleep (10000);
-  g_assert_true (g_file_test (*socket_path, G_FILE_TEST_EXISTS));
+  suanli_test_await (suanli_test_file_exists, *socket_path);
   return job;
 }
 
@@ -201,14 +209,12 @@ test_record_attached (void)
   g_autofree char *socket_path = NULL;
   g_autofree char *timed = g_build_filename (runtime_dir, "timed.suanli-capture", NULL);
   g_autofree char *interrupted = g_build_filename (runtime_dir, "interrupted.suanli-capture", NULL);
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
   g_auto(Run) attached = { 0 };
 
   job = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, g_getenv ("SUANLI_FAKE_JOB"), "1000000", "60", "0", NULL);
   g_assert_no_error (error);
   socket_path = g_strdup_printf ("%s/suanli/%s.sock", runtime_dir, g_subprocess_get_identifier (job));
-  while (!g_file_test (socket_path, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
-    g_usleep (10000);
+  suanli_test_await (suanli_test_file_exists, socket_path);
 
   /* One second of a job that makes 5,000 kernels every 100 ms: some, not all. */
   suanli_test_run_cli (&attached, "en", (const char *[]) { "record", "--attach", g_subprocess_get_identifier (job), "-o",
@@ -232,7 +238,8 @@ test_record_attached (void)
     record = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("SUANLI_CLI"), "record", "--attach",
                                           g_subprocess_get_identifier (job), "-o", interrupted, NULL);
     g_assert_no_error (error);
-    g_usleep (800000);
+    /* Ctrl+C once the capture is under way, not before. */
+    suanli_test_await (job_is_capturing, socket_path);
     g_subprocess_send_signal (record, SIGINT);
     g_assert_true (g_subprocess_wait (record, NULL, &error));
     g_assert_true (g_subprocess_get_if_exited (record));

@@ -117,8 +117,7 @@ test_window_remembers_size (void)
   g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 707);
   g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
 
-  suanli_test_iterate (50);
-  g_assert_finalize_object (window);
+  suanli_test_await_finalized (window);
   g_settings_reset (settings, "window-width");
   g_settings_reset (settings, "window-height");
 }
@@ -163,9 +162,7 @@ test_preferences_bound_to_settings (void)
                                              "s", folders[0]));
   g_assert_cmpuint (g_strv_length (g_settings_get_strv (settings, "catalog-folders")), ==, 0);
 
-  gtk_window_destroy (GTK_WINDOW (preferences));
-  suanli_test_iterate (50);
-  g_assert_finalize_object (preferences);
+  suanli_test_destroy_window (GTK_WINDOW (preferences));
   g_settings_reset (settings, "memory-units");
 }
 
@@ -186,11 +183,26 @@ load_trace (SuanliWindow    *window,
   GtkWidget *page = suanli_test_find_widget (GTK_WIDGET (window), SUANLI_TYPE_PROFILE_PAGE);
 
   suanli_profile_page_open_files (SUANLI_PROFILE_PAGE (page), &file, 1);
-  g_assert_true (suanli_test_wait_until (trace_shown, page, 20000));
+  suanli_test_await (trace_shown, page);
   g_assert_nonnull (suanli_workspace_get_trace (workspace));
   if (g_str_has_prefix (path, directory))
     g_unlink (path);
   g_rmdir (directory);
+}
+
+typedef struct
+{
+  GtkWidget *window;
+  int        wide;   /* its width before */
+} Resize;
+
+/* The window has been made narrower than it was. */
+static gboolean
+is_narrower (gpointer data)
+{
+  Resize *resize = data;
+
+  return gtk_widget_get_width (resize->window) < resize->wide;
 }
 
 static void
@@ -215,9 +227,12 @@ screenshot_pages (const char *scheme)
     }
 
   /* Narrow: the switcher moves to the bottom bar. */
-  gtk_window_set_default_size (GTK_WINDOW (window), 400, 700);
-  suanli_test_wait_for_frame (GTK_WIDGET (window));
-  suanli_test_iterate (100);
+  {
+    Resize resize = { GTK_WIDGET (window), gtk_widget_get_width (GTK_WIDGET (window)) };
+
+    gtk_window_set_default_size (GTK_WINDOW (window), 400, 700);
+    suanli_test_await (is_narrower, &resize);
+  }
   {
     g_autofree char *name = g_strdup_printf ("window-narrow-%s-%s", scheme, suanli_test_language_tag ());
 
