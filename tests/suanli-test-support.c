@@ -165,8 +165,7 @@ suanli_test_screenshot (GtkWidget  *widget,
   g_autofree char *filename = NULL;
   g_autofree char *path = NULL;
 
-  /* Let transitions (a switcher's highlight, a revealer) finish: a screenshot shows the end state.
-   * Turning animations off instead trips a libadwaita 1.2 size warning in preferences windows. */
+  /* A screenshot shows the end state: a frame in which nothing moved any more. */
   suanli_test_settle (widget);
   texture = suanli_test_render (widget);
   if (directory == NULL || *directory == '\0')

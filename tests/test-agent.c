@@ -21,6 +21,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "suanli-agent-message.h"
 #include "suanli-agent-protocol.h"
 #include "suanli-agent-list.h"
 #include "suanli-capture-decoder.h"
@@ -458,6 +459,73 @@ test_bad_messages (void)
   raw_clear (&raw);
 
   suanli_test_stop_agent (&agent);
+}
+
+/* Fields of the wrong type: a "type" that is a number, a boolean, a fraction, null or an object
+ * ends the connection as bad data; a mistyped number is no number. The agent lives on. */
+static void
+test_mistyped_messages (void)
+{
+  static const char * const bad_types[] = {
+    "{\"type\": 5}", "{\"type\": true}", "{\"type\": 1.5}", "{\"type\": null}", "{\"type\": {}}",
+    "{\"type\": [\"clock\"]}", "{}", "[1, 2]", "\"clock\"", "5",
+  };
+  Agent agent = { 0 };
+  g_autoptr(SuanliAgentClient) client = NULL;
+  g_autofree char *authorization = NULL;
+  RawClient raw = { 0 };
+
+  suanli_test_start_agent (&agent, NULL);
+  client = new_client (&agent, agent.token);
+  authorization = g_strconcat ("Bearer ", agent.token, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (bad_types); i++)
+    {
+      g_test_message ("sending %s", bad_types[i]);
+      raw_connect (client, "/v1/jobs/1/capture", &raw);
+      soup_websocket_connection_send_text (raw.connection, bad_types[i]);
+      assert_closed_with (&raw, SOUP_WEBSOCKET_CLOSE_BAD_DATA);
+      raw_clear (&raw);
+    }
+  /* A clock probe whose t0 is a string is answered with no t0 of its own (-1), never read as one. */
+  raw_connect (client, "/v1/jobs/1/capture", &raw);
+  soup_websocket_connection_send_text (raw.connection, "{\"type\": \"clock\", \"t0\": \"now\"}");
+  g_assert_true (run_until (has_text, &raw));
+  g_test_message ("answered %s", (const char *) g_ptr_array_index (raw.texts, 0));
+  g_assert_nonnull (strstr (g_ptr_array_index (raw.texts, 0), "\"t0\":-1"));
+  /* Credit that is not a number is credit for bytes never sent. */
+  soup_websocket_connection_send_text (raw.connection, "{\"type\": \"credit\", \"bytes\": \"all\"}");
+  assert_closed_with (&raw, SOUP_WEBSOCKET_CLOSE_POLICY_VIOLATION);
+  raw_clear (&raw);
+  g_assert_cmpuint (get (&agent, "/v1/health", authorization, NULL), ==, 200);
+  suanli_test_stop_agent (&agent);
+}
+
+/* The reader both ends share: every field checked for its type before it is used. */
+static void
+test_message_reader (void)
+{
+  g_auto(SuanliAgentMessage) message = { 0 };
+  g_autoptr(GError) error = NULL;
+  const char *clock = "{\"type\": \"clock\", \"t0\": 1, \"t1\": \"2\", \"t2\": 3.5}";
+  const char *said = "{\"type\": \"error\", \"message\": \"bad \\u00ff\\ud800 byte\"}";
+  const char *numbered = "{\"type\": 5}", *later = "{\"type\": \"later\", \"message\": 7}";
+
+  g_assert_false (suanli_agent_message_read (numbered, strlen (numbered), &message, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_clear_error (&error);
+  g_assert_true (suanli_agent_message_read (clock, strlen (clock), &message, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (message.type, ==, SUANLI_AGENT_MESSAGE_CLOCK);
+  g_assert_cmpint (message.t0, ==, 1);
+  g_assert_cmpint (message.t1, ==, SUANLI_AGENT_MESSAGE_NONE);
+  g_assert_cmpint (message.t2, ==, SUANLI_AGENT_MESSAGE_NONE);
+  suanli_agent_message_clear (&message);
+  g_assert_true (suanli_agent_message_read (later, strlen (later), &message, NULL));
+  g_assert_cmpint (message.type, ==, SUANLI_AGENT_MESSAGE_UNKNOWN);
+  g_assert_null (message.message);
+  suanli_agent_message_clear (&message);
+  if (suanli_agent_message_read (said, strlen (said), &message, NULL))
+    g_assert_true (message.message == NULL || g_utf8_validate (message.message, -1, NULL));
 }
 
 static gboolean
@@ -1067,6 +1135,8 @@ main (int    argc,
   g_test_add_func ("/agent/two-ranks", test_two_ranks);
   g_test_add_func ("/agent/tokens", test_tokens);
   g_test_add_func ("/agent/bad-messages", test_bad_messages);
+  g_test_add_func ("/agent/mistyped-messages", test_mistyped_messages);
+  g_test_add_func ("/agent/message-reader", test_message_reader);
   g_test_add_func ("/agent/slow-client", test_slow_client);
   g_test_add_func ("/agent/false-credit", test_false_credit);
   g_test_add_func ("/agent/agent-killed", test_agent_killed);

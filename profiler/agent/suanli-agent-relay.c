@@ -22,6 +22,7 @@
 #include <glib-unix.h>
 #include <json-glib/json-glib.h>
 
+#include "suanli-agent-message.h"
 #include "suanli-agent-protocol.h"
 #include "suanli-agent-relay.h"
 #include "suanli-capture.h"
@@ -465,15 +466,6 @@ answer_clock (SuanliAgentRelay *self,
   send_json (self, builder);
 }
 
-static gint64
-int_member (JsonObject *object,
-            const char *name)
-{
-  JsonNode *member = json_object_get_member (object, name);
-
-  return member != NULL && json_node_get_value_type (member) == G_TYPE_INT64 ? json_node_get_int (member) : -1;
-}
-
 static void
 on_message (SoupWebsocketConnection *connection,
             SoupWebsocketDataType    type,
@@ -482,13 +474,10 @@ on_message (SoupWebsocketConnection *connection,
 {
   SuanliAgentRelay *self = data;
   gint64 received = suanli_agent_now_ns (self->clock_shift_ns);
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_auto(SuanliAgentMessage) said = { 0 };
   gint64 second = g_get_monotonic_time () / G_USEC_PER_SEC;
   gsize length;
   const char *text = g_bytes_get_data (message, &length);
-  JsonNode *root;
-  JsonObject *object;
-  const char *kind;
 
   if (second != self->control_window)
     {
@@ -505,48 +494,49 @@ on_message (SoupWebsocketConnection *connection,
       soup_websocket_connection_close (connection, SOUP_WEBSOCKET_CLOSE_UNSUPPORTED_DATA, "control messages are text");
       return;
     }
-  if (!json_parser_load_from_data (parser, text, (gssize) length, NULL) ||
-      (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!suanli_agent_message_read (text, length, &said, NULL))
     {
-      soup_websocket_connection_close (connection, SOUP_WEBSOCKET_CLOSE_BAD_DATA, "control messages are JSON objects");
+      soup_websocket_connection_close (connection, SOUP_WEBSOCKET_CLOSE_BAD_DATA,
+                                       "control messages are JSON objects with a string \"type\"");
       return;
     }
-  object = json_node_get_object (root);
-  kind = json_object_get_string_member_with_default (object, "type", "");
-  if (g_str_equal (kind, "clock"))
-    answer_clock (self, int_member (object, "t0"), received);
-  else if (g_str_equal (kind, "start"))
+  switch (said.type)
     {
-      g_autoptr(GTask) task = NULL;
+    case SUANLI_AGENT_MESSAGE_CLOCK:
+      answer_clock (self, said.t0 != SUANLI_AGENT_MESSAGE_NONE ? said.t0 : -1, received);
+      break;
+    case SUANLI_AGENT_MESSAGE_START:
+      {
+        g_autoptr(GTask) task = NULL;
 
-      if (self->starting || self->fd >= 0 || self->job_ended)
-        {
-          send_error (self, "this connection has started its capture already");
-          return;
-        }
-      self->starting = TRUE;
-      self->window = (guint64) CLAMP (int_member (object, "credit"), 0, (gint64) SUANLI_AGENT_MAX_CREDIT);
-      task = g_task_new (self, NULL, started, NULL);
-      g_task_run_in_thread (task, ask_start);
-    }
-  else if (g_str_equal (kind, "credit"))
-    {
-      if (!acknowledge (self, int_member (object, "bytes")))
+        if (self->starting || self->fd >= 0 || self->job_ended)
+          {
+            send_error (self, "this connection has started its capture already");
+            return;
+          }
+        self->starting = TRUE;
+        self->window = (guint64) CLAMP (said.credit, 0, (gint64) SUANLI_AGENT_MAX_CREDIT);
+        task = g_task_new (self, NULL, started, NULL);
+        g_task_run_in_thread (task, ask_start);
+      }
+      break;
+    case SUANLI_AGENT_MESSAGE_CREDIT:
+      if (!acknowledge (self, said.bytes))
         {
           soup_websocket_connection_close (connection, SOUP_WEBSOCKET_CLOSE_POLICY_VIOLATION,
                                            "credit for bytes never sent");
           return;
         }
       flush (self);
-    }
-  else if (g_str_equal (kind, "stop"))
-    {
+      break;
+    case SUANLI_AGENT_MESSAGE_STOP:
       /* Once, and never waiting: a job stopped in a debugger must not stop the agent. */
       if (self->fd >= 0 && !self->stop_sent)
         self->stop_sent = send (self->fd, "STOP\n", 5, MSG_NOSIGNAL | MSG_DONTWAIT) == 5;
+      break;
+    default:
+      send_error (self, "unknown message type");
     }
-  else
-    send_error (self, "unknown message type");
 }
 
 /* libsoup's own refusals (a frame past the size limit, a broken frame) come here before the close. */

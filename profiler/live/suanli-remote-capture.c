@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
+#include "suanli-agent-message.h"
 #include "suanli-agent-protocol.h"
 #include "suanli-remote-capture.h"
 
@@ -106,17 +107,20 @@ start_timed_out (gpointer data)
 }
 
 static void
-on_clock (SuanliRemoteCapture *self,
-          JsonObject          *object)
+on_clock (SuanliRemoteCapture      *self,
+          const SuanliAgentMessage *clock)
 {
   gint64 t3 = now_ns ();
-  gint64 t0 = json_object_get_int_member_with_default (object, "t0", 0);
-  gint64 t1 = json_object_get_int_member_with_default (object, "t1", 0);
-  gint64 t2 = json_object_get_int_member_with_default (object, "t2", 0);
-  gint64 round_trip = (t3 - t0) - (t2 - t1);
+  gint64 t0 = clock->t0, t1 = clock->t1, t2 = clock->t2;
+  gint64 round_trip;
 
   if (self->probes_left == 0 || self->starting == NULL)
     return;
+  /* An answer without its three times, or with times whose differences overflow, is no probe. */
+  if (t0 == SUANLI_AGENT_MESSAGE_NONE || t1 == SUANLI_AGENT_MESSAGE_NONE || t2 == SUANLI_AGENT_MESSAGE_NONE ||
+      t0 < 0 || t1 < 0 || t2 < 0 || t0 > t3 || t1 > t2)
+    return;
+  round_trip = (t3 - t0) - (t2 - t1);
   if (round_trip >= 0 && (self->best_round_trip < 0 || round_trip < self->best_round_trip))
     {
       self->best_round_trip = round_trip;
@@ -133,42 +137,48 @@ on_clock (SuanliRemoteCapture *self,
 
 static void
 on_text (SuanliRemoteCapture *self,
-         GBytes              *message)
+         GBytes              *bytes)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_auto(SuanliAgentMessage) message = { 0 };
   gsize length;
-  const char *text = g_bytes_get_data (message, &length);
-  JsonObject *object;
-  const char *type;
+  const char *text = g_bytes_get_data (bytes, &length);
+  const char *said;
 
-  if (!json_parser_load_from_data (parser, text, (gssize) length, NULL) || json_parser_get_root (parser) == NULL ||
-      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  /* What is not a message of the protocol is not acted on (the agent's own errors say more). */
+  if (!suanli_agent_message_read (text, length, &message, NULL))
     return;
-  object = json_node_get_object (json_parser_get_root (parser));
-  type = json_object_get_string_member_with_default (object, "type", "");
-  if (g_str_equal (type, "clock"))
-    on_clock (self, object);
-  else if (g_str_equal (type, "started") && self->starting != NULL)
+  said = message.message != NULL ? message.message : "";
+  switch (message.type)
     {
-      g_autoptr(GTask) task = g_steal_pointer (&self->starting);
+    case SUANLI_AGENT_MESSAGE_CLOCK:
+      on_clock (self, &message);
+      break;
+    case SUANLI_AGENT_MESSAGE_STARTED:
+      if (self->starting != NULL)
+        {
+          g_autoptr(GTask) task = g_steal_pointer (&self->starting);
 
-      g_clear_handle_id (&self->start_timeout, g_source_remove);
-      suanli_live_capture_begin (SUANLI_LIVE_CAPTURE (self));
-      g_task_return_boolean (task, TRUE);
-    }
-  else if (g_str_equal (type, "error") && self->starting != NULL)
-    fail_start (self, g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED, _("The agent at %s: %s"),
-                                   suanli_agent_client_get_address (self->client),
-                                   json_object_get_string_member_with_default (object, "message", "")));
-  else if (g_str_equal (type, "error"))
-    {
-      g_free (self->agent_error);
-      self->agent_error = g_strdup (json_object_get_string_member_with_default (object, "message", ""));
-    }
-  else if (g_str_equal (type, "ended"))
-    {
+          g_clear_handle_id (&self->start_timeout, g_source_remove);
+          suanli_live_capture_begin (SUANLI_LIVE_CAPTURE (self));
+          g_task_return_boolean (task, TRUE);
+        }
+      break;
+    case SUANLI_AGENT_MESSAGE_ERROR:
+      if (self->starting != NULL)
+        fail_start (self, g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED, _("The agent at %s: %s"),
+                                       suanli_agent_client_get_address (self->client), said));
+      else
+        {
+          g_free (self->agent_error);
+          self->agent_error = g_strdup (said);
+        }
+      break;
+    case SUANLI_AGENT_MESSAGE_ENDED:
       self->ended = TRUE;
-      self->agent_dropped = (guint64) MAX (json_object_get_int_member_with_default (object, "dropped", 0), 0);
+      self->agent_dropped = (guint64) MAX (message.dropped, 0);
+      break;
+    default:
+      break;
     }
 }
 
