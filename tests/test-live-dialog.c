@@ -27,14 +27,28 @@ typedef struct
 {
   SuanliLiveDialog *dialog;
   guint             count;
+  gint64            refreshed;   /* when the list was last asked for again (monotonic µs) */
 } JobCount;
 
+/* At least want->count jobs are listed. A job that started just now may answer the first listing
+ * too late on a busy machine (as it would for a person, who refreshes): the list is asked for
+ * again each second until it is there. */
 static gboolean
 listed (gpointer data)
 {
   JobCount *want = data;
+  gint64 now = g_get_monotonic_time ();
 
-  return suanli_live_dialog_get_n_jobs (want->dialog) >= want->count;
+  if (suanli_live_dialog_get_n_jobs (want->dialog) >= want->count)
+    return TRUE;
+  if (want->refreshed == 0)
+    want->refreshed = now;
+  else if (now - want->refreshed > G_USEC_PER_SEC)
+    {
+      want->refreshed = now;
+      suanli_live_dialog_refresh (want->dialog);
+    }
+  return FALSE;
 }
 
 static gboolean
