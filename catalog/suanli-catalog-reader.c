@@ -16,6 +16,7 @@
 #include <json-glib/json-glib.h>
 
 #include "suanli-catalog-reader.h"
+#include "suanli-json-depth.h"
 #include "suanli-item.h"
 
 #define SCHEMA "suanli-catalog/1"
@@ -739,9 +740,10 @@ read_document (const char *file_name,
       g_signal_connect (parser, "object-member", G_CALLBACK (on_object_member), &reader);
       g_signal_connect (parser, "array-element", G_CALLBACK (on_array_element), &reader);
     }
-  if (!json_parser_load_from_data (parser, data, (gssize) length, &error))
+  if (!suanli_json_check_depth (data, length, SUANLI_JSON_MAX_DEPTH, &error) ||
+      !json_parser_load_from_data (parser, data, (gssize) length, &error))
     {
-      /* json-glib's message starts with "<data>:LINE:COLUMN: ". */
+      /* json-glib's message starts with "<data>:LINE:COLUMN: ", the depth check's with "LINE:COLUMN: ". */
       const char *message = g_str_has_prefix (error->message, "<data>:") ? error->message + 7 : error->message;
       g_ptr_array_add (problems, g_strdup_printf ("%s:%s", file_name, message));
       return FALSE;

@@ -17,21 +17,23 @@ import re
 import subprocess
 import sys
 
-CATALOG = ["catalog", "catalog/plan"]
+COMMON = ["common"]
+CATALOG = ["catalog", "catalog/plan"] + COMMON
 # What each folder may include, besides config.h at the root. A folder not named here (tests/)
 # is not checked.
 MAY_INCLUDE = {
-    "catalog": ["catalog"],
+    "common": COMMON,
+    "catalog": ["catalog"] + COMMON,
     "catalog/plan": CATALOG,
-    "profiler/trace": ["profiler/trace"],
-    "profiler/analysis": ["profiler/analysis", "profiler/trace"],
-    "profiler/import": ["profiler/import", "profiler/analysis", "profiler/trace", "profiler/capture"],
+    "profiler/trace": ["profiler/trace"] + COMMON,
+    "profiler/analysis": ["profiler/analysis", "profiler/trace"] + COMMON,
+    "profiler/import": ["profiler/import", "profiler/analysis", "profiler/trace", "profiler/capture"] + COMMON,
     "profiler/live": ["profiler/live", "profiler/import", "profiler/analysis", "profiler/trace",
-                      "profiler/capture", "profiler/inject"],
+                      "profiler/capture", "profiler/inject"] + COMMON,
     "profiler/capture": ["profiler/capture"],
     "profiler/inject": ["profiler/inject", "profiler/capture"],
     "profiler/agent": ["profiler/agent", "profiler/live", "profiler/import", "profiler/analysis",
-                       "profiler/trace", "profiler/capture", "profiler/inject"],
+                       "profiler/trace", "profiler/capture", "profiler/inject"] + COMMON,
     "ui/paint": ["ui/paint"] + CATALOG + ["profiler/trace", "profiler/analysis", "profiler/import"],
     "ui": ["ui", "ui/paint"] + CATALOG + ["profiler/trace", "profiler/analysis", "profiler/import",
                                           "profiler/live"],

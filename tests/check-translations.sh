@@ -14,7 +14,7 @@ failed=0
 
 grep -v '^#' po/POTFILES.in | sed '/^[[:space:]]*$/d' | sort > "$work/listed"
 {
-  grep -rlE '(^|[^A-Za-z0-9_])(N?_|C_|NC_)\(' --include='*.c' app catalog profiler ui || true
+  grep -rlE '(^|[^A-Za-z0-9_])(N?_|C_|NC_)\(' --include='*.c' app catalog common profiler ui || true
   grep -rl 'translatable="yes"' --include='*.ui' resources || true
   ls resources/*.desktop.in resources/*.metainfo.xml.in resources/*.gschema.xml
 } | sort -u > "$work/found"

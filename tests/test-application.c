@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <adwaita.h>
@@ -338,15 +340,16 @@ catalog_is_loaded (gpointer data)
   return g_list_model_get_n_items (G_LIST_MODEL (suanli_application_get_catalog (data))) > 0;
 }
 
-/* The user's catalog folder: one good file overrides a built-in item, one bad file is reported in a
- * toast with its details, and the rest still loads. The files are written before the application
+/* The user's catalog folder: one good file overrides a built-in item, a bad file and one of 80,000
+ * nested brackets (which would overflow json-glib's parser) are reported in a toast with their
+ * details, and the rest still loads. The files are written before the application
  * starts (see main). */
 static void
 test_user_catalog (Fixture       *fixture,
                    gconstpointer  data)
 {
   g_autofree char *title = g_strdup_printf (ngettext ("%u problem in the catalog files",
-                                                      "%u problems in the catalog files", 1), 1);
+                                                      "%u problems in the catalog files", 2), 2);
   LabelSearch search = { NULL, title };
   SuanliCatalog *catalog;
 
@@ -366,8 +369,12 @@ write_user_catalog (void)
   g_autofree char *directory = g_build_filename (data_home, "suanli", "catalog", NULL);
   g_autofree char *good = g_build_filename (directory, "good.json", NULL);
   g_autofree char *bad = g_build_filename (directory, "bad.json", NULL);
+  g_autofree char *deep = g_build_filename (directory, "deep.json", NULL);
+  g_autofree char *brackets = g_strnfill (160000, '[');
 
+  memset (brackets + 80000, ']', 80000);
   g_assert_cmpint (g_mkdir_with_parents (directory, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (deep, brackets, -1, NULL));
   g_assert_true (g_file_set_contents (good,
     "{\"schema\": \"suanli-catalog/1\", \"items\": [{\"id\": \"nvidia-h200-sxm\", \"kind\": \"accelerator\",\n"
     " \"vendor\": \"NVIDIA\", \"name\": \"H200 (ours)\", \"summary\": {\"en\": \"x\", \"zh_CN\": \"x\"}}]}",
@@ -381,7 +388,8 @@ write_user_catalog (void)
 static void
 remove_user_catalog (const char *data_home)
 {
-  const char *names[] = { "suanli/catalog/good.json", "suanli/catalog/bad.json", "suanli/catalog", "suanli", "" };
+  const char *names[] = { "suanli/catalog/good.json", "suanli/catalog/bad.json", "suanli/catalog/deep.json",
+                          "suanli/catalog", "suanli", "" };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {

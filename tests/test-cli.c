@@ -163,6 +163,56 @@ test_catalog (void)
   g_rmdir (directory);
 }
 
+/* 80,000 nested brackets (160 KB): refused with exit 2 and the place they nest too deep, as a
+ * plan, as a catalog to validate and as a user catalog that `catalog list` loads. */
+static void
+test_nested_json (void)
+{
+  g_autofree char *directory = g_dir_make_tmp ("suanli-nested-XXXXXX", NULL);
+  g_autofree char *folder = g_build_filename (directory, "suanli", "catalog", NULL);
+  g_autofree char *plan = g_build_filename (directory, "deep.suanli-plan", NULL);
+  g_autofree char *catalog = g_build_filename (folder, "deep.json", NULL);
+  g_autofree char *saved_data_home = g_strdup (g_getenv ("XDG_DATA_HOME"));
+  g_autofree char *parent = g_build_filename (directory, "suanli", NULL);
+  GString *deep = g_string_new (NULL);
+  g_auto(Run) planned = { 0 };
+  g_auto(Run) validated = { 0 };
+  g_auto(Run) listed = { 0 };
+
+  for (guint i = 0; i < 80000; i++)
+    g_string_append_c (deep, '[');
+  for (guint i = 0; i < 80000; i++)
+    g_string_append_c (deep, ']');
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (plan, deep->str, (gssize) deep->len, NULL));
+  g_assert_true (g_file_set_contents (catalog, deep->str, (gssize) deep->len, NULL));
+  g_string_free (deep, TRUE);
+
+  run_cli (&planned, "", (const char *[]) { "plan", plan, NULL });
+  g_assert_cmpint (planned.status, ==, 2);
+  g_assert_true (g_str_has_prefix (planned.err, plan));
+  g_assert_nonnull (strstr (planned.err, ":1:65: nested deeper than 64 arrays and objects (byte 64)"));
+
+  run_cli (&validated, "", (const char *[]) { "catalog", "validate", catalog, NULL });
+  g_assert_cmpint (validated.status, ==, 2);
+  g_assert_nonnull (strstr (validated.err, "deep.json:1:65: nested deeper"));
+
+  /* In the user's catalog folder: the built-in catalog is still listed, the bad file named. */
+  g_setenv ("XDG_DATA_HOME", directory, TRUE);
+  run_cli (&listed, "", (const char *[]) { "catalog", "list", "--kind", "accelerator", NULL });
+  g_setenv ("XDG_DATA_HOME", saved_data_home, TRUE);
+  g_test_message ("catalog list: exit %d, %s", listed.status, listed.err);
+  g_assert_true (listed.status == 0 || listed.status == 2);
+  g_assert_nonnull (strstr (listed.out, "nvidia-h200-sxm"));
+  g_assert_nonnull (strstr (listed.err, "deep.json:1:65: nested deeper"));
+
+  g_unlink (plan);
+  g_unlink (catalog);
+  g_rmdir (folder);
+  g_rmdir (parent);
+  g_rmdir (directory);
+}
+
 static void
 test_plan (void)
 {
@@ -402,6 +452,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/identify", test_identify);
   g_test_add_func ("/cli/catalog", test_catalog);
   g_test_add_func ("/cli/plan", test_plan);
+  g_test_add_func ("/cli/nested-json", test_nested_json);
   g_test_add_func ("/cli/trace-ranks", test_trace_ranks);
   g_test_add_func ("/cli/chinese", test_chinese);
 

@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 
 #include "suanli-plan.h"
+#include "suanli-json-depth.h"
 
 struct _SuanliPlan
 {
@@ -96,7 +97,8 @@ suanli_plan_new_from_data (const char  *data,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: not UTF-8 text"), file_name);
       return NULL;
     }
-  if (!json_parser_load_from_data (parser, data, (gssize) size, &parse_error))
+  if (!suanli_json_check_depth (data, size, SUANLI_JSON_MAX_DEPTH, &parse_error) ||
+      !json_parser_load_from_data (parser, data, (gssize) size, &parse_error))
     {
       const char *message = g_str_has_prefix (parse_error->message, "<data>:") ? parse_error->message + 7
                                                                                 : parse_error->message;
@@ -236,7 +238,8 @@ suanli_plan_apply_merge_patch_data (SuanliPlan  *self,
 
   g_return_val_if_fail (SUANLI_IS_PLAN (self), FALSE);
 
-  if (!json_parser_load_from_data (parser, patch, -1, error))
+  if (!suanli_json_check_depth (patch, strlen (patch), SUANLI_JSON_MAX_DEPTH, error) ||
+      !json_parser_load_from_data (parser, patch, -1, error))
     return FALSE;
   root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))

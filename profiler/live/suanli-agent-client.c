@@ -15,6 +15,7 @@
 
 #include "suanli-agent-client.h"
 #include "suanli-agent-protocol.h"
+#include "suanli-json-depth.h"
 
 #define MAX_JOBS_REPLY (4u << 20)
 
@@ -202,7 +203,8 @@ parse_jobs (SuanliAgentClient *self,
   JsonNode *root;
   JsonArray *array;
 
-  if (!json_parser_load_from_data (parser, data, (gssize) length, error))
+  if (!suanli_json_check_depth (data, length, SUANLI_JSON_MAX_DEPTH, error) ||
+      !json_parser_load_from_data (parser, data, (gssize) length, error))
     return NULL;
   root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_ARRAY (root))

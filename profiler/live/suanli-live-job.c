@@ -18,6 +18,7 @@
 
 #include "suanli-inject.h"
 #include "suanli-live-job.h"
+#include "suanli-json-depth.h"
 
 void
 suanli_live_job_free (SuanliLiveJob *job)
@@ -245,7 +246,8 @@ static SuanliLiveJob *
 parse_status (const char *line,
               const char *socket_path)
 {
-  g_autoptr(JsonNode) root = json_from_string (line, NULL);
+  g_autoptr(JsonNode) root = suanli_json_check_depth (line, strlen (line), SUANLI_JSON_MAX_DEPTH, NULL)
+                              ? json_from_string (line, NULL) : NULL;
   SuanliLiveJob *job = root != NULL ? suanli_live_job_read (root, NULL) : NULL;
 
   if (job != NULL)
