@@ -28,6 +28,7 @@
 #include "suanli-remote-capture.h"
 #include "suanli-test-agent.h"
 #include "suanli-test-process.h"
+#include "suanli-test-wait.h"
 
 typedef SuanliTestAgent Agent;
 
@@ -459,6 +460,130 @@ test_bad_messages (void)
   raw_clear (&raw);
 
   suanli_test_stop_agent (&agent);
+}
+
+/* The sockets process @pid holds open (its /proc/PID/fd links to "socket:[…]"). */
+static guint
+count_sockets (const char *pid)
+{
+  g_autofree char *folder = g_build_filename ("/proc", pid, "fd", NULL);
+  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+  const char *name;
+  guint sockets = 0;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (folder, name, NULL);
+      g_autofree char *target = g_file_read_link (path, NULL);
+
+      sockets += target != NULL && g_str_has_prefix (target, "socket:");
+    }
+  return sockets;
+}
+
+typedef struct
+{
+  const char *pid;
+  guint       at_most;
+} SocketCount;
+
+static gboolean
+holds_few_sockets (gpointer data)
+{
+  SocketCount *count = data;
+
+  return count_sockets (count->pid) <= count->at_most;
+}
+
+/* A keep-alive request, its answer read, and the client gone: as curl or a port scanner does. */
+static void
+request_and_leave (Agent *agent)
+{
+  static const char request[] = "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n";
+  struct sockaddr_in address = { .sin_family = AF_INET };
+  struct timeval patience = { 10, 0 };
+  GString *answer = g_string_new (NULL);
+  char buffer[1024];
+  ssize_t got;
+  int fd;
+
+  address.sin_port = htons ((guint16) agent->port);
+  address.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  fd = socket (AF_INET, SOCK_STREAM, 0);
+  g_assert_cmpint (connect (fd, (struct sockaddr *) &address, sizeof address), ==, 0);
+  setsockopt (fd, SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof patience);
+  g_assert_cmpint (send (fd, request, sizeof request - 1, MSG_NOSIGNAL), ==, sizeof request - 1);
+  /* The refusal's body ends the answer ("…}\n"), whether or not the agent then closes. */
+  while (!g_str_has_suffix (answer->str, "}\n") && (got = recv (fd, buffer, sizeof buffer, 0)) > 0)
+    g_string_append_len (answer, buffer, got);
+  g_assert_nonnull (strstr (answer->str, "401"));
+  g_string_free (answer, TRUE);
+  close (fd);
+}
+
+/* 100 keep-alive requests without a token, each client gone after its answer: the agent does not
+ * keep their sockets (libsoup 3.2 would, in CLOSE_WAIT). */
+static void
+test_kept_alive_sockets (void)
+{
+  const char *options[] = { "--rate=0", NULL };
+  Agent agent = { 0 };
+  SocketCount agent_count = { NULL, 0 };
+  guint before;
+
+  suanli_test_start_agent (&agent, options);
+  agent_count.pid = g_subprocess_get_identifier (agent.process);
+  before = count_sockets (agent_count.pid);
+  for (guint i = 0; i < 100; i++)
+    request_and_leave (&agent);
+  agent_count.at_most = before + 2;
+  suanli_test_await (holds_few_sockets, &agent_count);
+  g_test_message ("the agent holds %u sockets after 100 requests (%u before)", count_sockets (agent_count.pid), before);
+
+  suanli_test_stop_agent (&agent);
+}
+
+static void
+serve_no_jobs (SoupServer        *server,
+               SoupServerMessage *message,
+               const char        *path,
+               GHashTable        *query,
+               gpointer           data)
+{
+  soup_server_message_set_status (message, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (message, "application/json", SOUP_MEMORY_STATIC, "[]", 2);
+}
+
+/* The workbench's client against a server that keeps connections alive, as libsoup 3.2's does by
+ * default (an agent of another version, say): no connection stays open after a listing. Server
+ * and client are both this process, so its sockets count both ends. */
+static void
+test_client_sockets (void)
+{
+  g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SuanliAgentClient) client = NULL;
+  g_autofree char *own_pid = g_strdup_printf ("%d", (int) getpid ());
+  g_autofree char *address = NULL;
+  SocketCount own_count = { own_pid, 0 };
+  GSList *uris;
+
+  soup_server_add_handler (server, "/v1/jobs", serve_no_jobs, NULL, NULL);
+  g_assert_true (soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error));
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (server);
+  address = g_strdup_printf ("127.0.0.1:%d", g_uri_get_port (uris->data));
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  client = suanli_agent_client_new (address, "a-token-of-forty-characters-0123456789ab", &error);
+  g_assert_no_error (error);
+
+  /* Before any listing: the server's listening socket. After 21, not one connection more. */
+  own_count.at_most = count_sockets (own_pid);
+  for (guint i = 0; i < 21; i++)
+    g_ptr_array_unref (list_jobs (client, NULL));
+  suanli_test_await (holds_few_sockets, &own_count);
+  g_test_message ("this process holds %u sockets after 21 listings", count_sockets (own_pid));
 }
 
 /* Fields of the wrong type: a "type" that is a number, a boolean, a fraction, null or an object
@@ -1136,6 +1261,8 @@ main (int    argc,
   g_test_add_func ("/agent/tokens", test_tokens);
   g_test_add_func ("/agent/bad-messages", test_bad_messages);
   g_test_add_func ("/agent/mistyped-messages", test_mistyped_messages);
+  g_test_add_func ("/agent/kept-alive-sockets", test_kept_alive_sockets);
+  g_test_add_func ("/agent/client-sockets", test_client_sockets);
   g_test_add_func ("/agent/message-reader", test_message_reader);
   g_test_add_func ("/agent/slow-client", test_slow_client);
   g_test_add_func ("/agent/false-credit", test_false_credit);

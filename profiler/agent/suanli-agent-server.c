@@ -269,7 +269,10 @@ log_request (SoupServer        *server,
 
 /* Every connection, from its first byte on, is dropped after idle_timeout seconds without one:
  * half-sent requests and silent sockets do not hold file descriptors for ever. (Workbenches keep
- * their capture connections alive with pings.) */
+ * their capture connections alive with pings.) And every answer but a WebSocket's 101 closes its
+ * connection: libsoup 3.2 never notices that a client has closed a kept-alive connection, which
+ * then stays in CLOSE_WAIT for good, one descriptor each, token or no token (fixed in 3.3). The
+ * handshake replaces "Connection: close" with "Upgrade". */
 static void
 limit_idleness (SoupServer        *server,
                 SoupServerMessage *message,
@@ -280,6 +283,7 @@ limit_idleness (SoupServer        *server,
 
   if (socket != NULL)
     g_socket_set_timeout (socket, self->idle_timeout);
+  soup_message_headers_replace (soup_server_message_get_response_headers (message), "Connection", "close");
 }
 
 /* ---- captures ------------------------------------------------------------------------------- */

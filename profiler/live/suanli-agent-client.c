@@ -169,6 +169,10 @@ new_message (SuanliAgentClient *self,
   g_autofree char *authorization = g_strconcat ("Bearer ", self->token, NULL);
 
   soup_message_headers_replace (soup_message_get_request_headers (message), "Authorization", authorization);
+  /* One connection a request, closed after its answer: libsoup 3.2 leaves a kept-alive connection
+   * open on both ends after the other has gone (one socket a listing, for ever). */
+  if (!websocket)
+    soup_message_headers_replace (soup_message_get_request_headers (message), "Connection", "close");
   g_signal_connect_object (message, "accept-certificate", G_CALLBACK (accept_pinned), self, 0);
   return message;
 }
