@@ -1,6 +1,7 @@
 /* fake-job.c — a profilable process whose records come from the tests' generator instead of
  * CUPTI: the injection library's own control socket, queue and writer, as in a real job. It makes
  * COUNT kernels at each START (argv[1]), lives for SECONDS (argv[2]) and exits with STATUS (argv[3]).
+ * Further arguments are not read: they only make its command line (what STATUS reports).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -19,9 +20,9 @@ int
 main (int    argc,
       char **argv)
 {
-  if (argc != 4)
+  if (argc < 4)
     {
-      g_printerr ("usage: fake-job COUNT SECONDS STATUS\n");
+      g_printerr ("usage: fake-job COUNT SECONDS STATUS [WORDS…]\n");
       return 2;
     }
   generator.count = g_ascii_strtoull (argv[1], NULL, 10);

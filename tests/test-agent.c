@@ -586,6 +586,60 @@ test_client_sockets (void)
   g_test_message ("this process holds %u sockets after 21 listings", count_sockets (own_pid));
 }
 
+/* A job whose command line is no UTF-8 (a byte 0xff) and is cut at 1,023 bytes inside a Chinese
+ * character is still listed, here and by the agent, with a command that is valid text. */
+static void
+test_odd_command_line (void)
+{
+  Agent agent = { 0 };
+  g_autoptr(SuanliAgentClient) client = NULL;
+  g_autoptr(GPtrArray) local = NULL;
+  g_autoptr(GPtrArray) remote = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) job = NULL;
+  g_autofree char *folder = g_build_filename (runtime_dir, "suanli", NULL);
+  g_autofree char *socket_path = NULL;
+  GString *words = g_string_new ("\xff ");
+  const char *program = g_getenv ("SUANLI_FAKE_JOB");
+  gsize before = strlen (program) + strlen (" 1 30 0 ") + 2;
+  int pid;
+
+  /* 1,023 bytes of the command line are read: make the last of them fall inside a "训". */
+  if ((1023 - before) % 3 == 0)
+    g_string_append_c (words, 'x');
+  while (words->len < 1400)
+    g_string_append (words, "训练");
+  job = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, program, "1", "30", "0", words->str, NULL);
+  g_assert_no_error (error);
+  g_string_free (words, TRUE);
+  pid = atoi (g_subprocess_get_identifier (job));
+  socket_path = g_strdup_printf ("%s/%d.sock", folder, pid);
+  suanli_test_await (suanli_test_file_exists, socket_path);
+
+  local = suanli_live_list_jobs_in (folder);
+  suanli_test_start_agent (&agent, NULL);
+  client = new_client (&agent, agent.token);
+  remote = list_jobs (client, &error);
+  g_assert_no_error (error);
+  for (guint side = 0; side < 2; side++)
+    {
+      GPtrArray *jobs = side == 0 ? local : remote;
+      const SuanliLiveJob *found = NULL;
+
+      for (guint i = 0; i < jobs->len; i++)
+        if (((SuanliLiveJob *) g_ptr_array_index (jobs, i))->pid == pid)
+          found = g_ptr_array_index (jobs, i);
+      g_assert_nonnull (found);
+      g_assert_true (g_utf8_validate (found->command, -1, NULL));
+      g_assert_nonnull (strstr (found->command, " 1 30 0 \xef\xbf\xbd "));   /* U+FFFD for the 0xff */
+      g_assert_nonnull (strstr (found->command, "训练训练"));
+      g_assert_true (g_str_has_suffix (found->command, "训") || g_str_has_suffix (found->command, "练"));
+    }
+  g_subprocess_force_exit (job);
+  g_subprocess_wait (job, NULL, NULL);
+  suanli_test_stop_agent (&agent);
+}
+
 /* Fields of the wrong type: a "type" that is a number, a boolean, a fraction, null or an object
  * ends the connection as bad data; a mistyped number is no number. The agent lives on. */
 static void
@@ -1262,6 +1316,7 @@ main (int    argc,
   g_test_add_func ("/agent/bad-messages", test_bad_messages);
   g_test_add_func ("/agent/mistyped-messages", test_mistyped_messages);
   g_test_add_func ("/agent/kept-alive-sockets", test_kept_alive_sockets);
+  g_test_add_func ("/agent/odd-command-line", test_odd_command_line);
   g_test_add_func ("/agent/client-sockets", test_client_sockets);
   g_test_add_func ("/agent/message-reader", test_message_reader);
   g_test_add_func ("/agent/slow-client", test_slow_client);

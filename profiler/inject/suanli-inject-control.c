@@ -236,6 +236,52 @@ fill_header (SuanliCaptureHeader *header)
 
 /* ---- STATUS --------------------------------------------------------------------------------- */
 
+/* The length of the UTF-8 character that @s starts (1 to 4), or 0 when its bytes are no valid
+ * character (an overlong form, a surrogate, past U+10FFFF, a stray continuation byte, or cut). */
+static size_t
+utf8_sequence_length (const unsigned char *s)
+{
+  unsigned char lo = 0x80, hi = 0xbf;
+  size_t n;
+
+  if (s[0] < 0x80)
+    return 1;
+  if (s[0] >= 0xc2 && s[0] <= 0xdf)
+    n = 2;
+  else if (s[0] >= 0xe0 && s[0] <= 0xef)
+    {
+      n = 3;
+      lo = s[0] == 0xe0 ? 0xa0 : 0x80;
+      hi = s[0] == 0xed ? 0x9f : 0xbf;
+    }
+  else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+    {
+      n = 4;
+      lo = s[0] == 0xf0 ? 0x90 : 0x80;
+      hi = s[0] == 0xf4 ? 0x8f : 0xbf;
+    }
+  else
+    return 0;
+  if (s[1] < lo || s[1] > hi)
+    return 0;
+  for (size_t i = 2; i < n; i++)
+    if (s[i] < 0x80 || s[i] > 0xbf)
+      return 0;
+  return n;
+}
+
+/* Whether @s is the start of a character that the end of the text (its NUL) cut short. */
+static int
+utf8_is_cut (const unsigned char *s)
+{
+  size_t wanted = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : 0;
+  size_t have = 1;
+
+  while (have < wanted && s[have] >= 0x80 && s[have] <= 0xbf)
+    have++;
+  return wanted > 0 && have < wanted && s[have] == '\0';
+}
+
 /* Appends @text to @out as a JSON string's contents. */
 static size_t
 json_escape (char       *out,
@@ -244,19 +290,36 @@ json_escape (char       *out,
 {
   size_t length = 0;
 
-  for (; *text != '\0' && length + 7 < size; text++)
+  /* Room for the longest thing one step writes ("\\u001f", or a 4-byte character) and the NUL. */
+  while (*text != '\0' && length + 7 < size)
     {
       unsigned char c = (unsigned char) *text;
+      size_t n = utf8_sequence_length ((const unsigned char *) text);
 
-      if (c == '"' || c == '\\')
+      if (n == 0 && utf8_is_cut ((const unsigned char *) text))
+        break;   /* a character cut short where the text was cut: left out, not mangled */
+      if (n == 0)
+        {
+          /* A byte that begins no character (a command line need not be UTF-8): U+FFFD. */
+          memcpy (out + length, "\xef\xbf\xbd", 3);
+          length += 3, text++;
+        }
+      else if (c == '"' || c == '\\')
         {
           out[length++] = '\\';
           out[length++] = (char) c;
+          text++;
         }
       else if (c < 0x20)
-        length += (size_t) snprintf (out + length, size - length, "\\u%04x", c);
+        {
+          length += (size_t) snprintf (out + length, size - length, "\\u%04x", c);
+          text++;
+        }
       else
-        out[length++] = (char) c;
+        {
+          memcpy (out + length, text, n);
+          length += n, text += n;
+        }
     }
   out[length] = '\0';
   return length;
