@@ -16,6 +16,7 @@
 #include <json-glib/json-glib.h>
 
 #include "suanli-catalog-reader.h"
+#include "suanli-bounded-read.h"
 #include "suanli-json-depth.h"
 #include "suanli-item.h"
 
@@ -844,20 +845,18 @@ suanli_catalog_read_file (GFile        *file,
                           GCancellable *cancellable)
 {
   g_autofree char *name = g_file_get_parse_name (file);
-  g_autoptr(GFileInfo) info = NULL;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
 
-  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE, G_FILE_QUERY_INFO_NONE, cancellable, &error);
-  if (info != NULL && g_file_info_get_size (info) > SUANLI_CATALOG_MAX_FILE_SIZE)
+  /* Counted while read: a FIFO or /dev/zero has no size to check beforehand. */
+  bytes = suanli_read_bounded (file, SUANLI_CATALOG_MAX_FILE_SIZE, cancellable, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE))
     {
-      g_ptr_array_add (problems, g_strdup_printf (_("%s:1:1: the file is %lu bytes; a catalog file may have at "
-                                                    "most %d"),
-                                                  name, (unsigned long) g_file_info_get_size (info),
-                                                  SUANLI_CATALOG_MAX_FILE_SIZE));
+      g_ptr_array_add (problems, g_strdup_printf (_("%s:1:1: the file is larger than %d bytes, the most a catalog "
+                                                    "file may have"),
+                                                  name, SUANLI_CATALOG_MAX_FILE_SIZE));
       return FALSE;
     }
-  bytes = g_file_load_bytes (file, cancellable, NULL, &error);
   if (bytes == NULL)
     {
       g_ptr_array_add (problems, g_strdup_printf ("%s: %s", name, error->message));

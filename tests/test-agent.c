@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
@@ -638,6 +639,40 @@ test_odd_command_line (void)
   g_subprocess_force_exit (job);
   g_subprocess_wait (job, NULL, NULL);
   suanli_test_stop_agent (&agent);
+}
+
+static gboolean
+has_exited (gpointer process)
+{
+  return g_subprocess_get_identifier (process) == NULL;
+}
+
+/* A token "file" that is a FIFO is refused at the start, instead of holding the agent there for
+ * as long as nothing writes to it. */
+static void
+test_token_fifo (void)
+{
+  g_autofree char *fifo = g_build_filename (runtime_dir, "token-fifo", NULL);
+  g_autofree char *option = g_strconcat ("--token-file=", fifo, NULL);
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_PIPE |
+                                                                       G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
+  g_autoptr(GSubprocess) agent = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDataInputStream) errors = NULL;
+  g_autofree char *said = NULL;
+  gsize length = 0;
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
+  agent = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("SUANLI_AGENT"), "--port=0", option, NULL);
+  g_assert_no_error (error);
+  suanli_test_await (has_exited, agent);
+  g_assert_false (g_subprocess_get_successful (agent));
+  errors = g_data_input_stream_new (g_subprocess_get_stderr_pipe (agent));
+  said = g_data_input_stream_read_upto (errors, "", 0, &length, NULL, NULL);
+  g_test_message ("%s", said);
+  g_assert_nonnull (strstr (said, "is not a plain file"));
+  g_unlink (fifo);
 }
 
 /* Fields of the wrong type: a "type" that is a number, a boolean, a fraction, null or an object
@@ -1316,6 +1351,7 @@ main (int    argc,
   g_test_add_func ("/agent/bad-messages", test_bad_messages);
   g_test_add_func ("/agent/mistyped-messages", test_mistyped_messages);
   g_test_add_func ("/agent/kept-alive-sockets", test_kept_alive_sockets);
+  g_test_add_func ("/agent/token-fifo", test_token_fifo);
   g_test_add_func ("/agent/odd-command-line", test_odd_command_line);
   g_test_add_func ("/agent/client-sockets", test_client_sockets);
   g_test_add_func ("/agent/message-reader", test_message_reader);

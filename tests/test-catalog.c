@@ -237,6 +237,18 @@ test_bad_files (void)
   large = g_malloc0 (SUANLI_CATALOG_MAX_FILE_SIZE + 1);
   memset (large, ' ', SUANLI_CATALOG_MAX_FILE_SIZE + 1);
   assert_unreadable (large, SUANLI_CATALOG_MAX_FILE_SIZE + 1, "a catalog file may have at most 16777216");
+
+  /* A device has no size to check: its bytes are counted as they come, and refused past 16 MB. */
+  {
+    g_autoptr(GFile) zero = g_file_new_for_path ("/dev/zero");
+    g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+    g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
+
+    g_assert_false (suanli_catalog_read_file (zero, items, problems, NULL));
+    g_assert_cmpuint (problems->len, ==, 1);
+    g_assert_cmpstr (g_ptr_array_index (problems, 0), ==,
+                     "/dev/zero:1:1: the file is larger than 16777216 bytes, the most a catalog file may have");
+  }
 }
 
 static void

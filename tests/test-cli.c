@@ -178,6 +178,7 @@ test_nested_json (void)
   g_auto(Run) planned = { 0 };
   g_auto(Run) validated = { 0 };
   g_auto(Run) listed = { 0 };
+  g_auto(Run) endless = { 0 };
 
   for (guint i = 0; i < 80000; i++)
     g_string_append_c (deep, '[');
@@ -192,6 +193,11 @@ test_nested_json (void)
   g_assert_cmpint (planned.status, ==, 2);
   g_assert_true (g_str_has_prefix (planned.err, plan));
   g_assert_nonnull (strstr (planned.err, ":1:65: nested deeper than 64 arrays and objects (byte 64)"));
+
+  /* A device has no size: its bytes are counted while read, and refused past a plan's limit. */
+  run_cli (&endless, "", (const char *[]) { "plan", "/dev/zero", NULL });
+  g_assert_cmpint (endless.status, ==, 2);
+  g_assert_nonnull (strstr (endless.err, "/dev/zero: the file is larger than"));
 
   run_cli (&validated, "", (const char *[]) { "catalog", "validate", catalog, NULL });
   g_assert_cmpint (validated.status, ==, 2);

@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 
 #include "suanli-plan.h"
+#include "suanli-bounded-read.h"
 #include "suanli-json-depth.h"
 
 struct _SuanliPlan
@@ -123,22 +124,25 @@ suanli_plan_new_from_file (GFile   *file,
                            GError **error)
 {
   g_autofree char *name = g_file_get_parse_name (file);
-  g_autoptr(GFileInfo) info = NULL;
   g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) read_error = NULL;
   gsize length = 0;
   const char *data;
 
-  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE, G_FILE_QUERY_INFO_NONE, NULL, NULL);
-  if (info != NULL && g_file_info_get_size (info) > SUANLI_PLAN_MAX_FILE_SIZE)
+  /* Counted while read: a FIFO or /dev/zero has no size to check beforehand. */
+  bytes = suanli_read_bounded (file, SUANLI_PLAN_MAX_FILE_SIZE, NULL, &read_error);
+  if (g_error_matches (read_error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: the file is %lu bytes; a plan may have at "
-                                                                 "most %d"),
-                   name, (unsigned long) g_file_info_get_size (info), SUANLI_PLAN_MAX_FILE_SIZE);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: the file is larger than %d bytes, the most a "
+                                                                 "plan may have"),
+                   name, SUANLI_PLAN_MAX_FILE_SIZE);
       return NULL;
     }
-  bytes = g_file_load_bytes (file, NULL, NULL, error);
   if (bytes == NULL)
-    return NULL;
+    {
+      g_propagate_error (error, g_steal_pointer (&read_error));
+      return NULL;
+    }
   data = g_bytes_get_data (bytes, &length);
   return suanli_plan_new_from_data (data != NULL ? data : "", (gssize) length, name, error);
 }

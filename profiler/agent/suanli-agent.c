@@ -74,6 +74,13 @@ load_token (const char  *path,
         return NULL;
       g_print (_("Made a new token in %s: give it to the workbenches that may connect\n"), path);
     }
+  else if (!S_ISREG (info.st_mode))
+    {
+      /* A FIFO would hold the agent at its start for as long as nothing writes to it. */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE, _("%s is not a plain file: a token is kept in one"),
+                   path);
+      return NULL;
+    }
   else if ((info.st_mode & 077) != 0 || info.st_uid != getuid ())
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
