@@ -497,6 +497,41 @@ holds_few_sockets (gpointer data)
   return count_sockets (count->pid) <= count->at_most;
 }
 
+/* A request line sent by hand, and its answer read until the agent closes. */
+static void
+send_request_line (Agent      *agent,
+                   const char *request)
+{
+  struct sockaddr_in address = { .sin_family = AF_INET };
+  struct timeval patience = { 10, 0 };
+  char buffer[1024];
+  int fd;
+
+  address.sin_port = htons ((guint16) agent->port);
+  address.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  fd = socket (AF_INET, SOCK_STREAM, 0);
+  g_assert_cmpint (connect (fd, (struct sockaddr *) &address, sizeof address), ==, 0);
+  setsockopt (fd, SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof patience);
+  g_assert_cmpint (send (fd, request, strlen (request), MSG_NOSIGNAL), ==, (gssize) strlen (request));
+  while (recv (fd, buffer, sizeof buffer, 0) > 0)
+    ;
+  close (fd);
+}
+
+/* A newline in a request's path ("%0A") is escaped in the agent's log, never a line of its own. */
+static void
+test_log_lines (void)
+{
+  Agent agent = { 0 };
+
+  suanli_test_start_agent (&agent, NULL);
+  send_request_line (&agent, "GET /v1/health%0A127.0.0.1%20GET%20/v1/jobs%20%E2%86%92%20200 HTTP/1.1\r\n"
+                             "Host: 127.0.0.1\r\n\r\n");
+  g_assert_true (agent_logs (&agent, "/v1/health\\n127.0.0.1 GET"));
+  g_assert_null (strstr (agent.log->str, "\n127.0.0.1 GET /v1/jobs"));
+  suanli_test_stop_agent (&agent);
+}
+
 /* A keep-alive request, its answer read, and the client gone: as curl or a port scanner does. */
 static void
 request_and_leave (Agent *agent)
@@ -1352,6 +1387,7 @@ main (int    argc,
   g_test_add_func ("/agent/mistyped-messages", test_mistyped_messages);
   g_test_add_func ("/agent/kept-alive-sockets", test_kept_alive_sockets);
   g_test_add_func ("/agent/token-fifo", test_token_fifo);
+  g_test_add_func ("/agent/log-lines", test_log_lines);
   g_test_add_func ("/agent/odd-command-line", test_odd_command_line);
   g_test_add_func ("/agent/client-sockets", test_client_sockets);
   g_test_add_func ("/agent/message-reader", test_message_reader);

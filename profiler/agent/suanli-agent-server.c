@@ -262,9 +262,13 @@ log_request (SoupServer        *server,
              gpointer           data)
 {
   GUri *uri = soup_server_message_get_uri (message);   /* NULL for a request line it could not read */
+  const char *method = soup_server_message_get_method (message);
+  /* What the client sent is escaped: a newline in its path ("%0A") would forge a line of the log. */
+  g_autofree char *escaped_method = g_strescape (method != NULL ? method : "?", NULL);
+  g_autofree char *escaped_path = g_strescape (uri != NULL ? g_uri_get_path (uri) : "?", NULL);
 
-  g_message ("%s %s %s → %u", soup_server_message_get_remote_host (message), soup_server_message_get_method (message),
-             uri != NULL ? g_uri_get_path (uri) : "?", soup_server_message_get_status (message));
+  g_message ("%s %s %s → %u", soup_server_message_get_remote_host (message), escaped_method, escaped_path,
+             soup_server_message_get_status (message));
 }
 
 /* Every connection, from its first byte on, is dropped after idle_timeout seconds without one:
