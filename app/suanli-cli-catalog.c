@@ -243,6 +243,8 @@ run_validate (int    argc,
       g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
       g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
       g_autoptr(SuanliCatalog) catalog = NULL;
+      g_autoptr(GFileInputStream) opened = NULL;
+      g_autoptr(GError) error = NULL;
       gboolean readable;
 
       if (!g_file_query_exists (file, NULL))
@@ -251,6 +253,15 @@ run_validate (int    argc,
           unreadable = TRUE;
           continue;
         }
+      /* A folder, or a file this user may not read, is a failure to read (exit 1), not bad input. */
+      opened = g_file_read (file, NULL, &error);
+      if (opened == NULL)
+        {
+          g_printerr ("%s: %s\n", argv[i], error->message);
+          unreadable = TRUE;
+          continue;
+        }
+      g_input_stream_close (G_INPUT_STREAM (opened), NULL, NULL);
       readable = suanli_catalog_read_file (file, items, problems, NULL);
       if (readable && problems->len == 0)
         {

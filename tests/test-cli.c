@@ -110,6 +110,7 @@ test_catalog (void)
   g_auto(Run) valid = { 0 };
   g_auto(Run) invalid = { 0 };
   g_auto(Run) absent = { 0 };
+  g_auto(Run) folder = { 0 };
   g_auto(Run) reread = { 0 };
   g_autofree char *reread_path = g_build_filename (directory, "listed.json", NULL);
 
@@ -156,6 +157,10 @@ test_catalog (void)
 
   run_cli (&absent, "", (const char *[]) { "catalog", "validate", missing, NULL });
   g_assert_cmpint (absent.status, ==, 1);
+  /* A folder is a failure to read (exit 1), not invalid input (exit 2). */
+  run_cli (&folder, "", (const char *[]) { "catalog", "validate", directory, NULL });
+  g_assert_cmpint (folder.status, ==, 1);
+  g_assert_true (g_str_has_prefix (folder.err, directory));
 
   g_unlink (good);
   g_unlink (bad);
