@@ -921,6 +921,28 @@ test_gzip_members (void)
   suanli_import_stats_clear (&stats);
 }
 
+/* A small gzip file cut short: the error names the file and the byte where its data stops. */
+static void
+test_gzip_cut (void)
+{
+  g_autoptr(GByteArray) gzip = g_byte_array_new ();
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected = NULL;
+  SuanliImportStats stats = { 0 };
+
+  append_gzip_member (gzip, kineto_trace, sizeof kineto_trace - 1);
+  g_byte_array_set_size (gzip, gzip->len / 2);
+  expected = g_strdup_printf ("cut.json.gz: the gzip data stops short at byte %u: the file was cut before its end",
+                              gzip->len);
+  stream = g_memory_input_stream_new_from_data (gzip->data, gzip->len, NULL);
+  g_assert_false (suanli_import_stream (trace, stream, "cut.json.gz", &stats, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_assert_cmpstr (error->message, ==, expected);
+  suanli_import_stats_clear (&stats);
+}
+
 static void
 test_gzip_file (void)
 {
@@ -1573,6 +1595,7 @@ main (int    argc,
   g_test_add_func ("/trace/review-rules", test_review_rules);
   g_test_add_func ("/trace/gzip-file", test_gzip_file);
   g_test_add_func ("/trace/gzip-members", test_gzip_members);
+  g_test_add_func ("/trace/gzip-cut", test_gzip_cut);
   g_test_add_func ("/trace/faults", test_faults);
   g_test_add_func ("/trace/every-prefix", test_every_prefix);
   g_test_add_func ("/trace/fixtures", test_fixtures);

@@ -11,6 +11,7 @@
 
 #include <glib/gi18n.h>
 
+#include "suanli-counting-stream.h"
 #include "suanli-gzip-decompressor.h"
 #include "suanli-import.h"
 #include "suanli-import-capture.h"
@@ -19,34 +20,21 @@
 #include "suanli-peekable-stream.h"
 #include "suanli-trace-format.h"
 
-gboolean
-suanli_import_stream (SuanliTrace       *trace,
-                      GInputStream      *input,
-                      const char        *name,
-                      SuanliImportStats *stats,
-                      GCancellable      *cancellable,
-                      GError           **error)
+/* Sniffs the format from the head of @input (plain text by now) and hands it to its importer. */
+static gboolean
+import_text (SuanliTrace       *trace,
+             GInputStream      *input,
+             const char        *name,
+             SuanliImportStats *stats,
+             GCancellable      *cancellable,
+             GError           **error)
 {
-  g_autoptr(GInputStream) raw = suanli_peekable_stream_new (input, 2, cancellable, error);
-  g_autoptr(GInputStream) text = NULL;
+  g_autoptr(GInputStream) text = suanli_peekable_stream_new (input, SUANLI_TRACE_SNIFF_LENGTH, cancellable, error);
   const guint8 *head;
   gsize available = 0;
 
-  if (raw == NULL)
-    return FALSE;
-  head = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (raw), &available);
-  if (available >= 2 && head[0] == 0x1f && head[1] == 0x8b)
-    {
-      g_autoptr(GConverter) decompressor = suanli_gzip_decompressor_new ();
-      g_autoptr(GInputStream) inflated = g_converter_input_stream_new (raw, decompressor);
-
-      text = suanli_peekable_stream_new (inflated, SUANLI_TRACE_SNIFF_LENGTH, cancellable, error);
-    }
-  else
-    text = suanli_peekable_stream_new (raw, SUANLI_TRACE_SNIFF_LENGTH, cancellable, error);
   if (text == NULL)
     return FALSE;
-
   head = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (text), &available);
   switch (suanli_trace_format_sniff (head, available))
     {
@@ -60,6 +48,46 @@ suanli_import_stream (SuanliTrace       *trace,
       /* Unknown bytes go to the JSON reader, whose error says where they stop making sense. */
       return suanli_import_chrome (trace, text, name, stats, cancellable, error);
     }
+}
+
+gboolean
+suanli_import_stream (SuanliTrace       *trace,
+                      GInputStream      *input,
+                      const char        *name,
+                      SuanliImportStats *stats,
+                      GCancellable      *cancellable,
+                      GError           **error)
+{
+  g_autoptr(GInputStream) raw = suanli_peekable_stream_new (input, 2, cancellable, error);
+  const guint8 *head;
+  gsize available = 0;
+
+  if (raw == NULL)
+    return FALSE;
+  head = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (raw), &available);
+  if (available >= 2 && head[0] == 0x1f && head[1] == 0x8b)
+    {
+      g_autoptr(GConverter) decompressor = suanli_gzip_decompressor_new ();
+      gsize compressed = 0;   /* bytes of the file read so far, for the place of an error */
+      g_autoptr(GInputStream) counted = suanli_counting_stream_new (raw, &compressed);
+      g_autoptr(GInputStream) inflated = g_converter_input_stream_new (counted, decompressor);
+      g_autoptr(GError) inflating = NULL;
+
+      if (import_text (trace, inflated, name, stats, cancellable, &inflating))
+        return TRUE;
+      /* zlib's own words ("Need more input") name neither the file nor the place. */
+      if (g_error_matches (inflating, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                     _("%s: the gzip data stops short at byte %lu: the file was cut before its end"), name,
+                     (unsigned long) compressed);
+      else if (!g_str_has_prefix (inflating->message, name))
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: at byte %lu of the gzip data: %s"), name,
+                     (unsigned long) compressed, inflating->message);
+      else
+        g_propagate_error (error, g_steal_pointer (&inflating));
+      return FALSE;
+    }
+  return import_text (trace, raw, name, stats, cancellable, error);
 }
 
 gboolean
