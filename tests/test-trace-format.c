@@ -7,6 +7,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
+#include "suanli-import.h"
 #include "suanli-trace-format.h"
 
 static SuanliTraceFormat
@@ -44,6 +45,29 @@ test_folded (void)
   g_assert_cmpint (sniff ("a;b 12x\n"), ==, SUANLI_TRACE_FORMAT_UNKNOWN);
   g_assert_cmpint (sniff (""), ==, SUANLI_TRACE_FORMAT_UNKNOWN);
   g_assert_cmpint (sniff ("   \n\t"), ==, SUANLI_TRACE_FORMAT_UNKNOWN);
+}
+
+/* A first line longer than the sniffed head (a deep stack of long C++ names) is still folded
+ * stacks, and reads as such. */
+static void
+test_folded_long_first_line (void)
+{
+  GString *text = g_string_new ("main");
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(GError) error = NULL;
+  SuanliImportStats stats = { 0 };
+
+  while (text->len < SUANLI_TRACE_SNIFF_LENGTH + 1000)
+    g_string_append (text, ";at::native::(anonymous namespace)::cpu_kernel_vec<float, std::allocator<float>>");
+  g_assert_cmpint (suanli_trace_format_sniff ((const guint8 *) text->str, SUANLI_TRACE_SNIFF_LENGTH), ==,
+                   SUANLI_TRACE_FORMAT_FOLDED);
+  g_string_append (text, " 7\nmain;other 3\n");
+  stream = g_memory_input_stream_new_from_data (g_string_free (text, FALSE), -1, g_free);
+  g_assert_true (suanli_import_stream (trace, stream, "deep.folded", &stats, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats.events, ==, 2);
+  suanli_import_stats_clear (&stats);
 }
 
 static void
@@ -186,6 +210,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/trace-format/chrome-json", test_chrome_json);
   g_test_add_func ("/trace-format/folded", test_folded);
+  g_test_add_func ("/trace-format/folded-long-first-line", test_folded_long_first_line);
   g_test_add_func ("/trace-format/folded-utf16", test_folded_utf16);
   g_test_add_func ("/trace-format/every-prefix", test_every_prefix);
   g_test_add_func ("/trace-format/gzip-file", test_gzip_file);

@@ -121,6 +121,12 @@ sniff_folded (const char *text,
     }
   if (lines + invalid == 0 && start < length && is_folded_line (text + start, length - start))
     lines++;
+  /* A first line longer than the whole head (a deep stack of long C++ names) has no end to judge:
+   * text of frames joined by ';' that is not JSON (ruled out before) is taken as folded, and the
+   * folded importer says which line is wrong when one is. */
+  if (lines + invalid == 0 && length >= SUANLI_TRACE_SNIFF_LENGTH && memchr (text, ';', length) != NULL &&
+      memchr (text, '\0', length) == NULL)
+    lines++;
   return lines > 0 && lines > invalid ? SUANLI_TRACE_FORMAT_FOLDED : SUANLI_TRACE_FORMAT_UNKNOWN;
 }
 
