@@ -206,6 +206,85 @@ test_slow_collector_stops (void)
   g_assert_cmpuint (suanli_capture_decoder_get_dropped (decoder), >, 0);
 }
 
+/* A collector that takes 4 KiB every 5 ms (at most 800 KB/s) until the library is done with it,
+ * then what is left in the socket at once, to the stream's end, decoding all it gets. */
+typedef struct
+{
+  int                  fd;
+  gint                 done;      /* the library has stopped (atomic) */
+  SuanliCaptureDecoder *decoder;
+} SlowCollector;
+
+static gpointer
+read_slowly (gpointer data)
+{
+  SlowCollector *collector = data;
+  guint8 buffer[4096];
+  ssize_t got;
+
+  while ((got = recv (collector->fd, buffer, sizeof buffer, 0)) > 0)
+    {
+      g_assert_true (suanli_capture_decoder_feed (collector->decoder, buffer, (gsize) got, NULL));
+      if (!g_atomic_int_get (&collector->done))
+        g_usleep (5000);   /* the collector's pace, not a wait for anything */
+    }
+  return NULL;
+}
+
+/* Three quarters of the library's 4 MiB queue are taken: the collector is behind. */
+static gboolean
+queue_is_full (gpointer data)
+{
+  return generator.queue != NULL && suanli_inject_queue_used (generator.queue) >= (3u << 20);
+}
+
+static gpointer
+stop_library (gpointer done)
+{
+  suanli_inject_control_stop ();
+  g_atomic_int_set ((gint *) done, 1);
+  return NULL;
+}
+
+static gboolean
+is_done (gpointer done)
+{
+  return g_atomic_int_get ((gint *) done);
+}
+
+/* The job exits while a slow collector is capturing, with 4 MiB queued: the library gives up on
+ * the rest within its exit bound (300 ms, in which this collector takes 240 KB at most) instead of
+ * sending all of it, a send at a time, each with its own bound (that held a 3 s job for 19 s).
+ * Last: the library is stopped for good here. */
+static void
+test_slow_collector_at_exit (void)
+{
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(SuanliCaptureDecoder) decoder = suanli_capture_decoder_new (trace, "exit.suanli-capture");
+  SlowCollector collector = { -1, 0, decoder };
+  GThread *reader, *stopper;
+
+  wait_until_idle ();
+  generator.count = 4 * RECORDS;
+  generator.wait_when_full = TRUE;   /* fills the queue, then waits for room: a job still running */
+  generator.pause_every = 0;
+  collector.fd = connect_and_start ();
+  reader = g_thread_new ("slow-collector", read_slowly, &collector);
+  suanli_test_await (queue_is_full, NULL);
+  stopper = g_thread_new ("exit", stop_library, &collector.done);
+  suanli_test_await (is_done, &collector.done);
+  g_thread_join (stopper);
+  /* The library has hung up: the collector sees the end, and not all of the stream came. */
+  g_thread_join (reader);
+  close (collector.fd);
+  g_test_message ("%" G_GUINT64_FORMAT " records came of the %u made; the end record %s",
+                  suanli_capture_decoder_get_records (decoder), 4 * RECORDS,
+                  suanli_capture_decoder_has_ended (decoder) ? "came" : "did not come");
+  g_assert_false (suanli_capture_decoder_has_ended (decoder));
+  g_assert_cmpuint (suanli_capture_decoder_get_records (decoder), <, 4 * RECORDS);
+  g_assert_cmpint (suanli_inject_control_state (), ==, SUANLI_INJECT_INERT);
+}
+
 /* ---- the workbench's side: SuanliLiveCapture on a main loop -------------------------------------- */
 
 typedef struct
@@ -344,8 +423,10 @@ main (int    argc,
   g_test_add_func ("/inject/collector-stalls-and-dies", test_collector_stalls_and_dies);
   g_test_add_func ("/inject/slow-collector-stops", test_slow_collector_stops);
   g_test_add_func ("/inject/live-capture", test_live_capture);
+  g_test_add_func ("/inject/slow-collector-at-exit", test_slow_collector_at_exit);
   status = g_test_run ();
-  suanli_inject_control_stop ();
+  if (suanli_inject_control_state () != SUANLI_INJECT_INERT)
+    suanli_inject_control_stop ();
   g_assert_false (g_file_test (socket_path, G_FILE_TEST_EXISTS));   /* the socket goes with the library */
   {
     g_autofree char *folder = g_build_filename (runtime_dir, "suanli", NULL);

@@ -32,7 +32,8 @@
 
 #define MAX_DEVICES 64
 #define DRAIN_MS    2000   /* how long STOP waits for the queue to empty before it gives up on the rest */
-#define EXIT_MS     300    /* the same at the job's exit, which must not wait on a collector */
+#define EXIT_MS     300    /* all that the job's exit waits for a collector, queue and rest together */
+#define SEND_MS     2000   /* the longest one send of the rest waits for a collector that reads */
 #define COMMAND_MS  2000   /* a client has this long to send its whole command line */
 
 typedef struct
@@ -472,21 +473,53 @@ send_all (int         fd,
   return 0;
 }
 
-/* Sends all that the queue still holds (and a drop record, when there were drops), waiting for
- * the collector at most 2 s per send (300 ms at the job's exit). Returns 0 when all of it went. */
+/* Sends @length bytes, all of them before @deadline (now_ms() time) or fails, waiting at most
+ * SEND_MS for any one send: a collector that reads a little at a time cannot stretch the sending
+ * past the deadline, whatever each send waits. */
 static int
-finish_sending (int fd,
-                int exiting)
+send_before (int         fd,
+             const void *data,
+             size_t      length,
+             uint64_t    deadline)
 {
-  struct timeval timeout = { exiting ? 0 : 2, exiting ? EXIT_MS * 1000 : 0 };
+  const uint8_t *bytes = data;
+
+  while (length > 0)
+    {
+      uint64_t now = now_ms ();
+      uint64_t wait = deadline - now < SEND_MS ? deadline - now : SEND_MS;
+      struct timeval timeout;
+      ssize_t sent;
+
+      if (now >= deadline)
+        return -1;
+      timeout.tv_sec = (time_t) (wait / 1000);
+      timeout.tv_usec = (suseconds_t) (wait % 1000 * 1000);
+      setsockopt (fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+      sent = send (fd, bytes, length, MSG_NOSIGNAL);
+      if (sent < 0 && errno == EINTR)
+        continue;
+      if (sent <= 0)
+        return -1;
+      bytes += sent;
+      length -= (size_t) sent;
+    }
+  return 0;
+}
+
+/* Sends all that the queue still holds (and a drop record, when there were drops), all of it
+ * before @deadline. Returns 0 when all of it went. */
+static int
+finish_sending (int      fd,
+                uint64_t deadline)
+{
   const uint8_t *data;
   size_t length;
 
-  setsockopt (fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
   suanli_inject_queue_report_drops (&control.queue);
   while ((length = suanli_inject_queue_peek (&control.queue, &data)) > 0)
     {
-      if (send_all (fd, data, length) != 0)
+      if (send_before (fd, data, length, deadline) != 0)
         return -1;
       suanli_inject_queue_consume (&control.queue, length);
     }
@@ -545,12 +578,15 @@ start_capture (int fd)
 }
 
 /* Ends the capture: the source hands over what it held, the writer sends the rest (up to
- * DRAIN_MS) and the end record, and the connection closes. */
+ * DRAIN_MS) and the end record, and the connection closes. On STOP a collector that keeps reading
+ * gets all of it; at the job's exit all of this takes EXIT_MS at most, however slowly the
+ * collector reads (a bound on each send alone let one that reads a little at a time hold it). */
 static void
 stop_capture (void)
 {
   uint64_t lost, pushed, refused, start = now_ms ();
   uint64_t limit = GET (exiting) ? EXIT_MS : DRAIN_MS;
+  uint64_t deadline = GET (exiting) ? start + EXIT_MS : UINT64_MAX;
   SuanliCaptureEnd end;
 
   if (GET (state) != SUANLI_INJECT_CAPTURING)
@@ -566,7 +602,7 @@ stop_capture (void)
   /* What is left goes with blocking sends, bounded in time (shortly at the job's exit). Only a
    * stream whose last record went whole gets the drop and end records; otherwise it simply ends
    * inside a record, which the collector reports. */
-  if (!GET (collector_gone) && finish_sending (control.capture_fd, GET (exiting)) == 0)
+  if (!GET (collector_gone) && finish_sending (control.capture_fd, deadline) == 0)
     {
       int whole = 0;
 
@@ -578,14 +614,14 @@ stop_capture (void)
           suanli_capture_init_record (&dropped.record, SUANLI_CAPTURE_DROPPED, sizeof dropped);
           dropped.count = lost;
           dropped.reason = SUANLI_DROPPED_BY_CUPTI;
-          whole = send_all (control.capture_fd, &dropped, sizeof dropped);
+          whole = send_before (control.capture_fd, &dropped, sizeof dropped, deadline);
         }
       memset (&end, 0, sizeof end);
       suanli_capture_init_record (&end.record, SUANLI_CAPTURE_END, sizeof end);
       end.records = pushed;
       end.dropped = control.dropped;
       if (whole == 0)
-        send_all (control.capture_fd, &end, sizeof end);
+        send_before (control.capture_fd, &end, sizeof end, deadline);
     }
   shutdown (control.capture_fd, SHUT_RDWR);
   close (control.capture_fd);
