@@ -14,6 +14,7 @@
 #include <sys/prctl.h>
 #include <glib/gstdio.h>
 
+#include "suanli-live-job.h"
 #include "suanli-test-agent.h"
 #include "suanli-test-wait.h"
 
@@ -31,6 +32,16 @@ new_launcher (GSubprocessFlags flags)
 
   g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
   return launcher;
+}
+
+/* A condition: the job at this control socket (a char *) answers STATUS. The socket's file is
+ * there a moment before the job listens on it. */
+gboolean
+suanli_test_job_answers (gpointer socket_path)
+{
+  g_autofree char *status = suanli_live_ask (socket_path, "STATUS\n", NULL, NULL);
+
+  return status != NULL;
 }
 
 /* A profilable job making @count kernels at each START, for @seconds, as rank @rank. */
@@ -54,7 +65,7 @@ suanli_test_start_job (guint64 count,
                                      NULL);
   g_assert_no_error (error);
   socket_path = g_strdup_printf ("%s/suanli/%s.sock", g_getenv ("XDG_RUNTIME_DIR"), g_subprocess_get_identifier (job));
-  suanli_test_await (suanli_test_file_exists, socket_path);
+  suanli_test_await (suanli_test_job_answers, socket_path);
   return job;
 }
 

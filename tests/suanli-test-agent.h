@@ -21,6 +21,7 @@ typedef struct
   GString          *log;
 } SuanliTestAgent;
 
+gboolean     suanli_test_job_answers (gpointer            socket_path);
 GSubprocess *suanli_test_start_job   (guint64             count,
                                       double              seconds,
                                       int                 rank);

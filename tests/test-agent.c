@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <poll.h>
@@ -532,6 +533,118 @@ test_log_lines (void)
   suanli_test_stop_agent (&agent);
 }
 
+static int
+connect_raw (Agent *agent)
+{
+  struct sockaddr_in address = { .sin_family = AF_INET };
+  int fd = socket (AF_INET, SOCK_STREAM, 0);
+
+  address.sin_port = htons ((guint16) agent->port);
+  address.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  g_assert_cmpint (connect (fd, (struct sockaddr *) &address, sizeof address), ==, 0);
+  return fd;
+}
+
+/* Whether the agent has closed @fd (what it sent before is read and dropped). */
+static gboolean
+closed_by_agent (int fd)
+{
+  char buffer[512];
+  ssize_t got;
+
+  while ((got = recv (fd, buffer, sizeof buffer, MSG_DONTWAIT)) > 0)
+    ;
+  return got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+}
+
+typedef struct
+{
+  int     fd;
+  gint64  sent_at;   /* monotonic µs of the last byte */
+  guint   sent;
+} Trickle;
+
+/* A client that sends its request one byte every half second, never idle and never done. */
+static gboolean
+trickled_out (gpointer data)
+{
+  static const char request[] = "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+  Trickle *trickle = data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (closed_by_agent (trickle->fd))
+    return TRUE;
+  if (now - trickle->sent_at > G_USEC_PER_SEC / 2 && trickle->sent < sizeof request - 1)
+    {
+      if (send (trickle->fd, request + trickle->sent, 1, MSG_NOSIGNAL) != 1)
+        return TRUE;
+      trickle->sent++;
+      trickle->sent_at = now;
+    }
+  return FALSE;
+}
+
+typedef struct
+{
+  int   fds[40];
+  guint at_least;
+} Crowd;
+
+static gboolean
+crowd_thinned (gpointer data)
+{
+  Crowd *crowd = data;
+  guint closed = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (crowd->fds); i++)
+    closed += closed_by_agent (crowd->fds[i]);
+  return closed >= crowd->at_least;
+}
+
+static gboolean
+owner_gets_in (gpointer data)
+{
+  Agent *agent = data;
+  g_autofree char *authorization = g_strconcat ("Bearer ", agent->token, NULL);
+
+  return get (agent, "/v1/health", authorization, NULL) == 200;
+}
+
+/* Slowloris: a request whose headers trickle in is closed at the header deadline, however busy
+ * it keeps its connection; and one address cannot hold more than its share of requests open. */
+static void
+test_slow_headers (void)
+{
+  const char *options[] = { "--header-timeout=2", "--idle-timeout=600", NULL };
+  const char *crowd_options[] = { "--header-timeout=600", "--idle-timeout=600", "--max-per-address=32", NULL };
+  Agent agent = { 0 };
+  Trickle trickle = { -1, 0, 0 };
+  Crowd crowd = { { 0 }, G_N_ELEMENTS (crowd.fds) - 32 };
+
+  suanli_test_start_agent (&agent, options);
+  trickle.fd = connect_raw (&agent);
+  suanli_test_await (trickled_out, &trickle);
+  g_test_message ("closed after %u bytes of headers", trickle.sent);
+  g_assert_true (agent_logs (&agent, "its headers did not come within 2 s"));
+  close (trickle.fd);
+  suanli_test_stop_agent (&agent);
+
+  /* Forty requests begun from one address, none finished, with no deadline near: eight are too many. */
+  suanli_test_start_agent (&agent, crowd_options);
+  for (guint i = 0; i < G_N_ELEMENTS (crowd.fds); i++)
+    {
+      crowd.fds[i] = connect_raw (&agent);
+      g_assert_cmpint (send (crowd.fds[i], "G", 1, MSG_NOSIGNAL), ==, 1);
+    }
+  suanli_test_await (crowd_thinned, &crowd);
+  g_assert_true (agent_logs (&agent, "more than 32 requests open at once"));
+  for (guint i = 0; i < G_N_ELEMENTS (crowd.fds); i++)
+    close (crowd.fds[i]);
+  /* The owner gets in again once the agent has seen the crowd go. */
+  suanli_test_await (owner_gets_in, &agent);
+  suanli_test_stop_agent (&agent);
+}
+
 /* A keep-alive request, its answer read, and the client gone: as curl or a port scanner does. */
 static void
 request_and_leave (Agent *agent)
@@ -650,7 +763,7 @@ test_odd_command_line (void)
   g_string_free (words, TRUE);
   pid = atoi (g_subprocess_get_identifier (job));
   socket_path = g_strdup_printf ("%s/%d.sock", folder, pid);
-  suanli_test_await (suanli_test_file_exists, socket_path);
+  suanli_test_await (suanli_test_job_answers, socket_path);
 
   local = suanli_live_list_jobs_in (folder);
   suanli_test_start_agent (&agent, NULL);
@@ -1388,6 +1501,7 @@ main (int    argc,
   g_test_add_func ("/agent/kept-alive-sockets", test_kept_alive_sockets);
   g_test_add_func ("/agent/token-fifo", test_token_fifo);
   g_test_add_func ("/agent/log-lines", test_log_lines);
+  g_test_add_func ("/agent/slow-headers", test_slow_headers);
   g_test_add_func ("/agent/odd-command-line", test_odd_command_line);
   g_test_add_func ("/agent/client-sockets", test_client_sockets);
   g_test_add_func ("/agent/message-reader", test_message_reader);

@@ -6,6 +6,10 @@
  * wait on a stopped job, so /v1/jobs does it on a worker with the message paused. One log line per
  * request, and per capture connection when it closes; never the token.
  *
+ * Before that, from a request's first byte: its headers must all have come within header_timeout
+ * seconds (a client sending a byte every few seconds is never idle, yet never done), and one
+ * address may have max_per_address requests open at once; past either, the connection is closed.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -41,6 +45,9 @@ struct _SuanliAgentServer
   gint64      clock_shift_ns;
   guint       connections;    /* capture WebSockets open */
   guint       idle_timeout;   /* seconds a connection may say nothing */
+  guint       header_timeout; /* seconds a request may take to send its headers */
+  guint       max_per_address;
+  GHashTable *open_requests;  /* client address → requests open (a count in a pointer) */
   GHashTable *buckets;        /* client address → Bucket, for requests with the token */
   GHashTable *strangers;      /* client address → Bucket, for requests without it */
 };
@@ -59,6 +66,7 @@ suanli_agent_server_finalize (GObject *object)
   g_free (self->socket_folder);
   g_hash_table_unref (self->buckets);
   g_hash_table_unref (self->strangers);
+  g_hash_table_unref (self->open_requests);
   G_OBJECT_CLASS (suanli_agent_server_parent_class)->finalize (object);
 }
 
@@ -73,6 +81,7 @@ suanli_agent_server_init (SuanliAgentServer *self)
 {
   self->buckets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->strangers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->open_requests = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
 /* ---- admission ------------------------------------------------------------------------------ */
@@ -277,6 +286,68 @@ log_request (SoupServer        *server,
  * connection: libsoup 3.2 never notices that a client has closed a kept-alive connection, which
  * then stays in CLOSE_WAIT for good, one descriptor each, token or no token (fixed in 3.3). The
  * handshake replaces "Connection: close" with "Upgrade". */
+/* One request from its first byte until it is done: its address's count, its header deadline. */
+typedef struct
+{
+  SuanliAgentServer *server;
+  SoupServerMessage *message;   /* weak: NULL once finalized */
+  char              *address;
+  guint              deadline;  /* the header deadline's source, 0 once the headers came */
+} OpenRequest;
+
+static void
+open_request_free (gpointer data)
+{
+  OpenRequest *request = data;
+  guint open = GPOINTER_TO_UINT (g_hash_table_lookup (request->server->open_requests, request->address));
+
+  if (open > 1)
+    g_hash_table_insert (request->server->open_requests, g_strdup (request->address), GUINT_TO_POINTER (open - 1));
+  else
+    g_hash_table_remove (request->server->open_requests, request->address);
+  g_clear_handle_id (&request->deadline, g_source_remove);
+  g_object_unref (request->server);
+  g_free (request->address);
+  g_free (request);
+}
+
+/* The message is finalized: its request is no longer open. */
+static void
+request_gone (gpointer  data,
+              GObject  *message)
+{
+  open_request_free (data);
+}
+
+static void
+close_connection (SoupServerMessage *message)
+{
+  GSocket *socket = soup_server_message_get_socket (message);
+
+  if (socket != NULL)
+    g_socket_shutdown (socket, TRUE, TRUE, NULL);
+}
+
+static gboolean
+headers_too_slow (gpointer data)
+{
+  OpenRequest *request = data;
+
+  request->deadline = 0;
+  g_message ("%s: its headers did not come within %u s: closed", request->address, request->server->header_timeout);
+  close_connection (request->message);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+headers_came (SoupServerMessage *message,
+              gpointer           data)
+{
+  OpenRequest *request = data;
+
+  g_clear_handle_id (&request->deadline, g_source_remove);
+}
+
 static void
 limit_idleness (SoupServer        *server,
                 SoupServerMessage *message,
@@ -284,10 +355,28 @@ limit_idleness (SoupServer        *server,
 {
   SuanliAgentServer *self = data;
   GSocket *socket = soup_server_message_get_socket (message);
+  const char *address = soup_server_message_get_remote_host (message);
+  OpenRequest *request = g_new0 (OpenRequest, 1);
+  guint open;
 
   if (socket != NULL)
     g_socket_set_timeout (socket, self->idle_timeout);
   soup_message_headers_replace (soup_server_message_get_response_headers (message), "Connection", "close");
+
+  request->server = g_object_ref (self);
+  request->message = message;
+  request->address = g_strdup (address != NULL ? address : "");
+  open = GPOINTER_TO_UINT (g_hash_table_lookup (self->open_requests, request->address)) + 1;
+  g_hash_table_insert (self->open_requests, g_strdup (request->address), GUINT_TO_POINTER (open));
+  g_object_weak_ref (G_OBJECT (message), request_gone, request);
+  if (open > self->max_per_address)
+    {
+      g_message ("%s: more than %u requests open at once: closed", request->address, self->max_per_address);
+      close_connection (message);
+      return;
+    }
+  request->deadline = g_timeout_add_seconds (self->header_timeout, headers_too_slow, request);
+  g_signal_connect (message, "got-headers", G_CALLBACK (headers_came), request);
 }
 
 /* ---- captures ------------------------------------------------------------------------------- */
@@ -405,6 +494,8 @@ suanli_agent_server_new (const SuanliAgentOptions *options,
   self->queue_limit = options->queue_limit;
   self->clock_shift_ns = options->clock_shift_ns;
   self->idle_timeout = options->idle_timeout > 0 ? options->idle_timeout : 60;
+  self->header_timeout = options->header_timeout > 0 ? options->header_timeout : 10;
+  self->max_per_address = options->max_per_address > 0 ? options->max_per_address : 32;
   self->server = soup_server_new ("server-header", "suanli-agent/" PACKAGE_VERSION " ",
                                   "tls-certificate", options->certificate, NULL);
   /* Handlers go by the longest matching path: the capture path needs its own early handler. */

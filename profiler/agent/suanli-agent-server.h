@@ -20,6 +20,8 @@ typedef struct
   guint            queue_limit;      /* bytes a capture may queue for a slow client before dropping */
   gint64           clock_shift_ns;   /* for tests: act as a host whose clock is this far ahead */
   guint            idle_timeout;     /* seconds a connection may send nothing (0: 60) */
+  guint            header_timeout;   /* seconds a request may take to send its headers (0: 10) */
+  guint            max_per_address;  /* requests being read or served at once per address (0: 32) */
 } SuanliAgentOptions;
 
 #define SUANLI_TYPE_AGENT_SERVER (suanli_agent_server_get_type ())
