@@ -24,6 +24,7 @@
 #include <json-glib/json-glib.h>
 
 #include "suanli-agent-message.h"
+#include "suanli-agent-proof.h"
 #include "suanli-agent-protocol.h"
 #include "suanli-agent-list.h"
 #include "suanli-capture-decoder.h"
@@ -693,6 +694,9 @@ test_kept_alive_sockets (void)
   suanli_test_stop_agent (&agent);
 }
 
+#define KEPT_ALIVE_TOKEN "a-token-of-forty-characters-0123456789ab"
+
+/* An agent of few words: its hello, and no jobs. */
 static void
 serve_no_jobs (SoupServer        *server,
                SoupServerMessage *message,
@@ -701,7 +705,15 @@ serve_no_jobs (SoupServer        *server,
                gpointer           data)
 {
   soup_server_message_set_status (message, SOUP_STATUS_OK, NULL);
-  soup_server_message_set_response (message, "application/json", SOUP_MEMORY_STATIC, "[]", 2);
+  if (g_str_equal (path, "/v1/hello"))
+    {
+      g_autofree char *proof = suanli_agent_proof (KEPT_ALIVE_TOKEN, g_hash_table_lookup (query, "challenge"));
+      g_autofree char *body = g_strdup_printf ("{\"proof\": \"%s\"}", proof);
+
+      soup_server_message_set_response (message, "application/json", SOUP_MEMORY_COPY, body, strlen (body));
+    }
+  else
+    soup_server_message_set_response (message, "application/json", SOUP_MEMORY_STATIC, "[]", 2);
 }
 
 /* The workbench's client against a server that keeps connections alive, as libsoup 3.2's does by
@@ -719,12 +731,13 @@ test_client_sockets (void)
   GSList *uris;
 
   soup_server_add_handler (server, "/v1/jobs", serve_no_jobs, NULL, NULL);
+  soup_server_add_handler (server, "/v1/hello", serve_no_jobs, NULL, NULL);
   g_assert_true (soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error));
   g_assert_no_error (error);
   uris = soup_server_get_uris (server);
   address = g_strdup_printf ("127.0.0.1:%d", g_uri_get_port (uris->data));
   g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
-  client = suanli_agent_client_new (address, "a-token-of-forty-characters-0123456789ab", &error);
+  client = suanli_agent_client_new (address, KEPT_ALIVE_TOKEN, &error);
   g_assert_no_error (error);
 
   /* Before any listing: the server's listening socket. After 21, not one connection more. */
@@ -821,6 +834,69 @@ test_token_fifo (void)
   g_test_message ("%s", said);
   g_assert_nonnull (strstr (said, "is not a plain file"));
   g_unlink (fifo);
+}
+
+/* Whatever any request to the impostor said, headers and all. */
+static void
+record_request (SoupServer        *server,
+                SoupServerMessage *message,
+                const char        *path,
+                GHashTable        *query,
+                gpointer           data)
+{
+  static const char looks_like_one[] = "{\"proof\": \"0000000000000000000000000000000000000000000000000000000000000000\"}";
+  GString *heard = data;
+  SoupMessageHeadersIter iter;
+  const char *name, *value;
+
+  g_string_append_printf (heard, "%s %s\n", soup_server_message_get_method (message), path);
+  soup_message_headers_iter_init (&iter, soup_server_message_get_request_headers (message));
+  while (soup_message_headers_iter_next (&iter, &name, &value))
+    g_string_append_printf (heard, "%s: %s\n", name, value);
+  /* It cannot answer the challenge: it says something that looks like an answer. */
+  soup_server_message_set_status (message, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (message, "application/json", SOUP_MEMORY_STATIC, looks_like_one,
+                                    strlen (looks_like_one));
+}
+
+/* Another user's program listens where the agent was: the workbench asks it to prove that it
+ * knows the token, it cannot, and it never hears the token, listing or capturing. */
+static void
+test_impostor (void)
+{
+  const char *token = "the-owners-token-0123456789abcdef0123456789";
+  g_autoptr(SoupServer) impostor = soup_server_new (NULL, NULL);
+  g_autoptr(SuanliAgentClient) client = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GPtrArray) jobs = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *address = NULL;
+  GString *heard = g_string_new (NULL);
+  GSList *uris;
+
+  soup_server_add_handler (impostor, NULL, record_request, heard, NULL);
+  g_assert_true (soup_server_listen_local (impostor, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error));
+  uris = soup_server_get_uris (impostor);
+  address = g_strdup_printf ("127.0.0.1:%d", g_uri_get_port (uris->data));
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  client = suanli_agent_client_new (address, token, &error);
+  g_assert_no_error (error);
+
+  jobs = list_jobs (client, &error);
+  g_assert_null (jobs);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED);
+  g_assert_nonnull (strstr (error->message, "did not prove that it knows the token"));
+  g_clear_error (&error);
+  suanli_agent_client_connect_async (client, "/v1/jobs/1/capture", NULL, got_result, &result);
+  g_assert_true (run_until (is_set, &result));
+  g_assert_null (suanli_agent_client_connect_finish (client, result, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED);
+
+  g_test_message ("the impostor heard:\n%s", heard->str);
+  g_assert_nonnull (strstr (heard->str, "GET /v1/hello"));
+  g_assert_null (strstr (heard->str, token));
+  g_assert_null (strstr (heard->str, "/v1/jobs"));
+  g_string_free (heard, TRUE);
 }
 
 /* Fields of the wrong type: a "type" that is a number, a boolean, a fraction, null or an object
@@ -1496,6 +1572,7 @@ main (int    argc,
   g_test_add_func ("/agent/jobs", test_jobs);
   g_test_add_func ("/agent/two-ranks", test_two_ranks);
   g_test_add_func ("/agent/tokens", test_tokens);
+  g_test_add_func ("/agent/impostor", test_impostor);
   g_test_add_func ("/agent/bad-messages", test_bad_messages);
   g_test_add_func ("/agent/mistyped-messages", test_mistyped_messages);
   g_test_add_func ("/agent/kept-alive-sockets", test_kept_alive_sockets);

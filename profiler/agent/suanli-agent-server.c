@@ -1,7 +1,8 @@
 /* suanli-agent-server.c — suanli-agent's HTTP and WebSocket server
  *
  * Every request passes the early handler first, before any body is read or any WebSocket is
- * accepted: a client over its rate gets 429, one without the token 401 (libsoup 3.2 has no bearer
+ * accepted: a client over its rate gets 429, one without the token 401 (but for /v1/hello, where a
+ * workbench makes the agent prove that it knows the token before sending it) (libsoup 3.2 has no bearer
  * auth domain), and a capture past the connection limit 503. Asking the jobs for their STATUS can
  * wait on a stopped job, so /v1/jobs does it on a worker with the message paused. One log line per
  * request, and per capture connection when it closes; never the token.
@@ -18,6 +19,7 @@
 #include <unistd.h>
 #include <json-glib/json-glib.h>
 
+#include "suanli-agent-proof.h"
 #include "suanli-agent-protocol.h"
 #include "suanli-agent-relay.h"
 #include "suanli-agent-server.h"
@@ -185,6 +187,8 @@ admit (SoupServer        *server,
 
   if (!rate_allows (self, has_token ? self->buckets : self->strangers, peer != NULL ? peer : ""))
     refuse (message, 429 /* Too Many Requests: not in libsoup 3.2's names */, "too many requests");
+  else if (g_str_equal (path, "/v1/hello"))
+    ;   /* asked before the token is sent, to prove this agent knows it (suanli-agent-proof.c) */
   else if (!has_token)
     {
       soup_message_headers_replace (soup_server_message_get_response_headers (message), "WWW-Authenticate",
@@ -239,12 +243,25 @@ serve (SoupServer        *server,
   SuanliAgentServer *self = data;
   const char *method = soup_server_message_get_method (message);
 
-  if (!g_str_equal (path, "/v1/health") && !g_str_equal (path, "/v1/jobs"))
+  if (!g_str_equal (path, "/v1/health") && !g_str_equal (path, "/v1/jobs") && !g_str_equal (path, "/v1/hello"))
     refuse (message, SOUP_STATUS_NOT_FOUND, "no such resource");
   else if (!g_str_equal (method, SOUP_METHOD_GET))
     {
       soup_message_headers_replace (soup_server_message_get_response_headers (message), "Allow", "GET");
       refuse (message, SOUP_STATUS_METHOD_NOT_ALLOWED, "only GET");
+    }
+  else if (g_str_equal (path, "/v1/hello"))
+    {
+      const char *challenge = query != NULL ? g_hash_table_lookup (query, "challenge") : NULL;
+
+      if (!suanli_agent_challenge_check (challenge))
+        refuse (message, SOUP_STATUS_BAD_REQUEST, "a challenge is 64 lowercase hexadecimal digits");
+      else
+        {
+          g_autofree char *proof = suanli_agent_proof (self->token, challenge);
+
+          reply_json (message, g_strdup_printf ("{\"proof\": \"%s\"}\n", proof));
+        }
     }
   else if (g_str_equal (path, "/v1/jobs"))
     {

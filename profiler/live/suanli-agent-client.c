@@ -4,7 +4,8 @@
  * anything else HTTPS: the agent refuses plain HTTP off loopback, and the token must not travel
  * bare. A certificate the system does not trust (an agent's self-signed one) is accepted only when
  * it is the one pinned for this agent. The token goes in every request's Authorization header and
- * nowhere else.
+ * nowhere else, and only after the agent has answered a fresh challenge with it (the hello, in
+ * suanli-agent-proof.c): something else listening at the agent's address learns nothing.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,6 +15,7 @@
 #include <json-glib/json-glib.h>
 
 #include "suanli-agent-client.h"
+#include "suanli-agent-proof.h"
 #include "suanli-agent-protocol.h"
 #include "suanli-json-depth.h"
 
@@ -155,26 +157,117 @@ accept_pinned (SoupMessage          *message,
   return self->pinned != NULL && g_tls_certificate_is_same (self->pinned, certificate);
 }
 
+/* A request to @path (with @query, or NULL) on the agent; with the token unless it is the hello. */
 static SoupMessage *
 new_message (SuanliAgentClient *self,
-             const char        *method,
              const char        *path,
+             const char        *query,
              gboolean           websocket)
 {
   g_autoptr(GUri) uri = g_uri_build (G_URI_FLAGS_NONE,
                                      websocket ? (g_str_equal (g_uri_get_scheme (self->base), "https") ? "wss" : "ws")
                                                : g_uri_get_scheme (self->base),
-                                     NULL, g_uri_get_host (self->base), g_uri_get_port (self->base), path, NULL, NULL);
-  SoupMessage *message = soup_message_new_from_uri (method, uri);
-  g_autofree char *authorization = g_strconcat ("Bearer ", self->token, NULL);
+                                     NULL, g_uri_get_host (self->base), g_uri_get_port (self->base), path, query, NULL);
+  SoupMessage *message = soup_message_new_from_uri (SOUP_METHOD_GET, uri);
 
-  soup_message_headers_replace (soup_message_get_request_headers (message), "Authorization", authorization);
+  if (!g_str_equal (path, "/v1/hello"))
+    {
+      g_autofree char *authorization = g_strconcat ("Bearer ", self->token, NULL);
+
+      soup_message_headers_replace (soup_message_get_request_headers (message), "Authorization", authorization);
+    }
   /* One connection a request, closed after its answer: libsoup 3.2 leaves a kept-alive connection
    * open on both ends after the other has gone (one socket a listing, for ever). */
   if (!websocket)
     soup_message_headers_replace (soup_message_get_request_headers (message), "Connection", "close");
   g_signal_connect_object (message, "accept-certificate", G_CALLBACK (accept_pinned), self, 0);
   return message;
+}
+
+/* ---- the hello: the agent proves that it knows the token before the token is sent ---------- */
+
+typedef void (*ProvenFunc) (SuanliAgentClient *self,
+                            GTask             *task);
+
+typedef struct
+{
+  GTask       *task;
+  ProvenFunc   then;
+  char        *challenge;
+  SoupMessage *message;
+} Hello;
+
+static void
+hello_free (Hello *hello)
+{
+  g_clear_object (&hello->task);
+  g_free (hello->challenge);
+  g_clear_object (&hello->message);
+  g_free (hello);
+}
+
+/* The "proof" of the hello's answer, or NULL when it has none. */
+static char *
+read_proof (GBytes *body)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  gsize length;
+  const char *data = g_bytes_get_data (body, &length);
+  JsonNode *root, *proof;
+
+  if (length > 4096 || !json_parser_load_from_data (parser, data, (gssize) length, NULL) ||
+      (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return NULL;
+  proof = json_object_get_member (json_node_get_object (root), "proof");
+  if (proof == NULL || !JSON_NODE_HOLDS_VALUE (proof) || json_node_get_value_type (proof) != G_TYPE_STRING)
+    return NULL;
+  return g_strdup (json_node_get_string (proof));
+}
+
+static void
+hello_read (GObject      *source,
+            GAsyncResult *result,
+            gpointer      data)
+{
+  Hello *hello = data;
+  SuanliAgentClient *self = g_task_get_source_object (hello->task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) body = soup_session_send_and_read_finish (SOUP_SESSION (source), result, &error);
+  g_autofree char *proof = NULL;
+
+  if (body == NULL)
+    g_task_return_new_error (hello->task, G_IO_ERROR, error->code, _("Cannot reach the agent at %s: %s"),
+                             self->address, error->message);
+  else if (soup_message_get_status (hello->message) != SOUP_STATUS_OK || (proof = read_proof (body)) == NULL ||
+           !suanli_agent_proof_matches (self->token, hello->challenge, proof))
+    g_task_return_new_error (hello->task, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+                             _("The agent at %s did not prove that it knows the token, so the token was not sent: "
+                               "it has another token, or another program is listening there"),
+                             self->address);
+  else
+    hello->then (self, g_steal_pointer (&hello->task));
+  hello_free (hello);
+}
+
+/* Asks the agent to answer a fresh challenge with the token, and calls @then with @task once it
+ * has; otherwise @task returns the refusal, and nothing with the token is sent. Every request that
+ * carries the token comes after one: the agent may have gone, and something else taken its port,
+ * since the last. */
+static void
+prove_then (SuanliAgentClient *self,
+            GTask             *task,
+            ProvenFunc         then)
+{
+  Hello *hello = g_new0 (Hello, 1);
+  g_autofree char *query = NULL;
+
+  hello->task = task;
+  hello->then = then;
+  hello->challenge = suanli_agent_challenge_new ();
+  query = g_strconcat ("challenge=", hello->challenge, NULL);
+  hello->message = new_message (self, "/v1/hello", query, FALSE);
+  soup_session_send_and_read_async (self->session, hello->message, G_PRIORITY_DEFAULT, g_task_get_cancellable (task),
+                                    hello_read, hello);
 }
 
 static gboolean
@@ -266,6 +359,17 @@ jobs_read (GObject      *source,
   g_task_return_pointer (task, jobs, (GDestroyNotify) g_ptr_array_unref);
 }
 
+static void
+send_list (SuanliAgentClient *self,
+           GTask             *task)
+{
+  SoupMessage *message = new_message (self, "/v1/jobs", NULL, FALSE);
+
+  g_task_set_task_data (task, message, g_object_unref);
+  soup_session_send_and_read_async (self->session, message, G_PRIORITY_DEFAULT, g_task_get_cancellable (task),
+                                    jobs_read, task);
+}
+
 /* Asks the agent for its node's profilable jobs; each comes back with its agent set. */
 void
 suanli_agent_client_list_jobs_async (SuanliAgentClient  *self,
@@ -273,11 +377,7 @@ suanli_agent_client_list_jobs_async (SuanliAgentClient  *self,
                                      GAsyncReadyCallback callback,
                                      gpointer            user_data)
 {
-  GTask *task = g_task_new (self, cancellable, callback, user_data);
-  SoupMessage *message = new_message (self, SOUP_METHOD_GET, "/v1/jobs", FALSE);
-
-  g_task_set_task_data (task, message, g_object_unref);
-  soup_session_send_and_read_async (self->session, message, G_PRIORITY_DEFAULT, cancellable, jobs_read, task);
+  prove_then (self, g_task_new (self, cancellable, callback, user_data), send_list);
 }
 
 /* Returns: (transfer full) (element-type SuanliLiveJob): the agent's jobs. */
@@ -315,7 +415,18 @@ connected (GObject      *source,
                              error->message);
 }
 
-/* Opens a WebSocket to @path on the agent, with the token. */
+static void
+send_connect (SuanliAgentClient *self,
+              GTask             *task)
+{
+  SoupMessage *message = new_message (self, g_task_get_task_data (task), NULL, TRUE);
+
+  g_task_set_task_data (task, message, g_object_unref);   /* the path goes, the message stays */
+  soup_session_websocket_connect_async (self->session, message, NULL, NULL, G_PRIORITY_DEFAULT,
+                                        g_task_get_cancellable (task), connected, task);
+}
+
+/* Opens a WebSocket to @path on the agent, with the token, once the agent has proved it knows it. */
 void
 suanli_agent_client_connect_async (SuanliAgentClient  *self,
                                    const char         *path,
@@ -324,11 +435,9 @@ suanli_agent_client_connect_async (SuanliAgentClient  *self,
                                    gpointer            user_data)
 {
   GTask *task = g_task_new (self, cancellable, callback, user_data);
-  SoupMessage *message = new_message (self, SOUP_METHOD_GET, path, TRUE);
 
-  g_task_set_task_data (task, message, g_object_unref);
-  soup_session_websocket_connect_async (self->session, message, NULL, NULL, G_PRIORITY_DEFAULT, cancellable, connected,
-                                        task);
+  g_task_set_task_data (task, g_strdup (path), g_free);
+  prove_then (self, task, send_connect);
 }
 
 /* Returns: (transfer full): the open connection. */
