@@ -921,6 +921,50 @@ test_gzip_members (void)
   suanli_import_stats_clear (&stats);
 }
 
+/* Budgets: one JSON value of megabytes (quadratic to lex across chunks) and more text than
+ * SUANLI_TRACE_MAX_BYTES both stop the reading; what came before is kept, and a warning says why. */
+static void
+test_budgets (void)
+{
+  GString *text = g_string_new ("{\"traceEvents\": [");
+  g_autofree char *data = NULL;
+  gsize length;
+
+  for (guint i = 0; i < 1000; i++)
+    g_string_append_printf (text, "{\"ph\": \"X\", \"name\": \"k\", \"pid\": 1, \"tid\": 1, \"ts\": %u, \"dur\": 1},", i);
+  g_string_append (text, "{\"ph\": \"X\", \"name\": \"");
+  for (guint i = 0; i < 3 << 20; i += 64)
+    g_string_append (text, "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+  g_string_append (text, "\", \"pid\": 1, \"tid\": 1, \"ts\": 5000, \"dur\": 1}]}");
+  length = text->len;
+  data = g_string_free (text, FALSE);
+
+  for (guint round = 0; round < 2; round++)
+    {
+      g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+      g_autoptr(GInputStream) stream = g_memory_input_stream_new_from_data (data, (gssize) length, NULL);
+      g_autoptr(GError) error = NULL;
+      SuanliImportStats stats = { 0 };
+      const char *warning;
+
+      /* The second round: a budget of text that the first 1,000 events already pass. */
+      if (round == 1)
+        g_setenv ("SUANLI_TRACE_MAX_BYTES", "50000", TRUE);
+      g_assert_true (suanli_import_stream (trace, stream, "budget.json", &stats, NULL, &error));
+      g_unsetenv ("SUANLI_TRACE_MAX_BYTES");
+      g_assert_no_error (error);
+      g_assert_cmpuint (suanli_trace_get_warnings (trace)->len, ==, 1);
+      warning = g_ptr_array_index (suanli_trace_get_warnings (trace), 0);
+      g_test_message ("%s", warning);
+      g_assert_true (g_str_has_prefix (warning, "budget.json: stopped reading at byte "));
+      g_assert_nonnull (strstr (warning, round == 0 ? "one JSON value is longer than 1048576 bytes"
+                                                     : "the trace is longer than 50000 bytes of JSON"));
+      g_assert_cmpuint (suanli_trace_get_n_slices (trace), >, 0);
+      g_assert_cmpuint (suanli_trace_get_n_slices (trace), <=, 1000);
+      suanli_import_stats_clear (&stats);
+    }
+}
+
 /* A small gzip file cut short: the error names the file and the byte where its data stops. */
 static void
 test_gzip_cut (void)
@@ -1596,6 +1640,7 @@ main (int    argc,
   g_test_add_func ("/trace/gzip-file", test_gzip_file);
   g_test_add_func ("/trace/gzip-members", test_gzip_members);
   g_test_add_func ("/trace/gzip-cut", test_gzip_cut);
+  g_test_add_func ("/trace/budgets", test_budgets);
   g_test_add_func ("/trace/faults", test_faults);
   g_test_add_func ("/trace/every-prefix", test_every_prefix);
   g_test_add_func ("/trace/fixtures", test_fixtures);

@@ -21,6 +21,7 @@
 
 #include "suanli-analysis.h"
 #include "suanli-import-chrome.h"
+#include "suanli-import-limits.h"
 #include "suanli-import-links.h"
 
 #define CHUNK_SIZE      (64 * 1024)
@@ -115,6 +116,7 @@ typedef struct
   guint64            unmatched_async_ends;
   guint64            unknown_phases;
   GError            *limit_error;
+  gboolean           progressed;     /* a value, key or bracket came since the last chunk */
 } Importer;
 
 /* A JSON integer that fits 64 bits; FALSE for fractions, exponents and overflow. */
@@ -432,6 +434,7 @@ on_scalar (Importer   *importer,
            gsize       length,
            gboolean    is_string)
 {
+  importer->progressed = TRUE;
   if (skipping (importer))
     return 1;
   if (importer->in_event)
@@ -444,6 +447,7 @@ on_scalar (Importer   *importer,
 static int
 on_null (void *ctx)
 {
+  ((Importer *) ctx)->progressed = TRUE;
   return 1;
 }
 
@@ -453,6 +457,7 @@ on_boolean (void *ctx,
 {
   Importer *importer = ctx;
 
+  importer->progressed = TRUE;
   if (!skipping (importer) && importer->in_event && importer->in_args)
     add_arg (importer, SUANLI_ARG_INT, value, 0, NULL, 0);
   return 1;
@@ -499,6 +504,7 @@ typedef enum {
 static Nesting
 enter_nested (Importer *importer)
 {
+  importer->progressed = TRUE;
   importer->depth++;
   if (importer->depth > MAX_DEPTH)
     {
@@ -546,6 +552,7 @@ on_map_key (void                *ctx,
                                                                                     : importer->key;
   gsize size = target == importer->arg_key ? sizeof importer->arg_key : sizeof importer->key;
 
+  importer->progressed = TRUE;
   if (skipping (importer))
     return 1;
   if (importer->in_event && importer->depth == importer->events_depth + 1)
@@ -565,6 +572,7 @@ on_end_map (void *ctx)
 {
   Importer *importer = ctx;
 
+  importer->progressed = TRUE;
   if (skipping (importer))
     {
       importer->skip_depth--;
@@ -614,6 +622,7 @@ on_end_array (void *ctx)
 {
   Importer *importer = ctx;
 
+  importer->progressed = TRUE;
   if (skipping (importer))
     importer->skip_depth--;
   importer->depth--;
@@ -1253,6 +1262,9 @@ suanli_import_chrome (SuanliTrace       *trace,
   gboolean fault = FALSE;
   g_autofree char *fault_message = NULL;
   guint64 fault_offset = 0, fault_line = 0;
+  guint64 stalled = 0;      /* bytes since a value, key or bracket last came: one token's length */
+  gboolean over_budget = FALSE;
+  SuanliImportLimits limits = suanli_import_limits ();
   gssize length;
 
   g_return_val_if_fail (SUANLI_IS_TRACE (trace), FALSE);
@@ -1293,6 +1305,23 @@ suanli_import_chrome (SuanliTrace       *trace,
         }
       line += count_lines (buffer, (gsize) length);
       offset += (guint64) length;
+      /* yajl keeps a token that spans chunks and reads it again with each: one of megabytes costs
+       * quadratic time. Text past the budget (a small gzip can inflate to many gigabytes) would
+       * run out of memory. Either stops the reading; what came before is kept. */
+      stalled = importer.progressed ? 0 : stalled + (guint64) length;
+      importer.progressed = FALSE;
+      if (stalled > limits.max_token || offset > limits.max_bytes)
+        {
+          fault = over_budget = TRUE;
+          fault_offset = offset;
+          fault_line = line;
+          fault_message = stalled > limits.max_token
+            ? g_strdup_printf (_("one JSON value is longer than %llu bytes (SUANLI_TRACE_MAX_TOKEN)"),
+                               (unsigned long long) limits.max_token)
+            : g_strdup_printf (_("the trace is longer than %llu bytes of JSON (SUANLI_TRACE_MAX_BYTES)"),
+                               (unsigned long long) limits.max_bytes);
+          break;
+        }
     }
   stats->bytes += offset + (fault ? fault_offset - offset : 0);
 
@@ -1323,13 +1352,24 @@ suanli_import_chrome (SuanliTrace       *trace,
     {
       if (stats->events == 0)
         {
-          if (length >= 0)
+          if (length >= 0 && over_budget)
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: stopped reading at byte %llu, line %llu: %s"),
+                         name, (unsigned long long) fault_offset, (unsigned long long) fault_line, fault_message);
+          else if (length >= 0)
             g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: not a trace: at byte %llu, line %llu: %s"),
                          name, (unsigned long long) fault_offset, (unsigned long long) fault_line, fault_message);
           importer_clear (&importer);
           return FALSE;
         }
-      if (length >= 0)
+      if (length >= 0 && over_budget)
+        {
+          g_autofree char *warning = g_strdup_printf (_("%s: stopped reading at byte %llu (line %llu), keeping what "
+                                                        "came before: %s"),
+                                                      name, (unsigned long long) fault_offset,
+                                                      (unsigned long long) fault_line, fault_message);
+          suanli_trace_add_warning (trace, warning);
+        }
+      else if (length >= 0)
         {
           g_autofree char *warning = g_strdup_printf (_("%s: read up to byte %llu (line %llu), where the JSON breaks: %s"),
                                                       name, (unsigned long long) fault_offset,
