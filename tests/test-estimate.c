@@ -393,6 +393,10 @@ test_bad_plans (void)
   assert_invalid (", \"parallelism\": {\"offload\": \"optimizer+parameters\", \"zero_stage\": 2}",
                   "parallelism.offload", "stage 3");
   assert_invalid (", \"assumptions\": {\"mfu\": 1.5}", "assumptions.mfu", "fraction");
+  /* Absurd sizes are refused by name, before any product of them overflows. */
+  assert_invalid (", \"workload\": {\"global_batch\": 1e18}", "workload.global_batch", "at most 1e+09");
+  assert_invalid (", \"model\": {\"preset\": \"llama-2-7b\", \"experts\": 4294967296}", "model.experts", "at most");
+  assert_invalid (", \"model\": {\"parameters\": 1e30}", "model.parameters", "at most 1e+18");
   assert_invalid (", \"techniques\": {\"flash_attention\": \"yes\"}", "techniques.flash_attention", "true or false");
   assert_invalid (", \"schema\": 1", "schema", "suanli-plan/1");
   /* Inference needs the architecture for its KV cache: parameters alone are not enough. */

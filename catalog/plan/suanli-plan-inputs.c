@@ -140,6 +140,9 @@ section (Resolver           *resolver,
   return object;
 }
 
+#define MAX_COUNT    1e9    /* layers, heads, batches, GPUs, experts: far past any real plan */
+#define MAX_QUANTITY 1e18   /* parameters, tokens, prices, rates */
+
 typedef enum {
   POSITIVE,          /* > 0 */
   POSITIVE_INTEGER,  /* a whole number ≥ 1 */
@@ -170,6 +173,14 @@ number (Resolver   *resolver,
       return FALSE;
     }
   read = json_node_get_double (node);
+  /* Past these a plan is no plan (a batch of 10¹⁸, 2³² experts) and products of its figures
+   * overflow where they become counts: refused, naming the field. */
+  if (isfinite (read) && read > (range == POSITIVE_INTEGER ? MAX_COUNT : MAX_QUANTITY))
+    {
+      error (resolver, field, _("must be at most %g, not %g"), range == POSITIVE_INTEGER ? MAX_COUNT : MAX_QUANTITY,
+             read);
+      return FALSE;
+    }
   if (!isfinite (read) || (range != NON_NEGATIVE && read <= 0) || (range == NON_NEGATIVE && read < 0))
     {
       error (resolver, field, range == NON_NEGATIVE ? _("must not be negative, not %g") : _("must be more than zero, not %g"), read);
