@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
@@ -221,6 +222,62 @@ test_nested_json (void)
   g_unlink (catalog);
   g_rmdir (folder);
   g_rmdir (parent);
+  g_rmdir (directory);
+}
+
+static void
+restore_env (const char *name,
+             const char *value)
+{
+  if (value != NULL)
+    g_setenv (name, value, TRUE);
+  else
+    g_unsetenv (name);
+}
+
+/* Where the jobs' sockets are: a folder too long for a socket's path is refused, never cut; a
+ * /tmp/suanli-UID that another user made first is refused for $HOME/.suanli-sockets. */
+static void
+test_socket_folder (void)
+{
+  g_autofree char *directory = g_dir_make_tmp ("suanli-sockets-XXXXXX", NULL);
+  g_autofree char *long_runtime = g_strdup_printf ("%s/%s", directory, "a-folder-name-long-enough-that-a-socket-path-under-it-cannot-fit-in-sun-path");
+  g_autofree char *taken = g_strdup_printf ("%s/suanli-%u", directory, (unsigned) getuid ());
+  g_autofree char *fallback = g_build_filename (directory, ".suanli-sockets", NULL);
+  g_autofree char *saved_runtime = g_strdup (g_getenv ("XDG_RUNTIME_DIR"));
+  g_autofree char *saved_home = g_strdup (g_getenv ("HOME"));
+  g_autofree char *saved_tmp = g_strdup (g_getenv ("TMPDIR"));
+  g_auto(Run) too_long = { 0 };
+  g_auto(Run) fell_back = { 0 };
+
+  g_assert_cmpint (g_mkdir_with_parents (long_runtime, 0700), ==, 0);
+  g_setenv ("XDG_RUNTIME_DIR", long_runtime, TRUE);
+  run_cli (&too_long, "", (const char *[]) { "jobs", NULL });
+  g_assert_cmpint (too_long.status, ==, 1);
+  g_assert_nonnull (strstr (too_long.err, "is longer than a socket's path allows (91 bytes)"));
+
+  if (getuid () == 0)
+    {
+      g_unsetenv ("XDG_RUNTIME_DIR");
+      g_setenv ("TMPDIR", directory, TRUE);
+      g_setenv ("HOME", directory, TRUE);
+      g_assert_cmpint (g_mkdir (taken, 0700), ==, 0);
+      g_assert_cmpint (chown (taken, 65534, 65534), ==, 0);   /* made first by another user */
+      run_cli (&fell_back, "", (const char *[]) { "jobs", NULL });
+      g_test_message ("%s", fell_back.err);
+      g_assert_cmpint (fell_back.status, ==, 0);
+      g_assert_nonnull (strstr (fell_back.err, "belongs to someone else"));
+      g_assert_nonnull (strstr (fell_back.err, fallback));
+      g_assert_true (g_file_test (fallback, G_FILE_TEST_IS_DIR));
+      g_rmdir (fallback);
+      g_rmdir (taken);
+    }
+  else
+    g_test_message ("skipped the folder another user made first: making one needs root");
+  restore_env ("XDG_RUNTIME_DIR", saved_runtime);
+  restore_env ("HOME", saved_home);
+  restore_env ("TMPDIR", saved_tmp);
+  g_rmdir (long_runtime);
   g_rmdir (directory);
 }
 
@@ -463,6 +520,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/identify", test_identify);
   g_test_add_func ("/cli/catalog", test_catalog);
   g_test_add_func ("/cli/plan", test_plan);
+  g_test_add_func ("/cli/socket-folder", test_socket_folder);
   g_test_add_func ("/cli/nested-json", test_nested_json);
   g_test_add_func ("/cli/trace-ranks", test_trace_ranks);
   g_test_add_func ("/cli/chinese", test_chinese);

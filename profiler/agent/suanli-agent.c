@@ -106,6 +106,12 @@ check_socket_folder (const char  *folder,
 {
   GStatBuf info;
 
+  if (strlen (folder) >= SUANLI_INJECT_SOCKET_DIR_SIZE)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FILENAME_TOO_LONG,
+                   _("%s is longer than a socket's path allows (%d bytes)"), folder, SUANLI_INJECT_SOCKET_DIR_SIZE - 1);
+      return FALSE;
+    }
   if (g_stat (folder, &info) != 0 || !S_ISDIR (info.st_mode))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("%s is not a folder"), folder);

@@ -83,21 +83,15 @@ suanli_inject_say (const char *format,
 
 /* ---- where the socket lives ------------------------------------------------------------------- */
 
-/* $XDG_RUNTIME_DIR/suanli, or /tmp/suanli-UID: made 0700 if missing; refused unless it is a folder
- * of this user's that no one else may enter. */
-int
-suanli_inject_socket_dir (char   *path,
-                          size_t  size,
-                          char   *error,
-                          size_t  error_size)
+/* Makes @path (0700) if it is missing; 0 when it is a folder of this user's that no one else
+ * may enter, else -1 with @error saying why. */
+static int
+private_folder (const char *path,
+                char       *error,
+                size_t      error_size)
 {
-  const char *runtime = getenv ("XDG_RUNTIME_DIR");
   struct stat info;
 
-  if (runtime != NULL && runtime[0] == '/')
-    snprintf (path, size, "%s/suanli", runtime);
-  else
-    snprintf (path, size, "/tmp/suanli-%u", (unsigned) getuid ());
   if (mkdir (path, 0700) != 0 && errno != EEXIST)
     {
       snprintf (error, error_size, "cannot make %s: %s", path, strerror (errno));
@@ -117,6 +111,65 @@ suanli_inject_socket_dir (char   *path,
   return 0;
 }
 
+/* Writes @folder into @path, refusing one too long for the sockets it will hold. */
+static int
+fits (char       *path,
+      size_t      size,
+      const char *folder,
+      char       *error,
+      size_t      error_size)
+{
+  size_t length = strlen (folder);
+
+  if (length >= size || length >= SUANLI_INJECT_SOCKET_DIR_SIZE)
+    {
+      snprintf (error, error_size, "the socket folder %.60s… is longer than a socket's path allows (%d bytes)", folder,
+                SUANLI_INJECT_SOCKET_DIR_SIZE - 1);
+      return -1;
+    }
+  memcpy (path, folder, length + 1);
+  return 0;
+}
+
+/* $XDG_RUNTIME_DIR/suanli, or else $TMPDIR/suanli-UID (/tmp by default); when another user has
+ * made that one first (anyone may create names in /tmp), $HOME/.suanli-sockets, which no one else
+ * can. Each is made 0700 if missing and refused unless it is a folder of this user's that no one
+ * else may enter; a folder too long for a socket's path is refused, never cut. The CLI, the agent
+ * and the library all find the same one. */
+int
+suanli_inject_socket_dir (char   *path,
+                          size_t  size,
+                          char   *error,
+                          size_t  error_size)
+{
+  const char *runtime = getenv ("XDG_RUNTIME_DIR");
+  const char *temporary = getenv ("TMPDIR");
+  const char *home = getenv ("HOME");
+  char folder[4096], taken[400];
+
+  if (runtime != NULL && runtime[0] == '/')
+    {
+      snprintf (folder, sizeof folder, "%s/suanli", runtime);
+      return fits (path, size, folder, error, error_size) != 0 ? -1 : private_folder (path, error, error_size);
+    }
+  snprintf (folder, sizeof folder, "%s/suanli-%u", temporary != NULL && temporary[0] == '/' ? temporary : "/tmp",
+            (unsigned) getuid ());
+  if (fits (path, size, folder, error, error_size) != 0)
+    return -1;
+  if (private_folder (path, taken, sizeof taken) == 0)
+    return 0;
+  if (home == NULL || home[0] != '/')
+    {
+      snprintf (error, error_size, "%s", taken);
+      return -1;
+    }
+  snprintf (folder, sizeof folder, "%s/.suanli-sockets", home);
+  if (fits (path, size, folder, error, error_size) != 0 || private_folder (path, error, error_size) != 0)
+    return -1;
+  suanli_inject_say ("%s; the sockets are in %s instead", taken, path);
+  return 0;
+}
+
 int
 suanli_inject_socket_path (char   *path,
                            size_t  size,
@@ -124,7 +177,7 @@ suanli_inject_socket_path (char   *path,
                            char   *error,
                            size_t  error_size)
 {
-  char dir[96];
+  char dir[SUANLI_INJECT_SOCKET_DIR_SIZE];
 
   if (suanli_inject_socket_dir (dir, sizeof dir, error, error_size) != 0)
     return -1;

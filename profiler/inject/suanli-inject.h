@@ -101,6 +101,10 @@ typedef enum {
   SUANLI_INJECT_INERT,        /* the socket could not be opened: nothing to attach to */
 } SuanliInjectState;
 
+/* A socket's path is at most 107 bytes (sun_path), and "/PID.sock" takes up to 16 of them: the
+ * folder, with its NUL, fits in this many. One limit for the library, the CLI and the agent. */
+#define SUANLI_INJECT_SOCKET_DIR_SIZE 92
+
 int  suanli_inject_socket_dir    (char       *path,
                                   size_t      size,
                                   char       *error,

@@ -173,6 +173,15 @@ suanli_live_ask (const char  *socket_path,
   int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   int saved;
 
+  /* A path that does not fit is refused, never cut into another's. */
+  if (strlen (socket_path) >= sizeof address.sun_path)
+    {
+      if (fd >= 0)
+        close (fd);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FILENAME_TOO_LONG, _("%s is too long for a socket's path"),
+                   socket_path);
+      return NULL;
+    }
   g_strlcpy (address.sun_path, socket_path, sizeof address.sun_path);
   /* A stopped job's backlog fills, and a Unix connect then waits for as long as the send timeout
    * lets it: not forever. */
