@@ -226,8 +226,7 @@ suanli_cli_record (int    argc,
   };
   g_autoptr(GOptionContext) context = g_option_context_new (N_("[-- COMMAND ARGUMENTS…]"));
   g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GFileOutputStream) output = NULL;
+  g_autoptr(GOutputStream) output = NULL;
   g_autofree char *socket_path = NULL;
   char **command = NULL;
   GPid child = 0;
@@ -289,11 +288,9 @@ suanli_cli_record (int    argc,
       status = SUANLI_EXIT_USAGE_OR_IO;
       goto done;
     }
-  file = g_file_new_for_commandline_arg (output_path);
-  output = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error);
+  output = suanli_cli_trace_open_output (output_path, &error);
   if (output == NULL ||
-      (written = copy_capture (fd, G_OUTPUT_STREAM (output), duration, &error)) < 0 ||
-      !g_output_stream_close (G_OUTPUT_STREAM (output), NULL, &error))
+      !suanli_cli_trace_close_output (output, (written = copy_capture (fd, output, duration, &error)) >= 0, &error))
     {
       g_printerr ("suanli-cli record: %s\n", error->message);
       close (fd);

@@ -14,6 +14,7 @@
 #include <gio/gunixoutputstream.h>
 
 #include "suanli-cli.h"
+#include "suanli-atomic-file.h"
 #include "suanli-cli-trace-io.h"
 
 void
@@ -63,20 +64,22 @@ suanli_cli_trace_import (SuanliTrace        *trace,
   return status;
 }
 
-/* A stream that replaces @out atomically when closed ("-" is standard output; ".gz" compresses). */
+/* A stream that replaces @out atomically when closed ("-" is standard output; ".gz" compresses):
+ * a temporary file beside it (suanli-atomic-file.c) that keeps the mode of the file it replaces
+ * and is removed if the command fails or is interrupted. */
 GOutputStream *
 suanli_cli_trace_open_output (const char  *out,
                               GError     **error)
 {
+  SuanliAtomicFile *file;
   GOutputStream *output;
 
   if (g_str_equal (out, "-"))
     return g_unix_output_stream_new (STDOUT_FILENO, FALSE);
-  {
-    g_autoptr(GFile) file = g_file_new_for_commandline_arg (out);
-    output = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, error));
-  }
-  if (output != NULL && g_str_has_suffix (out, ".gz"))
+  if ((file = suanli_atomic_file_new (out, error)) == NULL)
+    return NULL;
+  output = g_unix_output_stream_new (suanli_atomic_file_get_fd (file), FALSE);
+  if (g_str_has_suffix (out, ".gz"))
     {
       g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6);
       GOutputStream *compressed = g_converter_output_stream_new (output, G_CONVERTER (compressor));
@@ -84,6 +87,7 @@ suanli_cli_trace_open_output (const char  *out,
       g_object_unref (output);
       output = compressed;
     }
+  g_object_set_data (G_OBJECT (output), "suanli-atomic-file", file);
   return output;
 }
 
@@ -94,15 +98,13 @@ suanli_cli_trace_close_output (GOutputStream  *output,
                                gboolean        written,
                                GError        **error)
 {
-  if (written && g_output_stream_close (output, NULL, error))
-    return TRUE;
-  /* Closing with a cancelled cancellable abandons the replacement. */
-  if (!g_output_stream_is_closed (output))
-    {
-      g_autoptr(GCancellable) abandon = g_cancellable_new ();
+  SuanliAtomicFile *file = g_object_steal_data (G_OBJECT (output), "suanli-atomic-file");
 
-      g_cancellable_cancel (abandon);
-      g_output_stream_close (output, abandon, NULL);
-    }
+  written = written && g_output_stream_close (output, NULL, error);
+  if (file == NULL)
+    return written;   /* standard output */
+  if (written)
+    return suanli_atomic_file_commit (file, error);
+  suanli_atomic_file_abandon (file);
   return FALSE;
 }

@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 #include <gio/gio.h>
 
+#include "suanli-atomic-file.h"
 #include "suanli-cli.h"
 #include "suanli-file-kind.h"
 #include "suanli-i18n.h"
@@ -153,6 +154,8 @@ main (int   argc,
 
   suanli_i18n_init ();
   g_set_prgname ("suanli-cli");
+  /* An interrupted command leaves no half-written temporary file (record handles Ctrl+C itself). */
+  suanli_atomic_file_clean_on_signals ();
 
   if (argc < 2)
     {

@@ -209,6 +209,8 @@ test_record_attached (void)
   g_autofree char *socket_path = NULL;
   g_autofree char *timed = g_build_filename (runtime_dir, "timed.suanli-capture", NULL);
   g_autofree char *interrupted = g_build_filename (runtime_dir, "interrupted.suanli-capture", NULL);
+  g_autofree char *terminated = g_build_filename (runtime_dir, "terminated.suanli-capture", NULL);
+  GStatBuf info;
   g_auto(Run) attached = { 0 };
 
   job = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, g_getenv ("SUANLI_FAKE_JOB"), "1000000", "60", "0", NULL);
@@ -229,7 +231,9 @@ test_record_attached (void)
     g_assert_cmpuint (slices, <, 1000000);
   }
 
-  /* Ctrl+C: STOP, the rest, a whole capture, and exit 0. */
+  /* Ctrl+C: STOP, the rest, a whole capture, and exit 0; the capture replaces a 0600 file and
+   * keeps its mode. */
+  g_assert_true (g_file_set_contents_full (interrupted, "old", -1, G_FILE_SET_CONTENTS_NONE, 0600, NULL));
   {
     g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_PIPE);
     g_autoptr(GSubprocess) record = NULL;
@@ -245,11 +249,39 @@ test_record_attached (void)
     g_assert_true (g_subprocess_get_if_exited (record));
     g_assert_cmpint (g_subprocess_get_exit_status (record), ==, 0);
     g_assert_cmpuint (slices_in (interrupted), >, 0);
+    g_assert_cmpint (g_stat (interrupted, &info), ==, 0);
+    g_assert_cmpint (info.st_mode & 0777, ==, 0600);
+  }
+
+  /* SIGTERM mid-capture: the command dies of it, the old file stays as it was, and no hidden
+   * temporary file (ours, or GLib's .goutputstream-*) is left beside it. */
+  g_assert_true (g_file_set_contents_full (terminated, "old", -1, G_FILE_SET_CONTENTS_NONE, 0600, NULL));
+  {
+    g_autoptr(GSubprocess) record = NULL;
+    g_autofree char *contents = NULL;
+    g_autoptr(GDir) dir = NULL;
+    const char *name;
+
+    record = g_subprocess_new (G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error, g_getenv ("SUANLI_CLI"), "record", "--attach",
+                               g_subprocess_get_identifier (job), "-o", terminated, NULL);
+    g_assert_no_error (error);
+    suanli_test_await (job_is_capturing, socket_path);
+    g_subprocess_send_signal (record, SIGTERM);
+    g_assert_true (g_subprocess_wait (record, NULL, &error));
+    g_assert_true (g_subprocess_get_if_signaled (record));
+    g_assert_cmpint (g_subprocess_get_term_sig (record), ==, SIGTERM);
+    g_assert_true (g_file_get_contents (terminated, &contents, NULL, NULL));
+    g_assert_cmpstr (contents, ==, "old");
+    dir = g_dir_open (runtime_dir, 0, NULL);
+    while ((name = g_dir_read_name (dir)) != NULL)
+      if (name[0] == '.')
+        g_error ("%s was left behind", name);
   }
   g_subprocess_force_exit (job);
   g_subprocess_wait (job, NULL, NULL);
   g_unlink (timed);
   g_unlink (interrupted);
+  g_unlink (terminated);
 }
 
 int

@@ -208,9 +208,17 @@ test_training (Fixture       *fixture,
   g_autofree char *text = NULL;
   g_autofree char *info = NULL;
 
+  /* It replaces a file of the owner's alone, and keeps it so. */
+  g_assert_true (g_file_set_contents_full (pdf, "old", -1, G_FILE_SET_CONTENTS_NONE, 0600, NULL));
   run (&result, (const char *[]) { "suanli-cli", "report", plan, "-o", pdf, NULL });
   g_test_message ("%s%s", result.out, result.err);
   g_assert_cmpint (result.status, ==, 0);
+  {
+    GStatBuf mode;
+
+    g_assert_cmpint (g_stat (pdf, &mode), ==, 0);
+    g_assert_cmpint (mode.st_mode & 0777, ==, 0600);
+  }
 
   /* Metadata, size and pages. */
   info = pdf_info (pdf);

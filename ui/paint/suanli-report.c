@@ -21,6 +21,7 @@
 
 #include "suanli-advice.h"
 #include "suanli-plan-charts.h"
+#include "suanli-atomic-file.h"
 #include "suanli-report-private.h"
 #include "suanli-table-rows.h"
 #include "suanli-units.h"
@@ -743,39 +744,26 @@ suanli_report_write (SuanliReport  *self,
                      guint         *n_pages,
                      GError       **error)
 {
-  g_autofree char *directory = g_path_get_dirname (path);
-  g_autofree char *base = g_path_get_basename (path);
-  g_autofree char *temporary = g_strdup_printf ("%s%c.%s.XXXXXX", directory, G_DIR_SEPARATOR, base);
   g_autofree char *shown = g_filename_display_name (path);
   double width = self->paper == SUANLI_PAPER_LETTER ? 612 : 595.276;
   double height = self->paper == SUANLI_PAPER_LETTER ? 792 : 841.89;
+  SuanliAtomicFile *file = suanli_atomic_file_new (path, error);
   cairo_surface_t *surface;
   cairo_status_t status;
   Sink sink = { -1, 0 };
   guint pages;
 
-  sink.fd = g_mkstemp_full (temporary, O_WRONLY | O_CLOEXEC, 0666);
-  if (sink.fd < 0)
-    {
-      int saved = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), _("Cannot write %s: %s"), shown, g_strerror (saved));
-      return FALSE;
-    }
+  if (file == NULL)
+    return FALSE;
+  sink.fd = suanli_atomic_file_get_fd (file);
   surface = cairo_pdf_surface_create_for_stream (write_to_sink, &sink, width, height);
   pages = draw_report (self, surface, width, height);
   cairo_surface_finish (surface);
   status = cairo_surface_status (surface);
   cairo_surface_destroy (surface);
-  if (sink.error == 0 && status == CAIRO_STATUS_SUCCESS && fsync (sink.fd) != 0)
-    sink.error = errno;
-  if (close (sink.fd) != 0 && sink.error == 0)
-    sink.error = errno;
-  if (sink.error == 0 && status == CAIRO_STATUS_SUCCESS && g_rename (temporary, path) != 0)
-    sink.error = errno;
   if (sink.error != 0 || status != CAIRO_STATUS_SUCCESS)
     {
-      g_unlink (temporary);
+      suanli_atomic_file_abandon (file);
       if (sink.error != 0)
         g_set_error (error, G_IO_ERROR, g_io_error_from_errno (sink.error), _("Cannot write %s: %s"), shown,
                      g_strerror (sink.error));
@@ -783,6 +771,8 @@ suanli_report_write (SuanliReport  *self,
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot draw the report: %s"), cairo_status_to_string (status));
       return FALSE;
     }
+  if (!suanli_atomic_file_commit (file, error))
+    return FALSE;
   if (n_pages != NULL)
     *n_pages = pages;
   return TRUE;
