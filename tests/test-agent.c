@@ -1205,6 +1205,23 @@ test_tls (void)
   }
 
   suanli_test_stop_agent (&agent);
+
+  /* A key that is not the certificate's is refused at the start, not at the clients' handshakes. */
+  {
+    g_autofree char *other_key = g_build_filename (folder, "other.key", NULL);
+    g_autofree char *other_option = g_strconcat ("--tls-key=", other_key, NULL);
+    const char *genrsa[] = { "openssl", "genrsa", "-out", other_key, "2048", NULL };
+    const char *mismatched[] = { g_getenv ("SUANLI_AGENT"), "--port=0", certificate_option, other_option, NULL };
+    g_auto(SuanliTestRun) keyed = { 0 };
+    g_auto(SuanliTestRun) started = { 0 };
+
+    suanli_test_run (&keyed, "en", genrsa);
+    g_assert_cmpint (keyed.status, ==, 0);
+    suanli_test_run (&started, "en", mismatched);
+    g_assert_cmpint (started.status, ==, 1);
+    g_assert_nonnull (strstr (started.err, "the key does not belong to the certificate"));
+    g_unlink (other_key);
+  }
   g_unlink (certificate_file);
   g_unlink (key_file);
   g_rmdir (folder);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <locale.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -133,6 +134,88 @@ quit (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+typedef struct
+{
+  GIOStream       *stream;
+  GTlsCertificate *certificate;
+  GError          *error;
+} ServerSide;
+
+static gpointer
+serve_handshake (gpointer data)
+{
+  ServerSide *side = data;
+  g_autoptr(GIOStream) tls = g_tls_server_connection_new (side->stream, side->certificate, &side->error);
+
+  if (tls != NULL)
+    g_tls_connection_handshake (G_TLS_CONNECTION (tls), NULL, &side->error);
+  return NULL;
+}
+
+static gboolean
+accept_any (GTlsConnection       *connection,
+            GTlsCertificate      *certificate,
+            GTlsCertificateFlags  errors,
+            gpointer              data)
+{
+  return TRUE;   /* only the key's signature is under test here, not who signed the certificate */
+}
+
+/* Whether the private key given with @certificate is the one its certificate names: GLib loads a
+ * certificate with any key, and clients would only find out at their handshake. Checked by a TLS
+ * handshake with this process over a socket pair, in which the key must sign for the certificate. */
+static gboolean
+key_signs_for (GTlsCertificate  *certificate,
+               GError          **error)
+{
+  g_autoptr(GSocket) server_end = NULL;
+  g_autoptr(GSocket) client_end = NULL;
+  g_autoptr(GIOStream) client_stream = NULL;
+  g_autoptr(GIOStream) tls = NULL;
+  g_autoptr(GError) client_error = NULL;
+  ServerSide server = { NULL, certificate, NULL };
+  GThread *thread;
+  int fds[2];
+  gboolean signed_right;
+
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+    {
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno), "%s", g_strerror (errno));
+      return FALSE;
+    }
+  if ((server_end = g_socket_new_from_fd (fds[0], error)) == NULL)
+    {
+      close (fds[0]);
+      close (fds[1]);
+      return FALSE;
+    }
+  if ((client_end = g_socket_new_from_fd (fds[1], error)) == NULL)
+    {
+      close (fds[1]);
+      return FALSE;
+    }
+  server.stream = G_IO_STREAM (g_socket_connection_factory_create_connection (server_end));
+  client_stream = G_IO_STREAM (g_socket_connection_factory_create_connection (client_end));
+  thread = g_thread_new ("key-check", serve_handshake, &server);
+  tls = g_tls_client_connection_new (client_stream, NULL, &client_error);
+  if (tls != NULL)
+    {
+      g_signal_connect (tls, "accept-certificate", G_CALLBACK (accept_any), NULL);
+      g_tls_connection_handshake (G_TLS_CONNECTION (tls), NULL, &client_error);
+    }
+  /* The client's end goes, whatever happened: a server side still waiting reads the end. */
+  g_socket_shutdown (client_end, TRUE, TRUE, NULL);
+  g_thread_join (thread);
+  g_object_unref (server.stream);
+  signed_right = client_error == NULL && server.error == NULL;
+  if (!signed_right)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                 _("the key does not belong to the certificate (a handshake with it failed: %s)"),
+                 client_error != NULL ? client_error->message : server.error->message);
+  g_clear_error (&server.error);
+  return signed_right;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -207,7 +290,8 @@ main (int    argc,
       return 1;
     }
   if (certificate_file != NULL &&
-      (certificate = g_tls_certificate_new_from_files (certificate_file, key_file, &error)) == NULL)
+      ((certificate = g_tls_certificate_new_from_files (certificate_file, key_file, &error)) == NULL ||
+       !key_signs_for (certificate, &error)))
     {
       g_printerr ("suanli-agent: %s: %s\n", certificate_file, error->message);
       return 1;
