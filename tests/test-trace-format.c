@@ -68,6 +68,27 @@ test_folded_long_first_line (void)
   g_assert_no_error (error);
   g_assert_cmpuint (stats.events, ==, 2);
   suanli_import_stats_clear (&stats);
+
+  /* Past SUANLI_TRACE_MAX_BYTES, reading stops and what came before is kept. */
+  {
+    GString *many = g_string_new (NULL);
+    g_autoptr(SuanliTrace) budgeted = suanli_trace_new ();
+    g_autoptr(GInputStream) input = NULL;
+
+    for (guint i = 0; i < 20000; i++)
+      g_string_append_printf (many, "main;f%u 1\n", i);
+    input = g_memory_input_stream_new_from_data (g_string_free (many, FALSE), -1, g_free);
+    g_setenv ("SUANLI_TRACE_MAX_BYTES", "100000", TRUE);
+    g_assert_true (suanli_import_stream (budgeted, input, "many.folded", &stats, NULL, &error));
+    g_unsetenv ("SUANLI_TRACE_MAX_BYTES");
+    g_assert_no_error (error);
+    g_assert_cmpuint (suanli_trace_get_warnings (budgeted)->len, ==, 1);
+    g_assert_nonnull (strstr (g_ptr_array_index (suanli_trace_get_warnings (budgeted), 0),
+                              "more text than SUANLI_TRACE_MAX_BYTES allows"));
+    g_assert_cmpuint (stats.events, >, 0);
+    g_assert_cmpuint (stats.events, <, 20000);
+    suanli_import_stats_clear (&stats);
+  }
 }
 
 static void

@@ -17,6 +17,7 @@
 #include <glib/gi18n.h>
 
 #include "suanli-import-folded.h"
+#include "suanli-import-limits.h"
 #include "suanli-peekable-stream.h"
 
 #define CHUNK_SIZE (64 * 1024)
@@ -335,6 +336,7 @@ suanli_import_folded (SuanliTrace       *trace,
   FoldedImporter importer = { trace, stats, name };
   gssize length;
   guint64 read_bytes = 0;
+  SuanliImportLimits limits = suanli_import_limits ();
   gboolean ok = TRUE;
 
   if (stream == NULL)
@@ -349,6 +351,19 @@ suanli_import_folded (SuanliTrace       *trace,
       stats->bytes += (guint64) length;
       read_bytes += (guint64) length;
       feed (&importer, buffer, (gsize) length);
+      /* The same budget of text as the JSON importer's (a small gzip can inflate without end). */
+      if (read_bytes > limits.max_bytes)
+        {
+          g_autofree char *warning = g_strdup_printf (_("%s: stopped reading at byte %llu (line %llu), keeping what "
+                                                        "came before: %s"),
+                                                      name, (unsigned long long) read_bytes,
+                                                      (unsigned long long) importer.line + 1, _("more text than "
+                                                      "SUANLI_TRACE_MAX_BYTES allows"));
+
+          suanli_trace_add_warning (trace, warning);
+          g_string_truncate (importer.pending, 0);   /* a line cut by the budget is not a stack */
+          break;
+        }
     }
   if (length < 0 && importer.n_columns > 0 && !g_error_matches (*error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
