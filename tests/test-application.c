@@ -222,20 +222,6 @@ test_shortcuts_and_about (Fixture       *fixture,
   g_free (suanli_test_screenshot (about, about_name));
 }
 
-typedef struct
-{
-  GtkWidget  *window;
-  const char *text;
-} LabelSearch;
-
-static gboolean
-label_is_shown (gpointer data)
-{
-  LabelSearch *search = data;
-
-  return suanli_test_find_label (search->window, search->text) != NULL;
-}
-
 static void
 open_and_expect_toast (Fixture    *fixture,
                        const char *basename,
@@ -244,7 +230,7 @@ open_and_expect_toast (Fixture    *fixture,
 {
   g_autofree char *path = g_build_filename (fixture->directory, basename, NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
-  LabelSearch search = { NULL, expected };
+  GtkWidget *window;
 
   if (contents != NULL)
     g_assert_true (g_file_set_contents (path, contents, -1, NULL));
@@ -254,10 +240,10 @@ open_and_expect_toast (Fixture    *fixture,
   activate (fixture);
 
   g_application_open (G_APPLICATION (fixture->application), &file, 1, "");
-  search.window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->application)));
-  g_assert_nonnull (search.window);
-  if (!suanli_test_wait_until (label_is_shown, &search, suanli_test_patience_ms ()))
-    g_error ("no toast saying “%s” after opening %s", expected, basename);
+  window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->application)));
+  g_assert_nonnull (window);
+  g_test_message ("opened %s", basename);
+  suanli_test_await_label (window, expected);
 }
 
 static gboolean
@@ -350,15 +336,14 @@ test_user_catalog (Fixture       *fixture,
 {
   g_autofree char *title = g_strdup_printf (ngettext ("%u problem in the catalog files",
                                                       "%u problems in the catalog files", 2), 2);
-  LabelSearch search = { NULL, title };
+  GtkWidget *window = GTK_WIDGET (activate (fixture));
   SuanliCatalog *catalog;
 
-  search.window = GTK_WIDGET (activate (fixture));
   suanli_test_await (catalog_is_loaded, fixture->application);
   catalog = suanli_application_get_catalog (fixture->application);
   g_assert_cmpstr (suanli_item_get_name (suanli_catalog_lookup (catalog, "nvidia-h200-sxm")), ==, "H200 (ours)");
   g_assert_nonnull (suanli_catalog_lookup (catalog, "amd-mi300x"));
-  suanli_test_await (label_is_shown, &search);
+  suanli_test_await_label (window, title);
 }
 
 /* Writes the user's catalog files into a data folder of this test's own, which it returns. */

@@ -34,6 +34,7 @@
 #define DRAIN_MS    2000   /* how long STOP waits for the queue to empty before it gives up on the rest */
 #define EXIT_MS     300    /* all that the job's exit waits for a collector, queue and rest together */
 #define SEND_MS     2000   /* the longest one send of the rest waits for a collector that reads */
+#define HEADER_MS   5000   /* how long a new collector has to take the capture's header */
 #define COMMAND_MS  2000   /* a client has this long to send its whole command line */
 
 typedef struct
@@ -505,27 +506,6 @@ writer_main (void *data)
 
 /* ---- START and STOP ------------------------------------------------------------------------------ */
 
-static int
-send_all (int         fd,
-          const void *data,
-          size_t      length)
-{
-  const uint8_t *bytes = data;
-
-  while (length > 0)
-    {
-      ssize_t sent = send (fd, bytes, length, MSG_NOSIGNAL);
-
-      if (sent < 0 && errno == EINTR)
-        continue;
-      if (sent <= 0)
-        return -1;
-      bytes += sent;
-      length -= (size_t) sent;
-    }
-  return 0;
-}
-
 /* Sends @length bytes, all of them before @deadline (now_ms() time) or fails, waiting at most
  * SEND_MS for any one send: a collector that reads a little at a time cannot stretch the sending
  * past the deadline, whatever each send waits. */
@@ -584,7 +564,7 @@ start_capture (int fd)
 {
   SuanliCaptureHeader header;
   char error[400], line[480];
-  struct timeval timeout = { 5, 0 };
+  uint64_t deadline;
 
   if (GET (state) == SUANLI_INJECT_CAPTURING)
     {
@@ -608,9 +588,9 @@ start_capture (int fd)
   /* Capturing from here on, before the collector hears OK: what it asks next must see it so. */
   SET (state, SUANLI_INJECT_CAPTURING);
   /* The header goes first and whole; after it the writer never blocks (a stalled collector has 5 s). */
-  setsockopt (fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
-  if (send_all (fd, "OK\n", 3) != 0 || send_all (fd, &header, sizeof header) != 0 ||
-      send_all (fd, control.devices, sizeof control.devices[0] * control.n_devices) != 0)
+  deadline = now_ms () + HEADER_MS;
+  if (send_before (fd, "OK\n", 3, deadline) != 0 || send_before (fd, &header, sizeof header, deadline) != 0 ||
+      send_before (fd, control.devices, sizeof control.devices[0] * control.n_devices, deadline) != 0)
     {
       control.source->stop (control.source);
       SET (state, SUANLI_INJECT_IDLE);
