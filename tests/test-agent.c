@@ -499,21 +499,29 @@ holds_few_sockets (gpointer data)
   return count_sockets (count->pid) <= count->at_most;
 }
 
+/* A TCP connection to the agent made by hand, whose reads give up after 10 s. */
+static int
+connect_raw (Agent *agent)
+{
+  struct sockaddr_in address = { .sin_family = AF_INET };
+  struct timeval patience = { 10, 0 };
+  int fd = socket (AF_INET, SOCK_STREAM, 0);
+
+  address.sin_port = htons ((guint16) agent->port);
+  address.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  g_assert_cmpint (connect (fd, (struct sockaddr *) &address, sizeof address), ==, 0);
+  setsockopt (fd, SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof patience);
+  return fd;
+}
+
 /* A request line sent by hand, and its answer read until the agent closes. */
 static void
 send_request_line (Agent      *agent,
                    const char *request)
 {
-  struct sockaddr_in address = { .sin_family = AF_INET };
-  struct timeval patience = { 10, 0 };
+  int fd = connect_raw (agent);
   char buffer[1024];
-  int fd;
 
-  address.sin_port = htons ((guint16) agent->port);
-  address.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
-  fd = socket (AF_INET, SOCK_STREAM, 0);
-  g_assert_cmpint (connect (fd, (struct sockaddr *) &address, sizeof address), ==, 0);
-  setsockopt (fd, SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof patience);
   g_assert_cmpint (send (fd, request, strlen (request), MSG_NOSIGNAL), ==, (gssize) strlen (request));
   while (recv (fd, buffer, sizeof buffer, 0) > 0)
     ;
@@ -532,18 +540,6 @@ test_log_lines (void)
   g_assert_true (agent_logs (&agent, "/v1/health\\n127.0.0.1 GET"));
   g_assert_null (strstr (agent.log->str, "\n127.0.0.1 GET /v1/jobs"));
   suanli_test_stop_agent (&agent);
-}
-
-static int
-connect_raw (Agent *agent)
-{
-  struct sockaddr_in address = { .sin_family = AF_INET };
-  int fd = socket (AF_INET, SOCK_STREAM, 0);
-
-  address.sin_port = htons ((guint16) agent->port);
-  address.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
-  g_assert_cmpint (connect (fd, (struct sockaddr *) &address, sizeof address), ==, 0);
-  return fd;
 }
 
 /* Whether the agent has closed @fd (what it sent before is read and dropped). */
@@ -651,18 +647,11 @@ static void
 request_and_leave (Agent *agent)
 {
   static const char request[] = "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n";
-  struct sockaddr_in address = { .sin_family = AF_INET };
-  struct timeval patience = { 10, 0 };
   GString *answer = g_string_new (NULL);
+  int fd = connect_raw (agent);
   char buffer[1024];
   ssize_t got;
-  int fd;
 
-  address.sin_port = htons ((guint16) agent->port);
-  address.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
-  fd = socket (AF_INET, SOCK_STREAM, 0);
-  g_assert_cmpint (connect (fd, (struct sockaddr *) &address, sizeof address), ==, 0);
-  setsockopt (fd, SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof patience);
   g_assert_cmpint (send (fd, request, sizeof request - 1, MSG_NOSIGNAL), ==, sizeof request - 1);
   /* The refusal's body ends the answer ("…}\n"), whether or not the agent then closes. */
   while (!g_str_has_suffix (answer->str, "}\n") && (got = recv (fd, buffer, sizeof buffer, 0)) > 0)
