@@ -104,7 +104,9 @@ test_remote_ranks (void)
   g_autoptr(SuanliCatalog) catalog = suanli_catalog_new ();
   g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(SuanliWorkspace) workspace = NULL;
-  GSubprocess *ranks[2] = { suanli_test_start_job (20000, 3, 0), suanli_test_start_job (20000, 3, 1) };
+  /* Two ranks that live 8 s: long enough to be listed and captured on a busy machine (screenshots
+   * and all), short enough that their captures end by themselves. */
+  GSubprocess *ranks[2] = { suanli_test_start_job (20000, 8, 0), suanli_test_start_job (20000, 8, 1) };
   GSubprocess *long_job = NULL;
   SuanliTestAgent agent = { 0 };
   SuanliWindow *window;
@@ -115,7 +117,7 @@ test_remote_ranks (void)
   g_autofree char *agents_file = g_build_filename (g_get_user_config_dir (), "suanli", "agents", NULL);
   g_autofree char *agents_text = NULL;
   g_autofree char *name = NULL;
-  JobCount want;
+  JobCount want = { 0 };
   GStatBuf info;
 
   suanli_test_start_agent (&agent, NULL);
@@ -177,6 +179,7 @@ test_remote_ranks (void)
   suanli_test_stop_job (ranks[1]);
   long_job = suanli_test_start_job (2000000, 30, 0);
   want.count = 2;
+  want.refreshed = 0;
   suanli_live_dialog_refresh (dialog);
   suanli_test_await (listed, &want);
   g_assert_true (suanli_live_dialog_select (dialog, agent.address, atoi (g_subprocess_get_identifier (long_job)), TRUE));
