@@ -37,6 +37,26 @@ job_is_capturing (gpointer socket_path)
   return status != NULL && strstr (status, "\"capturing\"") != NULL;
 }
 
+/* A condition: record's file being written (a hidden one whose name starts with @prefix, beside
+ * its target in runtime_dir) holds more than its header: kernels are coming. */
+static gboolean
+kernels_are_written (gpointer prefix)
+{
+  g_autoptr(GDir) dir = g_dir_open (runtime_dir, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_prefix (name, prefix))
+      {
+        g_autofree char *path = g_build_filename (runtime_dir, name, NULL);
+        GStatBuf info;
+
+        if (g_stat (path, &info) == 0 && info.st_size > 64 * 1024)
+          return TRUE;
+      }
+  return FALSE;
+}
+
 static GSubprocess *
 start_job (char **socket_path)
 {
@@ -242,8 +262,8 @@ test_record_attached (void)
     record = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("SUANLI_CLI"), "record", "--attach",
                                           g_subprocess_get_identifier (job), "-o", interrupted, NULL);
     g_assert_no_error (error);
-    /* Ctrl+C once the capture is under way, not before. */
-    suanli_test_await (job_is_capturing, socket_path);
+    /* Ctrl+C once kernels are coming into the file, not before. */
+    suanli_test_await (kernels_are_written, (gpointer) ".interrupted.suanli-capture.");
     g_subprocess_send_signal (record, SIGINT);
     g_assert_true (g_subprocess_wait (record, NULL, &error));
     g_assert_true (g_subprocess_get_if_exited (record));
