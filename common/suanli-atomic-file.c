@@ -83,18 +83,18 @@ suanli_atomic_file_clean_on_signals (void)
     signal (signals[i], remove_and_die);
 }
 
-/* The mode a new file at @path gets: that of the file it replaces, or what umask leaves of 0666. */
-static mode_t
-mode_for (const char *path)
+/* Gives the file behind @fd the mode of the file at @path that it will replace, if there is one
+ * (a new file keeps what umask leaves of 0666, as open() made it: umask is not touched, since
+ * reports are written on worker threads). */
+static int
+keep_mode (int         fd,
+           const char *path)
 {
   struct stat info;
-  mode_t mask;
 
-  if (stat (path, &info) == 0)
-    return info.st_mode & 07777;
-  mask = umask (0);
-  umask (mask);
-  return 0666 & ~mask;
+  if (stat (path, &info) != 0)
+    return 0;
+  return fchmod (fd, info.st_mode & 07777);
 }
 
 /* Returns: (transfer full) (nullable): a temporary file beside @path, open for writing. */
@@ -108,8 +108,8 @@ suanli_atomic_file_new (const char  *path,
 
   self->path = g_strdup (path);
   self->temporary = g_strdup_printf ("%s%c.%s.XXXXXX", directory, G_DIR_SEPARATOR, base);
-  self->fd = g_mkstemp_full (self->temporary, O_WRONLY | O_CLOEXEC, 0600);
-  if (self->fd < 0 || fchmod (self->fd, mode_for (path)) != 0)
+  self->fd = g_mkstemp_full (self->temporary, O_WRONLY | O_CLOEXEC, 0666);
+  if (self->fd < 0 || keep_mode (self->fd, path) != 0)
     {
       int saved = errno;
       g_autofree char *shown = g_filename_display_name (path);
