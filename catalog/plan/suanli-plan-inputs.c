@@ -324,6 +324,9 @@ resolve_model (Resolver         *resolver,
     {
       SuanliItem *item = catalog_item (resolver, "model.preset", preset, SUANLI_ITEM_KIND_MODEL);
 
+      if (item != NULL)
+        g_strlcpy (in->model_name, suanli_item_get_name (item), sizeof in->model_name);
+
       spec (item, "parameters", &in->parameters);
       spec (item, "active_parameters", &in->active_parameters);
       spec (item, "layers", &in->layers);

@@ -59,6 +59,7 @@ void suanli_plan_issue_free (SuanliPlanIssue *issue);
 typedef struct
 {
   /* model */
+  char            model_name[96];      /* the preset's name, or "" */
   double          parameters;
   double          active_parameters;
   double          layers;
