@@ -398,8 +398,12 @@ training_time (const SuanliPlanInputs *in,
 
   /* Data parallel: one gradient all-reduce a step; ZeRO-3 moves 3Ψ instead of 2Ψ. */
   out->data_parallel_s = ring_all_reduce_s (gradient_bytes, d, group_bandwidth (in, t * p * d));
-  if (in->zero_stage == 3)
-    out->data_parallel_s *= 1.5;
+  /* ZeRO-3 all-gathers the weights for the forward and again for the backward, and reduce-scatters
+   * the gradients: 3Ψ where an all-reduce moves 2Ψ; under LoRA the weights are the frozen base. */
+  if (in->zero_stage == 3 && d > 1)
+    out->data_parallel_s = (d - 1) / d *
+                             (2 * suanli_estimate_weight_bytes (in, suanli_estimate_parameters_per_gpu (in)) + gradient_bytes) /
+                             group_bandwidth (in, t * p * d) + 3 * COLLECTIVE_LATENCY_S;
   /* Tensor parallel: two all-reduces per layer forward and two backward (two more to recompute). */
   all_reduces_per_layer = in->recompute == SUANLI_RECOMPUTE_FULL ? 6 : 4;
   out->tensor_parallel_s = t > 1 && has_architecture (in)
