@@ -104,6 +104,12 @@ print_human (SuanliPlan             *plan,
       g_autofree char *bubble = suanli_format_duration_ns ((gint64) (e->bubble_s * 1e9));
 
       g_print (_("Step %s = compute %s + exposed communication %s + bubble %s\n"), step, compute, comm, bubble);
+      if (e->offload_s > 0)
+        {
+          g_autofree char *offload = suanli_format_duration_ns ((gint64) (e->offload_s * 1e9));
+
+          g_print (_("  of it offload %s\n"), offload);
+        }
       g_print (_("Tokens/s %.4g · MFU %.1f%% · time to train %.3g days · %.4g GPU-hours\n"), e->tokens_per_s,
                100 * e->mfu, e->time_to_train_s / 86400, e->gpu_hours);
       g_print (_("Energy %.4g MWh · cost %.4g %s · CO₂ %.3g t\n"), e->energy_kwh / 1000, e->cost, in->currency,
@@ -121,6 +127,12 @@ print_human (SuanliPlan             *plan,
                f->memory_bound ? _("memory") : _("compute"));
       g_print (_("Tokens/s %.4g (%.4g–%.4g)\n"), f->tokens_per_s, e->inference_low.tokens_per_s,
                e->inference_high.tokens_per_s);
+      g_print (_("Capacity %.4g requests/s on %g replicas (batches of %.0f)\n"), f->capacity_rps, e->replicas,
+               f->capacity_batch);
+      if (e->replicas_needed > 0)
+        g_print (_("%g requests/s need %g replicas of %g GPUs: %s\n"), in->requests_per_s, e->replicas_needed,
+                 in->tensor * in->pipeline, e->replicas_needed <= e->replicas ? _("this system serves it")
+                                                                            : _("more GPUs than this system has"));
     }
 
   for (guint i = 0; i < advice->len; i++)

@@ -234,21 +234,36 @@ update_lists (SuanliPlanPage *self)
       g_autofree char *title = g_markup_escape_text (advice->text, -1);
 
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (item), title);
-      if (technique != NULL)
+      if (technique != NULL || advice->effect != NULL)
         {
-          g_autofree char *subtitle = NULL;
+          GString *subtitle = g_string_new (NULL);
 
-          /* The technique, and what a source article claims for it, with the catalog's verdict. */
-          if (suanli_item_get_n_claims (technique) > 0)
+          /* What the estimator says the change does, then the technique, and what a source article
+           * claims for it, with the catalog's verdict. */
+          if (advice->effect != NULL)
+            {
+              g_autofree char *effect = g_markup_escape_text (advice->effect, -1);
+
+              g_string_append_printf (subtitle, "<b>%s</b>", effect);
+            }
+          if (technique != NULL && suanli_item_get_n_claims (technique) > 0)
             {
               const SuanliClaim *claim = suanli_item_get_claim_at (technique, 0);
-              subtitle = g_markup_printf_escaped ("%s — “%s” (%s): %s", suanli_item_get_name (technique), claim->quote,
-                                                  claim->seed, suanli_verdict_get_title (claim->verdict));
+              g_autofree char *line = g_markup_printf_escaped ("%s — “%s” (%s): %s", suanli_item_get_name (technique),
+                                                               claim->quote, claim->seed,
+                                                               suanli_verdict_get_title (claim->verdict));
+
+              g_string_append_printf (subtitle, "%s%s", subtitle->len > 0 ? "\n" : "", line);
             }
-          else
-            subtitle = g_markup_escape_text (suanli_item_get_name (technique), -1);
-          adw_action_row_set_subtitle (ADW_ACTION_ROW (item), subtitle);
-          adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (item), 2);
+          else if (technique != NULL)
+            {
+              g_autofree char *line = g_markup_escape_text (suanli_item_get_name (technique), -1);
+
+              g_string_append_printf (subtitle, "%s%s", subtitle->len > 0 ? "\n" : "", line);
+            }
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (item), subtitle->str);
+          adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (item), 3);
+          g_string_free (subtitle, TRUE);
         }
       adw_action_row_set_title_lines (ADW_ACTION_ROW (item), 3);
       adw_action_row_add_prefix (ADW_ACTION_ROW (item), icon);
@@ -816,13 +831,31 @@ apply_advice_action (GtkWidget  *widget,
   SuanliPlanPage *self = SUANLI_PLAN_PAGE (widget);
   guint index = g_variant_get_uint32 (parameter);
   g_autofree char *change = NULL;
+  g_autofree char *text = NULL;
   g_autoptr(GError) error = NULL;
+  GtkWidget *overlay;
 
   if (self->advice == NULL || index >= self->advice->len)
     return;
   change = g_strdup (((SuanliAdvice *) g_ptr_array_index (self->advice, index))->change);
+  text = g_strdup (((SuanliAdvice *) g_ptr_array_index (self->advice, index))->text);
   if (!suanli_plan_apply_merge_patch_data (self->plan, change, &error))
-    g_critical ("advice change: %s", error->message);
+    {
+      g_critical ("advice change: %s", error->message);
+      return;
+    }
+  /* One click undoes it: the toast's button, or Ctrl+Z. */
+  overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
+  if (overlay != NULL)
+    {
+      g_autofree char *escaped = g_markup_escape_text (text, -1);
+      g_autofree char *title = g_strdup_printf (_("Applied: %s"), escaped);
+      AdwToast *toast = adw_toast_new (title);
+
+      adw_toast_set_button_label (toast, _("_Undo"));
+      adw_toast_set_action_name (toast, "plan.undo");
+      adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), toast);
+    }
 }
 
 /* ---- pin and compare ---------------------------------------------------------------------- */

@@ -306,7 +306,9 @@ write_summary (SuanliReport     *self,
       for (guint i = 0; i < advice->len && i < 3; i++)
         {
           SuanliAdvice *item = g_ptr_array_index (advice, i);
-          g_autofree char *line = g_strdup_printf ("%s %s", g_str_equal (item->severity, "warning") ? "⚠" : "•", item->text);
+          g_autofree char *line = g_strdup_printf ("%s %s%s%s", g_str_equal (item->severity, "warning") ? "⚠" : "•",
+                                                   item->text, item->effect != NULL ? " → " : "",
+                                                   item->effect != NULL ? item->effect : "");
 
           suanli_page_writer_text (writer, line, SUANLI_TEXT_BODY);
         }
@@ -545,6 +547,12 @@ write_advice (SuanliReport     *self,
       g_autofree char *line = g_strdup_printf ("%s %s", g_str_equal (item->severity, "warning") ? "⚠" : "•", item->text);
 
       suanli_page_writer_text (writer, line, SUANLI_TEXT_BODY);
+      if (item->effect != NULL)
+        {
+          g_autofree char *effect = g_strdup_printf ("   → %s", item->effect);
+
+          suanli_page_writer_text (writer, effect, SUANLI_TEXT_SMALL);
+        }
     }
 }
 
