@@ -344,6 +344,16 @@ type_name (SuanliPlanNameRow *row,
   g_signal_emit_by_name (entry, "activate");
 }
 
+/* A derived name as the user's language writes it: @workload (taken) on @gpus × H100 SXM. */
+static char *
+derived_name (char   *workload,
+              double  gpus)
+{
+  g_autofree char *owned = workload;
+
+  return g_strdup_printf (_("%s on %.0f × %s"), owned, gpus, "H100 SXM");
+}
+
 /* The name, the page's title and the window's title all say @name. */
 static void
 assert_named (Fixture    *fixture,
@@ -381,17 +391,17 @@ test_name_follows (Fixture       *fixture,
 {
   SuanliPlanNameRow *row = name_row (GTK_WIDGET (fixture->page));
   JsonObject *root = suanli_plan_get_root (suanli_workspace_get_plan (fixture->workspace));
-  g_autofree char *lora = NULL;
+  g_autofree char *lora = derived_name (g_strdup_printf (_("%s LoRA"), "Llama 2 70B"), 8);
+  g_autofree char *first = derived_name (g_strdup_printf (_("%s training"), "Llama 2 7B"), 8);
   g_autofree char *named = NULL;
 
   /* The first plan has no name of its own. */
   g_assert_false (json_object_has_member (root, "name"));
-  assert_named (fixture, "Llama 2 7B training on 8 × H100 SXM");
+  assert_named (fixture, first);
   g_assert_false (gtk_widget_get_visible (suanli_plan_name_row_get_follow_button (row)));
 
   select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
   select_choice (suanli_plan_page_get_editor (fixture->page, "workload.mode"), _("Fine-tune (LoRA)"));
-  lora = g_strdup_printf (_("%s on %.0f × %s"), "Llama 2 70B LoRA", 8.0, "H100 SXM");
   assert_named (fixture, lora);
   screenshot_planner (fixture, "name-derived");
 
@@ -443,14 +453,13 @@ test_name_in_compare_and_report (Fixture       *fixture,
   g_autofree char *edited_path = g_build_filename (directory, "edited.pdf", NULL);
   g_autoptr(GFile) derived_file = g_file_new_for_path (derived_path);
   g_autoptr(GFile) edited_file = g_file_new_for_path (edited_path);
-  g_autofree char *lora = NULL;
+  g_autofree char *lora = derived_name (g_strdup_printf (_("%s LoRA"), "Llama 2 70B"), 8);
   g_autofree char *derived_text = NULL;
   g_autofree char *edited_text = NULL;
   GtkWindow *compare;
 
   select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
   select_choice (suanli_plan_page_get_editor (fixture->page, "workload.mode"), _("Fine-tune (LoRA)"));
-  lora = g_strdup_printf (_("%s on %.0f × %s"), "Llama 2 70B LoRA", 8.0, "H100 SXM");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.pin", NULL));
   type_name (name_row (GTK_WIDGET (fixture->page)), "Fine-tune for Ann");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.pin", NULL));
@@ -548,13 +557,11 @@ test_name_autosaved (void)
         else
           {
             JsonObject *root = suanli_plan_get_root (suanli_workspace_get_plan (workspace));
+            g_autofree char *derived = derived_name (g_strdup_printf (_("%s training"), "Llama 2 70B"), 8);
 
             g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "model"), "preset"),
                              ==, "llama-2-70b");
-            if (names[round] != NULL)
-              g_assert_cmpstr (suanli_plan_page_get_plan_name (page), ==, names[round]);
-            else
-              g_assert_cmpstr (suanli_plan_page_get_plan_name (page), ==, "Llama 2 70B training on 8 × H100 SXM");
+            g_assert_cmpstr (suanli_plan_page_get_plan_name (page), ==, names[round] != NULL ? names[round] : derived);
             g_assert_true (json_object_has_member (root, "name") == (names[round] != NULL));
             g_assert_true (gtk_widget_get_visible (suanli_plan_name_row_get_follow_button (row)) ==
                            (names[round] != NULL));
