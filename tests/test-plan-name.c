@@ -9,7 +9,22 @@
 #include "suanli-catalog.h"
 #include "suanli-plan-name.h"
 
-static SuanliCatalog *catalog;
+/* The built-in catalog, loaded once for all the cases (kept until the process ends). */
+static SuanliCatalog *
+builtin_catalog (void)
+{
+  static SuanliCatalog *catalog;
+
+  if (catalog == NULL)
+    {
+      g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
+
+      catalog = suanli_catalog_new ();
+      suanli_catalog_load_builtin (catalog, problems);
+      g_assert_cmpuint (problems->len, ==, 0);
+    }
+  return catalog;
+}
 
 /* The name in effect for the plan @json, resolved against the built-in catalog (errors allowed). */
 static char *
@@ -22,7 +37,7 @@ name_of (const char *json)
   SuanliPlanInputs inputs;
 
   g_assert_no_error (error);
-  suanli_plan_inputs_resolve (plan, catalog, &inputs, errors, warnings);
+  suanli_plan_inputs_resolve (plan, builtin_catalog (), &inputs, errors, warnings);
   return suanli_plan_name_dup (plan, &inputs);
 }
 
@@ -84,7 +99,7 @@ test_edited (void)
   g_assert_true (suanli_plan_apply_merge_patch_data (plan, "{\"model\": {\"preset\": \"llama-2-70b\"},"
                                                      " \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}}", NULL));
   g_assert_false (suanli_plan_name_is_edited (plan));
-  suanli_plan_inputs_resolve (plan, catalog, &inputs, errors, warnings);
+  suanli_plan_inputs_resolve (plan, builtin_catalog (), &inputs, errors, warnings);
   derived = suanli_plan_name_dup (plan, &inputs);
   g_assert_cmpstr (derived, ==, "Llama 2 70B training on 8 × H100 SXM");
 
@@ -108,19 +123,9 @@ test_edited (void)
 int
 main (int argc, char *argv[])
 {
-  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
-  int status;
-
   g_test_init (&argc, &argv, NULL);
-  catalog = suanli_catalog_new ();
-  suanli_catalog_load_builtin (catalog, problems);
-  g_assert_cmpuint (problems->len, ==, 0);
-
   g_test_add_func ("/plan-name/derived", test_derived);
   g_test_add_func ("/plan-name/partial", test_partial);
   g_test_add_func ("/plan-name/edited", test_edited);
-
-  status = g_test_run ();
-  g_object_unref (catalog);
-  return status;
+  return g_test_run ();
 }
