@@ -56,6 +56,9 @@ test_derived (void)
   assert_name ("{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"mode\": \"finetune-qlora\"},"
                " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 1}}",
                "Llama 2 70B QLoRA on 1 × H100 SXM");
+  assert_name ("{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"mode\": \"finetune\"},"
+               " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"nodes\": 2}}",
+               "Llama 2 70B fine-tune on 16 × H100 SXM");
   assert_name ("{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"mode\": \"inference\"},"
                " \"system\": {\"accelerator\": \"nvidia-h200-sxm\", \"nodes\": 4}}",
                "Llama 2 70B inference on 32 × H200 SXM");

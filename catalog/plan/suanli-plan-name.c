@@ -73,6 +73,10 @@ suanli_plan_name_derive (const SuanliPlanInputs *inputs)
     case SUANLI_MODE_QLORA:
       workload = g_strdup_printf (_("%s QLoRA"), model);
       break;
+    case SUANLI_MODE_FINETUNE:
+      /* Translators: a plan's name, "Llama 2 70B fine-tune" (every parameter trained); the hardware may follow. */
+      workload = g_strdup_printf (_("%s fine-tune"), model);
+      break;
     case SUANLI_MODE_INFERENCE:
       /* Translators: a plan's name, "Llama 2 70B inference"; the hardware may follow. */
       workload = g_strdup_printf (_("%s inference"), model);
