@@ -16,6 +16,8 @@
 
 #include "suanli-advice.h"
 #include "suanli-plan-form.h"
+#include "suanli-plan-name.h"
+#include "suanli-plan-name-row.h"
 #include "suanli-bar-area.h"
 #include "suanli-plan-charts.h"
 #include "suanli-plan-page.h"
@@ -51,6 +53,7 @@ struct _SuanliPlanPage
   guint             autosave_id;
 
   gboolean          valid;
+  char             *name;           /* in effect: the plan's own, or made from its model and hardware */
   SuanliPlanInputs  inputs;
   SuanliEstimate    estimate;
   GPtrArray        *errors;
@@ -71,6 +74,7 @@ struct _SuanliPlanPage
   GtkWidget        *search_area;
 
   /* Template children */
+  SuanliPlanNameRow *name_row;
   SuanliPlanForm   *form;
   GtkMenuButton    *recent_button;
   GtkLabel         *file_label;
@@ -87,6 +91,14 @@ struct _SuanliPlanPage
 };
 
 G_DEFINE_FINAL_TYPE (SuanliPlanPage, suanli_plan_page, SUANLI_TYPE_PAGE)
+
+enum {
+  PROP_0,
+  PROP_PLAN_NAME,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 static void refresh (SuanliPlanPage *self);
 
@@ -359,6 +371,21 @@ update_summary (SuanliPlanPage *self)
     }
 }
 
+/* The name follows the model and hardware until the user gives one; inputs that did not fully
+ * resolve still name what they have. */
+static void
+update_name (SuanliPlanPage *self)
+{
+  g_autofree char *name = suanli_plan_name_dup (self->plan, &self->inputs);
+
+  suanli_plan_name_row_sync (self->name_row, name, suanli_plan_name_is_edited (self->plan));
+  if (g_strcmp0 (name, self->name) == 0)
+    return;
+  g_free (self->name);
+  self->name = g_steal_pointer (&name);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLAN_NAME]);
+}
+
 /* Resolves and estimates the plan, then shows it. Microseconds: done on every change. */
 static void
 refresh (SuanliPlanPage *self)
@@ -377,6 +404,7 @@ refresh (SuanliPlanPage *self)
     memset (&self->estimate, 0, sizeof self->estimate);
 
   suanli_plan_form_sync (self->form, self->valid ? &self->inputs : NULL, self->errors);
+  update_name (self);
   update_summary (self);
   update_bars (self);
   update_cards (self);
@@ -553,12 +581,23 @@ on_dialog_response (GtkNativeDialog *dialog,
     }
 }
 
+/* "Llama 2 70B LoRA on 8 × H100 SXM.pdf": the plan's name as a file name. */
+static char *
+suggested_file_name (SuanliPlanPage *self,
+                     const char     *extension)
+{
+  char *name = g_strconcat (self->name, extension, NULL);
+
+  return g_strdelimit (name, "/\\", '-');
+}
+
 static void
 choose_file (SuanliPlanPage       *self,
              GtkFileChooserAction  action)
 {
   GtkWindow *parent = GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self)));
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autofree char *name = suggested_file_name (self, ".suanli-plan");
 
   if (self->dialog != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->dialog));
@@ -572,7 +611,7 @@ choose_file (SuanliPlanPage       *self,
   gtk_file_filter_add_pattern (filter, "*.suanli-plan");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->dialog), filter);
   if (action == GTK_FILE_CHOOSER_ACTION_SAVE)
-    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->dialog), "plan.suanli-plan");
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->dialog), name);
   g_signal_connect (self->dialog, "response", G_CALLBACK (on_dialog_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->dialog));
 }
@@ -778,9 +817,7 @@ export_report_action (GtkWidget  *widget,
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->report_dialog), filter);
   gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (self->report_dialog), "paper", _("Paper"), papers, paper_labels);
   gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (self->report_dialog), "paper", "a4");
-  name = g_strdup_printf ("%s.pdf", *suanli_plan_get_name (self->plan) != '\0' ? suanli_plan_get_name (self->plan)
-                                                                               : _("report"));
-  g_strdelimit (name, "/\\", '-');
+  name = suggested_file_name (self, ".pdf");
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->report_dialog), name);
   g_signal_connect (self->report_dialog, "response", G_CALLBACK (on_report_dialog_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->report_dialog));
@@ -873,11 +910,10 @@ pin_action (GtkWidget  *widget,
   pinned = g_new0 (Pinned, 1);
   pinned->inputs = self->inputs;
   pinned->estimate = self->estimate;
-  /* The plan's name, and what tells pins of one plan apart: its system. */
-  pinned->name = *suanli_plan_get_name (self->plan) != '\0'
-                   ? g_strdup_printf ("%s\n%g × %s", suanli_plan_get_name (self->plan), self->inputs.gpus,
-                                      self->inputs.accelerator_name)
-                   : g_strdup_printf ("%g × %s", self->inputs.gpus, self->inputs.accelerator_name);
+  /* The plan's name; a name the user gave may not say the system, which tells pins of one plan apart. */
+  pinned->name = suanli_plan_name_is_edited (self->plan)
+                   ? g_strdup_printf ("%s\n%g × %s", self->name, self->inputs.gpus, self->inputs.accelerator_name)
+                   : g_strdup (self->name);
   if (self->pinned->len >= MAX_PINNED)
     g_ptr_array_remove_index (self->pinned, 0);
   g_ptr_array_add (self->pinned, pinned);
@@ -1252,7 +1288,7 @@ plan_is_empty (SuanliPlan *plan)
 }
 
 /* A first plan to look at: the one left from last time, else a 7B model on eight of the catalog's
- * H100s. */
+ * H100s, named after them until the user names it. */
 static void
 start_plan (SuanliPlanPage *self)
 {
@@ -1267,7 +1303,7 @@ start_plan (SuanliPlanPage *self)
     suanli_plan_replace (self->plan, saved);
   else
     suanli_plan_apply_merge_patch_data (self->plan,
-                                        "{\"name\": \"Llama 2 7B on 8 × H100\", \"model\": {\"preset\": \"llama-2-7b\"},"
+                                        "{\"model\": {\"preset\": \"llama-2-7b\"},"
                                         " \"workload\": {\"seq_len\": 4096, \"global_batch\": 512, \"tokens\": 2e12},"
                                         " \"system\": {\"accelerator\": \"nvidia-h100-sxm\"},"
                                         " \"assumptions\": {\"price_per_gpu_hour\": 2.5}}", NULL);
@@ -1288,6 +1324,7 @@ suanli_plan_page_constructed (GObject *object)
   /* The form's choices come from the catalog: build it once the catalog is there. */
   if (g_list_model_get_n_items (G_LIST_MODEL (self->catalog)) > 0)
     suanli_plan_form_set_plan (self->form, self->plan, self->catalog);
+  suanli_plan_name_row_set_plan (self->name_row, self->plan);
   start_plan (self);
   self->snapshot = suanli_plan_to_data (self->plan);
   g_signal_connect (self->plan, "changed", G_CALLBACK (on_plan_changed), self);
@@ -1337,6 +1374,7 @@ suanli_plan_page_finalize (GObject *object)
   SuanliPlanPage *self = SUANLI_PLAN_PAGE (object);
 
   g_free (self->snapshot);
+  g_free (self->name);
   g_ptr_array_unref (self->undo);
   g_ptr_array_unref (self->redo);
   g_ptr_array_unref (self->errors);
@@ -1352,6 +1390,24 @@ suanli_plan_page_finalize (GObject *object)
 }
 
 static void
+suanli_plan_page_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  SuanliPlanPage *self = SUANLI_PLAN_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_PLAN_NAME:
+      g_value_set_string (value, self->name);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 suanli_plan_page_class_init (SuanliPlanPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -1360,9 +1416,18 @@ suanli_plan_page_class_init (SuanliPlanPageClass *klass)
   object_class->constructed = suanli_plan_page_constructed;
   object_class->dispose = suanli_plan_page_dispose;
   object_class->finalize = suanli_plan_page_finalize;
+  object_class->get_property = suanli_plan_page_get_property;
+
+  /* The plan's name in effect (the window's title shows it). */
+  properties[PROP_PLAN_NAME] =
+    g_param_spec_string ("plan-name", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY |
+                         G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (SUANLI_TYPE_PLAN_FORM);
+  g_type_ensure (SUANLI_TYPE_PLAN_NAME_ROW);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/suanli/Suanli/ui/suanli-plan-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, name_row);
   gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, form);
   gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, recent_button);
   gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, file_label);
@@ -1434,6 +1499,14 @@ suanli_plan_page_get_estimate (SuanliPlanPage *self)
 {
   g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), NULL);
   return &self->estimate;
+}
+
+/* The plan's name in effect: its own, or made from its model and hardware. */
+const char *
+suanli_plan_page_get_plan_name (SuanliPlanPage *self)
+{
+  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), NULL);
+  return self->name;
 }
 
 gboolean

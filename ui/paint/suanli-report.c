@@ -21,6 +21,7 @@
 
 #include "suanli-advice.h"
 #include "suanli-plan-charts.h"
+#include "suanli-plan-name.h"
 #include "suanli-atomic-file.h"
 #include "suanli-report-private.h"
 #include "suanli-table-rows.h"
@@ -89,7 +90,7 @@ suanli_report_new (SuanliPlan             *plan,
   GPtrArray *ids = g_ptr_array_new ();
   g_autoptr(JsonNode) root = json_node_init_object (json_node_alloc (), suanli_plan_get_root (plan));
 
-  self->plan_name = g_strdup (*suanli_plan_get_name (plan) != '\0' ? suanli_plan_get_name (plan) : _("Plan"));
+  self->plan_name = suanli_plan_name_dup (plan, inputs);
   collect_item_ids (root, catalog, ids);
   g_ptr_array_add (ids, NULL);
   self->item_ids = (char **) g_ptr_array_free (ids, FALSE);
