@@ -383,6 +383,53 @@ screenshot_planner (Fixture    *fixture,
   adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
 }
 
+/* The journey a user brings: Llama 2 70B fine-tuned with LoRA on 8 × H100 does not fit; the first
+ * suggestion, clicked, makes it fit and says so; the toast's Undo takes it back. */
+static void
+test_lora_70b_journey (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  GPtrArray *advice;
+  SuanliAdvice *first;
+  GtkWidget *title, *row, *apply, *undo;
+  g_autofree char *applied = NULL;
+
+  select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
+  select_choice (suanli_plan_page_get_editor (fixture->page, "workload.mode"), _("Fine-tune (LoRA)"));
+  g_assert_false (suanli_plan_page_get_estimate (fixture->page)->fits);
+  /* No pre-training token budget: hours, not years. */
+  g_assert_cmpfloat (suanli_plan_page_get_estimate (fixture->page)->time_to_train_s, <, 2 * 86400);
+  advice = suanli_plan_page_get_advice (fixture->page);
+  g_assert_cmpuint (advice->len, >, 0);
+  first = g_ptr_array_index (advice, 0);
+  g_assert_true (first->fits_after);
+  for (guint i = 0; i < advice->len; i++)
+    g_assert_cmpstr (((SuanliAdvice *) g_ptr_array_index (advice, i))->id, !=, "chinchilla-tokens");
+
+  /* The first row shows what the change does; bring it into view as a user scrolls to it. */
+  title = suanli_test_find_label (GTK_WIDGET (fixture->page), first->text);
+  g_assert_nonnull (title);
+  row = gtk_widget_get_ancestor (title, ADW_TYPE_ACTION_ROW);
+  g_assert_nonnull (row);
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), first->effect));
+  apply = suanli_test_find_widget (row, GTK_TYPE_BUTTON);
+  gtk_widget_grab_focus (apply);
+  suanli_test_settle (GTK_WIDGET (fixture->window));
+  screenshot_planner (fixture, "lora-70b-advice");
+
+  applied = g_strdup_printf (_("Applied: %s"), first->text);
+  suanli_test_click (apply, gtk_widget_get_width (apply) / 2.0, gtk_widget_get_height (apply) / 2.0);
+  suanli_test_await_label (GTK_WIDGET (fixture->window), applied);
+  g_assert_true (suanli_plan_page_get_estimate (fixture->page)->fits);
+  screenshot_planner (fixture, "lora-70b-applied");
+
+  undo = gtk_widget_get_ancestor (suanli_test_find_label (GTK_WIDGET (fixture->window), _("Undo")), GTK_TYPE_BUTTON);
+  g_assert_nonnull (undo);
+  suanli_test_click (undo, gtk_widget_get_width (undo) / 2.0, gtk_widget_get_height (undo) / 2.0);
+  suanli_test_settle (GTK_WIDGET (fixture->window));
+  g_assert_false (suanli_plan_page_get_estimate (fixture->page)->fits);
+}
+
 /* A plan is named after its model and hardware until the user names it; the name is one step of
  * undo, and clearing it makes the plan follow again. */
 static void
@@ -711,6 +758,7 @@ main (int   argc,
   g_test_add ("/plan-page/files", Fixture, NULL, fixture_set_up, test_files, fixture_tear_down);
   g_test_add ("/plan-page/export-report", Fixture, NULL, fixture_set_up, test_export_report, fixture_tear_down);
   g_test_add_func ("/plan-page/catalog-arrives-later", test_catalog_arrives_later);
+  g_test_add ("/plan-page/lora-70b-journey", Fixture, NULL, fixture_set_up, test_lora_70b_journey, fixture_tear_down);
   g_test_add ("/plan-page/name-follows", Fixture, NULL, fixture_set_up, test_name_follows, fixture_tear_down);
   g_test_add ("/plan-page/name-in-compare-and-report", Fixture, NULL, fixture_set_up, test_name_in_compare_and_report,
               fixture_tear_down);

@@ -219,6 +219,10 @@ apply_value (SuanliPlanForm *self,
   outer = json_object_new ();
   inner = json_object_new ();
   json_object_set_member (inner, parts[1], value);
+  /* A pre-training budget is no fine-tune's data (a fine-tune reads its dataset for some epochs):
+   * changing the mode lets the new mode's default in, in the same undo step. */
+  if (g_str_equal (path, "workload.mode"))
+    json_object_set_null_member (inner, "tokens");
   json_object_set_object_member (outer, parts[0], inner);
   json_node_take_object (patch, outer);
   suanli_plan_apply_merge_patch (self->plan, patch);

@@ -510,6 +510,21 @@ undo_action (GtkWidget  *widget,
   restore (self, data);
 }
 
+/* The toast overlay is the window's, above the page: its buttons cannot reach the page's actions by
+ * name, so they call them. */
+static void
+undo_from_toast (SuanliPlanPage *self)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self), "plan.undo", NULL);
+}
+
+static void
+open_report_from_toast (AdwToast       *toast,
+                        SuanliPlanPage *self)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self), "plan.open-report", "s", g_object_get_data (G_OBJECT (toast), "uri"));
+}
+
 static void
 show_toast (SuanliPlanPage *self,
             const char     *message)
@@ -706,8 +721,8 @@ on_report_written (GObject      *source,
       AdwToast *toast = adw_toast_new (title);
 
       adw_toast_set_button_label (toast, _("_Open"));
-      adw_toast_set_action_name (toast, "plan.open-report");
-      adw_toast_set_action_target_value (toast, g_variant_new_string (uri));
+      g_object_set_data_full (G_OBJECT (toast), "uri", g_steal_pointer (&uri), g_free);
+      g_signal_connect_object (toast, "button-clicked", G_CALLBACK (open_report_from_toast), self, 0);
       adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), toast);
     }
 }
@@ -890,7 +905,7 @@ apply_advice_action (GtkWidget  *widget,
       AdwToast *toast = adw_toast_new (title);
 
       adw_toast_set_button_label (toast, _("_Undo"));
-      adw_toast_set_action_name (toast, "plan.undo");
+      g_signal_connect_object (toast, "button-clicked", G_CALLBACK (undo_from_toast), self, G_CONNECT_SWAPPED);
       adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), toast);
     }
 }
