@@ -14,6 +14,7 @@
 #include "suanli-catalog.h"
 #include "suanli-plan-page.h"
 #include "suanli-search.h"
+#include "suanli-search-window.h"
 #include "suanli-import.h"
 #include "suanli-test-support.h"
 #include "suanli-window.h"
@@ -332,7 +333,7 @@ test_search (Fixture       *fixture,
 
   search = suanli_plan_page_open_search (fixture->page);
   suanli_test_wait_for_frame (GTK_WIDGET (search));
-  results = suanli_plan_page_get_search_results (fixture->page);
+  results = suanli_search_window_get_results (SUANLI_SEARCH_WINDOW (search));
   g_assert_nonnull (results);
   g_assert_cmpuint (results->len, >, 0);
   /* The front is non-dominated. */
