@@ -605,7 +605,7 @@ add_string_or_null (JsonBuilder *builder,
 }
 
 /* Returns: (transfer full): `suanli-search/1` JSON: the front first, each result with its names
- * (its ids beside them), its layout, its price and where that came from, and its merge patch;
+ * (its ids beside them), its price and where that came from, and its merge patch (the layout);
  * then what was left out for want of a price in @currency (@left_out of SuanliItem, nullable). */
 char *
 suanli_search_to_json (GArray     *results,
@@ -613,7 +613,6 @@ suanli_search_to_json (GArray     *results,
                        const char *currency,
                        GPtrArray  *left_out)
 {
-  static const char * const recompute[] = { "none", "selective", "full" };
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
@@ -649,18 +648,6 @@ suanli_search_to_json (GArray     *results,
         add_string_or_null (builder, "cloud_instance_name", r->cloud_instance_name);
         json_builder_set_member_name (builder, "gpus");
         json_builder_add_int_value (builder, (gint64) (r->gpus_per_node * r->nodes));
-        json_builder_set_member_name (builder, "nodes");
-        json_builder_add_int_value (builder, (gint64) r->nodes);
-        json_builder_set_member_name (builder, "tensor");
-        json_builder_add_int_value (builder, (gint64) r->tensor);
-        json_builder_set_member_name (builder, "pipeline");
-        json_builder_add_int_value (builder, (gint64) r->pipeline);
-        json_builder_set_member_name (builder, "data");
-        json_builder_add_int_value (builder, (gint64) r->data);
-        json_builder_set_member_name (builder, "zero_stage");
-        json_builder_add_int_value (builder, r->zero_stage);
-        json_builder_set_member_name (builder, "recompute");
-        json_builder_add_string_value (builder, recompute[r->recompute]);
         json_builder_set_member_name (builder, "time_to_train_s");
         json_builder_add_double_value (builder, r->time_to_train_s);
         json_builder_set_member_name (builder, "cost");
