@@ -20,5 +20,9 @@ SuanliSearchWindow *suanli_search_window_new         (GtkWindow          *parent
                                                       SuanliCatalog      *catalog);
 void                suanli_search_window_search      (SuanliSearchWindow *self);
 GArray             *suanli_search_window_get_results (SuanliSearchWindow *self);
+GtkWidget          *suanli_search_window_get_control (SuanliSearchWindow *self,
+                                                      const char         *name);
+GtkWidget          *suanli_search_window_get_price_field (SuanliSearchWindow *self,
+                                                          const char         *id);
 
 G_END_DECLS
