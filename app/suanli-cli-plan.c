@@ -127,6 +127,8 @@ print_human (SuanliPlan             *plan,
     {
       SuanliAdvice *item = g_ptr_array_index (advice, i);
       g_print ("%s %s\n", g_str_equal (item->severity, "warning") ? "⚠" : "ⓘ", item->text);
+      if (item->effect != NULL)
+        g_print ("    → %s\n", item->effect);
     }
 }
 
@@ -368,7 +370,7 @@ run_estimate (int    argc,
   if (valid)
     {
       suanli_estimate_compute (&inputs, &estimate);
-      advice = suanli_advice_for (&inputs, &estimate);
+      advice = suanli_advice_for (plan, catalog, &inputs, &estimate);
     }
 
   if (search && valid)

@@ -86,11 +86,14 @@ test_zero_published_example (void)
     }
 }
 
-/* GPT-3 175B (L 96, h 12288, V 50257, s 2048), 300B tokens on 1024 GPUs at 140 TFLOP/s achieved,
- * full recomputation: hardware FLOPs per step = 96·B·s·L·h²·(1 + s/(6h) + V/(16·L·h))
- * = 4.5107520450e18 for B = 1536; step = 4.5107520450e18 / (1024 × 140e12) = 31.4645092425 s;
- * time = 300e9 / (1536 × 2048 / 31.4645092425) = 3,000,689.43 s = 34.73 days ("about 34 days",
- * Narayanan et al. 2021). GPU-hours = 1024 × 3,000,689.43 / 3600 = 853,529.44. */
+/* GPT-3 175B (L 96, h 12288, a 96, plain 4h feed-forward, V 50257, s 2048), 300B tokens on 1024 GPUs
+ * at 140 TFLOP/s achieved, full recomputation, B = 1536. Forward per token, from the matrices:
+ * 24·h²·L = 347,892,350,976, causal attention 4·h·L·(s + 1)/2 = 4,834,190,592, logits 2·h·V =
+ * 1,235,116,032: 353,961,664,512. Hardware FLOPs per token = 3 × forward + the layers' forward again
+ * = 1,414,610,215,936; per step × 1536 × 2048 = 4.4499831368e18; step = 4.4499831368e18 /
+ * (1024 × 140e12) = 31.0406189791 s; time = 300e9 / (1536 × 2048 / 31.0406189791) = 2,960,264.11 s
+ * = 34.26 days ("about 34 days", Narayanan et al. 2021, §5.1, who count no downtime: goodput 1).
+ * GPU-hours = 1024 × 2,960,264.11 / 3600 = 842,030.68. */
 static void
 test_gpt3_published_example (void)
 {
@@ -102,20 +105,21 @@ test_gpt3_published_example (void)
                   " \"parallelism\": {\"tensor\": 8, \"pipeline\": 16},"
                   " \"techniques\": {\"recompute\": \"full\"},"
                   " \"system\": {\"accelerator\": \"nvidia-a100-80gb-sxm\", \"gpus_per_node\": 8, \"nodes\": 128},"
-                  " \"assumptions\": {\"achieved_tflops\": 140, \"price_per_gpu_hour\": 2}}", &in, &e);
-  assert_relative (e.hardware_flops_per_step, 4.5107520450e18, 1e-9, "hardware FLOPs");
-  assert_relative (e.model_flops_per_step, 3.3859780381e18, 1e-9, "model FLOPs");
-  assert_relative (e.step_time_s, 31.4645092425, 1e-9, "step time");
-  assert_relative (e.time_to_train_s, 3000689.434286, 1e-9, "time to train");
-  assert_relative (e.time_to_train_s / 86400, 34.730202, 1e-6, "days");
-  assert_relative (e.gpu_hours, 853529.439086, 1e-9, "GPU-hours");
-  /* MFU against the A100's 312 TFLOP/s BF16: 3.3859780381e18 / (31.4645 × 1024 × 312e12) = 0.33683. */
-  assert_relative (e.mfu, 0.336828339152, 1e-9, "MFU");
-  /* Cost: 853,529.44 GPU-hours × 2 = 1,707,058.88. Energy: × 0.4 kW × PUE 1.1 = 375,552.95 kWh. */
-  assert_relative (e.cost, 1707058.878172, 1e-9, "cost");
-  assert_relative (e.energy_kwh, 375552.953198, 1e-9, "energy");
-  /* CO2: 375.552953 MWh × 0.385 t/MWh = 144.587887 t. */
-  assert_relative (e.co2_t, 144.587887, 1e-6, "CO2");
+                  " \"assumptions\": {\"achieved_tflops\": 140, \"price_per_gpu_hour\": 2, \"goodput\": 1}}", &in, &e);
+  assert_relative (e.hardware_flops_per_step, 4.4499831368429e18, 1e-9, "hardware FLOPs");
+  /* Model FLOPs: 3 × forward × 1536 × 2048 = 3.3404013569e18. */
+  assert_relative (e.model_flops_per_step, 3.340401356946e18, 1e-9, "model FLOPs");
+  assert_relative (e.step_time_s, 31.0406189791, 1e-9, "step time");
+  assert_relative (e.time_to_train_s, 2960264.108571, 1e-9, "time to train");
+  assert_relative (e.time_to_train_s / 86400, 34.262316, 1e-6, "days");
+  assert_relative (e.gpu_hours, 842030.679771, 1e-9, "GPU-hours");
+  /* MFU against the A100's 312 TFLOP/s BF16: 3.3404e18 / (31.0406 × 1024 × 312e12) = 0.33683. */
+  assert_relative (e.mfu, 0.336832297717, 1e-9, "MFU");
+  /* Cost: 842,030.68 GPU-hours × 2 = 1,684,061.36. Energy: × 0.4 kW × PUE 1.1 = 370,493.50 kWh. */
+  assert_relative (e.cost, 1684061.359543, 1e-9, "cost");
+  assert_relative (e.energy_kwh, 370493.499099, 1e-9, "energy");
+  /* CO2: 370.4935 MWh × 0.385 t/MWh = 142.640 t. */
+  assert_relative (e.co2_t, 142.639997, 1e-6, "CO2");
 }
 
 /* Llama-2-70B: L 80, 8 KV heads, head size 8192/64 = 128, fp16: 2 × 80 × 8 × 128 × 2 = 327,680 B
@@ -199,15 +203,17 @@ test_pipeline (void)
     }
 }
 
-/* FLOPs per step, B = 8, s = 2048, L = 2, h = 1024, V = 32000:
- *   model = 72·B·s·L·h²·(1 + s/(6h) + V/(12·L·h)) = 6,519,760,355,328
- *   selective = 72·B·s·L·h²·(1 + s/(3h) + V/(12·L·h)) = 7,344,394,076,160
- *   full = 96·B·s·L·h²·(1 + s/(6h) + V/(16·L·h)) = 7,619,271,983,104 */
+/* FLOPs per step, B = 8, s = 2048, L = 2, h = 1024, 16 heads, V = 32000, plain 4h feed-forward.
+ * Forward per token: matrices 24·h²·L = 50,331,648; causal attention 4·h·L·(s + 1)/2 = 8,392,704;
+ * logits 2·h·V = 65,536,000; in all 124,260,352. Per step (× B·s = 16,384):
+ *   model = 3 × forward = 6,107,644,821,504
+ *   selective = model + the attention once more = 6,245,150,883,840
+ *   full = model + the layers' forward (matrices and attention) again = 7,069,784,604,672 */
 static void
 test_flops (void)
 {
   const char *modes[] = { "none", "selective", "full" };
-  const double expected[] = { 6519760355328.0, 7344394076160.0, 7619271983104.0 };
+  const double expected[] = { 6107644821504.0, 6245150883840.0, 7069784604672.0 };
 
   for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
     {
@@ -220,18 +226,21 @@ test_flops (void)
       SuanliEstimate e;
 
       estimate_valid (json, &in, &e);
-      assert_close (e.model_flops_per_step, 6519760355328.0);
+      assert_close (e.model_flops_per_step, 6107644821504.0);
       assert_close (e.hardware_flops_per_step, expected[i]);
     }
 }
 
-/* Decoding 7e9 parameters (L 32, h 4096, 32 heads, 8 KV heads) in bf16 on one H100 (3.35 TB/s,
- * 989 TFLOP/s), batch 1, 1000 prompt and 200 output tokens, memory efficiency 0.8, compute 0.45:
+/* Decoding 7e9 parameters (L 32, h 4096, 32 heads, 8 KV heads, gated feed-forward of 14336) in bf16
+ * on one H100 (3.35 TB/s, 989 TFLOP/s), batch 1, 1000 prompt and 200 output tokens, memory
+ * efficiency 0.8, compute 0.45:
  *   KV per token = 2 × 32 × 8 × 128 × 2 = 131,072 B
  *   bytes per step = 7e9 × 2 + 131,072 × (1000 + 200/2) = 14,144,179,200
- *   memory time = 14,144,179,200 / (3.35e12 × 0.8) = 5.277678806 ms; compute 2 × 7e9 / (989e12 × 0.45)
- *   = 0.031 ms: memory bound; 189.477 tokens/s
- *   time to first token = 2 × 7e9 × 1000 / (989e12 × 0.45) = 31.457 ms */
+ *   memory time = 14,144,179,200 / (3.35e12 × 0.8) = 5.277678806 ms; compute 0.033 ms: memory bound;
+ *   189.477 tokens/s
+ *   prefill per token: matrices 2 × 32 × (2·4096·4096 + 2·4096·1024 + 3·4096·14336) = 13,958,643,712,
+ *   causal attention 32 × 2 × 32 × 256 × 1001/2 = 262,406,144, logits 2 × 4096 × 32000 = 262,144,000:
+ *   14,483,193,856; time to first token = 14,483,193,856 × 1000 / (989e12 × 0.45) = 32.543 ms */
 static void
 test_decode (void)
 {
@@ -239,13 +248,13 @@ test_decode (void)
   SuanliEstimate e;
 
   estimate_valid ("{\"model\": {\"parameters\": 7e9, \"layers\": 32, \"hidden\": 4096, \"heads\": 32,"
-                  "  \"kv_heads\": 8, \"vocab\": 32000},"
+                  "  \"kv_heads\": 8, \"ffn_hidden\": 14336, \"vocab\": 32000},"
                   " \"workload\": {\"mode\": \"inference\", \"prompt_tokens\": 1000, \"output_tokens\": 200},"
                   " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 1}}", &in, &e);
   g_assert_cmpfloat (e.inference.kv_bytes_per_token, ==, 131072);
   assert_close (e.inference.tpot_s, 5.277678805970e-03);
   assert_close (e.inference.tokens_per_s, 189.4772373925);
-  assert_close (e.inference.ttft_s, 3.145713964723e-02);
+  assert_close (e.inference.ttft_s, 3.254284654758e-02);
   g_assert_true (e.inference.memory_bound);
   /* The bounds bracket the nominal figure. */
   g_assert_cmpfloat (e.inference_high.tokens_per_s, >, e.inference.tokens_per_s);
@@ -256,7 +265,9 @@ test_decode (void)
 
 /* Communication, by hand. 1e9 parameters (no architecture), 16 H100s on 2 nodes, all data parallel:
  * the ring crosses nodes, so it runs on the assumed InfiniBand NDR, 50 GB/s × 0.75 efficiency:
- *   all-reduce of 2 × 1e9 gradient bytes = 2 × 15/16 × 2e9 / 37.5e9 + 10 µs = 0.10001 s; ZeRO-3 × 1.5
+ *   all-reduce of 2 × 1e9 gradient bytes = 2 × 15/16 × 2e9 / 37.5e9 + 10 µs = 0.10001 s; ZeRO-3
+ *   all-gathers the weights twice and reduce-scatters the gradients, 15/16 × 3 × 2e9 / 37.5e9 + 3 × 10 µs
+ *   = 0.15003 s
  *   compute = 6 × 1e9 × 256 × 2048 / (16 × 989e12 × 0.45) = 0.4417660937 s, whose backward two thirds
  *   hide the all-reduce: nothing exposed.
  * Tensor parallel, 2 layers, h 1024, s 2048, t 2 inside one node on NVLink (450 GB/s × 0.75), 8
@@ -276,7 +287,7 @@ test_communication (void)
         " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 8, \"nodes\": 2}}", zero);
 
       estimate_valid (json, &in, &e);
-      assert_close (e.data_parallel_s, zero == 3 ? 0.150015 : 0.100010);
+      assert_close (e.data_parallel_s, zero == 3 ? 0.150030 : 0.100010);
       assert_close (e.compute_s, 0.4417660936973);
       g_assert_cmpfloat (e.exposed_communication_s, ==, 0);
     }
@@ -290,13 +301,14 @@ test_communication (void)
   assert_close (e.exposed_communication_s, 1.435364314074e-03);
 }
 
-/* Offloaded optimizer states must fit the node's CPU memory (with a 1.5x margin). 7.5e9 parameters
- * on 8 GPUs, ZeRO-1, AdamW: 12 × 7.5e9 / 8 B per GPU offloaded, × 8 GPUs = 90e9 B per node; × 1.5 =
- * 135e9 B, which 128 GiB (137,438,953,472 B) holds and 120 GiB (128,849,018,880 B) does not. */
+/* Offloaded states must fit the node's CPU memory (with a 1.5x margin). 7.5e9 parameters on 8 GPUs,
+ * ZeRO-1, AdamW: each rank moves its partition of the optimizer (12 × 7.5e9 / 8) and of the gradients
+ * it steps with (2 × 7.5e9 / 8), 13.125e9 B; × 8 GPUs = 105e9 B per node; × 1.5 = 157.5e9 B, which
+ * 152 GiB (163,208,757,248 B) holds and 144 GiB (154,618,822,656 B) does not. */
 static void
 test_offload_needs_cpu_memory (void)
 {
-  for (int gib = 120; gib <= 128; gib += 8)
+  for (int gib = 144; gib <= 152; gib += 8)
     {
       g_autofree char *json = g_strdup_printf (
         "{\"model\": {\"parameters\": 7.5e9}, \"workload\": {\"tokens\": 150e9},"
@@ -307,9 +319,10 @@ test_offload_needs_cpu_memory (void)
 
       estimate_valid (json, &in, &e);
       g_assert_cmpfloat (e.optimizer, ==, 0);
-      assert_close (e.cpu_offload_per_node, 90e9);
-      g_assert_cmpint (e.cpu_fits, ==, gib == 128);
-      g_assert_cmpint (e.fits, ==, gib == 128);
+      g_assert_cmpfloat (e.gradients, ==, 0);
+      assert_close (e.cpu_offload_per_node, 105e9);
+      g_assert_cmpint (e.cpu_fits, ==, gib == 152);
+      g_assert_cmpint (e.fits, ==, gib == 152);
     }
 }
 
@@ -505,14 +518,22 @@ test_advice_effects (void)
     /* tensor parallelism across nodes */
     "{\"model\": {\"preset\": \"llama-2-70b\"}, \"parallelism\": {\"tensor\": 16, \"zero_stage\": 3},"
     " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"nodes\": 4}}",
+    /* a full fine-tune whose activations overflow: recompute, FlashAttention, smaller micro-batches */
+    "{\"model\": {\"preset\": \"llama-2-7b\"}, \"workload\": {\"mode\": \"finetune\", \"seq_len\": 4096,"
+    " \"micro_batch\": 8, \"global_batch\": 64}, \"parallelism\": {\"zero_stage\": 3},"
+    " \"techniques\": {\"flash_attention\": false}, \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}}",
+    /* model states just over: 8-bit Adam, ZeRO-1, FSDP, LoRA */
+    "{\"model\": {\"preset\": \"llama-2-13b\"}, \"workload\": {\"mode\": \"finetune\"},"
+    " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 2}}",
     /* inference that does not fit one GPU: quantize, split, 8-bit KV cache */
     "{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"mode\": \"inference\", \"batch\": 16},"
     " \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}}",
   };
   const char *expected[] = {
-    "recompute-selective", "recompute-full", "zero-stage", "flash-attention", "adamw-8bit", "offload-optimizer",
-    "interleave-pipeline", "tensor-within-node", "chinchilla-tokens", "quantize-weights", "tensor-parallel-inference",
-    "kv-cache-fp8",
+    "recompute-selective", "recompute-full", "zero-stage", "flash-attention", "offload-optimizer",
+    "offload-parameters", "offload-nvme", "tensor-parallel", "pipeline-parallel", "interleave-pipeline",
+    "tensor-within-node", "chinchilla-tokens", "quantize-int8", "quantize-int4", "kv-cache-fp8", "batch",
+    "bigger-accelerator", "lora", "qlora", "combination",
   };
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
 
@@ -522,8 +543,10 @@ test_advice_effects (void)
       SuanliEstimate e;
       g_autoptr(GPtrArray) advice = NULL;
 
+      g_autoptr(SuanliPlan) original = suanli_plan_new_from_data (plans[p], -1, "advice", NULL);
+
       estimate_valid (plans[p], &in, &e);
-      advice = suanli_advice_for (&in, &e);
+      advice = suanli_advice_for (original, catalog, &in, &e);
       for (guint i = 0; i < advice->len; i++)
         {
           SuanliAdvice *item = g_ptr_array_index (advice, i);
@@ -547,11 +570,99 @@ test_advice_effects (void)
                      before_value, after_value);
           if (item->technique != NULL)
             g_assert_nonnull (suanli_catalog_lookup (catalog, item->technique));
+          /* What the advice says the change leads to is what the change leads to. */
+          if (item->effect != NULL)
+            {
+              g_assert_cmpint (item->fits_after, ==, after.fits);
+              assert_close (item->total_after, after.total);
+            }
         }
     }
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
     if (!g_hash_table_contains (seen, expected[i]))
-      g_error ("no test plan produced the advice “%s”", expected[i]);
+      {
+        g_autoptr(GList) keys = g_hash_table_get_keys (seen);
+        for (GList *l = keys; l != NULL; l = l->next)
+          g_printerr ("seen: %s\n", (const char *) l->data);
+        g_error ("no test plan produced the advice “%s”", expected[i]);
+      }
+}
+
+/* The question users bring: fine-tune Llama 2 70B with LoRA on 8 × H100. It does not fit; the
+ * first suggestion makes it fit, and the suggestions include sharding, tensor parallelism and QLoRA;
+ * nothing about Chinchilla (a fine-tune is not pre-training), and the time is hours, not years. */
+static void
+test_advice_lora_70b (void)
+{
+  const char *json = "{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"mode\": \"finetune-lora\"},"
+                     " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 8}}";
+  g_autoptr(SuanliPlan) plan = suanli_plan_new_from_data (json, -1, "lora", NULL);
+  g_autoptr(GPtrArray) advice = NULL;
+  g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
+  SuanliPlanInputs in;
+  SuanliEstimate e;
+  SuanliAdvice *first;
+
+  estimate_valid (json, &in, &e);
+  g_assert_false (e.fits);
+  /* 100M tokens × 3 epochs. */
+  g_assert_cmpfloat (in.tokens, ==, 3e8);
+  g_assert_cmpfloat (e.time_to_train_s, <, 2 * 86400);
+  advice = suanli_advice_for (plan, catalog, &in, &e);
+  g_assert_cmpuint (advice->len, >=, 3);
+  first = g_ptr_array_index (advice, 0);
+  g_assert_true (first->fits_after);
+  g_assert_cmpuint (first->changes, ==, 1);
+  for (guint i = 0; i < advice->len; i++)
+    {
+      SuanliAdvice *item = g_ptr_array_index (advice, i);
+
+      g_hash_table_add (ids, (gpointer) item->id);
+      g_assert_nonnull (item->effect);
+      /* Ranked: what fits first, the fastest of those first. */
+      if (i > 0)
+        {
+          SuanliAdvice *previous = g_ptr_array_index (advice, i - 1);
+
+          g_assert_true (previous->fits_after || !item->fits_after);
+          if (previous->fits_after && item->fits_after)
+            g_assert_cmpfloat (previous->time_after, <=, item->time_after);
+        }
+    }
+  g_assert_true (g_hash_table_contains (ids, "zero-stage"));
+  g_assert_true (g_hash_table_contains (ids, "tensor-parallel"));
+  g_assert_true (g_hash_table_contains (ids, "qlora"));
+  g_assert_true (g_hash_table_contains (ids, "fsdp"));
+  g_assert_false (g_hash_table_contains (ids, "chinchilla-tokens"));
+}
+
+/* When no single change is enough, the smallest combination that is: full fine-tuning of Llama 2 70B
+ * on one node of A100 40GB. */
+static void
+test_advice_combination (void)
+{
+  const char *json = "{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"mode\": \"finetune\", \"seq_len\": 4096},"
+                     " \"system\": {\"accelerator\": \"nvidia-a100-40gb-sxm\", \"gpus_per_node\": 8}}";
+  g_autoptr(SuanliPlan) plan = suanli_plan_new_from_data (json, -1, "full", NULL);
+  g_autoptr(GPtrArray) advice = NULL;
+  g_autoptr(GPtrArray) errors = new_issues ();
+  g_autoptr(GPtrArray) warnings = new_issues ();
+  SuanliPlanInputs in, after_in;
+  SuanliEstimate e, after;
+  SuanliAdvice *first;
+
+  estimate_valid (json, &in, &e);
+  advice = suanli_advice_for (plan, catalog, &in, &e);
+  g_assert_cmpuint (advice->len, >, 0);
+  first = g_ptr_array_index (advice, 0);
+  for (guint i = 1; i < advice->len; i++)
+    g_assert_false (((SuanliAdvice *) g_ptr_array_index (advice, i))->fits_after);
+  g_assert_cmpstr (first->id, ==, "combination");
+  g_assert_cmpuint (first->changes, >=, 2);
+  g_assert_true (suanli_plan_apply_merge_patch_data (plan, first->change, NULL));
+  g_assert_true (suanli_plan_inputs_resolve (plan, catalog, &after_in, errors, warnings));
+  suanli_estimate_compute (&after_in, &after);
+  g_assert_true (after.fits);
 }
 
 static void
@@ -592,7 +703,7 @@ test_json_output (void)
 
   estimate_valid ("{\"model\": {\"preset\": \"llama-2-7b\"}, \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}}",
                   &in, &e);
-  advice = suanli_advice_for (&in, &e);
+  advice = suanli_advice_for (NULL, catalog, &in, &e);
   json = suanli_estimate_to_json (&in, &e, NULL, NULL, advice);
   g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
   root = json_node_get_object (json_parser_get_root (parser));
@@ -729,6 +840,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/estimate/truncated-plan", test_truncated_plan);
   g_test_add_func ("/estimate/properties", test_properties);
   g_test_add_func ("/estimate/advice-effects", test_advice_effects);
+  g_test_add_func ("/estimate/advice-lora-70b", test_advice_lora_70b);
+  g_test_add_func ("/estimate/advice-combination", test_advice_combination);
   g_test_add_func ("/estimate/explanations", test_explanations);
   g_test_add_func ("/estimate/search-front", test_search_front);
   g_test_add_func ("/estimate/search-patches-apply", test_search_patches_apply);

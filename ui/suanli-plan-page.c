@@ -351,7 +351,7 @@ refresh (SuanliPlanPage *self)
   if (self->valid)
     {
       suanli_estimate_compute (&self->inputs, &self->estimate);
-      self->advice = suanli_advice_for (&self->inputs, &self->estimate);
+      self->advice = suanli_advice_for (self->plan, self->catalog, &self->inputs, &self->estimate);
     }
   else
     memset (&self->estimate, 0, sizeof self->estimate);

@@ -180,6 +180,28 @@ suanli_estimate_to_json (const SuanliPlanInputs *in,
         json_builder_add_null_value (builder);
       json_builder_set_member_name (builder, "change");
       json_builder_add_value (builder, g_steal_pointer (&change));
+      if (item->effect != NULL)
+        {
+          json_builder_set_member_name (builder, "effect");
+          json_builder_add_string_value (builder, item->effect);
+          json_builder_set_member_name (builder, "changes");
+          json_builder_add_int_value (builder, item->changes);
+          json_builder_set_member_name (builder, "after");
+          json_builder_begin_object (builder);
+          json_builder_set_member_name (builder, "fits");
+          json_builder_add_boolean_value (builder, item->fits_after);
+          json_builder_set_member_name (builder, "total");
+          json_builder_add_double_value (builder, item->total_after);
+          json_builder_set_member_name (builder, "capacity");
+          json_builder_add_double_value (builder, item->capacity_after);
+          json_builder_set_member_name (builder, "step_s");
+          json_builder_add_double_value (builder, item->step_after);
+          json_builder_set_member_name (builder, "time_s");
+          json_builder_add_double_value (builder, item->time_after);
+          json_builder_set_member_name (builder, "cost");
+          json_builder_add_double_value (builder, item->cost_after);
+          json_builder_end_object (builder);
+        }
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);

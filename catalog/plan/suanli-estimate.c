@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "suanli-architecture.h"
 #include "suanli-estimate.h"
 
 /* Roofline estimates overstate decoding speed 1.7–1.9x against real servers (estimation.md):
@@ -22,10 +23,19 @@
 /* A collective's fixed cost per call, on top of its bandwidth term. */
 #define COLLECTIVE_LATENCY_S 10e-6
 
+/* Host transfers under offload: PCIe 4.0 x16 as DeepSpeed's offload reaches it, and an NVMe drive's
+ * share per GPU; the CPU's Adam step, per parameter. Assumed figures, shown by --explain. */
+#define HOST_LINK_BYTES_PER_S   25e9
+#define NVME_BYTES_PER_S        3e9
+#define CPU_ADAM_PARAMETERS_PER_S 2e9
+/* QLoRA's NF4 with double-quantized constants: 0.127 bits of constants per parameter (Dettmers et
+ * al. 2023, §3). Other 4- and 8-bit weights carry an fp16 scale and zero-point per group. */
+#define NF4_CONSTANT_BYTES (0.127 / 8)
+
 static gboolean
 has_architecture (const SuanliPlanInputs *in)
 {
-  return in->layers > 0 && in->hidden > 0 && in->heads > 0;
+  return suanli_architecture_is_known (in);
 }
 
 static gboolean
@@ -37,41 +47,94 @@ is_moe (const SuanliPlanInputs *in)
 static gboolean
 is_lora (const SuanliPlanInputs *in)
 {
-  return in->mode == SUANLI_MODE_LORA || in->mode == SUANLI_MODE_QLORA;
+  return suanli_plan_inputs_is_lora (in);
+}
+
+/* The share of the parameters that sit in routed experts: from the architecture when it is known,
+ * else from the stated total and active counts. */
+static double
+routed_expert_share (const SuanliPlanInputs *in)
+{
+  if (!is_moe (in) || in->experts <= in->experts_per_token)
+    return 0;
+  if (has_architecture (in))
+    return suanli_architecture_moe_layers (in) * in->experts * suanli_architecture_expert_parameters (in) /
+           suanli_architecture_parameters (in, in->experts);
+  return (in->parameters - in->active_parameters) / (in->experts - in->experts_per_token) * in->experts /
+         in->parameters;
 }
 
 /* Ψ: model-state parameters on one GPU before ZeRO shards them. Tensor and pipeline parallelism
- * divide all of them; expert parallelism divides the experts' feed-forward weights as well. */
+ * divide all of them; expert parallelism divides the routed experts as well. */
 double
 suanli_estimate_parameters_per_gpu (const SuanliPlanInputs *in)
 {
-  double per_expert, shared;
+  double experts = MIN (1, MAX (0, routed_expert_share (in))) * in->parameters;
 
-  if (!is_moe (in) || in->experts <= in->experts_per_token)
-    return in->parameters / (in->tensor * in->pipeline);
-  per_expert = (in->parameters - in->active_parameters) / (in->experts - in->experts_per_token);
-  shared = in->parameters - in->experts * per_expert;
-  return (shared + in->experts * per_expert / in->expert) / (in->tensor * in->pipeline);
+  return (in->parameters - experts + experts / in->expert) / (in->tensor * in->pipeline);
 }
 
-/* Parameters LoRA trains on one GPU: rank-r adapters on the four attention projections of every
- * layer, 2·h·r each. */
+/* Parameters LoRA trains on one GPU: r·(in + out) for each adapted matrix, the key and value
+ * projections at their grouped-query width; all-linear adds the feed-forward's matrices. */
 double
 suanli_estimate_lora_parameters_per_gpu (const SuanliPlanInputs *in)
 {
-  return 8 * in->layers * in->hidden * in->lora_rank / (in->tensor * in->pipeline);
+  double h = in->hidden, r = in->lora_rank, q = in->heads * in->head_dim, kv = in->kv_heads * in->head_dim;
+  double adapters = in->layers * r * ((h + q) + 2 * (h + kv) + (q + h));
+
+  if (in->lora_targets == SUANLI_LORA_ALL_LINEAR)
+    {
+      double moe_layers = suanli_architecture_moe_layers (in);
+
+      adapters += (in->layers - moe_layers) * in->ffn_matrices * r * (h + in->ffn_hidden) +
+                  moe_layers * (in->experts + in->shared_experts) * in->ffn_matrices * r * (h + in->expert_ffn_hidden);
+    }
+  return adapters / (in->tensor * in->pipeline);
 }
 
-/* Optimizer bytes per trained parameter, mixed precision (fp32 master copy included). */
+/* Bytes of optimizer moments per trained parameter, and of its fp32 master copy. */
+static double
+moment_bytes (const SuanliPlanInputs *in)
+{
+  static const double bytes[] = {
+    [SUANLI_OPTIMIZER_ADAMW] = 8, [SUANLI_OPTIMIZER_ADAMW_8BIT] = 2, [SUANLI_OPTIMIZER_SGD] = 4,
+    [SUANLI_OPTIMIZER_ADAMW_NO_MASTER] = 8, [SUANLI_OPTIMIZER_ADAMW_BF16] = 4, [SUANLI_OPTIMIZER_ADAFACTOR] = 0,
+  };
+
+  return bytes[in->optimizer];
+}
+
+static double
+master_bytes (const SuanliPlanInputs *in,
+              double                  weight_bytes)
+{
+  gboolean keeps_master = in->optimizer != SUANLI_OPTIMIZER_ADAMW_NO_MASTER && in->optimizer != SUANLI_OPTIMIZER_ADAMW_BF16;
+
+  /* Weights already in fp32 need no separate master copy. */
+  return keeps_master && weight_bytes < 4 ? 4 : 0;
+}
+
+/* Optimizer bytes per trained parameter (K in the ZeRO paper): moments and master copy. */
 double
 suanli_estimate_optimizer_bytes (const SuanliPlanInputs *in)
 {
-  double bytes = in->optimizer == SUANLI_OPTIMIZER_ADAMW ? 12 : in->optimizer == SUANLI_OPTIMIZER_ADAMW_8BIT ? 6 : 8;
+  return moment_bytes (in) + master_bytes (in, suanli_precision_bytes (in->weights));
+}
 
-  /* Weights already in fp32 need no separate master copy. */
-  if (suanli_precision_bytes (in->weights) >= 4)
-    bytes -= 4;
-  return bytes;
+/* Bytes of @parameters of the model's weights: 16-bit and wider as they are; 4- and 8-bit with
+ * their group constants, and with the embeddings (in and out), which quantizers leave in 16 bits. */
+double
+suanli_estimate_weight_bytes (const SuanliPlanInputs *in,
+                              double                  parameters)
+{
+  double bytes = suanli_precision_bytes (in->weights), constants, kept;
+
+  if (bytes >= 2)
+    return parameters * bytes;
+  constants = in->mode == SUANLI_MODE_QLORA && in->weights == SUANLI_PRECISION_INT4 ? NF4_CONSTANT_BYTES
+                                                                                    : 4 / in->quant_group_size;
+  kept = has_architecture (in) ? MIN (1, suanli_architecture_embedding_parameters (in) / in->parameters) : 0;
+  return parameters * ((1 - kept) * (bytes + constants) + kept * 2);
 }
 
 /* Bytes per activation value: 32-bit compute (FP32, TF32) keeps 32-bit activations, the rest 16. */
@@ -109,87 +172,172 @@ suanli_estimate_activation_multiplier (const SuanliPlanInputs *in)
   return (in->layers / p) * in_flight * (v >= 2 ? 1 + (p - 1) / (p * v) : 1);
 }
 
+/* Model states on one GPU, split into what offload can move to the host and what stays. */
+typedef struct
+{
+  double weights, weights_resident;
+  double gradients, gradients_resident;
+  double optimizer;
+} ModelStates;
+
+/* The ZeRO paper (Rajbhandari et al. 2020): weights and gradients in the weights' precision, K
+ * optimizer bytes; stage 1 shards the optimizer over data parallelism, 2 the gradients, 3 the
+ * weights. */
+static void
+states_zero_paper (const SuanliPlanInputs *in,
+                   double                  psi,
+                   ModelStates            *m)
+{
+  double wb = suanli_precision_bytes (in->weights), d = in->data;
+
+  m->weights = wb * psi / (in->zero_stage >= 3 ? d : 1);
+  m->gradients = wb * psi / (in->zero_stage >= 2 ? d : 1);
+  m->optimizer = suanli_estimate_optimizer_bytes (in) * psi / (in->zero_stage >= 1 ? d : 1);
+}
+
+/* DeepSpeed's estimators (estimate_zero2/zero3_model_states_mem_needs, DeepSpeed ≥ 0.14.3):
+ * stages 1–2 keep the 16-bit weights whole and shard 18 bytes of the rest (16-bit and fp32
+ * gradients, master copy and moments); stage 3 shards all 18 and gathers the largest layer whole,
+ * its weights and gradients, 4 bytes per parameter. */
+static void
+states_deepspeed (const SuanliPlanInputs *in,
+                  double                  psi,
+                  ModelStates            *m)
+{
+  double wb = suanli_precision_bytes (in->weights), d = in->data, k = suanli_estimate_optimizer_bytes (in);
+  double largest = has_architecture (in) ? suanli_architecture_largest_layer (in) / in->tensor : 0;
+
+  if (in->zero_stage >= 3)
+    {
+      m->weights = wb * psi / d;
+      m->weights_resident = wb * largest;
+      m->gradients = wb * psi / d;
+      m->gradients_resident = wb * largest;
+      m->optimizer = (k + 2) * psi / d;
+    }
+  else
+    {
+      double shards = in->zero_stage >= 1 ? d : 1;
+
+      m->weights_resident = wb * psi;
+      m->gradients = wb * psi / shards;
+      m->optimizer = (k + 4) * psi / shards;
+    }
+}
+
+/* PyTorch FSDP with bf16 mixed precision: the sharded flat parameters are fp32 (they are the master
+ * copy), gradients reduce-scatter into fp32 shards; FULL_SHARD (stage 3) gathers the current unit and
+ * prefetches the next, SHARD_GRAD_OP (stages 1–2) keeps the 16-bit weights whole between forward and
+ * backward; NO_SHARD (stage 0) is DDP. A unit is one transformer layer. */
+static void
+states_fsdp (const SuanliPlanInputs *in,
+             double                  psi,
+             ModelStates            *m)
+{
+  double wb = suanli_precision_bytes (in->weights), d = in->zero_stage >= 1 ? in->data : 1;
+  double unit = psi / MAX (1, in->layers / in->pipeline);
+
+  m->weights = 4 * psi / d;
+  m->gradients = 4 * psi / d;
+  m->optimizer = moment_bytes (in) * psi / d;
+  m->gradients_resident = in->zero_stage >= 1 ? wb * unit : 0;
+  m->weights_resident = in->zero_stage >= 3 ? 2 * wb * unit : in->zero_stage >= 1 ? wb * psi : 0;
+}
+
+/* LoRA: the frozen base in its precision (sharded by ZeRO-3 only), the adapters in 16 bits with
+ * their gradients and an fp32 master copy in the optimizer whatever the base's precision. */
+static void
+states_lora (const SuanliPlanInputs *in,
+             double                  psi,
+             ModelStates            *m)
+{
+  double adapters = suanli_estimate_lora_parameters_per_gpu (in), d = in->data;
+
+  m->weights = (suanli_estimate_weight_bytes (in, psi) + 2 * adapters) / (in->zero_stage >= 3 ? d : 1);
+  m->gradients = 2 * adapters / (in->zero_stage >= 2 ? d : 1);
+  m->optimizer = (moment_bytes (in) + master_bytes (in, 2)) * adapters / (in->zero_stage >= 1 ? d : 1);
+}
+
+/* What offload keeps in the node's CPU memory: the bytes moved, DeepSpeed's own figures when the
+ * memory follows DeepSpeed (they count pinned fp32 buffers per process). */
+static double
+host_bytes_per_node (const SuanliPlanInputs *in,
+                     double                  psi,
+                     double                  moved_per_gpu)
+{
+  if (in->memory_model != SUANLI_MEMORY_MODEL_DEEPSPEED || is_lora (in))
+    return moved_per_gpu * in->gpus_per_node;
+  if (in->zero_stage <= 2)
+    return psi * MAX (4 * in->data, 16) * in->gpus_per_node / in->data;
+  return (in->offload == SUANLI_OFFLOAD_OPTIMIZER ? 16 : 18) * psi * in->gpus_per_node / in->data;
+}
+
 static void
 training_memory (const SuanliPlanInputs *in,
                  SuanliEstimate         *out)
 {
-  double psi = suanli_estimate_parameters_per_gpu (in), nd = in->data, offloaded = 0;
-  double weight_bytes = suanli_precision_bytes (in->weights);
-  double trained = psi;
+  double psi = suanli_estimate_parameters_per_gpu (in), moved = 0;
+  ModelStates m = { 0 };
 
   if (is_lora (in))
-    {
-      /* The frozen base in its precision; the adapters in 16 bits, with an fp32 master copy in the
-       * optimizer whatever the base's precision. */
-      trained = suanli_estimate_lora_parameters_per_gpu (in);
-      out->weights = psi * weight_bytes + 2 * trained;
-      out->gradients = 2 * trained;
-      out->optimizer = (in->optimizer == SUANLI_OPTIMIZER_ADAMW ? 12 : in->optimizer == SUANLI_OPTIMIZER_ADAMW_8BIT ? 6 : 8) *
-                       trained;
-    }
+    states_lora (in, psi, &m);
+  else if (in->memory_model == SUANLI_MEMORY_MODEL_DEEPSPEED)
+    states_deepspeed (in, psi, &m);
+  else if (in->memory_model == SUANLI_MEMORY_MODEL_FSDP)
+    states_fsdp (in, psi, &m);
   else
-    {
-      out->weights = weight_bytes * psi;
-      out->gradients = weight_bytes * psi;
-      out->optimizer = suanli_estimate_optimizer_bytes (in) * psi;
-    }
+    states_zero_paper (in, psi, &m);
 
-  /* ZeRO shards optimizer states (1), then gradients (2), then parameters (3) over data parallelism. */
-  if (in->zero_stage >= 1)
-    out->optimizer /= nd;
-  if (in->zero_stage >= 2)
-    out->gradients /= nd;
-  if (in->zero_stage >= 3)
-    out->weights /= nd;
-
+  /* ZeRO-Offload moves the optimizer's states and the gradients it steps with to the host (Ren et al.
+   * 2021); parameter offload (ZeRO-Infinity, FSDP's CPUOffload) moves the weights' shards as well. */
   if (in->offload != SUANLI_OFFLOAD_NONE)
     {
-      offloaded += out->optimizer;
-      out->optimizer = 0;
+      /* Each rank steps its own partition on the host, whatever the stage shards on the GPU. */
+      moved += m.optimizer + m.gradients / (in->zero_stage >= 2 || in->memory_model == SUANLI_MEMORY_MODEL_FSDP ? 1 : in->data);
+      m.optimizer = m.gradients = 0;
     }
   if (in->offload == SUANLI_OFFLOAD_OPTIMIZER_PARAMETERS || in->offload == SUANLI_OFFLOAD_NVME)
     {
-      offloaded += out->weights;
-      out->weights = 0;
+      moved += m.weights;
+      m.weights = 0;
     }
+  out->weights = m.weights + m.weights_resident;
+  out->gradients = m.gradients + m.gradients_resident;
+  out->optimizer = m.optimizer;
   /* NVMe offload keeps it on disk, not in CPU memory. */
-  out->cpu_offload_per_node = in->offload == SUANLI_OFFLOAD_NVME ? 0 : offloaded * in->gpus_per_node;
+  out->cpu_offload_per_node = in->offload == SUANLI_OFFLOAD_NVME ? 0 : moved > 0 ? host_bytes_per_node (in, psi, moved) : 0;
 
   out->activations = has_architecture (in) ? suanli_estimate_activations_per_layer (in) * suanli_estimate_activation_multiplier (in) : 0;
   out->kv_cache = 0;
 }
 
-/* Model FLOPs per step (Korthikanti et al. 2022) when the architecture is known, else 6·P·tokens
- * (active parameters for a mixture of experts); hardware FLOPs add what recomputation redoes. */
-static void
-training_flops (const SuanliPlanInputs *in,
-                double                 *model,
-                double                 *hardware)
+/* Training FLOPs per token. With the architecture: forward, then the backward's input gradients and
+ * weight gradients at the forward's cost each (LoRA computes no weight gradients for its frozen base,
+ * only 6 per adapter parameter); full recomputation runs every layer's forward again, selective only
+ * the attention scores. Without it: 6·P (Kaplan et al. 2020), 8·P recomputing, LoRA 4·P. */
+double
+suanli_estimate_training_flops_per_token (const SuanliPlanInputs *in,
+                                          gboolean                hardware)
 {
-  double B = in->global_batch, s = in->seq_len, L = in->layers, h = in->hidden, V = in->vocab;
-  double tokens = B * s;
+  double forward, logits, passes = is_lora (in) ? 2 : 3, flops;
 
-  if (is_moe (in) || !has_architecture (in))
+  if (!has_architecture (in))
     {
-      *model = 6 * in->active_parameters * tokens;
-      *hardware = in->recompute == SUANLI_RECOMPUTE_FULL ? 8 * in->active_parameters * tokens : *model;
+      flops = passes * 2 * in->active_parameters;
+      if (hardware && in->recompute == SUANLI_RECOMPUTE_FULL)
+        flops += 2 * in->active_parameters;
+      return flops;
     }
-  else
-    {
-      *model = 72 * B * s * L * h * h * (1 + s / (6 * h) + V / (12 * L * h));
-      if (in->recompute == SUANLI_RECOMPUTE_FULL)
-        *hardware = 96 * B * s * L * h * h * (1 + s / (6 * h) + V / (16 * L * h));
-      else if (in->recompute == SUANLI_RECOMPUTE_SELECTIVE)
-        *hardware = 72 * B * s * L * h * h * (1 + s / (3 * h) + V / (12 * L * h));
-      else
-        *hardware = *model;
-    }
-  /* LoRA computes no weight gradients for the frozen base: forward 2·P·T plus backward 2·P·T. */
+  forward = suanli_architecture_forward_flops_per_token (in, in->seq_len);
+  logits = suanli_architecture_logit_flops_per_token (in);
+  flops = passes * forward;
   if (is_lora (in))
-    {
-      *model *= 4.0 / 6.0;
-      *hardware *= 4.0 / 6.0;
-    }
+    flops += 6 * suanli_estimate_lora_parameters_per_gpu (in) * in->tensor * in->pipeline;
+  if (hardware && in->recompute == SUANLI_RECOMPUTE_FULL)
+    flops += forward - logits;
+  else if (hardware && in->recompute == SUANLI_RECOMPUTE_SELECTIVE)
+    flops += suanli_architecture_attention_score_flops (in, suanli_architecture_attention_context (in, in->seq_len));
+  return flops;
 }
 
 static double
@@ -213,6 +361,25 @@ group_bandwidth (const SuanliPlanInputs *in,
   return bandwidth * in->comm_efficiency;
 }
 
+/* Seconds a step waits on offload: gradients down and updated weights up over the host link (or
+ * to NVMe), each GPU its shard, and the CPU's optimizer step on that shard; weights offloaded too
+ * come back for the forward and the backward. Nothing of it overlaps here. */
+static double
+offload_time (const SuanliPlanInputs *in)
+{
+  double shard, bytes, link;
+
+  if (in->offload == SUANLI_OFFLOAD_NONE)
+    return 0;
+  shard = (is_lora (in) ? suanli_estimate_lora_parameters_per_gpu (in) : suanli_estimate_parameters_per_gpu (in)) /
+          (in->zero_stage >= 1 ? in->data : 1);
+  bytes = 2 * 2 * shard;
+  if (in->offload != SUANLI_OFFLOAD_OPTIMIZER)
+    bytes += 2 * suanli_estimate_weight_bytes (in, suanli_estimate_parameters_per_gpu (in) / in->data);
+  link = in->offload == SUANLI_OFFLOAD_NVME ? NVME_BYTES_PER_S : HOST_LINK_BYTES_PER_S;
+  return bytes / link + shard / CPU_ADAM_PARAMETERS_PER_S;
+}
+
 static void
 training_time (const SuanliPlanInputs *in,
                SuanliEstimate         *out)
@@ -225,13 +392,18 @@ training_time (const SuanliPlanInputs *in,
   double layers_per_stage = in->layers / p;
   double bottom_up, scale, overlap, all_reduces_per_layer;
 
-  training_flops (in, &out->model_flops_per_step, &out->hardware_flops_per_step);
+  out->model_flops_per_step = suanli_estimate_training_flops_per_token (in, FALSE) * in->global_batch * in->seq_len;
+  out->hardware_flops_per_step = suanli_estimate_training_flops_per_token (in, TRUE) * in->global_batch * in->seq_len;
   out->compute_s = out->hardware_flops_per_step / (in->gpus * in->peak_flops * in->compute_efficiency);
 
   /* Data parallel: one gradient all-reduce a step; ZeRO-3 moves 3Ψ instead of 2Ψ. */
   out->data_parallel_s = ring_all_reduce_s (gradient_bytes, d, group_bandwidth (in, t * p * d));
-  if (in->zero_stage == 3)
-    out->data_parallel_s *= 1.5;
+  /* ZeRO-3 all-gathers the weights for the forward and again for the backward, and reduce-scatters
+   * the gradients: 3Ψ where an all-reduce moves 2Ψ; under LoRA the weights are the frozen base. */
+  if (in->zero_stage == 3 && d > 1)
+    out->data_parallel_s = (d - 1) / d *
+                             (2 * suanli_estimate_weight_bytes (in, suanli_estimate_parameters_per_gpu (in)) + gradient_bytes) /
+                             group_bandwidth (in, t * p * d) + 3 * COLLECTIVE_LATENCY_S;
   /* Tensor parallel: two all-reduces per layer forward and two backward (two more to recompute). */
   all_reduces_per_layer = in->recompute == SUANLI_RECOMPUTE_FULL ? 6 : 4;
   out->tensor_parallel_s = t > 1 && has_architecture (in)
@@ -253,10 +425,11 @@ training_time (const SuanliPlanInputs *in,
                                  out->pipeline_s + out->expert_s;
   /* 1F1B bubble: (p − 1)/(v·m) of the pipeline's work, idle. */
   out->bubble_s = (p - 1) / (in->virtual_stages * m) * (out->compute_s + out->tensor_parallel_s + out->expert_s);
-  bottom_up = out->compute_s + out->exposed_communication_s + out->bubble_s;
+  out->offload_s = offload_time (in);
+  bottom_up = out->compute_s + out->exposed_communication_s + out->bubble_s + out->offload_s;
 
   if (in->mfu > 0)
-    out->step_time_s = out->model_flops_per_step / (in->gpus * in->peak_flops * in->mfu);
+    out->step_time_s = out->model_flops_per_step / (in->gpus * in->reference_flops * in->mfu);
   else if (in->achieved_flops > 0)
     out->step_time_s = out->hardware_flops_per_step / (in->gpus * in->achieved_flops);
   else
@@ -267,6 +440,7 @@ training_time (const SuanliPlanInputs *in,
   out->compute_s *= scale;
   out->exposed_communication_s *= scale;
   out->bubble_s *= scale;
+  out->offload_s *= scale;
   out->communication_s *= scale;
   out->data_parallel_s *= scale;
   out->tensor_parallel_s *= scale;
@@ -274,8 +448,9 @@ training_time (const SuanliPlanInputs *in,
   out->expert_s *= scale;
 
   out->tokens_per_s = in->global_batch * in->seq_len / out->step_time_s;
-  out->time_to_train_s = in->tokens / out->tokens_per_s;
-  out->mfu = out->model_flops_per_step / (out->step_time_s * in->gpus * in->peak_flops);
+  /* Wall-clock time: restarts and downtime take (1 − goodput) of it. */
+  out->time_to_train_s = in->tokens / out->tokens_per_s / in->goodput;
+  out->mfu = out->model_flops_per_step / (out->step_time_s * in->gpus * in->reference_flops);
   out->hfu = out->hardware_flops_per_step / (out->step_time_s * in->gpus * in->peak_flops);
   out->gpu_hours = in->gpus * out->time_to_train_s / 3600;
   out->energy_kwh = out->gpu_hours * in->board_power / 1000 * in->pue;
@@ -283,15 +458,88 @@ training_time (const SuanliPlanInputs *in,
   out->co2_t = out->energy_kwh / 1000 * in->grid_tco2_per_mwh;
 }
 
-/* KV-cache bytes per token of one sequence on one GPU: its layers, and its share of the KV heads,
- * never less than one head. */
+/* KV-cache bytes one token of one sequence leaves on one GPU: its stage's layers, and its share of
+ * the KV heads, never less than one head. Latent attention caches one latent per layer, whole on
+ * every tensor-parallel rank. */
 double
 suanli_estimate_kv_bytes_per_token_per_gpu (const SuanliPlanInputs *in)
 {
-  double head_dim = in->hidden / in->heads;
+  double per_layer = suanli_architecture_kv_elements_per_token_per_layer (in);
 
-  return 2 * (in->layers / in->pipeline) * MAX (1, in->kv_heads / in->tensor) * head_dim *
-         suanli_precision_bytes (in->kv_cache);
+  if (in->kv_lora_rank == 0)
+    per_layer = 2 * MAX (1, in->kv_heads / in->tensor) * in->head_dim;
+  return (in->layers / in->pipeline) * per_layer * suanli_precision_bytes (in->kv_cache);
+}
+
+/* The KV cache of one sequence of @context tokens on one GPU: windowed layers keep the last W. */
+double
+suanli_estimate_kv_bytes_per_sequence_per_gpu (const SuanliPlanInputs *in,
+                                               double                  context)
+{
+  double share = in->window_layers / in->layers;
+  double kept = in->sliding_window > 0 ? MIN (context, in->sliding_window) : context;
+
+  return suanli_estimate_kv_bytes_per_token_per_gpu (in) * ((1 - share) * context + share * kept);
+}
+
+/* The routed experts one decode step of @tokens tokens reads: each token picks k of E, so an expert
+ * goes unread with probability (1 − k/E)^tokens. */
+static double
+expert_read_fraction (const SuanliPlanInputs *in,
+                      double                  tokens)
+{
+  if (!is_moe (in) || in->experts <= in->experts_per_token)
+    return 1;
+  return 1 - pow (1 - in->experts_per_token / in->experts, tokens);
+}
+
+/* One decode step of @batch sequences: its time, and whether memory bandwidth bounds it. */
+static double
+decode_step_s (const SuanliPlanInputs *in,
+               double                  batch,
+               double                  compute_efficiency,
+               double                  memory_efficiency,
+               double                  comm_efficiency,
+               double                  *read_fraction,
+               gboolean               *memory_bound)
+{
+  double t = in->tensor, context = in->prompt_tokens + in->output_tokens / 2;
+  double weights = suanli_estimate_weight_bytes (in, in->parameters) / t;
+  double experts = routed_expert_share (in), fraction = expert_read_fraction (in, batch);
+  double per_token = has_architecture (in)
+    ? 2 * suanli_architecture_matrix_parameters (in) + suanli_architecture_logit_flops_per_token (in) +
+      suanli_architecture_attention_score_flops (in, suanli_architecture_decode_keys (in, context))
+    : 2 * in->active_parameters;
+  double read, memory_s, compute_s, comm_s;
+
+  /* Every weight but the unread experts', and the batch's KV cache. The pipeline's stages run one
+   * after another for one token, so the whole model counts. */
+  read = weights * (1 - experts + experts * fraction) +
+         batch * suanli_estimate_kv_bytes_per_sequence_per_gpu (in, context) * in->pipeline;
+  memory_s = read / (in->memory_bandwidth * memory_efficiency);
+  compute_s = per_token * batch / (t * in->peak_flops * compute_efficiency);
+  comm_s = t > 1 ? 2 * in->layers * ring_all_reduce_s (batch * in->hidden * 2, t, in->scale_up_bandwidth * comm_efficiency) : 0;
+  if (read_fraction != NULL)
+    *read_fraction = fraction;
+  if (memory_bound != NULL)
+    *memory_bound = memory_s >= compute_s;
+  return MAX (memory_s, compute_s) + comm_s;
+}
+
+/* Prefill of @batch prompts: compute bound, attention over the causal prompt included. */
+static double
+prefill_s (const SuanliPlanInputs *in,
+           double                  batch,
+           double                  compute_efficiency,
+           double                  comm_efficiency)
+{
+  double t = in->tensor, h = in->hidden;
+  double per_token = has_architecture (in) ? suanli_architecture_forward_flops_per_token (in, in->prompt_tokens)
+                                           : 2 * in->active_parameters;
+  double comm = t > 1 ? 2 * in->layers * ring_all_reduce_s (batch * in->prompt_tokens * h * 2, t,
+                                                            in->scale_up_bandwidth * comm_efficiency) : 0;
+
+  return per_token * in->prompt_tokens * batch / (t * in->peak_flops * compute_efficiency) + comm;
 }
 
 static void
@@ -302,29 +550,29 @@ inference_figures (const SuanliPlanInputs *in,
                    double                  free_memory,
                    SuanliInferenceFigures *out)
 {
-  double t = in->tensor, batch = in->batch, h = in->hidden;
-  double kv_token = suanli_estimate_kv_bytes_per_token_per_gpu (in);
-  double context = in->prompt_tokens + in->output_tokens;
-  double bandwidth = in->scale_up_bandwidth * comm_efficiency;
-  double read_per_step, memory_s, compute_s, comm_s, prefill_comm_s;
+  double context = in->prompt_tokens + in->output_tokens, replicas = in->gpus / (in->tensor * in->pipeline);
+  double per_request;
 
-  out->weights_per_gpu = in->parameters * suanli_precision_bytes (in->weights) / (t * in->pipeline);
-  out->kv_bytes_per_token = 2 * in->layers * in->kv_heads * (h / in->heads) * suanli_precision_bytes (in->kv_cache);
-  out->max_concurrent_sequences = MAX (0, floor (free_memory / (kv_token * context)));
+  out->weights_per_gpu = suanli_estimate_weight_bytes (in, in->parameters) / (in->tensor * in->pipeline);
+  out->kv_bytes_per_token = in->layers * suanli_architecture_kv_elements_per_token_per_layer (in) *
+                            suanli_precision_bytes (in->kv_cache);
+  out->max_concurrent_sequences = MAX (0, floor (free_memory / suanli_estimate_kv_bytes_per_sequence_per_gpu (in, context)));
 
-  /* Prefill is compute bound; decoding reads every weight and the batch's KV cache each step. The
-   * pipeline's stages run one after another for one token, so the whole model counts. */
-  prefill_comm_s = t > 1 ? 2 * in->layers * ring_all_reduce_s (batch * in->prompt_tokens * h * 2, t, bandwidth) : 0;
-  out->ttft_s = 2 * in->active_parameters * in->prompt_tokens * batch / (t * in->peak_flops * compute_efficiency) +
-                prefill_comm_s;
-  read_per_step = in->parameters * suanli_precision_bytes (in->weights) / t +
-                  batch * kv_token * in->pipeline * (in->prompt_tokens + in->output_tokens / 2);
-  memory_s = read_per_step / (in->memory_bandwidth * memory_efficiency);
-  compute_s = 2 * in->active_parameters * batch / (t * in->peak_flops * compute_efficiency);
-  comm_s = t > 1 ? 2 * in->layers * ring_all_reduce_s (batch * h * 2, t, bandwidth) : 0;
-  out->tpot_s = MAX (memory_s, compute_s) + comm_s;
-  out->tokens_per_s = batch / out->tpot_s;
-  out->memory_bound = memory_s >= compute_s;
+  out->ttft_s = prefill_s (in, in->batch, compute_efficiency, comm_efficiency);
+  out->tpot_s = decode_step_s (in, in->batch, compute_efficiency, memory_efficiency, comm_efficiency,
+                               &out->expert_read_fraction, &out->memory_bound);
+  out->tokens_per_s = in->batch / out->tpot_s;
+
+  /* Capacity, continuous batching at the largest batch that fits: each request costs its prefill
+   * and a batch's share of its decode steps. */
+  out->capacity_batch = MIN (out->max_concurrent_sequences, 65536);
+  if (out->capacity_batch < 1)
+    return;
+  out->capacity_step_s = decode_step_s (in, out->capacity_batch, compute_efficiency, memory_efficiency,
+                                        comm_efficiency, NULL, NULL);
+  per_request = prefill_s (in, 1, compute_efficiency, comm_efficiency) +
+                in->output_tokens * out->capacity_step_s / out->capacity_batch;
+  out->capacity_rps = replicas / per_request;
 }
 
 static void
@@ -333,11 +581,11 @@ inference (const SuanliPlanInputs *in,
 {
   double weights, context = in->prompt_tokens + in->output_tokens, free_memory;
 
-  weights = in->parameters * suanli_precision_bytes (in->weights) / (in->tensor * in->pipeline);
+  weights = suanli_estimate_weight_bytes (in, suanli_estimate_parameters_per_gpu (in));
   /* Prefill's working set: a few hidden-size buffers per prompt token, split by tensor parallelism. */
   out->activations = has_architecture (in) ? 4 * in->batch * in->prompt_tokens * in->hidden * 2 / in->tensor : 0;
   out->weights = weights;
-  out->kv_cache = in->batch * suanli_estimate_kv_bytes_per_token_per_gpu (in) * context;
+  out->kv_cache = in->batch * suanli_estimate_kv_bytes_per_sequence_per_gpu (in, context);
   free_memory = in->memory_capacity - weights - in->framework_overhead - out->activations;
 
   inference_figures (in, in->compute_efficiency, in->memory_efficiency, in->comm_efficiency, free_memory,
@@ -346,6 +594,9 @@ inference (const SuanliPlanInputs *in,
   inference_figures (in, 1, 1, 1, free_memory, &out->inference_high);
   inference_figures (in, in->compute_efficiency * 0.6, MIN (in->memory_efficiency, 1 / ROOFLINE_OVERSTATEMENT),
                      in->comm_efficiency * 0.6, free_memory, &out->inference_low);
+  out->replicas = in->gpus / (in->tensor * in->pipeline);
+  if (in->requests_per_s > 0 && out->inference.capacity_rps > 0)
+    out->replicas_needed = ceil (in->requests_per_s / (out->inference.capacity_rps / out->replicas));
 }
 
 /* Fills @estimate from valid @inputs (see suanli_plan_inputs_resolve()). */

@@ -18,6 +18,11 @@ typedef struct
   double tpot_s;
   double tokens_per_s;
   gboolean memory_bound;
+  double expert_read_fraction;       /* share of the routed experts' weights one decode step reads */
+  /* capacity: every replica at the largest batch memory allows */
+  double capacity_batch;
+  double capacity_step_s;            /* one decode step at that batch */
+  double capacity_rps;               /* requests per second the system completes */
 } SuanliInferenceFigures;
 
 typedef struct
@@ -42,6 +47,7 @@ typedef struct
   double communication_s;            /* all of it, overlapped or not */
   double exposed_communication_s;
   double bubble_s;
+  double offload_s;                  /* host transfers and the CPU's optimizer step, not overlapped */
   double tokens_per_s;
   double time_to_train_s;
   double mfu;
@@ -56,6 +62,8 @@ typedef struct
   double pipeline_s;
   double expert_s;
   /* inference */
+  double replicas;                   /* independent copies of the model: GPUs ÷ (tensor × pipeline) */
+  double replicas_needed;            /* for workload.requests_per_s at the nominal capacity; 0: not asked */
   SuanliInferenceFigures inference;
   SuanliInferenceFigures inference_low;
   SuanliInferenceFigures inference_high;
@@ -75,5 +83,11 @@ double suanli_estimate_optimizer_bytes           (const SuanliPlanInputs *inputs
 double suanli_estimate_activations_per_layer     (const SuanliPlanInputs *inputs);
 double suanli_estimate_activation_multiplier     (const SuanliPlanInputs *inputs);
 double suanli_estimate_kv_bytes_per_token_per_gpu (const SuanliPlanInputs *inputs);
+double suanli_estimate_kv_bytes_per_sequence_per_gpu (const SuanliPlanInputs *inputs,
+                                                      double                  context);
+double suanli_estimate_weight_bytes              (const SuanliPlanInputs *inputs,
+                                                  double                  parameters);
+double suanli_estimate_training_flops_per_token  (const SuanliPlanInputs *inputs,
+                                                  gboolean                hardware);
 
 G_END_DECLS

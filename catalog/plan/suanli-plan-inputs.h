@@ -10,10 +10,11 @@
 G_BEGIN_DECLS
 
 typedef enum {
-  SUANLI_MODE_TRAIN,
+  SUANLI_MODE_TRAIN,       /* pre-training: a token budget, Chinchilla applies */
   SUANLI_MODE_LORA,
   SUANLI_MODE_QLORA,
   SUANLI_MODE_INFERENCE,
+  SUANLI_MODE_FINETUNE,    /* every parameter trained, on a dataset for some epochs */
 } SuanliMode;
 
 typedef enum {
@@ -27,10 +28,25 @@ typedef enum {
 } SuanliPrecision;
 
 typedef enum {
-  SUANLI_OPTIMIZER_ADAMW,
-  SUANLI_OPTIMIZER_ADAMW_8BIT,
-  SUANLI_OPTIMIZER_SGD,
+  SUANLI_OPTIMIZER_ADAMW,            /* fp32 moments and an fp32 master copy: 12 B */
+  SUANLI_OPTIMIZER_ADAMW_8BIT,       /* 8-bit moments, fp32 master: 6 B */
+  SUANLI_OPTIMIZER_SGD,              /* fp32 momentum and master: 8 B */
+  SUANLI_OPTIMIZER_ADAMW_NO_MASTER,  /* fp32 moments, the weights updated in place: 8 B */
+  SUANLI_OPTIMIZER_ADAMW_BF16,       /* bf16 moments, no master: 4 B */
+  SUANLI_OPTIMIZER_ADAFACTOR,        /* factored second moment, no momentum, fp32 master: about 4 B */
 } SuanliOptimizer;
+
+typedef enum {
+  SUANLI_LORA_ATTENTION,   /* q, k, v and o projections */
+  SUANLI_LORA_ALL_LINEAR,  /* and the feed-forward's matrices */
+} SuanliLoraTargets;
+
+/* Whose accounting the training memory follows. */
+typedef enum {
+  SUANLI_MEMORY_MODEL_ZERO_PAPER,  /* Rajbhandari et al. 2020: (2 + 2 + K)Ψ, sharded by stage */
+  SUANLI_MEMORY_MODEL_DEEPSPEED,   /* DeepSpeed's estimators: fp32 gradients, the gathered layer */
+  SUANLI_MEMORY_MODEL_FSDP,        /* PyTorch FSDP: sharded fp32 flat parameters, two units unsharded */
+} SuanliMemoryModel;
 
 typedef enum {
   SUANLI_OFFLOAD_NONE,
@@ -70,21 +86,37 @@ typedef struct
   double          vocab;
   double          experts;
   double          experts_per_token;
+  double          head_dim;             /* hidden / heads unless given */
+  double          ffn_matrices;         /* 3: gated (SwiGLU), 2: plain */
+  double          expert_ffn_hidden;    /* each routed expert's width; ffn_hidden unless given */
+  double          shared_experts;       /* always-active experts per MoE layer */
+  double          dense_layers;         /* leading layers with a dense feed-forward (MoE models) */
+  double          q_lora_rank;          /* multi-head latent attention: query compression, 0: none */
+  double          kv_lora_rank;         /* multi-head latent attention: the cached latent, 0: no MLA */
+  double          rope_head_dim;        /* MLA's decoupled rotary key, cached beside the latent */
+  double          sliding_window;       /* tokens a windowed layer attends to, 0: no window */
+  double          window_layers;        /* layers that use the window (all of them unless given) */
+  double          embedding_matrices;   /* 2: separate input and output embeddings, 1: tied */
   /* workload */
   SuanliMode      mode;
   double          seq_len;
   double          global_batch;
   double          micro_batch;
-  double          tokens;
+  double          tokens;               /* trained on in all: the budget, or dataset × epochs */
+  double          dataset_tokens;       /* fine-tunes */
+  double          epochs;
   double          lora_rank;
+  SuanliLoraTargets lora_targets;
   double          prompt_tokens;
   double          output_tokens;
   double          batch;
+  double          requests_per_s;       /* inference: the load to serve, 0: not given */
   /* precision */
   SuanliPrecision compute;
   SuanliPrecision weights;
   SuanliPrecision kv_cache;
   SuanliOptimizer optimizer;
+  double          quant_group_size;     /* weights per scale and zero-point of 4- and 8-bit weights */
   /* parallelism */
   double          tensor;
   double          pipeline;
@@ -104,6 +136,7 @@ typedef struct
   double          nodes;
   double          gpus;
   double          peak_flops;           /* dense, of the compute precision, one GPU */
+  double          reference_flops;      /* dense, of the precision MFU is stated against */
   double          memory_capacity;      /* bytes, as the device reports */
   double          memory_bandwidth;     /* B/s */
   double          board_power;          /* W */
@@ -113,7 +146,10 @@ typedef struct
   gboolean        scale_out_explicit;   /* the plan names its scale-out link */
   double          cpu_memory_per_node;  /* bytes */
   /* assumptions */
-  double          mfu;                  /* 0: not set */
+  double          mfu;                  /* 0: not set; against reference_flops */
+  SuanliPrecision mfu_reference;
+  double          goodput;              /* share of wall-clock time spent training */
+  SuanliMemoryModel memory_model;
   double          achieved_flops;       /* FLOP/s per GPU; 0: not set */
   double          compute_efficiency;
   double          comm_efficiency;
@@ -133,6 +169,8 @@ gboolean suanli_plan_inputs_resolve (SuanliPlan       *plan,
 double   suanli_precision_bytes     (SuanliPrecision   precision);
 const char *suanli_precision_to_nick (SuanliPrecision  precision);
 gboolean suanli_plan_inputs_is_training (const SuanliPlanInputs *inputs);
+gboolean suanli_plan_inputs_is_finetune (const SuanliPlanInputs *inputs);
+gboolean suanli_plan_inputs_is_lora     (const SuanliPlanInputs *inputs);
 double   suanli_plan_inputs_micro_batches (const SuanliPlanInputs *inputs);
 double   suanli_plan_inputs_peak_for (SuanliItem      *accelerator,
                                       SuanliPrecision  precision);

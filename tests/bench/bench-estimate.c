@@ -84,7 +84,7 @@ resolve_many (gpointer data)
 
       g_assert_true (suanli_plan_inputs_resolve (full->plan, full->catalog, &in, errors, warnings));
       suanli_estimate_compute (&in, &estimate);
-      advice = suanli_advice_for (&in, &estimate);
+      advice = suanli_advice_for (full->plan, full->catalog, &in, &estimate);
     }
 }
 

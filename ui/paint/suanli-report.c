@@ -96,7 +96,7 @@ suanli_report_new (SuanliPlan             *plan,
   self->catalog = g_object_ref (catalog);
   self->inputs = *inputs;
   suanli_estimate_compute (&self->inputs, &self->estimate);
-  self->advice = suanli_advice_for (&self->inputs, &self->estimate);
+  self->advice = suanli_advice_for (plan, catalog, &self->inputs, &self->estimate);
   self->warnings = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; warnings != NULL && i < warnings->len; i++)
     {
