@@ -10,6 +10,7 @@
 #include "suanli-catalog.h"
 #include "suanli-cli.h"
 #include "suanli-estimate-json.h"
+#include "suanli-plan-name.h"
 #include "suanli-search.h"
 #include "suanli-units.h"
 
@@ -75,12 +76,15 @@ print_human (SuanliPlan             *plan,
 {
   g_autofree char *total = bytes (e->total);
   g_autofree char *capacity = bytes (e->capacity);
+  g_autofree char *name = suanli_plan_name_dup (plan, in);
   const char *labels[] = { N_("weights"), N_("gradients"), N_("optimizer"), N_("activations"), N_("KV cache"),
                            N_("overhead") };
   double values[] = { e->weights, e->gradients, e->optimizer, e->activations, e->kv_cache, e->overhead };
 
-  g_print ("%s — %g × %s\n", *suanli_plan_get_name (plan) ? suanli_plan_get_name (plan) : _("Plan"), in->gpus,
-           in->accelerator_name);
+  /* The name in effect first; a derived one already says the hardware, an edited one may not. */
+  g_print ("%s\n", name);
+  if (suanli_plan_name_is_edited (plan))
+    g_print ("%g × %s\n", in->gpus, in->accelerator_name);
   g_print (e->total <= e->capacity ? _("Fits: %s of %s per GPU\n") : _("Does not fit: %s of %s per GPU\n"), total,
            capacity);
   if (!e->cpu_fits)
@@ -104,6 +108,12 @@ print_human (SuanliPlan             *plan,
       g_autofree char *bubble = suanli_format_duration_ns ((gint64) (e->bubble_s * 1e9));
 
       g_print (_("Step %s = compute %s + exposed communication %s + bubble %s\n"), step, compute, comm, bubble);
+      if (e->offload_s > 0)
+        {
+          g_autofree char *offload = suanli_format_duration_ns ((gint64) (e->offload_s * 1e9));
+
+          g_print (_("  of it offload %s\n"), offload);
+        }
       g_print (_("Tokens/s %.4g · MFU %.1f%% · time to train %.3g days · %.4g GPU-hours\n"), e->tokens_per_s,
                100 * e->mfu, e->time_to_train_s / 86400, e->gpu_hours);
       g_print (_("Energy %.4g MWh · cost %.4g %s · CO₂ %.3g t\n"), e->energy_kwh / 1000, e->cost, in->currency,
@@ -121,6 +131,12 @@ print_human (SuanliPlan             *plan,
                f->memory_bound ? _("memory") : _("compute"));
       g_print (_("Tokens/s %.4g (%.4g–%.4g)\n"), f->tokens_per_s, e->inference_low.tokens_per_s,
                e->inference_high.tokens_per_s);
+      g_print (_("Capacity %.4g requests/s on %g replicas (batches of %.0f)\n"), f->capacity_rps, e->replicas,
+               f->capacity_batch);
+      if (e->replicas_needed > 0)
+        g_print (_("%g requests/s need %g replicas of %g GPUs: %s\n"), in->requests_per_s, e->replicas_needed,
+                 in->tensor * in->pipeline, e->replicas_needed <= e->replicas ? _("this system serves it")
+                                                                            : _("more GPUs than this system has"));
     }
 
   for (guint i = 0; i < advice->len; i++)
@@ -427,7 +443,6 @@ run_new (int    argc,
   g_autoptr(SuanliPlan) plan = suanli_plan_new ();
   g_autoptr(GError) error = NULL;
   g_autofree char *patch = NULL;
-  g_autofree char *name = NULL;
   SuanliPlanInputs inputs;
   int per_node;
 
@@ -445,10 +460,10 @@ run_new (int    argc,
       g_printerr (_("suanli-cli plan new: %d GPUs do not fill nodes of 8\n"), gpus);
       return SUANLI_EXIT_INVALID_INPUT;
     }
-  name = g_strdup_printf ("%s on %d × %s", preset, gpus, accelerator);
-  patch = g_strdup_printf ("{\"name\": \"%s\", \"model\": {\"preset\": \"%s\"}, "
+  /* No name: the plan is named after its model and hardware until the user names it. */
+  patch = g_strdup_printf ("{\"model\": {\"preset\": \"%s\"}, "
                            "\"system\": {\"accelerator\": \"%s\", \"gpus_per_node\": %d, \"nodes\": %d}}",
-                           name, preset, accelerator, per_node, gpus / per_node);
+                           preset, accelerator, per_node, gpus / per_node);
   if (!suanli_plan_apply_merge_patch_data (plan, patch, &error))
     {
       g_printerr ("suanli-cli plan new: %s\n", error->message);

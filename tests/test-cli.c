@@ -357,6 +357,64 @@ test_plan (void)
   g_rmdir (directory);
 }
 
+/* The first line of @text, as a user reads it. */
+static char *
+first_line (const char *text)
+{
+  const char *end = strchr (text, '\n');
+
+  return g_strndup (text, end != NULL ? (gsize) (end - text) : strlen (text));
+}
+
+/* `plan new` writes no name: the plan is named after its model and hardware, and `plan FILE`
+ * says that name first, in the user's language. A name of the plan's own (old files) stays. */
+static void
+test_plan_name (void)
+{
+  g_autofree char *directory = g_dir_make_tmp ("suanli-plan-name-XXXXXX", NULL);
+  g_autofree char *plan_path = g_build_filename (directory, "new.suanli-plan", NULL);
+  g_autofree char *named_path = g_build_filename (directory, "named.suanli-plan", NULL);
+  g_autofree char *data = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *chinese_line = NULL;
+  g_autofree char *named_line = NULL;
+  g_auto(Run) created = { 0 };
+  g_auto(Run) human = { 0 };
+  g_auto(Run) chinese = { 0 };
+  g_auto(Run) named = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+
+  run_cli (&created, "", (const char *[]) { "plan", "new", "--preset", "llama-2-70b", "--accelerator",
+                                            "nvidia-h100-sxm", "--gpus", "8", "-o", plan_path, NULL });
+  g_assert_cmpint (created.status, ==, 0);
+  g_assert_true (g_file_get_contents (plan_path, &data, NULL, NULL));
+  g_assert_true (json_parser_load_from_data (parser, data, -1, NULL));
+  g_assert_false (json_object_has_member (json_node_get_object (json_parser_get_root (parser)), "name"));
+
+  run_cli (&human, "", (const char *[]) { "plan", plan_path, NULL });
+  g_assert_cmpint (human.status, ==, 0);
+  line = first_line (human.out);
+  g_assert_cmpstr (line, ==, "Llama 2 70B training on 8 × H100 SXM");
+  run_cli (&chinese, "zh_CN", (const char *[]) { "plan", plan_path, NULL });
+  g_assert_cmpint (chinese.status, ==, 0);
+  chinese_line = first_line (chinese.out);
+  g_assert_cmpstr (chinese_line, ==, "Llama 2 70B 训练（8 × H100 SXM）");
+
+  /* A file with a name of its own (written before names followed) keeps it; its hardware follows. */
+  g_assert_true (g_file_set_contents (named_path,
+    "{\"name\": \"llama-2-7b on 8 × nvidia-h100-sxm\", \"model\": {\"preset\": \"llama-2-70b\"},"
+    " \"workload\": {\"mode\": \"finetune-lora\"}, \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}}", -1, NULL));
+  run_cli (&named, "", (const char *[]) { "plan", named_path, NULL });
+  g_assert_cmpint (named.status, ==, 0);
+  named_line = first_line (named.out);
+  g_assert_cmpstr (named_line, ==, "llama-2-7b on 8 × nvidia-h100-sxm");
+  g_assert_nonnull (strstr (named.out, "\n8 × H100 SXM\n"));
+
+  g_unlink (plan_path);
+  g_unlink (named_path);
+  g_rmdir (directory);
+}
+
 /* A rank's file for the trace commands: two steps of @step_us on the CPU; on GPU 0 a 50 µs GEMM,
  * then an NCCL all-reduce of @comm_us in each step. No flows: the GPU work has no launching stack. */
 static char *
@@ -609,6 +667,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/catalog", test_catalog);
   g_test_add_func ("/cli/plan", test_plan);
   g_test_add_func ("/cli/plan-search", test_plan_search);
+  g_test_add_func ("/cli/plan-name", test_plan_name);
   g_test_add_func ("/cli/socket-folder", test_socket_folder);
   g_test_add_func ("/cli/nested-json", test_nested_json);
   g_test_add_func ("/cli/trace-ranks", test_trace_ranks);

@@ -700,10 +700,12 @@ test_json_output (void)
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autofree char *json = NULL;
   JsonObject *root, *memory;
+  const char *json_plan = "{\"model\": {\"preset\": \"llama-2-7b\"}, \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}}";
+  g_autoptr(SuanliPlan) plan = NULL;
 
-  estimate_valid ("{\"model\": {\"preset\": \"llama-2-7b\"}, \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}}",
-                  &in, &e);
-  advice = suanli_advice_for (NULL, catalog, &in, &e);
+  estimate_valid (json_plan, &in, &e);
+  plan = suanli_plan_new_from_data (json_plan, -1, "json", NULL);
+  advice = suanli_advice_for (plan, catalog, &in, &e);
   json = suanli_estimate_to_json (&in, &e, NULL, NULL, advice);
   g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
   root = json_node_get_object (json_parser_get_root (parser));

@@ -13,6 +13,7 @@
 #include "suanli-advice.h"
 #include "suanli-catalog.h"
 #include "suanli-plan-inputs.h"
+#include "suanli-plan-name-row.h"
 #include "suanli-plan-page.h"
 #include "suanli-search.h"
 #include "suanli-search-window.h"
@@ -322,6 +323,258 @@ test_export_report (Fixture       *fixture,
   g_rmdir (directory);
 }
 
+/* ---- the plan's name ---------------------------------------------------------------------- */
+
+static SuanliPlanNameRow *
+name_row (GtkWidget *root)
+{
+  GtkWidget *row = suanli_test_find_widget (root, SUANLI_TYPE_PLAN_NAME_ROW);
+
+  g_assert_nonnull (row);
+  return SUANLI_PLAN_NAME_ROW (row);
+}
+
+/* Types @text into the name row and presses Enter, as a user does. */
+static void
+type_name (SuanliPlanNameRow *row,
+           const char        *text)
+{
+  GtkEditable *entry = gtk_editable_get_delegate (GTK_EDITABLE (row));
+
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (row)));
+  gtk_editable_set_text (GTK_EDITABLE (row), text);
+  g_signal_emit_by_name (entry, "activate");
+}
+
+/* A derived name as the user's language writes it: @workload (taken) on @gpus × H100 SXM. */
+static char *
+derived_name (char   *workload,
+              double  gpus)
+{
+  g_autofree char *owned = workload;
+
+  return g_strdup_printf (_("%s on %.0f × %s"), owned, gpus, "H100 SXM");
+}
+
+/* The name, the page's title and the window's title all say @name. */
+static void
+assert_named (Fixture    *fixture,
+              const char *name)
+{
+  g_autofree char *title = g_strdup_printf (_("%s — Suanli"), name);
+
+  g_assert_cmpstr (suanli_plan_page_get_plan_name (fixture->page), ==, name);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (name_row (GTK_WIDGET (fixture->page)))), ==, name);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fixture->window)), ==, title);
+}
+
+static void
+screenshot_planner (Fixture    *fixture,
+                    const char *what)
+{
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  const char *schemes[] = { "light", "dark" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (schemes); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("planner-%s-%s-%s", what, schemes[i], suanli_test_language_tag ());
+
+      adw_style_manager_set_color_scheme (style, i == 0 ? ADW_COLOR_SCHEME_FORCE_LIGHT : ADW_COLOR_SCHEME_FORCE_DARK);
+      g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), name));
+    }
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+}
+
+/* A plan is named after its model and hardware until the user names it; the name is one step of
+ * undo, and clearing it makes the plan follow again. */
+static void
+test_name_follows (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  SuanliPlanNameRow *row = name_row (GTK_WIDGET (fixture->page));
+  JsonObject *root = suanli_plan_get_root (suanli_workspace_get_plan (fixture->workspace));
+  g_autofree char *lora = derived_name (g_strdup_printf (_("%s LoRA"), "Llama 2 70B"), 8);
+  g_autofree char *first = derived_name (g_strdup_printf (_("%s training"), "Llama 2 7B"), 8);
+  g_autofree char *named = NULL;
+
+  /* The first plan has no name of its own. */
+  g_assert_false (json_object_has_member (root, "name"));
+  assert_named (fixture, first);
+  g_assert_false (gtk_widget_get_visible (suanli_plan_name_row_get_follow_button (row)));
+
+  select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
+  select_choice (suanli_plan_page_get_editor (fixture->page, "workload.mode"), _("Fine-tune (LoRA)"));
+  assert_named (fixture, lora);
+  screenshot_planner (fixture, "name-derived");
+
+  /* A name typed in sticks when the model changes. */
+  type_name (row, "Fine-tune for Ann ");
+  g_assert_cmpstr (json_object_get_string_member (root, "name"), ==, "Fine-tune for Ann");
+  assert_named (fixture, "Fine-tune for Ann");
+  g_assert_true (gtk_widget_get_visible (suanli_plan_name_row_get_follow_button (row)));
+  select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 13B");
+  assert_named (fixture, "Fine-tune for Ann");
+  screenshot_planner (fixture, "name-edited");
+
+  /* Undo: the model back, then the name gone and following again; redo brings both back. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.undo", NULL));
+  assert_named (fixture, "Fine-tune for Ann");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.undo", NULL));
+  assert_named (fixture, lora);
+  g_assert_false (json_object_has_member (suanli_plan_get_root (suanli_workspace_get_plan (fixture->workspace)),
+                                          "name"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.redo", NULL));
+  assert_named (fixture, "Fine-tune for Ann");
+
+  /* Leaving the row keeps what was typed; an empty name follows again (not an empty name). */
+  gtk_widget_grab_focus (GTK_WIDGET (row));
+  gtk_editable_set_text (GTK_EDITABLE (row), "Ann, second try");
+  gtk_widget_grab_focus (suanli_plan_page_get_editor (fixture->page, "system.nodes"));
+  assert_named (fixture, "Ann, second try");
+  type_name (row, "");
+  root = suanli_plan_get_root (suanli_workspace_get_plan (fixture->workspace));
+  g_assert_false (json_object_has_member (root, "name"));
+  assert_named (fixture, lora);
+
+  /* The button beside an edited name does the same. */
+  type_name (row, "Fine-tune for Ann");
+  g_signal_emit_by_name (suanli_plan_name_row_get_follow_button (row), "clicked");
+  assert_named (fixture, lora);
+  g_assert_false (gtk_widget_get_visible (suanli_plan_name_row_get_follow_button (row)));
+  named = suanli_plan_to_data (suanli_workspace_get_plan (fixture->workspace));
+  g_assert_null (strstr (named, "\"name\""));
+}
+
+/* Compare and the PDF say the plan's name: the derived one, and the one the user typed. */
+static void
+test_name_in_compare_and_report (Fixture       *fixture,
+                                 gconstpointer  data)
+{
+  g_autofree char *directory = g_dir_make_tmp ("suanli-plan-name-XXXXXX", NULL);
+  g_autofree char *derived_path = g_build_filename (directory, "derived.pdf", NULL);
+  g_autofree char *edited_path = g_build_filename (directory, "edited.pdf", NULL);
+  g_autoptr(GFile) derived_file = g_file_new_for_path (derived_path);
+  g_autoptr(GFile) edited_file = g_file_new_for_path (edited_path);
+  g_autofree char *lora = derived_name (g_strdup_printf (_("%s LoRA"), "Llama 2 70B"), 8);
+  g_autofree char *derived_text = NULL;
+  g_autofree char *edited_text = NULL;
+  GtkWindow *compare;
+
+  select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
+  select_choice (suanli_plan_page_get_editor (fixture->page, "workload.mode"), _("Fine-tune (LoRA)"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.pin", NULL));
+  type_name (name_row (GTK_WIDGET (fixture->page)), "Fine-tune for Ann");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.pin", NULL));
+
+  /* Pinned columns are headed by the names; an edited one with its system. */
+  compare = suanli_plan_page_open_compare (fixture->page);
+  suanli_test_wait_for_frame (GTK_WIDGET (compare));
+  g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (compare), lora));
+  g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (compare), "Fine-tune for Ann\n8 × H100 SXM"));
+  gtk_window_destroy (compare);
+
+  g_assert_true (suanli_plan_page_export_report (fixture->page, edited_file, SUANLI_PAPER_A4));
+  suanli_test_await (report_written, fixture->page);
+  edited_text = pdf_text (edited_path);
+  g_assert_nonnull (strstr (edited_text, "Fine-tune for Ann"));
+
+  g_signal_emit_by_name (suanli_plan_name_row_get_follow_button (name_row (GTK_WIDGET (fixture->page))), "clicked");
+  g_assert_true (suanli_plan_page_export_report (fixture->page, derived_file, SUANLI_PAPER_A4));
+  suanli_test_await (report_written, fixture->page);
+  derived_text = pdf_text (derived_path);
+  g_assert_nonnull (strstr (derived_text, lora));
+  g_assert_null (strstr (derived_text, "Llama 2 7B"));
+
+  g_unlink (edited_path);
+  g_unlink (derived_path);
+  g_rmdir (directory);
+}
+
+/* The suggested file names are the plan's name. */
+static void
+test_name_suggests_file_names (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  const char *actions[] = { "plan.save-as", "plan.export-report" };
+  const char *expected[] = { "Fine-tune for Ann-Bob.suanli-plan", "Fine-tune for Ann-Bob.pdf" };
+
+  type_name (name_row (GTK_WIDGET (fixture->page)), "Fine-tune for Ann/Bob");
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    {
+      GListModel *toplevels = gtk_window_get_toplevels ();
+      GtkFileChooser *chooser = NULL;
+
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), actions[i], NULL));
+      for (guint j = 0; j < g_list_model_get_n_items (toplevels) && chooser == NULL; j++)
+        {
+          g_autoptr(GObject) window = g_list_model_get_item (toplevels, j);
+
+          if (GTK_IS_FILE_CHOOSER (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+            chooser = GTK_FILE_CHOOSER (window);
+        }
+      g_assert_nonnull (chooser);
+      {
+        g_autofree char *name = gtk_file_chooser_get_current_name (chooser);
+
+        g_assert_cmpstr (name, ==, expected[i]);
+      }
+      gtk_window_close (GTK_WINDOW (chooser));
+    }
+}
+
+/* Autosave keeps the name, or that the plan follows, exactly: a new window gets both back. */
+static void
+test_name_autosaved (void)
+{
+  const char *names[] = { "Fine-tune for Ann", NULL };
+
+  remove_autosave ();
+  for (guint round = 0; round < G_N_ELEMENTS (names); round++)
+    for (guint open = 0; open < 2; open++)
+      {
+        g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
+        SuanliCatalog *catalog = suanli_catalog_new ();
+        SuanliWorkspace *workspace;
+        SuanliWindow *window;
+        SuanliPlanPage *page;
+        SuanliPlanNameRow *row;
+
+        suanli_catalog_load_builtin (catalog, problems);
+        workspace = suanli_workspace_new (catalog);
+        window = g_object_ref (suanli_window_new (NULL, workspace));
+        suanli_window_show_page (window, SUANLI_PAGE_PLANNER);
+        gtk_window_present (GTK_WINDOW (window));
+        suanli_test_wait_for_frame (GTK_WIDGET (window));
+        page = SUANLI_PLAN_PAGE (suanli_test_find_widget (GTK_WIDGET (window), SUANLI_TYPE_PLAN_PAGE));
+        row = name_row (GTK_WIDGET (page));
+        if (open == 0)
+          {
+            /* Name it, or make it follow; then the window goes, and its plan is saved. */
+            select_choice (suanli_plan_page_get_editor (page, "model.preset"), "Llama 2 70B");
+            if (names[round] != NULL)
+              type_name (row, names[round]);
+            else
+              g_signal_emit_by_name (suanli_plan_name_row_get_follow_button (row), "clicked");
+          }
+        else
+          {
+            JsonObject *root = suanli_plan_get_root (suanli_workspace_get_plan (workspace));
+            g_autofree char *derived = derived_name (g_strdup_printf (_("%s training"), "Llama 2 70B"), 8);
+
+            g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "model"), "preset"),
+                             ==, "llama-2-70b");
+            g_assert_cmpstr (suanli_plan_page_get_plan_name (page), ==, names[round] != NULL ? names[round] : derived);
+            g_assert_true (json_object_has_member (root, "name") == (names[round] != NULL));
+            g_assert_true (gtk_widget_get_visible (suanli_plan_name_row_get_follow_button (row)) ==
+                           (names[round] != NULL));
+          }
+        suanli_test_destroy_window (GTK_WINDOW (window));
+        g_assert_finalize_object (workspace);
+        g_object_unref (catalog);
+      }
+  remove_autosave ();
+}
+
 /* The rows of Find Configurations' results, in order. */
 static GPtrArray *
 search_rows (GtkWindow *search)
@@ -593,6 +846,12 @@ main (int   argc,
   g_test_add ("/plan-page/files", Fixture, NULL, fixture_set_up, test_files, fixture_tear_down);
   g_test_add ("/plan-page/export-report", Fixture, NULL, fixture_set_up, test_export_report, fixture_tear_down);
   g_test_add_func ("/plan-page/catalog-arrives-later", test_catalog_arrives_later);
+  g_test_add ("/plan-page/name-follows", Fixture, NULL, fixture_set_up, test_name_follows, fixture_tear_down);
+  g_test_add ("/plan-page/name-in-compare-and-report", Fixture, NULL, fixture_set_up, test_name_in_compare_and_report,
+              fixture_tear_down);
+  g_test_add ("/plan-page/name-suggests-file-names", Fixture, NULL, fixture_set_up, test_name_suggests_file_names,
+              fixture_tear_down);
+  g_test_add_func ("/plan-page/name-autosaved", test_name_autosaved);
 
   return g_test_run ();
 }

@@ -331,7 +331,7 @@ test_does_not_fit (Fixture       *fixture,
   g_assert_cmpint (result.status, ==, 0);
   text = pdf_text (pdf);
   assert_contains (text, line);
-  assert_contains (text, "over capacity");   /* the advice says by how much, and what to do */
+  assert_contains (text, "Fits:");   /* the advice says what to do, and what it leads to */
   assert_contains (text, "no price given");
 }
 

@@ -44,19 +44,29 @@ typedef struct
   gboolean            training_only;
   gboolean            inference_only;
   gboolean            lora_only;
+  gboolean            finetune_only;
+  gboolean            pretrain_only;
   gboolean            zero_unsets;     /* 0 removes the member (the engine derives the value) */
 } Field;
 
 #define IN(member) G_STRUCT_OFFSET (SuanliPlanInputs, member)
 #define NONE G_MAXSIZE
 
-static const char * const modes[] = { "train", "finetune-lora", "finetune-qlora", "inference", NULL };
-static const char * const mode_titles[] = { N_("Train"), N_("Fine-tune (LoRA)"), N_("Fine-tune (QLoRA)"),
-                                            N_("Inference"), NULL };
+static const char * const modes[] = { "train", "finetune", "finetune-lora", "finetune-qlora", "inference", NULL };
+static const char * const mode_titles[] = { N_("Pre-train"), N_("Fine-tune (all parameters)"), N_("Fine-tune (LoRA)"),
+                                            N_("Fine-tune (QLoRA)"), N_("Inference"), NULL };
+static const char * const lora_targets[] = { "attention", "all-linear", NULL };
+static const char * const lora_target_titles[] = { N_("Attention projections"), N_("All linear layers"), NULL };
+static const char * const memory_models[] = { "zero-paper", "deepspeed", "fsdp", NULL };
+static const char * const memory_model_titles[] = { N_("ZeRO paper"), N_("DeepSpeed's estimators"), N_("PyTorch FSDP"),
+                                                    NULL };
 static const char * const precisions[] = { "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int4", NULL };
 static const char * const precision_titles[] = { "FP32", "TF32", "BF16", "FP16", "FP8", "INT8", "INT4", NULL };
-static const char * const optimizers[] = { "adamw", "adamw-8bit", "sgd", NULL };
-static const char * const optimizer_titles[] = { "AdamW", N_("8-bit AdamW"), N_("SGD with momentum"), NULL };
+static const char * const optimizers[] = { "adamw", "adamw-no-master", "adamw-bf16", "adamw-8bit", "adafactor", "sgd",
+                                           NULL };
+static const char * const optimizer_titles[] = { N_("AdamW (fp32, master weights)"), N_("AdamW (fp32, no master weights)"),
+                                                 N_("AdamW (bf16 states)"), N_("8-bit AdamW"), N_("Adafactor"),
+                                                 N_("SGD with momentum"), NULL };
 static const char * const recomputes[] = { "none", "selective", "full", NULL };
 static const char * const recompute_titles[] = { N_("None"), N_("Selective"), N_("Full"), NULL };
 static const char * const zero_stages[] = { "0", "1", "2", "3", NULL };
@@ -85,15 +95,23 @@ static const Field fields[] = {
   { N_("Workload"), "workload.micro_batch", FIELD_NUMBER, N_("Micro-batch"), 1, 4096, 1, 0, 1, IN (micro_batch),
     .training_only = TRUE },
   { N_("Workload"), "workload.tokens", FIELD_NUMBER, N_("Training tokens (billions)"), 0.001, 1e6, 10, 1, 1e9,
-    IN (tokens), .training_only = TRUE },
+    IN (tokens), .pretrain_only = TRUE },
+  { N_("Workload"), "workload.dataset_tokens", FIELD_NUMBER, N_("Dataset (million tokens)"), 0.001, 1e9, 10, 1, 1e6,
+    IN (dataset_tokens), .finetune_only = TRUE },
+  { N_("Workload"), "workload.epochs", FIELD_NUMBER, N_("Epochs"), 0.1, 1000, 1, 1, 1, IN (epochs),
+    .finetune_only = TRUE },
   { N_("Workload"), "workload.lora_rank", FIELD_NUMBER, N_("LoRA rank"), 1, 4096, 8, 0, 1, IN (lora_rank),
     .lora_only = TRUE },
+  { N_("Workload"), "workload.lora_targets", FIELD_CHOICE, N_("LoRA targets"), 0, 0, 0, 0, 1, NONE, CHOICES_FIXED,
+    lora_targets, lora_target_titles, .lora_only = TRUE },
   { N_("Workload"), "workload.prompt_tokens", FIELD_NUMBER, N_("Prompt tokens"), 1, 1 << 22, 128, 0, 1,
     IN (prompt_tokens), .inference_only = TRUE },
   { N_("Workload"), "workload.output_tokens", FIELD_NUMBER, N_("Output tokens"), 1, 1 << 22, 64, 0, 1,
     IN (output_tokens), .inference_only = TRUE },
   { N_("Workload"), "workload.batch", FIELD_NUMBER, N_("Batch (sequences)"), 1, 1 << 16, 1, 0, 1, IN (batch),
     .inference_only = TRUE },
+  { N_("Workload"), "workload.requests_per_s", FIELD_NUMBER, N_("Requests per second (0: not given)"), 0, 1e6, 1, 1, 1,
+    IN (requests_per_s), .inference_only = TRUE, .zero_unsets = TRUE },
   { N_("Precision and Techniques"), "precision.compute", FIELD_CHOICE, N_("Compute precision"), 0, 0, 0, 0, 1, NONE,
     CHOICES_FIXED, precisions, precision_titles },
   { N_("Precision and Techniques"), "precision.weights", FIELD_CHOICE, N_("Weights"), 0, 0, 0, 0, 1, NONE,
@@ -139,6 +157,12 @@ static const Field fields[] = {
     2, 1, IN (memory_efficiency), .inference_only = TRUE },
   { N_("Assumptions"), "assumptions.framework_overhead_gib", FIELD_NUMBER, N_("Framework overhead (GiB)"), 0, 64, 0.5,
     1, 1, NONE },
+  { N_("Assumptions"), "assumptions.goodput", FIELD_NUMBER, N_("Goodput (share of time training)"), 0.01, 1, 0.01, 2, 1,
+    IN (goodput), .training_only = TRUE },
+  { N_("Assumptions"), "assumptions.mfu_reference", FIELD_CHOICE, N_("MFU stated against"), 0, 0, 0, 0, 1, NONE,
+    CHOICES_FIXED, precisions, precision_titles, .training_only = TRUE },
+  { N_("Assumptions"), "assumptions.memory_model", FIELD_CHOICE, N_("Memory accounting"), 0, 0, 0, 0, 1, NONE,
+    CHOICES_FIXED, memory_models, memory_model_titles, .training_only = TRUE },
   { N_("Assumptions"), "assumptions.pue", FIELD_NUMBER, N_("PUE"), 1, 3, 0.05, 2, 1, IN (pue) },
   { N_("Assumptions"), "assumptions.price_per_gpu_hour", FIELD_NUMBER, N_("Price per GPU-hour"), 0, 1000, 0.1, 2, 1,
     IN (price_per_gpu_hour) },
@@ -566,7 +590,8 @@ suanli_plan_form_sync (SuanliPlanForm         *self,
                        GPtrArray              *errors)
 {
   gboolean inference = inputs != NULL && inputs->mode == SUANLI_MODE_INFERENCE;
-  gboolean lora = inputs != NULL && (inputs->mode == SUANLI_MODE_LORA || inputs->mode == SUANLI_MODE_QLORA);
+  gboolean lora = inputs != NULL && suanli_plan_inputs_is_lora (inputs);
+  gboolean finetune = inputs != NULL && suanli_plan_inputs_is_finetune (inputs);
 
   g_return_if_fail (SUANLI_IS_PLAN_FORM (self));
 
@@ -581,7 +606,9 @@ suanli_plan_form_sync (SuanliPlanForm         *self,
       sync_editor (editor, self->plan, inputs);
       gtk_widget_set_visible (editor->row, !(editor->field->training_only && inference) &&
                                            !(editor->field->inference_only && !inference) &&
-                                           !(editor->field->lora_only && !lora));
+                                           !(editor->field->lora_only && !lora) &&
+                                           !(editor->field->finetune_only && !finetune) &&
+                                           !(editor->field->pretrain_only && (finetune || inference)));
       for (guint j = 0; errors != NULL && j < errors->len && message == NULL; j++)
         {
           SuanliPlanIssue *issue = g_ptr_array_index (errors, j);

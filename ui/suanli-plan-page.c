@@ -16,6 +16,8 @@
 
 #include "suanli-advice.h"
 #include "suanli-plan-form.h"
+#include "suanli-plan-name.h"
+#include "suanli-plan-name-row.h"
 #include "suanli-bar-area.h"
 #include "suanli-plan-charts.h"
 #include "suanli-plan-page.h"
@@ -50,6 +52,7 @@ struct _SuanliPlanPage
   guint             autosave_id;
 
   gboolean          valid;
+  char             *name;           /* in effect: the plan's own, or made from its model and hardware */
   SuanliPlanInputs  inputs;
   SuanliEstimate    estimate;
   GPtrArray        *errors;
@@ -66,6 +69,7 @@ struct _SuanliPlanPage
   GtkWindow        *search_window;
 
   /* Template children */
+  SuanliPlanNameRow *name_row;
   SuanliPlanForm   *form;
   GtkMenuButton    *recent_button;
   GtkLabel         *file_label;
@@ -82,6 +86,14 @@ struct _SuanliPlanPage
 };
 
 G_DEFINE_FINAL_TYPE (SuanliPlanPage, suanli_plan_page, SUANLI_TYPE_PAGE)
+
+enum {
+  PROP_0,
+  PROP_PLAN_NAME,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 static void refresh (SuanliPlanPage *self);
 
@@ -229,21 +241,36 @@ update_lists (SuanliPlanPage *self)
       g_autofree char *title = g_markup_escape_text (advice->text, -1);
 
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (item), title);
-      if (technique != NULL)
+      if (technique != NULL || advice->effect != NULL)
         {
-          g_autofree char *subtitle = NULL;
+          GString *subtitle = g_string_new (NULL);
 
-          /* The technique, and what a source article claims for it, with the catalog's verdict. */
-          if (suanli_item_get_n_claims (technique) > 0)
+          /* What the estimator says the change does, then the technique, and what a source article
+           * claims for it, with the catalog's verdict. */
+          if (advice->effect != NULL)
+            {
+              g_autofree char *effect = g_markup_escape_text (advice->effect, -1);
+
+              g_string_append_printf (subtitle, "<b>%s</b>", effect);
+            }
+          if (technique != NULL && suanli_item_get_n_claims (technique) > 0)
             {
               const SuanliClaim *claim = suanli_item_get_claim_at (technique, 0);
-              subtitle = g_markup_printf_escaped ("%s — “%s” (%s): %s", suanli_item_get_name (technique), claim->quote,
-                                                  claim->seed, suanli_verdict_get_title (claim->verdict));
+              g_autofree char *line = g_markup_printf_escaped ("%s — “%s” (%s): %s", suanli_item_get_name (technique),
+                                                               claim->quote, claim->seed,
+                                                               suanli_verdict_get_title (claim->verdict));
+
+              g_string_append_printf (subtitle, "%s%s", subtitle->len > 0 ? "\n" : "", line);
             }
-          else
-            subtitle = g_markup_escape_text (suanli_item_get_name (technique), -1);
-          adw_action_row_set_subtitle (ADW_ACTION_ROW (item), subtitle);
-          adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (item), 2);
+          else if (technique != NULL)
+            {
+              g_autofree char *line = g_markup_escape_text (suanli_item_get_name (technique), -1);
+
+              g_string_append_printf (subtitle, "%s%s", subtitle->len > 0 ? "\n" : "", line);
+            }
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (item), subtitle->str);
+          adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (item), 3);
+          g_string_free (subtitle, TRUE);
         }
       adw_action_row_set_title_lines (ADW_ACTION_ROW (item), 3);
       adw_action_row_add_prefix (ADW_ACTION_ROW (item), icon);
@@ -339,6 +366,21 @@ update_summary (SuanliPlanPage *self)
     }
 }
 
+/* The name follows the model and hardware until the user gives one; inputs that did not fully
+ * resolve still name what they have. */
+static void
+update_name (SuanliPlanPage *self)
+{
+  g_autofree char *name = suanli_plan_name_dup (self->plan, &self->inputs);
+
+  suanli_plan_name_row_sync (self->name_row, name, suanli_plan_name_is_edited (self->plan));
+  if (g_strcmp0 (name, self->name) == 0)
+    return;
+  g_free (self->name);
+  self->name = g_steal_pointer (&name);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLAN_NAME]);
+}
+
 /* Resolves and estimates the plan, then shows it. Microseconds: done on every change. */
 static void
 refresh (SuanliPlanPage *self)
@@ -357,6 +399,7 @@ refresh (SuanliPlanPage *self)
     memset (&self->estimate, 0, sizeof self->estimate);
 
   suanli_plan_form_sync (self->form, self->valid ? &self->inputs : NULL, self->errors);
+  update_name (self);
   update_summary (self);
   update_bars (self);
   update_cards (self);
@@ -533,12 +576,23 @@ on_dialog_response (GtkNativeDialog *dialog,
     }
 }
 
+/* "Llama 2 70B LoRA on 8 × H100 SXM.pdf": the plan's name as a file name. */
+static char *
+suggested_file_name (SuanliPlanPage *self,
+                     const char     *extension)
+{
+  char *name = g_strconcat (self->name, extension, NULL);
+
+  return g_strdelimit (name, "/\\", '-');
+}
+
 static void
 choose_file (SuanliPlanPage       *self,
              GtkFileChooserAction  action)
 {
   GtkWindow *parent = GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self)));
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autofree char *name = suggested_file_name (self, ".suanli-plan");
 
   if (self->dialog != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->dialog));
@@ -552,7 +606,7 @@ choose_file (SuanliPlanPage       *self,
   gtk_file_filter_add_pattern (filter, "*.suanli-plan");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->dialog), filter);
   if (action == GTK_FILE_CHOOSER_ACTION_SAVE)
-    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->dialog), "plan.suanli-plan");
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->dialog), name);
   g_signal_connect (self->dialog, "response", G_CALLBACK (on_dialog_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->dialog));
 }
@@ -758,9 +812,7 @@ export_report_action (GtkWidget  *widget,
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->report_dialog), filter);
   gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (self->report_dialog), "paper", _("Paper"), papers, paper_labels);
   gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (self->report_dialog), "paper", "a4");
-  name = g_strdup_printf ("%s.pdf", *suanli_plan_get_name (self->plan) != '\0' ? suanli_plan_get_name (self->plan)
-                                                                               : _("report"));
-  g_strdelimit (name, "/\\", '-');
+  name = suggested_file_name (self, ".pdf");
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->report_dialog), name);
   g_signal_connect (self->report_dialog, "response", G_CALLBACK (on_report_dialog_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->report_dialog));
@@ -811,13 +863,31 @@ apply_advice_action (GtkWidget  *widget,
   SuanliPlanPage *self = SUANLI_PLAN_PAGE (widget);
   guint index = g_variant_get_uint32 (parameter);
   g_autofree char *change = NULL;
+  g_autofree char *text = NULL;
   g_autoptr(GError) error = NULL;
+  GtkWidget *overlay;
 
   if (self->advice == NULL || index >= self->advice->len)
     return;
   change = g_strdup (((SuanliAdvice *) g_ptr_array_index (self->advice, index))->change);
+  text = g_strdup (((SuanliAdvice *) g_ptr_array_index (self->advice, index))->text);
   if (!suanli_plan_apply_merge_patch_data (self->plan, change, &error))
-    g_critical ("advice change: %s", error->message);
+    {
+      g_critical ("advice change: %s", error->message);
+      return;
+    }
+  /* One click undoes it: the toast's button, or Ctrl+Z. */
+  overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
+  if (overlay != NULL)
+    {
+      g_autofree char *escaped = g_markup_escape_text (text, -1);
+      g_autofree char *title = g_strdup_printf (_("Applied: %s"), escaped);
+      AdwToast *toast = adw_toast_new (title);
+
+      adw_toast_set_button_label (toast, _("_Undo"));
+      adw_toast_set_action_name (toast, "plan.undo");
+      adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), toast);
+    }
 }
 
 /* ---- pin and compare ---------------------------------------------------------------------- */
@@ -835,11 +905,10 @@ pin_action (GtkWidget  *widget,
   pinned = g_new0 (Pinned, 1);
   pinned->inputs = self->inputs;
   pinned->estimate = self->estimate;
-  /* The plan's name, and what tells pins of one plan apart: its system. */
-  pinned->name = *suanli_plan_get_name (self->plan) != '\0'
-                   ? g_strdup_printf ("%s\n%g × %s", suanli_plan_get_name (self->plan), self->inputs.gpus,
-                                      self->inputs.accelerator_name)
-                   : g_strdup_printf ("%g × %s", self->inputs.gpus, self->inputs.accelerator_name);
+  /* The plan's name; a name the user gave may not say the system, which tells pins of one plan apart. */
+  pinned->name = suanli_plan_name_is_edited (self->plan)
+                   ? g_strdup_printf ("%s\n%g × %s", self->name, self->inputs.gpus, self->inputs.accelerator_name)
+                   : g_strdup (self->name);
   if (self->pinned->len >= MAX_PINNED)
     g_ptr_array_remove_index (self->pinned, 0);
   g_ptr_array_add (self->pinned, pinned);
@@ -1049,7 +1118,7 @@ plan_is_empty (SuanliPlan *plan)
 }
 
 /* A first plan to look at: the one left from last time, else a 7B model on eight of the catalog's
- * H100s. */
+ * H100s, named after them until the user names it. */
 static void
 start_plan (SuanliPlanPage *self)
 {
@@ -1064,7 +1133,7 @@ start_plan (SuanliPlanPage *self)
     suanli_plan_replace (self->plan, saved);
   else
     suanli_plan_apply_merge_patch_data (self->plan,
-                                        "{\"name\": \"Llama 2 7B on 8 × H100\", \"model\": {\"preset\": \"llama-2-7b\"},"
+                                        "{\"model\": {\"preset\": \"llama-2-7b\"},"
                                         " \"workload\": {\"seq_len\": 4096, \"global_batch\": 512, \"tokens\": 2e12},"
                                         " \"system\": {\"accelerator\": \"nvidia-h100-sxm\"},"
                                         " \"assumptions\": {\"price_per_gpu_hour\": 2.5}}", NULL);
@@ -1085,6 +1154,7 @@ suanli_plan_page_constructed (GObject *object)
   /* The form's choices come from the catalog: build it once the catalog is there. */
   if (g_list_model_get_n_items (G_LIST_MODEL (self->catalog)) > 0)
     suanli_plan_form_set_plan (self->form, self->plan, self->catalog);
+  suanli_plan_name_row_set_plan (self->name_row, self->plan);
   start_plan (self);
   self->snapshot = suanli_plan_to_data (self->plan);
   g_signal_connect (self->plan, "changed", G_CALLBACK (on_plan_changed), self);
@@ -1134,6 +1204,7 @@ suanli_plan_page_finalize (GObject *object)
   SuanliPlanPage *self = SUANLI_PLAN_PAGE (object);
 
   g_free (self->snapshot);
+  g_free (self->name);
   g_ptr_array_unref (self->undo);
   g_ptr_array_unref (self->redo);
   g_ptr_array_unref (self->errors);
@@ -1147,6 +1218,24 @@ suanli_plan_page_finalize (GObject *object)
 }
 
 static void
+suanli_plan_page_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  SuanliPlanPage *self = SUANLI_PLAN_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_PLAN_NAME:
+      g_value_set_string (value, self->name);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 suanli_plan_page_class_init (SuanliPlanPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -1155,9 +1244,18 @@ suanli_plan_page_class_init (SuanliPlanPageClass *klass)
   object_class->constructed = suanli_plan_page_constructed;
   object_class->dispose = suanli_plan_page_dispose;
   object_class->finalize = suanli_plan_page_finalize;
+  object_class->get_property = suanli_plan_page_get_property;
+
+  /* The plan's name in effect (the window's title shows it). */
+  properties[PROP_PLAN_NAME] =
+    g_param_spec_string ("plan-name", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY |
+                         G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (SUANLI_TYPE_PLAN_FORM);
+  g_type_ensure (SUANLI_TYPE_PLAN_NAME_ROW);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/suanli/Suanli/ui/suanli-plan-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, name_row);
   gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, form);
   gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, recent_button);
   gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, file_label);
@@ -1228,6 +1326,14 @@ suanli_plan_page_get_estimate (SuanliPlanPage *self)
 {
   g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), NULL);
   return &self->estimate;
+}
+
+/* The plan's name in effect: its own, or made from its model and hardware. */
+const char *
+suanli_plan_page_get_plan_name (SuanliPlanPage *self)
+{
+  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), NULL);
+  return self->name;
 }
 
 gboolean

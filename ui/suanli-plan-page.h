@@ -22,6 +22,7 @@ gboolean              suanli_plan_page_save_file     (SuanliPlanPage *self,
                                                       GFile          *file,
                                                       GError        **error);
 const SuanliEstimate *suanli_plan_page_get_estimate  (SuanliPlanPage *self);
+const char           *suanli_plan_page_get_plan_name (SuanliPlanPage *self);
 gboolean              suanli_plan_page_is_valid      (SuanliPlanPage *self);
 GPtrArray            *suanli_plan_page_get_advice    (SuanliPlanPage *self);
 GtkWidget            *suanli_plan_page_get_editor    (SuanliPlanPage *self,

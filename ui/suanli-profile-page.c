@@ -24,6 +24,7 @@
 #include "suanli-flame-graph.h"
 #include "suanli-live-dialog.h"
 #include "suanli-plan-comparison.h"
+#include "suanli-plan-name.h"
 #include "suanli-profile-page.h"
 #include "suanli-recent-menu.h"
 #include "suanli-stat-row.h"
@@ -566,8 +567,10 @@ compare_with_plan (SuanliProfilePage *self)
 
       if (suanli_plan_inputs_resolve (plan, suanli_workspace_get_catalog (workspace), &inputs, errors, warnings))
         {
+          g_autofree char *name = suanli_plan_name_dup (plan, &inputs);
+
           suanli_estimate_compute (&inputs, &estimate);
-          comparison = suanli_plan_comparison_new (suanli_plan_get_name (plan), &inputs, &estimate, self->figures);
+          comparison = suanli_plan_comparison_new (name, &inputs, &estimate, self->figures);
         }
     }
   show_comparison (self, comparison);

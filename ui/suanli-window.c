@@ -26,6 +26,7 @@ struct _SuanliWindow
   /* Template children */
   AdwToastOverlay      *toast_overlay;
   AdwViewStack         *stack;
+  AdwViewSwitcherTitle *switcher_title;
 };
 
 G_DEFINE_FINAL_TYPE (SuanliWindow, suanli_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -164,6 +165,23 @@ show_page_action (GtkWidget  *widget,
   suanli_window_show_page (SUANLI_WINDOW (widget), g_variant_get_string (parameter, NULL));
 }
 
+/* On the planner, the title says which plan: "Llama 2 70B LoRA on 8 × H100 SXM — Suanli", and a
+ * narrow window's title shows the plan's name under the app's. */
+static void
+update_title (SuanliWindow *self)
+{
+  GtkWidget *planner = adw_view_stack_get_child_by_name (self->stack, SUANLI_PAGE_PLANNER);
+  const char *name = planner != NULL ? suanli_plan_page_get_plan_name (SUANLI_PLAN_PAGE (planner)) : NULL;
+  g_autofree char *title = NULL;
+
+  if (name == NULL || g_strcmp0 (adw_view_stack_get_visible_child_name (self->stack), SUANLI_PAGE_PLANNER) != 0)
+    name = NULL;
+  /* Translators: the window's title on the planner: the plan's name, then the app's. */
+  title = name != NULL ? g_strdup_printf (_("%s — Suanli"), name) : g_strdup (_("Suanli"));
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  adw_view_switcher_title_set_subtitle (self->switcher_title, name != NULL ? name : "");
+}
+
 static void
 suanli_window_constructed (GObject *object)
 {
@@ -175,8 +193,13 @@ suanli_window_constructed (GObject *object)
             _("Catalog"), "suanli-catalog-symbolic");
   add_page (self, suanli_plan_page_new (self->workspace), SUANLI_PAGE_PLANNER,
             _("Planner"), "suanli-planner-symbolic");
+  g_signal_connect_object (adw_view_stack_get_child_by_name (self->stack, SUANLI_PAGE_PLANNER), "notify::plan-name",
+                           G_CALLBACK (update_title), self, G_CONNECT_SWAPPED);
   add_page (self, suanli_profile_page_new (self->workspace), SUANLI_PAGE_PROFILER,
             _("Profiler"), "suanli-profiler-symbolic");
+  g_signal_connect_object (self->stack, "notify::visible-child-name", G_CALLBACK (update_title), self,
+                           G_CONNECT_SWAPPED);
+  update_title (self);
 }
 
 static void
@@ -262,6 +285,7 @@ suanli_window_class_init (SuanliWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/org/suanli/Suanli/ui/suanli-window.ui");
   gtk_widget_class_bind_template_child (widget_class, SuanliWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, SuanliWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, SuanliWindow, switcher_title);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);

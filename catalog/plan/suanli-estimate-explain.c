@@ -11,12 +11,14 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "suanli-architecture.h"
 #include "suanli-estimate.h"
 
 #define ZERO_SOURCE "Rajbhandari et al., ZeRO: Memory Optimizations Toward Training Trillion Parameter Models (2020)"
 #define ACTIVATION_SOURCE "Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models (2022)"
 #define FLOPS_SOURCE "Narayanan et al., Efficient Large-Scale Language Model Training on GPU Clusters (2021); Korthikanti et al. (2022)"
 #define NCCL_SOURCE "NVIDIA nccl-tests, PERFORMANCE.md (ring all-reduce bus bandwidth)"
+#define ARCHITECTURE_SOURCE "Counted from the weight matrices (suanli-architecture.c); reduces to Korthikanti et al. (2022) for GPT layers"
 #define ROOFLINE_SOURCE "Roofline: decoding reads every weight and the KV cache per step (shared/reference/estimation.md)"
 
 static const char * const figures[] = {
@@ -24,10 +26,11 @@ static const char * const figures[] = {
   "memory.overhead", "memory.total",
   "training.model_flops_per_step", "training.hardware_flops_per_step", "training.step_time_s",
   "training.compute_s", "training.communication_s", "training.exposed_communication_s", "training.bubble_s",
+  "training.offload_s",
   "training.tokens_per_s", "training.time_to_train_s", "training.mfu", "training.hfu", "training.gpu_hours",
   "training.energy_kwh", "training.cost", "training.co2_t",
   "inference.weights_per_gpu", "inference.kv_bytes_per_token", "inference.max_concurrent_sequences",
-  "inference.ttft_s", "inference.tpot_s", "inference.tokens_per_s",
+  "inference.ttft_s", "inference.tpot_s", "inference.tokens_per_s", "inference.capacity_rps",
   NULL
 };
 
@@ -36,6 +39,30 @@ const char * const *
 suanli_estimate_get_figures (void)
 {
   return figures;
+}
+
+/* Whose accounting the model states follow, and how it differs from the others. */
+static const char *
+memory_model_note (const SuanliPlanInputs *in)
+{
+  if (suanli_plan_inputs_is_lora (in))
+    return _("\nAdapters: the frozen base in its precision, the adapters in 16 bits with their optimizer.");
+  switch (in->memory_model)
+    {
+    case SUANLI_MEMORY_MODEL_DEEPSPEED:
+      return _("\nAccounting: DeepSpeed's estimators. Stages 1–2 keep the 16-bit weights whole and shard 18 bytes "
+               "per parameter (16-bit and fp32 gradients, master copy, moments); stage 3 shards all 18 and holds "
+               "the largest layer whole, 4 bytes per parameter. The ZeRO paper counts 16 and no gathered layer "
+               "(estimate_zero2/zero3_model_states_mem_needs, DeepSpeed 0.14.3 and later).");
+    case SUANLI_MEMORY_MODEL_FSDP:
+      return _("\nAccounting: PyTorch FSDP. The sharded flat parameters are fp32 (they are the master copy) and "
+               "gradients reduce-scatter into fp32 shards; full shard gathers the current layer and prefetches the "
+               "next in 16 bits. The ZeRO paper counts 16-bit weights and gradients instead.");
+    case SUANLI_MEMORY_MODEL_ZERO_PAPER:
+    default:
+      return _("\nAccounting: the ZeRO paper, (2 + 2 + K)·Ψ sharded by stage, no buffers. DeepSpeed's estimators "
+               "add fp32 gradients and the gathered layer; FSDP keeps fp32 shards.");
+    }
 }
 
 static char *
@@ -48,19 +75,24 @@ explain_memory (const SuanliPlanInputs *in,
 
   if (g_str_equal (key, "weights"))
     return g_strdup_printf (_("weights = bytes per parameter × parameters per GPU (P ÷ (t·p))%s\n"
-                              "= %g × %.4g%s\n= %.4g B\nSource: %s"),
-                            in->zero_stage >= 3 ? zero : "", suanli_precision_bytes (in->weights), psi,
-                            in->zero_stage >= 3 ? " ÷ d" : "", e->weights, ZERO_SOURCE);
+                              "= %.4g B for %.4g parameters (%g bytes each; 4- and 8-bit weights add a 16-bit scale "
+                              "and zero-point per %g weights and keep the embeddings in 16 bits)\n= %.4g B%s\nSource: %s"),
+                            in->zero_stage >= 3 ? zero : "", suanli_estimate_weight_bytes (in, psi), psi,
+                            suanli_precision_bytes (in->weights), in->quant_group_size, e->weights,
+                            memory_model_note (in), ZERO_SOURCE);
   if (g_str_equal (key, "gradients"))
-    return g_strdup_printf (_("gradients = bytes per parameter × parameters per GPU%s\n= %.4g B\nSource: %s"),
-                            in->zero_stage >= 2 ? zero : "", e->gradients, ZERO_SOURCE);
+    return g_strdup_printf (_("gradients = bytes per parameter × parameters per GPU%s\n= %.4g B%s%s\nSource: %s"),
+                            in->zero_stage >= 2 ? zero : "", e->gradients,
+                            in->offload != SUANLI_OFFLOAD_NONE ? _(" (offloaded with the optimizer: ZeRO-Offload steps on the host)") : "",
+                            memory_model_note (in), ZERO_SOURCE);
   if (g_str_equal (key, "optimizer"))
-    return g_strdup_printf (_("optimizer = %g bytes per parameter (fp32 master copy and states) × parameters per "
-                              "GPU%s\n= %g × %.4g%s\n= %.4g B%s\nSource: %s"),
+    return g_strdup_printf (_("optimizer = %g bytes per parameter (moments, and an fp32 master copy unless the "
+                              "optimizer updates the weights in place) × parameters per GPU%s\n= %g × %.4g%s\n"
+                              "= %.4g B%s%s\nSource: %s"),
                             suanli_estimate_optimizer_bytes (in), in->zero_stage >= 1 ? zero : "",
                             suanli_estimate_optimizer_bytes (in), psi, in->zero_stage >= 1 ? " ÷ d" : "",
                             e->optimizer, in->offload != SUANLI_OFFLOAD_NONE ? _(" (offloaded: 0 on the GPU)") : "",
-                            ZERO_SOURCE);
+                            memory_model_note (in), ZERO_SOURCE);
   if (g_str_equal (key, "activations"))
     {
       if (!suanli_plan_inputs_is_training (in))
@@ -99,15 +131,33 @@ explain_training (const SuanliPlanInputs *in,
   double n = in->gpus, peak = in->peak_flops;
 
   if (g_str_equal (key, "model_flops_per_step"))
-    return g_strdup_printf (_("model FLOPs per step = 72·B·s·L·h²·(1 + s/(6h) + V/(12·L·h)) (6·P·tokens without "
-                              "the architecture, or with experts: active parameters)\n"
-                              "B = %g, s = %g, L = %g, h = %g, V = %g\n= %.4g FLOP\nSource: %s"),
-                            in->global_batch, in->seq_len, in->layers, in->hidden, in->vocab, e->model_flops_per_step,
-                            FLOPS_SOURCE);
+    {
+      if (!suanli_architecture_is_known (in))
+        return g_strdup_printf (_("model FLOPs per step = %g × active parameters × tokens (no architecture given)\n"
+                                  "= %g × %.4g × %g × %g\n= %.4g FLOP\nSource: %s"),
+                                suanli_plan_inputs_is_lora (in) ? 4.0 : 6.0, suanli_plan_inputs_is_lora (in) ? 4.0 : 6.0,
+                                in->active_parameters, in->global_batch, in->seq_len, e->model_flops_per_step,
+                                FLOPS_SOURCE);
+      return g_strdup_printf (_("model FLOPs per step = %s × forward FLOPs per token × B × s\n"
+                                "forward per token = 2 × weights it passes (%.4g: attention, its feed-forward or "
+                                "routed experts) + attention over the causal context (%.4g) + logits 2·h·V (%.4g)\n"
+                                "= %.4g FLOP per token × %g × %g\n= %.4g FLOP\nSource: %s"),
+                              suanli_plan_inputs_is_lora (in) ? _("2 (LoRA: no weight gradients for the base)") : "3",
+                              suanli_architecture_matrix_parameters (in),
+                              suanli_architecture_attention_score_flops (in, suanli_architecture_attention_context (in, in->seq_len)),
+                              suanli_architecture_logit_flops_per_token (in),
+                              suanli_architecture_forward_flops_per_token (in, in->seq_len), in->global_batch,
+                              in->seq_len, e->model_flops_per_step, ARCHITECTURE_SOURCE);
+    }
   if (g_str_equal (key, "hardware_flops_per_step"))
-    return g_strdup_printf (_("hardware FLOPs per step = model FLOPs plus what recomputation redoes (selective: "
-                              "s/(3h) for s/(6h); full: 96·B·s·L·h²·(1 + s/(6h) + V/(16·L·h)))\n= %.4g FLOP\n"
+    return g_strdup_printf (_("hardware FLOPs per step = model FLOPs plus what recomputation redoes (selective: the "
+                              "attention scores' forward again; full: every layer's forward again)\n= %.4g FLOP\n"
                               "Source: %s"), e->hardware_flops_per_step, FLOPS_SOURCE);
+  if (g_str_equal (key, "offload_s"))
+    return g_strdup_printf (_("offload per step = 16-bit gradients down and weights up over the host link (25 GB/s "
+                              "assumed; NVMe 3 GB/s per GPU), weights again for forward and backward when they are "
+                              "offloaded, and the CPU's optimizer step (2e9 parameters/s per GPU assumed); not "
+                              "overlapped\n= %.4g s"), e->offload_s);
   if (g_str_equal (key, "compute_s"))
     return g_strdup_printf (_("compute = hardware FLOPs ÷ (GPUs × dense peak × efficiency)\n"
                               "= %.4g ÷ (%g × %.4g × %g)\n= %.4g s"),
@@ -142,11 +192,15 @@ explain_training (const SuanliPlanInputs *in,
     return g_strdup_printf (_("tokens/s = global batch × sequence length ÷ step time\n= %g × %g ÷ %.4g\n= %.4g"),
                             in->global_batch, in->seq_len, e->step_time_s, e->tokens_per_s);
   if (g_str_equal (key, "time_to_train_s"))
-    return g_strdup_printf (_("time to train = tokens ÷ tokens/s\n= %.4g ÷ %.4g\n= %.4g s (%.3g days)"),
-                            in->tokens, e->tokens_per_s, e->time_to_train_s, e->time_to_train_s / 86400);
+    return g_strdup_printf (_("time to train = tokens ÷ tokens/s ÷ goodput (restarts and downtime)%s\n"
+                              "= %.4g ÷ %.4g ÷ %g\n= %.4g s (%.3g days)"),
+                            suanli_plan_inputs_is_finetune (in) ? _("; a fine-tune's tokens = dataset × epochs") : "",
+                            in->tokens, e->tokens_per_s, in->goodput, e->time_to_train_s, e->time_to_train_s / 86400);
   if (g_str_equal (key, "mfu") || g_str_equal (key, "hfu"))
-    return g_strdup_printf (_("MFU = model FLOPs ÷ (step time × GPUs × dense peak) = %.3g; HFU counts hardware "
-                              "FLOPs (recomputation included) = %.3g"), e->mfu, e->hfu);
+    return g_strdup_printf (_("MFU = model FLOPs ÷ (step time × GPUs × dense %s peak, %.4g FLOP/s) = %.3g, as papers "
+                              "state it; HFU counts hardware FLOPs (recomputation included) against the %s peak = %.3g"),
+                            suanli_precision_to_nick (in->mfu_reference), in->reference_flops, e->mfu,
+                            suanli_precision_to_nick (in->compute), e->hfu);
   if (g_str_equal (key, "gpu_hours"))
     return g_strdup_printf (_("GPU-hours = GPUs × time to train ÷ 3600\n= %g × %.4g ÷ 3600\n= %.4g"),
                             n, e->time_to_train_s, e->gpu_hours);
@@ -168,15 +222,24 @@ explain_inference (const SuanliPlanInputs *in,
   const SuanliInferenceFigures *f = &e->inference;
 
   if (g_str_equal (key, "weights_per_gpu"))
-    return g_strdup_printf (_("weights per GPU = parameters × bytes per weight ÷ (t·p)\n= %.4g × %g ÷ (%g × %g)\n"
-                              "= %.4g B (quantization scales not counted)"),
-                            in->parameters, suanli_precision_bytes (in->weights), in->tensor, in->pipeline,
-                            f->weights_per_gpu);
+    return g_strdup_printf (_("weights per GPU = parameters × bytes per weight ÷ (t·p), 4- and 8-bit weights with a "
+                              "16-bit scale and zero-point per %g weights and the embeddings left in 16 bits\n"
+                              "= %.4g parameters at %g bytes ÷ (%g × %g)\n= %.4g B"),
+                            in->quant_group_size, in->parameters, suanli_precision_bytes (in->weights), in->tensor,
+                            in->pipeline, f->weights_per_gpu);
   if (g_str_equal (key, "kv_bytes_per_token"))
-    return g_strdup_printf (_("KV bytes per token = 2 × layers × KV heads × head size × bytes\n"
-                              "= 2 × %g × %g × %g × %g\n= %.6g B"),
-                            in->layers, in->kv_heads, in->hidden / in->heads, suanli_precision_bytes (in->kv_cache),
-                            f->kv_bytes_per_token);
+    {
+      if (in->kv_lora_rank > 0)
+        return g_strdup_printf (_("KV bytes per token = layers × (latent rank + rotary key size) × bytes (multi-head "
+                                  "latent attention caches one latent per layer)\n= %g × (%g + %g) × %g\n= %.6g B"),
+                                in->layers, in->kv_lora_rank, in->rope_head_dim, suanli_precision_bytes (in->kv_cache),
+                                f->kv_bytes_per_token);
+      return g_strdup_printf (_("KV bytes per token = 2 × layers × KV heads × head size × bytes%s\n"
+                                "= 2 × %g × %g × %g × %g\n= %.6g B"),
+                              in->sliding_window > 0 ? _(" (windowed layers keep only the last window of tokens)") : "",
+                              in->layers, in->kv_heads, in->head_dim, suanli_precision_bytes (in->kv_cache),
+                              f->kv_bytes_per_token);
+    }
   if (g_str_equal (key, "max_concurrent_sequences"))
     return g_strdup_printf (_("sequences = (GPU memory − weights − overhead − prefill buffers) ÷ KV bytes per "
                               "sequence on one GPU at full length\n= %.4g sequences"), f->max_concurrent_sequences);
@@ -191,6 +254,12 @@ explain_inference (const SuanliPlanInputs *in,
                               "all-reduces\n= %.4g s, %s bound (bounds %.4g–%.4g s)\nSource: %s"),
                             f->tpot_s, f->memory_bound ? _("memory") : _("compute"), e->inference_high.tpot_s,
                             e->inference_low.tpot_s, ROOFLINE_SOURCE);
+  if (g_str_equal (key, "capacity_rps"))
+    return g_strdup_printf (_("capacity = replicas ÷ (prefill of one request + output tokens × decode step at the "
+                              "largest batch that fits ÷ that batch)\n= %g ÷ (… + %g × %.4g s ÷ %g)\n"
+                              "= %.4g requests/s%s"),
+                            e->replicas, in->output_tokens, f->capacity_step_s, f->capacity_batch, f->capacity_rps,
+                            e->replicas_needed > 0 ? _("; the load asked for needs more replicas when it exceeds this") : "");
   return g_strdup_printf (_("tokens/s = batch ÷ time per output token\n= %g ÷ %.4g\n= %.4g (bounds %.4g–%.4g)"),
                           in->batch, f->tpot_s, f->tokens_per_s, e->inference_low.tokens_per_s,
                           e->inference_high.tokens_per_s);

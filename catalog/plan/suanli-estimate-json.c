@@ -61,8 +61,13 @@ inference_figures (JsonBuilder                  *builder,
   number (builder, "tokens_per_s", f->tokens_per_s);
   json_builder_set_member_name (builder, "bound");
   json_builder_add_string_value (builder, f->memory_bound ? "memory" : "compute");
+  number (builder, "expert_read_fraction", f->expert_read_fraction);
+  number (builder, "capacity_batch", f->capacity_batch);
+  number (builder, "capacity_rps", f->capacity_rps);
   if (with_bounds)
     {
+      number (builder, "replicas", e->replicas);
+      number (builder, "replicas_needed", e->replicas_needed);
       json_builder_set_member_name (builder, "low");
       inference_figures (builder, &e->inference_low, FALSE, e);
       json_builder_set_member_name (builder, "high");
@@ -141,6 +146,7 @@ suanli_estimate_to_json (const SuanliPlanInputs *in,
       number (builder, "communication_s", e->communication_s);
       number (builder, "exposed_communication_s", e->exposed_communication_s);
       number (builder, "bubble_s", e->bubble_s);
+      number (builder, "offload_s", e->offload_s);
       number (builder, "tokens_per_s", e->tokens_per_s);
       number (builder, "time_to_train_s", e->time_to_train_s);
       number (builder, "mfu", e->mfu);

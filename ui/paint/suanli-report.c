@@ -21,6 +21,7 @@
 
 #include "suanli-advice.h"
 #include "suanli-plan-charts.h"
+#include "suanli-plan-name.h"
 #include "suanli-atomic-file.h"
 #include "suanli-report-private.h"
 #include "suanli-table-rows.h"
@@ -89,7 +90,7 @@ suanli_report_new (SuanliPlan             *plan,
   GPtrArray *ids = g_ptr_array_new ();
   g_autoptr(JsonNode) root = json_node_init_object (json_node_alloc (), suanli_plan_get_root (plan));
 
-  self->plan_name = g_strdup (*suanli_plan_get_name (plan) != '\0' ? suanli_plan_get_name (plan) : _("Plan"));
+  self->plan_name = suanli_plan_name_dup (plan, inputs);
   collect_item_ids (root, catalog, ids);
   g_ptr_array_add (ids, NULL);
   self->item_ids = (char **) g_ptr_array_free (ids, FALSE);
@@ -306,7 +307,9 @@ write_summary (SuanliReport     *self,
       for (guint i = 0; i < advice->len && i < 3; i++)
         {
           SuanliAdvice *item = g_ptr_array_index (advice, i);
-          g_autofree char *line = g_strdup_printf ("%s %s", g_str_equal (item->severity, "warning") ? "⚠" : "•", item->text);
+          g_autofree char *line = g_strdup_printf ("%s %s%s%s", g_str_equal (item->severity, "warning") ? "⚠" : "•",
+                                                   item->text, item->effect != NULL ? " → " : "",
+                                                   item->effect != NULL ? item->effect : "");
 
           suanli_page_writer_text (writer, line, SUANLI_TEXT_BODY);
         }
@@ -545,6 +548,12 @@ write_advice (SuanliReport     *self,
       g_autofree char *line = g_strdup_printf ("%s %s", g_str_equal (item->severity, "warning") ? "⚠" : "•", item->text);
 
       suanli_page_writer_text (writer, line, SUANLI_TEXT_BODY);
+      if (item->effect != NULL)
+        {
+          g_autofree char *effect = g_strdup_printf ("   → %s", item->effect);
+
+          suanli_page_writer_text (writer, effect, SUANLI_TEXT_SMALL);
+        }
     }
 }
 
