@@ -150,50 +150,209 @@ print_human (SuanliPlan             *plan,
 
 static const char * const recompute_names[] = { "none", "selective", "full" };
 
-/* The Pareto front of time against cost, then how many others were found. */
+/* Prints @text left-aligned in @width characters (not bytes: names hold "×" and CJK). */
 static void
-print_search (GArray *results,
-              guint   evaluated,
-              const char *currency)
+print_padded (const char *text,
+              int         width)
 {
+  g_print ("%s%*s", text, MAX (0, width - (int) g_utf8_strlen (text, -1)), "");
+}
+
+static const char *
+price_origin (const SuanliSearchResult *r)
+{
+  switch (r->price_source)
+    {
+    case SUANLI_SEARCH_PRICE_USER:
+      return _("your price");
+    case SUANLI_SEARCH_PRICE_INSTANCE:
+      return _("list price");
+    case SUANLI_SEARCH_PRICE_OFFER:
+      return r->price_from_name;
+    case SUANLI_SEARCH_PRICE_NONE:
+    default:
+      return "";
+    }
+}
+
+/* The Pareto front of time against cost, then how many others were found, and what was left out
+ * for want of a price. Names, never ids. */
+static void
+print_search (GArray     *results,
+              guint       evaluated,
+              const char *currency,
+              GPtrArray  *left_out,
+              gboolean    cloud_only)
+{
+  g_autofree char *per_gpu_hour = g_strdup_printf (_("%s/GPU-h"), currency);
   guint front = 0;
 
   g_print (_("%u configurations evaluated, %u fit and meet the constraints. The front of time against cost:\n"),
            evaluated, results->len);
-  g_print ("  %-24s %6s %3s %3s %5s %4s %-9s %10s %14s\n", _("accelerator"), _("GPUs"), "t", "p", "d", "ZeRO",
-           _("recompute"), _("days"), currency);
+  g_print ("  ");
+  print_padded (_("configuration"), 36);
+  g_print (" %3s %3s %5s %4s ", "t", "p", "d", "ZeRO");
+  print_padded (_("recompute"), 9);
+  g_print (" %10s %14s %10s  %s\n", _("days"), currency, per_gpu_hour, _("price from"));
   for (guint i = 0; i < results->len; i++)
     {
       SuanliSearchResult *r = &g_array_index (results, SuanliSearchResult, i);
+      g_autofree char *label = NULL;
 
       if (r->dominated)
         continue;
       front++;
-      g_print ("  %-24s %6g %3g %3g %5g %4d %-9s %10.1f %14.0f\n",
-               *r->cloud_instance_id ? r->cloud_instance_id : r->accelerator_id, r->gpus_per_node * r->nodes,
-               r->tensor, r->pipeline, r->data, r->zero_stage, recompute_names[r->recompute],
-               r->time_to_train_s / 86400, r->cost);
+      label = suanli_search_result_label (r);
+      g_print ("  ");
+      print_padded (label, 36);
+      g_print (" %3g %3g %5g %4d %-9s %10.1f %14.0f %10.2f  %s\n", r->tensor, r->pipeline, r->data, r->zero_stage,
+               recompute_names[r->recompute], r->time_to_train_s / 86400, r->cost, r->price_per_gpu_hour,
+               price_origin (r));
     }
   g_print (ngettext ("%u configuration on the front\n", "%u configurations on the front\n", front), front);
+  if (left_out->len > 0)
+    {
+      g_autoptr(GString) names = g_string_new (NULL);
+
+      for (guint i = 0; i < left_out->len; i++)
+        g_string_append_printf (names, "%s%s", i > 0 ? ", " : "",
+                                suanli_item_get_name (g_ptr_array_index (left_out, i)));
+      if (cloud_only)
+        g_print (ngettext ("%u cloud instance priced in another currency than %s was left out: %s\n",
+                           "%u cloud instances priced in another currency than %s were left out: %s\n",
+                           left_out->len),
+                 left_out->len, currency, names->str);
+      else
+        g_print (ngettext ("%u accelerator without a price in %s was left out (give one with --price ID=AMOUNT): %s\n",
+                           "%u accelerators without a price in %s were left out (give them one with --price "
+                           "ID=AMOUNT): %s\n", left_out->len),
+                 left_out->len, currency, names->str);
+    }
+}
+
+/* --search and the options that shape it. */
+typedef struct
+{
+  double   budget;
+  double   deadline_days;
+  int      max_gpus;
+  gboolean cloud_only;
+  char   **prices;       /* of "ID=AMOUNT" */
+  char    *accelerator;
+  int      gpus;
+  int      tensor;
+  int      pipeline;
+  int      data;
+  int      zero_stage;   /* -1: any */
+  char    *recompute;    /* NULL: any */
+} SearchOptions;
+
+static void
+search_options_clear (SearchOptions *options)
+{
+  g_strfreev (options->prices);
+  g_free (options->accelerator);
+  g_free (options->recompute);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SearchOptions, search_options_clear)
+
+static int
+run_search (SearchOptions    *options,
+            SuanliPlanInputs *inputs,
+            SuanliCatalog    *catalog,
+            gboolean          json)
+{
+  g_autoptr(GHashTable) prices = suanli_search_prices_new ();
+  SuanliSearchConstraints constraints = {
+    options->budget, options->deadline_days * 86400, options->max_gpus, options->cloud_only, prices,
+    options->accelerator, options->gpus, options->tensor, options->pipeline, options->data,
+    options->zero_stage >= 0 ? 1u << options->zero_stage : 0, 0,
+  };
+  g_autoptr(GArray) results = NULL;
+  g_autoptr(GPtrArray) left_out = NULL;
+  g_autoptr(GError) error = NULL;
+  guint evaluated = 0;
+
+  for (guint i = 0; options->prices != NULL && options->prices[i] != NULL; i++)
+    if (!suanli_search_prices_parse (prices, options->prices[i], &error))
+      {
+        g_printerr ("suanli-cli plan --price: %s\n", error->message);
+        return SUANLI_EXIT_USAGE_OR_IO;
+      }
+  if (options->accelerator != NULL &&
+      (suanli_catalog_lookup (catalog, options->accelerator) == NULL ||
+       suanli_item_get_kind (suanli_catalog_lookup (catalog, options->accelerator)) != SUANLI_ITEM_KIND_ACCELERATOR))
+    {
+      g_printerr (_("suanli-cli plan --accelerator: no accelerator “%s” in the catalog\n"), options->accelerator);
+      return SUANLI_EXIT_USAGE_OR_IO;
+    }
+  if (options->zero_stage > 3)
+    {
+      g_printerr (_("suanli-cli plan --zero: a ZeRO stage is 0 to 3, not %d\n"), options->zero_stage);
+      return SUANLI_EXIT_USAGE_OR_IO;
+    }
+  if (options->recompute != NULL)
+    {
+      guint r = 0;
+
+      while (r < G_N_ELEMENTS (recompute_names) && g_strcmp0 (recompute_names[r], options->recompute) != 0)
+        r++;
+      if (r == G_N_ELEMENTS (recompute_names))
+        {
+          g_printerr (_("suanli-cli plan --recompute: none, selective or full, not “%s”\n"), options->recompute);
+          return SUANLI_EXIT_USAGE_OR_IO;
+        }
+      constraints.recomputes = 1u << r;
+    }
+  if (!suanli_plan_inputs_is_training (inputs))
+    {
+      g_printerr (_("suanli-cli plan --search: the search is for training plans\n"));
+      return SUANLI_EXIT_INVALID_INPUT;
+    }
+
+  results = suanli_search_run (inputs, catalog, &constraints, &evaluated);
+  left_out = suanli_search_left_out (inputs, catalog, &constraints);
+  if (json)
+    {
+      g_autofree char *text = suanli_search_to_json (results, evaluated, inputs->currency, left_out);
+      g_print ("%s\n", text);
+    }
+  else
+    print_search (results, evaluated, inputs->currency, left_out, options->cloud_only);
+  return SUANLI_EXIT_DONE;
 }
 
 static int
 run_estimate (int    argc,
               char **argv)
 {
-  gboolean json = FALSE, search = FALSE, cloud_only = FALSE;
-  double budget = 0, deadline_days = 0;
-  int max_gpus = 0;
+  gboolean json = FALSE, search = FALSE;
+  g_auto(SearchOptions) options = { 0, 0, 0, FALSE, NULL, NULL, 0, 0, 0, 0, -1, NULL };
   g_autofree char *explain = NULL;
   const GOptionEntry entries[] = {
     { "search", 0, 0, G_OPTION_ARG_NONE, &search, N_("Find configurations for the plan's job: hardware, GPUs, "
                                                      "parallelism, ZeRO and recomputation"), NULL },
-    { "budget", 0, 0, G_OPTION_ARG_DOUBLE, &budget, N_("With --search: the most it may cost"), N_("AMOUNT") },
-    { "deadline-days", 0, 0, G_OPTION_ARG_DOUBLE, &deadline_days, N_("With --search: the longest it may take"),
-      N_("DAYS") },
-    { "max-gpus", 0, 0, G_OPTION_ARG_INT, &max_gpus, N_("With --search: the most GPUs (1024)"), N_("N") },
-    { "cloud-only", 0, 0, G_OPTION_ARG_NONE, &cloud_only, N_("With --search: only cloud instances, at their "
-                                                             "prices"), NULL },
+    { "budget", 0, 0, G_OPTION_ARG_DOUBLE, &options.budget, N_("With --search: the most it may cost"),
+      N_("AMOUNT") },
+    { "deadline-days", 0, 0, G_OPTION_ARG_DOUBLE, &options.deadline_days, N_("With --search: the longest it may "
+                                                                            "take"), N_("DAYS") },
+    { "max-gpus", 0, 0, G_OPTION_ARG_INT, &options.max_gpus, N_("With --search: the most GPUs (1024)"), N_("N") },
+    { "cloud-only", 0, 0, G_OPTION_ARG_NONE, &options.cloud_only, N_("With --search: only cloud instances, at "
+                                                                     "their prices"), NULL },
+    { "price", 0, 0, G_OPTION_ARG_STRING_ARRAY, &options.prices, N_("With --search: an accelerator's price per "
+                                                                    "GPU-hour, in the plan's currency, instead of "
+                                                                    "its cheapest cloud offer (repeatable)"),
+      N_("ID=AMOUNT") },
+    { "accelerator", 0, 0, G_OPTION_ARG_STRING, &options.accelerator, N_("With --search: only this accelerator"),
+      N_("ID") },
+    { "gpus", 0, 0, G_OPTION_ARG_INT, &options.gpus, N_("With --search: exactly N GPUs"), N_("N") },
+    { "tensor", 0, 0, G_OPTION_ARG_INT, &options.tensor, N_("With --search: tensor parallelism N"), N_("N") },
+    { "pipeline", 0, 0, G_OPTION_ARG_INT, &options.pipeline, N_("With --search: pipeline parallelism N"), N_("N") },
+    { "data", 0, 0, G_OPTION_ARG_INT, &options.data, N_("With --search: data parallelism N"), N_("N") },
+    { "zero", 0, 0, G_OPTION_ARG_INT, &options.zero_stage, N_("With --search: ZeRO stage N (0–3)"), N_("N") },
+    { "recompute", 0, 0, G_OPTION_ARG_STRING, &options.recompute, N_("With --search: none, selective or full"),
+      N_("MODE") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the estimate as suanli-estimate/1 JSON"), NULL },
     { "explain", 0, 0, G_OPTION_ARG_STRING, &explain, N_("Explain one figure, e.g. memory.activations"),
       N_("FIGURE") },
@@ -232,23 +391,9 @@ run_estimate (int    argc,
 
   if (search && valid)
     {
-      SuanliSearchConstraints constraints = { budget, deadline_days * 86400, max_gpus, cloud_only };
-      g_autoptr(GArray) results = NULL;
-      guint evaluated = 0;
-
-      if (!suanli_plan_inputs_is_training (&inputs))
-        {
-          g_printerr (_("suanli-cli plan --search: the search is for training plans\n"));
-          return SUANLI_EXIT_INVALID_INPUT;
-        }
-      results = suanli_search_run (&inputs, catalog, &constraints, &evaluated);
-      if (json)
-        {
-          g_autofree char *text = suanli_search_to_json (results, evaluated);
-          g_print ("%s\n", text);
-        }
-      else
-        print_search (results, evaluated, inputs.currency);
+      status = run_search (&options, &inputs, catalog, json);
+      if (status != SUANLI_EXIT_DONE)
+        return status;
     }
   else if (json)
     {

@@ -557,6 +557,94 @@ test_trace_ranks (void)
   g_rmdir (directory);
 }
 
+/* `plan FILE --search`: each accelerator at its own price, the axes it is told to keep, and lines
+ * that name the hardware, never its ids. */
+static void
+test_plan_search (void)
+{
+  g_autofree char *directory = g_dir_make_tmp ("suanli-search-XXXXXX", NULL);
+  g_autofree char *plan = g_build_filename (directory, "search.suanli-plan", NULL);
+  const char *ids[] = { "aws-p5-48xlarge", "aws-p4d-24xlarge", "nvidia-h100-sxm", "nvidia-a100-40gb-sxm",
+                        "nvidia-h200-sxm", "azure-nd96amsr-a100-v4" };
+  g_auto(Run) cloud = { 0 };
+  g_auto(Run) fixed = { 0 };
+  g_auto(Run) json = { 0 };
+  g_auto(Run) bad_price = { 0 };
+  g_auto(Run) bad_accelerator = { 0 };
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonArray *results;
+  guint rows = 0;
+
+  g_assert_true (g_file_set_contents (plan, "{\"model\": {\"preset\": \"llama-2-7b\"}, \"workload\": "
+                                      "{\"global_batch\": 512, \"tokens\": 1e11}, \"system\": {\"accelerator\": "
+                                      "\"nvidia-h100-sxm\"}, \"assumptions\": {\"price_per_gpu_hour\": 2.5}}", -1, NULL));
+
+  /* On cloud instances: named, at their list prices. */
+  run_cli (&cloud, "", (const char *[]) { "plan", plan, "--search", "--cloud-only", "--max-gpus", "64", NULL });
+  g_assert_cmpint (cloud.status, ==, 0);
+  g_assert_nonnull (strstr (cloud.out, "p5.48xlarge (64 × H100 SXM)"));
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    g_assert_null (strstr (cloud.out, ids[i]));
+
+  /* Fixed: the H200, which has no offer in the catalog, at the user's price; 16 GPUs, TP 2, ZeRO 1. */
+  run_cli (&fixed, "", (const char *[]) { "plan", plan, "--search", "--accelerator", "nvidia-h200-sxm", "--price",
+                                          "nvidia-h200-sxm=3.10", "--price", "nvidia-h100-sxm=1", "--gpus", "16",
+                                          "--tensor", "2", "--zero", "1", NULL });
+  g_assert_cmpint (fixed.status, ==, 0);
+  lines = g_strsplit (fixed.out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "  16 × "))
+      {
+        g_assert_true (g_str_has_prefix (lines[i], "  16 × H200 SXM "));
+        g_assert_nonnull (strstr (lines[i], "   2 "));   /* t */
+        g_assert_nonnull (strstr (lines[i], "3.10  your price"));
+        for (guint j = 0; j < G_N_ELEMENTS (ids); j++)
+          g_assert_null (strstr (lines[i], ids[j]));
+        rows++;
+      }
+  g_assert_cmpuint (rows, >=, 1);
+
+  /* JSON: names and ids, each result's price and its source, what was left out. */
+  run_cli (&json, "", (const char *[]) { "plan", plan, "--search", "--max-gpus", "64", "--json", NULL });
+  g_assert_cmpint (json.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, json.out, -1, NULL));
+  results = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "results");
+  g_assert_cmpuint (json_array_get_length (results), >, 0);
+  for (guint i = 0; i < json_array_get_length (results); i++)
+    {
+      JsonObject *r = json_array_get_object_element (results, i);
+      const char *accelerator = json_object_get_string_member (r, "accelerator");
+      double price = json_object_get_double_member (r, "price_per_gpu_hour");
+
+      g_assert_cmpstr (json_object_get_string_member (r, "price_source"), ==, "offer");
+      if (g_str_equal (accelerator, "nvidia-h100-sxm"))
+        {
+          g_assert_cmpstr (json_object_get_string_member (r, "accelerator_name"), ==, "H100 SXM");
+          g_assert_cmpstr (json_object_get_string_member (r, "price_from_name"), ==, "p5.48xlarge");
+          g_assert_cmpfloat_with_epsilon (price, 55.04 / 8, 1e-9);
+        }
+      else if (g_str_equal (accelerator, "nvidia-a100-40gb-sxm"))
+        {
+          g_assert_cmpstr (json_object_get_string_member (r, "price_from_name"), ==, "p4d.24xlarge");
+          g_assert_cmpfloat_with_epsilon (price, 21.9576 / 8, 1e-9);
+        }
+      g_assert_cmpfloat (price, !=, 2.5);
+    }
+  g_assert_nonnull (strstr (json.out, "\"name\" : \"H200 SXM\""));
+
+  /* A price that is not ID=AMOUNT, an accelerator the catalog does not have. */
+  run_cli (&bad_price, "", (const char *[]) { "plan", plan, "--search", "--price", "nvidia-h100-sxm", NULL });
+  g_assert_cmpint (bad_price.status, ==, 1);
+  g_assert_nonnull (strstr (bad_price.err, "--price"));
+  run_cli (&bad_accelerator, "", (const char *[]) { "plan", plan, "--search", "--accelerator", "no-such-gpu", NULL });
+  g_assert_cmpint (bad_accelerator.status, ==, 1);
+  g_assert_nonnull (strstr (bad_accelerator.err, "no-such-gpu"));
+
+  g_unlink (plan);
+  g_rmdir (directory);
+}
+
 static void
 test_chinese (void)
 {
@@ -578,6 +666,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/identify", test_identify);
   g_test_add_func ("/cli/catalog", test_catalog);
   g_test_add_func ("/cli/plan", test_plan);
+  g_test_add_func ("/cli/plan-search", test_plan_search);
   g_test_add_func ("/cli/plan-name", test_plan_name);
   g_test_add_func ("/cli/socket-folder", test_socket_folder);
   g_test_add_func ("/cli/nested-json", test_nested_json);

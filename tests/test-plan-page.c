@@ -12,9 +12,11 @@
 
 #include "suanli-advice.h"
 #include "suanli-catalog.h"
+#include "suanli-plan-inputs.h"
 #include "suanli-plan-name-row.h"
 #include "suanli-plan-page.h"
 #include "suanli-search.h"
+#include "suanli-search-window.h"
 #include "suanli-import.h"
 #include "suanli-test-support.h"
 #include "suanli-window.h"
@@ -620,30 +622,81 @@ test_name_autosaved (void)
   remove_autosave ();
 }
 
+/* The rows of Find Configurations' results, in order. */
+static GPtrArray *
+search_rows (GtkWindow *search)
+{
+  GtkWidget *list = suanli_search_window_get_control (SUANLI_SEARCH_WINDOW (search), "results");
+  GPtrArray *rows = g_ptr_array_new ();
+
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    if (ADW_IS_ACTION_ROW (row))
+      g_ptr_array_add (rows, row);
+  return rows;
+}
+
+/* Screenshots of @search, light and dark; with @prices, its list of prices open and scrolled to. */
+static void
+search_screenshot (GtkWindow  *search,
+                   const char *name,
+                   gboolean    prices)
+{
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  GtkWidget *row = suanli_search_window_get_control (SUANLI_SEARCH_WINDOW (search), "prices");
+
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (row), prices);
+  for (int dark = 0; dark <= 1; dark++)
+    {
+      g_autofree char *file = g_strdup_printf ("%s-%s-%s", name, dark ? "dark" : "light", suanli_test_language_tag ());
+      GtkAdjustment *scroll = gtk_scrolled_window_get_vadjustment (
+        GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (row, GTK_TYPE_SCROLLED_WINDOW)));
+      graphene_point_t top = GRAPHENE_POINT_INIT (0, 0);
+
+      adw_style_manager_set_color_scheme (style, dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
+      gtk_adjustment_set_value (scroll, 0);
+      suanli_test_wait_for_frame (GTK_WIDGET (search));
+      /* Scrolled to the prices' group, its title in sight. */
+      if (prices && gtk_widget_compute_point (row, gtk_widget_get_ancestor (row, GTK_TYPE_VIEWPORT),
+                                              &GRAPHENE_POINT_INIT (0, 0), &top))
+        {
+          gtk_adjustment_set_value (scroll, top.y - 120);
+          suanli_test_wait_for_frame (GTK_WIDGET (search));
+        }
+      g_free (suanli_test_screenshot (GTK_WIDGET (search), file));
+    }
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (row), FALSE);
+}
+
+/* Find Configurations as a user meets it: every accelerator at its own price (none at the plan's
+ * 2.5), the hardware named, the accelerator fixed, a price set, a result applied. */
 static void
 test_search (Fixture       *fixture,
              gconstpointer  data)
 {
-  g_autofree char *name = g_strdup_printf ("planner-search-light-%s", suanli_test_language_tag ());
+  const char *ids[] = { "nvidia-", "aws-", "azure-", "gcp-" };
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(GPtrArray) rows = NULL;
   GtkWindow *search;
   GArray *results;
   SuanliSearchResult *best = NULL;
-  g_autofree char *patch = NULL;
+  GtkWidget *apply;
+  GtkWidget *h200_price;
 
+  g_settings_reset (settings, "accelerator-prices");
   search = suanli_plan_page_open_search (fixture->page);
   suanli_test_wait_for_frame (GTK_WIDGET (search));
-  results = suanli_plan_page_get_search_results (fixture->page);
+  results = suanli_search_window_get_results (SUANLI_SEARCH_WINDOW (search));
   g_assert_nonnull (results);
   g_assert_cmpuint (results->len, >, 0);
-  /* The front is non-dominated. */
+  /* The front is non-dominated, and nothing is priced at the plan's own price. */
   for (guint i = 0; i < results->len; i++)
     {
       SuanliSearchResult *a = &g_array_index (results, SuanliSearchResult, i);
 
+      g_assert_cmpfloat (a->price_per_gpu_hour, !=, 2.5);
       if (a->dominated)
         continue;
-      if (best == NULL)
-        best = a;
       for (guint j = 0; j < results->len; j++)
         {
           SuanliSearchResult *b = &g_array_index (results, SuanliSearchResult, j);
@@ -652,16 +705,98 @@ test_search (Fixture       *fixture,
                           (b->time_to_train_s < a->time_to_train_s || b->cost < a->cost));
         }
     }
-  g_free (suanli_test_screenshot (GTK_WIDGET (search), name));
+  /* Accelerators without an offer are left out, and the window says so. */
+  {
+    SuanliSearchConstraints constraints = { 0, 0, 1024, FALSE };
+    SuanliPlanInputs in;
+    g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+    g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+    g_autoptr(GPtrArray) left_out = NULL;
+    g_autofree char *note = NULL;
+    GtkWidget *label;
 
-  /* Applying the fastest configuration of the front sets the plan's system. */
-  g_assert_nonnull (best);
-  patch = suanli_search_result_patch (best);
-  g_assert_true (suanli_plan_apply_merge_patch_data (suanli_workspace_get_plan (fixture->workspace), patch, NULL));
-  g_assert_cmpstr (json_object_get_string_member (section (fixture, "system"), "accelerator"), ==, best->accelerator_id);
+    g_assert_true (suanli_plan_inputs_resolve (suanli_workspace_get_plan (fixture->workspace), fixture->catalog, &in,
+                                               errors, warnings));
+    left_out = suanli_search_left_out (&in, fixture->catalog, &constraints);
+    g_assert_cmpuint (left_out->len, >, 0);
+    note = g_strdup_printf (ngettext ("%u accelerator without a price in %s was left out: set a price for it under "
+                                      "Prices to compare it.",
+                                      "%u accelerators without a price in %s were left out: set a price for them "
+                                      "under Prices to compare them.", left_out->len),
+                            left_out->len, "USD");
+    label = suanli_test_find_label (GTK_WIDGET (search), note);
+    g_assert_nonnull (label);
+    g_assert_true (gtk_widget_get_mapped (label));
+  }
+
+  /* Fix the accelerator: every row names it, none shows an id. */
+  select_choice (suanli_search_window_get_control (SUANLI_SEARCH_WINDOW (search), "accelerator"), "A100 80GB SXM");
+  rows = search_rows (search);
+  g_assert_cmpuint (rows->len, >, 0);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const char *title = adw_preferences_row_get_title (g_ptr_array_index (rows, i));
+      const char *subtitle = adw_action_row_get_subtitle (g_ptr_array_index (rows, i));
+
+      g_assert_nonnull (strstr (title, "A100 80GB SXM"));
+      /* Priced from its cheapest offer, the Azure ND96amsr A100 v4, and named so. */
+      g_assert_nonnull (strstr (subtitle, "4.10"));
+      for (guint j = 0; j < G_N_ELEMENTS (ids); j++)
+        {
+          g_assert_null (strstr (title, ids[j]));
+          g_assert_null (strstr (subtitle, ids[j]));
+        }
+    }
+  results = suanli_search_window_get_results (SUANLI_SEARCH_WINDOW (search));
+  for (guint i = 0; i < results->len; i++)
+    g_assert_cmpstr (g_array_index (results, SuanliSearchResult, i).accelerator_id, ==, "nvidia-a100-80gb-sxm");
+
+  /* A price typed for the H200, which has no offer, is kept in settings and brings it in. */
+  select_choice (suanli_search_window_get_control (SUANLI_SEARCH_WINDOW (search), "accelerator"), "H200 SXM");
+  g_assert_cmpuint (suanli_search_window_get_results (SUANLI_SEARCH_WINDOW (search))->len, ==, 0);
+  h200_price = suanli_search_window_get_price_field (SUANLI_SEARCH_WINDOW (search), "nvidia-h200-sxm");
+  g_assert_nonnull (h200_price);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (h200_price), 3.2);
+  {
+    g_autoptr(GVariant) prices = g_settings_get_value (settings, "accelerator-prices");
+    double price = 0;
+    const char *currency = NULL;
+
+    g_assert_true (g_variant_lookup (prices, "nvidia-h200-sxm", "(d&s)", &price, &currency));
+    g_assert_cmpfloat (price, ==, 3.2);
+    g_assert_cmpstr (currency, ==, "USD");
+  }
+  results = suanli_search_window_get_results (SUANLI_SEARCH_WINDOW (search));
+  g_assert_cmpuint (results->len, >, 0);
+  for (guint i = 0; i < results->len; i++)
+    {
+      g_assert_cmpfloat (g_array_index (results, SuanliSearchResult, i).price_per_gpu_hour, ==, 3.2);
+      g_assert_cmpint (g_array_index (results, SuanliSearchResult, i).price_source, ==, SUANLI_SEARCH_PRICE_USER);
+    }
+  /* Applying the first row (the fastest of the front) sets the plan's system and its price. */
+  g_clear_pointer (&rows, g_ptr_array_unref);
+  rows = search_rows (search);
+  g_assert_cmpuint (rows->len, >, 0);
+  best = &g_array_index (results, SuanliSearchResult, 0);
+  g_assert_false (best->dominated);
+  apply = suanli_test_find_widget (g_ptr_array_index (rows, 0), GTK_TYPE_BUTTON);
+  g_assert_nonnull (apply);
+  g_signal_emit_by_name (apply, "clicked");
+  g_assert_cmpstr (json_object_get_string_member (section (fixture, "system"), "accelerator"), ==, "nvidia-h200-sxm");
+  g_assert_cmpfloat (json_object_get_double_member (section (fixture, "assumptions"), "price_per_gpu_hour"), ==, 3.2);
   g_assert_cmpfloat_with_epsilon (suanli_plan_page_get_estimate (fixture->page)->time_to_train_s,
                                   best->time_to_train_s, best->time_to_train_s * 1e-9);
+  /* …and can be undone like any other change. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.undo", NULL));
+  g_assert_cmpstr (json_object_get_string_member (section (fixture, "system"), "accelerator"), ==, "nvidia-h100-sxm");
+
+  /* Any accelerator again: the H200 at its new price among those priced from their offers. */
+  select_choice (suanli_search_window_get_control (SUANLI_SEARCH_WINDOW (search), "accelerator"), _("Any"));
+  search_screenshot (search, "planner-search", FALSE);
+  search_screenshot (search, "planner-search-prices", TRUE);
+
   gtk_window_destroy (search);
+  g_settings_reset (settings, "accelerator-prices");
 }
 
 static void

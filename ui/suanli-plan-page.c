@@ -23,8 +23,7 @@
 #include "suanli-plan-page.h"
 #include "suanli-report.h"
 #include "suanli-recent-menu.h"
-#include "suanli-scatter-chart.h"
-#include "suanli-search.h"
+#include "suanli-search-window.h"
 #include "suanli-stacked-bar.h"
 #include "suanli-units.h"
 
@@ -60,18 +59,14 @@ struct _SuanliPlanPage
   GPtrArray        *warnings;
   GPtrArray        *advice;
   GPtrArray        *pinned;         /* of Pinned */
-  GArray           *search_results;
   SuanliStackedBar *memory_bar;
   SuanliStackedBar *step_bar;
-  SuanliScatterChart *search_chart;
   GtkFileChooserNative *dialog;
   GtkFileChooserNative *report_dialog;
   guint             exporting;      /* reports on their way */
   AdwToast         *export_toast;   /* "Writing the report…", while one is */
   GtkWindow        *compare_window;
   GtkWindow        *search_window;
-  GtkWidget        *search_list;
-  GtkWidget        *search_area;
 
   /* Template children */
   SuanliPlanNameRow *name_row;
@@ -1082,190 +1077,25 @@ compare_action (GtkWidget  *widget,
 /* ---- find configurations ------------------------------------------------------------------ */
 
 static void
-draw_search (GtkDrawingArea *area,
-             cairo_t        *cr,
-             int             width,
-             int             height,
-             gpointer        user_data)
+on_search_apply (SuanliSearchWindow *window,
+                 const char         *patch,
+                 gpointer            user_data)
 {
-  SuanliChartStyle style = { adw_style_manager_get_dark (adw_style_manager_get_default ()), NULL, 9 };
-
-  suanli_scatter_chart_draw (user_data, cr, width, height, &style);
+  suanli_plan_apply_merge_patch_data (SUANLI_PLAN_PAGE (user_data)->plan, patch, NULL);
 }
 
-static void
-apply_search_clicked (GtkButton *button,
-                      gpointer   user_data)
-{
-  SuanliPlanPage *self = SUANLI_PLAN_PAGE (user_data);
-  guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "index"));
-  g_autofree char *patch = NULL;
-
-  if (self->search_results == NULL || index >= self->search_results->len)
-    return;
-  patch = suanli_search_result_patch (&g_array_index (self->search_results, SuanliSearchResult, index));
-  suanli_plan_apply_merge_patch_data (self->plan, patch, NULL);
-}
-
-static void
-run_search (SuanliPlanPage *self,
-            GtkWidget      *dialog)
-{
-  SuanliSearchConstraints constraints = {
-    gtk_spin_button_get_value (g_object_get_data (G_OBJECT (dialog), "budget")),
-    gtk_spin_button_get_value (g_object_get_data (G_OBJECT (dialog), "deadline")) * 86400,
-    gtk_spin_button_get_value (g_object_get_data (G_OBJECT (dialog), "max-gpus")),
-    gtk_switch_get_active (g_object_get_data (G_OBJECT (dialog), "cloud-only")),
-  };
-  GtkListBoxRow *row;
-  guint evaluated = 0, shown = 0;
-
-  g_clear_pointer (&self->search_results, g_array_unref);
-  if (!self->valid)
-    return;
-  self->search_results = suanli_search_run (&self->inputs, self->catalog, &constraints, &evaluated);
-
-  suanli_scatter_chart_clear (self->search_chart);
-  suanli_scatter_chart_set_axes (self->search_chart, _("Time to train (days)"), TRUE, self->inputs.currency, TRUE);
-  while ((row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (self->search_list), 0)) != NULL)
-    gtk_list_box_remove (GTK_LIST_BOX (self->search_list), GTK_WIDGET (row));
-
-  for (guint i = 0; i < self->search_results->len; i++)
-    {
-      SuanliSearchResult *r = &g_array_index (self->search_results, SuanliSearchResult, i);
-      g_autofree char *label = g_strdup_printf ("%g × %s", r->gpus_per_node * r->nodes,
-                                                *r->cloud_instance_id ? r->cloud_instance_id : r->accelerator_name);
-
-      suanli_scatter_chart_add_point (self->search_chart, r->time_to_train_s / 86400, MAX (r->cost, 1e-3), NAN,
-                                      label);
-      suanli_scatter_chart_set_faded (self->search_chart, i, r->dominated);
-      if (!r->dominated && shown < 30)
-        {
-          static const char * const recompute[] = { N_("no recompute"), N_("selective recompute"), N_("full recompute") };
-          GtkWidget *item = adw_action_row_new ();
-          GtkWidget *apply = gtk_button_new_with_mnemonic (_("_Apply"));
-          g_autofree char *time = suanli_format_days (r->time_to_train_s);
-          g_autofree char *cost = suanli_format_large (r->cost);
-          g_autofree char *subtitle = g_strdup_printf (_("%s · %s %s · t %g, p %g, d %g · ZeRO %d · %s"), time, cost,
-                                                       self->inputs.currency, r->tensor, r->pipeline, r->data,
-                                                       r->zero_stage, _(recompute[r->recompute]));
-
-          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (item), label);
-          adw_action_row_set_subtitle (ADW_ACTION_ROW (item), subtitle);
-          gtk_widget_set_valign (apply, GTK_ALIGN_CENTER);
-          g_object_set_data (G_OBJECT (apply), "index", GUINT_TO_POINTER (i));
-          g_signal_connect (apply, "clicked", G_CALLBACK (apply_search_clicked), self);
-          adw_action_row_add_suffix (ADW_ACTION_ROW (item), apply);
-          gtk_list_box_append (GTK_LIST_BOX (self->search_list), item);
-          shown++;
-        }
-    }
-  {
-    GtkLabel *status = g_object_get_data (G_OBJECT (dialog), "status");
-    g_autofree char *text = g_strdup_printf (_("%u configurations evaluated; %u fit and meet the constraints; %u on "
-                                               "the front of time against cost"),
-                                             evaluated, self->search_results->len, shown);
-    gtk_label_set_text (status, text);
-  }
-  gtk_widget_queue_draw (self->search_area);
-}
-
-static void
-on_search_clicked (GtkButton *button,
-                   gpointer   user_data)
-{
-  run_search (SUANLI_PLAN_PAGE (user_data), GTK_WIDGET (gtk_widget_get_root (GTK_WIDGET (button))));
-}
-
-static GtkWidget *
-constraint_row (GtkWidget  *group,
-                GtkWidget  *dialog,
-                const char *key,
-                const char *title,
-                double      value,
-                double      max,
-                double      step)
-{
-  GtkWidget *row = adw_action_row_new ();
-  GtkWidget *spin = gtk_spin_button_new_with_range (0, max, step);
-
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), value);
-  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
-  g_object_set_data (G_OBJECT (dialog), key, spin);
-  return spin;
-}
-
-/* Opens "Find configurations" and runs a first search with no limits but 1024 GPUs. */
+/* Opens "Find configurations"; the configuration the user applies comes back as a merge patch. */
 GtkWindow *
 suanli_plan_page_open_search (SuanliPlanPage *self)
 {
-  GtkWidget *box, *paned, *group, *left, *button, *scrolled, *status, *cloud_row, *cloud_switch;
-
   g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), NULL);
 
   if (self->search_window != NULL)
     gtk_window_destroy (self->search_window);
-  self->search_window = GTK_WINDOW (adw_window_new ());
+  self->search_window = GTK_WINDOW (suanli_search_window_new (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))),
+                                                              self->plan, self->catalog));
   g_object_add_weak_pointer (G_OBJECT (self->search_window), (gpointer *) &self->search_window);
-  gtk_window_set_title (self->search_window, _("Find Configurations"));
-  gtk_window_set_default_size (self->search_window, 1100, 720);
-  gtk_window_set_transient_for (self->search_window, GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))));
-
-  left = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  g_object_set (left, "margin-start", 12, "margin-end", 12, "margin-top", 12, "margin-bottom", 12, NULL);
-  group = adw_preferences_group_new ();
-  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Constraints"));
-  adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
-                                         _("The job stays as planned; the search varies the hardware, the GPU count, "
-                                           "tensor and pipeline parallelism, ZeRO and recomputation. 0 means no limit."));
-  constraint_row (group, GTK_WIDGET (self->search_window), "budget", _("Budget"), 0, 1e12, 1000);
-  constraint_row (group, GTK_WIDGET (self->search_window), "deadline", _("Deadline (days)"), 0, 3650, 1);
-  constraint_row (group, GTK_WIDGET (self->search_window), "max-gpus", _("Most GPUs"), 1024, 65536, 8);
-  cloud_row = adw_action_row_new ();
-  cloud_switch = gtk_switch_new ();
-  gtk_widget_set_valign (cloud_switch, GTK_ALIGN_CENTER);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (cloud_row), _("Cloud instances only, at their prices"));
-  adw_action_row_add_suffix (ADW_ACTION_ROW (cloud_row), cloud_switch);
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), cloud_row);
-  g_object_set_data (G_OBJECT (self->search_window), "cloud-only", cloud_switch);
-  gtk_box_append (GTK_BOX (left), group);
-  button = gtk_button_new_with_mnemonic (_("_Search"));
-  gtk_widget_add_css_class (button, "suggested-action");
-  gtk_widget_add_css_class (button, "pill");
-  gtk_widget_set_halign (button, GTK_ALIGN_CENTER);
-  g_signal_connect (button, "clicked", G_CALLBACK (on_search_clicked), self);
-  gtk_box_append (GTK_BOX (left), button);
-  status = gtk_label_new (NULL);
-  gtk_label_set_wrap (GTK_LABEL (status), TRUE);
-  gtk_widget_add_css_class (status, "dim-label");
-  g_object_set_data (G_OBJECT (self->search_window), "status", status);
-  gtk_box_append (GTK_BOX (left), status);
-  self->search_list = gtk_list_box_new ();
-  gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->search_list), GTK_SELECTION_NONE);
-  gtk_widget_add_css_class (self->search_list, "boxed-list");
-  gtk_box_append (GTK_BOX (left), self->search_list);
-  scrolled = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), left);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-
-  self->search_area = gtk_drawing_area_new ();
-  gtk_widget_set_hexpand (self->search_area, TRUE);
-  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->search_area), draw_search, self->search_chart, NULL);
-
-  paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-  gtk_paned_set_start_child (GTK_PANED (paned), scrolled);
-  gtk_paned_set_end_child (GTK_PANED (paned), self->search_area);
-  gtk_paned_set_position (GTK_PANED (paned), 480);
-  gtk_widget_set_vexpand (paned, TRUE);
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_box_append (GTK_BOX (box), adw_header_bar_new ());
-  gtk_box_append (GTK_BOX (box), paned);
-  adw_window_set_content (ADW_WINDOW (self->search_window), box);
-
-  run_search (self, GTK_WIDGET (self->search_window));
+  g_signal_connect_object (self->search_window, "apply", G_CALLBACK (on_search_apply), self, 0);
   gtk_window_present (self->search_window);
   return self->search_window;
 }
@@ -1396,10 +1226,8 @@ suanli_plan_page_finalize (GObject *object)
   g_ptr_array_unref (self->warnings);
   g_clear_pointer (&self->advice, g_ptr_array_unref);
   g_ptr_array_unref (self->pinned);
-  g_clear_pointer (&self->search_results, g_array_unref);
   suanli_stacked_bar_free (self->memory_bar);
   suanli_stacked_bar_free (self->step_bar);
-  suanli_scatter_chart_free (self->search_chart);
 
   G_OBJECT_CLASS (suanli_plan_page_parent_class)->finalize (object);
 }
@@ -1489,7 +1317,6 @@ suanli_plan_page_init (SuanliPlanPage *self)
   self->pinned = g_ptr_array_new_with_free_func ((GDestroyNotify) pinned_free);
   self->memory_bar = suanli_stacked_bar_new ();
   self->step_bar = suanli_stacked_bar_new ();
-  self->search_chart = suanli_scatter_chart_new ();
   gtk_drawing_area_set_draw_func (self->memory_area, suanli_bar_area_draw, self->memory_bar, NULL);
   gtk_drawing_area_set_draw_func (self->step_area, suanli_bar_area_draw, self->step_bar, NULL);
 
@@ -1545,12 +1372,4 @@ suanli_plan_page_get_editor (SuanliPlanPage *self,
 {
   g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), NULL);
   return suanli_plan_form_get_editor (self->form, field);
-}
-
-/* Returns: (transfer none) (nullable): the last search's results (of SuanliSearchResult). */
-GArray *
-suanli_plan_page_get_search_results (SuanliPlanPage *self)
-{
-  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), NULL);
-  return self->search_results;
 }

@@ -29,7 +29,6 @@ GtkWidget            *suanli_plan_page_get_editor    (SuanliPlanPage *self,
                                                       const char     *field);
 GtkWindow            *suanli_plan_page_open_compare  (SuanliPlanPage *self);
 GtkWindow            *suanli_plan_page_open_search   (SuanliPlanPage *self);
-GArray               *suanli_plan_page_get_search_results (SuanliPlanPage *self);
 gboolean              suanli_plan_page_export_report (SuanliPlanPage *self,
                                                       GFile          *file,
                                                       SuanliPaper     paper);

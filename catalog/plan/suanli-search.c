@@ -4,13 +4,21 @@
  * on it. Each candidate is estimated directly on a copy of the resolved inputs (no JSON), kept if it
  * fits in memory and meets the constraints, and the Pareto front of time to train against cost is
  * marked: a configuration is dominated when another is no slower and no dearer, and better in one.
- * Prices: a cloud instance's list price per GPU, else the plan's own price per GPU-hour.
+ * Prices, so that accelerators are compared like with like: an accelerator costs the user's price
+ * for it, else its cheapest cloud offer in the catalog per GPU-hour; a cloud instance searched as
+ * itself costs its list price. Only prices in the plan's currency count: the catalog has no
+ * exchange rates, so an offer in another currency is left out (and counted), never mixed in. An
+ * accelerator with no price is left out, never given the plan's own price; the caller can list
+ * those with suanli_search_left_out. The plan's own price is not used: it would price one part
+ * differently from the rest.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
+#include <glib/gi18n.h>
 
 #include "suanli-search.h"
 
@@ -19,7 +27,7 @@ typedef struct
   SuanliItem *accelerator;
   SuanliItem *cloud;        /* or NULL */
   double      gpus_per_node;
-  double      price_per_gpu_hour;
+  SuanliSearchPrice price;
   double      scale_out_bandwidth;   /* B/s per GPU; 0: the plan's */
   double      scale_up_bandwidth;    /* B/s; 0: the accelerator's own */
 } Offer;
@@ -59,10 +67,145 @@ set_accelerator (SuanliPlanInputs *in,
   return TRUE;
 }
 
+/* Returns: (transfer full): an empty table of prices for SuanliSearchConstraints.prices. */
+GHashTable *
+suanli_search_prices_new (void)
+{
+  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+}
+
+void
+suanli_search_prices_set (GHashTable *prices,
+                          const char *accelerator_id,
+                          double      per_gpu_hour)
+{
+  g_return_if_fail (prices != NULL && accelerator_id != NULL);
+  g_hash_table_insert (prices, g_strdup (accelerator_id), g_memdup2 (&per_gpu_hour, sizeof per_gpu_hour));
+}
+
+/* Adds one "ID=AMOUNT" (the CLI's --price) to @prices; FALSE with @error when it is not one. */
+gboolean
+suanli_search_prices_parse (GHashTable  *prices,
+                            const char  *assignment,
+                            GError     **error)
+{
+  const char *equals = strchr (assignment, '=');
+  g_autofree char *id = equals != NULL ? g_strndup (assignment, equals - assignment) : NULL;
+  char *end = NULL;
+  double value = equals != NULL ? g_ascii_strtod (equals + 1, &end) : 0;
+
+  if (id == NULL || *id == '\0' || end == equals + 1 || *end != '\0' || !isfinite (value) || value < 0)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("“%s” is not ACCELERATOR=PRICE, a price per GPU-hour such as nvidia-h100-sxm=2.5"), assignment);
+      return FALSE;
+    }
+  suanli_search_prices_set (prices, id, value);
+  return TRUE;
+}
+
+/* A cloud instance's price per GPU-hour: TRUE when it has one in @currency; @other_currency set
+ * when it has one in another. */
+static gboolean
+instance_price (SuanliItem *instance,
+                const char *currency,
+                double     *per_gpu_hour,
+                gboolean   *other_currency)
+{
+  const SuanliSpec *price = suanli_item_find_spec (instance, "price_per_hour");
+  double accelerators = 0;
+  gsize length = strlen (currency);
+
+  *other_currency = FALSE;
+  if (price == NULL || price->unit == NULL || !suanli_item_get_spec_value (instance, "accelerators", &accelerators) ||
+      accelerators < 1 || !(price->value >= 0))
+    return FALSE;
+  if (strncmp (price->unit, currency, length) != 0 || price->unit[length] != '/')
+    {
+      *other_currency = TRUE;
+      return FALSE;
+    }
+  *per_gpu_hour = price->value / accelerators;
+  return TRUE;
+}
+
+/* What @accelerator costs per GPU-hour in @currency: the price in @prices (nullable) for its id,
+ * else its cheapest cloud offer in @catalog; source NONE when neither. */
+void
+suanli_search_price_of (SuanliCatalog     *catalog,
+                        GHashTable        *prices,
+                        const char        *currency,
+                        SuanliItem        *accelerator,
+                        SuanliSearchPrice *price)
+{
+  const char *id = suanli_item_get_id (accelerator);
+  const double *mine = prices != NULL ? g_hash_table_lookup (prices, id) : NULL;
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (catalog));
+
+  *price = (SuanliSearchPrice) { 0, SUANLI_SEARCH_PRICE_NONE, NULL, 0 };
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(SuanliItem) item = g_list_model_get_item (G_LIST_MODEL (catalog), i);
+      double per_gpu_hour = 0;
+      gboolean other_currency = FALSE;
+
+      if (suanli_item_get_kind (item) != SUANLI_ITEM_KIND_CLOUD_INSTANCE ||
+          g_strcmp0 (suanli_item_get_part (item, "accelerator"), id) != 0)
+        continue;
+      if (instance_price (item, currency, &per_gpu_hour, &other_currency))
+        {
+          if (price->offer == NULL || per_gpu_hour < price->per_gpu_hour)
+            {
+              price->offer = item;   /* the catalog holds it */
+              price->per_gpu_hour = per_gpu_hour;
+              price->source = SUANLI_SEARCH_PRICE_OFFER;
+            }
+        }
+      price->other_currency += other_currency;
+    }
+  if (mine != NULL)
+    {
+      price->per_gpu_hour = *mine;
+      price->source = SUANLI_SEARCH_PRICE_USER;
+      price->offer = NULL;
+    }
+}
+
+static gboolean
+estimable (const SuanliPlanInputs *base,
+           SuanliItem             *accelerator)
+{
+  SuanliPlanInputs probe = *base;
+
+  return set_accelerator (&probe, accelerator);
+}
+
+/* Returns: (transfer full): the catalog's accelerators (of SuanliItem) with the figures an
+ * estimate of @base's job needs: what the search can try, priced or not. */
+GPtrArray *
+suanli_search_accelerators (const SuanliPlanInputs *base,
+                            SuanliCatalog          *catalog)
+{
+  GPtrArray *accelerators = g_ptr_array_new_with_free_func (g_object_unref);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (catalog));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(SuanliItem) item = g_list_model_get_item (G_LIST_MODEL (catalog), i);
+
+      if (suanli_item_get_kind (item) == SUANLI_ITEM_KIND_ACCELERATOR && estimable (base, item))
+        g_ptr_array_add (accelerators, g_object_ref (item));
+    }
+  return accelerators;
+}
+
+/* The systems to search, each with its price; @left_out (nullable) gets those the search would try
+ * but for a price in the plan's currency. */
 static GArray *
 collect_offers (const SuanliPlanInputs        *base,
                 SuanliCatalog                 *catalog,
-                const SuanliSearchConstraints *constraints)
+                const SuanliSearchConstraints *constraints,
+                GPtrArray                     *left_out)
 {
   GArray *offers = g_array_new (FALSE, TRUE, sizeof (Offer));
   guint n = g_list_model_get_n_items (G_LIST_MODEL (catalog));
@@ -70,21 +213,29 @@ collect_offers (const SuanliPlanInputs        *base,
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(SuanliItem) item = g_list_model_get_item (G_LIST_MODEL (catalog), i);
-      Offer offer = { NULL, NULL, 8, base->price_per_gpu_hour, 0, 0 };
+      Offer offer = { NULL, NULL, 8, { 0 }, 0, 0 };
 
       if (constraints->cloud_only && suanli_item_get_kind (item) == SUANLI_ITEM_KIND_CLOUD_INSTANCE)
         {
-          const SuanliSpec *price = suanli_item_find_spec (item, "price_per_hour");
           double accelerators = 0;
+          gboolean other_currency = FALSE;
 
           offer.accelerator = suanli_catalog_lookup (catalog, suanli_item_get_part (item, "accelerator"));
-          if (price == NULL || offer.accelerator == NULL ||
-              !suanli_item_get_spec_value (item, "accelerators", &accelerators) || accelerators < 1 ||
-              g_strcmp0 (price->unit, "USD/h") != 0)
+          if (offer.accelerator == NULL || !suanli_item_get_spec_value (item, "accelerators", &accelerators) ||
+              (constraints->accelerator != NULL && g_strcmp0 (suanli_item_get_id (offer.accelerator),
+                                                              constraints->accelerator) != 0) ||
+              !estimable (base, offer.accelerator))
             continue;
+          if (!instance_price (item, base->currency, &offer.price.per_gpu_hour, &other_currency))
+            {
+              if (left_out != NULL)
+                g_ptr_array_add (left_out, g_object_ref (item));
+              continue;
+            }
+          offer.price.source = SUANLI_SEARCH_PRICE_INSTANCE;
+          offer.price.offer = item;
           offer.cloud = item;
           offer.gpus_per_node = accelerators;
-          offer.price_per_gpu_hour = price->value / accelerators;
           /* The instance's own links, as the plan would resolve them (suanli-plan-inputs.c). */
           offer.scale_up_bandwidth = link_bandwidth (catalog, suanli_item_get_part (item, "scale_up"));
           offer.scale_out_bandwidth = link_bandwidth (catalog, suanli_item_get_part (item, "scale_out"));
@@ -97,12 +248,37 @@ collect_offers (const SuanliPlanInputs        *base,
             }
         }
       else if (!constraints->cloud_only && suanli_item_get_kind (item) == SUANLI_ITEM_KIND_ACCELERATOR)
-        offer.accelerator = item;
+        {
+          if ((constraints->accelerator != NULL &&
+               g_strcmp0 (suanli_item_get_id (item), constraints->accelerator) != 0) || !estimable (base, item))
+            continue;
+          suanli_search_price_of (catalog, constraints->prices, base->currency, item, &offer.price);
+          if (offer.price.source == SUANLI_SEARCH_PRICE_NONE)
+            {
+              if (left_out != NULL)
+                g_ptr_array_add (left_out, g_object_ref (item));
+              continue;
+            }
+          offer.accelerator = item;
+        }
       else
         continue;
       g_array_append_val (offers, offer);
     }
   return offers;
+}
+
+/* Returns: (transfer full): what the search with @constraints leaves out for want of a price in
+ * the plan's currency (of SuanliItem): accelerators, or with cloud_only, cloud instances. */
+GPtrArray *
+suanli_search_left_out (const SuanliPlanInputs        *base,
+                        SuanliCatalog                 *catalog,
+                        const SuanliSearchConstraints *constraints)
+{
+  GPtrArray *left_out = g_ptr_array_new_with_free_func (g_object_unref);
+
+  g_array_unref (collect_offers (base, catalog, constraints, left_out));
+  return left_out;
 }
 
 static int
@@ -155,6 +331,50 @@ mark_dominated (GArray *results)
     }
 }
 
+/* The node counts to try on @offer: doublings up to the most GPUs, or the one layout of a fixed
+ * GPU count (a bare accelerator may then fill fewer GPUs than a node has; an instance may not). */
+static GArray *
+node_counts (const Offer                   *offer,
+             const SuanliSearchConstraints *constraints,
+             double                        *gpus_per_node)
+{
+  GArray *counts = g_array_new (FALSE, FALSE, sizeof (double));
+  double max_gpus = constraints->max_gpus > 0 ? constraints->max_gpus : 1024;
+
+  *gpus_per_node = offer->gpus_per_node;
+  if (constraints->gpus > 0)
+    {
+      double nodes = constraints->gpus / offer->gpus_per_node;
+
+      if (offer->cloud == NULL && constraints->gpus < offer->gpus_per_node)
+        {
+          *gpus_per_node = constraints->gpus;
+          nodes = 1;
+        }
+      if (nodes == floor (nodes))
+        g_array_append_val (counts, nodes);
+      return counts;
+    }
+  for (double nodes = 1; nodes * offer->gpus_per_node <= max_gpus; nodes *= 2)
+    g_array_append_val (counts, nodes);
+  return counts;
+}
+
+/* @value, or when @fixed is not 0, whether @value is it. */
+static gboolean
+allowed (double fixed,
+         double value)
+{
+  return fixed == 0 || fixed == value;
+}
+
+static gboolean
+allowed_bit (guint mask,
+             guint bit)
+{
+  return mask == 0 || (mask & (1u << bit)) != 0;
+}
+
 /* Returns: (transfer full): the configurations (of SuanliSearchResult) that fit and meet
  * @constraints, sorted by time to train, the dominated ones marked. Training plans only. */
 GArray *
@@ -167,18 +387,31 @@ suanli_search_run (const SuanliPlanInputs        *base,
   static const double pipelines[] = { 1, 2, 4, 8, 16 };
   static const SuanliRecompute recomputes[] = { SUANLI_RECOMPUTE_NONE, SUANLI_RECOMPUTE_SELECTIVE, SUANLI_RECOMPUTE_FULL };
   GArray *results = g_array_new (FALSE, TRUE, sizeof (SuanliSearchResult));
-  g_autoptr(GArray) offers = collect_offers (base, catalog, constraints);
-  double max_gpus = constraints->max_gpus > 0 ? constraints->max_gpus : 1024;
+  g_autoptr(GArray) offers = NULL;
   guint count = 0;
 
+  if (evaluated != NULL)
+    *evaluated = 0;
   if (!suanli_plan_inputs_is_training (base))
     return results;
+  offers = collect_offers (base, catalog, constraints, NULL);
 
   for (guint o = 0; o < offers->len; o++)
     {
       Offer *offer = &g_array_index (offers, Offer, o);
       SuanliPlanInputs in = *base;
+      g_autoptr(GArray) node_choices = NULL;
+      /* A fixed tensor or pipeline degree is tried even where the usual choices stop. */
+      double tensor_choices[G_N_ELEMENTS (tensors)], pipeline_choices[G_N_ELEMENTS (pipelines)];
+      guint n_tensors = constraints->tensor > 0 ? 1 : G_N_ELEMENTS (tensors);
+      guint n_pipelines = constraints->pipeline > 0 ? 1 : G_N_ELEMENTS (pipelines);
 
+      memcpy (tensor_choices, tensors, sizeof tensors);
+      memcpy (pipeline_choices, pipelines, sizeof pipelines);
+      if (constraints->tensor > 0)
+        tensor_choices[0] = constraints->tensor;
+      if (constraints->pipeline > 0)
+        pipeline_choices[0] = constraints->pipeline;
       if (!set_accelerator (&in, offer->accelerator))
         continue;
       in.offload = SUANLI_OFFLOAD_NONE;
@@ -186,20 +419,22 @@ suanli_search_run (const SuanliPlanInputs        *base,
        * one resolves to (suanli-plan-inputs.c). */
       if (offer->cloud == NULL && base->scale_out_from_cloud)
         in.scale_out_bandwidth = 50e9;
-      in.gpus_per_node = offer->gpus_per_node;
-      in.price_per_gpu_hour = offer->price_per_gpu_hour;
+      node_choices = node_counts (offer, constraints, &in.gpus_per_node);
+      in.price_per_gpu_hour = offer->price.per_gpu_hour;
       if (offer->scale_up_bandwidth > 0)
         in.scale_up_bandwidth = offer->scale_up_bandwidth;
       if (offer->scale_out_bandwidth > 0)
         in.scale_out_bandwidth = offer->scale_out_bandwidth;
-      for (double nodes = 1; nodes * in.gpus_per_node <= max_gpus; nodes *= 2)
-        for (guint t = 0; t < G_N_ELEMENTS (tensors); t++)
-          for (guint p = 0; p < G_N_ELEMENTS (pipelines); p++)
+      for (guint k = 0; k < node_choices->len; k++)
+        for (guint t = 0; t < n_tensors; t++)
+          for (guint p = 0; p < n_pipelines; p++)
             {
-              double gpus = nodes * in.gpus_per_node, tensor = tensors[t], pipeline = pipelines[p];
+              double nodes = g_array_index (node_choices, double, k);
+              double gpus = nodes * in.gpus_per_node, tensor = tensor_choices[t], pipeline = pipeline_choices[p];
 
               if (tensor > in.gpus_per_node || fmod (in.heads, tensor) != 0 || pipeline > in.layers ||
-                  fmod (in.layers, pipeline) != 0 || fmod (gpus, tensor * pipeline) != 0)
+                  fmod (in.layers, pipeline) != 0 || fmod (gpus, tensor * pipeline) != 0 ||
+                  !allowed (constraints->data, gpus / (tensor * pipeline)))
                 continue;
               in.nodes = nodes;
               in.gpus = gpus;
@@ -215,6 +450,9 @@ suanli_search_run (const SuanliPlanInputs        *base,
                     SuanliEstimate e;
                     SuanliSearchResult result = { 0 };
 
+                    if (!allowed_bit (constraints->zero_stages, zero) ||
+                        !allowed_bit (constraints->recomputes, recomputes[r]))
+                      continue;
                     in.zero_stage = zero;
                     in.recompute = recomputes[r];
                     suanli_estimate_compute (&in, &e);
@@ -225,8 +463,20 @@ suanli_search_run (const SuanliPlanInputs        *base,
                     g_strlcpy (result.accelerator_id, in.accelerator_id, sizeof result.accelerator_id);
                     g_strlcpy (result.accelerator_name, in.accelerator_name, sizeof result.accelerator_name);
                     if (offer->cloud != NULL)
-                      g_strlcpy (result.cloud_instance_id, suanli_item_get_id (offer->cloud),
-                                 sizeof result.cloud_instance_id);
+                      {
+                        g_strlcpy (result.cloud_instance_id, suanli_item_get_id (offer->cloud),
+                                   sizeof result.cloud_instance_id);
+                        g_strlcpy (result.cloud_instance_name, suanli_item_get_name (offer->cloud),
+                                   sizeof result.cloud_instance_name);
+                      }
+                    if (offer->price.offer != NULL)
+                      {
+                        g_strlcpy (result.price_from_id, suanli_item_get_id (offer->price.offer),
+                                   sizeof result.price_from_id);
+                        g_strlcpy (result.price_from_name, suanli_item_get_name (offer->price.offer),
+                                   sizeof result.price_from_name);
+                      }
+                    result.price_source = offer->price.source;
                     result.gpus_per_node = in.gpus_per_node;
                     result.nodes = nodes;
                     result.tensor = tensor;
@@ -249,6 +499,19 @@ suanli_search_run (const SuanliPlanInputs        *base,
   if (evaluated != NULL)
     *evaluated = count;
   return results;
+}
+
+/* Returns: (transfer full): how a result reads: "16 × H100 SXM", or on cloud instances
+ * "2 × p5.48xlarge (16 × H100 SXM)". Names, never ids. */
+char *
+suanli_search_result_label (const SuanliSearchResult *result)
+{
+  double gpus = result->gpus_per_node * result->nodes;
+
+  if (*result->cloud_instance_id != '\0')
+    return g_strdup_printf (_("%g × %s (%g × %s)"), result->nodes, result->cloud_instance_name, gpus,
+                            result->accelerator_name);
+  return g_strdup_printf ("%g × %s", gpus, result->accelerator_name);
 }
 
 /* Returns: (transfer full): the merge patch that makes a plan use @result's configuration: its
@@ -321,10 +584,34 @@ suanli_search_result_patch (const SuanliSearchResult *result)
   return json_generator_to_data (generator, NULL);
 }
 
-/* Returns: (transfer full): `suanli-search/1` JSON: the front first, each with its merge patch. */
+static const char *
+price_source_name (SuanliSearchPriceSource source)
+{
+  static const char * const names[] = { "none", "user", "offer", "instance" };
+
+  return names[source];
+}
+
+static void
+add_string_or_null (JsonBuilder *builder,
+                    const char  *member,
+                    const char  *value)
+{
+  json_builder_set_member_name (builder, member);
+  if (value != NULL && *value != '\0')
+    json_builder_add_string_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
+/* Returns: (transfer full): `suanli-search/1` JSON: the front first, each result with its names
+ * (its ids beside them), its price and where that came from, and its merge patch (the layout);
+ * then what was left out for want of a price in @currency (@left_out of SuanliItem, nullable). */
 char *
-suanli_search_to_json (GArray *results,
-                       guint   evaluated)
+suanli_search_to_json (GArray     *results,
+                       guint       evaluated,
+                       const char *currency,
+                       GPtrArray  *left_out)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonGenerator) generator = json_generator_new ();
@@ -335,6 +622,8 @@ suanli_search_to_json (GArray *results,
   json_builder_add_string_value (builder, "suanli-search/1");
   json_builder_set_member_name (builder, "evaluated");
   json_builder_add_int_value (builder, evaluated);
+  json_builder_set_member_name (builder, "currency");
+  json_builder_add_string_value (builder, currency);
   json_builder_set_member_name (builder, "results");
   json_builder_begin_array (builder);
   for (int pass = 0; pass < 2; pass++)
@@ -342,30 +631,53 @@ suanli_search_to_json (GArray *results,
       {
         SuanliSearchResult *r = &g_array_index (results, SuanliSearchResult, i);
         g_autofree char *patch = NULL;
+        g_autofree char *label = NULL;
 
         if (r->dominated != (pass == 1))
           continue;
         patch = suanli_search_result_patch (r);
+        label = suanli_search_result_label (r);
         json_builder_begin_object (builder);
+        json_builder_set_member_name (builder, "label");
+        json_builder_add_string_value (builder, label);
         json_builder_set_member_name (builder, "accelerator");
         json_builder_add_string_value (builder, r->accelerator_id);
-        json_builder_set_member_name (builder, "cloud_instance");
-        if (*r->cloud_instance_id)
-          json_builder_add_string_value (builder, r->cloud_instance_id);
-        else
-          json_builder_add_null_value (builder);
+        json_builder_set_member_name (builder, "accelerator_name");
+        json_builder_add_string_value (builder, r->accelerator_name);
+        add_string_or_null (builder, "cloud_instance", r->cloud_instance_id);
+        add_string_or_null (builder, "cloud_instance_name", r->cloud_instance_name);
         json_builder_set_member_name (builder, "gpus");
         json_builder_add_int_value (builder, (gint64) (r->gpus_per_node * r->nodes));
         json_builder_set_member_name (builder, "time_to_train_s");
         json_builder_add_double_value (builder, r->time_to_train_s);
         json_builder_set_member_name (builder, "cost");
         json_builder_add_double_value (builder, r->cost);
+        json_builder_set_member_name (builder, "price_per_gpu_hour");
+        json_builder_add_double_value (builder, r->price_per_gpu_hour);
+        json_builder_set_member_name (builder, "price_source");
+        json_builder_add_string_value (builder, price_source_name (r->price_source));
+        add_string_or_null (builder, "price_from", r->price_from_id);
+        add_string_or_null (builder, "price_from_name", r->price_from_name);
         json_builder_set_member_name (builder, "dominated");
         json_builder_add_boolean_value (builder, r->dominated);
         json_builder_set_member_name (builder, "change");
         json_builder_add_value (builder, json_from_string (patch, NULL));
         json_builder_end_object (builder);
       }
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "left_out_without_price");
+  json_builder_begin_array (builder);
+  for (guint i = 0; left_out != NULL && i < left_out->len; i++)
+    {
+      SuanliItem *item = g_ptr_array_index (left_out, i);
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "id");
+      json_builder_add_string_value (builder, suanli_item_get_id (item));
+      json_builder_set_member_name (builder, "name");
+      json_builder_add_string_value (builder, suanli_item_get_name (item));
+      json_builder_end_object (builder);
+    }
   json_builder_end_array (builder);
   json_builder_end_object (builder);
   root = json_builder_get_root (builder);

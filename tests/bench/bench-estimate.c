@@ -52,16 +52,18 @@ typedef struct
 {
   SuanliPlanInputs inputs;
   SuanliCatalog   *catalog;
+  GHashTable      *prices;
   guint            evaluated;
   guint            found;
 } Search2;
 
-/* The planner's "Find configurations": every accelerator in the catalog, up to 1024 GPUs. */
+/* The planner's "Find configurations": every accelerator in the catalog, up to 1024 GPUs, each
+ * given a price so that none is left out. */
 static void
 search_all (gpointer data)
 {
   Search2 *search = data;
-  SuanliSearchConstraints constraints = { 0, 0, 1024, FALSE };
+  SuanliSearchConstraints constraints = { 0, 0, 1024, FALSE, search->prices };
   g_autoptr(GArray) results = suanli_search_run (&search->inputs, search->catalog, &constraints, &search->evaluated);
 
   search->found = results->len;
@@ -120,9 +122,12 @@ main (int   argc,
            FULL_EVALUATIONS / (suanli_bench_median (full) / 1000));
   {
     g_autoptr(SuanliBench) searching = suanli_bench_new ("full configuration search", "ms");
-    Search2 search2 = { search.inputs, catalog, 0, 0 };
+    g_autoptr(GHashTable) prices = suanli_search_prices_new ();
+    g_autoptr(GPtrArray) accelerators = suanli_search_accelerators (&search.inputs, catalog);
+    Search2 search2 = { search.inputs, catalog, prices, 0, 0 };
 
-    search2.inputs.price_per_gpu_hour = 2.5;
+    for (guint i = 0; i < accelerators->len; i++)
+      suanli_search_prices_set (prices, suanli_item_get_id (g_ptr_array_index (accelerators, i)), 2.5);
     suanli_bench_time (searching, 7, search_all, &search2);
     suanli_bench_report (searching);
     g_print ("the search evaluates %u configurations; %u fit\n", search2.evaluated, search2.found);
