@@ -208,6 +208,15 @@ update_cards (SuanliPlanPage *self)
       add_card (self, "inference.tpot_s", tpot, tpot_range);
       add_card (self, "inference.tokens_per_s", tokens, tokens_range);
       add_card (self, "inference.max_concurrent_sequences", sequences, _("Sequences that fit per GPU"));
+      {
+        g_autofree char *capacity = suanli_format_large (f->capacity_rps);
+        g_autofree char *caption = e->replicas_needed > 0
+          ? g_strdup_printf (_("Requests/s it serves (%g asked: %g of %g replicas)"), self->inputs.requests_per_s,
+                             e->replicas_needed, e->replicas)
+          : g_strdup (_("Requests/s it serves"));
+
+        add_card (self, "inference.capacity_rps", capacity, caption);
+      }
     }
 }
 
