@@ -385,6 +385,54 @@ screenshot_planner (Fixture    *fixture,
   adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
 }
 
+static GtkWidget *
+find_named (GtkWidget  *root,
+            const char *name)
+{
+  if (g_str_equal (gtk_widget_get_name (root), name))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_named (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Every part of the memory and step bars explains itself when clicked, not only the cards. */
+static void
+test_bar_parts_explained (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  const struct { const char *area; const char *figure; const char *formula; } parts[] = {
+    /* What the formula says in either language. */
+    { "memory-area", "memory.weights", "P ÷ (t·p)" },
+    { "step-area", "training.compute_s", "FLOPs ÷" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    {
+      GtkWidget *area = find_named (GTK_WIDGET (fixture->page), parts[i].area);
+      GtkWidget *popover;
+      const char *text;
+
+      g_assert_nonnull (area);
+      /* The first segment, at the bar's left end, once the bar is drawn. */
+      suanli_test_wait_for_frame (area);
+      suanli_test_click (area, 4, 6);
+      suanli_test_settle (GTK_WIDGET (fixture->window));
+      popover = gtk_widget_get_first_child (area);
+      g_assert_true (GTK_IS_POPOVER (popover));
+      g_assert_cmpstr (gtk_widget_get_name (popover), ==, parts[i].figure);
+      g_assert_true (gtk_widget_get_visible (popover));
+      text = gtk_label_get_text (GTK_LABEL (gtk_popover_get_child (GTK_POPOVER (popover))));
+      g_assert_nonnull (strstr (text, parts[i].formula));
+      gtk_popover_popdown (GTK_POPOVER (popover));
+    }
+}
+
 /* The journey a user brings: Llama 2 70B fine-tuned with LoRA on 8 × H100 does not fit; the first
  * suggestion, clicked, makes it fit and says so; the toast's Undo takes it back. */
 static void
@@ -893,6 +941,7 @@ main (int   argc,
   g_test_add ("/plan-page/files", Fixture, NULL, fixture_set_up, test_files, fixture_tear_down);
   g_test_add ("/plan-page/export-report", Fixture, NULL, fixture_set_up, test_export_report, fixture_tear_down);
   g_test_add_func ("/plan-page/catalog-arrives-later", test_catalog_arrives_later);
+  g_test_add ("/plan-page/bar-parts-explained", Fixture, NULL, fixture_set_up, test_bar_parts_explained, fixture_tear_down);
   g_test_add ("/plan-page/lora-70b-journey", Fixture, NULL, fixture_set_up, test_lora_70b_journey, fixture_tear_down);
   g_test_add ("/plan-page/name-follows", Fixture, NULL, fixture_set_up, test_name_follows, fixture_tear_down);
   g_test_add ("/plan-page/name-in-compare-and-report", Fixture, NULL, fixture_set_up, test_name_in_compare_and_report,
