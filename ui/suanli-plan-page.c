@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "suanli-close-shortcuts.h"
 #include "suanli-advice.h"
 #include "suanli-plan-form.h"
 #include "suanli-plan-name.h"
@@ -1052,6 +1053,7 @@ suanli_plan_page_open_compare (SuanliPlanPage *self)
   if (self->compare_window != NULL)
     gtk_window_destroy (self->compare_window);
   self->compare_window = GTK_WINDOW (adw_window_new ());
+  suanli_close_shortcuts_add (self->compare_window);
   g_object_add_weak_pointer (G_OBJECT (self->compare_window), (gpointer *) &self->compare_window);
   gtk_window_set_title (self->compare_window, _("Compare Plans"));
   gtk_window_set_default_size (self->compare_window, 860, 460);
