@@ -392,6 +392,23 @@ suanli_test_find_label (GtkWidget  *root,
 
 
 /* The first widget of @type under @root (depth first, @root included), or NULL. */
+/* Returns: (nullable) (transfer none): the widget under @root (itself included) named @name. */
+GtkWidget *
+suanli_test_find_named (GtkWidget  *root,
+                        const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = suanli_test_find_named (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 GtkWidget *
 suanli_test_find_widget (GtkWidget *root,
                          GType      type)

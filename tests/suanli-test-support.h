@@ -22,6 +22,8 @@ char       *suanli_test_screenshot            (GtkWidget   *widget,
                                                const char  *name);
 GtkWidget  *suanli_test_find_label            (GtkWidget   *root,
                                                const char  *text);
+GtkWidget  *suanli_test_find_named            (GtkWidget   *root,
+                                               const char  *name);
 GtkWidget  *suanli_test_find_widget           (GtkWidget   *root,
                                                GType        type);
 GdkTexture *suanli_test_render                (GtkWidget   *widget);

@@ -244,27 +244,11 @@ recent_menu_lists_bobs_plan (gpointer page)
   return lists_bobs_plan (GTK_WIDGET (page));
 }
 
-static GtkWidget *
-find_named (GtkWidget  *root,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static gboolean
 has_named_widget (GtkWidget  *root,
                   const char *name)
 {
-  return find_named (root, name) != NULL;
+  return suanli_test_find_named (root, name) != NULL;
 }
 
 static void
@@ -432,7 +416,7 @@ test_bar_parts_explained (Fixture       *fixture,
 
   for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
     {
-      GtkWidget *area = find_named (GTK_WIDGET (fixture->page), parts[i].area);
+      GtkWidget *area = suanli_test_find_named (GTK_WIDGET (fixture->page), parts[i].area);
       GtkWidget *popover;
       const char *text;
 

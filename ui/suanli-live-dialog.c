@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 
 #include "suanli-close-shortcuts.h"
+#include "suanli-cuda-driver.h"
 #include "suanli-agent-list.h"
 #include "suanli-live-dialog.h"
 #include "suanli-local-capture.h"
@@ -947,6 +948,23 @@ suanli_live_dialog_init (SuanliLiveDialog *self)
   gtk_label_set_xalign (GTK_LABEL (explanation), 0);
   gtk_widget_add_css_class (explanation, "dim-label");
   gtk_box_append (GTK_BOX (body), explanation);
+  {
+    g_autofree char *library = NULL;
+
+    /* Without a driver no local job ever appears: say so, and what still works. */
+    if (!suanli_cuda_driver_is_present (&library))
+      {
+        g_autofree char *text = g_strdup_printf (_("This computer has no CUDA driver (%s not found): jobs here cannot "
+                                                   "be captured. Connect to the agent of a node that has GPUs."), library);
+        GtkWidget *warning = gtk_label_new (text);
+
+        gtk_widget_set_name (warning, "no-cuda-driver");
+        gtk_label_set_wrap (GTK_LABEL (warning), TRUE);
+        gtk_label_set_xalign (GTK_LABEL (warning), 0);
+        gtk_widget_add_css_class (warning, "warning");
+        gtk_box_append (GTK_BOX (body), warning);
+      }
+  }
 
   self->groups = gtk_box_new (GTK_ORIENTATION_VERTICAL, 18);
   self->empty = adw_status_page_new ();
