@@ -11,6 +11,7 @@
 #include <adwaita.h>
 
 #include "suanli-catalog.h"
+#include "suanli-device-match.h"
 #include "suanli-estimate.h"
 #include "suanli-flame-graph.h"
 #include "suanli-import.h"
@@ -757,8 +758,9 @@ test_against_plan (Fixture       *fixture,
   gtk_widget_activate_action (GTK_WIDGET (fixture->page), "profile.use-measured", NULL);
   g_assert_null (json_object_get_member (suanli_plan_get_root (plan), "assumptions"));
 
-  /* On 128, it is plausible; writing it closes the loop: the plan's step is then the measured one. */
-  g_assert_true (suanli_plan_apply_merge_patch_data (plan, "{\"system\": {\"nodes\": 16}}", NULL));
+  /* With 16 sequences a step, it is plausible; writing it closes the loop: the plan's step is then
+   * the measured one. */
+  g_assert_true (suanli_plan_apply_merge_patch_data (plan, "{\"workload\": {\"global_batch\": 16}}", NULL));
   g_test_message ("%s", suanli_profile_page_get_plan_comparison (fixture->page));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "profile.use-measured", NULL));
   assumptions = json_object_get_object_member (suanli_plan_get_root (plan), "assumptions");
@@ -777,6 +779,112 @@ test_against_plan (Fixture       *fixture,
     suanli_estimate_compute (&inputs, &estimate);
     g_test_message ("mfu %.4f: planned step %.4f s", mfu, estimate.step_time_s);
     g_assert_cmpfloat_with_epsilon (estimate.step_time_s, 0.399, 0.399 * 1e-3);
+  }
+}
+
+/* The generated trace as if it ran on @gpus × @device (with @memory bytes), opened. */
+static void
+open_trace_on (Fixture    *fixture,
+               const char *device,
+               guint64     memory,
+               guint       gpus)
+{
+  g_autofree char *path = suanli_test_write_kineto_trace (fixture->directory);
+  g_autofree char *text = NULL;
+  g_autoptr(GString) moved = NULL;
+  g_autofree char *devices = g_strdup_printf ("\"name\":\"%s\",\"totalGlobalMem\":%" G_GUINT64_FORMAT, device, memory);
+  g_autofree char *world = g_strdup_printf ("\"world_size\":%u", gpus);
+  g_autoptr(GFile) file = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  moved = g_string_new (text);
+  g_assert_cmpuint (g_string_replace (moved, "\"name\":\"NVIDIA H100 80GB HBM3\",\"totalGlobalMem\":85520809984", devices, 1), ==, 1);
+  g_assert_cmpuint (g_string_replace (moved, "\"world_size\":8", world, 1), ==, 1);
+  g_assert_true (g_file_set_contents (path, moved->str, (gssize) moved->len, NULL));
+  file = g_file_new_for_path (path);
+  suanli_profile_page_open_files (fixture->page, &file, 1);
+  suanli_test_await (loaded, fixture);
+  suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
+  g_unlink (path);
+}
+
+/* A trace of another job is not set against the plan: the page says what each ran on and offers
+ * a plan for the trace's hardware, or another plan. */
+static void
+test_other_job (Fixture       *fixture,
+                gconstpointer  data)
+{
+  SuanliPlan *plan = suanli_workspace_get_plan (fixture->workspace);
+  SuanliCatalog *catalog = suanli_workspace_get_catalog (fixture->workspace);
+  g_autoptr(SuanliPlan) seven_b = suanli_plan_new_from_data ("{\"name\": \"Seven B\", \"model\": {\"preset\": \"llama-2-7b\"},"
+                                                             " \"system\": {\"accelerator\": \"nvidia-h100-sxm\","
+                                                             " \"gpus_per_node\": 8}, \"parallelism\": {\"tensor\": 8}}", -1,
+                                                             "seven-b.suanli-plan", NULL);
+  g_autofree char *v100_said = g_strdup_printf (_("This trace ran on %s"), "1 × Tesla V100-SXM2-32GB");
+  gboolean has_v100 = suanli_device_match (catalog, "Tesla V100-SXM2-32GB", 34089730048) != NULL;
+  GtkWidget *make = gtk_widget_get_ancestor (suanli_test_find_label (GTK_WIDGET (fixture->page), _("Plan for This Hardware")),
+                                             GTK_TYPE_BUTTON);
+  const char *other;
+
+  g_assert_nonnull (seven_b);
+  suanli_plan_replace (plan, seven_b);
+  /* The generated trace is of 8 × H100: compared. */
+  g_assert_nonnull (suanli_profile_page_get_plan_comparison (fixture->page));
+  g_assert_null (suanli_profile_page_get_other_job (fixture->page));
+
+  /* One V100: no comparison, what it ran on, and the catalog's lack said plainly where it lacks it. */
+  open_trace_on (fixture, "Tesla V100-SXM2-32GB", 34089730048, 1);
+  other = suanli_profile_page_get_other_job (fixture->page);
+  g_test_message ("%s", other);
+  g_assert_null (suanli_profile_page_get_plan_comparison (fixture->page));
+  g_assert_nonnull (other);
+  g_assert_true (g_str_has_prefix (other, "This trace ran on 1 × Tesla V100-SXM2-32GB") || strstr (other, "Tesla V100-SXM2-32GB"));
+  g_assert_nonnull (strstr (other, "1 × Tesla V100-SXM2-32GB"));
+  g_assert_nonnull (strstr (other, "Seven B"));
+  g_assert_true (gtk_widget_is_sensitive (make) == has_v100);
+  if (!has_v100)
+    g_assert_nonnull (strstr (other, _("A plan for it needs it in the catalog first.")));
+  suanli_test_screenshot_styles (GTK_WIDGET (fixture->window), "profiler-other-job");
+
+  /* Eight H100s where the plan has 16: not compared either. */
+  g_assert_true (suanli_plan_apply_merge_patch_data (plan, "{\"system\": {\"nodes\": 2}}", NULL));
+  open_trace_on (fixture, "NVIDIA H100 80GB HBM3", 85520809984, 8);
+  g_assert_null (suanli_profile_page_get_plan_comparison (fixture->page));
+  g_assert_nonnull (strstr (suanli_profile_page_get_other_job (fixture->page), "8 × NVIDIA H100 80GB HBM3"));
+
+  /* Two A100s: Plan for This Hardware takes their model and count (tensor 8 cannot split 2 GPUs:
+   * dropped), and then the two are compared. */
+  open_trace_on (fixture, "NVIDIA A100-SXM4-80GB", 85198045184, 2);
+  g_assert_null (suanli_profile_page_get_plan_comparison (fixture->page));
+  g_assert_true (gtk_widget_is_sensitive (make));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "profile.plan-from-trace", NULL));
+  {
+    JsonObject *system = json_object_get_object_member (suanli_plan_get_root (plan), "system");
+
+    g_assert_cmpstr (json_object_get_string_member (system, "accelerator"), ==, "nvidia-a100-80gb-sxm");
+    g_assert_cmpint (json_object_get_int_member (system, "gpus_per_node"), ==, 2);
+    g_assert_cmpint (json_object_get_int_member (system, "nodes"), ==, 1);
+  }
+  g_assert_null (suanli_profile_page_get_other_job (fixture->page));
+  g_assert_nonnull (suanli_profile_page_get_plan_comparison (fixture->page));
+
+  /* Open Another Plan…: a plan file of 8 × H100 against the generated trace again. */
+  {
+    g_autofree char *path = g_build_filename (fixture->directory, "h100.suanli-plan", NULL);
+    g_autoptr(GFile) file = g_file_new_for_path (path);
+    g_autoptr(GError) error = NULL;
+
+    open_trace_on (fixture, "NVIDIA H100 80GB HBM3", 85520809984, 8);
+    g_assert_nonnull (suanli_profile_page_get_other_job (fixture->page));
+    g_assert_true (g_file_set_contents (path, "{\"name\": \"Eight H100\", \"model\": {\"preset\": \"llama-2-7b\"},"
+                                              " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 8}}",
+                                        -1, NULL));
+    g_assert_true (suanli_profile_page_open_plan (fixture->page, file, &error));
+    g_assert_no_error (error);
+    g_assert_null (suanli_profile_page_get_other_job (fixture->page));
+    g_assert_nonnull (strstr (suanli_profile_page_get_plan_comparison (fixture->page), "Eight H100"));
+    suanli_test_screenshot_styles (GTK_WIDGET (fixture->window), "profiler-same-job");
+    g_unlink (path);
   }
 }
 
@@ -1035,6 +1143,7 @@ main (int   argc,
   g_test_add ("/profile-page/range", Fixture, NULL, fixture_set_up, test_range, fixture_tear_down);
   g_test_add ("/profile-page/export", Fixture, NULL, fixture_set_up, test_export, fixture_tear_down);
   g_test_add ("/profile-page/against-plan", Fixture, NULL, fixture_set_up, test_against_plan, fixture_tear_down);
+  g_test_add ("/profile-page/other-job", Fixture, NULL, fixture_set_up, test_other_job, fixture_tear_down);
   g_test_add ("/profile-page/flame-diff", Fixture, NULL, fixture_set_up, test_flame_diff, fixture_tear_down);
   g_test_add ("/profile-page/ranks", Fixture, NULL, fixture_set_up, test_ranks, fixture_tear_down);
   g_test_add ("/profile-page/live", Fixture, NULL, fixture_set_up, test_live, fixture_tear_down);

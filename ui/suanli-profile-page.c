@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
@@ -22,6 +23,7 @@
 #include "suanli-estimate.h"
 #include "suanli-flame.h"
 #include "suanli-flame-graph.h"
+#include "suanli-job-match.h"
 #include "suanli-live-dialog.h"
 #include "suanli-plan-comparison.h"
 #include "suanli-plan-name.h"
@@ -84,6 +86,12 @@ struct _SuanliProfilePage
   char                 *plan_text;       /* the comparison shown, as text */
   double                measured_mfu;    /* what the last comparison implied; 0: none */
   SuanliPlan           *watched_plan;    /* the workspace's plan, whose changes redo the comparison */
+  GtkWidget            *job_box;         /* shown instead when the trace is of another job */
+  GtkLabel             *job_label;
+  GtkWidget            *plan_from_trace_button;
+  char                 *trace_accelerator;   /* the catalog's id of what the trace ran on, or NULL */
+  guint                 trace_gpus;          /* and how many */
+  GtkFileChooserNative *plan_dialog;
   SuanliTrace          *baseline;        /* another trace the flame graph is compared with, or NULL */
   GtkButton            *compare_button;
   GtkFileChooserNative *compare_dialog;
@@ -548,8 +556,41 @@ show_comparison (SuanliProfilePage          *self,
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "profile.use-measured", self->measured_mfu > 0 && self->measured_mfu <= 1);
 }
 
-/* Measured against planned, when the workspace's plan resolves (SuanliPlanComparison says which
- * figures and how). */
+/* The trace is of another job than the plan's (@match), or NULL: say what each ran on, and offer
+ * a plan for the trace's hardware (when the catalog has it) or another plan. */
+static void
+show_other_job (SuanliProfilePage    *self,
+                const SuanliJobMatch *match)
+{
+  g_clear_pointer (&self->trace_accelerator, g_free);
+  self->trace_gpus = 0;
+  gtk_widget_set_visible (self->job_box, match != NULL);
+  if (match == NULL)
+    return;
+  if (match->accelerator != NULL)
+    {
+      self->trace_accelerator = g_strdup (suanli_item_get_id (match->accelerator));
+      self->trace_gpus = match->gpus;
+      gtk_label_set_text (self->job_label, match->why);
+      gtk_widget_set_tooltip_text (self->plan_from_trace_button, _("Set the plan to the trace's accelerator and GPU count "
+                                                                   "(undo in the planner)"));
+    }
+  else
+    {
+      g_autofree char *text = g_strdup_printf ("%s %s", match->why,
+                                               match->ran_on != NULL ? _("A plan for it needs it in the catalog first.")
+                                                                     : "");
+
+      gtk_label_set_text (self->job_label, g_strchomp (text));
+      gtk_widget_set_tooltip_text (self->plan_from_trace_button,
+                                   match->ran_on != NULL ? _("The catalog has no such accelerator")
+                                                         : _("The trace does not say what it ran on"));
+    }
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "profile.plan-from-trace", self->trace_accelerator != NULL);
+}
+
+/* Measured against planned, when the workspace's plan resolves and the trace is of its job
+ * (SuanliJobMatch says whether, SuanliPlanComparison which figures and how). */
 static void
 compare_with_plan (SuanliProfilePage *self)
 {
@@ -558,22 +599,142 @@ compare_with_plan (SuanliProfilePage *self)
   g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
   g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
   g_autoptr(SuanliPlanComparison) comparison = NULL;
+  g_autoptr(SuanliJobMatch) match = NULL;
   SuanliPlanInputs inputs = { 0 };
   SuanliEstimate estimate = { 0 };
 
   if (trace != NULL && workspace != NULL && self->figures != NULL && self->figures->trace == trace)
     {
       SuanliPlan *plan = suanli_workspace_get_plan (workspace);
+      SuanliCatalog *catalog = suanli_workspace_get_catalog (workspace);
 
-      if (suanli_plan_inputs_resolve (plan, suanli_workspace_get_catalog (workspace), &inputs, errors, warnings))
+      if (suanli_plan_inputs_resolve (plan, catalog, &inputs, errors, warnings))
         {
           g_autofree char *name = suanli_plan_name_dup (plan, &inputs);
 
+          match = suanli_job_match_new (trace, catalog, name, &inputs);
           suanli_estimate_compute (&inputs, &estimate);
-          comparison = suanli_plan_comparison_new (name, &inputs, &estimate, self->figures);
+          if (match->same_job)
+            comparison = suanli_plan_comparison_new (name, &inputs, &estimate, self->figures);
         }
     }
   show_comparison (self, comparison);
+  show_other_job (self, match != NULL && !match->same_job ? match : NULL);
+}
+
+/* Plan for This Hardware: the plan keeps its model and workload, and takes the trace's accelerator
+ * and GPU count (eight to a node when they split so); a split of the model the new count cannot
+ * take is dropped for plain data parallelism. */
+static void
+plan_from_trace_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
+  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
+  SuanliPlan *plan = workspace != NULL ? suanli_workspace_get_plan (workspace) : NULL;
+  g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) patch = NULL;
+  SuanliPlanInputs inputs = { 0 };
+  guint gpus = self->trace_gpus, per_node = gpus > 8 && gpus % 8 == 0 ? 8 : gpus;
+  gboolean split_fits = TRUE;
+  g_autofree char *done = NULL;
+
+  if (plan == NULL || self->trace_accelerator == NULL || gpus == 0)
+    return;
+  if (suanli_plan_inputs_resolve (plan, suanli_workspace_get_catalog (workspace), &inputs, errors, warnings))
+    split_fits = fmod ((double) gpus, MAX (1, inputs.tensor * inputs.pipeline)) == 0;
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "system");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "accelerator");
+  json_builder_add_string_value (builder, self->trace_accelerator);
+  json_builder_set_member_name (builder, "gpus_per_node");
+  json_builder_add_int_value (builder, per_node);
+  json_builder_set_member_name (builder, "nodes");
+  json_builder_add_int_value (builder, gpus / per_node);
+  json_builder_set_member_name (builder, "cloud_instance");   /* its GPUs are another accelerator's */
+  json_builder_add_null_value (builder);
+  json_builder_end_object (builder);
+  if (!split_fits)
+    {
+      json_builder_set_member_name (builder, "parallelism");
+      json_builder_begin_object (builder);
+      for (const char * const *key = (const char * const[]) { "tensor", "pipeline", "data", "virtual_stages", NULL };
+           *key != NULL; key++)
+        {
+          json_builder_set_member_name (builder, *key);
+          json_builder_add_null_value (builder);
+        }
+      json_builder_end_object (builder);
+    }
+  json_builder_end_object (builder);
+  patch = json_builder_get_root (builder);
+  suanli_plan_apply_merge_patch (plan, patch);
+  done = g_strdup_printf (_("The plan now runs on the trace's %u GPUs (undo in the planner)"), gpus);
+  show_toast (self, done);
+}
+
+/* Opens @file as the workspace's plan, to set the trace against. */
+gboolean
+suanli_profile_page_open_plan (SuanliProfilePage  *self,
+                               GFile              *file,
+                               GError            **error)
+{
+  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
+  g_autoptr(SuanliPlan) loaded = suanli_plan_new_from_file (file, error);
+  g_autofree char *uri = NULL;
+
+  if (loaded == NULL)
+    return FALSE;
+  suanli_plan_replace (suanli_workspace_get_plan (workspace), loaded);
+  uri = g_file_get_uri (file);
+  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+  return TRUE;
+}
+
+static void
+on_plan_response (GtkNativeDialog   *dialog,
+                  int                response,
+                  SuanliProfilePage *self)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (response != GTK_RESPONSE_ACCEPT)
+    return;
+  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  if (!suanli_profile_page_open_plan (self, file, &error))
+    show_toast (self, error->message);
+}
+
+static GtkFileChooserNative *new_file_dialog (SuanliProfilePage    *self,
+                                              const char           *title,
+                                              GtkFileChooserAction  action,
+                                              const char           *accept,
+                                              gboolean              several,
+                                              GCallback             respond);
+
+static void
+open_plan_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
+
+  if (self->plan_dialog == NULL)
+    {
+      g_autoptr(GtkFileFilter) plans = gtk_file_filter_new ();
+
+      self->plan_dialog = new_file_dialog (self, _("Open Plan"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), FALSE,
+                                           G_CALLBACK (on_plan_response));
+      gtk_file_filter_set_name (plans, _("Plans"));
+      gtk_file_filter_add_pattern (plans, "*.suanli-plan");
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->plan_dialog), plans);
+    }
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->plan_dialog));
 }
 
 static void
@@ -902,6 +1063,7 @@ show_trace (SuanliProfilePage *self)
         /* Nothing of an earlier trace's figures stays on show. */
         g_clear_pointer (&self->figures, suanli_trace_figures_free);
         show_comparison (self, NULL);
+        show_other_job (self, NULL);
         gtk_label_set_text (self->summary_label, _("Capturing live: the timeline grows as records come; the summary, "
                                                    "tables and flame graph follow when the capture stops."));
       }
@@ -1375,6 +1537,13 @@ suanli_profile_page_get_plan_comparison (SuanliProfilePage *self)
   return gtk_widget_get_visible (self->plan_box) ? self->plan_text : NULL;
 }
 
+/* What the page says instead of a comparison when the trace is of another job, or NULL. */
+const char *
+suanli_profile_page_get_other_job (SuanliProfilePage *self)
+{
+  return gtk_widget_get_visible (self->job_box) ? gtk_label_get_text (self->job_label) : NULL;
+}
+
 const char *
 suanli_profile_page_get_summary (SuanliProfilePage *self)
 {
@@ -1704,6 +1873,10 @@ suanli_profile_page_dispose (GObject *object)
   if (self->compare_dialog != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->compare_dialog));
   g_clear_object (&self->compare_dialog);
+  if (self->plan_dialog != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->plan_dialog));
+  g_clear_object (&self->plan_dialog);
+  g_clear_pointer (&self->trace_accelerator, g_free);
   if (self->baseline_loading != NULL)
     g_cancellable_cancel (self->baseline_loading);
   g_clear_object (&self->baseline_loading);
@@ -1781,6 +1954,11 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_warning);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_figures);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, job_box);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, job_label);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_from_trace_button);
+  gtk_widget_class_install_action (widget_class, "profile.plan-from-trace", NULL, plan_from_trace_action);
+  gtk_widget_class_install_action (widget_class, "profile.open-plan", NULL, open_plan_action);
   gtk_widget_class_install_action (widget_class, "profile.previous-match", NULL, previous_match_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "profile.search", NULL);
   gtk_widget_class_bind_template_callback (widget_class, on_slice_selected);
