@@ -92,6 +92,8 @@ struct _SuanliProfilePage
   char                 *trace_accelerator;   /* the catalog's id of what the trace ran on, or NULL */
   guint                 trace_gpus;          /* and how many */
   GtkFileChooserNative *plan_dialog;
+  gboolean              tables_split_set;   /* the next position change is the page's own */
+  gboolean              tables_dragged;     /* the user has moved the tables' handle */
   SuanliTrace          *baseline;        /* another trace the flame graph is compared with, or NULL */
   GtkButton            *compare_button;
   GtkFileChooserNative *compare_dialog;
@@ -170,6 +172,22 @@ files_text (SuanliTrace *trace)
       g_string_append (text, base);
     }
   return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+/* The files' full paths, one a line: the title shows their names only. */
+static void
+set_title_tooltip (SuanliProfilePage *self,
+                   SuanliTrace       *trace)
+{
+  g_autoptr(GString) paths = g_string_new (NULL);
+
+  for (guint g = 0; g < suanli_trace_get_n_groups (trace); g++)
+    {
+      if (g > 0)
+        g_string_append_c (paths, '\n');
+      g_string_append (paths, suanli_trace_get_string (trace, suanli_trace_get_group (trace, g)->name));
+    }
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), paths->str);
 }
 
 static char *
@@ -298,6 +316,7 @@ set_details (SuanliProfilePage *self,
 }
 
 static void on_flame_search_changed (SuanliProfilePage *self);
+static void on_timeline_search_changed (SuanliProfilePage *self);
 
 /* What a flame graph is worked out from, on a worker thread: the traces are finished and only
  * read there (a flame keeps the names it makes to itself). */
@@ -1036,6 +1055,8 @@ show_trace (SuanliProfilePage *self)
     set_comparison (self, NULL, SUANLI_FLAME_ALL_GROUPS, SUANLI_FLAME_ALL_GROUPS);
 
   suanli_timeline_set_trace (self->timeline, trace);
+  /* The search is run again in the trace now shown: its count is of this trace's slices. */
+  on_timeline_search_changed (self);
   suanli_flame_graph_set_flame (self->flame_graph, NULL, FALSE);
   g_object_set_data (G_OBJECT (self->flame_graph), "shown", NULL);
   g_clear_pointer (&self->flame_wanted, g_free);
@@ -1051,6 +1072,7 @@ show_trace (SuanliProfilePage *self)
     g_autofree char *subtitle = subtitle_text (trace);
 
     gtk_label_set_text (self->title_label, title);
+    set_title_tooltip (self, trace);
     gtk_label_set_text (self->subtitle_label, subtitle);
     gtk_widget_set_visible (GTK_WIDGET (self->breakdown_area), FALSE);
     /* Shown again, with its figures, when a live capture into it ends. */
@@ -1117,6 +1139,34 @@ append_flows (GString     *text,
       g_string_append_printf (text, ngettext ("launches %u GPU task", "launches %u GPU tasks", launched), launched);
     }
   return linked || launched > 0;
+}
+
+/* The kernels take two thirds of the tables' height and the operators the rest, until someone
+ * drags the handle: by default a paned gives its first child no more than it asks for. */
+static void
+on_tables_resized (SuanliProfilePage *self,
+                   GParamSpec        *pspec,
+                   GtkPaned          *paned)
+{
+  int most = 0;
+
+  g_object_get (paned, "max-position", &most, NULL);
+  if (!self->tables_dragged && most > 0)
+    {
+      self->tables_split_set = TRUE;
+      gtk_paned_set_position (paned, most * 2 / 3);
+    }
+}
+
+/* A position set by anything else than on_tables_resized is the user's drag. */
+static void
+on_tables_position (SuanliProfilePage *self,
+                    GParamSpec        *pspec,
+                    GtkPaned          *paned)
+{
+  if (!self->tables_split_set)
+    self->tables_dragged = TRUE;
+  self->tables_split_set = FALSE;
 }
 
 static void
@@ -1349,7 +1399,7 @@ on_slice_selected (SuanliProfilePage *self,
   SuanliTrack *track = suanli_trace_get_track (trace, track_index);
   SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, slice_index);
   const SuanliArg *args = suanli_trace_get_args (trace, slice);
-  g_autofree char *duration = suanli_format_duration_ns (slice->duration);
+  g_autofree char *duration = suanli_format_duration_to (slice->duration, 1);
   g_autoptr(GString) text = g_string_new (suanli_trace_get_string (trace, slice->name));
   const char *category = suanli_trace_get_string (trace, slice->category);
   gboolean linked;
@@ -1357,13 +1407,15 @@ on_slice_selected (SuanliProfilePage *self,
 
   suanli_trace_get_time_range (trace, &first, &last);
   {
-    g_autofree char *start = suanli_format_duration_ns (slice->start - first);
+    /* To the nanosecond, as the trace has them: a rounded figure hides what a zoom shows. */
+    g_autofree char *start = suanli_format_duration_to (slice->start - first, 1);
+    g_autofree char *end = suanli_format_duration_to (slice->start + slice->duration - first, 1);
 
     g_string_append_printf (text, " · %s", duration);
     if (*category != '\0')
       g_string_append_printf (text, " · %s", category);
     g_string_append_printf (text, " · ");
-    g_string_append_printf (text, _("starts at %s"), start);
+    g_string_append_printf (text, _("from %s to %s"), start, end);
   }
   linked = append_flows (text, trace, track_index, slice_index);
   for (guint i = 0; i < slice->n_args && i < MAX_ARGS_SHOWN; i++)
@@ -1930,6 +1982,8 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, operators_table);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, range_table);
   gtk_widget_class_bind_template_callback (widget_class, on_range_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_tables_resized);
+  gtk_widget_class_bind_template_callback (widget_class, on_tables_position);
   gtk_widget_class_bind_template_callback (widget_class, on_row_selected);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, timeline_search);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, search_count_label);
