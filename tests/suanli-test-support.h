@@ -24,6 +24,8 @@ void        suanli_test_screenshot_styles     (GtkWidget   *widget,
                                                const char  *what);
 GtkWidget  *suanli_test_find_label            (GtkWidget   *root,
                                                const char  *text);
+GtkWidget  *suanli_test_find_named            (GtkWidget   *root,
+                                               const char  *name);
 GtkWidget  *suanli_test_find_widget           (GtkWidget   *root,
                                                GType        type);
 GdkTexture *suanli_test_render                (GtkWidget   *widget);
@@ -33,6 +35,8 @@ guint32     suanli_test_pixel                 (GdkTexture  *texture,
 void        suanli_test_click                 (GtkWidget   *widget,
                                                double       x,
                                                double       y);
+void        suanli_test_key                   (GtkWidget   *widget,
+                                               const char  *keys);
 void        suanli_test_drag                  (GtkWidget   *widget,
                                                double       x0,
                                                double       y0,
