@@ -174,6 +174,41 @@ suanli_format_duration_ns (gint64 nanoseconds)
   return g_strconcat (number, SUANLI_UNIT_SPACE, steps[i].name, NULL);
 }
 
+/**
+ * suanli_format_duration_to:
+ * @resolution_ns: the smallest difference the text must show, ≥ 1
+ *
+ * A duration with as many decimals as @resolution_ns needs and no more, in the unit that suits
+ * the larger of it and the duration: 250.000100 ms for a ruler tick 100 ns from the last,
+ * 1.234567891 s at 1 ns. Exact: the digits come from the integer, not from a double.
+ */
+char *
+suanli_format_duration_to (gint64 nanoseconds,
+                           gint64 resolution_ns)
+{
+  static const struct { gint64 scale; const char *name; guint digits; } units[] = {
+    { 1, "ns", 0 }, { 1000, "µs", 3 }, { 1000000, "ms", 6 }, { 1000000000, "s", 9 },
+  };
+  guint64 magnitude = nanoseconds < 0 ? -(guint64) nanoseconds : (guint64) nanoseconds;
+  guint64 whole, fraction;
+  gint64 step;
+  guint u = G_N_ELEMENTS (units) - 1, decimals = 0;
+  char digits[16];
+
+  resolution_ns = MAX (resolution_ns, 1);
+  while (u > 0 && MAX (magnitude, (guint64) resolution_ns) < (guint64) units[u].scale)
+    u--;
+  for (step = units[u].scale; step > resolution_ns && decimals < units[u].digits; step /= 10)
+    decimals++;
+  whole = magnitude / (guint64) units[u].scale;
+  fraction = magnitude % (guint64) units[u].scale;
+  g_snprintf (digits, sizeof digits, "%0*" G_GUINT64_FORMAT, (int) units[u].digits, fraction);
+  digits[decimals] = '\0';   /* the digits past the resolution are dropped */
+  return g_strdup_printf ("%s%" G_GUINT64_FORMAT "%s%s" SUANLI_UNIT_SPACE "%s", nanoseconds < 0 ? "-" : "", whole,
+                          decimals > 0 ? "." : "", digits, units[u].name);
+}
+
+/* A count as people say it: 28672, 70.0 billion, 1.8 trillion; in Chinese 万, 亿 and 万亿. */
 /* A count as people say it: exact below a million (a feed-forward of 28672 stays 28672), then 70.0
  * billion, 1.80 trillion; in Chinese 万, 亿 and 万亿 from a million on (2560万, 67.4亿). */
 char *

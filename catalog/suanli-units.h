@@ -26,6 +26,8 @@ char              *suanli_format_significant     (double             value,
 char              *suanli_format_bytes           (guint64            bytes,
                                                   SuanliMemoryUnits  units);
 char              *suanli_format_duration_ns     (gint64             nanoseconds);
+char              *suanli_format_duration_to    (gint64             nanoseconds,
+                                                  gint64             resolution_ns);
 char              *suanli_format_count           (double             count);
 char              *suanli_format_days            (double             seconds);
 char              *suanli_format_large           (double             value);

@@ -179,6 +179,24 @@ suanli_test_screenshot (GtkWidget  *widget,
   return g_steal_pointer (&path);
 }
 
+/* Screenshots of @widget in the light style, then the dark: @what-light-LANG and @what-dark-LANG. */
+void
+suanli_test_screenshot_styles (GtkWidget  *widget,
+                               const char *what)
+{
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  const char *schemes[] = { "light", "dark" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (schemes); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%s-%s-%s", what, schemes[i], suanli_test_language_tag ());
+
+      adw_style_manager_set_color_scheme (style, i == 0 ? ADW_COLOR_SCHEME_FORCE_LIGHT : ADW_COLOR_SCHEME_FORCE_DARK);
+      g_free (suanli_test_screenshot (widget, name));
+    }
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+}
+
 /* Renders @widget as it is on screen, once it has been drawn. Returns: (transfer full) */
 GdkTexture *
 suanli_test_render (GtkWidget *widget)
@@ -450,7 +468,8 @@ suanli_test_await_finalized (gpointer object)
   g_assert_finalize_object (object);
 }
 
-/* A Kineto-form trace the project makes itself, modelled on the real fixtures: a CPU process
+/* A Kineto-form trace the project makes itself, modelled on the real fixtures, of rank 0 of eight
+ * on H100s (as the starter plan has them): a CPU process
  * (pid 100) whose main thread runs two ProfilerStep#N with operators and launches, and GPU 0
  * whose streams run a GEMM, an NCCL all-reduce and a copy per step, joined by correlation ids;
  * plus one 100 ns kernel at SUANLI_TEST_TRACE_SPIKE_US on stream 7, alone for milliseconds
@@ -460,6 +479,8 @@ char *
 suanli_test_write_kineto_trace (const char *directory)
 {
   g_autoptr(GString) text = g_string_new ("{\"schemaVersion\":1,\"distributedInfo\":{\"rank\":0,\"world_size\":8},"
+                                          "\"deviceProperties\":[{\"id\":0,\"name\":\"NVIDIA H100 80GB HBM3\","
+                                          "\"totalGlobalMem\":85520809984}],"
                                           "\"traceEvents\":[\n");
   char *path = g_build_filename (directory, "generated-rank0.json", NULL);
 

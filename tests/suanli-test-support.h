@@ -20,6 +20,8 @@ void        suanli_test_await_label           (GtkWidget   *root,
 void        suanli_test_await_unmapped        (GtkWidget   *widget);
 char       *suanli_test_screenshot            (GtkWidget   *widget,
                                                const char  *name);
+void        suanli_test_screenshot_styles     (GtkWidget   *widget,
+                                               const char  *what);
 GtkWidget  *suanli_test_find_label            (GtkWidget   *root,
                                                const char  *text);
 GtkWidget  *suanli_test_find_named            (GtkWidget   *root,

@@ -275,6 +275,15 @@ check_round_trip (SuanliTrace *trace)
   g_assert_nonnull (stream13);
   g_assert_nonnull (thread);
   g_assert_nonnull (overhead);
+  /* The header's devices and world size: what the capture ran on. */
+  {
+    guint64 memory = 0;
+    guint count = 0;
+
+    g_assert_cmpstr (suanli_trace_get_accelerator (trace, &memory, &count), ==, "NVIDIA H200");
+    g_assert_cmpuint (memory, ==, G_GUINT64_CONSTANT (150754820096));
+    g_assert_cmpuint (count, ==, 8);
+  }
   /* Stream 7 of GPU 1, by start: the kernel, the newer writer's kernel, the copy, the memset, the sync. */
   g_assert_cmpuint (stream7->slices->len, ==, 5);
   g_assert_cmpstr (name_at (trace, stream7, 0), ==, "sm90_gemm_bf16");

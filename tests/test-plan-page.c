@@ -390,17 +390,9 @@ static void
 screenshot_planner (Fixture    *fixture,
                     const char *what)
 {
-  AdwStyleManager *style = adw_style_manager_get_default ();
-  const char *schemes[] = { "light", "dark" };
+  g_autofree char *prefix = g_strdup_printf ("planner-%s", what);
 
-  for (guint i = 0; i < G_N_ELEMENTS (schemes); i++)
-    {
-      g_autofree char *name = g_strdup_printf ("planner-%s-%s-%s", what, schemes[i], suanli_test_language_tag ());
-
-      adw_style_manager_set_color_scheme (style, i == 0 ? ADW_COLOR_SCHEME_FORCE_LIGHT : ADW_COLOR_SCHEME_FORCE_DARK);
-      g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), name));
-    }
-  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+  suanli_test_screenshot_styles (GTK_WIDGET (fixture->window), prefix);
 }
 
 /* Every part of the memory and step bars explains itself when clicked, not only the cards. */

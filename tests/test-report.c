@@ -335,11 +335,18 @@ test_does_not_fit (Fixture       *fixture,
   assert_contains (text, "no price given");
 }
 
-/* A Kineto-form trace: two steps, each a launch and its GEMM and an NCCL all-reduce. */
+/* A Kineto-form trace of rank 0 of @world_size on @device: two steps, each a launch and its GEMM
+ * and an NCCL all-reduce. */
 static char *
-write_trace (Fixture *fixture)
+write_trace (Fixture    *fixture,
+             const char *name,
+             const char *device,
+             guint       world_size)
 {
-  g_autoptr(GString) text = g_string_new ("{\"traceEvents\":[\n");
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  g_string_printf (text, "{\"schemaVersion\":1,\"deviceProperties\":[{\"id\":0,\"name\":\"%s\"}],"
+                   "\"distributedInfo\":{\"rank\":0,\"world_size\":%u},\"traceEvents\":[\n", device, world_size);
 
   for (guint step = 0; step < 2; step++)
     {
@@ -357,7 +364,7 @@ write_trace (Fixture *fixture)
         step + 1, base, base + 10, base + 20, step + 1, base + 40, step + 1, base + 600);
     }
   g_string_append (text, "{\"ph\":\"i\",\"s\":\"g\",\"name\":\"end\",\"pid\":1,\"tid\":1,\"ts\":2000}]}\n");
-  return write_file (fixture, "rank0.json", text->str);
+  return write_file (fixture, name, text->str);
 }
 
 static void
@@ -365,7 +372,8 @@ test_with_trace (Fixture       *fixture,
                  gconstpointer  data)
 {
   g_autofree char *plan = write_file (fixture, "seven-b.suanli-plan", training_plan);
-  g_autofree char *trace = write_trace (fixture);
+  /* Of the plan's job: 64 H100s. */
+  g_autofree char *trace = write_trace (fixture, "rank0.json", "NVIDIA H100 80GB HBM3", 64);
   g_autofree char *pdf = g_build_filename (fixture->directory, "profiled.pdf", NULL);
   g_auto(Run) result = { 0 };
   g_autofree char *text = NULL;
@@ -379,12 +387,48 @@ test_with_trace (Fixture       *fixture,
   assert_contains (text, "Top kernels");
   assert_contains (text, "sm90_xmma_gemm_bf16");
   assert_contains (text, "Measured against planned");
+  assert_contains (text, "Difference");
   assert_contains (text, "Flame graph: GPU time by launching stack");
   assert_contains (text, "Timeline");
   /* The flame graph and the timeline are drawn as vectors too. */
   assert_no_images (pdf);
   info = pdf_info (pdf);
   assert_pages_not_blank (fixture, pdf, page_count (info));
+}
+
+/* A trace of another job (one V100, or eight H100s where the plan has 64) is shown, but not set
+ * against the plan: the PDF says what each ran on instead of an MFU of thousands of percent. */
+static void
+test_trace_of_another_job (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autofree char *plan = write_file (fixture, "seven-b.suanli-plan", training_plan);
+  g_autofree char *v100 = write_trace (fixture, "v100.json", "Tesla V100-SXM2-32GB", 1);
+  g_autofree char *eight = write_trace (fixture, "eight.json", "NVIDIA H100 80GB HBM3", 8);
+  const char *traces[] = { v100, eight };
+  const char *ran_on[] = { "1 × Tesla V100-SXM2-32GB", "8 × NVIDIA H100 80GB HBM3" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (traces); i++)
+    {
+      g_autofree char *pdf = g_build_filename (fixture->directory, "other-job.pdf", NULL);
+      g_autofree char *said = g_strdup_printf ("This trace ran on %s", ran_on[i]);
+      g_auto(Run) result = { 0 };
+      g_autofree char *text = NULL;
+
+      run (&result, (const char *[]) { "suanli-cli", "report", plan, "--trace", traces[i], "-o", pdf, NULL });
+      g_test_message ("%s%s", result.out, result.err);
+      g_assert_cmpint (result.status, ==, 0);
+      text = pdf_text (pdf);
+      g_strdelimit (text, "\n", ' ');   /* the sentence may wrap */
+      assert_contains (text, "Top kernels");
+      assert_contains (text, said);
+      assert_contains (text, "the plan “Seven B on 64” is for 64 × H100 SXM");
+      g_assert_null (strstr (text, "Measured against planned"));
+      /* Nothing of the comparison's table: its header, a measured figure. */
+      g_assert_null (strstr (text, "Difference"));
+      g_assert_null (strstr (text, "Measured"));
+      g_assert_null (strstr (text, "Over 100% MFU"));
+    }
 }
 
 static void
@@ -531,6 +575,7 @@ main (int    argc,
   g_test_add ("/report/inference-and-letter", Fixture, NULL, fixture_set_up, test_inference_and_letter, fixture_tear_down);
   g_test_add ("/report/does-not-fit", Fixture, NULL, fixture_set_up, test_does_not_fit, fixture_tear_down);
   g_test_add ("/report/with-trace", Fixture, NULL, fixture_set_up, test_with_trace, fixture_tear_down);
+  g_test_add ("/report/trace-of-another-job", Fixture, NULL, fixture_set_up, test_trace_of_another_job, fixture_tear_down);
   g_test_add ("/report/chinese", Fixture, NULL, fixture_set_up, test_chinese, fixture_tear_down);
   g_test_add ("/report/no-cjk-font", Fixture, NULL, fixture_set_up, test_no_cjk_font, fixture_tear_down);
   g_test_add ("/report/bad-inputs", Fixture, NULL, fixture_set_up, test_bad_inputs, fixture_tear_down);

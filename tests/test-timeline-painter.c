@@ -83,11 +83,45 @@ test_search (void)
   g_assert_false (suanli_timeline_painter_find_match (painter, -1, TRUE, &track, &slice));
 }
 
+/* Zoomed from the whole trace into 300 ns of one kernel: every tick's label differs from the
+ * others, down to nanoseconds. */
+static void
+test_ruler (void)
+{
+  g_autoptr(SuanliTrace) trace = make_trace ();
+  SuanliTrack *track = suanli_trace_get_track (trace, 0);
+  g_autoptr(SuanliTimelinePainter) painter = NULL;
+  const SuanliTimelineView views[] = { { 0, 1000000000, 0 }, { 250000000, 250000300, 0 }, { 250000000, 250000030, 0 } };
+  const char *first_labels[] = { "0 ms", "250.00000 ms", "250.000000 ms" };
+
+  /* A second of trace: its first slice at 0, its last ending at 1 s. */
+  add_slice (track, trace, 1000000000 - 5, 5, "last");
+  suanli_trace_finish (trace);
+  painter = suanli_timeline_painter_new (trace);
+  for (guint v = 0; v < G_N_ELEMENTS (views); v++)
+    {
+      g_auto(GStrv) labels = suanli_timeline_painter_ruler_labels (painter, 1200, &views[v]);
+      g_autofree char *joined = g_strjoinv (" | ", labels);
+
+      g_test_message ("%s", joined);
+      g_assert_cmpuint (g_strv_length (labels), >=, 3);
+      {
+        g_auto(GStrv) parts = g_strsplit (labels[0], "\u202f", -1);
+        g_autofree char *plain = g_strjoinv (" ", parts);
+
+        g_assert_cmpstr (plain, ==, first_labels[v]);
+      }
+      for (guint i = 1; labels[i] != NULL; i++)
+        g_assert_cmpstr (labels[i], !=, labels[i - 1]);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/timeline-painter/search", test_search);
+  g_test_add_func ("/timeline-painter/ruler", test_ruler);
   return g_test_run ();
 }

@@ -174,6 +174,62 @@ test_containers (void)
     }
 }
 
+/* What the trace ran on: deviceProperties' first device, in whatever order the members come (after
+ * traceEvents too, where a device must not be read as an event), and how many the job used. */
+static void
+test_accelerator (void)
+{
+  static const char * const devices =
+    "\"deviceProperties\":[{\"id\":0,\"name\":\"Tesla V100-SXM2-32GB\",\"totalGlobalMem\":34089730048,"
+    "\"computeMajor\":7,\"extra\":{\"name\":\"not this\"}},{\"id\":1,\"name\":\"Tesla V100-SXM2-32GB\"}]";
+  static const char * const events =
+    "\"traceEvents\":[{\"ph\":\"X\",\"name\":\"k\",\"cat\":\"kernel\",\"pid\":1,\"tid\":7,\"ts\":1,\"dur\":5}]";
+  g_autofree char *before = g_strdup_printf ("{\"schemaVersion\":1,%s,%s}", devices, events);
+  g_autofree char *after = g_strdup_printf ("{%s,%s,\"distributedInfo\":{\"rank\":3,\"world_size\":16}}", events, devices);
+  const char *forms[] = { before, after };
+
+  for (guint i = 0; i < G_N_ELEMENTS (forms); i++)
+    {
+      g_autoptr(Imported) imported = import_text (forms[i]);
+      guint64 memory = 0;
+      guint count = 0;
+
+      g_assert_true (imported->ok);
+      g_assert_cmpstr (suanli_trace_get_accelerator (imported->trace, &memory, &count), ==, "Tesla V100-SXM2-32GB");
+      g_assert_cmpuint (memory, ==, 34089730048);
+      /* Two devices listed, one used: one GPU; with a world size, that many. */
+      g_assert_cmpuint (count, ==, i == 0 ? 1 : 16);
+      g_assert_cmpuint (suanli_trace_get_n_slices (imported->trace), ==, 1);
+    }
+  {
+    g_autoptr(Imported) imported = import_text ("[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":2,\"ts\":1,\"dur\":5}]");
+    guint count = 0;
+
+    g_assert_null (suanli_trace_get_accelerator (imported->trace, NULL, &count));
+    g_assert_cmpuint (count, ==, 1);
+  }
+  /* A real one: HolisticTraceAnalysis's eight A100s, of which rank 0 used one. */
+  {
+    const char *directory = g_getenv ("SUANLI_FIXTURES_DIR");
+    g_autofree char *path = directory != NULL ? g_build_filename (directory, "critical_path__simple_add__trace.json.gz", NULL)
+                                              : NULL;
+    g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+    g_autoptr(GFile) file = NULL;
+    SuanliImportStats stats = { 0 };
+    guint64 memory = 0;
+    guint count = 0;
+
+    if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
+      return;
+    file = g_file_new_for_path (path);
+    g_assert_true (suanli_import_file (trace, file, &stats, NULL, NULL));
+    g_assert_cmpstr (suanli_trace_get_accelerator (trace, &memory, &count), ==, "NVIDIA A100-PG509-200");
+    g_assert_cmpuint (memory, ==, 42297524224);
+    g_assert_cmpuint (count, ==, 1);
+    suanli_import_stats_clear (&stats);
+  }
+}
+
 static void
 test_base_time (void)
 {
@@ -1622,6 +1678,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/trace/times", test_times);
   g_test_add_func ("/trace/containers", test_containers);
+  g_test_add_func ("/trace/accelerator", test_accelerator);
   g_test_add_func ("/trace/base-time", test_base_time);
   g_test_add_func ("/trace/extreme-times", test_extreme_times);
   g_test_add_func ("/trace/pids-and-tids", test_pids_and_tids);

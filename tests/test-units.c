@@ -37,6 +37,35 @@ assert_duration (gint64 ns, const char *expected)
 }
 
 static void
+assert_duration_to (gint64 ns, gint64 resolution, const char *expected)
+{
+  g_autofree char *text = suanli_format_duration_to (ns, resolution);
+  g_auto(GStrv) parts = g_strsplit (text, SUANLI_UNIT_SPACE, -1);
+  g_autofree char *plain = g_strjoinv (" ", parts);
+
+  g_assert_cmpstr (plain, ==, expected);
+}
+
+/* As many digits as the resolution asks for, exactly: a ruler zoomed into one kernel, a selection. */
+static void
+test_duration_to (void)
+{
+  assert_duration_to (250000000, 50000000, "250 ms");
+  assert_duration_to (250000100, 20, "250.00010 ms");
+  assert_duration_to (250000101, 1, "250.000101 ms");
+  assert_duration_to (250000200, 100, "250.0002 ms");
+  assert_duration_to (0, 100000000, "0 ms");
+  assert_duration_to (0, 5, "0 ns");
+  assert_duration_to (1500, 500, "1.5 µs");
+  assert_duration_to (999, 1, "999 ns");
+  assert_duration_to (G_GINT64_CONSTANT (1234567891), 1, "1.234567891 s");
+  assert_duration_to (G_GINT64_CONSTANT (7200000000000), 1000000000, "7200 s");
+  /* Far from zero a double would have lost the last nanoseconds. */
+  assert_duration_to (G_GINT64_CONSTANT (86400000000001), 1, "86400.000000001 s");
+  assert_duration_to (-2500, 100, "-2.5 µs");
+}
+
+static void
 test_significant (void)
 {
   assert_significant (989.4, 3, "989");
@@ -133,6 +162,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/units/significant", test_significant);
   g_test_add_func ("/units/bytes", test_bytes);
   g_test_add_func ("/units/durations", test_durations);
+  g_test_add_func ("/units/duration-to", test_duration_to);
   g_test_add_func ("/units/magnitudes", test_magnitudes);
   g_test_add_func ("/units/memory-unit-nicks", test_memory_unit_nicks);
 

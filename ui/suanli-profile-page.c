@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
@@ -22,6 +23,7 @@
 #include "suanli-estimate.h"
 #include "suanli-flame.h"
 #include "suanli-flame-graph.h"
+#include "suanli-job-match.h"
 #include "suanli-live-dialog.h"
 #include "suanli-plan-comparison.h"
 #include "suanli-plan-name.h"
@@ -84,6 +86,14 @@ struct _SuanliProfilePage
   char                 *plan_text;       /* the comparison shown, as text */
   double                measured_mfu;    /* what the last comparison implied; 0: none */
   SuanliPlan           *watched_plan;    /* the workspace's plan, whose changes redo the comparison */
+  GtkWidget            *job_box;         /* shown instead when the trace is of another job */
+  GtkLabel             *job_label;
+  GtkWidget            *plan_from_trace_button;
+  char                 *trace_accelerator;   /* the catalog's id of what the trace ran on, or NULL */
+  guint                 trace_gpus;          /* and how many */
+  GtkFileChooserNative *plan_dialog;
+  gboolean              tables_split_set;   /* the next position change is the page's own */
+  gboolean              tables_dragged;     /* the user has moved the tables' handle */
   SuanliTrace          *baseline;        /* another trace the flame graph is compared with, or NULL */
   GtkButton            *compare_button;
   GtkFileChooserNative *compare_dialog;
@@ -162,6 +172,22 @@ files_text (SuanliTrace *trace)
       g_string_append (text, base);
     }
   return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+/* The files' full paths, one a line: the title shows their names only. */
+static void
+set_title_tooltip (SuanliProfilePage *self,
+                   SuanliTrace       *trace)
+{
+  g_autoptr(GString) paths = g_string_new (NULL);
+
+  for (guint g = 0; g < suanli_trace_get_n_groups (trace); g++)
+    {
+      if (g > 0)
+        g_string_append_c (paths, '\n');
+      g_string_append (paths, suanli_trace_get_string (trace, suanli_trace_get_group (trace, g)->name));
+    }
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), paths->str);
 }
 
 static char *
@@ -290,6 +316,7 @@ set_details (SuanliProfilePage *self,
 }
 
 static void on_flame_search_changed (SuanliProfilePage *self);
+static void on_timeline_search_changed (SuanliProfilePage *self);
 
 /* What a flame graph is worked out from, on a worker thread: the traces are finished and only
  * read there (a flame keeps the names it makes to itself). */
@@ -548,8 +575,41 @@ show_comparison (SuanliProfilePage          *self,
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "profile.use-measured", self->measured_mfu > 0 && self->measured_mfu <= 1);
 }
 
-/* Measured against planned, when the workspace's plan resolves (SuanliPlanComparison says which
- * figures and how). */
+/* The trace is of another job than the plan's (@match), or NULL: say what each ran on, and offer
+ * a plan for the trace's hardware (when the catalog has it) or another plan. */
+static void
+show_other_job (SuanliProfilePage    *self,
+                const SuanliJobMatch *match)
+{
+  g_clear_pointer (&self->trace_accelerator, g_free);
+  self->trace_gpus = 0;
+  gtk_widget_set_visible (self->job_box, match != NULL);
+  if (match == NULL)
+    return;
+  if (match->accelerator != NULL)
+    {
+      self->trace_accelerator = g_strdup (suanli_item_get_id (match->accelerator));
+      self->trace_gpus = match->gpus;
+      gtk_label_set_text (self->job_label, match->why);
+      gtk_widget_set_tooltip_text (self->plan_from_trace_button, _("Set the plan to the trace's accelerator and GPU count "
+                                                                   "(undo in the planner)"));
+    }
+  else
+    {
+      g_autofree char *text = g_strdup_printf ("%s %s", match->why,
+                                               match->ran_on != NULL ? _("A plan for it needs it in the catalog first.")
+                                                                     : "");
+
+      gtk_label_set_text (self->job_label, g_strchomp (text));
+      gtk_widget_set_tooltip_text (self->plan_from_trace_button,
+                                   match->ran_on != NULL ? _("The catalog has no such accelerator")
+                                                         : _("The trace does not say what it ran on"));
+    }
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "profile.plan-from-trace", self->trace_accelerator != NULL);
+}
+
+/* Measured against planned, when the workspace's plan resolves and the trace is of its job
+ * (SuanliJobMatch says whether, SuanliPlanComparison which figures and how). */
 static void
 compare_with_plan (SuanliProfilePage *self)
 {
@@ -558,22 +618,142 @@ compare_with_plan (SuanliProfilePage *self)
   g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
   g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
   g_autoptr(SuanliPlanComparison) comparison = NULL;
+  g_autoptr(SuanliJobMatch) match = NULL;
   SuanliPlanInputs inputs = { 0 };
   SuanliEstimate estimate = { 0 };
 
   if (trace != NULL && workspace != NULL && self->figures != NULL && self->figures->trace == trace)
     {
       SuanliPlan *plan = suanli_workspace_get_plan (workspace);
+      SuanliCatalog *catalog = suanli_workspace_get_catalog (workspace);
 
-      if (suanli_plan_inputs_resolve (plan, suanli_workspace_get_catalog (workspace), &inputs, errors, warnings))
+      if (suanli_plan_inputs_resolve (plan, catalog, &inputs, errors, warnings))
         {
           g_autofree char *name = suanli_plan_name_dup (plan, &inputs);
 
+          match = suanli_job_match_new (trace, catalog, name, &inputs);
           suanli_estimate_compute (&inputs, &estimate);
-          comparison = suanli_plan_comparison_new (name, &inputs, &estimate, self->figures);
+          if (match->same_job)
+            comparison = suanli_plan_comparison_new (name, &inputs, &estimate, self->figures);
         }
     }
   show_comparison (self, comparison);
+  show_other_job (self, match != NULL && !match->same_job ? match : NULL);
+}
+
+/* Plan for This Hardware: the plan keeps its model and workload, and takes the trace's accelerator
+ * and GPU count (eight to a node when they split so); a split of the model the new count cannot
+ * take is dropped for plain data parallelism. */
+static void
+plan_from_trace_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
+  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
+  SuanliPlan *plan = workspace != NULL ? suanli_workspace_get_plan (workspace) : NULL;
+  g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) patch = NULL;
+  SuanliPlanInputs inputs = { 0 };
+  guint gpus = self->trace_gpus, per_node = gpus > 8 && gpus % 8 == 0 ? 8 : gpus;
+  gboolean split_fits = TRUE;
+  g_autofree char *done = NULL;
+
+  if (plan == NULL || self->trace_accelerator == NULL || gpus == 0)
+    return;
+  if (suanli_plan_inputs_resolve (plan, suanli_workspace_get_catalog (workspace), &inputs, errors, warnings))
+    split_fits = fmod ((double) gpus, MAX (1, inputs.tensor * inputs.pipeline)) == 0;
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "system");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "accelerator");
+  json_builder_add_string_value (builder, self->trace_accelerator);
+  json_builder_set_member_name (builder, "gpus_per_node");
+  json_builder_add_int_value (builder, per_node);
+  json_builder_set_member_name (builder, "nodes");
+  json_builder_add_int_value (builder, gpus / per_node);
+  json_builder_set_member_name (builder, "cloud_instance");   /* its GPUs are another accelerator's */
+  json_builder_add_null_value (builder);
+  json_builder_end_object (builder);
+  if (!split_fits)
+    {
+      json_builder_set_member_name (builder, "parallelism");
+      json_builder_begin_object (builder);
+      for (const char * const *key = (const char * const[]) { "tensor", "pipeline", "data", "virtual_stages", NULL };
+           *key != NULL; key++)
+        {
+          json_builder_set_member_name (builder, *key);
+          json_builder_add_null_value (builder);
+        }
+      json_builder_end_object (builder);
+    }
+  json_builder_end_object (builder);
+  patch = json_builder_get_root (builder);
+  suanli_plan_apply_merge_patch (plan, patch);
+  done = g_strdup_printf (_("The plan now runs on the trace's %u GPUs (undo in the planner)"), gpus);
+  show_toast (self, done);
+}
+
+/* Opens @file as the workspace's plan, to set the trace against. */
+gboolean
+suanli_profile_page_open_plan (SuanliProfilePage  *self,
+                               GFile              *file,
+                               GError            **error)
+{
+  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
+  g_autoptr(SuanliPlan) loaded = suanli_plan_new_from_file (file, error);
+  g_autofree char *uri = NULL;
+
+  if (loaded == NULL)
+    return FALSE;
+  suanli_plan_replace (suanli_workspace_get_plan (workspace), loaded);
+  uri = g_file_get_uri (file);
+  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+  return TRUE;
+}
+
+static void
+on_plan_response (GtkNativeDialog   *dialog,
+                  int                response,
+                  SuanliProfilePage *self)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (response != GTK_RESPONSE_ACCEPT)
+    return;
+  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  if (!suanli_profile_page_open_plan (self, file, &error))
+    show_toast (self, error->message);
+}
+
+static GtkFileChooserNative *new_file_dialog (SuanliProfilePage    *self,
+                                              const char           *title,
+                                              GtkFileChooserAction  action,
+                                              const char           *accept,
+                                              gboolean              several,
+                                              GCallback             respond);
+
+static void
+open_plan_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
+
+  if (self->plan_dialog == NULL)
+    {
+      g_autoptr(GtkFileFilter) plans = gtk_file_filter_new ();
+
+      self->plan_dialog = new_file_dialog (self, _("Open Plan"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), FALSE,
+                                           G_CALLBACK (on_plan_response));
+      gtk_file_filter_set_name (plans, _("Plans"));
+      gtk_file_filter_add_pattern (plans, "*.suanli-plan");
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->plan_dialog), plans);
+    }
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->plan_dialog));
 }
 
 static void
@@ -875,6 +1055,8 @@ show_trace (SuanliProfilePage *self)
     set_comparison (self, NULL, SUANLI_FLAME_ALL_GROUPS, SUANLI_FLAME_ALL_GROUPS);
 
   suanli_timeline_set_trace (self->timeline, trace);
+  /* The search is run again in the trace now shown: its count is of this trace's slices. */
+  on_timeline_search_changed (self);
   suanli_flame_graph_set_flame (self->flame_graph, NULL, FALSE);
   g_object_set_data (G_OBJECT (self->flame_graph), "shown", NULL);
   g_clear_pointer (&self->flame_wanted, g_free);
@@ -890,6 +1072,7 @@ show_trace (SuanliProfilePage *self)
     g_autofree char *subtitle = subtitle_text (trace);
 
     gtk_label_set_text (self->title_label, title);
+    set_title_tooltip (self, trace);
     gtk_label_set_text (self->subtitle_label, subtitle);
     gtk_widget_set_visible (GTK_WIDGET (self->breakdown_area), FALSE);
     /* Shown again, with its figures, when a live capture into it ends. */
@@ -902,6 +1085,7 @@ show_trace (SuanliProfilePage *self)
         /* Nothing of an earlier trace's figures stays on show. */
         g_clear_pointer (&self->figures, suanli_trace_figures_free);
         show_comparison (self, NULL);
+        show_other_job (self, NULL);
         gtk_label_set_text (self->summary_label, _("Capturing live: the timeline grows as records come; the summary, "
                                                    "tables and flame graph follow when the capture stops."));
       }
@@ -955,6 +1139,34 @@ append_flows (GString     *text,
       g_string_append_printf (text, ngettext ("launches %u GPU task", "launches %u GPU tasks", launched), launched);
     }
   return linked || launched > 0;
+}
+
+/* The kernels take two thirds of the tables' height and the operators the rest, until someone
+ * drags the handle: by default a paned gives its first child no more than it asks for. */
+static void
+on_tables_resized (SuanliProfilePage *self,
+                   GParamSpec        *pspec,
+                   GtkPaned          *paned)
+{
+  int most = 0;
+
+  g_object_get (paned, "max-position", &most, NULL);
+  if (!self->tables_dragged && most > 0)
+    {
+      self->tables_split_set = TRUE;
+      gtk_paned_set_position (paned, most * 2 / 3);
+    }
+}
+
+/* A position set by anything else than on_tables_resized is the user's drag. */
+static void
+on_tables_position (SuanliProfilePage *self,
+                    GParamSpec        *pspec,
+                    GtkPaned          *paned)
+{
+  if (!self->tables_split_set)
+    self->tables_dragged = TRUE;
+  self->tables_split_set = FALSE;
 }
 
 static void
@@ -1187,7 +1399,7 @@ on_slice_selected (SuanliProfilePage *self,
   SuanliTrack *track = suanli_trace_get_track (trace, track_index);
   SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, slice_index);
   const SuanliArg *args = suanli_trace_get_args (trace, slice);
-  g_autofree char *duration = suanli_format_duration_ns (slice->duration);
+  g_autofree char *duration = suanli_format_duration_to (slice->duration, 1);
   g_autoptr(GString) text = g_string_new (suanli_trace_get_string (trace, slice->name));
   const char *category = suanli_trace_get_string (trace, slice->category);
   gboolean linked;
@@ -1195,13 +1407,15 @@ on_slice_selected (SuanliProfilePage *self,
 
   suanli_trace_get_time_range (trace, &first, &last);
   {
-    g_autofree char *start = suanli_format_duration_ns (slice->start - first);
+    /* To the nanosecond, as the trace has them: a rounded figure hides what a zoom shows. */
+    g_autofree char *start = suanli_format_duration_to (slice->start - first, 1);
+    g_autofree char *end = suanli_format_duration_to (slice->start + slice->duration - first, 1);
 
     g_string_append_printf (text, " · %s", duration);
     if (*category != '\0')
       g_string_append_printf (text, " · %s", category);
     g_string_append_printf (text, " · ");
-    g_string_append_printf (text, _("starts at %s"), start);
+    g_string_append_printf (text, _("from %s to %s"), start, end);
   }
   linked = append_flows (text, trace, track_index, slice_index);
   for (guint i = 0; i < slice->n_args && i < MAX_ARGS_SHOWN; i++)
@@ -1373,6 +1587,13 @@ const char *
 suanli_profile_page_get_plan_comparison (SuanliProfilePage *self)
 {
   return gtk_widget_get_visible (self->plan_box) ? self->plan_text : NULL;
+}
+
+/* What the page says instead of a comparison when the trace is of another job, or NULL. */
+const char *
+suanli_profile_page_get_other_job (SuanliProfilePage *self)
+{
+  return gtk_widget_get_visible (self->job_box) ? gtk_label_get_text (self->job_label) : NULL;
 }
 
 const char *
@@ -1704,6 +1925,10 @@ suanli_profile_page_dispose (GObject *object)
   if (self->compare_dialog != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->compare_dialog));
   g_clear_object (&self->compare_dialog);
+  if (self->plan_dialog != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->plan_dialog));
+  g_clear_object (&self->plan_dialog);
+  g_clear_pointer (&self->trace_accelerator, g_free);
   if (self->baseline_loading != NULL)
     g_cancellable_cancel (self->baseline_loading);
   g_clear_object (&self->baseline_loading);
@@ -1757,6 +1982,8 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, operators_table);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, range_table);
   gtk_widget_class_bind_template_callback (widget_class, on_range_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_tables_resized);
+  gtk_widget_class_bind_template_callback (widget_class, on_tables_position);
   gtk_widget_class_bind_template_callback (widget_class, on_row_selected);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, timeline_search);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, search_count_label);
@@ -1781,6 +2008,11 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_warning);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_figures);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, job_box);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, job_label);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_from_trace_button);
+  gtk_widget_class_install_action (widget_class, "profile.plan-from-trace", NULL, plan_from_trace_action);
+  gtk_widget_class_install_action (widget_class, "profile.open-plan", NULL, open_plan_action);
   gtk_widget_class_install_action (widget_class, "profile.previous-match", NULL, previous_match_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "profile.search", NULL);
   gtk_widget_class_bind_template_callback (widget_class, on_slice_selected);

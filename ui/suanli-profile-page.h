@@ -36,6 +36,10 @@ void       suanli_profile_page_show_view  (SuanliProfilePage  *self,
 const char *suanli_profile_page_get_details (SuanliProfilePage *self);
 const char *suanli_profile_page_get_summary (SuanliProfilePage *self);
 const char *suanli_profile_page_get_plan_comparison (SuanliProfilePage *self);
+const char *suanli_profile_page_get_other_job (SuanliProfilePage *self);
+gboolean    suanli_profile_page_open_plan (SuanliProfilePage  *self,
+                                           GFile              *file,
+                                           GError            **error);
 
 GtkWindow          *suanli_profile_page_open_live (SuanliProfilePage *self);
 

@@ -509,9 +509,16 @@ name_device (SuanliCaptureDecoder      *self,
              const SuanliCaptureDevice *device)
 {
   SuanliProcess *process = suanli_trace_ensure_process (self->trace, device->id);
+  SuanliGroup *group = suanli_trace_get_group (self->trace, self->group);
   g_autofree char *labels = g_strdup_printf ("%u SMs, %.0f GiB", device->sm_count, (double) device->memory_bytes / (1u << 30));
 
   process->name = intern_text (self, device->name, -1);
+  /* The first device stands for the capture's hardware (a job's GPUs are of one model). */
+  if (group->device == 0)
+    {
+      group->device = process->name;
+      group->device_memory = device->memory_bytes;
+    }
   process->labels = suanli_trace_intern (self->trace, labels, -1);
   process->rank = self->header.rank;
 }

@@ -102,6 +102,7 @@ typedef struct
   int                skip_depth;      /* > 0 while skipping a value we do not read */
   gboolean           top_key_events;
   gboolean           top_in_distributed;
+  gboolean           top_in_devices;  /* in deviceProperties: an object per device */
   guint              group;           /* this file's group in the trace */
   gint64             base_time_ns;    /* added to every time once the file is read */
   gint64             last_time;       /* the latest time in this file, before the base */
@@ -399,10 +400,29 @@ event_key_of (const char *key)
     }
 }
 
+/* A member of one of deviceProperties' devices: the first device's name and memory stand for the
+ * file's (a process sees GPUs of one model, as good as always). */
+static void
+read_device (Importer   *importer,
+             const char *text,
+             gsize       length,
+             gboolean    is_string)
+{
+  SuanliGroup *group = suanli_trace_get_group (importer->trace, importer->group);
+  gint64 bytes = 0;
+
+  if (g_str_equal (importer->key, "name") && is_string && group->device == 0 && length > 0)
+    group->device = suanli_trace_intern (importer->trace, text, (gssize) length);
+  else if (g_str_equal (importer->key, "totalGlobalMem") && group->device_memory == 0 &&
+           parse_integer (text, length, &bytes) && bytes > 0)
+    group->device_memory = (guint64) bytes;
+}
+
 static void
 scalar_at_top (Importer   *importer,
                const char *text,
-               gsize       length)
+               gsize       length,
+               gboolean    is_string)
 {
   if (importer->depth == 2 && importer->top_in_distributed && g_str_equal (importer->key, "rank"))
     {
@@ -418,6 +438,8 @@ scalar_at_top (Importer   *importer,
       if (parse_integer (text, length, &size) && size > 0 && size <= G_MAXINT)
         suanli_trace_get_group (importer->trace, importer->group)->world_size = (int) size;
     }
+  else if (importer->depth == 3 && importer->top_in_devices)
+    read_device (importer, text, length, is_string);
   else if (importer->depth == 1 && g_str_equal (importer->key, "baseTimeNanoseconds"))
     {
       gint64 base = 0;
@@ -440,7 +462,7 @@ on_scalar (Importer   *importer,
   if (importer->in_event)
     scalar_in_event (importer, text, length, is_string);
   else
-    scalar_at_top (importer, text, length);
+    scalar_at_top (importer, text, length, is_string);
   return 1;
 }
 
@@ -529,7 +551,9 @@ on_start_map (void *ctx)
   nesting = enter_nested (importer);
   if (nesting != NESTING_READ)
     return nesting == NESTING_SKIPPED;   /* 0 stops the parser */
-  if (importer->events_depth > 0 && importer->depth == importer->events_depth + 1 && !importer->in_event)
+  if (importer->top_in_devices)
+    importer->skip_depth = importer->depth == 3 ? 0 : 1;   /* a device's members are read; deeper is not */
+  else if (importer->events_depth > 0 && importer->depth == importer->events_depth + 1 && !importer->in_event)
     begin_event (importer);
   else if (importer->in_event && importer->depth == importer->events_depth + 2 && g_str_equal (importer->key, "args"))
     importer->in_args = TRUE;
@@ -612,6 +636,8 @@ on_start_array (void *ctx)
   else if (importer->depth == 2 && !importer->array_form &&
            (g_str_equal (importer->key, "traceEvents") || g_str_equal (importer->key, "systemTraceEvents")))
     importer->events_depth = 2;
+  else if (importer->depth == 2 && !importer->array_form && g_str_equal (importer->key, "deviceProperties"))
+    importer->top_in_devices = TRUE;
   else
     importer->skip_depth = 1;
   return 1;
@@ -625,6 +651,8 @@ on_end_array (void *ctx)
   importer->progressed = TRUE;
   if (skipping (importer))
     importer->skip_depth--;
+  else if (importer->depth == 2)
+    importer->top_in_devices = FALSE;
   importer->depth--;
   return 1;
 }

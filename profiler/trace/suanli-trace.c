@@ -191,7 +191,7 @@ guint
 suanli_trace_begin_group (SuanliTrace *self,
                           const char  *name)
 {
-  SuanliGroup group = { suanli_trace_intern (self, name, -1), -1, 0 };
+  SuanliGroup group = { suanli_trace_intern (self, name, -1), -1, 0, 0, 0 };
 
   g_array_append_val (self->groups, group);
   self->current_group = self->groups->len - 1;
@@ -749,6 +749,56 @@ warn_overlaps (SuanliTrace *self,
                                                   overlaps);
       suanli_trace_add_warning (self, warning);
     }
+}
+
+/**
+ * suanli_trace_get_accelerator:
+ * @memory: (out) (optional): the model's memory in bytes, 0 when unknown
+ * @count: (out) (optional): the GPUs of the job the trace is of
+ *
+ * What the trace ran on, as its files say: the accelerator model the first file naming one names,
+ * and how many of them the job used: the largest world size a file gives, else one per file when
+ * there are several (ranks), else the devices its GPU streams ran on (at least one).
+ *
+ * Returns: (nullable): the model as the trace names it ("NVIDIA H100 80GB HBM3"), or NULL.
+ */
+const char *
+suanli_trace_get_accelerator (SuanliTrace *self,
+                              guint64     *memory,
+                              guint       *count)
+{
+  const SuanliGroup *named = NULL;
+  guint world = 0, devices = 0;
+
+  for (guint g = 0; g < self->groups->len; g++)
+    {
+      const SuanliGroup *group = &g_array_index (self->groups, SuanliGroup, g);
+
+      if (named == NULL && group->device != 0)
+        named = group;
+      world = MAX (world, (guint) MAX (group->world_size, 0));
+    }
+  if (world == 0 && self->groups->len > 1)
+    world = self->groups->len;
+  if (world == 0)
+    {
+      /* Kineto lists every GPU the process could see; a process of one rank uses those it ran on. */
+      g_autoptr(GHashTable) seen = g_hash_table_new (g_int64_hash, g_int64_equal);
+
+      for (guint t = 0; t < self->tracks->len; t++)
+        {
+          SuanliTrack *track = g_ptr_array_index (self->tracks, t);
+
+          if (track->kind == SUANLI_TRACK_GPU_STREAM && track->slices->len > 0)
+            g_hash_table_add (seen, &track->pid);
+        }
+      devices = g_hash_table_size (seen);
+    }
+  if (memory != NULL)
+    *memory = named != NULL ? named->device_memory : 0;
+  if (count != NULL)
+    *count = world > 0 ? world : MAX (devices, 1);
+  return named != NULL ? suanli_trace_get_string (self, named->device) : NULL;
 }
 
 void

@@ -102,6 +102,9 @@ typedef struct
   SuanliString name;        /* the file */
   int          rank;        /* from distributedInfo; -1 when unknown */
   int          world_size;  /* from distributedInfo; 0 when unknown */
+  SuanliString device;      /* the accelerator model the file names (Kineto's deviceProperties, a
+                             * capture's devices); 0 when it names none */
+  guint64      device_memory;   /* that model's memory in bytes; 0 when unknown */
 } SuanliGroup;
 
 /* A flow joins a slice to another: a CPU launch to its GPU kernel, say. */
@@ -168,6 +171,9 @@ void                suanli_trace_get_time_range   (SuanliTrace   *self,
                                                    gint64        *first,
                                                    gint64        *last);
 guint64             suanli_trace_get_n_slices     (SuanliTrace   *self);
+const char         *suanli_trace_get_accelerator  (SuanliTrace   *self,
+                                                   guint64       *memory,
+                                                   guint         *count);
 void                suanli_trace_finish           (SuanliTrace   *self);
 void                suanli_trace_finish_appended  (SuanliTrace   *self);
 SuanliTrackIndex   *suanli_trace_get_track_index  (SuanliTrace   *self,

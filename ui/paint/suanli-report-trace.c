@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "suanli-flame-painter.h"
+#include "suanli-job-match.h"
 #include "suanli-plan-comparison.h"
 #include "suanli-report-private.h"
 #include "suanli-table-rows.h"
@@ -77,13 +78,20 @@ write_against_plan (SuanliReport       *self,
                     SuanliPageWriter   *writer,
                     SuanliTraceFigures *figures)
 {
-  g_autoptr(SuanliPlanComparison) comparison = suanli_plan_comparison_new (self->plan_name, &self->inputs, &self->estimate,
-                                                                           figures);
+  g_autoptr(SuanliJobMatch) match = suanli_job_match_new (self->trace, self->catalog, self->plan_name, &self->inputs);
+  g_autoptr(SuanliPlanComparison) comparison = NULL;
   static const char * const headers[] = { N_("Figure"), N_("Planned"), N_("Measured"), N_("Difference") };
   static const double widths[] = { 0.25, 0.22, 0.22, 0.31 };
   const char *translated[G_N_ELEMENTS (headers)];
   g_autoptr(GPtrArray) rows = suanli_table_rows_new ();
 
+  /* Figures of another job against the plan's would mislead: say why there are none. */
+  if (!match->same_job)
+    {
+      suanli_page_writer_text (writer, match->why, SUANLI_TEXT_SMALL);
+      return;
+    }
+  comparison = suanli_plan_comparison_new (self->plan_name, &self->inputs, &self->estimate, figures);
   if (comparison == NULL)
     return;
   for (guint i = 0; i < G_N_ELEMENTS (headers); i++)

@@ -825,6 +825,48 @@ tick_step (double px_per_ns)
   return power;
 }
 
+/* The first tick at or before @from (from the trace's start), a multiple of @step. */
+static gint64
+first_tick (gint64 from,
+            gint64 step)
+{
+  return (from >= 0 ? from / step : from / step - 1) * step;
+}
+
+/* A tick's time from the trace's start, with the digits that tell it from the next one: zoomed
+ * into a kernel, 250.00010 ms and 250.00012 ms, not "250 ms" twice. */
+static char *
+tick_label (gint64 tick,
+            gint64 step)
+{
+  return suanli_format_duration_to (tick, step);
+}
+
+/**
+ * suanli_timeline_painter_ruler_labels:
+ * @width: the area's width, gutter included
+ *
+ * Returns: (transfer full): the ruler's labels in @view, left to right, as they are drawn.
+ */
+GStrv
+suanli_timeline_painter_ruler_labels (SuanliTimelinePainter    *self,
+                                      double                    width,
+                                      const SuanliTimelineView *view)
+{
+  g_autoptr(GStrvBuilder) labels = g_strv_builder_new ();
+  double px_per_ns = MAX (width - SUANLI_TIMELINE_GUTTER_WIDTH, 1) / (double) MAX (view->to - view->from, 1);
+  gint64 step = tick_step (px_per_ns);
+
+  for (gint64 tick = first_tick (view->from - self->origin, step); self->origin + tick <= view->to; tick += step)
+    if (self->origin + tick >= view->from)
+      {
+        g_autofree char *label = tick_label (tick, step);
+
+        g_strv_builder_add (labels, label);
+      }
+  return g_strv_builder_end (labels);
+}
+
 static void
 draw_ruler (SuanliTimelinePainter    *self,
             Frame                    *frame,
@@ -844,8 +886,7 @@ draw_ruler (SuanliTimelinePainter    *self,
   cairo_rectangle (cr, 0, SUANLI_TIMELINE_RULER_HEIGHT - 1, width, 1);
   cairo_fill (cr);
   /* Ticks at multiples of the step from the trace's start. */
-  for (gint64 tick = (first >= 0 ? first / step : first / step - 1) * step;
-       self->origin + tick <= frame->view->to; tick += step)
+  for (gint64 tick = first_tick (first, step); self->origin + tick <= frame->view->to; tick += step)
     {
       double x = x_of (frame, self->origin + tick);
       g_autofree char *label = NULL;
@@ -855,7 +896,7 @@ draw_ruler (SuanliTimelinePainter    *self,
       suanli_color_set_source (cr, &color);
       cairo_rectangle (cr, floor (x), SUANLI_TIMELINE_RULER_HEIGHT - 7, 1, 6);
       cairo_fill (cr);
-      label = suanli_format_duration_ns (tick);
+      label = tick_label (tick, step);
       suanli_chart_style_draw_text (frame->style, cr, label, x + 3, SUANLI_TIMELINE_RULER_HEIGHT / 2 - 2,
                                     SUANLI_TEXT_START, 0.7);
     }

@@ -50,6 +50,9 @@ void                   suanli_timeline_painter_set_collapsed  (SuanliTimelinePai
                                                                guint                  group,
                                                                gint64                 pid,
                                                                gboolean               collapsed);
+GStrv                  suanli_timeline_painter_ruler_labels   (SuanliTimelinePainter    *self,
+                                                               double                    width,
+                                                               const SuanliTimelineView *view);
 void                   suanli_timeline_painter_draw           (SuanliTimelinePainter    *self,
                                                                cairo_t                  *cr,
                                                                const SuanliChartStyle   *style,
