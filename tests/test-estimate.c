@@ -401,7 +401,7 @@ test_bad_plans (void)
   assert_invalid (", \"workload\": {\"batch_size\": 4}", "workload.batch_size", "unknown key");
   assert_invalid (", \"workload\": {\"mode\": \"pretrain\"}", "workload.mode", "must be one of");
   assert_invalid (", \"precision\": {\"compute\": \"fp8\"}, \"system\": {\"accelerator\": \"nvidia-a100-80gb-sxm\"}",
-                  "precision.compute", "no fp8 rate");
+                  "precision.compute", "A100 80GB SXM: no dense FP8 rate in the catalog");
   assert_invalid (", \"parallelism\": {\"zero_stage\": 4}", "parallelism.zero_stage", NULL);
   assert_invalid (", \"parallelism\": {\"offload\": \"optimizer+parameters\", \"zero_stage\": 2}",
                   "parallelism.offload", "stage 3");
