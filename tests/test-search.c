@@ -137,15 +137,15 @@ test_user_prices (void)
   g_autoptr(GPtrArray) after = NULL;
   g_autoptr(GArray) results = NULL;
   SuanliPlanInputs in;
-  gboolean h100 = FALSE, h200 = FALSE;
+  gboolean h100 = FALSE, mi325x = FALSE;
 
   resolve (catalog, PLAN_JSON, &in);
   before = suanli_search_left_out (&in, catalog, &constraints);
-  g_assert_true (g_ptr_array_find (before, suanli_catalog_lookup (catalog, "nvidia-h200-sxm"), NULL));
+  g_assert_true (g_ptr_array_find (before, suanli_catalog_lookup (catalog, "amd-mi325x"), NULL));
   g_assert_false (g_ptr_array_find (before, suanli_catalog_lookup (catalog, "nvidia-h100-sxm"), NULL));
 
   g_assert_true (suanli_search_prices_parse (prices, "nvidia-h100-sxm=1.75", NULL));
-  g_assert_true (suanli_search_prices_parse (prices, "nvidia-h200-sxm=3", NULL));
+  g_assert_true (suanli_search_prices_parse (prices, "amd-mi325x=3", NULL));
   results = suanli_search_run (&in, catalog, &constraints, NULL);
   for (guint i = 0; i < results->len; i++)
     {
@@ -158,18 +158,18 @@ test_user_prices (void)
           g_assert_cmpint (r->price_source, ==, SUANLI_SEARCH_PRICE_USER);
           g_assert_cmpstr (r->price_from_id, ==, "");
         }
-      else if (g_str_equal (r->accelerator_id, "nvidia-h200-sxm"))
+      else if (g_str_equal (r->accelerator_id, "amd-mi325x"))
         {
-          h200 = TRUE;
+          mi325x = TRUE;
           g_assert_cmpfloat (r->price_per_gpu_hour, ==, 3);
         }
       else
         g_assert_cmpint (r->price_source, ==, SUANLI_SEARCH_PRICE_OFFER);
     }
-  g_assert_true (h100 && h200);
+  g_assert_true (h100 && mi325x);
   after = suanli_search_left_out (&in, catalog, &constraints);
   g_assert_cmpuint (after->len, ==, before->len - 1);
-  g_assert_false (g_ptr_array_find (after, suanli_catalog_lookup (catalog, "nvidia-h200-sxm"), NULL));
+  g_assert_false (g_ptr_array_find (after, suanli_catalog_lookup (catalog, "amd-mi325x"), NULL));
 
   /* What --price refuses. */
   {
@@ -216,14 +216,14 @@ test_unpriced_left_out (void)
     }
   /* A fixed accelerator without a price gives nothing, and says why. */
   {
-    g_autoptr(GArray) none = search_one (&in, "nvidia-h200-sxm", NULL);
+    g_autoptr(GArray) none = search_one (&in, "amd-mi325x", NULL);
     g_autoptr(GPtrArray) why = NULL;
 
-    constraints.accelerator = "nvidia-h200-sxm";
+    constraints.accelerator = "amd-mi325x";
     why = suanli_search_left_out (&in, catalog, &constraints);
     g_assert_cmpuint (none->len, ==, 0);
     g_assert_cmpuint (why->len, ==, 1);
-    g_assert_cmpstr (suanli_item_get_id (g_ptr_array_index (why, 0)), ==, "nvidia-h200-sxm");
+    g_assert_cmpstr (suanli_item_get_id (g_ptr_array_index (why, 0)), ==, "amd-mi325x");
   }
 }
 
