@@ -249,7 +249,12 @@ column_text (SuanliCatalogPage *self,
   double value = 0;
 
   if (!column_value (item, column, &value))
-    return g_strdup (column->type == COLUMN_CLAIMS ? "" : "—");
+    {
+      /* "unknown" where the catalog says no source gives the figure; "—" where it has none. */
+      if (column->type == COLUMN_SPEC && suanli_item_find_unknown (item, column->key) != NULL)
+        return g_strdup (_("unknown"));
+      return g_strdup (column->type == COLUMN_CLAIMS ? "" : "—");
+    }
   switch (column->type)
     {
     case COLUMN_SPEC:
