@@ -218,8 +218,10 @@ print_search (GArray     *results,
         g_string_append_printf (names, "%s%s", i > 0 ? ", " : "",
                                 suanli_item_get_name (g_ptr_array_index (left_out, i)));
       if (cloud_only)
-        g_print (ngettext ("%u cloud instance priced in another currency than %s was left out: %s\n",
-                           "%u cloud instances priced in another currency than %s were left out: %s\n",
+        g_print (ngettext ("%u cloud instance without a price in %s was left out (assumptions.cny_per_usd converts "
+                           "between USD and CNY): %s\n",
+                           "%u cloud instances without a price in %s were left out (assumptions.cny_per_usd converts "
+                           "between USD and CNY): %s\n",
                            left_out->len),
                  left_out->len, currency, names->str);
       else

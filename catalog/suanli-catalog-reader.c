@@ -38,7 +38,7 @@ typedef struct
 
 static const char * const item_members[] = {
   "id", "kind", "vendor", "name", "aliases", "year", "specs", "parts", "trades", "tags", "summary",
-  "links", "claims", NULL
+  "links", "claims", "unknown", "no_source", NULL
 };
 static const char * const spec_members[] = { "value", "unit", "source", "confidence", "label", "note", NULL };
 static const char * const claim_members[] = {
@@ -393,6 +393,41 @@ read_spec (Reader     *reader,
   return TRUE;
 }
 
+/* "unknown": { KEY: TEXT }: figures of the kind that no source confirms, each with why. A key
+ * is either a figure or unknown, never both. */
+static void
+read_unknown (Reader     *reader,
+              SuanliItem *item,
+              JsonNode   *node,
+              const char *item_path)
+{
+  JsonObject *object;
+  g_autoptr(GList) keys = NULL;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      problem (reader, node, item_path, _("“unknown” must be an object, not %s"), type_name (node));
+      return;
+    }
+  object = json_node_get_object (node);
+  keys = json_object_get_members (object);
+  for (GList *l = keys; l != NULL; l = l->next)
+    {
+      g_autofree char *path = g_strdup_printf ("%s.unknown.%s", item_path, (const char *) l->data);
+      JsonNode *member = json_object_get_member (object, l->data);
+      g_autofree char *en = NULL;
+      g_autofree char *zh_CN = NULL;
+
+      if (suanli_item_kind_find_spec_key (suanli_item_get_kind (item), l->data) == NULL)
+        problem (reader, member, path, _("%s items have no spec “%s”"),
+                 suanli_item_kind_to_nick (suanli_item_get_kind (item)), (const char *) l->data);
+      else if (suanli_item_find_spec (item, l->data) != NULL)
+        problem (reader, member, path, _("“%s” has a value and is marked unknown"), (const char *) l->data);
+      else if (read_text (reader, member, path, &en, &zh_CN))
+        suanli_item_set_unknown (item, l->data, en, zh_CN);
+    }
+}
+
 static gboolean
 read_claim (Reader     *reader,
             SuanliItem *item,
@@ -664,6 +699,18 @@ read_item (Reader     *reader,
     }
   else if (kind == SUANLI_ITEM_KIND_TECHNIQUE)
     problem (reader, node, path, _("a technique must say what it trades (“trades”)"));
+
+  if ((member = json_object_get_member (object, "unknown")) != NULL)
+    read_unknown (reader, item, member, path);
+  if ((member = json_object_get_member (object, "no_source")) != NULL)
+    {
+      g_autofree char *text_path = g_strconcat (path, ".no_source", NULL);
+      g_autofree char *en = NULL;
+      g_autofree char *zh_CN = NULL;
+
+      if (read_text (reader, member, text_path, &en, &zh_CN))
+        suanli_item_set_no_source (item, en, zh_CN);
+    }
 
   if ((member = json_object_get_member (object, "links")) != NULL)
     {

@@ -163,6 +163,21 @@ suanli_item_write_json (SuanliItem  *item,
 
   write_strv (builder, "tags", suanli_item_get_tags (item));
   write_text (builder, "summary", suanli_item_get_summary (item));
+  if (suanli_item_get_n_unknown (item) > 0)
+    {
+      json_builder_set_member_name (builder, "unknown");
+      json_builder_begin_object (builder);
+      for (guint i = 0; i < suanli_item_get_n_unknown (item); i++)
+        {
+          const SuanliText *note;
+          const char *key = suanli_item_get_unknown_at (item, i, &note);
+
+          write_text (builder, key, note);
+        }
+      json_builder_end_object (builder);
+    }
+  if (suanli_item_get_no_source (item)->en != NULL)
+    write_text (builder, "no_source", suanli_item_get_no_source (item));
 
   if (suanli_item_get_n_links (item) > 0)
     {

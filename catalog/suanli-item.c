@@ -28,9 +28,17 @@ struct _SuanliItem
   GPtrArray      *claims;   /* of SuanliClaim */
   GPtrArray      *links;    /* title, url, title, url, … */
   GHashTable     *parts;    /* role → item id */
+  GPtrArray      *unknown;  /* of UnknownFigure: spec keys no source confirms, and why */
+  SuanliText      no_source;  /* why an item has neither specs nor links */
   char           *origin;   /* the file it came from */
   char           *search_text;
 };
+
+typedef struct
+{
+  const char *key;   /* interned */
+  SuanliText  note;
+} UnknownFigure;
 
 G_DEFINE_FINAL_TYPE (SuanliItem, suanli_item, G_TYPE_OBJECT)
 
@@ -63,6 +71,8 @@ suanli_item_finalize (GObject *object)
   g_ptr_array_unref (self->claims);
   g_ptr_array_unref (self->links);
   g_hash_table_unref (self->parts);
+  g_ptr_array_unref (self->unknown);
+  suanli_text_clear (&self->no_source);
   g_free (self->origin);
   g_free (self->search_text);
 
@@ -131,8 +141,18 @@ free_claim (gpointer data)
 }
 
 static void
+free_unknown (gpointer data)
+{
+  UnknownFigure *figure = data;
+
+  suanli_text_clear (&figure->note);
+  g_free (figure);
+}
+
+static void
 suanli_item_init (SuanliItem *self)
 {
+  self->unknown = g_ptr_array_new_with_free_func (free_unknown);
   self->specs = g_ptr_array_new_with_free_func (free_spec);
   self->claims = g_ptr_array_new_with_free_func (free_claim);
   self->links = g_ptr_array_new_with_free_func (g_free);
@@ -414,6 +434,77 @@ suanli_item_get_link_at (SuanliItem  *self,
   g_return_if_fail (position < self->links->len / 2);
   *title = g_ptr_array_index (self->links, 2 * position);
   *url = g_ptr_array_index (self->links, 2 * position + 1);
+}
+
+/* Marks the figure @key as one no source confirms, with @en and @zh_CN saying why. */
+void
+suanli_item_set_unknown (SuanliItem *self,
+                         const char *key,
+                         const char *en,
+                         const char *zh_CN)
+{
+  UnknownFigure *figure = g_new0 (UnknownFigure, 1);
+
+  g_return_if_fail (SUANLI_IS_ITEM (self));
+  figure->key = g_intern_string (key);
+  set_text (&figure->note, en, zh_CN);
+  g_ptr_array_add (self->unknown, figure);
+}
+
+guint
+suanli_item_get_n_unknown (SuanliItem *self)
+{
+  g_return_val_if_fail (SUANLI_IS_ITEM (self), 0);
+  return self->unknown->len;
+}
+
+/* Returns: the key of the @position-th unknown figure; @note (optional) gets why it is unknown. */
+const char *
+suanli_item_get_unknown_at (SuanliItem        *self,
+                            guint              position,
+                            const SuanliText **note)
+{
+  UnknownFigure *figure;
+
+  g_return_val_if_fail (SUANLI_IS_ITEM (self), NULL);
+  g_return_val_if_fail (position < self->unknown->len, NULL);
+  figure = g_ptr_array_index (self->unknown, position);
+  if (note != NULL)
+    *note = &figure->note;
+  return figure->key;
+}
+
+/* Returns: (nullable): why no source gives the figure @key, or NULL when it is not marked unknown. */
+const SuanliText *
+suanli_item_find_unknown (SuanliItem *self,
+                          const char *key)
+{
+  g_return_val_if_fail (SUANLI_IS_ITEM (self), NULL);
+  for (guint i = 0; i < self->unknown->len; i++)
+    {
+      UnknownFigure *figure = g_ptr_array_index (self->unknown, i);
+
+      if (g_str_equal (figure->key, key))
+        return &figure->note;
+    }
+  return NULL;
+}
+
+/* Returns: why the item has no source; its en is NULL when none was given. */
+const SuanliText *
+suanli_item_get_no_source (SuanliItem *self)
+{
+  g_return_val_if_fail (SUANLI_IS_ITEM (self), NULL);
+  return &self->no_source;
+}
+
+void
+suanli_item_set_no_source (SuanliItem *self,
+                           const char *en,
+                           const char *zh_CN)
+{
+  g_return_if_fail (SUANLI_IS_ITEM (self));
+  set_text (&self->no_source, en, zh_CN);
 }
 
 void

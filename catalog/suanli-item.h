@@ -75,6 +75,20 @@ void                suanli_item_get_link_at     (SuanliItem        *self,
                                                  guint              position,
                                                  const char       **title,
                                                  const char       **url);
+void                suanli_item_set_unknown     (SuanliItem        *self,
+                                                 const char        *key,
+                                                 const char        *en,
+                                                 const char        *zh_CN);
+guint               suanli_item_get_n_unknown   (SuanliItem        *self);
+const char         *suanli_item_get_unknown_at  (SuanliItem        *self,
+                                                 guint              position,
+                                                 const SuanliText **note);
+const SuanliText   *suanli_item_find_unknown    (SuanliItem        *self,
+                                                 const char        *key);
+const SuanliText   *suanli_item_get_no_source   (SuanliItem        *self);
+void                suanli_item_set_no_source   (SuanliItem        *self,
+                                                 const char        *en,
+                                                 const char        *zh_CN);
 void                suanli_item_set_part        (SuanliItem        *self,
                                                  const char        *role,
                                                  const char        *item_id);

@@ -285,6 +285,79 @@ test_chart_click_selects (Fixture       *fixture,
   g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), screenshot));
 }
 
+/* The new hardware, in English and Chinese: an item whose figures no source confirms says so in
+ * its details and in the compare view, and the chart says how many items it leaves out and why. */
+static void
+test_new_items (Fixture       *fixture,
+                gconstpointer  data)
+{
+  const char *ids[] = { "nvidia-b200", "amd-mi355x", "huawei-ascend-910c", "cambricon-mlu590" };
+  g_autofree char *detail_shot = g_strdup_printf ("catalog-new-detail-light-%s", suanli_test_language_tag ());
+  g_autofree char *compare_shot = g_strdup_printf ("catalog-new-compare-light-%s", suanli_test_language_tag ());
+  g_autofree char *chart_shot = g_strdup_printf ("catalog-new-chart-light-%s", suanli_test_language_tag ());
+  SuanliChartView *chart;
+  SuanliCompareView *view;
+  GtkWindow *compare;
+  const char *left_out;
+
+  g_assert_true (suanli_catalog_page_select_item (fixture->page, item (fixture, "cambricon-mlu590")));
+  suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
+  g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (fixture->page), _("Not known")));
+  g_assert_true (suanli_catalog_page_select_item (fixture->page, item (fixture, "huawei-ascend-910c")));
+  suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
+  g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (fixture->page), _("Specifications")));
+  g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (fixture->page), _("Not known")));
+  g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), detail_shot));
+
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      g_assert_true (suanli_catalog_page_select_item (fixture->page, item (fixture, ids[i])));
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "catalog.add-to-compare", NULL));
+    }
+  compare = suanli_catalog_page_open_compare (fixture->page);
+  suanli_test_wait_for_frame (GTK_WIDGET (compare));
+  view = SUANLI_COMPARE_VIEW (suanli_test_find_widget (GTK_WIDGET (compare), SUANLI_TYPE_COMPARE_VIEW));
+  g_assert_nonnull (view);
+  /* MI355X's 8 TB/s ties the B200's; its 288 GB is the most memory. */
+  g_assert_cmpint (suanli_compare_view_get_best_column (view, "memory_bytes"), ==, 1);
+  g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (view), _("unknown")));
+  g_free (suanli_test_screenshot (GTK_WIDGET (compare), compare_shot));
+  gtk_window_destroy (compare);
+
+  suanli_catalog_page_show_chart (fixture->page, TRUE);
+  chart = SUANLI_CHART_VIEW (suanli_test_find_widget (GTK_WIDGET (fixture->page), SUANLI_TYPE_CHART_VIEW));
+  g_assert_nonnull (chart);
+  suanli_test_wait_for_frame (GTK_WIDGET (chart));
+  left_out = suanli_chart_view_get_left_out (chart);
+  g_assert_nonnull (left_out);
+  g_test_message ("%s", left_out);
+  /* The label under the chart shows it. */
+  g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (fixture->page), left_out));
+  /* It counts the accelerators without a BF16 or a bandwidth figure, of all the accelerators. */
+  {
+    guint all = 0, out = 0;
+    g_autofree char *counts = NULL;
+
+    for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (fixture->catalog)); i++)
+      {
+        g_autoptr(SuanliItem) each = g_list_model_get_item (G_LIST_MODEL (fixture->catalog), i);
+
+        if (suanli_item_get_kind (each) != SUANLI_ITEM_KIND_ACCELERATOR)
+          continue;
+        all++;
+        out += !suanli_item_get_spec_value (each, "bf16_tflops", NULL) ||
+               !suanli_item_get_spec_value (each, "memory_bandwidth", NULL);
+      }
+    g_assert_cmpuint (out, >, 0);
+    counts = g_strdup_printf (" %u ", all);
+    g_assert_nonnull (strstr (left_out, counts));
+    g_free (counts);
+    counts = g_strdup_printf (" %u ", out);
+    g_assert_nonnull (strstr (left_out, counts));
+  }
+  g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), chart_shot));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -299,6 +372,7 @@ main (int   argc,
   g_test_add ("/catalog-page/select-shows-details", Fixture, NULL, fixture_set_up, test_select_shows_details,
               fixture_tear_down);
   g_test_add ("/catalog-page/compare-three", Fixture, NULL, fixture_set_up, test_compare_three, fixture_tear_down);
+  g_test_add ("/catalog-page/new-items", Fixture, NULL, fixture_set_up, test_new_items, fixture_tear_down);
   g_test_add ("/catalog-page/chart-click-selects", Fixture, NULL, fixture_set_up, test_chart_click_selects,
               fixture_tear_down);
 

@@ -401,7 +401,7 @@ test_bad_plans (void)
   assert_invalid (", \"workload\": {\"batch_size\": 4}", "workload.batch_size", "unknown key");
   assert_invalid (", \"workload\": {\"mode\": \"pretrain\"}", "workload.mode", "must be one of");
   assert_invalid (", \"precision\": {\"compute\": \"fp8\"}, \"system\": {\"accelerator\": \"nvidia-a100-80gb-sxm\"}",
-                  "precision.compute", "no fp8 rate");
+                  "precision.compute", "A100 80GB SXM: no dense FP8 rate in the catalog");
   assert_invalid (", \"parallelism\": {\"zero_stage\": 4}", "parallelism.zero_stage", NULL);
   assert_invalid (", \"parallelism\": {\"offload\": \"optimizer+parameters\", \"zero_stage\": 2}",
                   "parallelism.offload", "stage 3");
@@ -818,6 +818,82 @@ test_search_patches_apply (void)
     }
 }
 
+/* A training job and an inference job on every accelerator of the built-in catalog: each is
+ * estimated, or refused with errors that all name the accelerator and the figure it lacks
+ * ("Ascend 910C: no memory bandwidth in the catalog"), never with an error that does not say why. */
+static void
+test_every_accelerator (void)
+{
+  /* Each job is its text before and after the accelerator's id. */
+  const char *jobs[][2] = {
+    { "{\"model\": {\"preset\": \"llama-2-7b\"}, \"workload\": {\"mode\": \"train\", \"global_batch\": 512,"
+      " \"tokens\": 1e11}, \"parallelism\": {\"zero_stage\": 3}, \"system\": {\"accelerator\": \"",
+      "\", \"gpus_per_node\": 8, \"nodes\": 1}}" },
+    { "{\"model\": {\"preset\": \"llama-2-7b\"}, \"workload\": {\"mode\": \"inference\", \"prompt_tokens\": 1024,"
+      " \"output_tokens\": 256, \"batch\": 1}, \"precision\": {\"compute\": \"bf16\", \"weights\": \"int4\"},"
+      " \"system\": {\"accelerator\": \"", "\", \"gpus_per_node\": 1}}" },
+  };
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (catalog)), accelerators = 0, planned = 0, refused = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(SuanliItem) item = g_list_model_get_item (G_LIST_MODEL (catalog), i);
+      const char *name = suanli_item_get_name (item);
+
+      if (suanli_item_get_kind (item) != SUANLI_ITEM_KIND_ACCELERATOR)
+        continue;
+      accelerators++;
+      for (guint j = 0; j < G_N_ELEMENTS (jobs); j++)
+        {
+          g_autofree char *json = g_strconcat (jobs[j][0], suanli_item_get_id (item), jobs[j][1], NULL);
+          g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+          SuanliPlanInputs in;
+          SuanliEstimate e;
+
+          if (resolve (json, &in, &e, errors))
+            {
+              if (j == 0)
+                g_assert_true (isfinite (e.time_to_train_s) && e.time_to_train_s > 0);
+              else
+                g_assert_true (isfinite (e.inference.tokens_per_s) && e.inference.tokens_per_s > 0);
+              planned++;
+              continue;
+            }
+          g_assert_cmpuint (errors->len, >, 0);
+          for (guint k = 0; k < errors->len; k++)
+            {
+              const SuanliPlanIssue *issue = g_ptr_array_index (errors, k);
+
+              g_test_message ("%s, %s job: %s: %s", suanli_item_get_id (item), j == 0 ? "training" : "inference",
+                              issue->field, issue->message);
+              if (!g_str_has_prefix (issue->message, name) || strstr (issue->message, " in the catalog") == NULL)
+                g_error ("%s (%s job) failed without naming the missing figure: %s: %s", suanli_item_get_id (item),
+                         j == 0 ? "training" : "inference", issue->field, issue->message);
+            }
+          refused++;
+        }
+    }
+  g_test_message ("%u accelerators: %u jobs planned, %u refused with the missing figure named", accelerators,
+                  planned, refused);
+  g_assert_cmpuint (accelerators, >=, 45);
+  g_assert_cmpuint (planned, >, refused);
+
+  /* The message the issue asks for, with the catalog's reason after it. */
+  {
+    g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+    g_autofree char *json = g_strconcat (jobs[1][0], "cambricon-mlu590", jobs[1][1], NULL);
+    SuanliPlanInputs in;
+    SuanliEstimate e;
+    gboolean named = FALSE;
+
+    g_assert_false (resolve (json, &in, &e, errors));
+    for (guint k = 0; k < errors->len; k++)
+      named |= g_str_has_prefix (((SuanliPlanIssue *) g_ptr_array_index (errors, k))->message,
+                                 "MLU590: no memory bandwidth in the catalog (No source found here");
+    g_assert_true (named);
+  }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -849,6 +925,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/estimate/search-front", test_search_front);
   g_test_add_func ("/estimate/search-patches-apply", test_search_patches_apply);
   g_test_add_func ("/estimate/json-output", test_json_output);
+  g_test_add_func ("/estimate/every-accelerator", test_every_accelerator);
 
   status = g_test_run ();
   g_object_unref (catalog);

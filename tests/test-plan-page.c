@@ -723,7 +723,7 @@ test_search (Fixture       *fixture,
   GArray *results;
   SuanliSearchResult *best = NULL;
   GtkWidget *apply;
-  GtkWidget *h200_price;
+  GtkWidget *mi325x_price;
 
   g_settings_reset (settings, "accelerator-prices");
   search = suanli_plan_page_open_search (fixture->page);
@@ -793,18 +793,18 @@ test_search (Fixture       *fixture,
   for (guint i = 0; i < results->len; i++)
     g_assert_cmpstr (g_array_index (results, SuanliSearchResult, i).accelerator_id, ==, "nvidia-a100-80gb-sxm");
 
-  /* A price typed for the H200, which has no offer, is kept in settings and brings it in. */
-  select_choice (suanli_search_window_get_control (SUANLI_SEARCH_WINDOW (search), "accelerator"), "H200 SXM");
+  /* A price typed for the MI325X, which has no offer, is kept in settings and brings it in. */
+  select_choice (suanli_search_window_get_control (SUANLI_SEARCH_WINDOW (search), "accelerator"), "Instinct MI325X");
   g_assert_cmpuint (suanli_search_window_get_results (SUANLI_SEARCH_WINDOW (search))->len, ==, 0);
-  h200_price = suanli_search_window_get_price_field (SUANLI_SEARCH_WINDOW (search), "nvidia-h200-sxm");
-  g_assert_nonnull (h200_price);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (h200_price), 3.2);
+  mi325x_price = suanli_search_window_get_price_field (SUANLI_SEARCH_WINDOW (search), "amd-mi325x");
+  g_assert_nonnull (mi325x_price);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (mi325x_price), 3.2);
   {
     g_autoptr(GVariant) prices = g_settings_get_value (settings, "accelerator-prices");
     double price = 0;
     const char *currency = NULL;
 
-    g_assert_true (g_variant_lookup (prices, "nvidia-h200-sxm", "(d&s)", &price, &currency));
+    g_assert_true (g_variant_lookup (prices, "amd-mi325x", "(d&s)", &price, &currency));
     g_assert_cmpfloat (price, ==, 3.2);
     g_assert_cmpstr (currency, ==, "USD");
   }
@@ -824,7 +824,7 @@ test_search (Fixture       *fixture,
   apply = suanli_test_find_widget (g_ptr_array_index (rows, 0), GTK_TYPE_BUTTON);
   g_assert_nonnull (apply);
   g_signal_emit_by_name (apply, "clicked");
-  g_assert_cmpstr (json_object_get_string_member (section (fixture, "system"), "accelerator"), ==, "nvidia-h200-sxm");
+  g_assert_cmpstr (json_object_get_string_member (section (fixture, "system"), "accelerator"), ==, "amd-mi325x");
   g_assert_cmpfloat (json_object_get_double_member (section (fixture, "assumptions"), "price_per_gpu_hour"), ==, 3.2);
   g_assert_cmpfloat_with_epsilon (suanli_plan_page_get_estimate (fixture->page)->time_to_train_s,
                                   best->time_to_train_s, best->time_to_train_s * 1e-9);
@@ -832,7 +832,7 @@ test_search (Fixture       *fixture,
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.undo", NULL));
   g_assert_cmpstr (json_object_get_string_member (section (fixture, "system"), "accelerator"), ==, "nvidia-h100-sxm");
 
-  /* Any accelerator again: the H200 at its new price among those priced from their offers. */
+  /* Any accelerator again: the MI325X at its new price among those priced from their offers. */
   select_choice (suanli_search_window_get_control (SUANLI_SEARCH_WINDOW (search), "accelerator"), _("Any"));
   search_screenshot (search, "planner-search", FALSE);
   search_screenshot (search, "planner-search-prices", TRUE);

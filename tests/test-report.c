@@ -256,6 +256,10 @@ test_training (Fixture       *fixture,
     assert_contains (text, cost);
     assert_contains (text, co2);
   }
+  /* The articles' claims about the H100 cite each article by its title, never a file name. */
+  assert_contains (text, "一、硬件选型");
+  g_assert_null (strstr (text, "931a379b15de23e4"));
+  g_assert_null (strstr (text, ".txt"));
   /* The items, their sources, the advice and the appendix's formulas. */
   assert_contains (text, "Meta Llama 2 7B");
   assert_contains (text, "NVIDIA H100 SXM");

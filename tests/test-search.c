@@ -137,15 +137,15 @@ test_user_prices (void)
   g_autoptr(GPtrArray) after = NULL;
   g_autoptr(GArray) results = NULL;
   SuanliPlanInputs in;
-  gboolean h100 = FALSE, h200 = FALSE;
+  gboolean h100 = FALSE, mi325x = FALSE;
 
   resolve (catalog, PLAN_JSON, &in);
   before = suanli_search_left_out (&in, catalog, &constraints);
-  g_assert_true (g_ptr_array_find (before, suanli_catalog_lookup (catalog, "nvidia-h200-sxm"), NULL));
+  g_assert_true (g_ptr_array_find (before, suanli_catalog_lookup (catalog, "amd-mi325x"), NULL));
   g_assert_false (g_ptr_array_find (before, suanli_catalog_lookup (catalog, "nvidia-h100-sxm"), NULL));
 
   g_assert_true (suanli_search_prices_parse (prices, "nvidia-h100-sxm=1.75", NULL));
-  g_assert_true (suanli_search_prices_parse (prices, "nvidia-h200-sxm=3", NULL));
+  g_assert_true (suanli_search_prices_parse (prices, "amd-mi325x=3", NULL));
   results = suanli_search_run (&in, catalog, &constraints, NULL);
   for (guint i = 0; i < results->len; i++)
     {
@@ -158,18 +158,18 @@ test_user_prices (void)
           g_assert_cmpint (r->price_source, ==, SUANLI_SEARCH_PRICE_USER);
           g_assert_cmpstr (r->price_from_id, ==, "");
         }
-      else if (g_str_equal (r->accelerator_id, "nvidia-h200-sxm"))
+      else if (g_str_equal (r->accelerator_id, "amd-mi325x"))
         {
-          h200 = TRUE;
+          mi325x = TRUE;
           g_assert_cmpfloat (r->price_per_gpu_hour, ==, 3);
         }
       else
         g_assert_cmpint (r->price_source, ==, SUANLI_SEARCH_PRICE_OFFER);
     }
-  g_assert_true (h100 && h200);
+  g_assert_true (h100 && mi325x);
   after = suanli_search_left_out (&in, catalog, &constraints);
   g_assert_cmpuint (after->len, ==, before->len - 1);
-  g_assert_false (g_ptr_array_find (after, suanli_catalog_lookup (catalog, "nvidia-h200-sxm"), NULL));
+  g_assert_false (g_ptr_array_find (after, suanli_catalog_lookup (catalog, "amd-mi325x"), NULL));
 
   /* What --price refuses. */
   {
@@ -209,21 +209,21 @@ test_unpriced_left_out (void)
       SuanliSearchPrice price;
 
       g_assert_true (g_ptr_array_find (all, item, NULL));
-      suanli_search_price_of (catalog, NULL, "USD", item, &price);
+      suanli_search_price_of (catalog, NULL, "USD", 0, item, &price);
       g_assert_cmpint (price.source, ==, SUANLI_SEARCH_PRICE_NONE);
       for (guint j = 0; j < results->len; j++)
         g_assert_cmpstr (g_array_index (results, SuanliSearchResult, j).accelerator_id, !=, suanli_item_get_id (item));
     }
   /* A fixed accelerator without a price gives nothing, and says why. */
   {
-    g_autoptr(GArray) none = search_one (&in, "nvidia-h200-sxm", NULL);
+    g_autoptr(GArray) none = search_one (&in, "amd-mi325x", NULL);
     g_autoptr(GPtrArray) why = NULL;
 
-    constraints.accelerator = "nvidia-h200-sxm";
+    constraints.accelerator = "amd-mi325x";
     why = suanli_search_left_out (&in, catalog, &constraints);
     g_assert_cmpuint (none->len, ==, 0);
     g_assert_cmpuint (why->len, ==, 1);
-    g_assert_cmpstr (suanli_item_get_id (g_ptr_array_index (why, 0)), ==, "nvidia-h200-sxm");
+    g_assert_cmpstr (suanli_item_get_id (g_ptr_array_index (why, 0)), ==, "amd-mi325x");
   }
 }
 
@@ -334,10 +334,11 @@ test_currency_not_mixed (void)
                      " \"system\": {\"cloud_instance\": \"test-cny-h100-8\"}}", &in);
   g_assert_cmpstr (in.currency, ==, "CNY");
 
-  suanli_search_price_of (with_cny, NULL, "CNY", suanli_catalog_lookup (with_cny, "nvidia-h100-sxm"), &price);
+  suanli_search_price_of (with_cny, NULL, "CNY", 0, suanli_catalog_lookup (with_cny, "nvidia-h100-sxm"), &price);
   g_assert_cmpint (price.source, ==, SUANLI_SEARCH_PRICE_OFFER);
   g_assert_cmpfloat (price.per_gpu_hour, ==, 25);
-  g_assert_cmpuint (price.other_currency, ==, 1);   /* p5.48xlarge, in USD */
+  g_assert_false (price.converted);
+  g_assert_cmpuint (price.other_currency, >=, 1);   /* p5.48xlarge, in USD */
 
   bare = suanli_search_run (&in, with_cny, &constraints, NULL);
   g_assert_cmpuint (bare->len, >, 0);
@@ -356,6 +357,22 @@ test_currency_not_mixed (void)
     g_assert_cmpstr (g_array_index (cloud, SuanliSearchResult, i).cloud_instance_id, ==, "test-cny-h100-8");
   left_out_cloud = suanli_search_left_out (&in, with_cny, &constraints);
   g_assert_true (g_ptr_array_find (left_out_cloud, suanli_catalog_lookup (with_cny, "aws-p5-48xlarge"), NULL));
+
+  /* With a rate, the USD offers are converted, not left out: p4d.24xlarge's 8 × A100 at
+   * 21.9576 USD/h is 21.9576 / 8 × 7 CNY per GPU-hour. */
+  in.cny_per_usd = 7;
+  suanli_search_price_of (with_cny, NULL, "CNY", in.cny_per_usd,
+                          suanli_catalog_lookup (with_cny, "nvidia-a100-40gb-sxm"), &price);
+  g_assert_cmpint (price.source, ==, SUANLI_SEARCH_PRICE_OFFER);
+  g_assert_true (price.converted);
+  g_assert_cmpfloat_with_epsilon (price.per_gpu_hour, 21.9576 / 8 * 7, 1e-9);
+  g_clear_pointer (&left_out_cloud, g_ptr_array_unref);
+  left_out_cloud = suanli_search_left_out (&in, with_cny, &constraints);
+  g_assert_false (g_ptr_array_find (left_out_cloud, suanli_catalog_lookup (with_cny, "aws-p5-48xlarge"), NULL));
+  constraints.cloud_only = FALSE;
+  g_clear_pointer (&left_out, g_ptr_array_unref);
+  left_out = suanli_search_left_out (&in, with_cny, &constraints);
+  g_assert_false (g_ptr_array_find (left_out, suanli_catalog_lookup (with_cny, "nvidia-a100-40gb-sxm"), NULL));
 
   g_unlink (path);
   g_rmdir (directory);

@@ -65,6 +65,7 @@ struct _SuanliCatalogPage
   GtkDropDown        *size_dropdown;
   GtkCheckButton     *log_check;
   SuanliChartView    *chart_view;
+  GtkLabel           *chart_left_out;
 };
 
 G_DEFINE_FINAL_TYPE (SuanliCatalogPage, suanli_catalog_page, SUANLI_TYPE_PAGE)
@@ -249,7 +250,12 @@ column_text (SuanliCatalogPage *self,
   double value = 0;
 
   if (!column_value (item, column, &value))
-    return g_strdup (column->type == COLUMN_CLAIMS ? "" : "—");
+    {
+      /* "unknown" where the catalog says no source gives the figure; "—" where it has none. */
+      if (column->type == COLUMN_SPEC && suanli_item_find_unknown (item, column->key) != NULL)
+        return g_strdup (_("unknown"));
+      return g_strdup (column->type == COLUMN_CLAIMS ? "" : "—");
+    }
   switch (column->type)
     {
     case COLUMN_SPEC:
@@ -660,6 +666,30 @@ append_specs (SuanliCatalogPage *self,
   gtk_box_append (self->detail_box, grid);
 }
 
+/* The figures no source confirms, each with why. */
+static void
+append_unknown (SuanliCatalogPage *self,
+                SuanliItem        *item)
+{
+  GtkWidget *grid = gtk_grid_new ();
+
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 18);
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 4);
+  for (guint i = 0; i < suanli_item_get_n_unknown (item); i++)
+    {
+      const SuanliText *note;
+      const char *key = suanli_item_get_unknown_at (item, i, &note);
+      const SuanliSpecKey *spec_key = suanli_item_kind_find_spec_key (suanli_item_get_kind (item), key);
+      GtkWidget *why = detail_label (suanli_text_get (note), "dim-label");
+
+      gtk_widget_set_hexpand (why, TRUE);
+      gtk_grid_attach (GTK_GRID (grid), detail_label (_(spec_key->title), "dim-label"), 0, (int) i, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), detail_label (_("unknown"), NULL), 1, (int) i, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), why, 2, (int) i, 1, 1);
+    }
+  gtk_box_append (self->detail_box, grid);
+}
+
 static void
 append_claims (SuanliCatalogPage *self,
                SuanliItem        *item)
@@ -741,6 +771,11 @@ update_detail (SuanliCatalogPage *self)
       gtk_box_append (self->detail_box, detail_label (_("Specifications"), "heading"));
       append_specs (self, item);
     }
+  if (suanli_item_get_n_unknown (item) > 0)
+    {
+      gtk_box_append (self->detail_box, detail_label (_("Not known"), "heading"));
+      append_unknown (self, item);
+    }
   if (suanli_item_get_trade (item, SUANLI_TRADE_MEMORY)->en != NULL)
     {
       gtk_box_append (self->detail_box, detail_label (_("What it trades"), "heading"));
@@ -778,6 +813,13 @@ update_detail (SuanliCatalogPage *self)
       gtk_widget_set_halign (button, GTK_ALIGN_START);
       gtk_box_append (self->detail_box, button);
     }
+  if (suanli_item_get_no_source (item)->en != NULL)
+    {
+      /* Translators: why an item has no source, e.g. "No source: a general technique…". */
+      g_autofree char *line = g_strdup_printf (_("No source: %s"), suanli_text_get (suanli_item_get_no_source (item)));
+
+      gtk_box_append (self->detail_box, detail_label (line, "dim-label"));
+    }
 }
 
 static void
@@ -785,6 +827,16 @@ on_selection_changed (SuanliCatalogPage *self)
 {
   update_detail (self);
   suanli_chart_view_set_selected (self->chart_view, suanli_catalog_page_get_selected_item (self));
+}
+
+/* Under the chart: how many items it leaves out, and why. */
+static void
+on_chart_left_out (SuanliCatalogPage *self)
+{
+  const char *text = suanli_chart_view_get_left_out (self->chart_view);
+
+  gtk_label_set_text (self->chart_left_out, text != NULL ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->chart_left_out), text != NULL);
 }
 
 static void
@@ -1141,12 +1193,14 @@ suanli_catalog_page_class_init (SuanliCatalogPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, size_dropdown);
   gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, log_check);
   gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, chart_view);
+  gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, chart_left_out);
   gtk_widget_class_bind_template_callback (widget_class, on_kind_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_facet_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_view_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_chart_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_chart_item_activated);
+  gtk_widget_class_bind_template_callback (widget_class, on_chart_left_out);
 
   gtk_widget_class_install_action (widget_class, "catalog.add-to-compare", NULL, add_to_compare_action);
   gtk_widget_class_install_action (widget_class, "catalog.compare", NULL, compare_action);

@@ -36,6 +36,7 @@ struct _SuanliChartView
   gboolean            y_logarithmic;
   SuanliMemoryUnits   memory_units;
   SuanliItem         *selected;
+  char               *left_out;       /* what the chart leaves out and why, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (SuanliChartView, suanli_chart_view, GTK_TYPE_WIDGET)
@@ -46,6 +47,14 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
+
+enum {
+  PROP_0,
+  PROP_LEFT_OUT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 /* Sizes are plotted in GB or GiB as Preferences say; other units as stored. */
 static double
@@ -88,6 +97,79 @@ compare_by_y_descending (gconstpointer a,
   return (y > x) - (y < x);
 }
 
+/* "without a BF16 figure: 9 (5 no source gives)" for the items lacking @key. */
+static void
+append_reason (SuanliChartView *self,
+               GString         *reasons,
+               SuanliItem      *sample,
+               const char      *key,
+               guint            missing,
+               guint            unknown)
+{
+  const SuanliSpecKey *spec_key = suanli_item_kind_find_spec_key (suanli_item_get_kind (sample), key);
+  const char *title = spec_key != NULL ? _(spec_key->title) : key;
+
+  if (missing == 0)
+    return;
+  if (reasons->len > 0)
+    g_string_append (reasons, _("; "));
+  if (unknown > 0)
+    /* Translators: "9 without a BF16 figure (5 of them marked unknown: no source gives one)". */
+    g_string_append_printf (reasons, ngettext ("%u without a %s figure (%u of them marked unknown: no source gives one)",
+                                               "%u without a %s figure (%u of them marked unknown: no source gives one)",
+                                               missing),
+                            missing, title, unknown);
+  else
+    g_string_append_printf (reasons, ngettext ("%u without a %s figure", "%u without a %s figure", missing), missing,
+                            title);
+}
+
+/* Counts what the chart cannot draw, and why, into the left-out text. */
+static void
+update_left_out (SuanliChartView *self,
+                 guint            n)
+{
+  const char *keys[2] = { self->y_key, self->mode == SUANLI_CHART_SCATTER ? self->x_key : NULL };
+  guint missing[2] = { 0, 0 }, unknown[2] = { 0, 0 }, left_out = 0;
+  g_autoptr(SuanliItem) sample = NULL;
+  g_autoptr(GString) reasons = g_string_new (NULL);
+  char *text = NULL;
+
+  for (guint i = 0; i < n && keys[0] != NULL; i++)
+    {
+      g_autoptr(SuanliItem) item = g_list_model_get_item (self->items, i);
+      gboolean out = FALSE;
+
+      for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+        if (keys[k] != NULL && !suanli_item_get_spec_value (item, keys[k], NULL))
+          {
+            missing[k]++;
+            unknown[k] += suanli_item_find_unknown (item, keys[k]) != NULL;
+            out = TRUE;
+          }
+      left_out += out;
+      if (sample == NULL)
+        sample = g_object_ref (item);
+    }
+  if (left_out > 0)
+    {
+      for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+        if (keys[k] != NULL)
+          append_reason (self, reasons, sample, keys[k], missing[k], unknown[k]);
+      /* Translators: "Left out: 12 of 49 items, 9 without a BF16 figure (…)". */
+      text = g_strdup_printf (ngettext ("Left out: %u of %u item, %s.", "Left out: %u of %u items, %s.", n),
+                              left_out, n, reasons->str);
+    }
+  if (g_strcmp0 (text, self->left_out) != 0)
+    {
+      g_free (self->left_out);
+      self->left_out = text;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LEFT_OUT]);
+    }
+  else
+    g_free (text);
+}
+
 static void
 rebuild (SuanliChartView *self)
 {
@@ -109,6 +191,7 @@ rebuild (SuanliChartView *self)
       g_ptr_array_add (self->plotted, g_steal_pointer (&item));
     }
 
+  update_left_out (self, n);
   if (self->mode == SUANLI_CHART_BARS)
     g_ptr_array_sort_with_data (self->plotted, compare_by_y_descending, self->y_key);
 
@@ -322,8 +405,27 @@ suanli_chart_view_finalize (GObject *object)
   g_free (self->x_key);
   g_free (self->y_key);
   g_free (self->size_key);
+  g_free (self->left_out);
 
   G_OBJECT_CLASS (suanli_chart_view_parent_class)->finalize (object);
+}
+
+static void
+suanli_chart_view_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  SuanliChartView *self = SUANLI_CHART_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_LEFT_OUT:
+      g_value_set_string (value, self->left_out);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -334,6 +436,12 @@ suanli_chart_view_class_init (SuanliChartViewClass *klass)
 
   object_class->dispose = suanli_chart_view_dispose;
   object_class->finalize = suanli_chart_view_finalize;
+  object_class->get_property = suanli_chart_view_get_property;
+
+  /* How many of the items the chart leaves out for want of a figure, and which; NULL when none. */
+  properties[PROP_LEFT_OUT] = g_param_spec_string ("left-out", NULL, NULL, NULL,
+                                                   G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
   widget_class->snapshot = suanli_chart_view_snapshot;
   widget_class->measure = suanli_chart_view_measure;
 
@@ -454,6 +562,14 @@ draw_for_export (cairo_t *cr,
                  gpointer data)
 {
   paint (data, cr, width, height, FALSE);
+}
+
+/* Returns: (nullable): what the chart leaves out and why ("Left out: 12 of 49 items, …"). */
+const char *
+suanli_chart_view_get_left_out (SuanliChartView *self)
+{
+  g_return_val_if_fail (SUANLI_IS_CHART_VIEW (self), NULL);
+  return self->left_out;
 }
 
 /* Writes the chart, light style, to @file as SVG (*.svg) or PNG (anything else); the file is

@@ -43,6 +43,7 @@ gboolean    suanli_chart_view_get_item_position (SuanliChartView *self,
                                              SuanliItem        *item,
                                              double            *x,
                                              double            *y);
+const char *suanli_chart_view_get_left_out  (SuanliChartView   *self);
 gboolean    suanli_chart_view_export        (SuanliChartView   *self,
                                              GFile             *file,
                                              GError           **error);

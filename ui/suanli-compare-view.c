@@ -135,7 +135,15 @@ rebuild (SuanliCompareView *self)
               GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
               g_autofree char *value = NULL;
 
-              if (spec == NULL)
+              const SuanliText *why = spec == NULL ? suanli_item_find_unknown (g_ptr_array_index (items, i), key) : NULL;
+
+              if (why != NULL)
+                {
+                  /* Marked unknown in the catalog: no source confirms a figure; the note says why. */
+                  gtk_box_append (GTK_BOX (box), cell_label (_("unknown"), "dim-label", 0));
+                  gtk_widget_set_tooltip_text (box, suanli_text_get (why));
+                }
+              else if (spec == NULL)
                 gtk_box_append (GTK_BOX (box), cell_label ("—", "dim-label", 0));
               else
                 {

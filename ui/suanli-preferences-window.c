@@ -21,6 +21,7 @@ struct _SuanliPreferencesWindow
   AdwComboRow          *color_scheme_row;
   AdwComboRow          *memory_units_row;
   AdwComboRow          *paper_size_row;
+  GtkSpinButton        *rate_spin;
   GtkListBox           *folder_list;
 };
 
@@ -213,6 +214,7 @@ suanli_preferences_window_class_init (SuanliPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliPreferencesWindow, color_scheme_row);
   gtk_widget_class_bind_template_child (widget_class, SuanliPreferencesWindow, memory_units_row);
   gtk_widget_class_bind_template_child (widget_class, SuanliPreferencesWindow, paper_size_row);
+  gtk_widget_class_bind_template_child (widget_class, SuanliPreferencesWindow, rate_spin);
   gtk_widget_class_bind_template_child (widget_class, SuanliPreferencesWindow, folder_list);
 
   gtk_widget_class_install_action (widget_class, "preferences.add-folder", NULL, add_folder_action);
@@ -236,6 +238,7 @@ suanli_preferences_window_init (SuanliPreferencesWindow *self)
   bind_combo_row (self, "color-scheme", self->color_scheme_row, color_scheme_nicks);
   bind_combo_row (self, "memory-units", self->memory_units_row, memory_units_nicks);
   bind_combo_row (self, "paper-size", self->paper_size_row, paper_size_nicks);
+  g_settings_bind (self->settings, "cny-per-usd", self->rate_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_signal_connect (self->settings, "changed::catalog-folders", G_CALLBACK (on_folders_changed), self);
   reload_folders (self);
 }

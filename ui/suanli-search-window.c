@@ -25,6 +25,7 @@
 #include "suanli-units.h"
 
 #define PRICES_KEY "accelerator-prices"
+#define RATE_KEY "cny-per-usd"
 #define MAX_ROWS 30
 
 struct _SuanliSearchWindow
@@ -74,6 +75,14 @@ static const char * const recompute_choices[] = { N_("None"), N_("Selective"), N
 static const char * const recompute_names[] = { N_("no recompute"), N_("selective recompute"), N_("full recompute") };
 
 /* ---- prices ------------------------------------------------------------------------------- */
+
+/* The exchange rate: the plan's own, else the user's from settings (0 there: none). */
+static void
+read_rate (SuanliSearchWindow *self)
+{
+  if (self->inputs.cny_per_usd == 0)
+    self->inputs.cny_per_usd = g_settings_get_double (self->settings, RATE_KEY);
+}
 
 /* The user's prices in the plan's currency, from settings. */
 static void
@@ -141,7 +150,8 @@ update_prices (SuanliSearchWindow *self)
       g_autofree char *figure = NULL;
       g_autofree char *subtitle = NULL;
 
-      suanli_search_price_of (self->catalog, self->prices, self->inputs.currency, accelerator, &price);
+      suanli_search_price_of (self->catalog, self->prices, self->inputs.currency, self->inputs.cny_per_usd,
+                              accelerator, &price);
       figure = format_price (price.per_gpu_hour, self->inputs.currency);
       switch (price.source)
         {
@@ -150,7 +160,12 @@ update_prices (SuanliSearchWindow *self)
           mine++;
           break;
         case SUANLI_SEARCH_PRICE_OFFER:
-          subtitle = g_strdup_printf (_("%s, from %s"), figure, suanli_item_get_name (price.offer));
+          if (price.converted)
+            /* Translators: "3.10 USD per GPU-hour, from ecs.gn8v (converted at 7.1 CNY per USD)". */
+            subtitle = g_strdup_printf (_("%s, from %s (converted at %g CNY per USD)"), figure,
+                                        suanli_item_get_name (price.offer), self->inputs.cny_per_usd);
+          else
+            subtitle = g_strdup_printf (_("%s, from %s"), figure, suanli_item_get_name (price.offer));
           offers++;
           break;
         case SUANLI_SEARCH_PRICE_NONE:
@@ -168,11 +183,18 @@ update_prices (SuanliSearchWindow *self)
 
   summary = g_strdup_printf (_("%u from cloud offers · %u yours · %u without a price"), offers, mine, none);
   adw_expander_row_set_subtitle (self->prices_row, summary);
-  description = g_strdup_printf (_("Per GPU-hour in %s: each accelerator’s cheapest cloud offer in the catalog, "
-                                   "unless you set your own. Offers in other currencies are left out: the catalog "
-                                   "has no exchange rates. The plan’s own price is not used, so that every "
-                                   "accelerator is priced the same way."),
-                                 self->inputs.currency);
+  if (self->inputs.cny_per_usd > 0)
+    description = g_strdup_printf (_("Per GPU-hour in %s: each accelerator’s cheapest cloud offer in the catalog, "
+                                     "unless you set your own. Offers in another currency are converted at %g CNY "
+                                     "per USD (Preferences). The plan’s own price is not used, so that every "
+                                     "accelerator is priced the same way."),
+                                   self->inputs.currency, self->inputs.cny_per_usd);
+  else
+    description = g_strdup_printf (_("Per GPU-hour in %s: each accelerator’s cheapest cloud offer in the catalog, "
+                                     "unless you set your own. Offers in another currency are left out until you "
+                                     "set an exchange rate in Preferences. The plan’s own price is not used, so "
+                                     "that every accelerator is priced the same way."),
+                                   self->inputs.currency);
   adw_preferences_group_set_description (self->prices_group, description);
 }
 
@@ -352,8 +374,10 @@ update_note (SuanliSearchWindow            *self,
   if (left_out->len == 0)
     return;
   if (constraints->cloud_only)
-    text = g_strdup_printf (ngettext ("%u cloud instance priced in another currency than %s was left out.",
-                                      "%u cloud instances priced in another currency than %s were left out.",
+    text = g_strdup_printf (ngettext ("%u cloud instance without a price in %s was left out: an exchange rate "
+                                      "in Preferences converts other currencies.",
+                                      "%u cloud instances without a price in %s were left out: an exchange rate "
+                                      "in Preferences converts other currencies.",
                                       left_out->len),
                             left_out->len, self->inputs.currency);
   else
@@ -407,6 +431,7 @@ suanli_search_window_search (SuanliSearchWindow *self)
       gtk_widget_set_visible (self->note, FALSE);
       return;
     }
+  read_rate (self);
   read_prices (self);
   update_prices (self);
 
@@ -763,8 +788,10 @@ suanli_search_window_new (GtkWindow     *parent,
   self->catalog = g_object_ref (catalog);
   self->settings = g_settings_new (APPLICATION_ID);
   g_signal_connect (self->settings, "changed::" PRICES_KEY, G_CALLBACK (on_prices_setting_changed), self);
+  g_signal_connect (self->settings, "changed::" RATE_KEY, G_CALLBACK (on_prices_setting_changed), self);
   self->updating = TRUE;
   suanli_plan_inputs_resolve (plan, catalog, &self->inputs, errors, warnings);
+  read_rate (self);
   fill_accelerators (self);
   self->updating = FALSE;
   connect_controls (self);

@@ -48,7 +48,7 @@ static const char * const system_keys[] = {
 };
 static const char * const assumption_keys[] = {
   "mfu", "achieved_tflops", "compute_efficiency", "comm_efficiency", "memory_efficiency", "framework_overhead_gib",
-  "pue", "price_per_gpu_hour", "grid_tco2_per_mwh", "goodput", "mfu_reference", "memory_model", NULL
+  "pue", "price_per_gpu_hour", "grid_tco2_per_mwh", "goodput", "mfu_reference", "memory_model", "cny_per_usd", NULL
 };
 
 static const char * const mode_nicks[] = { "train", "finetune-lora", "finetune-qlora", "inference", "finetune", NULL };
@@ -560,6 +560,55 @@ suanli_plan_inputs_peak_for (SuanliItem      *accelerator,
   return 0;
 }
 
+/* The spec key that gives the dense rate of @precision (the first one peak_for reads). */
+static const char *
+peak_key (SuanliPrecision precision)
+{
+  static const char * const keys[] = {
+    [SUANLI_PRECISION_FP32] = "fp32_tflops", [SUANLI_PRECISION_TF32] = "tf32_tflops",
+    [SUANLI_PRECISION_BF16] = "bf16_tflops", [SUANLI_PRECISION_FP16] = "fp16_tflops",
+    [SUANLI_PRECISION_FP8] = "fp8_tflops", [SUANLI_PRECISION_INT8] = "int8_tops",
+    [SUANLI_PRECISION_INT4] = "int4_tops",
+  };
+
+  return keys[precision];
+}
+
+/* Names the figure @key that @accelerator lacks ("Ascend 910C: no memory bandwidth in the
+ * catalog"), with the catalog's reason when it marks the figure unknown; an error when the plan
+ * cannot go on without it, else a warning (what it feeds is left out). */
+static void
+missing_figure (Resolver   *resolver,
+                const char *field,
+                SuanliItem *accelerator,
+                const char *key,
+                gboolean    needed)
+{
+  const SuanliSpecKey *spec_key = suanli_item_kind_find_spec_key (SUANLI_ITEM_KIND_ACCELERATOR, key);
+  const SuanliText *why = suanli_item_find_unknown (accelerator, key);
+  const char *name = suanli_item_get_name (accelerator);
+  GPtrArray *issues = needed ? resolver->errors : resolver->warnings;
+  g_autofree char *figure = NULL;
+
+  if (g_str_equal (key, "memory_bytes"))
+    figure = g_strdup (_("memory size"));
+  else if (g_str_equal (key, "memory_bandwidth"))
+    figure = g_strdup (_("memory bandwidth"));
+  else if (g_str_equal (key, "tdp"))
+    figure = g_strdup (_("TDP"));
+  else
+    /* Translators: "dense BF16 rate". */
+    figure = g_strdup_printf (_("dense %s rate"), _(spec_key->title));
+
+  if (why != NULL)
+    /* Translators: "Ascend 910C: no memory bandwidth in the catalog (Huawei publishes none)". */
+    add_issue (issues, field, _("%s: no %s in the catalog (%s)"), name, figure, suanli_text_get (why));
+  else
+    add_issue (issues, field, _("%s: no %s in the catalog"), name, figure);
+  if (!needed && g_str_equal (key, "tdp"))
+    add_issue (issues, field, _("without a TDP the plan has no energy or carbon estimate"));
+}
+
 static double
 link_bandwidth (Resolver   *resolver,
                 const char *field,
@@ -615,18 +664,17 @@ resolve_system (Resolver         *resolver,
       g_strlcpy (in->accelerator_name, suanli_item_get_name (accelerator), sizeof in->accelerator_name);
       in->peak_flops = suanli_plan_inputs_peak_for (accelerator, in->compute);
       if (in->peak_flops == 0)
-        error (resolver, "precision.compute", _("the catalog gives no %s rate for the %s"),
-               suanli_precision_to_nick (in->compute), suanli_item_get_name (accelerator));
+        missing_figure (resolver, "precision.compute", accelerator, peak_key (in->compute), TRUE);
       if (!suanli_item_get_spec_value (accelerator, "memory_bytes", &memory))
-        error (resolver, "system.accelerator", _("the catalog gives no memory size for the %s"),
-               suanli_item_get_name (accelerator));
+        missing_figure (resolver, "system.accelerator", accelerator, "memory_bytes", TRUE);
       in->memory_capacity = memory;
       if (suanli_item_get_spec_value (accelerator, "memory_bandwidth", &bandwidth))
         in->memory_bandwidth = bandwidth * 1e12;
-      else if (in->mode == SUANLI_MODE_INFERENCE)
-        error (resolver, "system.accelerator", _("the catalog gives no memory bandwidth for the %s"),
-               suanli_item_get_name (accelerator));
-      spec (accelerator, "tdp", &tdp);
+      else
+        missing_figure (resolver, "system.accelerator", accelerator, "memory_bandwidth",
+                        in->mode == SUANLI_MODE_INFERENCE);
+      if (!suanli_item_get_spec_value (accelerator, "tdp", &tdp))
+        missing_figure (resolver, "system.accelerator", accelerator, "tdp", FALSE);
       in->board_power = tdp;
       if (suanli_item_get_spec_value (accelerator, "scale_up_bandwidth", &bandwidth))
         in->scale_up_bandwidth = bandwidth * 1e9;
@@ -712,9 +760,8 @@ resolve_assumptions (Resolver         *resolver,
   if (accelerator != NULL)
     {
       in->reference_flops = suanli_plan_inputs_peak_for (accelerator, in->mfu_reference);
-      if (in->reference_flops == 0)
-        error (resolver, "assumptions.mfu_reference", _("the catalog gives no %s rate for the %s"),
-               suanli_precision_to_nick (in->mfu_reference), suanli_item_get_name (accelerator));
+      if (in->reference_flops == 0 && in->peak_flops != 0)
+        missing_figure (resolver, "assumptions.mfu_reference", accelerator, peak_key (in->mfu_reference), TRUE);
     }
   number (resolver, assumptions, "assumptions", "mfu", FRACTION, &in->mfu);
   if (number (resolver, assumptions, "assumptions", "achieved_tflops", POSITIVE, &achieved))
@@ -728,6 +775,7 @@ resolve_assumptions (Resolver         *resolver,
     error (resolver, "assumptions.pue", _("a PUE is at least 1, not %g"), in->pue);
   number (resolver, assumptions, "assumptions", "price_per_gpu_hour", NON_NEGATIVE, &in->price_per_gpu_hour);
   number (resolver, assumptions, "assumptions", "grid_tco2_per_mwh", NON_NEGATIVE, &in->grid_tco2_per_mwh);
+  number (resolver, assumptions, "assumptions", "cny_per_usd", POSITIVE, &in->cny_per_usd);
 
   if (in->mfu > 0 && in->achieved_flops > 0)
     error (resolver, "assumptions.achieved_tflops", _("give either mfu or achieved_tflops, not both"));

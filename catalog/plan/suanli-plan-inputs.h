@@ -158,6 +158,7 @@ typedef struct
   double          pue;
   double          price_per_gpu_hour;
   char            currency[8];
+  double          cny_per_usd;          /* the exchange rate to convert prices with; 0: none */
   double          grid_tco2_per_mwh;
 } SuanliPlanInputs;
 

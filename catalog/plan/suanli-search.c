@@ -6,8 +6,9 @@
  * marked: a configuration is dominated when another is no slower and no dearer, and better in one.
  * Prices, so that accelerators are compared like with like: an accelerator costs the user's price
  * for it, else its cheapest cloud offer in the catalog per GPU-hour; a cloud instance searched as
- * itself costs its list price. Only prices in the plan's currency count: the catalog has no
- * exchange rates, so an offer in another currency is left out (and counted), never mixed in. An
+ * itself costs its list price. A price in another currency than the plan's is converted with the
+ * plan's exchange rate (cny_per_usd, which the user sets); with no rate it is left out (and
+ * counted), never mixed in. An
  * accelerator with no price is left out, never given the plan's own price; the caller can list
  * those with suanli_search_left_out. The plan's own price is not used: it would price one part
  * differently from the rest.
@@ -104,28 +105,55 @@ suanli_search_prices_parse (GHashTable  *prices,
   return TRUE;
 }
 
-/* A cloud instance's price per GPU-hour: TRUE when it has one in @currency; @other_currency set
- * when it has one in another. */
+/* Converts @value from the currency @from to @to (USD and CNY) at @cny_per_usd; FALSE when the
+ * currencies differ and there is no rate, or one of them is neither. */
+static gboolean
+convert (double      value,
+         const char *from,
+         const char *to,
+         double      cny_per_usd,
+         double     *converted)
+{
+  if (g_str_equal (from, to))
+    *converted = value;
+  else if (cny_per_usd > 0 && g_str_equal (from, "USD") && g_str_equal (to, "CNY"))
+    *converted = value * cny_per_usd;
+  else if (cny_per_usd > 0 && g_str_equal (from, "CNY") && g_str_equal (to, "USD"))
+    *converted = value / cny_per_usd;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* A cloud instance's price per GPU-hour: TRUE when it has one in @currency, or in another that
+ * @cny_per_usd converts (@converted set); @other_currency set when it has one that cannot be. */
 static gboolean
 instance_price (SuanliItem *instance,
                 const char *currency,
+                double      cny_per_usd,
                 double     *per_gpu_hour,
+                gboolean   *converted,
                 gboolean   *other_currency)
 {
   const SuanliSpec *price = suanli_item_find_spec (instance, "price_per_hour");
-  double accelerators = 0;
-  gsize length = strlen (currency);
+  double accelerators = 0, value = 0;
+  char unit_currency[8] = "";
+  const char *slash;
 
   *other_currency = FALSE;
+  *converted = FALSE;
   if (price == NULL || price->unit == NULL || !suanli_item_get_spec_value (instance, "accelerators", &accelerators) ||
-      accelerators < 1 || !(price->value >= 0))
+      accelerators < 1 || !(price->value >= 0) || (slash = strchr (price->unit, '/')) == NULL ||
+      (gsize) (slash - price->unit) >= sizeof unit_currency)
     return FALSE;
-  if (strncmp (price->unit, currency, length) != 0 || price->unit[length] != '/')
+  memcpy (unit_currency, price->unit, slash - price->unit);
+  if (!convert (price->value, unit_currency, currency, cny_per_usd, &value))
     {
       *other_currency = TRUE;
       return FALSE;
     }
-  *per_gpu_hour = price->value / accelerators;
+  *converted = !g_str_equal (unit_currency, currency);
+  *per_gpu_hour = value / accelerators;
   return TRUE;
 }
 
@@ -135,6 +163,7 @@ void
 suanli_search_price_of (SuanliCatalog     *catalog,
                         GHashTable        *prices,
                         const char        *currency,
+                        double             cny_per_usd,
                         SuanliItem        *accelerator,
                         SuanliSearchPrice *price)
 {
@@ -147,18 +176,19 @@ suanli_search_price_of (SuanliCatalog     *catalog,
     {
       g_autoptr(SuanliItem) item = g_list_model_get_item (G_LIST_MODEL (catalog), i);
       double per_gpu_hour = 0;
-      gboolean other_currency = FALSE;
+      gboolean other_currency = FALSE, converted = FALSE;
 
       if (suanli_item_get_kind (item) != SUANLI_ITEM_KIND_CLOUD_INSTANCE ||
           g_strcmp0 (suanli_item_get_part (item, "accelerator"), id) != 0)
         continue;
-      if (instance_price (item, currency, &per_gpu_hour, &other_currency))
+      if (instance_price (item, currency, cny_per_usd, &per_gpu_hour, &converted, &other_currency))
         {
           if (price->offer == NULL || per_gpu_hour < price->per_gpu_hour)
             {
               price->offer = item;   /* the catalog holds it */
               price->per_gpu_hour = per_gpu_hour;
               price->source = SUANLI_SEARCH_PRICE_OFFER;
+              price->converted = converted;
             }
         }
       price->other_currency += other_currency;
@@ -168,6 +198,7 @@ suanli_search_price_of (SuanliCatalog     *catalog,
       price->per_gpu_hour = *mine;
       price->source = SUANLI_SEARCH_PRICE_USER;
       price->offer = NULL;
+      price->converted = FALSE;
     }
 }
 
@@ -226,7 +257,8 @@ collect_offers (const SuanliPlanInputs        *base,
                                                               constraints->accelerator) != 0) ||
               !estimable (base, offer.accelerator))
             continue;
-          if (!instance_price (item, base->currency, &offer.price.per_gpu_hour, &other_currency))
+          if (!instance_price (item, base->currency, base->cny_per_usd, &offer.price.per_gpu_hour,
+                               &offer.price.converted, &other_currency))
             {
               if (left_out != NULL)
                 g_ptr_array_add (left_out, g_object_ref (item));
@@ -252,7 +284,8 @@ collect_offers (const SuanliPlanInputs        *base,
           if ((constraints->accelerator != NULL &&
                g_strcmp0 (suanli_item_get_id (item), constraints->accelerator) != 0) || !estimable (base, item))
             continue;
-          suanli_search_price_of (catalog, constraints->prices, base->currency, item, &offer.price);
+          suanli_search_price_of (catalog, constraints->prices, base->currency, base->cny_per_usd, item,
+                                  &offer.price);
           if (offer.price.source == SUANLI_SEARCH_PRICE_NONE)
             {
               if (left_out != NULL)

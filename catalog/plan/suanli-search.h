@@ -39,7 +39,8 @@ typedef struct
   double                  per_gpu_hour;
   SuanliSearchPriceSource source;
   SuanliItem             *offer;           /* (nullable) (transfer none): the instance the price is from */
-  guint                   other_currency;  /* offers left out for being in another currency */
+  guint                   other_currency;  /* offers left out for being in another currency, with no rate */
+  gboolean                converted;       /* the offer's price was converted from another currency */
 } SuanliSearchPrice;
 
 typedef struct
@@ -76,6 +77,7 @@ gboolean    suanli_search_prices_parse  (GHashTable                    *prices,
 void        suanli_search_price_of      (SuanliCatalog                 *catalog,
                                          GHashTable                    *prices,
                                          const char                    *currency,
+                                         double                         cny_per_usd,
                                          SuanliItem                    *accelerator,
                                          SuanliSearchPrice             *price);
 GPtrArray  *suanli_search_accelerators  (const SuanliPlanInputs        *base,
