@@ -8,8 +8,8 @@
  * file that cannot be read fails the whole load with its error, so that a view keeps what it
  * showed before; cancelling fails it with G_IO_ERROR_CANCELLED.
  *
- * Once read, the trace's figures (every analysis `trace summary` prints) are worked out on a second
- * thread while the worker makes the timeline's indexes, so that the page shows the trace with its
+ * Once read, the trace's figures (every analysis `trace summary` prints) are worked out while a
+ * second thread makes the timeline's indexes, so that the page shows the trace with its
  * summary in one go: no second trip through the main loop, no frame painted twice.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -142,9 +142,10 @@ sample_progress (gpointer data)
 }
 
 static gpointer
-work_out_figures (gpointer data)
+index_tracks (gpointer data)
 {
-  return suanli_trace_figures_new (data);
+  suanli_trace_index_tracks (data);
+  return NULL;
 }
 
 /* On the worker thread: every file into one trace. */
@@ -177,14 +178,16 @@ load_in_thread (GTask        *task,
           return;
         }
     }
-  /* The figures on a thread of their own, the timeline's indexes here (for ten million slices they
-   * take a good part of a second): both only read the finished trace, and the indexes are not
-   * read by the analyses. */
+  /* The timeline's indexes on a thread of their own (for ten million slices they take a good part
+   * of a second), the figures here: both only read the finished trace, and the analyses do not
+   * read the indexes. The figures stay on this thread because their passing arrays then reuse
+   * the memory the import left free in this thread's malloc arena, as on the command line; on a
+   * thread of their own they would take a new arena and the peak would grow by their size. */
   {
-    GThread *figures = g_thread_new ("suanli-figures", work_out_figures, trace);
+    GThread *indexing = g_thread_new ("suanli-index", index_tracks, trace);
 
-    suanli_trace_index_tracks (trace);
-    self->figures = g_thread_join (figures);
+    self->figures = suanli_trace_figures_new (trace);
+    g_thread_join (indexing);
   }
   g_task_return_pointer (task, g_steal_pointer (&trace), g_object_unref);
 }
