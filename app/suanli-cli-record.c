@@ -85,6 +85,19 @@ suanli_cli_run (int    argc,
       return SUANLI_EXIT_USAGE_OR_IO;
     }
   environment = profilable_environment ();
+  /* Said before the exec, which keeps the process: its id is the job's. Quiet when asked to be. */
+  if (g_strcmp0 (g_getenv ("SUANLI_QUIET"), "1") != 0)
+    {
+      char socket_path[128], error[256];
+
+      if (suanli_inject_socket_path (socket_path, sizeof socket_path, getpid (), error, sizeof error) == 0)
+        g_printerr (_("suanli-cli run: starting %s as process %d, profilable (CUDA_INJECTION64_PATH=%s). It appears in "
+                      "“suanli-cli jobs” and the Live window once it initialises CUDA, listening on %s.\n"),
+                    argv[2], (int) getpid (), g_environ_getenv (environment, "CUDA_INJECTION64_PATH"), socket_path);
+      else
+        g_printerr (_("suanli-cli run: starting %s as process %d; it cannot be captured: %s\n"), argv[2],
+                    (int) getpid (), error);
+    }
   execvpe (argv[2], argv + 2, environment);
   g_printerr (_("suanli-cli run: cannot start %s: %s\n"), argv[2], g_strerror (errno));
   return SUANLI_EXIT_USAGE_OR_IO;

@@ -270,6 +270,20 @@ suanli_test_click (GtkWidget *widget,
                             (char *) "click", (char *) "1", NULL });
 }
 
+/* Presses @keys ("Escape", "ctrl+w") in @widget's window through the X server: the pointer goes over
+ * @widget first, since without a window manager the keyboard follows the pointer. */
+void
+suanli_test_key (GtkWidget  *widget,
+                 const char *keys)
+{
+  g_autofree char *x_text = NULL;
+  g_autofree char *y_text = NULL;
+
+  screen_point (widget, gtk_widget_get_width (widget) / 2.0, gtk_widget_get_height (widget) / 2.0, &x_text, &y_text);
+  run_xdotool ((char *[]) { (char *) "xdotool", (char *) "mousemove", (char *) "--sync", x_text, y_text,
+                            (char *) "key", (char *) keys, NULL });
+}
+
 /* What GTK has seen of a drag: the last event of the kind expected, at the place expected. */
 typedef struct
 {
@@ -378,6 +392,23 @@ suanli_test_find_label (GtkWidget  *root,
 
 
 /* The first widget of @type under @root (depth first, @root included), or NULL. */
+/* Returns: (nullable) (transfer none): the widget under @root (itself included) named @name. */
+GtkWidget *
+suanli_test_find_named (GtkWidget  *root,
+                        const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = suanli_test_find_named (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 GtkWidget *
 suanli_test_find_widget (GtkWidget *root,
                          GType      type)

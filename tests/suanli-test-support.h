@@ -22,6 +22,8 @@ char       *suanli_test_screenshot            (GtkWidget   *widget,
                                                const char  *name);
 GtkWidget  *suanli_test_find_label            (GtkWidget   *root,
                                                const char  *text);
+GtkWidget  *suanli_test_find_named            (GtkWidget   *root,
+                                               const char  *name);
 GtkWidget  *suanli_test_find_widget           (GtkWidget   *root,
                                                GType        type);
 GdkTexture *suanli_test_render                (GtkWidget   *widget);
@@ -31,6 +33,8 @@ guint32     suanli_test_pixel                 (GdkTexture  *texture,
 void        suanli_test_click                 (GtkWidget   *widget,
                                                double       x,
                                                double       y);
+void        suanli_test_key                   (GtkWidget   *widget,
+                                               const char  *keys);
 void        suanli_test_drag                  (GtkWidget   *widget,
                                                double       x0,
                                                double       y0,

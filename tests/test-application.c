@@ -12,6 +12,8 @@
 
 #include "suanli-application.h"
 #include "suanli-catalog.h"
+#include "suanli-catalog-page.h"
+#include "suanli-plan-page.h"
 #include "suanli-preferences-window.h"
 #include "suanli-test-support.h"
 #include "suanli-trace.h"
@@ -195,6 +197,71 @@ test_menu_actions (Fixture       *fixture,
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (fixture->application), "quit"));
 }
 
+/* Adds the accelerators (parsed, as "key:mods") of every GtkShortcutsShortcut under @root to @listed. */
+static void
+collect_listed (GtkWidget  *root,
+                GHashTable *listed)
+{
+  if (GTK_IS_SHORTCUTS_SHORTCUT (root))
+    {
+      g_autofree char *accelerators = NULL;
+      g_auto(GStrv) each = NULL;
+
+      g_object_get (root, "accelerator", &accelerators, NULL);
+      each = g_strsplit (accelerators != NULL ? accelerators : "", " ", -1);
+      for (guint i = 0; each[i] != NULL; i++)
+        {
+          guint key = 0;
+          GdkModifierType mods = 0;
+
+          if (gtk_accelerator_parse (each[i], &key, &mods))
+            g_hash_table_add (listed, g_strdup_printf ("%u:%u", gdk_keyval_to_lower (key), mods));
+        }
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    collect_listed (child, listed);
+}
+
+/* Every shortcut a page's controllers answer to is in the shortcuts window. */
+static void
+assert_pages_shortcuts_listed (SuanliWindow *window,
+                               GtkWidget    *shortcuts)
+{
+  g_autoptr(GHashTable) listed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  const GType pages[] = { SUANLI_TYPE_PLAN_PAGE, SUANLI_TYPE_CATALOG_PAGE };
+  guint checked = 0;
+
+  collect_listed (shortcuts, listed);
+  for (guint p = 0; p < G_N_ELEMENTS (pages); p++)
+    {
+      GtkWidget *page = suanli_test_find_widget (GTK_WIDGET (window), pages[p]);
+      g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (page);
+
+      for (guint c = 0; c < g_list_model_get_n_items (controllers); c++)
+        {
+          g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, c);
+
+          if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+            continue;
+          for (guint k = 0; k < g_list_model_get_n_items (G_LIST_MODEL (controller)); k++)
+            {
+              g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), k);
+              g_autofree char *trigger = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut));
+              guint key = 0;
+              GdkModifierType mods = 0;
+              g_autofree char *wanted = NULL;
+
+              g_assert_true (gtk_accelerator_parse (trigger, &key, &mods));
+              wanted = g_strdup_printf ("%u:%u", gdk_keyval_to_lower (key), mods);
+              if (!g_hash_table_contains (listed, wanted))
+                g_error ("%s's shortcut %s is not in the shortcuts window", G_OBJECT_TYPE_NAME (page), trigger);
+              checked++;
+            }
+        }
+    }
+  g_assert_cmpuint (checked, >=, 6);
+}
+
 /* The keyboard shortcuts window (from resources/gtk/help-overlay.ui) and the about window open
  * from the primary menu; both are translated. */
 static void
@@ -212,6 +279,7 @@ test_shortcuts_and_about (Fixture       *fixture,
   g_assert_nonnull (shortcuts);
   suanli_test_wait_for_frame (shortcuts);
   g_assert_nonnull (suanli_test_find_label (shortcuts, _("Open a plan or trace")));
+  assert_pages_shortcuts_listed (window, shortcuts);
   g_free (suanli_test_screenshot (shortcuts, shortcuts_name));
   gtk_window_close (GTK_WINDOW (shortcuts));
 

@@ -65,22 +65,6 @@ has_records (gpointer data)
   return capture != NULL && suanli_live_capture_get_records (capture) > 1000;
 }
 
-static GtkWidget *
-find_named (GtkWidget  *root,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static GtkWindow *
 find_message_dialog (void)
 {
@@ -96,6 +80,37 @@ static gboolean
 message_dialog_shown (gpointer data)
 {
   return find_message_dialog () != NULL;
+}
+
+/* Without a CUDA driver the window says local jobs cannot be captured; with one it does not. */
+static void
+test_no_cuda_driver (void)
+{
+  g_autoptr(SuanliCatalog) catalog = suanli_catalog_new ();
+  g_autoptr(SuanliWorkspace) workspace = suanli_workspace_new (catalog);
+  const char *drivers[] = { "libsuanli-no-such-driver.so.1", "libglib-2.0.so.0" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (drivers); i++)
+    {
+      SuanliLiveDialog *dialog;
+      GtkWidget *warning;
+
+      g_setenv ("SUANLI_CUDA_DRIVER", drivers[i], TRUE);
+      dialog = g_object_ref (suanli_live_dialog_new (NULL, workspace));
+      gtk_window_present (GTK_WINDOW (dialog));
+      suanli_test_wait_for_frame (GTK_WIDGET (dialog));
+      warning = suanli_test_find_named (GTK_WIDGET (dialog), "no-cuda-driver");
+      if (i == 0)
+        {
+          g_assert_nonnull (warning);
+          g_assert_true (gtk_widget_get_mapped (warning));
+          g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (warning)), drivers[0]));
+        }
+      else
+        g_assert_null (warning);
+      suanli_test_destroy_window (GTK_WINDOW (dialog));
+    }
+  g_unsetenv ("SUANLI_CUDA_DRIVER");
 }
 
 static void
@@ -131,7 +146,7 @@ test_remote_ranks (void)
   dialog = SUANLI_LIVE_DIALOG (suanli_profile_page_open_live (page));
 
   /* Connect to Agent… as people see it. */
-  g_signal_emit_by_name (find_named (GTK_WIDGET (dialog), "connect-agent"), "clicked");
+  g_signal_emit_by_name (suanli_test_find_named (GTK_WIDGET (dialog), "connect-agent"), "clicked");
   suanli_test_await (message_dialog_shown, NULL);
   connect_dialog = find_message_dialog ();
   suanli_test_wait_for_frame (GTK_WIDGET (connect_dialog));
@@ -217,6 +232,7 @@ main (int   argc,
   g_setenv ("XDG_CONFIG_HOME", config, TRUE);
   g_setenv ("SUANLI_QUIET", "1", TRUE);
   suanli_test_init_gtk (&argc, &argv);
+  g_test_add_func ("/live-dialog/no-cuda-driver", test_no_cuda_driver);
   g_test_add_func ("/live-dialog/remote-ranks", test_remote_ranks);
   status = g_test_run ();
   suanli_test_remove_tree (scratch);

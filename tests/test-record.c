@@ -187,6 +187,10 @@ test_record_launch (void)
   g_assert_cmpint (run.status, ==, 7);
   g_assert_true (g_str_has_suffix (g_strstrip (run.out), "libsuanli-inject.so"));
   g_assert_true (g_file_test (run.out, G_FILE_TEST_EXISTS));
+  /* It says what it did: the job, its socket, and when the job appears. */
+  g_assert_nonnull (strstr (run.err, "starting sh as process"));
+  g_assert_nonnull (strstr (run.err, ".sock"));
+  g_assert_nonnull (strstr (run.err, "once it initialises CUDA"));
 }
 
 /* ---- with records: a job whose source is the tests' generator ------------------------------------ */

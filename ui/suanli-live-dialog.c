@@ -15,6 +15,8 @@
 
 #include <glib/gi18n.h>
 
+#include "suanli-close-shortcuts.h"
+#include "suanli-cuda-driver.h"
 #include "suanli-agent-list.h"
 #include "suanli-live-dialog.h"
 #include "suanli-local-capture.h"
@@ -926,6 +928,7 @@ suanli_live_dialog_init (SuanliLiveDialog *self)
                                             "to. Capturing records their kernels, copies, API calls and NVTX ranges "
                                             "through CUPTI; the timeline grows as they come."));
 
+  suanli_close_shortcuts_add (GTK_WINDOW (self));
   self->agents = suanli_agent_list_new (NULL);
   self->agent_states = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) agent_state_free);
   self->selected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -945,6 +948,23 @@ suanli_live_dialog_init (SuanliLiveDialog *self)
   gtk_label_set_xalign (GTK_LABEL (explanation), 0);
   gtk_widget_add_css_class (explanation, "dim-label");
   gtk_box_append (GTK_BOX (body), explanation);
+  {
+    g_autofree char *library = NULL;
+
+    /* Without a driver no local job ever appears: say so, and what still works. */
+    if (!suanli_cuda_driver_is_present (&library))
+      {
+        g_autofree char *text = g_strdup_printf (_("This computer has no CUDA driver (%s not found): jobs here cannot "
+                                                   "be captured. Connect to the agent of a node that has GPUs."), library);
+        GtkWidget *warning = gtk_label_new (text);
+
+        gtk_widget_set_name (warning, "no-cuda-driver");
+        gtk_label_set_wrap (GTK_LABEL (warning), TRUE);
+        gtk_label_set_xalign (GTK_LABEL (warning), 0);
+        gtk_widget_add_css_class (warning, "warning");
+        gtk_box_append (GTK_BOX (body), warning);
+      }
+  }
 
   self->groups = gtk_box_new (GTK_ORIENTATION_VERTICAL, 18);
   self->empty = adw_status_page_new ();
