@@ -260,9 +260,11 @@ on_loaded (GObject      *source,
   g_assert_no_error (error);
 }
 
-/* The fixtures named, read as one trace by the loader; NULL (the test skipped) without them. */
+/* The fixtures named, read as one trace by the loader; NULL (the test skipped) without them.
+ * @figures, when not NULL, gets the figures the loader worked out as it read. */
 static SuanliTrace *
-load_fixtures (const char * const *names)
+load_fixtures (const char * const   *names,
+               SuanliTraceFigures  **figures)
 {
   const char *directory = g_getenv ("SUANLI_FIXTURES_DIR");
   g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
@@ -284,6 +286,8 @@ load_fixtures (const char * const *names)
   suanli_trace_loader_load_async (loader, NULL, on_loaded, &trace);
   while (trace == NULL)
     g_main_context_iteration (NULL, TRUE);
+  if (figures != NULL)
+    *figures = suanli_trace_loader_steal_figures (loader);
   return trace;
 }
 
@@ -294,7 +298,7 @@ load_fixtures (const char * const *names)
 static void
 test_fixture_twice (void)
 {
-  g_autoptr(SuanliTrace) trace = load_fixtures ((const char *[]) { SAMPLED, SAMPLED, NULL });
+  g_autoptr(SuanliTrace) trace = load_fixtures ((const char *[]) { SAMPLED, SAMPLED, NULL }, NULL);
   g_autoptr(SuanliTrace) alone = NULL;
   g_autoptr(GArray) ranks = NULL;
   g_autoptr(GArray) gpus = NULL;
@@ -306,7 +310,7 @@ test_fixture_twice (void)
 
   if (trace == NULL)
     return;
-  alone = load_fixtures ((const char *[]) { SAMPLED, NULL });
+  alone = load_fixtures ((const char *[]) { SAMPLED, NULL }, NULL);
   g_assert_cmpuint (suanli_trace_get_n_groups (trace), ==, 2);
   ranks = suanli_analysis_ranks (trace);
   gpus = suanli_analysis_gpu_time (alone);
@@ -348,7 +352,7 @@ test_fixture_twice (void)
 static void
 test_fixture_pair (void)
 {
-  g_autoptr(SuanliTrace) trace = load_fixtures ((const char *[]) { SAMPLED, AMD, NULL });
+  g_autoptr(SuanliTrace) trace = load_fixtures ((const char *[]) { SAMPLED, AMD, NULL }, NULL);
   g_autoptr(GArray) ranks = NULL;
   SuanliRankStats *sampled, *amd;
 
@@ -368,6 +372,41 @@ test_fixture_pair (void)
   g_assert_cmpfloat (sampled->slower, >, 10);
 }
 
+/* The loader works the figures out as it reads (the page shows them with the trace): they are the
+ * trace's, and what the analyses give on it afterwards, to the nanosecond. */
+static void
+test_loader_figures (void)
+{
+  static const char * const names[] = { SAMPLED, AMD, NULL };
+  SuanliTraceFigures *early = NULL;
+  g_autoptr(SuanliTrace) trace = load_fixtures (names, &early);
+  SuanliTraceFigures *late;
+
+  if (trace == NULL)
+    return;
+  g_assert_nonnull (early);
+  g_assert_true (early->trace == trace);
+  late = suanli_trace_figures_new (trace);
+  g_assert_cmpuint (early->gpus->len, ==, late->gpus->len);
+  g_assert_cmpuint (early->gpus->len, >, 0);
+  for (guint i = 0; i < late->gpus->len; i++)
+    {
+      SuanliGpuTime *a = &g_array_index (early->gpus, SuanliGpuTime, i), *b = &g_array_index (late->gpus, SuanliGpuTime, i);
+
+      g_assert_cmpint (a->busy_ns, ==, b->busy_ns);
+      g_assert_cmpint (a->kernel_ns, ==, b->kernel_ns);
+      g_assert_cmpint (a->comm_ns, ==, b->comm_ns);
+      g_assert_cmpint (a->span_ns, ==, b->span_ns);
+      g_assert_cmpint (a->host_wait_ns, ==, b->host_wait_ns);
+    }
+  g_assert_cmpuint (early->kernels->len, ==, late->kernels->len);
+  g_assert_cmpuint (early->operators->len, ==, late->operators->len);
+  g_assert_cmpuint (early->steps->len, ==, late->steps->len);
+  g_assert_cmpuint (early->delays->len, ==, late->delays->len);
+  suanli_trace_figures_free (late);
+  suanli_trace_figures_free (early);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -379,6 +418,7 @@ main (int   argc,
   g_test_add_func ("/ranks/group-flames", test_group_flames);
   g_test_add_func ("/ranks/fixture-twice", test_fixture_twice);
   g_test_add_func ("/ranks/fixture-pair", test_fixture_pair);
+  g_test_add_func ("/ranks/loader-figures", test_loader_figures);
 
   return g_test_run ();
 }

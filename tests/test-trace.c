@@ -121,6 +121,50 @@ has_warning (SuanliTrace *trace,
   return FALSE;
 }
 
+/* Arguments' numbers are read as strtod reads them, to the last bit, whichever way the importer
+ * takes (short decimals are read without strtod); keys are cut at a NUL as C strings are; every
+ * slice is counted under its category. */
+static void
+test_argument_values (void)
+{
+  static const char * const numbers[] = {
+    "1.62963", "12.2", "34.9", "-0.5", "0.1", "-0.0", "9007199254740993.5", "0.30000000000000004",
+    "123456789.123456789", "1e5", "2.5E-3", "4503599627370497.5", "0.0000000000000000000001",
+    "1.00000000000000000000001", "3.141592653589793", "17976931348623157e292",
+  };
+  g_autoptr(GString) json = g_string_new ("[");
+  g_autoptr(Imported) imported = NULL;
+  SuanliTrack *track;
+
+  for (guint i = 0; i < G_N_ELEMENTS (numbers); i++)
+    g_string_append_printf (json, "%s{\"ph\": \"X\", \"cat\": \"%s\", \"name\": \"n\", \"pid\": 1, \"tid\": 1, "
+                            "\"ts\": %u, \"dur\": 1, \"args\": {\"value\": %s, \"cut\\u0000here\": 1, "
+                            "\"name\": \"x\"}}",
+                            i == 0 ? "" : ", ", i % 3 == 0 ? "kernel" : "cpu_op", i * 10, numbers[i]);
+  g_string_append (json, "]");
+  imported = import_text (json->str);
+  g_assert_true (imported->ok);
+  track = find_track (imported->trace, SUANLI_TRACK_GPU_STREAM, 1, 1);
+  g_assert_nonnull (track);
+  g_assert_cmpuint (track->slices->len, ==, G_N_ELEMENTS (numbers));
+  for (guint i = 0; i < G_N_ELEMENTS (numbers); i++)
+    {
+      const SuanliArg *args = suanli_trace_get_args (imported->trace, slice_at (track, i));
+      double expected = g_ascii_strtod (numbers[i], NULL);
+
+      g_assert_cmpuint (slice_at (track, i)->n_args, ==, 3);
+      g_assert_cmpstr (suanli_trace_get_string (imported->trace, args[0].key), ==, "value");
+      g_assert_cmpint (args[0].type, ==, SUANLI_ARG_DOUBLE);
+      /* Bit for bit: the same double, -0.0 included. */
+      g_assert_cmpmem (&args[0].d, sizeof (double), &expected, sizeof (double));
+      g_assert_cmpstr (suanli_trace_get_string (imported->trace, args[1].key), ==, "cut");
+      g_assert_cmpstr (suanli_trace_get_string (imported->trace, args[2].key), ==, "name");
+      g_assert_cmpstr (suanli_trace_get_string (imported->trace, args[2].s), ==, "x");
+    }
+  g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (imported->stats.by_category, "kernel")), ==, 6);
+  g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (imported->stats.by_category, "cpu_op")), ==, 10);
+}
+
 static void
 test_times (void)
 {
@@ -1677,6 +1721,7 @@ main (int    argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/trace/times", test_times);
+  g_test_add_func ("/trace/argument-values", test_argument_values);
   g_test_add_func ("/trace/containers", test_containers);
   g_test_add_func ("/trace/accelerator", test_accelerator);
   g_test_add_func ("/trace/base-time", test_base_time);

@@ -1002,7 +1002,9 @@ compare_ranks_action (GtkWidget  *widget,
   update_flame (self);
 }
 
-/* The figures of the trace shown arrive: the summary, its bar, the tables and the comparison. */
+static void show_figures (SuanliProfilePage *self);
+
+/* The figures of the trace shown arrive. */
 static void
 on_figures_worked_out (GObject      *source,
                        GAsyncResult *result,
@@ -1010,7 +1012,6 @@ on_figures_worked_out (GObject      *source,
 {
   SuanliProfilePage *self = SUANLI_PROFILE_PAGE (source);
   SuanliTraceFigures *figures = g_task_propagate_pointer (G_TASK (result), NULL);
-  g_autofree char *summary = NULL;
 
   self->working_out--;
   if (self->summary_label == NULL || figures->trace != suanli_timeline_get_trace (self->timeline))
@@ -1020,6 +1021,16 @@ on_figures_worked_out (GObject      *source,
     }
   g_clear_pointer (&self->figures, suanli_trace_figures_free);
   self->figures = figures;
+  show_figures (self);
+}
+
+/* The figures of the trace shown: the summary, its bar, the tables and the comparison. */
+static void
+show_figures (SuanliProfilePage *self)
+{
+  SuanliTraceFigures *figures = self->figures;
+  g_autofree char *summary = NULL;
+
   summary = summary_text (figures);
   gtk_label_set_text (self->summary_label, summary);
   fill_breakdown (self, figures->gpus);
@@ -1089,6 +1100,8 @@ show_trace (SuanliProfilePage *self)
         gtk_label_set_text (self->summary_label, _("Capturing live: the timeline grows as records come; the summary, "
                                                    "tables and flame graph follow when the capture stops."));
       }
+    else if (self->figures != NULL && self->figures->trace == trace)
+      show_figures (self);   /* worked out by the loader while it read the trace */
     else
       {
         g_autoptr(GTask) task = g_task_new (self, NULL, on_figures_worked_out, NULL);
@@ -1472,6 +1485,9 @@ on_loaded (GObject      *source,
 
       show_toast (self, warnings->len == 1 ? g_ptr_array_index (warnings, 0) : message);
     }
+  /* The loader worked the figures out as it read: shown with the trace, not a frame later. */
+  g_clear_pointer (&self->figures, suanli_trace_figures_free);
+  self->figures = suanli_trace_loader_steal_figures (loader);
   suanli_workspace_set_trace (suanli_page_get_workspace (SUANLI_PAGE (self)), trace);
 }
 

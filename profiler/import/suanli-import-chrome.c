@@ -47,11 +47,12 @@ typedef struct
   char         id[64];
   char         scope;
   gboolean     bind_enclosing;        /* "bp": "e" */
-  SuanliArg    args[MAX_ARGS];
   guint        n_args;
-  char         meta_name[128];        /* args.name of metadata events */
   gint64       meta_index;            /* args.sort_index */
   gboolean     has_meta_index;
+  char         meta_name[128];        /* args.name of metadata events */
+  /* Last, as only the first n_args are read: a new event clears what comes before it. */
+  SuanliArg    args[MAX_ARGS];
 } Event;
 
 typedef struct
@@ -67,6 +68,15 @@ typedef struct
   guint slices, instants, samples;
 } TrackMark;
 
+/* A row (thread or GPU stream) an event went to: most events go to one of a few rows, found
+ * again here without hashing. */
+typedef struct
+{
+  gint64   pid, tid;
+  guint    index;
+  gboolean valid;
+} TrackHit;
+
 /* The members of an event that the importer reads, named once per key rather than compared per value. */
 typedef enum {
   KEY_OTHER,
@@ -80,6 +90,8 @@ typedef enum {
   KEY_ID,
   KEY_BP,
   KEY_SCOPE,
+  KEY_ARGS,
+  KEY_ID2,
 } EventKey;
 
 typedef struct
@@ -96,8 +108,10 @@ typedef struct
   SuanliString       gpu_categories[7];
   SuanliString       memory_event_name;   /* "[memory]", interned once */
   SuanliString       arg_key_cache[MAX_ARGS];
+  gsize              arg_key_cache_length[MAX_ARGS];
   gboolean           in_args;
   char               arg_key[128];
+  gsize              arg_key_length;
   gboolean           in_id2;
   int                skip_depth;      /* > 0 while skipping a value we do not read */
   gboolean           top_key_events;
@@ -118,6 +132,8 @@ typedef struct
   guint64            unknown_phases;
   GError            *limit_error;
   gboolean           progressed;     /* a value, key or bracket came since the last chunk */
+  GArray            *category_counts; /* of guint64, by category id: slices, for stats->by_category */
+  TrackHit           track_hits[8];   /* the rows events last went to, by pid and tid */
 } Importer;
 
 /* A JSON integer that fits 64 bits; FALSE for fractions, exponents and overflow. */
@@ -141,6 +157,42 @@ parse_integer (const char *text,
   if (magnitude > (guint64) G_MAXINT64)
     return FALSE;
   *value = negative ? -(gint64) magnitude : (gint64) magnitude;
+  return TRUE;
+}
+
+/* A decimal such as "1.62963" or "-34.9" (no exponent, at most 19 digits, at most 22 after the
+ * point) as the double strtod gives: when the digits, as an integer, are below 2^53, both they and
+ * the power of ten are exact doubles, and one IEEE division rounds their quotient correctly, as
+ * strtod does. FALSE for anything else, which strtod then reads. */
+static gboolean
+parse_short_decimal (const char *text,
+                     gsize       length,
+                     double     *value)
+{
+  static const double powers[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+  guint64 digits = 0;
+  guint n_digits = 0, after_point = 0;
+  gboolean negative = length > 0 && text[0] == '-', point = FALSE;
+
+  for (gsize i = negative ? 1 : 0; i < length; i++)
+    {
+      if (text[i] == '.' && !point)
+        point = TRUE;
+      else if (g_ascii_isdigit (text[i]) && n_digits < 19)
+        {
+          digits = digits * 10 + (guint64) (text[i] - '0');
+          n_digits++;
+          after_point += point;
+        }
+      else
+        return FALSE;
+    }
+  if (n_digits == 0 || after_point >= G_N_ELEMENTS (powers) || digits > (G_GUINT64_CONSTANT (1) << 53))
+    return FALSE;
+  *value = (double) digits / powers[after_point];
+  if (negative)
+    *value = -*value;
   return TRUE;
 }
 
@@ -231,10 +283,14 @@ arg_key_id (Importer *importer,
             guint     position)
 {
   SuanliString *cached = &importer->arg_key_cache[position];
+  gsize length = importer->arg_key_length;
 
-  if (*cached != 0 && strcmp (suanli_trace_get_string (importer->trace, *cached), importer->arg_key) == 0)
+  if (*cached != 0 && importer->arg_key_cache_length[position] == length &&
+      memcmp (suanli_trace_get_string (importer->trace, *cached), importer->arg_key, length) == 0)
     return *cached;
-  *cached = suanli_trace_intern (importer->trace, importer->arg_key, -1);
+  /* The key holds no NUL (on_map_key cuts it at one), so its length is its strlen. */
+  *cached = suanli_trace_intern (importer->trace, importer->arg_key, (gssize) length);
+  importer->arg_key_cache_length[position] = length;
   return *cached;
 }
 
@@ -288,7 +344,7 @@ scalar_in_event (Importer   *importer,
     }
   if (importer->in_args)
     {
-      if (g_str_equal (importer->arg_key, "name") && is_string)
+      if (is_string && importer->arg_key_length == 4 && memcmp (importer->arg_key, "name", 4) == 0)
         {
           memcpy (event->meta_name, text, MIN (length, sizeof event->meta_name - 1));
           event->meta_name[MIN (length, sizeof event->meta_name - 1)] = '\0';
@@ -299,8 +355,12 @@ scalar_in_event (Importer   *importer,
         {
           gint64 integer = 0;
 
+          double real;
+
           if (parse_integer (text, length, &integer))
             add_arg (importer, SUANLI_ARG_INT, integer, 0, NULL, 0);
+          else if (parse_short_decimal (text, length, &real))
+            add_arg (importer, SUANLI_ARG_DOUBLE, 0, real, NULL, 0);
           else
             {
               char copy[64];
@@ -309,7 +369,7 @@ scalar_in_event (Importer   *importer,
               copy[MIN (length, sizeof copy - 1)] = '\0';
               add_arg (importer, SUANLI_ARG_DOUBLE, 0, g_ascii_strtod (copy, NULL), NULL, 0);
             }
-          if (g_str_equal (importer->arg_key, "sort_index"))
+          if (importer->arg_key_length == 10 && memcmp (importer->arg_key, "sort_index", 10) == 0)
             {
               event->meta_index = integer;
               event->has_meta_index = TRUE;
@@ -359,15 +419,18 @@ scalar_in_event (Importer   *importer,
         event->scope = text[0];
       break;
     case KEY_OTHER:
+    case KEY_ARGS:
+    case KEY_ID2:
       break;
     }
 }
 
 static EventKey
-event_key_of (const char *key)
+event_key_of (const char *key,
+              gsize       length)
 {
   /* By length first: this runs for every member of every event. */
-  switch (strlen (key))
+  switch (length)
     {
     case 1:
       return key[0] == 's' ? KEY_SCOPE : KEY_OTHER;
@@ -382,6 +445,8 @@ event_key_of (const char *key)
         return KEY_BP;
       return KEY_OTHER;
     case 3:
+      if (memcmp (key, "id2", 3) == 0)
+        return KEY_ID2;
       if (memcmp (key, "cat", 3) == 0)
         return KEY_CAT;
       if (memcmp (key, "dur", 3) == 0)
@@ -392,6 +457,8 @@ event_key_of (const char *key)
         return KEY_TID;
       return KEY_OTHER;
     case 4:
+      if (memcmp (key, "args", 4) == 0)
+        return KEY_ARGS;
       return memcmp (key, "name", 4) == 0 ? KEY_NAME : KEY_OTHER;
     case 7:
       return memcmp (key, "bind_id", 7) == 0 ? KEY_ID : KEY_OTHER;
@@ -507,7 +574,8 @@ on_string (void                *ctx,
 static void
 begin_event (Importer *importer)
 {
-  memset (&importer->event, 0, sizeof importer->event);
+  /* All but the arguments, which n_args = 0 leaves unread (the whole event is a kilobyte). */
+  memset (&importer->event, 0, G_STRUCT_OFFSET (Event, args));
   importer->in_event = TRUE;
   importer->in_args = FALSE;
   importer->in_id2 = FALSE;
@@ -555,9 +623,9 @@ on_start_map (void *ctx)
     importer->skip_depth = importer->depth == 3 ? 0 : 1;   /* a device's members are read; deeper is not */
   else if (importer->events_depth > 0 && importer->depth == importer->events_depth + 1 && !importer->in_event)
     begin_event (importer);
-  else if (importer->in_event && importer->depth == importer->events_depth + 2 && g_str_equal (importer->key, "args"))
+  else if (importer->in_event && importer->depth == importer->events_depth + 2 && importer->event_key == KEY_ARGS)
     importer->in_args = TRUE;
-  else if (importer->in_event && importer->depth == importer->events_depth + 2 && g_str_equal (importer->key, "id2"))
+  else if (importer->in_event && importer->depth == importer->events_depth + 2 && importer->event_key == KEY_ID2)
     importer->in_id2 = TRUE;
   else if (importer->depth == 2 && !importer->array_form && g_str_equal (importer->key, "distributedInfo"))
     importer->top_in_distributed = TRUE;
@@ -572,22 +640,31 @@ on_map_key (void                *ctx,
             size_t               length)
 {
   Importer *importer = ctx;
-  char *target = importer->in_args && importer->depth == importer->events_depth + 2 ? importer->arg_key
-                                                                                    : importer->key;
-  gsize size = target == importer->arg_key ? sizeof importer->arg_key : sizeof importer->key;
+  gboolean arg = importer->in_args && importer->depth == importer->events_depth + 2;
+  char *target = arg ? importer->arg_key : importer->key;
+  gsize size = arg ? sizeof importer->arg_key : sizeof importer->key;
+  gsize kept = MIN (length, size - 1), i;
 
   importer->progressed = TRUE;
   if (skipping (importer))
     return 1;
-  if (importer->in_event && importer->depth == importer->events_depth + 1)
+  if (importer->in_event && !arg)
     {
-      importer->in_args = FALSE;
-      importer->in_id2 = FALSE;
+      /* An event's own member (or one of its id2): named without copying it. A key is read as the
+       * C string it once was, cut at a NUL (\u0000); the names sought are under 8 bytes. */
+      for (i = 0; i < MIN (kept, 8) && key[i] != '\0'; i++)
+        ;
+      if (importer->depth == importer->events_depth + 1)
+        importer->in_args = importer->in_id2 = FALSE;
+      importer->event_key = event_key_of ((const char *) key, i < 8 ? i : kept);
+      return 1;
     }
-  memcpy (target, key, MIN (length, size - 1));
-  target[MIN (length, size - 1)] = '\0';
-  if (target == importer->key && importer->in_event)
-    importer->event_key = event_key_of (importer->key);
+  /* Copied byte by byte: keys are short, and a NUL ends one. */
+  for (i = 0; i < kept && key[i] != '\0'; i++)
+    target[i] = (char) key[i];
+  target[i] = '\0';
+  if (arg)
+    importer->arg_key_length = i;
   return 1;
 }
 
@@ -695,7 +772,22 @@ event_track (Importer *importer,
   Event *event = &importer->event;
   SuanliTrackKind kind = is_gpu_category (importer, event->category) ? SUANLI_TRACK_GPU_STREAM : SUANLI_TRACK_THREAD;
   gint64 tid = event->has_tid ? event->tid : event->pid;
-  SuanliTrack *track = suanli_trace_ensure_track (importer->trace, kind, event->pid, tid, event->tid_name, index);
+  TrackHit *hit = &importer->track_hits[((guint64) event->pid * 31u + (guint64) tid) % G_N_ELEMENTS (importer->track_hits)];
+  SuanliTrack *track;
+
+  /* A thread and a GPU stream of one pid and tid are one row (see suanli_trace_ensure_track). */
+  if (hit->valid && hit->pid == event->pid && hit->tid == tid)
+    {
+      track = suanli_trace_get_track (importer->trace, hit->index);
+      if (kind == SUANLI_TRACK_GPU_STREAM)
+        track->kind = SUANLI_TRACK_GPU_STREAM;
+      *index = hit->index;
+    }
+  else
+    {
+      track = suanli_trace_ensure_track (importer->trace, kind, event->pid, tid, event->tid_name, index);
+      *hit = (TrackHit) { event->pid, tid, *index, TRUE };
+    }
 
   if (event->tid_name != 0 && track->name == 0)
     track->name = event->tid_name;
@@ -708,15 +800,32 @@ event_track (Importer *importer,
   return track;
 }
 
+/* Counted by id as slices come, and added to the stats' table by name once, in importer_clear. */
 static void
 count_category (Importer    *importer,
                 SuanliString category)
 {
-  const char *text = suanli_trace_get_string (importer->trace, category);
-  gpointer count = g_hash_table_lookup (importer->stats->by_category, text);
+  if (category >= importer->category_counts->len)
+    g_array_set_size (importer->category_counts, category + 1);
+  g_array_index (importer->category_counts, guint64, category)++;
+}
 
-  g_hash_table_replace (importer->stats->by_category, (gpointer) text,
-                        GSIZE_TO_POINTER (GPOINTER_TO_SIZE (count) + 1));
+static void
+add_category_counts (Importer *importer)
+{
+  for (guint id = 0; id < importer->category_counts->len; id++)
+    {
+      guint64 counted = g_array_index (importer->category_counts, guint64, id);
+      const char *text;
+      gpointer count;
+
+      if (counted == 0)
+        continue;
+      text = suanli_trace_get_string (importer->trace, id);
+      count = g_hash_table_lookup (importer->stats->by_category, text);
+      g_hash_table_replace (importer->stats->by_category, (gpointer) text,
+                            GSIZE_TO_POINTER (GPOINTER_TO_SIZE (count) + counted));
+    }
 }
 
 static void
@@ -1265,6 +1374,8 @@ warn_count (SuanliTrace *trace,
 static void
 importer_clear (Importer *importer)
 {
+  add_category_counts (importer);
+  g_array_unref (importer->category_counts);
   g_hash_table_unref (importer->open_slices);
   g_hash_table_unref (importer->open_async);
   g_hash_table_unref (importer->flow_starts);
@@ -1306,6 +1417,7 @@ suanli_import_chrome (SuanliTrace       *trace,
   importer.flow_starts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   importer.flows = g_array_new (FALSE, FALSE, sizeof (FlowEnd));
   importer.flow_categories = g_array_new (FALSE, FALSE, sizeof (SuanliString));
+  importer.category_counts = g_array_new (FALSE, TRUE, sizeof (guint64));
   importer.group = suanli_trace_begin_group (trace, name);
   importer.last_time = G_MININT64;
   intern_gpu_categories (&importer);

@@ -8,11 +8,16 @@
  * file that cannot be read fails the whole load with its error, so that a view keeps what it
  * showed before; cancelling fails it with G_IO_ERROR_CANCELLED.
  *
+ * Once read, the trace's figures (every analysis `trace summary` prints) are worked out while a
+ * second thread makes the timeline's indexes, so that the page shows the trace with its
+ * summary in one go: no second trip through the main loop, no frame painted twice.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
 #include "suanli-counting-stream.h"
+#include "suanli-trace-figures.h"
 #include "suanli-trace-loader.h"
 
 #define PROGRESS_INTERVAL_MS 100
@@ -28,6 +33,7 @@ struct _SuanliTraceLoader
   guint              progress_source;
   gboolean           loading;
   SuanliImportStats  stats;
+  SuanliTraceFigures *figures;     /* set by the worker, taken by the main thread after it returned */
 };
 
 G_DEFINE_FINAL_TYPE (SuanliTraceLoader, suanli_trace_loader, G_TYPE_OBJECT)
@@ -48,6 +54,7 @@ suanli_trace_loader_finalize (GObject *object)
   g_clear_handle_id (&self->progress_source, g_source_remove);
   g_ptr_array_unref (self->files);
   suanli_import_stats_clear (&self->stats);
+  g_clear_pointer (&self->figures, suanli_trace_figures_free);
   G_OBJECT_CLASS (suanli_trace_loader_parent_class)->finalize (object);
 }
 
@@ -134,6 +141,13 @@ sample_progress (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+static gpointer
+index_tracks (gpointer data)
+{
+  suanli_trace_index_tracks (data);
+  return NULL;
+}
+
 /* On the worker thread: every file into one trace. */
 static void
 load_in_thread (GTask        *task,
@@ -164,8 +178,17 @@ load_in_thread (GTask        *task,
           return;
         }
     }
-  /* The timeline's indexes too: for ten million slices they take a good part of a second. */
-  suanli_trace_index_tracks (trace);
+  /* The timeline's indexes on a thread of their own (for ten million slices they take a good part
+   * of a second), the figures here: both only read the finished trace, and the analyses do not
+   * read the indexes. The figures stay on this thread because their passing arrays then reuse
+   * the memory the import left free in this thread's malloc arena, as on the command line; on a
+   * thread of their own they would take a new arena and the peak would grow by their size. */
+  {
+    GThread *indexing = g_thread_new ("suanli-index", index_tracks, trace);
+
+    self->figures = suanli_trace_figures_new (trace);
+    g_thread_join (indexing);
+  }
   g_task_return_pointer (task, g_steal_pointer (&trace), g_object_unref);
 }
 
@@ -195,6 +218,19 @@ suanli_trace_loader_load_async (SuanliTraceLoader  *self,
     }
   self->progress_source = g_timeout_add (PROGRESS_INTERVAL_MS, sample_progress, self);
   g_task_run_in_thread (task, load_in_thread);
+}
+
+/**
+ * suanli_trace_loader_steal_figures:
+ *
+ * After a load that succeeded: the figures of the trace it returned, worked out while it was read.
+ *
+ * Returns: (transfer full) (nullable): the figures, or NULL when taken already or the load failed.
+ */
+SuanliTraceFigures *
+suanli_trace_loader_steal_figures (SuanliTraceLoader *self)
+{
+  return g_steal_pointer (&self->figures);
 }
 
 /* Returns: (transfer full): the trace, finished and read only, or NULL with @error. */

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "suanli-import.h"
+#include "suanli-trace-figures.h"
 
 G_BEGIN_DECLS
 
@@ -24,5 +25,6 @@ SuanliTrace       *suanli_trace_loader_load_finish  (SuanliTraceLoader  *self,
                                                      GAsyncResult       *result,
                                                      GError            **error);
 const SuanliImportStats *suanli_trace_loader_get_stats (SuanliTraceLoader *self);
+SuanliTraceFigures *suanli_trace_loader_steal_figures (SuanliTraceLoader *self);
 
 G_END_DECLS

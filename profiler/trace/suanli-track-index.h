@@ -18,6 +18,7 @@ typedef void (*SuanliTrackVisit) (guint32            slice_index,
 SuanliTrackIndex *suanli_track_index_new      (SuanliTrack      *track);
 void              suanli_track_index_free     (SuanliTrackIndex *self);
 guint             suanli_track_index_n_depths (SuanliTrackIndex *self);
+gsize             suanli_track_index_get_size (SuanliTrackIndex *self);
 void              suanli_track_index_visit    (SuanliTrackIndex *self,
                                                guint             depth,
                                                gint64            from,

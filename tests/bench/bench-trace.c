@@ -3,9 +3,14 @@
  * Generates a Kineto-form trace whose event mix copies the timeline_analysis fixture (CPU
  * operators with arguments, runtime launches with correlation ids, GPU kernels on several streams,
  * memcpy and memset, ac2g flow pairs), 100 MB by default (SUANLI_BENCH_TRACE_MB sets it), then
- * prints, measured in the same run:
- *   - yajl's bare parse of the same bytes, no callbacks: the ceiling;
- *   - Suanli's import: MB/s, events/s, and the growth of peak RSS against the file size;
+ * prints, measured in the same run (each round times every body once, in turn; figures are medians):
+ *   - yajl's bare parse of the same bytes, with callbacks that do nothing (the ceiling the import
+ *     is held to) and with no callbacks at all;
+ *   - Suanli's import: MB/s, events/s, its share of the bare parse, and the growth of peak RSS;
+ *   - the same on the real Kineto fixtures (SUANLI_FIXTURES_DIR), inflated into memory;
+ *   - opening the trace in the workbench (bench-trace-open, SUANLI_BENCH_TRACE_OPEN: the real window)
+ *     against `suanli-cli trace summary` (SUANLI_CLI) of the same file: time and peak memory, with
+ *     the size of the timeline's indexes that the workbench makes besides;
  *   - json-glib's parser and Python's json.load as peers (files up to 200 MB);
  *   - the summary (GPU time with the idle split, top kernels, CPU operators, launch delays, steps and
  *     collectives) and both flame graphs of the loaded trace.
@@ -15,9 +20,12 @@
  */
 #include "config.h"
 
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <yajl/yajl_parse.h>
@@ -26,6 +34,7 @@
 #include "suanli-bench.h"
 #include "suanli-flame.h"
 #include "suanli-import.h"
+#include "suanli-track-index.h"
 
 #define CHUNK (64 * 1024)
 
@@ -160,6 +169,70 @@ bare_parse (gpointer data)
   fclose (in);
 }
 
+static int
+ignore_null (void *ctx)
+{
+  return 1;
+}
+
+static int
+ignore_boolean (void *ctx,
+                int   value)
+{
+  return 1;
+}
+
+static int
+ignore_text (void                *ctx,
+             const unsigned char *text,
+             size_t               length)
+{
+  return 1;
+}
+
+static int
+ignore_number (void       *ctx,
+               const char *text,
+               size_t      length)
+{
+  return 1;
+}
+
+/* The callbacks the importer sets, doing nothing: yajl then does what it does for the importer
+ * (strings with escapes decoded, keys and numbers handed over), and nothing else is done. */
+static const yajl_callbacks ignoring = {
+  ignore_null, ignore_boolean, NULL, NULL, ignore_number, ignore_text,
+  ignore_null, ignore_text, ignore_null, ignore_null, ignore_null,
+};
+
+static void
+parse_bytes (const guchar *bytes,
+             gsize         length)
+{
+  yajl_handle parser = yajl_alloc (&ignoring, NULL, NULL);
+
+  for (gsize at = 0; at < length; at += CHUNK)
+    g_assert_cmpint (yajl_parse (parser, bytes + at, MIN ((gsize) CHUNK, length - at)), ==, yajl_status_ok);
+  g_assert_cmpint (yajl_complete_parse (parser), ==, yajl_status_ok);
+  yajl_free (parser);
+}
+
+static void
+callback_parse (gpointer data)
+{
+  Run *run = data;
+  FILE *in = fopen (run->path, "rb");
+  g_autofree guchar *buffer = g_malloc (CHUNK);
+  yajl_handle parser = yajl_alloc (&ignoring, NULL, NULL);
+  size_t length;
+
+  while ((length = fread (buffer, 1, CHUNK, in)) > 0)
+    g_assert_cmpint (yajl_parse (parser, buffer, length), ==, yajl_status_ok);
+  g_assert_cmpint (yajl_complete_parse (parser), ==, yajl_status_ok);
+  yajl_free (parser);
+  fclose (in);
+}
+
 static void
 suanli_import (gpointer data)
 {
@@ -244,20 +317,281 @@ python_json_load (const char *path,
   }
 }
 
+/* Times each body once per round, in turn, so that every round's figures share the machine's
+ * state of the moment (the machine is shared): medians come from @benches. */
+static void
+time_rounds (guint         rounds,
+             guint         n,
+             SuanliBench **benches,
+             void        (**bodies) (gpointer data),
+             gpointer      data)
+{
+  for (guint r = 0; r < rounds; r++)
+    for (guint b = 0; b < n; b++)
+      {
+        gint64 start = g_get_monotonic_time ();
+
+        bodies[b] (data);
+        suanli_bench_add (benches[b], (double) (g_get_monotonic_time () - start) / 1000.0);
+      }
+}
+
+/* ---- the real Kineto fixtures, inflated into memory -------------------------------------- */
+
+typedef struct
+{
+  GPtrArray *texts;    /* of GBytes: each fixture's JSON */
+  guint      repeats;  /* each is read this many times per sample */
+  gsize      bytes;    /* all of them once */
+} Fixtures;
+
+static void
+fixtures_parse (gpointer data)
+{
+  Fixtures *fixtures = data;
+
+  for (guint r = 0; r < fixtures->repeats; r++)
+    for (guint i = 0; i < fixtures->texts->len; i++)
+      {
+        gsize length;
+        const guchar *bytes = g_bytes_get_data (g_ptr_array_index (fixtures->texts, i), &length);
+
+        parse_bytes (bytes, length);
+      }
+}
+
+static void
+fixtures_import (gpointer data)
+{
+  Fixtures *fixtures = data;
+
+  for (guint r = 0; r < fixtures->repeats; r++)
+    for (guint i = 0; i < fixtures->texts->len; i++)
+      {
+        g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+        g_autoptr(GInputStream) input = g_memory_input_stream_new_from_bytes (g_ptr_array_index (fixtures->texts, i));
+        g_autoptr(GError) error = NULL;
+        SuanliImportStats stats = { 0 };
+
+        g_assert_true (suanli_import_stream (trace, input, "fixture", &stats, NULL, &error));
+        suanli_import_stats_clear (&stats);
+      }
+}
+
+/* The real traces: Kineto's, dense with arguments. Skipped when SUANLI_FIXTURES_DIR is not set. */
+static void
+bench_fixtures (void)
+{
+  const char *directory = g_getenv ("SUANLI_FIXTURES_DIR");
+  g_autoptr(GDir) dir = directory != NULL ? g_dir_open (directory, 0, NULL) : NULL;
+  g_autoptr(SuanliBench) parse_bench = suanli_bench_new ("fixtures: bare yajl parse (callbacks)", "ms");
+  g_autoptr(SuanliBench) import_bench = suanli_bench_new ("fixtures: Suanli import", "ms");
+  SuanliBench *benches[] = { parse_bench, import_bench };
+  void (*bodies[]) (gpointer) = { fixtures_parse, fixtures_import };
+  g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  Fixtures fixtures = { texts, 1, 0 };
+  const char *name;
+
+  if (dir == NULL)
+    {
+      g_print ("fixtures: not measured (SUANLI_FIXTURES_DIR not set)\n");
+      return;
+    }
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (directory, name, NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      g_autoptr(GInputStream) raw = G_INPUT_STREAM (g_file_read (file, NULL, NULL));
+      g_autoptr(GZlibDecompressor) gunzip = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+      g_autoptr(GInputStream) input = NULL;
+      g_autoptr(GOutputStream) output = g_memory_output_stream_new_resizable ();
+
+      if (raw == NULL || !g_str_has_suffix (name, ".json.gz"))
+        continue;
+      input = g_converter_input_stream_new (raw, G_CONVERTER (gunzip));
+      g_assert_cmpint (g_output_stream_splice (output, input, G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, NULL), >, 0);
+      g_ptr_array_add (texts, g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (output)));
+      fixtures.bytes += g_bytes_get_size (g_ptr_array_index (texts, texts->len - 1));
+    }
+  if (fixtures.bytes == 0)
+    return;
+  /* About 50 MB a sample, so that a sample is long against the clock's grain. */
+  fixtures.repeats = MAX (1, (guint) (50e6 / (double) fixtures.bytes));
+  time_rounds (5, G_N_ELEMENTS (bodies), benches, bodies, &fixtures);
+  suanli_bench_report (parse_bench);
+  suanli_bench_report (import_bench);
+  g_print ("fixtures (%u real Kineto traces, %.1f MB, each read %u times a sample): Suanli import %.1f MB/s, "
+           "%.0f%% of the bare parse (%.1f MB/s)\n", texts->len, fixtures.bytes / 1e6, fixtures.repeats,
+           fixtures.bytes * fixtures.repeats / 1e6 / (suanli_bench_median (import_bench) / 1000),
+           100 * suanli_bench_median (parse_bench) / suanli_bench_median (import_bench),
+           fixtures.bytes * fixtures.repeats / 1e6 / (suanli_bench_median (parse_bench) / 1000));
+}
+
+/* ---- the workbench against the command line ---------------------------------------------- */
+
+/* Runs @argv to its end with its output read; returns the wall time in ms, and its peak RSS (KiB)
+ * in @max_kib, from wait4(). GLib spawns with vfork semantics, so the child's peak starts from this
+ * process's high-water mark: it is brought down to the RSS of now first (a few MB, with the trace
+ * freed), which the baseline run of a tiny trace then takes away. */
+static double
+run_child (const char * const *argv,
+           char              **output,
+           glong              *max_kib)
+{
+  GPid pid;
+  int out = -1, status = 0;
+  struct rusage usage;
+  gint64 start;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GIOChannel) channel = NULL;
+  double elapsed;
+
+  malloc_trim (0);
+  reset_peak ();
+  start = g_get_monotonic_time ();
+  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDERR_TO_DEV_NULL,
+                                           NULL, NULL, &pid, NULL, &out, NULL, &error));
+  g_assert_no_error (error);
+  channel = g_io_channel_unix_new (out);
+  g_io_channel_set_close_on_unref (channel, TRUE);
+  g_assert_cmpint (g_io_channel_read_to_end (channel, output, NULL, &error), ==, G_IO_STATUS_NORMAL);
+  g_assert_cmpint (wait4 (pid, &status, 0, &usage), ==, pid);
+  elapsed = (double) (g_get_monotonic_time () - start) / 1000.0;
+  g_spawn_close_pid (pid);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  *max_kib = usage.ru_maxrss;
+  return elapsed;
+}
+
+typedef struct
+{
+  const char  *cli;
+  const char  *opener;
+  const char  *path;
+  const char  *tiny;          /* a trace of a few events: the CLI's memory apart from any trace */
+  SuanliBench *cli_ms, *cli_mb, *open_ms, *open_mb, *ratio;
+  double       cli_base_kib;
+} Opening;
+
+static void
+cli_summary (gpointer data)
+{
+  Opening *opening = data;
+  const char *argv[] = { opening->cli, "trace", "summary", opening->path, NULL };
+  g_autofree char *output = NULL;
+  glong max_kib = 0;
+  double elapsed = run_child (argv, &output, &max_kib);
+
+  suanli_bench_add (opening->cli_ms, elapsed);
+  suanli_bench_add (opening->cli_mb, ((double) max_kib - opening->cli_base_kib) / 1024);
+}
+
+static void
+workbench_open (gpointer data)
+{
+  Opening *opening = data;
+  const char *argv[] = { opening->opener, opening->path, NULL };
+  g_autofree char *output = NULL;
+  glong max_kib = 0;
+  double open_ms, before_kib, peak_kib;
+  const char *line;
+  char *end = NULL;
+
+  run_child (argv, &output, &max_kib);
+  /* Its figures are the last line; GLib's test set-up may print lines starting with # before. */
+  g_strchomp (output);
+  line = strrchr (output, '\n') != NULL ? strrchr (output, '\n') + 1 : output;
+  open_ms = g_ascii_strtod (line, &end);
+  before_kib = g_ascii_strtod (end, &end);
+  peak_kib = g_ascii_strtod (end, NULL);
+  g_assert_cmpfloat (open_ms, >, 0);
+  suanli_bench_add (opening->open_ms, open_ms);
+  suanli_bench_add (opening->open_mb, (peak_kib - before_kib) / 1024);
+  /* This round's ratio: the CLI ran just before. */
+  suanli_bench_add (opening->ratio, open_ms / suanli_bench_last (opening->cli_ms));
+}
+
+static void
+bench_opening (const char *path,
+               double      file_mb,
+               double      index_mb)
+{
+  g_autoptr(SuanliBench) cli_ms = suanli_bench_new ("suanli-cli trace summary", "ms");
+  g_autoptr(SuanliBench) cli_mb = suanli_bench_new ("suanli-cli trace summary: peak RSS growth", "MB");
+  g_autoptr(SuanliBench) open_ms = suanli_bench_new ("opening in the workbench", "ms");
+  g_autoptr(SuanliBench) open_mb = suanli_bench_new ("opening in the workbench: peak RSS growth", "MB");
+  g_autoptr(SuanliBench) ratio = suanli_bench_new ("workbench time over the CLI's, per round", "x");
+  Opening opening = { g_getenv ("SUANLI_CLI"), g_getenv ("SUANLI_BENCH_TRACE_OPEN"), path, NULL,
+                      cli_ms, cli_mb, open_ms, open_mb, ratio, 0 };
+  void (*bodies[]) (gpointer) = { cli_summary, workbench_open };
+  g_autofree char *tiny = NULL;
+  g_autofree char *output = NULL;
+  glong tiny_kib = 0;
+  guint rounds = file_mb > 300 ? 1 : 3;
+  int fd;
+
+  if (opening.cli == NULL || opening.opener == NULL)
+    {
+      g_print ("workbench against the CLI: not measured (SUANLI_CLI or SUANLI_BENCH_TRACE_OPEN not set)\n");
+      return;
+    }
+  fd = g_file_open_tmp ("suanli-bench-tiny-XXXXXX.json", &tiny, NULL);
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  g_assert_true (g_file_set_contents (tiny, "[{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, "
+                                            "\"dur\": 2}]", -1, NULL));
+  {
+    const char *argv[] = { opening.cli, "trace", "summary", tiny, NULL };
+
+    run_child (argv, &output, &tiny_kib);
+    opening.cli_base_kib = (double) tiny_kib;
+  }
+  g_unlink (tiny);
+
+  for (guint r = 0; r < rounds; r++)
+    for (guint b = 0; b < G_N_ELEMENTS (bodies); b++)
+      bodies[b] (&opening);
+  suanli_bench_report (cli_ms);
+  suanli_bench_report (open_ms);
+  suanli_bench_report (ratio);
+  suanli_bench_report (cli_mb);
+  suanli_bench_report (open_mb);
+  g_print ("workbench opens in %.2fx the CLI's time (median of per-round ratios; target at most 1.5x)\n",
+           suanli_bench_median (ratio));
+  g_print ("workbench peak RSS growth %.0f MB against the CLI's %.0f MB + the timeline's indexes %.0f MB = %.0f MB "
+           "(%.2fx the file; CLI alone %.2fx)\n", suanli_bench_median (open_mb), suanli_bench_median (cli_mb), index_mb,
+           suanli_bench_median (cli_mb) + index_mb, suanli_bench_median (open_mb) / file_mb,
+           suanli_bench_median (cli_mb) / file_mb);
+}
+
+/* The bytes of the timeline's drawing indexes of @trace, in MB. */
+static double
+index_megabytes (SuanliTrace *trace)
+{
+  gsize bytes = 0;
+
+  for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
+    bytes += suanli_track_index_get_size (suanli_trace_get_track_index (trace, t));
+  return (double) bytes / (1024 * 1024);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   const char *size_text = g_getenv ("SUANLI_BENCH_TRACE_MB");
   gsize megabytes = size_text != NULL ? (gsize) g_ascii_strtoull (size_text, NULL, 10) : 100;
-  g_autoptr(SuanliBench) bare_bench = suanli_bench_new ("bare yajl parse", "ms");
+  g_autoptr(SuanliBench) bare_bench = suanli_bench_new ("bare yajl parse, no callbacks", "ms");
+  g_autoptr(SuanliBench) callback_bench = suanli_bench_new ("bare yajl parse, callbacks that do nothing", "ms");
   g_autoptr(SuanliBench) import_bench = suanli_bench_new ("Suanli import", "ms");
   g_autoptr(SuanliBench) glib_bench = suanli_bench_new ("json-glib parse", "ms");
   g_autoptr(SuanliBench) summary_bench = suanli_bench_new ("summary of the loaded trace", "ms");
   g_autoptr(SuanliBench) flame_bench = suanli_bench_new ("CPU and GPU flame graphs of the loaded trace", "ms");
+  SuanliBench *benches[] = { bare_bench, callback_bench, import_bench };
+  void (*bodies[]) (gpointer) = { bare_parse, callback_parse, suanli_import };
   g_autofree char *path = NULL;
   Run run = { NULL, 0, NULL };
-  double file_mb, bare_ms, import_ms;
+  double file_mb, callback_ms, import_ms, index_mb;
   gint64 before_kib, peak_kib;
   guint samples;
   int fd;
@@ -270,22 +604,23 @@ main (int   argc,
   samples = file_mb > 300 ? 1 : 3;
   g_print ("generated Kineto-like trace: %.1f MB, %" G_GUINT64_FORMAT " events\n", file_mb, run.events);
 
-  suanli_bench_time (bare_bench, samples, bare_parse, &run);
-  suanli_bench_report (bare_bench);
-  bare_ms = suanli_bench_median (bare_bench);
-
-  /* The first import, alone, for peak memory; then the timed samples. */
+  /* The first import, alone, for peak memory; then the timed rounds. */
   before_kib = reset_peak ();
   suanli_import (&run);
   peak_kib = status_kib ("VmHWM:");
   g_print ("Suanli import peak RSS growth: %.0f MB (%.2fx the file); RSS before %.0f MB\n",
            (peak_kib - before_kib) / 1024.0, (peak_kib - before_kib) / 1024.0 / file_mb, before_kib / 1024.0);
-  suanli_bench_time (import_bench, samples, suanli_import, &run);
+  time_rounds (samples, G_N_ELEMENTS (bodies), benches, bodies, &run);
+  suanli_bench_report (bare_bench);
+  suanli_bench_report (callback_bench);
   suanli_bench_report (import_bench);
+  callback_ms = suanli_bench_median (callback_bench);
   import_ms = suanli_bench_median (import_bench);
-  g_print ("bare parse %.1f MB/s; Suanli import %.1f MB/s, %.2f M events/s: %.0f%% of the bare parse\n",
-           file_mb / (bare_ms / 1000), file_mb / (import_ms / 1000), run.events / (import_ms / 1000) / 1e6,
-           100 * bare_ms / import_ms);
+  g_print ("bare parse %.1f MB/s (%.1f MB/s without callbacks); Suanli import %.1f MB/s, %.2f M events/s: "
+           "%.0f%% of the bare parse (%.0f%% of the one without callbacks)\n",
+           file_mb / (callback_ms / 1000), file_mb / (suanli_bench_median (bare_bench) / 1000),
+           file_mb / (import_ms / 1000), run.events / (import_ms / 1000) / 1e6, 100 * callback_ms / import_ms,
+           100 * suanli_bench_median (bare_bench) / import_ms);
   g_print ("loaded: %" G_GUINT64_FORMAT " slices on %u tracks, %u flows\n", suanli_trace_get_n_slices (run.trace),
            suanli_trace_get_n_tracks (run.trace), suanli_trace_get_flows (run.trace)->len);
 
@@ -293,9 +628,13 @@ main (int   argc,
   suanli_bench_report (summary_bench);
   suanli_bench_time (flame_bench, 3, flames, &run);
   suanli_bench_report (flame_bench);
+  index_mb = index_megabytes (run.trace);
   g_clear_object (&run.trace);
 
-  if (file_mb <= 200)
+  bench_fixtures ();
+  bench_opening (path, file_mb, index_mb);
+
+  if (file_mb <= 200 && g_getenv ("SUANLI_BENCH_TRACE_NO_PEERS") == NULL)
     {
       before_kib = reset_peak ();
       suanli_bench_time (glib_bench, 1, json_glib_parse, &run);

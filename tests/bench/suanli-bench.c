@@ -44,6 +44,13 @@ compare_doubles (gconstpointer a,
   return (x > y) - (x < y);
 }
 
+/* The sample added last; 0 without samples. */
+double
+suanli_bench_last (SuanliBench *bench)
+{
+  return bench->samples->len > 0 ? g_array_index (bench->samples, double, bench->samples->len - 1) : 0;
+}
+
 /* The middle sample, or the mean of the two middle ones; 0 without samples. */
 double
 suanli_bench_median (SuanliBench *bench)

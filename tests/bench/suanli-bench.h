@@ -15,6 +15,7 @@ SuanliBench *suanli_bench_new     (const char   *name,
 void         suanli_bench_add     (SuanliBench  *bench,
                                    double        value);
 double       suanli_bench_median  (SuanliBench  *bench);
+double       suanli_bench_last    (SuanliBench  *bench);
 void         suanli_bench_time    (SuanliBench  *bench,
                                    guint         samples,
                                    void        (*body) (gpointer data),
