@@ -732,9 +732,11 @@ static int
 run_convert (int    argc,
              char **argv)
 {
-  gboolean gpu = FALSE;
+  gboolean gpu = FALSE, keep_steps = FALSE;
   const GOptionEntry entries[] = {
     { "gpu", 0, 0, G_OPTION_ARG_NONE, &gpu, N_("GPU time under the CPU stack that launched it, not CPU stacks"), NULL },
+    { "keep-step-numbers", 0, 0, G_OPTION_ARG_NONE, &keep_steps,
+      N_("Keep frames that differ only by a step number (ProfilerStep#12) apart; by default they are merged"), NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (N_("IN… OUT.json[.gz]|OUT.folded|-"));
@@ -769,7 +771,8 @@ run_convert (int    argc,
 
   output = suanli_cli_trace_open_output (out, &error);
   if (output != NULL && !chrome)
-    flame = suanli_flame_new (trace, gpu ? SUANLI_FLAME_GPU : SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
+    flame = suanli_flame_new_full (trace, gpu ? SUANLI_FLAME_GPU : SUANLI_FLAME_CPU, SUANLI_FLAME_ALL_GROUPS, G_MININT64,
+                                   G_MAXINT64, keep_steps ? SUANLI_FLAME_KEEP_STEP_NUMBERS : 0);
   if (output == NULL ||
       !suanli_cli_trace_close_output (output,
                                       chrome ? suanli_export_chrome (trace, output, NULL, &error)
@@ -792,7 +795,7 @@ suanli_cli_trace (int    argc,
     return run_convert (argc - 1, argv + 1);
   if (argc >= 2 && g_str_equal (argv[1], "diff"))
     return suanli_cli_trace_diff (argc - 1, argv + 1);
-  g_printerr (_("Usage: suanli-cli trace summary FILE… [--json] | convert IN… OUT.json[.gz]|OUT.folded [--gpu] | "
-                "diff A B [--json] [--folded OUT] | diff FILE… --rank R --against-rank R [--gpu] [--folded OUT]\n"));
+  g_printerr (_("Usage: suanli-cli trace summary FILE… [--json] | convert IN… OUT.json[.gz]|OUT.folded [--gpu] [--keep-step-numbers] | "
+                "diff A B [--json] [--folded OUT] [--keep-step-numbers] | diff FILE… --rank R --against-rank R [--gpu] [--folded OUT]\n"));
   return SUANLI_EXIT_USAGE_OR_IO;
 }
