@@ -322,15 +322,7 @@ build_cpu (SuanliFlame *self)
         continue;
       /* Folded stacks have no threads: their stacks start at the root, or under their group's
        * name when there are several (the two columns of a differential file stay apart). */
-      if (sampled)
-        thread = self->group == SUANLI_FLAME_ALL_GROUPS && suanli_trace_get_n_groups (self->trace) > 1 &&
-                     suanli_trace_get_group (self->trace, track->group) != NULL
-                   ? child (self, 0, suanli_trace_get_group (self->trace, track->group)->name)
-                   : 0;
-      else
-        thread = child (self, group_node (self, track), thread_label (self, track));
-      for (guint d = 0; d < MAX_DEPTH; d++)
-        path[d] = thread;
+      thread = G_MAXUINT32;   /* made with the first slice that counts: a row of profiler spans has none */
       for (guint i = 0; i < track->slices->len; i++)
         {
           SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, i);
@@ -343,6 +335,18 @@ build_cpu (SuanliFlame *self)
             lifted = is_left_out (self, slice);
           if (weight == 0 || (slice->depth == 0 && lifted))
             continue;
+          if (thread == G_MAXUINT32)
+            {
+              if (sampled)
+                thread = self->group == SUANLI_FLAME_ALL_GROUPS && suanli_trace_get_n_groups (self->trace) > 1 &&
+                             suanli_trace_get_group (self->trace, track->group) != NULL
+                           ? child (self, 0, suanli_trace_get_group (self->trace, track->group)->name)
+                           : 0;
+              else
+                thread = child (self, group_node (self, track), thread_label (self, track));
+              for (guint d = 0; d < MAX_DEPTH; d++)
+                path[d] = thread;
+            }
           top = slice->depth == 0 || (lifted && slice->depth == 1);
           parent = top ? thread : path[slice->depth - 1];
           path[slice->depth] = child (self, parent, frame_name (self, slice->name));

@@ -1235,13 +1235,11 @@ warn_count (SuanliTrace *trace,
   suanli_trace_add_warning (trace, warning);
 }
 
-/* Whether this file added nothing to any track (metadata alone names tracks but fills none) and
- * no flow. */
+/* Whether this file added nothing to any track: metadata alone names tracks but fills none, and
+ * flow ends alone join nothing. */
 static gboolean
 holds_nothing (Importer *importer)
 {
-  if (importer->flows->len > 0)
-    return FALSE;
   for (guint t = 0; t < suanli_trace_get_n_tracks (importer->trace); t++)
     {
       SuanliTrack *track = suanli_trace_get_track (importer->trace, t);
@@ -1422,9 +1420,10 @@ suanli_import_chrome (SuanliTrace       *trace,
                                                         importer.unknown_phases),
               (unsigned long long) importer.unknown_phases);
   close_open_slices (&importer);
-  if (!fault && holds_nothing (&importer))
+  if (holds_nothing (&importer))
     {
-      /* Valid JSON, but no event with a time: a settings file, an empty list, a wrong export. */
+      /* JSON (or the part before a fault), but no event with a time: a settings file, an empty
+       * list, a wrong export. */
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    _("%s: holds no trace: no event with a time in it (a Chrome or Kineto trace lists its events "
                      "in \"traceEvents\" or as a top-level array)"),
