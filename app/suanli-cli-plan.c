@@ -397,7 +397,8 @@ run_estimate (int    argc,
     }
   else if (json)
     {
-      g_autofree char *text = suanli_estimate_to_json (&inputs, &estimate, errors, warnings, advice);
+      g_autofree char *name = suanli_plan_name_dup (plan, &inputs);
+      g_autofree char *text = suanli_estimate_to_json (&inputs, &estimate, name, errors, warnings, advice);
       g_print ("%s\n", text);
     }
   else if (valid && explain != NULL)

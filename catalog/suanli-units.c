@@ -74,27 +74,65 @@ suanli_format_bytes (guint64           bytes,
   return g_strconcat (number, SUANLI_UNIT_SPACE, names[unit], NULL);
 }
 
-/* A long duration in hours under a day, else in days: "18.2 d". */
+/* @value in @unit, three significant digits, the unit translated: "18.2 d", "1820 d". */
+static char *
+with_unit (double      value,
+           const char *unit)
+{
+  g_autofree char *number = suanli_format_significant (value, 3);
+
+  return g_strconcat (number, SUANLI_UNIT_SPACE, unit, NULL);
+}
+
+/* A long duration in the unit that suits it: minutes under an hour, hours under a day, else days,
+ * never in powers of ten: "42.0 min", "7.44 h", "1820 d". */
 char *
 suanli_format_days (double seconds)
 {
+  if (seconds < 3600)
+    return with_unit (seconds / 60, C_("unit", "min"));
   if (seconds < 86400)
-    return g_strdup_printf (_("%.3g h"), seconds / 3600);
-  /* Translators: a duration in days, e.g. "18.2 d"; 天 in Chinese. */
-  return g_strdup_printf (_("%.3g d"), seconds / 86400);
+    return with_unit (seconds / 3600, C_("unit", "h"));
+  /* Translators: the unit of a duration in days, e.g. "18.2 d"; 天 in Chinese. */
+  return with_unit (seconds / 86400, C_("unit", "d"));
 }
 
-/* A count with k, M or G, to three significant digits. */
+/* Energy in kWh, MWh or GWh, whichever keeps the number readable. */
+char *
+suanli_format_energy_kwh (double kwh)
+{
+  if (kwh >= 1e6)
+    return with_unit (kwh / 1e6, "GWh");
+  if (kwh >= 1e3)
+    return with_unit (kwh / 1e3, "MWh");
+  return with_unit (kwh, "kWh");
+}
+
+/* A mass of CO₂ given in tonnes: kg under a tonne. */
+char *
+suanli_format_tonnes (double tonnes)
+{
+  if (tonnes < 1)
+    return with_unit (tonnes * 1000, C_("unit", "kg"));
+  return with_unit (tonnes, C_("unit", "t"));
+}
+
+/* A count with k, M, G or T, to three significant digits, never in powers of ten. */
 char *
 suanli_format_large (double value)
 {
-  if (value >= 1e9)
-    return g_strdup_printf ("%.3gG", value / 1e9);
-  if (value >= 1e6)
-    return g_strdup_printf ("%.3gM", value / 1e6);
-  if (value >= 1e3)
-    return g_strdup_printf ("%.3gk", value / 1e3);
-  return g_strdup_printf ("%.3g", value);
+  static const struct { double scale; const char *suffix; } steps[] = {
+    { 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" },
+  };
+  g_autofree char *number = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    if (fabs (value) >= steps[i].scale * 0.9995)
+      {
+        number = suanli_format_significant (value / steps[i].scale, 3);
+        return g_strconcat (number, steps[i].suffix, NULL);
+      }
+  return suanli_format_significant (value, 3);
 }
 
 /* Seconds as suanli_format_duration_ns() shows them, and zero as "0 s". */
@@ -125,15 +163,9 @@ suanli_format_duration_ns (gint64 nanoseconds)
   guint i;
 
   if (magnitude >= 3600e9)
-    {
-      number = suanli_format_significant ((double) nanoseconds / 3600e9, 3);
-      return g_strconcat (number, SUANLI_UNIT_SPACE, "h", NULL);
-    }
+    return with_unit ((double) nanoseconds / 3600e9, C_("unit", "h"));
   if (magnitude >= 60e9)
-    {
-      number = suanli_format_significant ((double) nanoseconds / 60e9, 3);
-      return g_strconcat (number, SUANLI_UNIT_SPACE, "min", NULL);
-    }
+    return with_unit ((double) nanoseconds / 60e9, C_("unit", "min"));
 
   for (i = G_N_ELEMENTS (steps) - 1; i > 0; i--)
     if (magnitude >= steps[i].scale * 0.9995)
@@ -142,7 +174,8 @@ suanli_format_duration_ns (gint64 nanoseconds)
   return g_strconcat (number, SUANLI_UNIT_SPACE, steps[i].name, NULL);
 }
 
-/* A count as people say it: 28672, 70.0 billion, 1.8 trillion; in Chinese 万, 亿 and 万亿. */
+/* A count as people say it: exact below a million (a feed-forward of 28672 stays 28672), then 70.0
+ * billion, 1.80 trillion; in Chinese 万, 亿 and 万亿 from a million on (2560万, 67.4亿). */
 char *
 suanli_format_count (double count)
 {
@@ -152,6 +185,8 @@ suanli_format_count (double count)
   double magnitude = fabs (count);
   g_autofree char *number = NULL;
 
+  if (magnitude < 1e6)
+    return count == floor (count) ? g_strdup_printf ("%.0f", count) : suanli_format_significant (count, 6);
   if (suanli_text_prefers_chinese ())
     {
       for (guint i = 0; i < G_N_ELEMENTS (chinese); i++)
@@ -160,7 +195,7 @@ suanli_format_count (double count)
             number = suanli_format_significant (count / chinese[i].scale, 3);
             return g_strconcat (number, chinese[i].suffix, NULL);
           }
-      return g_strdup_printf ("%.6g", count);
+      return suanli_format_significant (count, 6);
     }
 
   if (magnitude >= 1e12)
@@ -175,13 +210,9 @@ suanli_format_count (double count)
       /* Translators: a large count, e.g. "70.0 billion" parameters. */
       return g_strdup_printf (_("%s billion"), number);
     }
-  if (magnitude >= 1e6)
-    {
-      number = suanli_format_significant (count / 1e6, 3);
-      /* Translators: a large count, e.g. "25.6 million" parameters. */
-      return g_strdup_printf (_("%s million"), number);
-    }
-  return g_strdup_printf ("%.6g", count);
+  number = suanli_format_significant (count / 1e6, 3);
+  /* Translators: a large count, e.g. "25.6 million" parameters. */
+  return g_strdup_printf (_("%s million"), number);
 }
 
 /* A catalog figure with its unit, exact as given (494.5 TFLOP/s, 3.35 TB/s), except sizes, which

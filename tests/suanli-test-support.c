@@ -270,6 +270,20 @@ suanli_test_click (GtkWidget *widget,
                             (char *) "click", (char *) "1", NULL });
 }
 
+/* Presses @keys ("Escape", "ctrl+w") in @widget's window through the X server: the pointer goes over
+ * @widget first, since without a window manager the keyboard follows the pointer. */
+void
+suanli_test_key (GtkWidget  *widget,
+                 const char *keys)
+{
+  g_autofree char *x_text = NULL;
+  g_autofree char *y_text = NULL;
+
+  screen_point (widget, gtk_widget_get_width (widget) / 2.0, gtk_widget_get_height (widget) / 2.0, &x_text, &y_text);
+  run_xdotool ((char *[]) { (char *) "xdotool", (char *) "mousemove", (char *) "--sync", x_text, y_text,
+                            (char *) "key", (char *) keys, NULL });
+}
+
 /* What GTK has seen of a drag: the last event of the kind expected, at the place expected. */
 typedef struct
 {

@@ -430,20 +430,27 @@ test_quantities (void)
   g_assert_cmpstr (percent, ==, "35%");
 }
 
-/* Chinese groups large numbers by 万 and 亿. */
+/* Chinese groups large numbers by 万 and 亿; exact sizes below a million stay exact (a feed-forward
+ * of 28672 is never 2.87万). */
 static void
 test_quantities_chinese (void)
 {
   if (g_test_subprocess ())
     {
       g_autofree char *parameters = NULL;
-      g_autofree char *small = NULL;
+      g_autofree char *ffn = NULL;
+      g_autofree char *intermediate = NULL;
+      g_autofree char *resnet = NULL;
 
       g_setenv ("LANGUAGE", "zh_CN", TRUE);
       parameters = suanli_format_count (70e9);
-      small = suanli_format_count (12000);
+      ffn = suanli_format_count (28672);
+      intermediate = suanli_format_count (11008);
+      resnet = suanli_format_count (25557032);
       g_assert_cmpstr (parameters, ==, "700亿");
-      g_assert_cmpstr (small, ==, "1.20万");
+      g_assert_cmpstr (ffn, ==, "28672");
+      g_assert_cmpstr (intermediate, ==, "11008");
+      g_assert_cmpstr (resnet, ==, "2556万");
       return;
     }
   g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);

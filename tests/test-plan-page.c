@@ -212,17 +212,29 @@ menu_has_label (GMenuModel *model,
   return FALSE;
 }
 
-static gboolean
-lists_bobs_plan (GtkWidget *root)
+/* Returns: (nullable): the menu button under @root whose menu lists Bob's plan (its underscore
+ * doubled: menus read one as a mnemonic). */
+static GtkWidget *
+button_listing_bobs_plan (GtkWidget *root)
 {
   GMenuModel *model = GTK_IS_MENU_BUTTON (root) ? gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (root)) : NULL;
 
-  if (model != NULL && menu_has_label (model, "Bob's plan.suanli-plan"))
-    return TRUE;
+  if (model != NULL && menu_has_label (model, "Bob's__plan.suanli-plan"))
+    return root;
   for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
-    if (lists_bobs_plan (child))
-      return TRUE;
-  return FALSE;
+    {
+      GtkWidget *found = button_listing_bobs_plan (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+lists_bobs_plan (GtkWidget *root)
+{
+  return button_listing_bobs_plan (root) != NULL;
 }
 
 /* The recent-plans menu, rebuilt once GTK's recent files have the plan saved as "Bob's plan". */
@@ -232,16 +244,27 @@ recent_menu_lists_bobs_plan (gpointer page)
   return lists_bobs_plan (GTK_WIDGET (page));
 }
 
+static GtkWidget *
+find_named (GtkWidget  *root,
+            const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_named (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static gboolean
 has_named_widget (GtkWidget  *root,
                   const char *name)
 {
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
-    return TRUE;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
-    if (has_named_widget (child, name))
-      return TRUE;
-  return FALSE;
+  return find_named (root, name) != NULL;
 }
 
 static void
@@ -263,7 +286,18 @@ test_compare (Fixture       *fixture,
   g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (compare), _("Current")));
   g_assert_true (has_named_widget (GTK_WIDGET (compare), "different"));
   g_free (suanli_test_screenshot (GTK_WIDGET (compare), name));
-  gtk_window_destroy (compare);
+
+  /* Escape closes it, as GNOME's secondary windows close; Ctrl+W closes the one opened again. */
+  g_object_ref (compare);
+  suanli_test_key (GTK_WIDGET (compare), "Escape");
+  suanli_test_await_unmapped (GTK_WIDGET (compare));
+  g_object_unref (compare);
+  compare = suanli_plan_page_open_compare (fixture->page);
+  suanli_test_wait_for_frame (GTK_WIDGET (compare));
+  g_object_ref (compare);
+  suanli_test_key (GTK_WIDGET (compare), "ctrl+w");
+  suanli_test_await_unmapped (GTK_WIDGET (compare));
+  g_object_unref (compare);
 }
 
 static gboolean
@@ -383,6 +417,38 @@ screenshot_planner (Fixture    *fixture,
       g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), name));
     }
   adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+}
+
+/* Every part of the memory and step bars explains itself when clicked, not only the cards. */
+static void
+test_bar_parts_explained (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  const struct { const char *area; const char *figure; const char *formula; } parts[] = {
+    /* What the formula says in either language. */
+    { "memory-area", "memory.weights", "P ÷ (t·p)" },
+    { "step-area", "training.compute_s", "FLOPs ÷" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    {
+      GtkWidget *area = find_named (GTK_WIDGET (fixture->page), parts[i].area);
+      GtkWidget *popover;
+      const char *text;
+
+      g_assert_nonnull (area);
+      /* The first segment, at the bar's left end, once the bar is drawn. */
+      suanli_test_wait_for_frame (area);
+      suanli_test_click (area, 4, 6);
+      suanli_test_settle (GTK_WIDGET (fixture->window));
+      popover = gtk_widget_get_first_child (area);
+      g_assert_true (GTK_IS_POPOVER (popover));
+      g_assert_cmpstr (gtk_widget_get_name (popover), ==, parts[i].figure);
+      g_assert_true (gtk_widget_get_visible (popover));
+      text = gtk_label_get_text (GTK_LABEL (gtk_popover_get_child (GTK_POPOVER (popover))));
+      g_assert_nonnull (strstr (text, parts[i].formula));
+      gtk_popover_popdown (GTK_POPOVER (popover));
+    }
 }
 
 /* The journey a user brings: Llama 2 70B fine-tuned with LoRA on 8 × H100 does not fit; the first
@@ -830,12 +896,20 @@ test_files (Fixture       *fixture,
     g_autofree char *reloaded = suanli_plan_to_data (plan);
     g_assert_cmpstr (reloaded, ==, saved);
   }
-  /* A name with an apostrophe goes into the recent plans without breaking their menu. */
+  /* A name with an apostrophe and an underscore goes into the recent plans without breaking their
+   * menu, and the menu shows it as it is written. */
   {
-    g_autoptr(GFile) quoted = g_file_new_build_filename (directory, "Bob's plan.suanli-plan", NULL);
+    g_autoptr(GFile) quoted = g_file_new_build_filename (directory, "Bob's_plan.suanli-plan", NULL);
+    GtkWidget *button;
 
     g_assert_true (suanli_plan_page_save_file (fixture->page, quoted, &error));
     suanli_test_await (recent_menu_lists_bobs_plan, fixture->page);
+    button = button_listing_bobs_plan (GTK_WIDGET (fixture->page));
+    gtk_menu_button_popup (GTK_MENU_BUTTON (button));
+    suanli_test_settle (GTK_WIDGET (fixture->window));
+    g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button))),
+                                              "Bob's_plan.suanli-plan"));
+    gtk_menu_button_popdown (GTK_MENU_BUTTON (button));
     g_file_delete (quoted, NULL, NULL);
   }
   g_file_delete (file, NULL, NULL);
@@ -893,6 +967,7 @@ main (int   argc,
   g_test_add ("/plan-page/files", Fixture, NULL, fixture_set_up, test_files, fixture_tear_down);
   g_test_add ("/plan-page/export-report", Fixture, NULL, fixture_set_up, test_export_report, fixture_tear_down);
   g_test_add_func ("/plan-page/catalog-arrives-later", test_catalog_arrives_later);
+  g_test_add ("/plan-page/bar-parts-explained", Fixture, NULL, fixture_set_up, test_bar_parts_explained, fixture_tear_down);
   g_test_add ("/plan-page/lora-70b-journey", Fixture, NULL, fixture_set_up, test_lora_70b_journey, fixture_tear_down);
   g_test_add ("/plan-page/name-follows", Fixture, NULL, fixture_set_up, test_name_follows, fixture_tear_down);
   g_test_add ("/plan-page/name-in-compare-and-report", Fixture, NULL, fixture_set_up, test_name_in_compare_and_report,

@@ -239,10 +239,10 @@ test_training (Fixture       *fixture,
     g_autofree char *days = suanli_format_days (json_object_get_double_member (training, "time_to_train_s"));
     g_autofree char *step = suanli_format_seconds (json_object_get_double_member (training, "step_time_s"));
     g_autofree char *mfu = g_strdup_printf ("%.1f%%", 100 * json_object_get_double_member (training, "mfu"));
-    g_autofree char *energy = g_strdup_printf ("%.4g MWh", json_object_get_double_member (training, "energy_kwh") / 1000);
-    g_autofree char *hours = g_strdup_printf ("%.4g", json_object_get_double_member (training, "gpu_hours"));
+    g_autofree char *energy = suanli_format_energy_kwh (json_object_get_double_member (training, "energy_kwh"));
+    g_autofree char *hours = suanli_format_large (json_object_get_double_member (training, "gpu_hours"));
     g_autofree char *cost = g_strdup_printf ("%.0f USD", json_object_get_double_member (training, "cost"));
-    g_autofree char *co2 = g_strdup_printf ("%.3g t", json_object_get_double_member (training, "co2_t"));
+    g_autofree char *co2 = suanli_format_tonnes (json_object_get_double_member (training, "co2_t"));
     g_autofree char *fit = g_strdup_printf ("Fits: %s of ", total);
 
     g_test_message ("expecting %s, %s, %s, %s, %s, %s, %s, %s", total, days, step, mfu, energy, hours, cost, co2);

@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include <math.h>
 
 #include "suanli-units.h"
@@ -85,6 +87,34 @@ test_durations (void)
   assert_duration (-5000, "-5.00" S "µs");
 }
 
+/* Long durations, energy, mass and counts in units that fit their magnitude, never 1.82e+03. */
+static void
+test_magnitudes (void)
+{
+  const struct { char *text; const char *expected; } cases[] = {
+    { suanli_format_days (157248000), "1820" S "d" },   /* 1820 days, the old "1.82e+03 d" */
+    { suanli_format_days (26784), "7.44" S "h" },
+    { suanli_format_days (2520), "42.0" S "min" },
+    { suanli_format_energy_kwh (45.8), "45.8" S "kWh" },
+    { suanli_format_energy_kwh (44100), "44.1" S "MWh" },
+    { suanli_format_energy_kwh (3.2e6), "3.20" S "GWh" },
+    { suanli_format_tonnes (0.0176), "17.6" S "kg" },
+    { suanli_format_tonnes (17), "17.0" S "t" },
+    { suanli_format_large (842030.68), "842k" },
+    { suanli_format_large (1.5e15), "1500T" },
+    { suanli_format_large (0.00001234), "0.0000123" },
+    { suanli_format_count (28672), "28672" },
+    { suanli_format_count (6.738e9), "6.74 billion" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_assert_cmpstr (cases[i].text, ==, cases[i].expected);
+      g_assert_null (strchr (cases[i].text, 'e'));
+      g_free (cases[i].text);
+    }
+}
+
 static void
 test_memory_unit_nicks (void)
 {
@@ -103,6 +133,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/units/significant", test_significant);
   g_test_add_func ("/units/bytes", test_bytes);
   g_test_add_func ("/units/durations", test_durations);
+  g_test_add_func ("/units/magnitudes", test_magnitudes);
   g_test_add_func ("/units/memory-unit-nicks", test_memory_unit_nicks);
 
   return g_test_run ();

@@ -14,6 +14,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "suanli-close-shortcuts.h"
 #include "suanli-catalog-page.h"
 #include "suanli-chart-view.h"
 #include "suanli-compare-view.h"
@@ -1297,6 +1298,7 @@ suanli_catalog_page_open_compare (SuanliCatalogPage *self)
     }
 
   self->compare_window = GTK_WINDOW (adw_window_new ());
+  suanli_close_shortcuts_add (self->compare_window);
   gtk_window_set_title (self->compare_window, _("Compare"));
   gtk_window_set_default_size (self->compare_window, 820, 620);
   gtk_window_set_transient_for (self->compare_window, GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))));

@@ -15,6 +15,7 @@
 
 #include <glib/gi18n.h>
 
+#include "suanli-close-shortcuts.h"
 #include "suanli-agent-list.h"
 #include "suanli-live-dialog.h"
 #include "suanli-local-capture.h"
@@ -926,6 +927,7 @@ suanli_live_dialog_init (SuanliLiveDialog *self)
                                             "to. Capturing records their kernels, copies, API calls and NVTX ranges "
                                             "through CUPTI; the timeline grows as they come."));
 
+  suanli_close_shortcuts_add (GTK_WINDOW (self));
   self->agents = suanli_agent_list_new (NULL);
   self->agent_states = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) agent_state_free);
   self->selected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);

@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "suanli-close-shortcuts.h"
 #include "suanli-advice.h"
 #include "suanli-plan-form.h"
 #include "suanli-plan-name.h"
@@ -77,6 +78,7 @@ struct _SuanliPlanPage
   GtkImage         *fit_icon;
   GtkLabel         *fit_label;
   GtkDrawingArea   *memory_area;
+  GtkWidget        *part_popover;   /* a bar part's explanation; parented to the bar it explains */
   GtkLabel         *step_label;
   GtkDrawingArea   *step_area;
   GtkFlowBox       *cards;
@@ -108,6 +110,19 @@ pinned_free (Pinned *pinned)
 
 /* ---- results ------------------------------------------------------------------------------ */
 
+/* A figure's formula as its popover shows it. */
+static GtkWidget *
+explanation_label (const char *explanation)
+{
+  GtkWidget *text = gtk_label_new (explanation);
+
+  gtk_label_set_wrap (GTK_LABEL (text), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (text), 60);
+  gtk_label_set_xalign (GTK_LABEL (text), 0);
+  gtk_widget_add_css_class (text, "monospace");
+  return text;
+}
+
 static void
 add_card (SuanliPlanPage *self,
           const char     *figure,
@@ -120,7 +135,6 @@ add_card (SuanliPlanPage *self,
   GtkWidget *caption_label = gtk_label_new (caption);
   GtkWidget *popover = gtk_popover_new ();
   g_autofree char *explanation = suanli_estimate_explain (&self->inputs, &self->estimate, figure);
-  GtkWidget *text = gtk_label_new (explanation);
 
   gtk_widget_add_css_class (value_label, "title-3");
   gtk_widget_add_css_class (caption_label, "caption");
@@ -141,14 +155,40 @@ add_card (SuanliPlanPage *self,
   }
   gtk_widget_set_name (button, figure);
 
-  gtk_label_set_wrap (GTK_LABEL (text), TRUE);
-  gtk_label_set_max_width_chars (GTK_LABEL (text), 60);
-  gtk_label_set_xalign (GTK_LABEL (text), 0);
-  gtk_widget_add_css_class (text, "monospace");
-  gtk_popover_set_child (GTK_POPOVER (popover), text);
+  gtk_popover_set_child (GTK_POPOVER (popover), explanation_label (explanation));
   gtk_menu_button_set_popover (GTK_MENU_BUTTON (button), popover);
 
   gtk_flow_box_append (self->cards, button);
+}
+
+/* Each part of the memory and step bars, clicked (its segment or its legend entry), explains itself
+ * with its formula, as the cards do. */
+static void
+bar_part_clicked (GtkGestureClick *click,
+                  int              n_press,
+                  double           x,
+                  double           y,
+                  SuanliPlanPage  *self)
+{
+  GtkWidget *area = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (click));
+  cairo_rectangle_t where;
+  const char *figure = suanli_stacked_bar_tag_at (g_object_get_data (G_OBJECT (area), "bar"), x, y, &where);
+  g_autofree char *explanation = NULL;
+
+  if (figure == NULL || !self->valid)
+    return;
+  explanation = suanli_estimate_explain (&self->inputs, &self->estimate, figure);
+  if (explanation == NULL)
+    return;
+  g_clear_pointer (&self->part_popover, gtk_widget_unparent);
+  self->part_popover = gtk_popover_new ();
+  gtk_widget_set_name (self->part_popover, figure);
+  gtk_popover_set_child (GTK_POPOVER (self->part_popover), explanation_label (explanation));
+  gtk_widget_set_parent (self->part_popover, area);
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->part_popover),
+                               &(GdkRectangle) { (int) where.x, (int) where.y, MAX (1, (int) where.width),
+                                                 MAX (1, (int) where.height) });
+  gtk_popover_popup (GTK_POPOVER (self->part_popover));
 }
 
 static void
@@ -169,8 +209,8 @@ update_cards (SuanliPlanPage *self)
       g_autofree char *mfu = g_strdup_printf ("%.0f%%", 100 * e->mfu);
       g_autofree char *cost_value = suanli_format_large (e->cost);
       g_autofree char *cost = g_strdup_printf ("%s %s", cost_value, self->inputs.currency);
-      g_autofree char *energy = g_strdup_printf (_("%.3g MWh"), e->energy_kwh / 1000);
-      g_autofree char *co2 = g_strdup_printf (_("%.3g t"), e->co2_t);
+      g_autofree char *energy = suanli_format_energy_kwh (e->energy_kwh);
+      g_autofree char *co2 = suanli_format_tonnes (e->co2_t);
 
       add_card (self, "training.time_to_train_s", time, _("Time to train"));
       add_card (self, "training.tokens_per_s", tokens, _("Tokens per second"));
@@ -989,7 +1029,7 @@ compare_cell (const SuanliPlanInputs *in,
       }
     default:
       *value = e->energy_kwh;
-      return g_strdup_printf (_("%.3g MWh"), e->energy_kwh / 1000);
+      return suanli_format_energy_kwh (e->energy_kwh);
     }
 }
 
@@ -1013,6 +1053,7 @@ suanli_plan_page_open_compare (SuanliPlanPage *self)
   if (self->compare_window != NULL)
     gtk_window_destroy (self->compare_window);
   self->compare_window = GTK_WINDOW (adw_window_new ());
+  suanli_close_shortcuts_add (self->compare_window);
   g_object_add_weak_pointer (G_OBJECT (self->compare_window), (gpointer *) &self->compare_window);
   gtk_window_set_title (self->compare_window, _("Compare Plans"));
   gtk_window_set_default_size (self->compare_window, 860, 460);
@@ -1214,6 +1255,7 @@ suanli_plan_page_dispose (GObject *object)
     gtk_window_destroy (self->compare_window);
   if (self->search_window != NULL)
     gtk_window_destroy (self->search_window);
+  g_clear_pointer (&self->part_popover, gtk_widget_unparent);
   gtk_widget_dispose_template (GTK_WIDGET (self), SUANLI_TYPE_PLAN_PAGE);
   g_clear_object (&self->plan);
   g_clear_object (&self->catalog);
@@ -1328,6 +1370,16 @@ suanli_plan_page_init (SuanliPlanPage *self)
   self->step_bar = suanli_stacked_bar_new ();
   gtk_drawing_area_set_draw_func (self->memory_area, suanli_bar_area_draw, self->memory_bar, NULL);
   gtk_drawing_area_set_draw_func (self->step_area, suanli_bar_area_draw, self->step_bar, NULL);
+  for (guint i = 0; i < 2; i++)
+    {
+      GtkGesture *click = gtk_gesture_click_new ();
+      GtkWidget *area = GTK_WIDGET (i == 0 ? self->memory_area : self->step_area);
+
+      g_object_set_data (G_OBJECT (area), "bar", i == 0 ? self->memory_bar : self->step_bar);
+      g_signal_connect (click, "released", G_CALLBACK (bar_part_clicked), self);
+      gtk_widget_add_controller (area, GTK_EVENT_CONTROLLER (click));
+      gtk_widget_set_tooltip_text (area, _("Click a part to see how it is computed"));
+    }
 
   gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_MANAGED);
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)

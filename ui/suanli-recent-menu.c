@@ -47,7 +47,13 @@ suanli_recent_menu_new (const char * const *suffixes,
       if (!has_suffix (uri, suffixes))
         continue;
       /* The URI as a target value: a detailed action string cannot hold every URI (an apostrophe). */
-      item = g_menu_item_new (gtk_recent_info_get_display_name (l->data), NULL);
+      /* Menus read "_" as a mnemonic: "my_plan" would show as "myplan". */
+      {
+        g_auto(GStrv) parts = g_strsplit (gtk_recent_info_get_display_name (l->data), "_", -1);
+        g_autofree char *label = g_strjoinv ("__", parts);
+
+        item = g_menu_item_new (label, NULL);
+      }
       g_menu_item_set_action_and_target_value (item, action, g_variant_new_string (uri));
       g_menu_append_item (menu, item);
       count++;

@@ -16,6 +16,7 @@
 #include <math.h>
 #include <glib/gi18n.h>
 
+#include "suanli-close-shortcuts.h"
 #include "suanli-chart-style.h"
 #include "suanli-plan-inputs.h"
 #include "suanli-scatter-chart.h"
@@ -713,6 +714,7 @@ suanli_search_window_init (SuanliSearchWindow *self)
   self->price_spins = g_ptr_array_new ();
   gtk_window_set_title (GTK_WINDOW (self), _("Find Configurations"));
   gtk_window_set_default_size (GTK_WINDOW (self), 1180, 760);
+  suanli_close_shortcuts_add (GTK_WINDOW (self));
 
   paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
   gtk_paned_set_start_child (GTK_PANED (paned), build_controls (self));

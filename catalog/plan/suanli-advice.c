@@ -70,6 +70,18 @@ json_number (char   *buffer,
   return g_ascii_formatd (buffer, G_ASCII_DTOSTR_BUF_SIZE, "%.17g", value);
 }
 
+/* What a serving plan is ranked on: with a load to serve, the GPUs it takes (replicas needed × GPUs
+ * per replica); without one, the time per output token. Splitting a model over more GPUs decodes
+ * faster but leaves fewer replicas, so under a load it may cost more. */
+static double
+serving_cost (const SuanliPlanInputs *in,
+              const SuanliEstimate   *e)
+{
+  if (in->requests_per_s > 0)
+    return e->replicas_needed > 0 ? e->replicas_needed * in->tensor * in->pipeline : G_MAXDOUBLE;
+  return e->inference.tpot_s;
+}
+
 /* Applies @patch to a copy of the plan and estimates it; FALSE when the result is not a valid plan. */
 static gboolean
 evaluate (Search       *search,
@@ -98,9 +110,9 @@ evaluate (Search       *search,
     }
   else
     {
-      /* Serving: the same load on fewer or slower parts shows as time per token. */
       advice->step_after = e.inference.tpot_s;
-      advice->time_after = e.inference.tpot_s;
+      advice->time_after = serving_cost (&in, &e);
+      advice->capacity_rps_after = e.inference.capacity_rps;
     }
   return TRUE;
 }
@@ -108,7 +120,8 @@ evaluate (Search       *search,
 static double
 current_time (const Search *search)
 {
-  return suanli_plan_inputs_is_training (search->in) ? search->e->time_to_train_s : search->e->inference.tpot_s;
+  return suanli_plan_inputs_is_training (search->in) ? search->e->time_to_train_s
+                                                     : serving_cost (search->in, search->e);
 }
 
 /* Whether an evaluated change is worth offering: for a plan over capacity, it must need less memory;
@@ -526,7 +539,12 @@ describe_effect (const Search       *search,
         }
     }
   else
-    g_string_append_printf (line, _(" · %s per output token (%s)"), step, step_change);
+    {
+      g_autofree char *capacity_rps = suanli_format_large (advice->capacity_rps_after);
+
+      g_string_append_printf (line, _(" · %s per output token (%s)"), step, step_change);
+      g_string_append_printf (line, _(" · serves %s requests/s"), capacity_rps);
+    }
   return g_string_free (line, FALSE);
 }
 

@@ -26,6 +26,7 @@ typedef struct
   double      step_after;       /* training: seconds per step; inference: per output token */
   double      time_after;       /* training: time to train, seconds */
   double      cost_after;
+  double      capacity_rps_after;  /* inference: requests per second the system serves */
 } SuanliAdvice;
 
 void       suanli_advice_free (SuanliAdvice           *advice);

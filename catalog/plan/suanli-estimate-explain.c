@@ -109,6 +109,9 @@ explain_memory (const SuanliPlanInputs *in,
                               suanli_estimate_activations_per_layer (in), suanli_estimate_activations_per_layer (in),
                               suanli_estimate_activation_multiplier (in), e->activations, ACTIVATION_SOURCE);
     }
+  if (g_str_equal (key, "kv_cache") && suanli_plan_inputs_is_training (in))
+    return g_strdup (_("KV cache = 0 B: training recomputes attention over each sequence and keeps no cache; the "
+                       "keys and values it needs are activations, counted there"));
   if (g_str_equal (key, "kv_cache"))
     return g_strdup_printf (_("KV cache = batch × KV bytes per token on this GPU × (prompt + output tokens)\n"
                               "= %g × %.4g × %g\n= %.4g B"),
@@ -196,11 +199,17 @@ explain_training (const SuanliPlanInputs *in,
                               "= %.4g ÷ %.4g ÷ %g\n= %.4g s (%.3g days)"),
                             suanli_plan_inputs_is_finetune (in) ? _("; a fine-tune's tokens = dataset × epochs") : "",
                             in->tokens, e->tokens_per_s, in->goodput, e->time_to_train_s, e->time_to_train_s / 86400);
-  if (g_str_equal (key, "mfu") || g_str_equal (key, "hfu"))
-    return g_strdup_printf (_("MFU = model FLOPs ÷ (step time × GPUs × dense %s peak, %.4g FLOP/s) = %.3g, as papers "
-                              "state it; HFU counts hardware FLOPs (recomputation included) against the %s peak = %.3g"),
-                            suanli_precision_to_nick (in->mfu_reference), in->reference_flops, e->mfu,
-                            suanli_precision_to_nick (in->compute), e->hfu);
+  if (g_str_equal (key, "mfu"))
+    return g_strdup_printf (_("MFU = model FLOPs ÷ (step time × GPUs × dense %s peak)\n= %.4g ÷ (%.4g × %g × %.4g)\n"
+                              "= %.3g, stated against %s as papers state it"),
+                            suanli_precision_to_nick (in->mfu_reference), e->model_flops_per_step, e->step_time_s, n,
+                            in->reference_flops, e->mfu, suanli_precision_to_nick (in->mfu_reference));
+  if (g_str_equal (key, "hfu"))
+    return g_strdup_printf (_("HFU = hardware FLOPs (what recomputation redoes included) ÷ (step time × GPUs × dense "
+                              "%s peak)\n= %.4g ÷ (%.4g × %g × %.4g)\n= %.3g: the share of the peak the GPUs spend, "
+                              "useful or not"),
+                            suanli_precision_to_nick (in->compute), e->hardware_flops_per_step, e->step_time_s, n,
+                            in->peak_flops, e->hfu);
   if (g_str_equal (key, "gpu_hours"))
     return g_strdup_printf (_("GPU-hours = GPUs × time to train ÷ 3600\n= %g × %.4g ÷ 3600\n= %.4g"),
                             n, e->time_to_train_s, e->gpu_hours);
@@ -265,6 +274,36 @@ explain_inference (const SuanliPlanInputs *in,
                           e->inference_high.tokens_per_s);
 }
 
+static gboolean
+superscript_exponent (const GMatchInfo *match,
+                      GString          *result,
+                      gpointer          user_data)
+{
+  static const char * const superscripts[] = { "⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹" };
+  g_autofree char *mantissa = g_match_info_fetch (match, 1);
+  g_autofree char *sign = g_match_info_fetch (match, 2);
+  g_autofree char *digits = g_match_info_fetch (match, 3);
+
+  g_string_append_printf (result, "%s × 10%s", mantissa, g_str_equal (sign, "-") ? "⁻" : "");
+  for (const char *d = digits; *d != '\0'; d++)
+    g_string_append (result, superscripts[*d - '0']);
+  return FALSE;
+}
+
+/* printf's 1.23e+18 as people write it, 1.23 × 10¹⁸: the explanations are read, not parsed. */
+static char *
+readable_exponents (char *text)
+{
+  static GRegex *exponent;
+  char *readable;
+
+  if (g_once_init_enter (&exponent))
+    g_once_init_leave (&exponent, g_regex_new ("([0-9]+(?:\\.[0-9]+)?)e([+-])0*([0-9]+)", G_REGEX_OPTIMIZE, 0, NULL));
+  readable = g_regex_replace_eval (exponent, text, -1, 0, 0, superscript_exponent, NULL, NULL);
+  g_free (text);
+  return readable;
+}
+
 /* Returns: (transfer full) (nullable): how @figure ("memory.activations", see
  * suanli_estimate_get_figures()) was computed, or NULL for an unknown figure. */
 char *
@@ -277,8 +316,8 @@ suanli_estimate_explain (const SuanliPlanInputs *inputs,
   if (!g_strv_contains (figures, figure))
     return NULL;
   if (g_str_has_prefix (figure, "memory."))
-    return explain_memory (inputs, estimate, figure + strlen ("memory."));
+    return readable_exponents (explain_memory (inputs, estimate, figure + strlen ("memory.")));
   if (g_str_has_prefix (figure, "training."))
-    return explain_training (inputs, estimate, figure + strlen ("training."));
-  return explain_inference (inputs, estimate, figure + strlen ("inference."));
+    return readable_exponents (explain_training (inputs, estimate, figure + strlen ("training.")));
+  return readable_exponents (explain_inference (inputs, estimate, figure + strlen ("inference.")));
 }

@@ -84,10 +84,12 @@ null_member (JsonBuilder *builder,
   json_builder_add_null_value (builder);
 }
 
-/* @estimate and @advice are only read when @errors is empty. Returns: (transfer full) */
+/* @estimate and @advice are only read when @errors is empty; @name is the plan's name in effect,
+ * or NULL. Returns: (transfer full) */
 char *
 suanli_estimate_to_json (const SuanliPlanInputs *in,
                          const SuanliEstimate   *e,
+                         const char             *name,
                          GPtrArray              *errors,
                          GPtrArray              *warnings,
                          GPtrArray              *advice)
@@ -100,6 +102,11 @@ suanli_estimate_to_json (const SuanliPlanInputs *in,
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "schema");
   json_builder_add_string_value (builder, "suanli-estimate/1");
+  json_builder_set_member_name (builder, "name");
+  if (name != NULL)
+    json_builder_add_string_value (builder, name);
+  else
+    json_builder_add_null_value (builder);
   json_builder_set_member_name (builder, "valid");
   json_builder_add_boolean_value (builder, valid);
   issues (builder, "errors", errors);

@@ -10,6 +10,7 @@ G_BEGIN_DECLS
 
 char *suanli_estimate_to_json (const SuanliPlanInputs *inputs,
                                const SuanliEstimate   *estimate,
+                               const char             *name,
                                GPtrArray              *errors,
                                GPtrArray              *warnings,
                                GPtrArray              *advice);

@@ -14,6 +14,7 @@ typedef struct
   const char    *label;
   double         value;
   SuanliCategory category;
+  const char    *figure;   /* the estimate's figure, explained when the part is clicked */
 } Part;
 
 /* Memory per GPU by what holds it, against the GPU's capacity. */
@@ -22,12 +23,12 @@ suanli_plan_charts_fill_memory (SuanliStackedBar     *bar,
                                 const SuanliEstimate *e)
 {
   const Part parts[] = {
-    { N_("weights"), e->weights, SUANLI_CATEGORY_CPU },
-    { N_("gradients"), e->gradients, SUANLI_CATEGORY_KERNEL },
-    { N_("optimizer"), e->optimizer, SUANLI_CATEGORY_COMMUNICATION },
-    { N_("activations"), e->activations, SUANLI_CATEGORY_MEMORY },
-    { N_("KV cache"), e->kv_cache, SUANLI_CATEGORY_OTHER },
-    { N_("overhead"), e->overhead, SUANLI_CATEGORY_IDLE },
+    { N_("weights"), e->weights, SUANLI_CATEGORY_CPU, "memory.weights" },
+    { N_("gradients"), e->gradients, SUANLI_CATEGORY_KERNEL, "memory.gradients" },
+    { N_("optimizer"), e->optimizer, SUANLI_CATEGORY_COMMUNICATION, "memory.optimizer" },
+    { N_("activations"), e->activations, SUANLI_CATEGORY_MEMORY, "memory.activations" },
+    { N_("KV cache"), e->kv_cache, SUANLI_CATEGORY_OTHER, "memory.kv_cache" },
+    { N_("overhead"), e->overhead, SUANLI_CATEGORY_IDLE, "memory.overhead" },
   };
   g_autofree char *capacity = suanli_format_gib (e->capacity);
 
@@ -38,6 +39,7 @@ suanli_plan_charts_fill_memory (SuanliStackedBar     *bar,
         g_autofree char *value = suanli_format_gib (parts[i].value);
 
         suanli_stacked_bar_add (bar, _(parts[i].label), parts[i].value, parts[i].category, value);
+        suanli_stacked_bar_tag_last (bar, parts[i].figure);
       }
   suanli_stacked_bar_set_limit (bar, e->capacity, capacity);
 }
@@ -48,9 +50,10 @@ suanli_plan_charts_fill_step (SuanliStackedBar     *bar,
                               const SuanliEstimate *e)
 {
   const Part parts[] = {
-    { N_("compute"), e->compute_s, SUANLI_CATEGORY_KERNEL },
-    { N_("exposed communication"), e->exposed_communication_s, SUANLI_CATEGORY_COMMUNICATION },
-    { N_("pipeline bubble"), e->bubble_s, SUANLI_CATEGORY_IDLE },
+    { N_("compute"), e->compute_s, SUANLI_CATEGORY_KERNEL, "training.compute_s" },
+    { N_("exposed communication"), e->exposed_communication_s, SUANLI_CATEGORY_COMMUNICATION,
+      "training.exposed_communication_s" },
+    { N_("pipeline bubble"), e->bubble_s, SUANLI_CATEGORY_IDLE, "training.bubble_s" },
   };
 
   suanli_stacked_bar_clear (bar);
@@ -59,5 +62,6 @@ suanli_plan_charts_fill_step (SuanliStackedBar     *bar,
       g_autofree char *value = suanli_format_seconds (parts[i].value);
 
       suanli_stacked_bar_add (bar, _(parts[i].label), parts[i].value, parts[i].category, value);
+      suanli_stacked_bar_tag_last (bar, parts[i].figure);
     }
 }

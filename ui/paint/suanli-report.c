@@ -185,6 +185,27 @@ training (SuanliReport *self)
   return suanli_plan_inputs_is_training (&self->inputs);
 }
 
+/* "12.1 ms–21.2 ms": a range of durations, each in its unit. */
+static char *
+format_range_seconds (double low,
+                      double high)
+{
+  g_autofree char *from = suanli_format_seconds (low);
+  g_autofree char *to = suanli_format_seconds (high);
+
+  return g_strdup_printf ("%s–%s", from, to);
+}
+
+static char *
+format_range_large (double low,
+                    double high)
+{
+  g_autofree char *from = suanli_format_large (low);
+  g_autofree char *to = suanli_format_large (high);
+
+  return g_strdup_printf ("%s–%s", from, to);
+}
+
 static char *
 format_cost (double cost,
              const char *currency)
@@ -290,8 +311,8 @@ write_summary (SuanliReport     *self,
       suanli_table_row_take (rows, 2, g_strdup (_("Throughput")), format_tokens_per_second (e->tokens_per_s));
       suanli_table_row_take (rows, 2, g_strdup (_("MFU")), format_percent (e->mfu));
       suanli_table_row_take (rows, 2, g_strdup (_("Cost")), format_cost (e->cost, self->inputs.currency));
-      suanli_table_row_take (rows, 2, g_strdup (_("Energy")), g_strdup_printf (_("%.4g MWh"), e->energy_kwh / 1000));
-      suanli_table_row_take (rows, 2, g_strdup (_("GPU-hours")), g_strdup_printf ("%.4g", e->gpu_hours));
+      suanli_table_row_take (rows, 2, g_strdup (_("Energy")), suanli_format_energy_kwh (e->energy_kwh));
+      suanli_table_row_take (rows, 2, g_strdup (_("GPU-hours")), suanli_format_large (e->gpu_hours));
     }
   else
     {
@@ -348,8 +369,11 @@ write_item (SuanliReport     *self,
   for (guint i = 0; i < suanli_item_get_n_specs (item); i++)
     {
       const SuanliSpec *spec = suanli_item_get_spec_at (item, i);
+      const SuanliSpecKey *key = suanli_item_kind_find_spec_key (suanli_item_get_kind (item), spec->key);
 
-      suanli_table_row_take (rows, 4, g_strdup (spec->key), spec_value (spec), g_strdup (spec->source),
+      /* The spec's label as the catalog page shows it, not its key. */
+      suanli_table_row_take (rows, 4, g_strdup (key != NULL ? _(key->title) : spec->key), spec_value (spec),
+                             g_strdup (spec->source),
                              g_strdup (suanli_confidence_get_title (spec->confidence)));
     }
   if (rows->len > 0)
@@ -377,6 +401,48 @@ write_system (SuanliReport     *self,
                            SUANLI_TEXT_SMALL);
   for (guint i = 0; self->item_ids[i] != NULL; i++)
     write_item (self, writer, suanli_catalog_lookup (self->catalog, self->item_ids[i]));
+}
+
+/* The choices that make a plan fit or not, each stated: optimizer, offload, sharding details, the
+ * fine-tune's data or the load to serve, and whose memory accounting the figures follow. */
+static void
+write_job_choices (GPtrArray              *rows,
+                   const SuanliPlanInputs *in)
+{
+  static const char * const optimizers[] = {
+    [SUANLI_OPTIMIZER_ADAMW] = N_("AdamW (fp32, master weights)"), [SUANLI_OPTIMIZER_ADAMW_8BIT] = N_("8-bit AdamW"),
+    [SUANLI_OPTIMIZER_SGD] = N_("SGD with momentum"), [SUANLI_OPTIMIZER_ADAMW_NO_MASTER] = N_("AdamW (fp32, no master weights)"),
+    [SUANLI_OPTIMIZER_ADAMW_BF16] = N_("AdamW (bf16 states)"), [SUANLI_OPTIMIZER_ADAFACTOR] = N_("Adafactor"),
+  };
+  static const char * const offloads[] = {
+    N_("None"), N_("Optimizer to CPU"), N_("Optimizer and parameters to CPU"), N_("To NVMe"),
+  };
+  static const char * const memory_models[] = { N_("ZeRO paper"), N_("DeepSpeed's estimators"), N_("PyTorch FSDP") };
+
+  if (!suanli_plan_inputs_is_training (in))
+    {
+      suanli_table_row_take (rows, 2, g_strdup (_("KV cache precision")), g_strdup (suanli_precision_to_nick (in->kv_cache)));
+      if (in->requests_per_s > 0)
+        suanli_table_row_take (rows, 2, g_strdup (_("Requests per second to serve")), suanli_format_large (in->requests_per_s));
+      return;
+    }
+  if (suanli_plan_inputs_is_finetune (in))
+    {
+      g_autofree char *dataset = suanli_format_count (in->dataset_tokens);
+      g_autofree char *epochs = suanli_format_significant (in->epochs, 3);
+
+      suanli_table_row_take (rows, 2, g_strdup (_("Dataset, epochs")), g_strdup_printf (_("%s tokens × %s"), dataset, epochs));
+    }
+  if (suanli_plan_inputs_is_lora (in))
+    suanli_table_row_take (rows, 2, g_strdup (_("LoRA rank, targets")),
+                           g_strdup_printf ("%g, %s", in->lora_rank, in->lora_targets == SUANLI_LORA_ALL_LINEAR
+                                                                       ? _("All linear layers") : _("Attention projections")));
+  suanli_table_row_take (rows, 2, g_strdup (_("Optimizer")), g_strdup (_(optimizers[in->optimizer])));
+  suanli_table_row_take (rows, 2, g_strdup (_("Offload")), g_strdup (_(offloads[in->offload])));
+  suanli_table_row_take (rows, 2, g_strdup (_("Sequence parallel, virtual stages")),
+                         g_strdup_printf ("%s, %g", in->sequence_parallel ? _("yes") : _("no"), in->virtual_stages));
+  suanli_table_row_take (rows, 2, g_strdup (_("Memory accounting")), g_strdup (_(memory_models[in->memory_model])));
+  suanli_table_row_take (rows, 2, g_strdup (_("Goodput")), format_percent (in->goodput));
 }
 
 static void
@@ -413,6 +479,7 @@ write_job (SuanliReport     *self,
   suanli_table_row_take (rows, 2, g_strdup (_("ZeRO stage, recomputation, FlashAttention")),
                          g_strdup_printf ("%d, %s, %s", in->zero_stage, _(recompute[in->recompute]),
                                           in->flash_attention ? _("yes") : _("no")));
+  write_job_choices (rows, in);
   suanli_table_row_take (rows, 2, g_strdup (_("Peak dense FLOP/s per GPU")),
                          g_strdup_printf (_("%.4g TFLOP/s"), in->peak_flops / 1e12));
   suanli_table_row_take (rows, 2, g_strdup (_("Assumed MFU")), format_percent (self->estimate.mfu));
@@ -498,11 +565,11 @@ write_inference (SuanliReport     *self,
     return;
   suanli_page_writer_heading (writer, _("Inference"), 1);
   suanli_table_row_take (rows, 3, g_strdup (_("Time to first token")), suanli_format_seconds (e->inference.ttft_s),
-                         g_strdup_printf ("%.3g–%.3g s", e->inference_high.ttft_s, e->inference_low.ttft_s));
+                         format_range_seconds (e->inference_high.ttft_s, e->inference_low.ttft_s));
   suanli_table_row_take (rows, 3, g_strdup (_("Time per output token")), suanli_format_seconds (e->inference.tpot_s),
-                         g_strdup_printf ("%.3g–%.3g ms", e->inference_high.tpot_s * 1e3, e->inference_low.tpot_s * 1e3));
+                         format_range_seconds (e->inference_high.tpot_s, e->inference_low.tpot_s));
   suanli_table_row_take (rows, 3, g_strdup (_("Throughput")), format_tokens_per_second (e->inference.tokens_per_s),
-                         g_strdup_printf ("%.4g–%.4g", e->inference_low.tokens_per_s, e->inference_high.tokens_per_s));
+                         format_range_large (e->inference_low.tokens_per_s, e->inference_high.tokens_per_s));
   suanli_table_row_take (rows, 3, g_strdup (_("KV cache per token")), suanli_format_gib (e->inference.kv_bytes_per_token),
                          NULL);
   suanli_table_row_take (rows, 3, g_strdup (_("Sequences at once per GPU")),
@@ -525,11 +592,11 @@ write_cost (SuanliReport     *self,
   if (!training (self))
     return;
   suanli_page_writer_heading (writer, _("Cost, energy and CO₂"), 1);
-  suanli_table_row_take (rows, 2, g_strdup (_("GPU-hours")), g_strdup_printf ("%.4g", e->gpu_hours));
+  suanli_table_row_take (rows, 2, g_strdup (_("GPU-hours")), suanli_format_large (e->gpu_hours));
   suanli_table_row_take (rows, 2, g_strdup (_("Cost")), format_cost (e->cost, self->inputs.currency));
   suanli_table_row_take (rows, 2, g_strdup (_("Energy, with the data centre's PUE")),
-                         g_strdup_printf (_("%.4g MWh"), e->energy_kwh / 1000));
-  suanli_table_row_take (rows, 2, g_strdup (_("CO₂")), g_strdup_printf (_("%.3g t"), e->co2_t));
+                         suanli_format_energy_kwh (e->energy_kwh));
+  suanli_table_row_take (rows, 2, g_strdup (_("CO₂")), suanli_format_tonnes (e->co2_t));
   suanli_page_writer_table (writer, translated, widths, 2, rows);
 }
 
@@ -578,7 +645,7 @@ comparison_cell (const SuanliPlanInputs *in,
     case 2:
       return suanli_format_seconds (train ? e->step_time_s : e->inference.tpot_s);
     case 3:
-      return g_strdup_printf ("%.4g", train ? e->tokens_per_s : e->inference.tokens_per_s);
+      return suanli_format_large (train ? e->tokens_per_s : e->inference.tokens_per_s);
     case 4:
       return train ? suanli_format_days (e->time_to_train_s) : suanli_format_seconds (e->inference.ttft_s);
     case 5:

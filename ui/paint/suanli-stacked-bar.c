@@ -23,6 +23,10 @@ typedef struct
   char           *value_text;
   double          value;
   SuanliCategory  category;
+  const char     *tag;            /* static: what the part stands for, e.g. an estimate figure */
+  /* where the last draw put it: its segment and its legend entry */
+  double          segment_x, segment_width;
+  double          legend_x, legend_y, legend_width;
 } Part;
 
 struct _SuanliStackedBar
@@ -134,6 +138,8 @@ suanli_stacked_bar_draw (SuanliStackedBar       *bar,
       suanli_color_set_source (cr, &color);
       cairo_rectangle (cr, x, 0, segment, BAR_HEIGHT);
       cairo_fill (cr);
+      part->segment_x = x;
+      part->segment_width = segment;
       x += segment;
 
       /* The legend flows onto more rows when it does not fit one. */
@@ -148,6 +154,9 @@ suanli_stacked_bar_draw (SuanliStackedBar       *bar,
       cairo_rectangle (cr, legend_x, legend_y - SWATCH / 2, SWATCH, SWATCH);
       cairo_fill (cr);
       suanli_chart_style_draw_text (style, cr, legend, legend_x + SWATCH + 4, legend_y, SUANLI_TEXT_START, 0.8);
+      part->legend_x = legend_x;
+      part->legend_y = legend_y;
+      part->legend_width = SWATCH + 4 + text_width;
       legend_x += SWATCH + 4 + text_width + LEGEND_GAP;
     }
 
@@ -163,4 +172,40 @@ suanli_stacked_bar_draw (SuanliStackedBar       *bar,
         suanli_chart_style_draw_text (style, cr, bar->limit_label, MAX (0, at) - 4, BAR_HEIGHT / 2, SUANLI_TEXT_END,
                                       0.9);
     }
+}
+
+/* Gives the part added last a @tag (a static string), for suanli_stacked_bar_tag_at(). */
+void
+suanli_stacked_bar_tag_last (SuanliStackedBar *bar,
+                             const char       *tag)
+{
+  g_return_if_fail (bar->parts->len > 0);
+
+  g_array_index (bar->parts, Part, bar->parts->len - 1).tag = tag;
+}
+
+/* Returns: (nullable): the tag of the part whose segment or legend entry the last draw put at
+ * @x, @y, and in @area where that was. */
+const char *
+suanli_stacked_bar_tag_at (SuanliStackedBar *bar,
+                           double            x,
+                           double            y,
+                           cairo_rectangle_t *area)
+{
+  for (guint i = 0; i < bar->parts->len; i++)
+    {
+      Part *part = &g_array_index (bar->parts, Part, i);
+      gboolean on_segment = y >= 0 && y <= BAR_HEIGHT && x >= part->segment_x && x < part->segment_x + part->segment_width;
+      gboolean on_legend = fabs (y - part->legend_y) <= LEGEND_ROW / 2 && x >= part->legend_x &&
+                           x < part->legend_x + part->legend_width;
+
+      if (part->tag == NULL || !(on_segment || on_legend))
+        continue;
+      if (area != NULL)
+        *area = on_segment ? (cairo_rectangle_t) { part->segment_x, 0, part->segment_width, BAR_HEIGHT }
+                           : (cairo_rectangle_t) { part->legend_x, part->legend_y - LEGEND_ROW / 2, part->legend_width,
+                                                   LEGEND_ROW };
+      return part->tag;
+    }
+  return NULL;
 }

@@ -21,6 +21,12 @@ void              suanli_stacked_bar_add         (SuanliStackedBar       *bar,
 void              suanli_stacked_bar_set_limit   (SuanliStackedBar       *bar,
                                                   double                  limit,
                                                   const char             *label);
+void              suanli_stacked_bar_tag_last    (SuanliStackedBar       *bar,
+                                                  const char             *tag);
+const char       *suanli_stacked_bar_tag_at      (SuanliStackedBar       *bar,
+                                                  double                  x,
+                                                  double                  y,
+                                                  cairo_rectangle_t      *area);
 double            suanli_stacked_bar_get_height  (SuanliStackedBar       *bar);
 void              suanli_stacked_bar_draw        (SuanliStackedBar       *bar,
                                                   cairo_t                *cr,
