@@ -313,6 +313,7 @@ diff_ranks (char            **files,
             int               rank,
             int               against,
             SuanliFlameKind   kind,
+            SuanliFlameFlags  flags,
             const char       *out)
 {
   g_autoptr(SuanliTrace) trace = suanli_trace_new ();
@@ -334,8 +335,8 @@ diff_ranks (char            **files,
         g_printerr (_("suanli-cli trace diff: no rank %d in these files\n"), i == 0 ? against : rank);
         return SUANLI_EXIT_USAGE_OR_IO;
       }
-  baseline = suanli_flame_new_for_group (trace, kind, groups[0], G_MININT64, G_MAXINT64);
-  current = suanli_flame_new_for_group (trace, kind, groups[1], G_MININT64, G_MAXINT64);
+  baseline = suanli_flame_new_full (trace, kind, groups[0], G_MININT64, G_MAXINT64, flags);
+  current = suanli_flame_new_full (trace, kind, groups[1], G_MININT64, G_MAXINT64, flags);
   return write_folded (baseline, current, out != NULL ? out : "-");
 }
 
@@ -343,11 +344,13 @@ int
 suanli_cli_trace_diff (int    argc,
                        char **argv)
 {
-  gboolean json = FALSE, gpu = FALSE;
+  gboolean json = FALSE, gpu = FALSE, keep_steps = FALSE;
   int rank = -1, against = -1;
   g_autofree char *folded = NULL;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the comparison as suanli-trace-diff/1 JSON"), NULL },
+    { "keep-step-numbers", 0, 0, G_OPTION_ARG_NONE, &keep_steps,
+      N_("In the folded flames, keep frames that differ only by a step number (ProfilerStep#12) apart"), NULL },
     { "folded", 0, 0, G_OPTION_ARG_FILENAME, &folded, N_("Also write both flames (CPU, or GPU with --gpu) as one two-column folded file"),
       N_("OUT") },
     { "rank", 0, 0, G_OPTION_ARG_INT, &rank,
@@ -380,7 +383,8 @@ suanli_cli_trace_diff (int    argc,
                       _("give the files of one trace, --rank and --against-rank (ranks from 0), and no --json"));
           return SUANLI_EXIT_USAGE_OR_IO;
         }
-      return diff_ranks (argv + 1, argc - 1, rank, against, gpu ? SUANLI_FLAME_GPU : SUANLI_FLAME_CPU, folded);
+      return diff_ranks (argv + 1, argc - 1, rank, against, gpu ? SUANLI_FLAME_GPU : SUANLI_FLAME_CPU,
+                         keep_steps ? SUANLI_FLAME_KEEP_STEP_NUMBERS : 0, folded);
     }
   if (argc != 3)
     {
@@ -401,8 +405,11 @@ suanli_cli_trace_diff (int    argc,
       if (folded != NULL)
         {
           SuanliFlameKind kind = gpu ? SUANLI_FLAME_GPU : SUANLI_FLAME_CPU;
-          g_autoptr(SuanliFlame) a = suanli_flame_new (sides[0].trace, kind, G_MININT64, G_MAXINT64);
-          g_autoptr(SuanliFlame) b = suanli_flame_new (sides[1].trace, kind, G_MININT64, G_MAXINT64);
+          SuanliFlameFlags flags = keep_steps ? SUANLI_FLAME_KEEP_STEP_NUMBERS : 0;
+          g_autoptr(SuanliFlame) a = suanli_flame_new_full (sides[0].trace, kind, SUANLI_FLAME_ALL_GROUPS, G_MININT64,
+                                                            G_MAXINT64, flags);
+          g_autoptr(SuanliFlame) b = suanli_flame_new_full (sides[1].trace, kind, SUANLI_FLAME_ALL_GROUPS, G_MININT64,
+                                                            G_MAXINT64, flags);
 
           status = write_folded (a, b, folded);
         }

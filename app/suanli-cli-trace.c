@@ -119,6 +119,63 @@ gpus_json (JsonBuilder *builder,
 }
 
 static void
+streams_json (JsonBuilder *builder,
+              SuanliTrace *trace,
+              GArray      *streams)
+{
+  json_builder_set_member_name (builder, "streams");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < streams->len; i++)
+    {
+      SuanliStreamTime *stream = &g_array_index (streams, SuanliStreamTime, i);
+
+      json_builder_begin_object (builder);
+      suanli_cli_member_int (builder, "device", stream->device);
+      suanli_cli_member_int (builder, "stream", stream->stream);
+      member_group (builder, trace, stream->group);
+      suanli_cli_member_int (builder, "span_ns", stream->span_ns);
+      suanli_cli_member_int (builder, "busy_ns", stream->busy_ns);
+      suanli_cli_member_int (builder, "idle_ns", stream->idle_ns);
+      suanli_cli_member_int (builder, "host_wait_ns", stream->host_wait_ns);
+      suanli_cli_member_int (builder, "short_gap_ns", stream->short_gap_ns);
+      suanli_cli_member_int (builder, "other_idle_ns", stream->other_idle_ns);
+      json_builder_set_member_name (builder, "queue");
+      json_builder_begin_object (builder);
+      suanli_cli_member_int (builder, "launched", (gint64) stream->launched);
+      suanli_cli_member_int (builder, "max", stream->queue_max);
+      member_double (builder, "mean", stream->queue_mean);
+      member_double (builder, "mean_of_changes", stream->queue_mean_of_changes);
+      json_builder_end_object (builder);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+}
+
+/* The warnings of each file, counted: a run of several files says which one each is about. */
+static void
+warnings_json (JsonBuilder *builder,
+               SuanliTrace *trace)
+{
+  GPtrArray *warnings = suanli_trace_get_warnings (trace);
+
+  json_builder_set_member_name (builder, "warnings");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < warnings->len; i++)
+    json_builder_add_string_value (builder, g_ptr_array_index (warnings, i));
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "warnings_per_file");
+  json_builder_begin_array (builder);
+  for (guint g = 0; g < suanli_trace_get_n_groups (trace); g++)
+    {
+      json_builder_begin_object (builder);
+      member_group (builder, trace, g);
+      suanli_cli_member_int (builder, "count", suanli_trace_count_warnings (trace, g));
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+}
+
+static void
 host_json (JsonBuilder        *builder,
            SuanliTrace        *trace,
            SuanliTraceFigures *analysis)
@@ -152,6 +209,15 @@ host_json (JsonBuilder        *builder,
       suanli_cli_member_int (builder, "p95_ns", delays->p95_ns);
       suanli_cli_member_int (builder, "max_ns", delays->max_ns);
       member_double (builder, "mean_ns", delays->mean_ns);
+      /* From the launch call's end (its return) to the work's start. */
+      json_builder_set_member_name (builder, "from_end");
+      json_builder_begin_object (builder);
+      suanli_cli_member_int (builder, "min_ns", delays->from_end.min_ns);
+      suanli_cli_member_int (builder, "median_ns", delays->from_end.median_ns);
+      suanli_cli_member_int (builder, "p95_ns", delays->from_end.p95_ns);
+      suanli_cli_member_int (builder, "max_ns", delays->from_end.max_ns);
+      member_double (builder, "mean_ns", delays->from_end.mean_ns);
+      json_builder_end_object (builder);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -293,7 +359,6 @@ summary_json (SuanliTrace        *trace,
   g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GList) categories = g_hash_table_get_keys (stats->by_category);
-  GPtrArray *warnings = suanli_trace_get_warnings (trace);
   gint64 first, last;
 
   suanli_trace_get_time_range (trace, &first, &last);
@@ -320,6 +385,7 @@ summary_json (SuanliTrace        *trace,
   suanli_cli_member_int (builder, "flows", suanli_trace_get_flows (trace)->len);
 
   gpus_json (builder, trace, analysis->gpus);
+  streams_json (builder, trace, analysis->streams);
 
   json_builder_set_member_name (builder, "top_kernels");
   json_builder_begin_array (builder);
@@ -342,11 +408,7 @@ summary_json (SuanliTrace        *trace,
   ranks_json (builder, trace, ranks);
   memory_json (builder, trace, analysis);
 
-  json_builder_set_member_name (builder, "warnings");
-  json_builder_begin_array (builder);
-  for (guint i = 0; i < warnings->len; i++)
-    json_builder_add_string_value (builder, g_ptr_array_index (warnings, i));
-  json_builder_end_array (builder);
+  warnings_json (builder, trace);
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
@@ -371,6 +433,24 @@ print_group (SuanliTrace *trace,
     }
   if (group->rank >= 0)
     g_print (_("Rank %d, "), group->rank);
+}
+
+static void
+print_streams (SuanliTrace *trace,
+               GArray      *streams)
+{
+  for (guint i = 0; i < streams->len; i++)
+    {
+      SuanliStreamTime *stream = &g_array_index (streams, SuanliStreamTime, i);
+      double span_ns = MAX (stream->span_ns, 1);
+
+      print_group (trace, stream->group);
+      g_print (_("Stream %lld of GPU %lld: busy %.1f%%, idle %.1f%% (host %.1f%%, short gaps %.1f%%, other %.1f%%), "
+                 "queue up to %lld, %.1f on average\n"),
+               (long long) stream->stream, (long long) stream->device, 100 * stream->busy_ns / span_ns,
+               100 * stream->idle_ns / span_ns, 100 * stream->host_wait_ns / span_ns, 100 * stream->short_gap_ns / span_ns,
+               100 * stream->other_idle_ns / span_ns, (long long) stream->queue_max, stream->queue_mean);
+    }
 }
 
 static void
@@ -438,9 +518,14 @@ print_host (SuanliTrace        *trace,
       g_autofree char *median = suanli_format_duration_ns (delays->median_ns);
       g_autofree char *p95 = suanli_format_duration_ns (delays->p95_ns);
 
+      g_autofree char *end_median = suanli_format_duration_ns (delays->from_end.median_ns);
+      g_autofree char *end_p95 = suanli_format_duration_ns (delays->from_end.p95_ns);
+
       print_group (trace, delays->group);
       g_print (_("Launch to start: median %s, 95th percentile %s, over %llu launches\n"), median, p95,
                (unsigned long long) delays->count);
+      print_group (trace, delays->group);
+      g_print (_("Launch call's end to start: median %s, 95th percentile %s\n"), end_median, end_p95);
     }
   for (guint i = 0; i < analysis->steps->len; i++)
     {
@@ -582,6 +667,7 @@ print_summary (SuanliTrace        *trace,
            (unsigned long long) suanli_trace_get_n_slices (trace), suanli_trace_get_n_tracks (trace), suanli_trace_get_flows (trace)->len,
            span);
   print_gpus (trace, analysis->gpus);
+  print_streams (trace, analysis->streams);
   if (analysis->kernels->len > 0)
     g_print (_("Kernels by total time:\n"));
   for (guint i = 0; i < analysis->kernels->len && i < 10; i++)
@@ -646,9 +732,11 @@ static int
 run_convert (int    argc,
              char **argv)
 {
-  gboolean gpu = FALSE;
+  gboolean gpu = FALSE, keep_steps = FALSE;
   const GOptionEntry entries[] = {
     { "gpu", 0, 0, G_OPTION_ARG_NONE, &gpu, N_("GPU time under the CPU stack that launched it, not CPU stacks"), NULL },
+    { "keep-step-numbers", 0, 0, G_OPTION_ARG_NONE, &keep_steps,
+      N_("Keep frames that differ only by a step number (ProfilerStep#12) apart; by default they are merged"), NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (N_("IN… OUT.json[.gz]|OUT.folded|-"));
@@ -683,7 +771,8 @@ run_convert (int    argc,
 
   output = suanli_cli_trace_open_output (out, &error);
   if (output != NULL && !chrome)
-    flame = suanli_flame_new (trace, gpu ? SUANLI_FLAME_GPU : SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
+    flame = suanli_flame_new_full (trace, gpu ? SUANLI_FLAME_GPU : SUANLI_FLAME_CPU, SUANLI_FLAME_ALL_GROUPS, G_MININT64,
+                                   G_MAXINT64, keep_steps ? SUANLI_FLAME_KEEP_STEP_NUMBERS : 0);
   if (output == NULL ||
       !suanli_cli_trace_close_output (output,
                                       chrome ? suanli_export_chrome (trace, output, NULL, &error)
@@ -706,7 +795,7 @@ suanli_cli_trace (int    argc,
     return run_convert (argc - 1, argv + 1);
   if (argc >= 2 && g_str_equal (argv[1], "diff"))
     return suanli_cli_trace_diff (argc - 1, argv + 1);
-  g_printerr (_("Usage: suanli-cli trace summary FILE… [--json] | convert IN… OUT.json[.gz]|OUT.folded [--gpu] | "
-                "diff A B [--json] [--folded OUT] | diff FILE… --rank R --against-rank R [--gpu] [--folded OUT]\n"));
+  g_printerr (_("Usage: suanli-cli trace summary FILE… [--json] | convert IN… OUT.json[.gz]|OUT.folded [--gpu] [--keep-step-numbers] | "
+                "diff A B [--json] [--folded OUT] [--keep-step-numbers] | diff FILE… --rank R --against-rank R [--gpu] [--folded OUT]\n"));
   return SUANLI_EXIT_USAGE_OR_IO;
 }

@@ -456,6 +456,7 @@ test_trace_ranks (void)
   g_auto(Run) single_json = { 0 };
   g_auto(Run) diff = { 0 };
   g_auto(Run) to_file = { 0 };
+  g_auto(Run) kept = { 0 };
   g_auto(Run) missing = { 0 };
   g_auto(Run) half = { 0 };
   g_autoptr(JsonParser) parser = json_parser_new ();
@@ -541,6 +542,12 @@ test_trace_ranks (void)
                                             "--folded", folded, NULL });
   g_assert_cmpint (to_file.status, ==, 0);
   g_assert_cmpstr (to_file.out, ==, "");
+  g_assert_true (g_file_get_contents (folded, &written, NULL, NULL));
+  g_assert_nonnull (strstr (written, "ProfilerStep#* 1000000 1200000\n"));   /* its two steps are one frame */
+  g_clear_pointer (&written, g_free);
+  run_cli (&kept, "", (const char *[]) { "trace", "diff", rank0, rank1, "--rank", "1", "--against-rank", "0",
+                                         "--folded", folded, "--keep-step-numbers", NULL });
+  g_assert_cmpint (kept.status, ==, 0);
   g_assert_true (g_file_get_contents (folded, &written, NULL, NULL));
   g_assert_nonnull (strstr (written, "ProfilerStep#1 500000 600000\n"));
 

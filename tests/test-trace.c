@@ -775,13 +775,13 @@ test_analysis (void)
   g_assert_cmpint (gpu->comm_ns, ==, 15000);
   g_assert_cmpint (gpu->compute_ns, ==, 25010);
   g_assert_cmpint (gpu->memcpy_ns, ==, 5000);
-  /* Gaps: 30→31 before a copy nobody launched (other); 36→64 and 74→90 before kernels launched at
-   * 61 and 85, after the gaps began (host wait); 95→95.02 before a kernel launched at 86 (short);
-   * 95.03→140 before a kernel with no launch (other). */
+  /* Gaps: 30→31 before a copy nobody launched (short: under 30 µs); 36→64 and 74→90 before
+   * kernels launched at 61 and 85, after the gaps began (host wait); 95→95.02 before a kernel
+   * launched at 86 (short); 95.03→140 before a kernel with no launch (other: 45 µs). */
   g_assert_cmpint (gpu->idle_ns, ==, 89990);
   g_assert_cmpint (gpu->host_wait_ns, ==, 44000);
-  g_assert_cmpint (gpu->short_gap_ns, ==, 20);
-  g_assert_cmpint (gpu->other_idle_ns, ==, 45970);
+  g_assert_cmpint (gpu->short_gap_ns, ==, 1020);
+  g_assert_cmpint (gpu->other_idle_ns, ==, 44970);
   g_assert_cmpuint (gpu->memcpy[SUANLI_MEMCPY_HTOD].count, ==, 1);
   g_assert_cmpuint (gpu->memcpy[SUANLI_MEMCPY_HTOD].bytes, ==, 400000);
   g_assert_cmpint (gpu->memcpy[SUANLI_MEMCPY_HTOD].total_ns, ==, 4000);
@@ -1506,8 +1506,9 @@ test_stream_rows (void)
                     "\"args\":{\"name\":\"stream 7\"}},\n", 1);
   imported = import_bytes (text->str, text->len);
   g_assert_true (imported->ok);
-  /* The CPU thread and two streams: the flow events and the name add no rows. */
-  g_assert_cmpuint (suanli_trace_get_n_tracks (imported->trace), ==, 3);
+  /* The CPU thread, two streams and their queue-length counters: the flow events and the name add
+   * no rows. */
+  g_assert_cmpuint (suanli_trace_get_n_tracks (imported->trace), ==, 5);
   stream = find_track (imported->trace, SUANLI_TRACK_GPU_STREAM, 0, 7);
   g_assert_nonnull (stream);
   g_assert_cmpstr (suanli_trace_get_string (imported->trace, stream->name), ==, "stream 7");
@@ -1603,7 +1604,8 @@ typedef struct
   guint64     kernels;     /* kernel slices */
   gint64      gpu_work_ns; /* durations of kernels, copies and memsets, summed */
   guint       warnings;    /* critical_path: its stream syncs overlap kernels on the stream's row */
-  gint64      host_wait_ns, other_idle_ns;    /* gaps before work launched after they began; the rest */
+  gint64      host_wait_ns, short_gap_ns, other_idle_ns;   /* gaps before work launched after they
+                                                            * began; under 30 µs; the rest */
   guint64     launches;                       /* GPU work linked to a CPU launch */
   gint64      launch_median_ns;
   guint       steps;                          /* ProfilerStep#N on CPU threads */
@@ -1618,17 +1620,17 @@ typedef struct
 static const Fixture fixtures[] = {
   { "amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz", 220, 113, 2,
     110881, 149042, 0, 38161, 0, 8762845, 14, 149042, 0,
-    8762845, 0, 16, 13357, 2, 110881, 14, 0 },
+    8762845, 0, 0, 16, 13357, 2, 110881, 14, 0 },
   { "cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz", 30, 16, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 1, 0, 0, 0 },
+    0, 0, 0, 0, 0, 1, 0, 0, 0 },
   { "critical_path__simple_add__trace.json.gz", 1348, 838, 0,
     10670000, 49758000, 0, 39080000, 8000, 15975817000, 79, 49816000, 1,
-    15975716000, 101000, 98, 26000, 0, 0, 0, 0 },
+    15975716000, 101000, 0, 98, 26000, 0, 0, 0, 0 },
   { "timeline_analysis__sampled_rank-0.json.gz", 4855, 4811, 0,
     547303000, 547656000, 396199000, 1297000, 28000, 675191000, 1154, 607844000, 0,
-    362945000, 312246000, 1204, 10846000, 2, 278511000, 577, 10 },
+    362945000, 2708000, 309538000, 1204, 10846000, 2, 278511000, 577, 10 },
   { "triton_example__triton_example.json.gz", 71, 8, 0, 1760, 1760, 0, 0, 0, 0, 1, 1760, 0,
-    0, 0, 1, 45426, 1, 1760, 1, 0 },
+    0, 0, 0, 1, 45426, 1, 1760, 1, 0 },
 };
 
 static void
@@ -1677,7 +1679,7 @@ test_fixtures (void)
           g_assert_cmpint (gpu->memset_ns, ==, expected->memset_ns);
           g_assert_cmpint (gpu->idle_ns, ==, expected->idle_ns);
           g_assert_cmpint (gpu->host_wait_ns, ==, expected->host_wait_ns);
-          g_assert_cmpint (gpu->short_gap_ns, ==, 0);
+          g_assert_cmpint (gpu->short_gap_ns, ==, expected->short_gap_ns);
           g_assert_cmpint (gpu->other_idle_ns, ==, expected->other_idle_ns);
         }
       {

@@ -1,4 +1,4 @@
-/* suanli-flame-graph.c — a flame graph: click to zoom, search, flame or icicle
+/* suanli-flame-graph.c — a flame graph: click to zoom, search, flame or icicle, left-heavy or in time order
  *
  * SuanliFlamePainter (ui/paint) lays the flame out and draws it; this widget asks for the height
  * the deepest stack needs, turns clicks into a focus (a frame filling the width), and answers
@@ -361,6 +361,17 @@ suanli_flame_graph_set_icicle (SuanliFlameGraph *self,
   if (self->painter == NULL)
     return;
   suanli_flame_painter_set_icicle (self->painter, icicle);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Frames in the order they first ran (@time_order) or heaviest first. */
+void
+suanli_flame_graph_set_time_order (SuanliFlameGraph *self,
+                                   gboolean          time_order)
+{
+  if (self->painter == NULL)
+    return;
+  suanli_flame_painter_set_time_order (self->painter, time_order);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

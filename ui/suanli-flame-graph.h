@@ -31,6 +31,8 @@ void         suanli_flame_graph_set_by_category (SuanliFlameGraph *self,
                                                  gboolean          by_category);
 void         suanli_flame_graph_set_icicle (SuanliFlameGraph *self,
                                             gboolean          icicle);
+void         suanli_flame_graph_set_time_order (SuanliFlameGraph *self,
+                                                gboolean          time_order);
 char        *suanli_flame_graph_describe_focus (SuanliFlameGraph *self);
 
 gboolean     suanli_flame_graph_export     (SuanliFlameGraph *self,

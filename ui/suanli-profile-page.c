@@ -65,6 +65,8 @@ struct _SuanliProfilePage
   GtkToggleButton      *gpu_toggle;
   GtkToggleButton      *icicle_toggle;
   GtkToggleButton      *category_toggle;
+  GtkToggleButton      *time_order_toggle;
+  GtkToggleButton      *steps_toggle;     /* frames differing by a step number kept apart */
   GtkLabel             *breadcrumb_label;
   GtkLabel             *match_label;
   GtkSearchEntry       *flame_search;
@@ -327,6 +329,7 @@ typedef struct
   guint        group;            /* the group counted, or SUANLI_FLAME_ALL_GROUPS */
   guint        baseline_group;   /* the group @group is compared with, or SUANLI_FLAME_ALL_GROUPS */
   gboolean     gpu;
+  SuanliFlameFlags flags;
   gint64       from, to;
   char        *key;
 } FlameJob;
@@ -348,15 +351,15 @@ work_out_flame (GTask        *task,
 {
   FlameJob *job = data;
   SuanliFlameKind kind = job->gpu ? SUANLI_FLAME_GPU : SUANLI_FLAME_CPU;
-  SuanliFlame *flame = suanli_flame_new_for_group (job->trace, kind, job->group, job->from, job->to);
+  SuanliFlame *flame = suanli_flame_new_full (job->trace, kind, job->group, job->from, job->to, job->flags);
   g_autoptr(SuanliFlame) before = NULL;
 
   /* The difference from the other trace (all of it: its times are not this one's), or from
    * another rank of this trace (in the same range: the ranks share the trace's clock). */
   if (job->baseline != NULL)
-    before = suanli_flame_new (job->baseline, kind, G_MININT64, G_MAXINT64);
+    before = suanli_flame_new_full (job->baseline, kind, SUANLI_FLAME_ALL_GROUPS, G_MININT64, G_MAXINT64, job->flags);
   else if (job->baseline_group != SUANLI_FLAME_ALL_GROUPS)
-    before = suanli_flame_new_for_group (job->trace, kind, job->baseline_group, job->from, job->to);
+    before = suanli_flame_new_full (job->trace, kind, job->baseline_group, job->from, job->to, job->flags);
   if (before != NULL)
     {
       SuanliFlame *diff = suanli_flame_new_diff (before, flame);
@@ -383,6 +386,7 @@ on_flame_worked_out (GObject      *source,
   g_object_set_data_full (G_OBJECT (self->flame_graph), "shown", g_strdup (job->key), g_free);
   suanli_flame_graph_set_painter (self->flame_graph, g_steal_pointer (&painter));
   suanli_flame_graph_set_icicle (self->flame_graph, gtk_toggle_button_get_active (self->icicle_toggle));
+  suanli_flame_graph_set_time_order (self->flame_graph, gtk_toggle_button_get_active (self->time_order_toggle));
   suanli_flame_graph_set_by_category (self->flame_graph, gtk_toggle_button_get_active (self->category_toggle));
   on_flame_search_changed (self);   /* the search, if any, marks the new graph too */
   gtk_spinner_stop (self->flame_spinner);
@@ -395,6 +399,7 @@ update_flame (SuanliProfilePage *self)
 {
   SuanliTrace *trace = suanli_timeline_get_trace (self->timeline);
   gboolean gpu = gtk_toggle_button_get_active (self->gpu_toggle);
+  SuanliFlameFlags flags = gtk_toggle_button_get_active (self->steps_toggle) ? SUANLI_FLAME_KEEP_STEP_NUMBERS : 0;
   gint64 from = G_MININT64, to = G_MAXINT64;
   g_autofree char *key = NULL;
   g_autoptr(GTask) task = NULL;
@@ -407,8 +412,8 @@ update_flame (SuanliProfilePage *self)
   /* A selected range on the timeline restricts the flame graph to it. */
   if (!suanli_timeline_get_range (self->timeline, &from, &to))
     from = G_MININT64, to = G_MAXINT64;
-  key = g_strdup_printf ("%p:%p:%u:%u:%d:%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, (void *) trace, (void *) self->baseline,
-                         self->compared_group, self->baseline_group, gpu, from, to);
+  key = g_strdup_printf ("%p:%p:%u:%u:%d:%d:%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, (void *) trace, (void *) self->baseline,
+                         self->compared_group, self->baseline_group, gpu, (int) flags, from, to);
   if (g_strcmp0 (self->flame_wanted, key) == 0)
     return;   /* shown, or on its way */
   g_free (self->flame_wanted);
@@ -419,6 +424,7 @@ update_flame (SuanliProfilePage *self)
   job->group = self->compared_group;
   job->baseline_group = self->baseline_group;
   job->gpu = gpu;
+  job->flags = flags;
   job->from = from;
   job->to = to;
   job->key = g_steal_pointer (&key);
@@ -460,6 +466,12 @@ static void
 on_category_toggled (SuanliProfilePage *self)
 {
   suanli_flame_graph_set_by_category (self->flame_graph, gtk_toggle_button_get_active (self->category_toggle));
+}
+
+static void
+on_time_order_toggled (SuanliProfilePage *self)
+{
+  suanli_flame_graph_set_time_order (self->flame_graph, gtk_toggle_button_get_active (self->time_order_toggle));
 }
 
 static void
@@ -2035,6 +2047,9 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_view_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_flame_kind_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_icicle_toggled);
+  gtk_widget_class_bind_template_callback (widget_class, on_time_order_toggled);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, time_order_toggle);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, steps_toggle);
   gtk_widget_class_bind_template_callback (widget_class, on_category_toggled);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, category_toggle);
   gtk_widget_class_bind_template_callback (widget_class, on_flame_focus_changed);

@@ -100,16 +100,39 @@ quantile (GArray *values,
   return g_array_index (values, gint64, MIN (index, values->len - 1));
 }
 
+/* Sorts @delays (not empty) and gives their figures. */
+static void
+delay_stats (GArray *delays,
+             gint64 *min,
+             gint64 *median,
+             gint64 *p95,
+             gint64 *max,
+             double *mean)
+{
+  double sum = 0;
+
+  g_array_sort (delays, suanli_compare_int64);
+  for (guint i = 0; i < delays->len; i++)
+    sum += (double) g_array_index (delays, gint64, i);
+  *min = g_array_index (delays, gint64, 0);
+  *max = g_array_index (delays, gint64, delays->len - 1);
+  *median = quantile (delays, 0.5);
+  *p95 = quantile (delays, 0.95);
+  *mean = sum / delays->len;
+}
+
 /* Returns: (transfer full): SuanliLaunchDelays per file (rank) that has CPU launches linked to GPU
- * work, by group. */
+ * work, by group: from the launch call's start, and from its end (the call's return), to the
+ * work's start. */
 GArray *
 suanli_analysis_launch_delays (SuanliTrace *trace)
 {
   GArray *flows = suanli_trace_get_flows (trace);
+  /* Per group, two lists: from the launch call's start, and from its end. */
   g_autoptr(GPtrArray) per_group = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   GArray *result = g_array_new (FALSE, TRUE, sizeof (SuanliLaunchDelays));
 
-  for (guint g = 0; g < suanli_trace_get_n_groups (trace); g++)
+  for (guint g = 0; g < 2 * suanli_trace_get_n_groups (trace); g++)
     g_ptr_array_add (per_group, g_array_new (FALSE, FALSE, sizeof (gint64)));
   for (guint f = 0; f < flows->len; f++)
     {
@@ -118,30 +141,28 @@ suanli_analysis_launch_delays (SuanliTrace *trace)
       SuanliTrack *to = suanli_trace_get_track (trace, flow->to_track);
       SuanliSlice *launch = &g_array_index (from->slices, SuanliSlice, flow->from_slice);
       SuanliSlice *work = &g_array_index (to->slices, SuanliSlice, flow->to_slice);
-      gint64 delay;
+      gint64 delay, after_return;
 
       if (from->kind != SUANLI_TRACK_THREAD || to->kind != SUANLI_TRACK_GPU_STREAM ||
-          !suanli_analysis_is_gpu_work (trace, work) || to->group >= per_group->len)
+          !suanli_analysis_is_gpu_work (trace, work) || 2 * to->group >= per_group->len)
         continue;
       delay = work->start - launch->start;
-      g_array_append_val (g_ptr_array_index (per_group, to->group), delay);
+      after_return = work->start - (launch->start + launch->duration);
+      g_array_append_val (g_ptr_array_index (per_group, 2 * to->group), delay);
+      g_array_append_val (g_ptr_array_index (per_group, 2 * to->group + 1), after_return);
     }
-  for (guint g = 0; g < per_group->len; g++)
+  for (guint g = 0; g < per_group->len / 2; g++)
     {
-      GArray *delays = g_ptr_array_index (per_group, g);
-      SuanliLaunchDelays stats = { g, delays->len, 0, 0, 0, 0, 0 };
-      double sum = 0;
+      SuanliLaunchDelays stats = { 0 };
 
-      if (delays->len == 0)
+      if (((GArray *) g_ptr_array_index (per_group, 2 * g))->len == 0)
         continue;
-      g_array_sort (delays, suanli_compare_int64);
-      for (guint i = 0; i < delays->len; i++)
-        sum += (double) g_array_index (delays, gint64, i);
-      stats.min_ns = g_array_index (delays, gint64, 0);
-      stats.max_ns = g_array_index (delays, gint64, delays->len - 1);
-      stats.median_ns = quantile (delays, 0.5);
-      stats.p95_ns = quantile (delays, 0.95);
-      stats.mean_ns = sum / delays->len;
+      stats.group = g;
+      stats.count = ((GArray *) g_ptr_array_index (per_group, 2 * g))->len;
+      delay_stats (g_ptr_array_index (per_group, 2 * g), &stats.min_ns, &stats.median_ns, &stats.p95_ns, &stats.max_ns,
+                   &stats.mean_ns);
+      delay_stats (g_ptr_array_index (per_group, 2 * g + 1), &stats.from_end.min_ns, &stats.from_end.median_ns,
+                   &stats.from_end.p95_ns, &stats.from_end.max_ns, &stats.from_end.mean_ns);
       g_array_append_val (result, stats);
     }
   return result;

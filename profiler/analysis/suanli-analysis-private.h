@@ -49,6 +49,14 @@ gpointer       suanli_analysis_entry            (GArray            *entries,
                                                  SuanliString       name,
                                                  gconstpointer      fresh);
 guint32      **suanli_analysis_launch_table     (SuanliTrace       *trace);
+gint64         suanli_analysis_launch_time      (SuanliTrace       *trace,
+                                                 guint32          **launches,
+                                                 guint              track,
+                                                 guint              slice);
+void           suanli_interval_split_idle       (GArray            *busy,
+                                                 gint64            *host_wait_ns,
+                                                 gint64            *short_gap_ns,
+                                                 gint64            *other_idle_ns);
 void           suanli_analysis_launch_table_free (SuanliTrace      *trace,
                                                   guint32         **table);
 

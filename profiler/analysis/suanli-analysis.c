@@ -144,8 +144,8 @@ suanli_analysis_launch_table_free (SuanliTrace  *trace,
 }
 
 /* When the CPU launched slice @s of track @t, or G_MININT64. */
-static gint64
-launch_time (SuanliTrace *trace,
+gint64
+suanli_analysis_launch_time (SuanliTrace *trace,
              guint32    **launches,
              guint        t,
              guint        s)
@@ -175,9 +175,12 @@ device_free (Device *device)
   g_free (device);
 }
 
-static void
-split_idle (SuanliGpuTime *time,
-            GArray        *busy)
+/* Splits the gaps between the merged intervals @busy by cause, adding to the three sums. */
+void
+suanli_interval_split_idle (GArray *busy,
+                            gint64 *host_wait_ns,
+                            gint64 *short_gap_ns,
+                            gint64 *other_idle_ns)
 {
   for (guint i = 1; i < busy->len; i++)
     {
@@ -186,11 +189,11 @@ split_idle (SuanliGpuTime *time,
       gint64 gap = after->start - before->end;
 
       if (after->launch != G_MININT64 && after->launch >= before->end)
-        time->host_wait_ns += gap;
+        *host_wait_ns += gap;
       else if (gap < SUANLI_SHORT_GAP_NS)
-        time->short_gap_ns += gap;
+        *short_gap_ns += gap;
       else
-        time->other_idle_ns += gap;
+        *other_idle_ns += gap;
     }
 }
 
@@ -273,7 +276,7 @@ suanli_analysis_gpu_time (SuanliTrace *trace)
       device = g_ptr_array_index (devices, GPOINTER_TO_UINT (found) - 1);
       for (guint s = 0; s < track->slices->len; s++)
         add_slice (device, trace, classifier, &g_array_index (track->slices, SuanliSlice, s),
-                   launch_time (trace, launches, t, s));
+                   suanli_analysis_launch_time (trace, launches, t, s));
     }
 
   for (guint d = 0; d < devices->len; d++)
@@ -292,7 +295,7 @@ suanli_analysis_gpu_time (SuanliTrace *trace)
       time->memcpy_ns = suanli_interval_merge (device->lists[MEMCPY]);
       time->memset_ns = suanli_interval_merge (device->lists[MEMSET]);
       time->idle_ns = time->span_ns - time->busy_ns;
-      split_idle (time, busy);
+      suanli_interval_split_idle (busy, &time->host_wait_ns, &time->short_gap_ns, &time->other_idle_ns);
       g_array_append_val (result, *time);
     }
   suanli_analysis_launch_table_free (trace, launches);

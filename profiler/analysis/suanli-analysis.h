@@ -9,9 +9,10 @@
 
 G_BEGIN_DECLS
 
-/* A gap between GPU work shorter than this is "kernel wait" (HolisticTraceAnalysis's default for
- * its consecutive_kernel_delay). */
-#define SUANLI_SHORT_GAP_NS 30
+/* A gap between GPU work shorter than this is "kernel wait": HolisticTraceAnalysis's default
+ * consecutive_kernel_delay of 30, which its docs call nanoseconds but which it compares with
+ * Kineto's times, in microseconds. */
+#define SUANLI_SHORT_GAP_NS 30000
 
 typedef enum {
   SUANLI_MEMCPY_HTOD,
@@ -68,7 +69,9 @@ typedef struct
   gint64       max_ns;
 } SuanliOperatorStats;
 
-/* From each CPU launch to the start of the GPU work it launched, per file (rank). */
+/* From each CPU launch to the start of the GPU work it launched, per file (rank): from the launch
+ * call's start (the figures at the top), and from its end, when the call had returned (from_end:
+ * negative where the work started before the call returned). */
 typedef struct
 {
   guint   group;
@@ -78,7 +81,37 @@ typedef struct
   gint64  p95_ns;
   gint64  max_ns;
   double  mean_ns;
+  struct {
+    gint64 min_ns;
+    gint64 median_ns;
+    gint64 p95_ns;
+    gint64 max_ns;
+    double mean_ns;
+  } from_end;
 } SuanliLaunchDelays;
+
+/* One GPU stream: its idle time split as on a device (see SuanliGpuTime), and its queue: the GPU
+ * work launched on it and not yet finished, as HolisticTraceAnalysis counts it (+1 when the CPU
+ * call that launched the work starts, −1 when the work ends; work without a recorded launch is
+ * not counted). */
+typedef struct
+{
+  gint64  device;        /* the device's pid */
+  gint64  stream;        /* the stream's tid */
+  guint   track;         /* the stream's track */
+  guint   group;
+  int     rank;
+  gint64  span_ns;       /* its first work's start to its last work's end */
+  gint64  busy_ns;
+  gint64  idle_ns;       /* span − busy = host_wait + short_gap + other_idle */
+  gint64  host_wait_ns;
+  gint64  short_gap_ns;
+  gint64  other_idle_ns;
+  guint64 launched;      /* work with a recorded launch: what the queue counts */
+  gint64  queue_max;     /* the most launched and unfinished at once */
+  double  queue_mean;    /* averaged over time, from the first launch to the last end */
+  double  queue_mean_of_changes; /* averaged over the changes, as HTA's queue length summary is */
+} SuanliStreamTime;
 
 /* One ProfilerStep#N annotation on a CPU thread, and the GPU work of its file inside it. */
 typedef struct
@@ -171,6 +204,12 @@ gboolean suanli_analysis_is_gpu_work      (SuanliTrace       *trace,
                                            const SuanliSlice *slice);
 gboolean suanli_analysis_is_communication (const char        *name);
 GArray  *suanli_analysis_gpu_time         (SuanliTrace       *trace);
+GArray  *suanli_analysis_stream_time      (SuanliTrace       *trace);
+GArray  *suanli_analysis_queue_length     (SuanliTrace       *trace,
+                                           guint              track);
+void     suanli_analysis_add_queue_counters (SuanliTrace     *trace,
+                                           guint              group);
+char    *suanli_queue_counter_name        (gint64             stream);
 GArray  *suanli_analysis_top_kernels      (SuanliTrace       *trace);
 GArray  *suanli_analysis_top_kernels_in   (SuanliTrace       *trace,
                                            gint64             from,

@@ -21,6 +21,10 @@ suanli_analysis_work_kind (SuanliTrace       *trace,
     return SUANLI_WORK_MEMCPY;
   if (g_str_equal (category, "gpu_memset") || g_str_equal (category, "Memset"))
     return SUANLI_WORK_MEMSET;
+  /* Meta's MTIA: one category for the device's work, its DMA transfers named "dma_request". */
+  if (g_str_equal (category, "mtia_ccp_events"))
+    return g_str_equal (suanli_trace_get_string (trace, slice->name), "dma_request") ? SUANLI_WORK_MEMCPY
+                                                                                     : SUANLI_WORK_KERNEL;
   return SUANLI_WORK_NONE;
 }
 
@@ -104,7 +108,8 @@ category_bits (SuanliClassifier  *classifier,
   if (found != NULL)
     return GPOINTER_TO_UINT (found) - 1;
   bits = (guint) suanli_analysis_work_kind (classifier->trace, slice) |
-         (guint) is_operator_category (suanli_trace_get_string (classifier->trace, slice->category)) << 4;
+         (guint) is_operator_category (suanli_trace_get_string (classifier->trace, slice->category)) << 4 |
+         (guint) g_str_equal (suanli_trace_get_string (classifier->trace, slice->category), "mtia_ccp_events") << 5;
   g_hash_table_insert (classifier->categories, key, GUINT_TO_POINTER (bits + 1));
   return bits;
 }
@@ -130,7 +135,12 @@ SuanliWorkKind
 suanli_classifier_work (SuanliClassifier  *classifier,
                         const SuanliSlice *slice)
 {
-  return category_bits (classifier, slice) & 0xf;
+  guint bits = category_bits (classifier, slice);
+
+  /* An MTIA category's kind depends on the name: not cached by category. */
+  if (bits & (1 << 5))
+    return suanli_analysis_work_kind (classifier->trace, slice);
+  return bits & 0xf;
 }
 
 gboolean

@@ -6,6 +6,12 @@
  * question "which Python code costs GPU time" has a picture; GPU work no flow reaches sits under
  * "(launch not recorded)". Weights are the trace's unit: nanoseconds, or samples for folded stacks.
  *
+ * Frames whose names differ only by a step or iteration number are one frame ("ProfilerStep#12"
+ * and "ProfilerStep#13" are "ProfilerStep#*"), unless SUANLI_FLAME_KEEP_STEP_NUMBERS: a step is
+ * each time the same code, and as separate roots they would each be a sliver, and two runs' steps
+ * would never meet in a difference flame graph. The profiler's own spans ("PyTorch Profiler (0)")
+ * cover the whole capture and are left out: they are not the program's time.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -30,6 +36,8 @@ struct _SuanliFlame
   gboolean     differential;
   GPtrArray   *labels;     /* names the flame makes (thread and rank labels), by index */
   GHashTable  *label_ids;  /* label → index + 1 */
+  SuanliFlameFlags flags;
+  GHashTable  *merged;     /* trace name + 1 → the name its frame has + 1 (step numbers merged) */
 };
 
 /* Names of the flame's own (not the trace's) carry this bit: a flame only reads its trace, so it
@@ -58,6 +66,7 @@ suanli_flame_finalize (GObject *object)
   g_hash_table_unref (self->children);
   g_ptr_array_unref (self->labels);
   g_hash_table_unref (self->label_ids);
+  g_hash_table_unref (self->merged);
   G_OBJECT_CLASS (suanli_flame_parent_class)->finalize (object);
 }
 
@@ -72,11 +81,13 @@ suanli_flame_init (SuanliFlame *self)
 {
   SuanliFlameNode root = { 0 };
 
+  root.first = G_MAXINT64;
   self->nodes = g_array_new (FALSE, TRUE, sizeof (SuanliFlameNode));
   g_array_append_val (self->nodes, root);
   self->children = g_hash_table_new_full (pair_hash, g_int64_equal, g_free, NULL);
   self->labels = g_ptr_array_new_with_free_func (g_free);
   self->label_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->merged = g_hash_table_new (NULL, NULL);
   self->group = SUANLI_FLAME_ALL_GROUPS;
 }
 
@@ -95,7 +106,7 @@ child (SuanliFlame  *self,
 {
   gint64 key = (gint64) (((guint64) parent << 32) | name);
   gpointer found = g_hash_table_lookup (self->children, &key);
-  SuanliFlameNode node = { name, parent, 0, 0, 0, 0, 0, 0, 0 };
+  SuanliFlameNode node = { .name = name, .parent = parent, .first = G_MAXINT64 };
   guint32 index;
 
   if (found != NULL)
@@ -133,6 +144,106 @@ label (SuanliFlame *self,
   g_ptr_array_add (self->labels, copy);
   g_hash_table_insert (self->label_ids, copy, GUINT_TO_POINTER (self->labels->len));
   return LABEL_BIT | (self->labels->len - 1);
+}
+
+/* Whether @c is one of the characters that may stand between a step's word and its number. */
+static gboolean
+is_separator (char c)
+{
+  return c == ' ' || c == '_' || c == '-' || c == ':' || c == '=';
+}
+
+/**
+ * suanli_flame_merged_name:
+ * @name: a frame's name
+ *
+ * The name of the frame @name is merged into: a number at the end that follows "#"
+ * ("ProfilerStep#12", "Iteration#3"), or follows a word step, iteration, iter, epoch or batch
+ * ("step 12", "Iteration_3", "epoch: 2"), is replaced by "*". Other numbers are part of the
+ * name ("aten::conv2d", "layer 3" stay as they are).
+ *
+ * Returns: (transfer full) (nullable): the merged name, or NULL when @name has no such number.
+ */
+char *
+suanli_flame_merged_name (const char *name)
+{
+  static const char *const words[] = { "step", "iteration", "iter", "epoch", "batch" };
+  gsize length = strlen (name), digits = length, before;
+
+  while (digits > 0 && g_ascii_isdigit (name[digits - 1]))
+    digits--;
+  if (digits == length || digits == 0)
+    return NULL;
+  if (name[digits - 1] == '#')
+    return g_strdup_printf ("%.*s*", (int) digits, name);
+  before = digits;
+  while (before > 0 && is_separator (name[before - 1]))
+    before--;
+  for (guint w = 0; w < G_N_ELEMENTS (words); w++)
+    {
+      gsize word = strlen (words[w]);
+
+      if (before >= word && g_ascii_strncasecmp (name + before - word, words[w], word) == 0 &&
+          (before == word || !g_ascii_isalpha (name[before - word - 1])))
+        return g_strdup_printf ("%.*s*", (int) digits, name);
+    }
+  return NULL;
+}
+
+/* Whether a top-level slice is one of the profiler's own spans: Kineto's "PyTorch Profiler (0)"
+ * of category "Trace", which covers the whole capture. */
+gboolean
+suanli_flame_is_profiler_span (const char *name,
+                               const char *category)
+{
+  return g_str_equal (category, "Trace") || g_str_has_prefix (name, "PyTorch Profiler (");
+}
+
+/* The name @name's frame has: itself, or with its step number merged. */
+static SuanliString
+frame_name (SuanliFlame  *self,
+            SuanliString  name)
+{
+  gpointer found;
+  g_autofree char *merged = NULL;
+  SuanliString result = name;
+
+  if (self->flags & SUANLI_FLAME_KEEP_STEP_NUMBERS)
+    return name;
+  found = g_hash_table_lookup (self->merged, GUINT_TO_POINTER (name + 1));
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+  merged = suanli_flame_merged_name (suanli_trace_get_string (self->trace, name));
+  if (merged != NULL)
+    result = label (self, merged);
+  g_hash_table_insert (self->merged, GUINT_TO_POINTER (name + 1), GUINT_TO_POINTER (result + 1));
+  return result;
+}
+
+/* Whether @slice, at the top of its thread, is a profiler span to leave out. */
+static gboolean
+is_left_out (SuanliFlame       *self,
+             const SuanliSlice *slice)
+{
+  return slice->depth == 0 &&
+         suanli_flame_is_profiler_span (suanli_trace_get_string (self->trace, slice->name),
+                                        suanli_trace_get_string (self->trace, slice->category));
+}
+
+/* Notes that work starting at @start was merged into @node and its ancestors. */
+static void
+note_start (SuanliFlame *self,
+            guint32      node,
+            gint64       start)
+{
+  for (guint32 at = node;; at = node_at (self, at)->parent)
+    {
+      if (node_at (self, at)->first <= start)
+        break;   /* its ancestors started no later */
+      node_at (self, at)->first = start;
+      if (at == 0)
+        break;
+    }
 }
 
 static SuanliString
@@ -205,35 +316,47 @@ build_cpu (SuanliFlame *self)
       SuanliTrack *track = suanli_trace_get_track (self->trace, t);
       guint32 path[MAX_DEPTH];
       guint32 thread;
+      gboolean lifted = FALSE;   /* the top-level slice now open is left out */
 
       if (track->kind != SUANLI_TRACK_THREAD || track->slices->len == 0 || !counts_track (self, track))
         continue;
       /* Folded stacks have no threads: their stacks start at the root, or under their group's
        * name when there are several (the two columns of a differential file stay apart). */
-      if (sampled)
-        thread = self->group == SUANLI_FLAME_ALL_GROUPS && suanli_trace_get_n_groups (self->trace) > 1 &&
-                     suanli_trace_get_group (self->trace, track->group) != NULL
-                   ? child (self, 0, suanli_trace_get_group (self->trace, track->group)->name)
-                   : 0;
-      else
-        thread = child (self, group_node (self, track), thread_label (self, track));
-      for (guint d = 0; d < MAX_DEPTH; d++)
-        path[d] = thread;
+      thread = G_MAXUINT32;   /* made with the first slice that counts: a row of profiler spans has none */
       for (guint i = 0; i < track->slices->len; i++)
         {
           SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, i);
           gint64 weight = overlap (self, slice);
-          guint32 parent = slice->depth == 0 ? thread : path[slice->depth - 1];
+          guint32 parent;
+          gboolean top;
 
-          if (weight == 0)
+          /* A profiler span is left out; what it holds moves up to the thread in its place. */
+          if (slice->depth == 0)
+            lifted = is_left_out (self, slice);
+          if (weight == 0 || (slice->depth == 0 && lifted))
             continue;
-          path[slice->depth] = child (self, parent, slice->name);
+          if (thread == G_MAXUINT32)
+            {
+              if (sampled)
+                thread = self->group == SUANLI_FLAME_ALL_GROUPS && suanli_trace_get_n_groups (self->trace) > 1 &&
+                             suanli_trace_get_group (self->trace, track->group) != NULL
+                           ? child (self, 0, suanli_trace_get_group (self->trace, track->group)->name)
+                           : 0;
+              else
+                thread = child (self, group_node (self, track), thread_label (self, track));
+              for (guint d = 0; d < MAX_DEPTH; d++)
+                path[d] = thread;
+            }
+          top = slice->depth == 0 || (lifted && slice->depth == 1);
+          parent = top ? thread : path[slice->depth - 1];
+          path[slice->depth] = child (self, parent, frame_name (self, slice->name));
+          note_start (self, path[slice->depth], sampled ? (gint64) i : MAX (slice->start, self->from));
           /* A slice's time already holds its children's: it is added to its own node only, and
            * is its own (self) until its children claim theirs. */
           node_at (self, path[slice->depth])->total += weight;
           node_at (self, path[slice->depth])->self += weight;
           node_at (self, path[slice->depth])->count++;
-          if (slice->depth > 0)
+          if (!top)
             node_at (self, parent)->self -= weight;
           else
             {
@@ -285,7 +408,8 @@ stack_node (SuanliFlame *self,
       g_hash_table_insert (parents_by_track, GUINT_TO_POINTER (track_index + 1), parents);
     }
   for (guint32 at = slice_index; at != G_MAXUINT32 && depth < MAX_DEPTH; at = g_array_index (parents, guint32, at))
-    names[depth++] = g_array_index (track->slices, SuanliSlice, at).name;
+    if (!is_left_out (self, &g_array_index (track->slices, SuanliSlice, at)))
+      names[depth++] = frame_name (self, g_array_index (track->slices, SuanliSlice, at).name);
   node = child (self, group_node (self, track), thread_label (self, track));
   while (depth > 0)
     node = child (self, node, names[--depth]);
@@ -357,7 +481,12 @@ build_gpu (SuanliFlame *self)
         continue;
       weight = overlap (self, work);
       if (weight > 0)
-        add_weight (self, child (self, launch_node (self, flow, work, parents_by_track), work->name), weight);
+        {
+          guint32 node = child (self, launch_node (self, flow, work, parents_by_track), work->name);
+
+          add_weight (self, node, weight);
+          note_start (self, node, MAX (work->start, self->from));
+        }
     }
 
   for (guint t = 0; t < suanli_trace_get_n_tracks (self->trace); t++)
@@ -374,7 +503,12 @@ build_gpu (SuanliFlame *self)
 
           if (weight == 0 || !suanli_analysis_is_gpu_work (self->trace, work) || g_hash_table_contains (launched, &key))
             continue;
-          add_weight (self, child (self, child (self, group_node (self, track), unlaunched), work->name), weight);
+          {
+            guint32 node = child (self, child (self, group_node (self, track), unlaunched), work->name);
+
+            add_weight (self, node, weight);
+            note_start (self, node, MAX (work->start, self->from));
+          }
         }
     }
 }
@@ -411,6 +545,25 @@ suanli_flame_new_for_group (SuanliTrace     *trace,
                             gint64           from,
                             gint64           to)
 {
+  return suanli_flame_new_full (trace, kind, group, from, to, 0);
+}
+
+/**
+ * suanli_flame_new_full:
+ * @group: the group (file, rank) whose work counts, or SUANLI_FLAME_ALL_GROUPS
+ * @from, @to: the range, in the trace's unit; G_MININT64 and G_MAXINT64 for all of it
+ * @flags: how frames are merged
+ *
+ * Returns: (transfer full): as suanli_flame_new_for_group(), made as @flags say.
+ */
+SuanliFlame *
+suanli_flame_new_full (SuanliTrace      *trace,
+                       SuanliFlameKind   kind,
+                       guint             group,
+                       gint64            from,
+                       gint64            to,
+                       SuanliFlameFlags  flags)
+{
   SuanliFlame *self;
 
   g_return_val_if_fail (SUANLI_IS_TRACE (trace), NULL);
@@ -419,6 +572,7 @@ suanli_flame_new_for_group (SuanliTrace     *trace,
   self->from = from;
   self->to = to;
   self->group = group;
+  self->flags = flags;
   if (kind == SUANLI_FLAME_CPU)
     build_cpu (self);
   else
@@ -464,6 +618,7 @@ merge (SuanliFlame *self,
 
       mapped[i] = child (self, mapped[from->parent], name);
       to = node_at (self, mapped[i]);
+      to->first = MIN (to->first, from->first);
       if (baseline)
         {
           to->baseline_total += from->total;

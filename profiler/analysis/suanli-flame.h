@@ -24,7 +24,16 @@ typedef struct
   guint64      count;          /* slices merged into it */
   gint64       baseline_total; /* differential flames: total and self in the baseline; else 0 */
   gint64       baseline_self;
+  gint64       first;          /* the earliest start of what was merged into it (G_MAXINT64: none),
+                                * for the time-order view; folded stacks: the line's order */
 } SuanliFlameNode;
+
+/* How a flame is made. By default frames whose names differ only by a step or iteration number
+ * ("ProfilerStep#12", "Iteration 3") are merged into one ("ProfilerStep#*"), so that the steps of
+ * a run, and of two runs, add up; this keeps them apart. */
+typedef enum {
+  SUANLI_FLAME_KEEP_STEP_NUMBERS = 1 << 0,
+} SuanliFlameFlags;
 
 typedef enum {
   SUANLI_FLAME_CPU,   /* nested CPU slices, by thread */
@@ -43,6 +52,15 @@ SuanliFlame           *suanli_flame_new_for_group (SuanliTrace    *trace,
                                                   guint            group,
                                                   gint64           from,
                                                   gint64           to);
+SuanliFlame           *suanli_flame_new_full     (SuanliTrace     *trace,
+                                                  SuanliFlameKind  kind,
+                                                  guint            group,
+                                                  gint64           from,
+                                                  gint64           to,
+                                                  SuanliFlameFlags flags);
+char                  *suanli_flame_merged_name  (const char      *name);
+gboolean               suanli_flame_is_profiler_span (const char  *name,
+                                                  const char      *category);
 SuanliFlame           *suanli_flame_new_diff     (SuanliFlame     *baseline,
                                                   SuanliFlame     *current);
 gboolean               suanli_flame_is_differential (SuanliFlame   *self);

@@ -13,6 +13,7 @@ suanli_trace_figures_new (SuanliTrace *trace)
 
   self->trace = g_object_ref (trace);
   self->gpus = suanli_analysis_gpu_time (trace);
+  self->streams = suanli_analysis_stream_time (trace);
   self->kernels = suanli_analysis_top_kernels (trace);
   self->operators = suanli_analysis_cpu_operators (trace);
   self->delays = suanli_analysis_launch_delays (trace);
@@ -28,6 +29,7 @@ suanli_trace_figures_free (SuanliTraceFigures *self)
 {
   g_object_unref (self->trace);
   g_array_unref (self->gpus);
+  g_array_unref (self->streams);
   g_array_unref (self->kernels);
   g_array_unref (self->operators);
   g_array_unref (self->delays);

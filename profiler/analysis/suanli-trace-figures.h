@@ -14,6 +14,7 @@ typedef struct
 {
   SuanliTrace *trace;
   GArray      *gpus;          /* of SuanliGpuTime */
+  GArray      *streams;       /* of SuanliStreamTime */
   GArray      *kernels;       /* of SuanliKernelStats */
   GArray      *operators;     /* of SuanliOperatorStats */
   GArray      *delays;        /* of SuanliLaunchDelays */

@@ -105,7 +105,7 @@ typedef struct
   gboolean           in_event;
   char               key[64];         /* the member being read in an event, or at the top */
   EventKey           event_key;       /* key, when it is an event's own member */
-  SuanliString       gpu_categories[7];
+  SuanliString       gpu_categories[8];
   SuanliString       memory_event_name;   /* "[memory]", interned once */
   SuanliString       arg_key_cache[MAX_ARGS];
   gsize              arg_key_cache_length[MAX_ARGS];
@@ -757,6 +757,7 @@ intern_gpu_categories (Importer *importer)
 {
   static const char * const gpu[] = {
     "kernel", "gpu_memcpy", "gpu_memset", "gpu_user_annotation", "Kernel", "Memcpy", "Memset",
+    "mtia_ccp_events",   /* Meta's MTIA accelerators: kernels and DMA on the device's streams */
   };
 
   G_STATIC_ASSERT (G_N_ELEMENTS (gpu) == G_N_ELEMENTS (importer->gpu_categories));
@@ -1371,6 +1372,24 @@ warn_count (SuanliTrace *trace,
   suanli_trace_add_warning (trace, warning);
 }
 
+/* Whether this file added nothing to any track: metadata alone names tracks but fills none, and
+ * flow ends alone join nothing. */
+static gboolean
+holds_nothing (Importer *importer)
+{
+  for (guint t = 0; t < suanli_trace_get_n_tracks (importer->trace); t++)
+    {
+      SuanliTrack *track = suanli_trace_get_track (importer->trace, t);
+      TrackMark mark = { 0 };
+
+      if (t < importer->marks->len)
+        mark = g_array_index (importer->marks, TrackMark, t);
+      if (track->slices->len > mark.slices || track->instants->len > mark.instants || track->samples->len > mark.samples)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 importer_clear (Importer *importer)
 {
@@ -1404,6 +1423,7 @@ suanli_import_chrome (SuanliTrace       *trace,
   guint64 stalled = 0;      /* bytes since a value, key or bracket last came: one token's length */
   gboolean over_budget = FALSE;
   SuanliImportLimits limits = suanli_import_limits ();
+  guint64 events_before = stats->events;   /* @stats may count the files read before this one */
   gssize length;
 
   g_return_val_if_fail (SUANLI_IS_TRACE (trace), FALSE);
@@ -1481,7 +1501,7 @@ suanli_import_chrome (SuanliTrace       *trace,
 
   if (length < 0)
     fault = FALSE;   /* a read error: reported through @error below */
-  if (length < 0 && (stats->events == 0 || g_error_matches (*error, G_IO_ERROR, G_IO_ERROR_CANCELLED)))
+  if (length < 0 && (stats->events == events_before || g_error_matches (*error, G_IO_ERROR, G_IO_ERROR_CANCELLED)))
     {
       /* Nothing to keep, or the user asked to stop: the error stands. */
       importer_clear (&importer);
@@ -1490,7 +1510,7 @@ suanli_import_chrome (SuanliTrace       *trace,
 
   if (fault || length < 0)
     {
-      if (stats->events == 0)
+      if (stats->events == events_before)
         {
           if (length >= 0 && over_budget)
             g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: stopped reading at byte %llu, line %llu: %s"),
@@ -1540,10 +1560,22 @@ suanli_import_chrome (SuanliTrace       *trace,
                                                         importer.unknown_phases),
               (unsigned long long) importer.unknown_phases);
   close_open_slices (&importer);
+  if (holds_nothing (&importer))
+    {
+      /* JSON (or the part before a fault), but no event with a time: a settings file, an empty
+       * list, a wrong export. */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("%s: holds no trace: no event with a time in it (a Chrome or Kineto trace lists its events "
+                     "in \"traceEvents\" or as a top-level array)"),
+                   name);
+      importer_clear (&importer);
+      return FALSE;
+    }
   apply_base_time (&importer);
   suanli_trace_finish (trace);
   bind_flows (&importer);
   suanli_import_link_correlations (trace, importer.group);
+  suanli_analysis_add_queue_counters (trace, importer.group);
 
   importer_clear (&importer);
   return TRUE;

@@ -21,6 +21,7 @@ is_gpu_work (const char *category)
 {
   static const char * const gpu[] = {
     "kernel", "gpu_memcpy", "gpu_memset", "gpu_user_annotation", "Kernel", "Memcpy", "Memset",
+    "mtia_ccp_events",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (gpu); i++)

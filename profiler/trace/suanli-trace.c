@@ -36,6 +36,7 @@ struct _SuanliTrace
   GArray       *args;           /* of SuanliArg */
   GArray       *flows;          /* of SuanliFlow */
   GPtrArray    *warnings;
+  GArray       *warning_groups; /* of guint: the group each warning is about, G_MAXUINT for none */
   GHashTable   *metadata;
   GArray       *finished;       /* per track: a TrackMark of what the last finish sorted */
   GPtrArray    *indexes;        /* per track: its SuanliTrackIndex, or NULL until asked for */
@@ -122,6 +123,7 @@ suanli_trace_finalize (GObject *object)
   g_array_unref (self->args);
   g_array_unref (self->flows);
   g_ptr_array_unref (self->warnings);
+  g_array_unref (self->warning_groups);
   g_hash_table_unref (self->metadata);
   g_array_unref (self->finished);
   g_ptr_array_unref (self->indexes);
@@ -173,6 +175,7 @@ suanli_trace_init (SuanliTrace *self)
   self->args = g_array_new (FALSE, FALSE, sizeof (SuanliArg));
   self->flows = g_array_new (FALSE, FALSE, sizeof (SuanliFlow));
   self->warnings = g_ptr_array_new_with_free_func (g_free);
+  self->warning_groups = g_array_new (FALSE, FALSE, sizeof (guint));
   self->metadata = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->finished = g_array_new (FALSE, TRUE, sizeof (TrackMark));
   self->indexes = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_track_index_free);
@@ -468,18 +471,51 @@ suanli_trace_get_flows (SuanliTrace *self)
   return self->flows;
 }
 
+static void
+add_group_warning (SuanliTrace *self,
+                   guint        group,
+                   const char  *warning)
+{
+  const char *file = group < self->groups->len
+                       ? suanli_trace_get_string (self, g_array_index (self->groups, SuanliGroup, group).name)
+                       : "";
+  gsize length = strlen (file);
+
+  /* Each warning names its file, once: the importers' own messages about a byte offset do. */
+  if (length > 0 && !(g_str_has_prefix (warning, file) && g_str_has_prefix (warning + length, ": ")))
+    g_ptr_array_add (self->warnings, g_strdup_printf ("%s: %s", file, warning));
+  else
+    g_ptr_array_add (self->warnings, g_strdup (warning));
+  if (length == 0)
+    group = G_MAXUINT;
+  g_array_append_val (self->warning_groups, group);
+}
+
+/* Adds a warning about the current group (the file being read), which it names. */
 void
 suanli_trace_add_warning (SuanliTrace *self,
                           const char  *warning)
 {
-  g_ptr_array_add (self->warnings, g_strdup (warning));
+  add_group_warning (self, self->groups->len > 0 ? self->current_group : G_MAXUINT, warning);
 }
 
-/* Returns: (transfer none): what the importer had to say (of char *). */
+/* Returns: (transfer none): what the importer had to say (of char *), each naming its file. */
 GPtrArray *
 suanli_trace_get_warnings (SuanliTrace *self)
 {
   return self->warnings;
+}
+
+/* How many of the warnings are about @group (a file). */
+guint
+suanli_trace_count_warnings (SuanliTrace *self,
+                             guint        group)
+{
+  guint count = 0;
+
+  for (guint i = 0; i < self->warning_groups->len; i++)
+    count += g_array_index (self->warning_groups, guint, i) == group;
+  return count;
 }
 
 void
@@ -531,8 +567,11 @@ compare_samples (gconstpointer a,
 }
 
 /* Depths from nesting: a stack of the ends of the open slices. A slice that starts inside another
- * but ends after it overlaps its sibling; by less than a rounding step it is clamped to end with
- * its parent, otherwise it stays at its depth and is counted. */
+ * but ends after it overlaps its sibling. On a CPU thread, by less than a rounding step (a trace
+ * written in whole microseconds rounds a child's end past its parent's), it is clamped to end with
+ * its parent. GPU work is measured by the device, not rounded, and is never shortened: a slice
+ * of a GPU stream keeps its duration and is nested as if it ended with its parent, as a real
+ * overlap on a thread is, which is counted. */
 static guint
 nest (SuanliTrack *track,
       guint        from,
@@ -550,7 +589,9 @@ nest (SuanliTrack *track,
         depth--;
       if (depth > 0 && end > ends[depth - 1])
         {
-          if (end - ends[depth - 1] <= ROUNDING_NS)
+          if (end - ends[depth - 1] <= ROUNDING_NS && track->kind == SUANLI_TRACK_GPU_STREAM)
+            end = ends[depth - 1];
+          else if (end - ends[depth - 1] <= ROUNDING_NS)
             {
               slice->duration = ends[depth - 1] - slice->start;
               slice->flags |= SUANLI_SLICE_CLAMPED;
@@ -602,7 +643,7 @@ pack (SuanliTrack *track)
 }
 
 static void warn_overlaps (SuanliTrace *self,
-                           guint        overlaps);
+                           guint       *overlaps);
 
 /* Notes what every track holds now, as sorted and nested. */
 static void
@@ -649,7 +690,7 @@ sort_tail (GArray           *array,
 void
 suanli_trace_finish_appended (SuanliTrace *self)
 {
-  guint overlaps = 0;
+  g_autofree guint *overlaps = g_new0 (guint, self->groups->len + 1);   /* per group, then none */
 
   for (guint t = 0; t < self->tracks->len; t++)
     {
@@ -678,28 +719,36 @@ suanli_trace_finish_appended (SuanliTrace *self)
           while (from > 0 && g_array_index (track->slices, SuanliSlice, from).depth != 0)
             from--;
         }
-      track->max_depth = MAX (from > 0 ? track->max_depth : 0, nest (track, from, &overlaps));
+      track->max_depth = MAX (from > 0 ? track->max_depth : 0,
+                              nest (track, from, &overlaps[MIN (track->group, self->groups->len)]));
     }
   mark_finished (self);
   warn_overlaps (self, overlaps);
   g_signal_emit (self, signals[SIGNAL_GROWN], 0);
 }
 
-/* Sorts every track and works out nesting. Idempotent. */
+/* Sorts every track and works out nesting. Idempotent: overlaps are warned about only on tracks
+ * that changed since the last finish, so that a second file does not count the first one's again. */
 void
 suanli_trace_finish (SuanliTrace *self)
 {
-  guint overlaps = 0;
+  g_autofree guint *overlaps = g_new0 (guint, self->groups->len + 1);   /* per group, then none */
 
   for (guint t = 0; t < self->tracks->len; t++)
     {
       SuanliTrack *track = g_ptr_array_index (self->tracks, t);
+      TrackMark mark = { 0 };
+      guint counted = 0;
 
+      if (t < self->finished->len)
+        mark = g_array_index (self->finished, TrackMark, t);
       /* GLib's array sorts are stable (since 2.32): equal slices keep their file order. */
       g_array_sort_with_data (track->slices, compare_slices, NULL);
       g_array_sort_with_data (track->instants, compare_instants, NULL);
       g_array_sort_with_data (track->samples, compare_samples, NULL);
-      track->max_depth = track->kind == SUANLI_TRACK_ASYNC ? pack (track) : nest (track, 0, &overlaps);
+      track->max_depth = track->kind == SUANLI_TRACK_ASYNC ? pack (track) : nest (track, 0, &counted);
+      if (mark.slices != track->slices->len)
+        overlaps[MIN (track->group, self->groups->len)] += counted;
     }
   g_ptr_array_set_size (self->indexes, 0);
   mark_finished (self);
@@ -737,18 +786,20 @@ suanli_trace_index_tracks (SuanliTrace *self)
     suanli_trace_get_track_index (self, t);
 }
 
+/* @overlaps: per group, then for tracks of none. */
 static void
 warn_overlaps (SuanliTrace *self,
-               guint        overlaps)
+               guint       *overlaps)
 {
-  if (overlaps > 0)
-    {
-      g_autofree char *warning = g_strdup_printf (ngettext ("%u slice overlaps a sibling partly and was kept at its depth",
-                                                            "%u slices overlap a sibling partly and were kept at their depth",
-                                                            overlaps),
-                                                  overlaps);
-      suanli_trace_add_warning (self, warning);
-    }
+  for (guint g = 0; g <= self->groups->len; g++)
+    if (overlaps[g] > 0)
+      {
+        g_autofree char *warning = g_strdup_printf (ngettext ("%u slice overlaps a sibling partly and was kept at its depth",
+                                                              "%u slices overlap a sibling partly and were kept at their depth",
+                                                              overlaps[g]),
+                                                    overlaps[g]);
+        add_group_warning (self, g < self->groups->len ? g : G_MAXUINT, warning);
+      }
 }
 
 /**

@@ -26,7 +26,7 @@ typedef enum {
 
 enum {
   SUANLI_SLICE_UNFINISHED = 1 << 0,   /* a B never ended: closed at the trace's end */
-  SUANLI_SLICE_CLAMPED    = 1 << 1,   /* overlapped a sibling by a rounding step: clamped */
+  SUANLI_SLICE_CLAMPED    = 1 << 1,   /* a CPU slice that overlapped a sibling by a rounding step: clamped */
 };
 
 /* One slice: 32 bytes. Times in nanoseconds on the trace's clock. */
@@ -162,6 +162,8 @@ GArray             *suanli_trace_get_flows        (SuanliTrace   *self);
 void                suanli_trace_add_warning      (SuanliTrace   *self,
                                                    const char    *warning);
 GPtrArray          *suanli_trace_get_warnings     (SuanliTrace   *self);
+guint               suanli_trace_count_warnings   (SuanliTrace   *self,
+                                                   guint          group);
 void                suanli_trace_set_metadata     (SuanliTrace   *self,
                                                    const char    *key,
                                                    const char    *value);

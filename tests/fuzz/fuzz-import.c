@@ -88,9 +88,11 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
         back = g_memory_input_stream_new_from_data (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (json)),
                                                     (gssize) g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (json)),
                                                     NULL);
-        if (!suanli_import_chrome (again, back, "again", &again_stats, NULL, &again_error))
+        /* A trace with no slice may export no event with a time, which is refused as no trace. */
+        if (!suanli_import_chrome (again, back, "again", &again_stats, NULL, &again_error) &&
+            !(suanli_trace_get_n_slices (trace) == 0 && g_error_matches (again_error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA)))
           g_error ("the export does not read back: %s", again_error->message);
-        g_assert (suanli_trace_get_n_slices (again) == suanli_trace_get_n_slices (trace));
+        g_assert (again_error != NULL || suanli_trace_get_n_slices (again) == suanli_trace_get_n_slices (trace));
         suanli_import_stats_clear (&again_stats);
       }
       /* Both flames build and write, whatever was kept. */

@@ -1,8 +1,10 @@
-/* suanli-flame-painter.c — a flame graph of a SuanliFlame, laid out left-heavy and drawn with cairo
+/* suanli-flame-painter.c — a flame graph of a SuanliFlame, laid out left-heavy or in time order
+ * and drawn with cairo
  *
- * The layout is done once: every node gets its offset inside its parent, children ordered by
- * total time, heaviest first (speedscope's "left heavy"), so identical stacks line up whatever
- * their order in time. A focused node fills the width and its ancestors are drawn full width as
+ * The layout is done once per order: every node gets its offset inside its parent, children
+ * ordered by total time, heaviest first (speedscope's "left heavy"), so identical stacks line up
+ * whatever their order in time; or by when each first ran, earliest first (the time-order view:
+ * merged frames keep their widths, so it reads as the program's course, not a timeline). A focused node fills the width and its ancestors are drawn full width as
  * the path to it; nodes narrower than a pixel are not drawn (their parent's box covers them).
  * Root at the bottom (flame) or at the top (icicle). A search marks matching frames and gives
  * the share of the focused total they account for, counting nested matches once.
@@ -36,6 +38,7 @@ struct _SuanliFlamePainter
   guint        focus;
   gboolean     icicle;
   gboolean     by_category; /* one colour per kind of work, rather than a shade per name */
+  gboolean     time_order;  /* children by when they first ran, not heaviest first */
   GHashTable  *matches;     /* node → TRUE, for the search */
 };
 
@@ -51,7 +54,22 @@ compare_by_total (gconstpointer a,
   return (x < y) - (x > y);
 }
 
-/* Offsets and depths, parents first: each node's children side by side, heaviest first. */
+static int
+compare_by_first (gconstpointer a,
+                  gconstpointer b,
+                  gpointer      data)
+{
+  SuanliFlame *flame = data;
+  const SuanliFlameNode *x = suanli_flame_get_node (flame, *(const guint32 *) a);
+  const SuanliFlameNode *y = suanli_flame_get_node (flame, *(const guint32 *) b);
+
+  if (x->first != y->first)
+    return (x->first > y->first) - (x->first < y->first);
+  return (x->total < y->total) - (x->total > y->total);
+}
+
+/* Offsets and depths, parents first: each node's children side by side, heaviest (or earliest)
+ * first. */
 static void
 lay_out (SuanliFlamePainter *self)
 {
@@ -77,6 +95,8 @@ lay_out (SuanliFlamePainter *self)
       g_array_sort_with_data (children, compare_by_total, self->flame);
       parent_place->heaviest = children->len > 0 ? suanli_flame_get_node (self->flame, g_array_index (children, guint32, 0))->total
                                                  : 0;
+      if (self->time_order)
+        g_array_sort_with_data (children, compare_by_first, self->flame);
       for (guint i = 0; i < children->len; i++)
         {
           guint32 c = g_array_index (children, guint32, i);
@@ -129,6 +149,23 @@ gboolean
 suanli_flame_painter_is_gpu (SuanliFlamePainter *self)
 {
   return self->gpu;
+}
+
+/* Lays the frames out in time order (@time_order) or left-heavy, the default. */
+void
+suanli_flame_painter_set_time_order (SuanliFlamePainter *self,
+                                     gboolean            time_order)
+{
+  if (self->time_order == time_order)
+    return;
+  self->time_order = time_order;
+  lay_out (self);
+}
+
+gboolean
+suanli_flame_painter_get_time_order (SuanliFlamePainter *self)
+{
+  return self->time_order;
 }
 
 void

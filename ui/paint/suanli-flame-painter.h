@@ -23,6 +23,9 @@ void                suanli_flame_painter_set_focus  (SuanliFlamePainter *self,
 guint               suanli_flame_painter_get_focus  (SuanliFlamePainter *self);
 void                suanli_flame_painter_set_icicle (SuanliFlamePainter *self,
                                                      gboolean            icicle);
+void                suanli_flame_painter_set_time_order (SuanliFlamePainter *self,
+                                                         gboolean            time_order);
+gboolean            suanli_flame_painter_get_time_order (SuanliFlamePainter *self);
 void                suanli_flame_painter_set_by_category (SuanliFlamePainter *self,
                                                           gboolean            by_category);
 double              suanli_flame_painter_set_search (SuanliFlamePainter *self,
