@@ -494,6 +494,7 @@ test_flame_graph (Fixture       *fixture,
   GtkWidget *gpu = suanli_test_find_label (GTK_WIDGET (fixture->page), _("GPU Time"));
   g_autofree char *matched = g_strdup_printf (_("%.1f%% matched"), 100.0 * 240 / 798);
   g_autofree char *name = g_strdup_printf ("profiler-flame-light-%s", suanli_test_language_tag ());
+  g_autofree char *merged_name = g_strdup_printf ("profiler-flame-merged-light-%s", suanli_test_language_tag ());
   SuanliFlame *flame;
   g_autofree char *path = NULL;
 
@@ -519,6 +520,25 @@ test_flame_graph (Fixture       *fixture,
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame-graph.into-child", NULL));
   g_assert_cmpstr (suanli_flame_get_name (flame, suanli_flame_graph_get_focus (graph)), ==, "thread 100 (python3)");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame-graph.into-child", NULL));
+  /* The two steps are one frame, ProfilerStep#*, with both steps' time; Right has nowhere to go. */
+  g_assert_cmpstr (suanli_flame_get_name (flame, suanli_flame_graph_get_focus (graph)), ==, "ProfilerStep#*");
+  g_assert_cmpint (suanli_flame_get_node (flame, suanli_flame_graph_get_focus (graph))->total, ==, 798000000);
+  {
+    guint merged = suanli_flame_graph_get_focus (graph);
+
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame-graph.next-sibling", NULL));
+    g_assert_cmpuint (suanli_flame_graph_get_focus (graph), ==, merged);
+  }
+  g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), merged_name));
+
+  /* Steps Apart shows each step on its own; the keyboard goes across them. */
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (gtk_widget_get_ancestor (
+    suanli_test_find_label (GTK_WIDGET (fixture->page), _("Steps Apart")), GTK_TYPE_TOGGLE_BUTTON)), TRUE);
+  wait_for_flame (fixture);
+  flame = suanli_flame_graph_get_flame (graph);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame-graph.reset", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame-graph.into-child", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame-graph.into-child", NULL));
   g_assert_true (g_str_has_prefix (suanli_flame_get_name (flame, suanli_flame_graph_get_focus (graph)), "ProfilerStep#"));
   {
     guint first = suanli_flame_graph_get_focus (graph);
@@ -529,6 +549,10 @@ test_flame_graph (Fixture       *fixture,
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame-graph.previous-sibling", NULL));
     g_assert_cmpuint (suanli_flame_graph_get_focus (graph), ==, first);
   }
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (gtk_widget_get_ancestor (
+    suanli_test_find_label (GTK_WIDGET (fixture->page), _("Steps Apart")), GTK_TYPE_TOGGLE_BUTTON)), FALSE);
+  wait_for_flame (fixture);
+  flame = suanli_flame_graph_get_flame (graph);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame-graph.reset", NULL));
 
   /* By kind: aten::linear and the aten::addmm on it (rows 3 and 4 from the bottom, at the left
@@ -559,8 +583,8 @@ test_flame_graph (Fixture       *fixture,
   wait_for_flame (fixture);
   flame = suanli_flame_graph_get_flame (graph);
   g_assert_cmpint (suanli_flame_get_node (flame, 0)->total, ==, 420000100);
-  /* Each step's GEMM under its own step's stack. */
-  g_assert_cmpint (suanli_flame_get_node (flame, flame_node (flame, "ampere_sgemm_128x64_tn"))->total, ==, 100000000);
+  /* Both steps' GEMMs under the one merged step's stack: 2 × 100 ms. */
+  g_assert_cmpint (suanli_flame_get_node (flame, flame_node (flame, "ampere_sgemm_128x64_tn"))->total, ==, 200000000);
   g_assert_nonnull (strstr (suanli_flame_get_name (flame, suanli_flame_get_node (flame, flame_node (flame, "ampere_sgemm_128x64_tn"))->parent),
                             "cudaLaunchKernel"));
 }
@@ -1045,8 +1069,11 @@ test_flame_diff (Fixture       *fixture,
   g_assert_true (suanli_flame_is_differential (flame));
   g_assert_cmpint (suanli_flame_get_node (flame, 0)->total, ==, 798000000);
   g_assert_cmpint (suanli_flame_get_node (flame, 0)->baseline_total, ==, 500000000);
+  /* Steps merge, so the runs' frames meet under ProfilerStep#*: this run's two linears of 150 ms
+   * against the baseline's one of 300. */
   linear = suanli_flame_get_node (flame, flame_node (flame, "aten::linear"));
-  g_assert_cmpint (linear->total, ==, 150000000);
+  g_assert_cmpstr (suanli_flame_get_name (flame, linear->parent), ==, "ProfilerStep#*");
+  g_assert_cmpint (linear->total, ==, 300000000);
   g_assert_cmpint (linear->baseline_total, ==, 300000000);
   g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), name));
 
