@@ -95,6 +95,25 @@ test_kinds_and_search (Fixture       *fixture,
   suanli_catalog_page_set_search (fixture->page, "昇腾");
   g_assert_true (list_contains (visible, item (fixture, "huawei-ascend-910b")));
 
+  /* A search covers the whole catalog, as its placeholder promises (“H200, 昇腾, NVLink”): the
+   * links come up while the accelerators are on screen, with a Kind column to tell them apart,
+   * and each kind in the sidebar counts its matches. */
+  suanli_catalog_page_set_search (fixture->page, "NVLink");
+  g_assert_true (list_contains (visible, item (fixture, "nvlink-4")));
+  suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
+  g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (fixture->page), _("Kind")));
+  {
+    guint links = 0;
+
+    for (guint i = 0; i < g_list_model_get_n_items (visible); i++)
+      {
+        g_autoptr(SuanliItem) found = g_list_model_get_item (visible, i);
+
+        links += suanli_item_get_kind (found) == SUANLI_ITEM_KIND_LINK;
+      }
+    g_assert_cmpuint (links, >=, 3);
+  }
+
   /* No match shows the empty state's words. */
   suanli_catalog_page_set_search (fixture->page, "no such accelerator anywhere");
   g_assert_cmpuint (g_list_model_get_n_items (visible), ==, 0);
@@ -107,6 +126,28 @@ test_kinds_and_search (Fixture       *fixture,
   g_assert_cmpuint (g_list_model_get_n_items (visible), ==,
                     suanli_catalog_count_kind (fixture->catalog, SUANLI_ITEM_KIND_MODEL));
   g_assert_true (list_contains (visible, item (fixture, "llama-2-70b")));
+}
+
+/* Tab leaves the categories for the table, through the X server as a person presses it; the kind
+ * on screen stays the same. */
+static void
+test_tab_leaves_sidebar (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  GtkListBox *kinds = GTK_LIST_BOX (suanli_test_find_widget (GTK_WIDGET (fixture->page), GTK_TYPE_LIST_BOX));
+  GtkWidget *first = GTK_WIDGET (gtk_list_box_get_row_at_index (kinds, 0));
+  GListModel *visible = suanli_catalog_page_get_visible_items (fixture->page);
+  guint accelerators = suanli_catalog_count_kind (fixture->catalog, SUANLI_ITEM_KIND_ACCELERATOR);
+  GtkWidget *focus;
+
+  suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
+  g_assert_true (gtk_widget_grab_focus (first));
+  suanli_test_key (first, "Tab");
+  suanli_test_settle (GTK_WIDGET (fixture->window));
+  focus = gtk_root_get_focus (GTK_ROOT (fixture->window));
+  g_assert_nonnull (focus);
+  g_assert_nonnull (gtk_widget_get_ancestor (focus, GTK_TYPE_COLUMN_VIEW));
+  g_assert_cmpuint (g_list_model_get_n_items (visible), ==, accelerators);
 }
 
 static void
@@ -364,6 +405,8 @@ main (int   argc,
 {
   suanli_test_init_gtk (&argc, &argv);
 
+  g_test_add ("/catalog-page/tab-leaves-sidebar", Fixture, NULL, fixture_set_up, test_tab_leaves_sidebar,
+              fixture_tear_down);
   g_test_add ("/catalog-page/kinds-and-search", Fixture, NULL, fixture_set_up, test_kinds_and_search,
               fixture_tear_down);
   g_test_add ("/catalog-page/sort-by-column", Fixture, NULL, fixture_set_up, test_sort_by_column,

@@ -39,6 +39,7 @@ struct _SuanliCatalogPage
   SuanliMemoryUnits   memory_units;
   SuanliItemKind      kind;
   char              **search_terms;
+  gboolean            searching;      /* terms given: the whole catalog is searched, not the kind */
   GPtrArray          *vendors;          /* the vendor dropdown's entries after "All vendors" */
   GPtrArray          *chart_keys;       /* spec keys in the X and Y dropdowns */
   GtkFileChooserNative *save_dialog;
@@ -86,6 +87,8 @@ filter_item (gpointer object,
   guint vendor = gtk_drop_down_get_selected (self->vendor_dropdown);
   guint memory = gtk_drop_down_get_selected (self->memory_dropdown);
 
+  if (self->searching)
+    return suanli_item_matches (item, (const char * const *) self->search_terms);
   if (suanli_item_get_kind (item) != self->kind)
     return FALSE;
   if (vendor != GTK_INVALID_LIST_POSITION && vendor > 0 && vendor - 1 < self->vendors->len &&
@@ -126,12 +129,24 @@ refilter (SuanliCatalogPage *self)
   update_content (self);
 }
 
+static void rebuild_columns (SuanliCatalogPage *self);
+static void update_kind_counts (SuanliCatalogPage *self);
+
 static void
 on_search_changed (SuanliCatalogPage *self)
 {
+  gboolean searching;
+
   g_strfreev (self->search_terms);
   self->search_terms = suanli_item_fold_query (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
+  searching = self->search_terms[0] != NULL;
+  if (searching != self->searching)
+    {
+      self->searching = searching;
+      rebuild_columns (self);
+    }
   refilter (self);
+  update_kind_counts (self);
 }
 
 static void
@@ -149,10 +164,13 @@ update_kind_counts (SuanliCatalogPage *self)
   guint counts[SUANLI_N_ITEM_KINDS] = { 0 };
   guint n = self->catalog != NULL ? g_list_model_get_n_items (self->catalog) : 0;
 
+  /* While searching, each kind counts its matches. */
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(SuanliItem) item = g_list_model_get_item (self->catalog, i);
-      counts[suanli_item_get_kind (item)]++;
+
+      if (!self->searching || suanli_item_matches (item, (const char * const *) self->search_terms))
+        counts[suanli_item_get_kind (item)]++;
     }
   for (guint k = 0; k < SUANLI_N_ITEM_KINDS; k++)
     {
@@ -162,6 +180,22 @@ update_kind_counts (SuanliCatalogPage *self)
 
       gtk_label_set_text (GTK_LABEL (count), text);
     }
+}
+
+/* Tab leaves the categories for what they show, as in a sidebar, instead of going down them one
+ * by one (the arrow keys do that). */
+static gboolean
+on_kind_list_key (GtkEventControllerKey *controller,
+                  guint                  keyval,
+                  guint                  keycode,
+                  GdkModifierType        state,
+                  SuanliCatalogPage     *self)
+{
+  if ((keyval != GDK_KEY_Tab && keyval != GDK_KEY_KP_Tab) || (state & GDK_MODIFIER_MASK & ~GDK_LOCK_MASK) != 0)
+    return FALSE;
+  if (g_str_equal (gtk_stack_get_visible_child_name (self->content_stack), "table"))
+    return gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
+  return gtk_widget_child_focus (gtk_stack_get_visible_child (self->content_stack), GTK_DIR_TAB_FORWARD);
 }
 
 static void
@@ -340,7 +374,15 @@ bind_text_cell (GtkSignalListItemFactory *factory,
   GtkWidget *label = gtk_list_item_get_child (list_item);
 
   gtk_label_set_text (GTK_LABEL (label), g_str_equal (property, "name") ? suanli_item_get_name (item)
-                                                                         : suanli_item_get_vendor (item));
+                                         : g_str_equal (property, "kind") ? suanli_item_kind_get_title (suanli_item_get_kind (item))
+                                         : suanli_item_get_vendor (item));
+}
+
+/* The kind of an item as the sidebar names it, for the Kind column's sorter. */
+static char *
+kind_title_of (SuanliItem *item)
+{
+  return g_strdup (item != NULL ? suanli_item_kind_get_title (suanli_item_get_kind (item)) : "");
 }
 
 /* Items without the value count as the smallest: ranked highest first (the usual way to read a
@@ -368,7 +410,9 @@ add_text_column (SuanliCatalogPage *self,
                  gboolean           expand)
 {
   GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-  GtkExpression *expression = gtk_property_expression_new (SUANLI_TYPE_ITEM, NULL, property);
+  GtkExpression *expression = g_str_equal (property, "kind")
+    ? gtk_cclosure_expression_new (G_TYPE_STRING, NULL, 0, NULL, G_CALLBACK (kind_title_of), NULL, NULL)
+    : gtk_property_expression_new (SUANLI_TYPE_ITEM, NULL, property);
   GtkColumnViewColumn *column = gtk_column_view_column_new (title, factory);
 
   g_object_set_data (G_OBJECT (factory), "property", (gpointer) g_intern_string (property));
@@ -444,6 +488,16 @@ rebuild_columns (SuanliCatalogPage *self)
     }
 
   add_text_column (self, _("Name"), "name", TRUE);
+  /* A search covers the whole catalog: its results are of every kind, so no kind's specs. */
+  if (self->searching)
+    {
+      add_text_column (self, _("Kind"), "kind", FALSE);
+      add_text_column (self, _("Vendor"), "vendor", FALSE);
+      add_number_column (self, _("Claims"), COLUMN_CLAIMS, NULL, NULL);
+      if (self->selection != NULL)
+        gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+      return;
+    }
   add_text_column (self, _("Vendor"), "vendor", FALSE);
   keys = suanli_item_kind_get_spec_keys (self->kind, &n_keys);
   for (guint k = 0; k < n_keys; k++)
@@ -603,7 +657,12 @@ on_kind_selected (GtkListBox    *list,
   SuanliCatalogPage *self = SUANLI_CATALOG_PAGE (user_data);
 
   if (row != NULL && (SuanliItemKind) gtk_list_box_row_get_index (row) != self->kind)
-    show_kind (self, gtk_list_box_row_get_index (row));
+    {
+      /* Choosing a kind ends a search of the whole catalog: the kind is what is wanted then. */
+      if (self->searching)
+        gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+      show_kind (self, gtk_list_box_row_get_index (row));
+    }
 }
 
 static void
@@ -1115,6 +1174,14 @@ suanli_catalog_page_constructed (GObject *object)
     g_signal_connect_swapped (self->compare_items, "items-changed", G_CALLBACK (on_compare_items_changed), self);
 
   build_kind_list (self);
+  {
+    GtkEventController *keys = gtk_event_controller_key_new ();
+
+    /* Capture: before the list moves its focus from row to row on Tab. */
+    gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+    g_signal_connect (keys, "key-pressed", G_CALLBACK (on_kind_list_key), self);
+    gtk_widget_add_controller (GTK_WIDGET (self->kind_list), keys);
+  }
   update_kind_counts (self);
   on_memory_units_changed (self);
   gtk_list_box_select_row (self->kind_list, gtk_list_box_get_row_at_index (self->kind_list, 0));
@@ -1246,6 +1313,8 @@ suanli_catalog_page_init (SuanliCatalogPage *self)
                                                           gtk_named_action_new ("catalog.search")));
   gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
   gtk_search_entry_set_key_capture_widget (self->search_entry, GTK_WIDGET (self));
+  /* The table follows typing within 100 ms of the last key (GTK waits 150 by default). */
+  gtk_search_entry_set_search_delay (self->search_entry, 50);
 
   self->settings = g_settings_new (APPLICATION_ID);
   g_signal_connect_object (self->settings, "changed::memory-units", G_CALLBACK (on_memory_units_changed), self,
