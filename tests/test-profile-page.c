@@ -714,14 +714,16 @@ test_layout (Fixture       *fixture,
   }
   suanli_profile_page_show_view (fixture->page, "timeline");
 
-  /* The trace's full path is in the title's tooltip. (Its name whole at 1024 × 700 is not done yet:
-   * the header row has no room for it.) */
+  /* The trace's full path is in the title's tooltip, and its name is whole at 1024 × 700. */
   g_assert_nonnull (title);
   g_assert_nonnull (gtk_widget_get_tooltip_text (title));
   g_assert_true (g_str_has_suffix (gtk_widget_get_tooltip_text (title), "/generated-rank0.json"));
   g_assert_true (g_path_is_absolute (gtk_widget_get_tooltip_text (title)));
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1024, 700);
   suanli_test_settle (GTK_WIDGET (fixture->window));
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (fixture->window)), <=, 1024);
+  g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (title))));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (title)), ==, "generated-rank0.json");
   suanli_test_screenshot_styles (GTK_WIDGET (fixture->window), "profiler-narrow");
 }
 
