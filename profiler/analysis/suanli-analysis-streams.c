@@ -84,7 +84,6 @@ static void
 queue_figures (SuanliStreamTime *stream,
                GArray           *steps)
 {
-  g_autoptr(GArray) samples = queue_samples (steps);
   double area = 0, changes = 0;
   gint64 length = 0;
 
