@@ -978,7 +978,6 @@ test_other_job (Fixture       *fixture,
                                                              " \"system\": {\"accelerator\": \"nvidia-h100-sxm\","
                                                              " \"gpus_per_node\": 8}, \"parallelism\": {\"tensor\": 8}}", -1,
                                                              "seven-b.suanli-plan", NULL);
-  g_autofree char *v100_said = g_strdup_printf (_("This trace ran on %s"), "1 × Tesla V100-SXM2-32GB");
   gboolean has_v100 = suanli_device_match (catalog, "Tesla V100-SXM2-32GB", 34089730048) != NULL;
   GtkWidget *make = gtk_widget_get_ancestor (suanli_test_find_label (GTK_WIDGET (fixture->page), _("Plan for This Hardware")),
                                              GTK_TYPE_BUTTON);
@@ -996,7 +995,6 @@ test_other_job (Fixture       *fixture,
   g_test_message ("%s", other);
   g_assert_null (suanli_profile_page_get_plan_comparison (fixture->page));
   g_assert_nonnull (other);
-  g_assert_true (g_str_has_prefix (other, "This trace ran on 1 × Tesla V100-SXM2-32GB") || strstr (other, "Tesla V100-SXM2-32GB"));
   g_assert_nonnull (strstr (other, "1 × Tesla V100-SXM2-32GB"));
   g_assert_nonnull (strstr (other, "Seven B"));
   g_assert_true (gtk_widget_is_sensitive (make) == has_v100);
