@@ -389,18 +389,18 @@ suanli_test_drag (GtkWidget *widget,
   gtk_widget_remove_controller (widget, watcher);
 }
 
-/* The first GtkLabel under @root (depth first) whose text contains @text, or NULL. */
+/* Returns: (nullable) (transfer none): the first widget under @root (depth first, @root included)
+ * that @matches. */
 GtkWidget *
-suanli_test_find_label (GtkWidget  *root,
-                        const char *text)
+suanli_test_find_matching (GtkWidget             *root,
+                           SuanliTestWidgetMatch  matches,
+                           gconstpointer          data)
 {
-  if (GTK_IS_LABEL (root) && strstr (gtk_label_get_text (GTK_LABEL (root)), text) != NULL)
+  if (matches (root, data))
     return root;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
     {
-      GtkWidget *found = suanli_test_find_label (child, text);
+      GtkWidget *found = suanli_test_find_matching (child, matches, data);
 
       if (found != NULL)
         return found;
@@ -408,40 +408,49 @@ suanli_test_find_label (GtkWidget  *root,
   return NULL;
 }
 
+static gboolean
+label_contains (GtkWidget     *widget,
+                gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL;
+}
 
-/* The first widget of @type under @root (depth first, @root included), or NULL. */
+static gboolean
+is_named (GtkWidget     *widget,
+          gconstpointer  name)
+{
+  return g_strcmp0 (gtk_widget_get_name (widget), name) == 0;
+}
+
+static gboolean
+is_of_type (GtkWidget     *widget,
+            gconstpointer  type)
+{
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (type));
+}
+
+/* The first label under @root whose text holds @text, or NULL. */
+GtkWidget *
+suanli_test_find_label (GtkWidget  *root,
+                        const char *text)
+{
+  return suanli_test_find_matching (root, label_contains, text);
+}
+
 /* Returns: (nullable) (transfer none): the widget under @root (itself included) named @name. */
 GtkWidget *
 suanli_test_find_named (GtkWidget  *root,
                         const char *name)
 {
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = suanli_test_find_named (child, name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return suanli_test_find_matching (root, is_named, name);
 }
 
+/* The first widget of @type under @root (depth first, @root included), or NULL. */
 GtkWidget *
 suanli_test_find_widget (GtkWidget *root,
                          GType      type)
 {
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = suanli_test_find_widget (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return suanli_test_find_matching (root, is_of_type, GSIZE_TO_POINTER (type));
 }
 
 /* Destroys @window (which the caller holds one reference to) and checks that nothing else keeps

@@ -24,6 +24,12 @@ void        suanli_test_screenshot_styles     (GtkWidget   *widget,
                                                const char  *what);
 GtkWidget  *suanli_test_find_label            (GtkWidget   *root,
                                                const char  *text);
+typedef gboolean (*SuanliTestWidgetMatch) (GtkWidget     *widget,
+                                          gconstpointer  data);
+
+GtkWidget  *suanli_test_find_matching         (GtkWidget   *root,
+                                               SuanliTestWidgetMatch matches,
+                                               gconstpointer data);
 GtkWidget  *suanli_test_find_named            (GtkWidget   *root,
                                                const char  *name);
 GtkWidget  *suanli_test_find_widget           (GtkWidget   *root,

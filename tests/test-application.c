@@ -197,6 +197,18 @@ test_menu_actions (Fixture       *fixture,
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (fixture->application), "quit"));
 }
 
+/* Returns: (nullable): @accelerator as "key:mods", one spelling for each key, or NULL when it does not parse. */
+static char *
+accelerator_key (const char *accelerator)
+{
+  guint key = 0;
+  GdkModifierType mods = 0;
+
+  if (!gtk_accelerator_parse (accelerator, &key, &mods))
+    return NULL;
+  return g_strdup_printf ("%u:%u", gdk_keyval_to_lower (key), mods);
+}
+
 /* Adds the accelerators (parsed, as "key:mods") of every GtkShortcutsShortcut under @root to @listed. */
 static void
 collect_listed (GtkWidget  *root,
@@ -211,11 +223,10 @@ collect_listed (GtkWidget  *root,
       each = g_strsplit (accelerators != NULL ? accelerators : "", " ", -1);
       for (guint i = 0; each[i] != NULL; i++)
         {
-          guint key = 0;
-          GdkModifierType mods = 0;
+          char *key = accelerator_key (each[i]);
 
-          if (gtk_accelerator_parse (each[i], &key, &mods))
-            g_hash_table_add (listed, g_strdup_printf ("%u:%u", gdk_keyval_to_lower (key), mods));
+          if (key != NULL)
+            g_hash_table_add (listed, key);
         }
     }
   for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
@@ -247,12 +258,9 @@ assert_pages_shortcuts_listed (SuanliWindow *window,
             {
               g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), k);
               g_autofree char *trigger = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut));
-              guint key = 0;
-              GdkModifierType mods = 0;
-              g_autofree char *wanted = NULL;
+              g_autofree char *wanted = accelerator_key (trigger);
 
-              g_assert_true (gtk_accelerator_parse (trigger, &key, &mods));
-              wanted = g_strdup_printf ("%u:%u", gdk_keyval_to_lower (key), mods);
+              g_assert_nonnull (wanted);
               if (!g_hash_table_contains (listed, wanted))
                 g_error ("%s's shortcut %s is not in the shortcuts window", G_OBJECT_TYPE_NAME (page), trigger);
               checked++;

@@ -212,23 +212,21 @@ menu_has_label (GMenuModel *model,
   return FALSE;
 }
 
+static gboolean
+lists_bobs_plan_menu (GtkWidget     *widget,
+                      gconstpointer  data)
+{
+  GMenuModel *model = GTK_IS_MENU_BUTTON (widget) ? gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (widget)) : NULL;
+
+  return model != NULL && menu_has_label (model, "Bob's__plan.suanli-plan");
+}
+
 /* Returns: (nullable): the menu button under @root whose menu lists Bob's plan (its underscore
  * doubled: menus read one as a mnemonic). */
 static GtkWidget *
 button_listing_bobs_plan (GtkWidget *root)
 {
-  GMenuModel *model = GTK_IS_MENU_BUTTON (root) ? gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (root)) : NULL;
-
-  if (model != NULL && menu_has_label (model, "Bob's__plan.suanli-plan"))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = button_listing_bobs_plan (child);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return suanli_test_find_matching (root, lists_bobs_plan_menu, NULL);
 }
 
 static gboolean

@@ -452,26 +452,23 @@ test_ruler_drag (Fixture       *fixture,
 }
 
 /* The search entry whose placeholder is @placeholder, under @root. */
+static gboolean
+has_placeholder (GtkWidget     *widget,
+                 gconstpointer  placeholder)
+{
+  g_autofree char *text = NULL;
+
+  if (!GTK_IS_SEARCH_ENTRY (widget))
+    return FALSE;
+  g_object_get (widget, "placeholder-text", &text, NULL);
+  return g_strcmp0 (text, placeholder) == 0;
+}
+
 static GtkWidget *
 find_search_entry (GtkWidget  *root,
                    const char *placeholder)
 {
-  if (GTK_IS_SEARCH_ENTRY (root))
-    {
-      g_autofree char *text = NULL;
-
-      g_object_get (root, "placeholder-text", &text, NULL);
-      if (g_strcmp0 (text, placeholder) == 0)
-        return root;
-    }
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_search_entry (child, placeholder);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return suanli_test_find_matching (root, has_placeholder, placeholder);
 }
 
 /* The first node named @name. */
@@ -633,37 +630,33 @@ test_search (Fixture       *fixture,
 }
 
 /* The toggle button whose tooltip is @tooltip, under @root. */
+static gboolean
+is_toggle_with_tooltip (GtkWidget     *widget,
+                        gconstpointer  tooltip)
+{
+  return GTK_IS_TOGGLE_BUTTON (widget) && g_strcmp0 (gtk_widget_get_tooltip_text (widget), tooltip) == 0;
+}
+
 static GtkWidget *
 find_toggle (GtkWidget  *root,
              const char *tooltip)
 {
-  if (GTK_IS_TOGGLE_BUTTON (root) && g_strcmp0 (gtk_widget_get_tooltip_text (root), tooltip) == 0)
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_toggle (child, tooltip);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return suanli_test_find_matching (root, is_toggle_with_tooltip, tooltip);
 }
 
 /* The label reading @text and nothing else ("Reading “…”…" holds the name too). */
+static gboolean
+reads_exactly (GtkWidget     *widget,
+               gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) && g_str_equal (gtk_label_get_text (GTK_LABEL (widget)), text);
+}
+
 static GtkWidget *
 find_label_exactly (GtkWidget  *root,
                     const char *text)
 {
-  if (GTK_IS_LABEL (root) && g_str_equal (gtk_label_get_text (GTK_LABEL (root)), text))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_label_exactly (child, text);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return suanli_test_find_matching (root, reads_exactly, text);
 }
 
 static gboolean

@@ -726,10 +726,12 @@ suanli_profile_page_open_plan (SuanliProfilePage  *self,
   return TRUE;
 }
 
+/* A file dialog's answer: the file chosen goes to @use, and what goes wrong to a toast. */
 static void
-on_plan_response (GtkNativeDialog   *dialog,
-                  int                response,
-                  SuanliProfilePage *self)
+use_chosen_file (GtkNativeDialog   *dialog,
+                 int                response,
+                 SuanliProfilePage *self,
+                 gboolean         (*use) (SuanliProfilePage *, GFile *, GError **))
 {
   g_autoptr(GFile) file = NULL;
   g_autoptr(GError) error = NULL;
@@ -737,8 +739,16 @@ on_plan_response (GtkNativeDialog   *dialog,
   if (response != GTK_RESPONSE_ACCEPT)
     return;
   file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-  if (!suanli_profile_page_open_plan (self, file, &error))
+  if (!use (self, file, &error))
     show_toast (self, error->message);
+}
+
+static void
+on_plan_response (GtkNativeDialog   *dialog,
+                  int                response,
+                  SuanliProfilePage *self)
+{
+  use_chosen_file (dialog, response, self, suanli_profile_page_open_plan);
 }
 
 static GtkFileChooserNative *new_file_dialog (SuanliProfilePage    *self,
@@ -1735,14 +1745,7 @@ on_export_response (GtkNativeDialog   *dialog,
                     int                response,
                     SuanliProfilePage *self)
 {
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (response != GTK_RESPONSE_ACCEPT)
-    return;
-  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-  if (!suanli_profile_page_export_view (self, file, &error))
-    show_toast (self, error->message);
+  use_chosen_file (dialog, response, self, suanli_profile_page_export_view);
 }
 
 static void
