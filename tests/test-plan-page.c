@@ -393,6 +393,20 @@ screenshot_planner (Fixture    *fixture,
   suanli_test_screenshot_styles (GTK_WIDGET (fixture->window), prefix);
 }
 
+static gboolean
+has_popover_up (gpointer area)
+{
+  GtkWidget *child = gtk_widget_get_first_child (area);
+
+  return GTK_IS_POPOVER (child) && gtk_widget_get_visible (child);
+}
+
+static gboolean
+plan_does_not_fit (gpointer page)
+{
+  return !suanli_plan_page_get_estimate (page)->fits;
+}
+
 /* Every part of the memory and step bars explains itself when clicked, not only the cards. */
 static void
 test_bar_parts_explained (Fixture       *fixture,
@@ -414,7 +428,8 @@ test_bar_parts_explained (Fixture       *fixture,
       /* The first segment, at the bar's left end, once the bar is drawn. */
       suanli_test_wait_for_frame (area);
       suanli_test_click (area, 4, 6);
-      suanli_test_settle (GTK_WIDGET (fixture->window));
+      /* The click arrives through the X server: wait for the popover it opens. */
+      suanli_test_wait_until (has_popover_up, area, suanli_test_patience_ms ());
       popover = gtk_widget_get_first_child (area);
       g_assert_true (GTK_IS_POPOVER (popover));
       g_assert_cmpstr (gtk_widget_get_name (popover), ==, parts[i].figure);
@@ -468,7 +483,7 @@ test_lora_70b_journey (Fixture       *fixture,
   undo = gtk_widget_get_ancestor (suanli_test_find_label (GTK_WIDGET (fixture->window), _("Undo")), GTK_TYPE_BUTTON);
   g_assert_nonnull (undo);
   suanli_test_click (undo, gtk_widget_get_width (undo) / 2.0, gtk_widget_get_height (undo) / 2.0);
-  suanli_test_settle (GTK_WIDGET (fixture->window));
+  suanli_test_wait_until (plan_does_not_fit, fixture->page, suanli_test_patience_ms ());
   g_assert_false (suanli_plan_page_get_estimate (fixture->page)->fits);
 }
 
