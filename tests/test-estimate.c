@@ -525,6 +525,19 @@ test_advice_effects (void)
     /* model states just over: 8-bit Adam, ZeRO-1, FSDP, LoRA */
     "{\"model\": {\"preset\": \"llama-2-13b\"}, \"workload\": {\"mode\": \"finetune\"},"
     " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 2}}",
+    /* a mixture of experts whose experts overflow: expert parallelism */
+    "{\"model\": {\"preset\": \"mixtral-8x7b\"}, \"workload\": {\"mode\": \"finetune\"},"
+    " \"parallelism\": {\"zero_stage\": 1}, \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}}",
+    /* big micro-batches: smaller ones */
+    "{\"model\": {\"preset\": \"llama-2-13b\"}, \"workload\": {\"mode\": \"finetune\", \"micro_batch\": 16,"
+    " \"global_batch\": 128}, \"parallelism\": {\"zero_stage\": 3}, \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}}",
+    /* full fine-tuning of 70B with everything sharded: LoRA, 8-bit Adam, more GPUs */
+    "{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"mode\": \"finetune\", \"seq_len\": 1024},"
+    " \"parallelism\": {\"zero_stage\": 3}, \"techniques\": {\"recompute\": \"full\"},"
+    " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 8}}",
+    /* LoRA over tensor parallelism on small parts: sequence parallelism, an 8-bit base */
+    "{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"mode\": \"finetune-lora\", \"seq_len\": 1024},"
+    " \"parallelism\": {\"tensor\": 4}, \"system\": {\"accelerator\": \"nvidia-a100-40gb-sxm\", \"gpus_per_node\": 4}}",
     /* inference that does not fit one GPU: quantize, split, 8-bit KV cache */
     "{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"mode\": \"inference\", \"batch\": 16},"
     " \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}}",
@@ -533,7 +546,8 @@ test_advice_effects (void)
     "recompute-selective", "recompute-full", "zero-stage", "flash-attention", "offload-optimizer",
     "offload-parameters", "offload-nvme", "tensor-parallel", "pipeline-parallel", "interleave-pipeline",
     "tensor-within-node", "chinchilla-tokens", "quantize-int8", "quantize-int4", "kv-cache-fp8", "batch",
-    "bigger-accelerator", "lora", "qlora", "combination",
+    "bigger-accelerator", "lora", "qlora", "combination", "expert-parallel", "micro-batch", "more-gpus", "adamw-8bit",
+    "sequence-parallel", "lora-int8",
   };
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
 
