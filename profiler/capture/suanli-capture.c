@@ -21,6 +21,8 @@ static const size_t record_sizes[SUANLI_CAPTURE_N_KINDS] = {
   [SUANLI_CAPTURE_OVERHEAD] = sizeof (SuanliCaptureOverhead),
   [SUANLI_CAPTURE_DROPPED] = sizeof (SuanliCaptureDropped),
   [SUANLI_CAPTURE_END] = sizeof (SuanliCaptureEnd),
+  [SUANLI_CAPTURE_LAUNCH_STACK] = sizeof (SuanliCaptureLaunchStack),
+  [SUANLI_CAPTURE_MODULE] = sizeof (SuanliCaptureModule),
 };
 
 const char *
@@ -77,12 +79,14 @@ suanli_capture_read_header (const void          *data,
     return SUANLI_CAPTURE_FOREIGN_ENDIAN;
   if (raw.version != SUANLI_CAPTURE_VERSION)
     return SUANLI_CAPTURE_BAD_VERSION;
-  if (raw.header_size < sizeof (SuanliCaptureHeader) || raw.header_size > 4096)
+  if (raw.header_size < SUANLI_CAPTURE_HEADER_V1_SIZE || raw.header_size > 4096)
     return SUANLI_CAPTURE_BAD_SIZE;
   size = raw.header_size;
   if (length < size)
     return SUANLI_CAPTURE_NEED_MORE;
-  memcpy (header, data, sizeof *header);
+  /* An older, shorter header reads its later fields as 0; a newer, longer one, those this knows. */
+  memset (header, 0, sizeof *header);
+  memcpy (header, data, size < sizeof *header ? size : sizeof *header);
   header->host[sizeof header->host - 1] = '\0';
   if (header->n_devices > 0 && (header->device_size < sizeof (SuanliCaptureDevice) || header->device_size > 4096))
     return SUANLI_CAPTURE_BAD_SIZE;

@@ -45,7 +45,19 @@ typedef struct SUANLI_PACKED
   char     host[64];          /* NUL-terminated */
   uint16_t n_devices;         /* SuanliCaptureDevice entries that follow the header */
   uint16_t device_size;       /* sizeof (SuanliCaptureDevice) when written */
+  /* From here on, added after the first release (a 120-byte header reads these as 0). */
+  uint32_t flags;             /* SuanliCaptureFlags */
+  uint32_t reserved;
 } SuanliCaptureHeader;
+
+#define SUANLI_CAPTURE_HEADER_V1_SIZE 120   /* the smallest header a reader takes */
+
+typedef enum {
+  /* The capture began inside InitializeInjection, before the job's first CUDA call returned: it
+   * holds all the job's GPU work. Without it the collector attached to a running job, and the
+   * capture holds what came after START. */
+  SUANLI_CAPTURE_FROM_LAUNCH = 1 << 0,
+} SuanliCaptureFlags;
 
 typedef struct SUANLI_PACKED
 {
@@ -72,6 +84,8 @@ typedef enum {
   SUANLI_CAPTURE_OVERHEAD,
   SUANLI_CAPTURE_DROPPED,
   SUANLI_CAPTURE_END,
+  SUANLI_CAPTURE_LAUNCH_STACK, /* a launch's CPU stack as return addresses: the collector names them */
+  SUANLI_CAPTURE_MODULE,       /* a module (executable or shared library) mapped in the job */
   SUANLI_CAPTURE_N_KINDS
 } SuanliCaptureKind;
 
@@ -97,8 +111,9 @@ typedef struct SUANLI_PACKED
   uint32_t registers_per_thread;
   uint32_t shared_memory;      /* static + dynamic, bytes */
   uint32_t graph;              /* the CUDA graph it ran in; 0: none */
-  uint32_t stack;              /* string id of the launching CPU stack, frames by "\n"; 0: none */
+  uint32_t stack;              /* string id of the launching CPU stack as text (older writers); 0: none */
   uint32_t reserved;
+  uint64_t graph_node;         /* CUPTI's graphNodeId; 0: not launched from a graph */
 } SuanliCaptureKernel;
 
 typedef enum {
@@ -222,17 +237,55 @@ typedef struct SUANLI_PACKED
   uint32_t reserved;
 } SuanliCaptureDropped;
 
+typedef enum {
+  SUANLI_END_STOPPED,          /* the collector sent STOP, or went away */
+  SUANLI_END_JOB_EXIT,         /* the job exited while capturing */
+  SUANLI_END_CUPTI_TAKEN,      /* another CUPTI client (PyTorch's profiler, Nsight) took CUPTI over */
+  SUANLI_END_ERROR,            /* CUPTI failed while capturing: the detail says how */
+} SuanliEndReason;
+
 typedef struct SUANLI_PACKED
 {
   SuanliCaptureRecord record;
   uint64_t records;            /* sent in this capture, this one excluded */
-  uint64_t dropped;            /* in all, for any reason */
+  uint64_t dropped;            /* in all, for any reason: the sum of the capture's drop records */
+  uint32_t reason;             /* SuanliEndReason */
+  uint32_t detail;             /* string id of why, in words; 0: none */
 } SuanliCaptureEnd;
 
-_Static_assert (sizeof (SuanliCaptureHeader) == 120, "the header's layout is fixed");
+/* The CPU stack of one kernel launch, as return addresses taken at the launch: the job never names
+ * them (that costs too much inside it). It comes before the kernel record of the same correlation;
+ * the collector names the addresses from the module records and the modules' files. */
+typedef struct SUANLI_PACKED
+{
+  SuanliCaptureRecord record;
+  uint32_t correlation;
+  uint32_t thread;             /* the OS thread id of the launch */
+  uint32_t python;             /* string id of the thread's Python frames at the launch, outermost
+                                * first, one "function (file.py:line)" a line; 0: none */
+  uint16_t depth;              /* return addresses that follow, innermost first */
+  uint16_t reserved;
+  /* uint64_t frames[depth]; */
+} SuanliCaptureLaunchStack;
+
+/* A module mapped in the job, sent before any stack that has an address in it. */
+typedef struct SUANLI_PACKED
+{
+  SuanliCaptureRecord record;
+  uint64_t bias;               /* an address in it, less this, is an address in its file's symbols */
+  uint64_t start;              /* its loaded segments span [start, end) */
+  uint64_t end;
+  uint32_t path;               /* string id of its file's path, as the job loaded it */
+  uint8_t  build_id_length;    /* of its GNU build id, 0: none */
+  uint8_t  reserved[3];
+  uint8_t  build_id[20];
+  uint32_t reserved2;
+} SuanliCaptureModule;
+
+_Static_assert (sizeof (SuanliCaptureHeader) == 128, "the header's layout is fixed");
 _Static_assert (sizeof (SuanliCaptureDevice) == 96, "a device's layout is fixed");
 _Static_assert (sizeof (SuanliCaptureRecord) == 8, "a record header's layout is fixed");
-_Static_assert (sizeof (SuanliCaptureKernel) == 88, "the kernel record's layout is fixed");
+_Static_assert (sizeof (SuanliCaptureKernel) == 96, "the kernel record's layout is fixed");
 _Static_assert (sizeof (SuanliCaptureMemcpy) == 64, "the memcpy record's layout is fixed");
 _Static_assert (sizeof (SuanliCaptureMemset) == 56, "the memset record's layout is fixed");
 _Static_assert (sizeof (SuanliCaptureApi) == 48, "the API record's layout is fixed");
@@ -242,7 +295,9 @@ _Static_assert (sizeof (SuanliCaptureString) == 16, "the string record's layout 
 _Static_assert (sizeof (SuanliCaptureCounter) == 32, "the counter record's layout is fixed");
 _Static_assert (sizeof (SuanliCaptureOverhead) == 32, "the overhead record's layout is fixed");
 _Static_assert (sizeof (SuanliCaptureDropped) == 24, "the dropped record's layout is fixed");
-_Static_assert (sizeof (SuanliCaptureEnd) == 24, "the end record's layout is fixed");
+_Static_assert (sizeof (SuanliCaptureEnd) == 32, "the end record's layout is fixed");
+_Static_assert (sizeof (SuanliCaptureLaunchStack) == 24, "the launch stack record's layout is fixed");
+_Static_assert (sizeof (SuanliCaptureModule) == 64, "the module record's layout is fixed");
 
 /* ---- reading ------------------------------------------------------------------------------ */
 

@@ -843,6 +843,12 @@ suanli_inject_control_state (void)
   return (SuanliInjectState) GET (state);
 }
 
+SuanliInjectQueue *
+suanli_inject_control_capture_queue (void)
+{
+  return GET (state) == SUANLI_INJECT_CAPTURING ? &control.queue : NULL;
+}
+
 /* Records lost in the last capture: refused by a full queue or lost by the source. */
 uint64_t
 suanli_inject_control_dropped (void)

@@ -82,7 +82,6 @@ static struct
   uint64_t               lost;          /* buffers CUPTI asked for when the pool was empty */
   const char            *names[NAME_SLOTS];
   uint32_t               name_ids[NAME_SLOTS];
-  uint32_t               next_name;
   OpenMarker             markers[OPEN_MARKERS];
   unsigned               n_markers;
   LaunchStack            stacks[STACK_SLOTS];
@@ -395,6 +394,31 @@ suanli_inject_format_launch_stack (uint32_t  correlation,
 
 /* ---- names --------------------------------------------------------------------------------------- */
 
+static uint32_t next_string_id;   /* (atomic) the last id given out in this capture */
+
+uint32_t
+suanli_inject_new_string_id (void)
+{
+  return __atomic_add_fetch (&next_string_id, 1, __ATOMIC_RELAXED);
+}
+
+void
+suanli_inject_reset_string_ids (void)
+{
+  __atomic_store_n (&next_string_id, 0, __ATOMIC_RELAXED);
+}
+
+uint64_t
+suanli_inject_timestamp (void)
+{
+  uint64_t timestamp = 0;
+  GetTimestamp get_timestamp = __atomic_load_n (&cupti.get_timestamp, __ATOMIC_ACQUIRE);
+
+  if (get_timestamp == NULL || get_timestamp (&timestamp) != CUPTI_SUCCESS)
+    return 0;
+  return timestamp;
+}
+
 static uint32_t
 hash_name (const char *name)
 {
@@ -418,7 +442,7 @@ intern (const char *name)
     {
       if (cupti.names[slot] == NULL)
         {
-          uint32_t id = ++cupti.next_name;
+          uint32_t id = suanli_inject_new_string_id ();
           char *copy;
 
           /* Remembered only once its string is in the stream: a name the full queue refused is
@@ -433,8 +457,12 @@ intern (const char *name)
         return cupti.name_ids[slot];
     }
   /* The table is crowded here: the name goes out again under a new id. */
-  suanli_inject_queue_push_string (cupti.queue, ++cupti.next_name, name);
-  return cupti.next_name;
+  {
+    uint32_t id = suanli_inject_new_string_id ();
+
+    suanli_inject_queue_push_string (cupti.queue, id, name);
+    return id;
+  }
 }
 
 static void
@@ -445,7 +473,7 @@ forget_names (void)
       free ((char *) cupti.names[i]);
       cupti.names[i] = NULL;
     }
-  cupti.next_name = 0;
+  suanli_inject_reset_string_ids ();
   cupti.n_markers = 0;
 }
 

@@ -93,6 +93,13 @@ struct SuanliInjectSource
 
 SuanliInjectSource *suanli_inject_cupti_source (void);
 
+/* String ids for the stream, shared by every part that sends names (CUPTI's records, NVTX): each
+ * capture numbers its strings from 1 again (suanli_inject_reset_string_ids at START). */
+uint32_t suanli_inject_new_string_id   (void);
+void     suanli_inject_reset_string_ids (void);
+/* The capture's clock: CUPTI's timestamp once libcupti is loaded (0 before). */
+uint64_t suanli_inject_timestamp       (void);
+
 /* ---- the control socket ------------------------------------------------------------------------ */
 
 typedef enum {
@@ -122,6 +129,9 @@ int  suanli_inject_control_start (SuanliInjectSource *source,
 void suanli_inject_control_stop  (void);
 void suanli_inject_control_forget (void);
 SuanliInjectState suanli_inject_control_state (void);
+/* The queue records go to while a capture runs, for sources beside CUPTI's (NVTX); NULL when idle.
+ * The queue outlives the capture: a record pushed just as it ends is cleared at the next START. */
+SuanliInjectQueue *suanli_inject_control_capture_queue (void);
 uint64_t suanli_inject_control_dropped (void);
 void suanli_inject_say           (const char *format,
                                   ...) __attribute__ ((format (printf, 1, 2)));
