@@ -179,3 +179,19 @@ suanli_inject_queue_clear (SuanliInjectQueue *queue)
   queue->pushed = queue->dropped = queue->dropped_total = 0;
   pthread_mutex_unlock (&queue->lock);
 }
+
+/* ---- string ids ------------------------------------------------------------------------------- */
+
+static uint32_t next_string_id;   /* (atomic) the last id given out in this capture */
+
+uint32_t
+suanli_inject_new_string_id (void)
+{
+  return __atomic_add_fetch (&next_string_id, 1, __ATOMIC_RELAXED);
+}
+
+void
+suanli_inject_reset_string_ids (void)
+{
+  __atomic_store_n (&next_string_id, 0, __ATOMIC_RELAXED);
+}

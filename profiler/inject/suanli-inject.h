@@ -80,8 +80,11 @@ struct SuanliInjectSource
                  uint16_t             max_devices,
                  char                *error,
                  size_t               error_size);
-  /* Hands over what it holds, every SUANLI_INJECT_FLUSH_MS while capturing. */
-  void (*flush) (SuanliInjectSource *source);
+  /* Hands over what it holds, every SUANLI_INJECT_FLUSH_MS while capturing. Returns -1, or a
+   * SuanliEndReason when the capture cannot go on (why in words in @why): it is then stopped. */
+  int  (*flush) (SuanliInjectSource *source,
+                 char               *why,
+                 size_t              why_size);
   /* Stops producing; what it still held is in the queue when it returns. Returns records it lost. */
   uint64_t (*stop) (SuanliInjectSource *source);
   void *data;
