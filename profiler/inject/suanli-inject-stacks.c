@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #define STACK_SLOTS   4096         /* launches whose CPU stack waits for their kernel's record */
@@ -56,16 +55,6 @@ static struct
   unsigned long long loads_seen;  /* dl_iterate_phdr's dlpi_adds at the last scan; 0: none yet */
   bool         refused;           /* the queue refused a module in the last scan: look again */
 } stacks;
-
-static __thread uint32_t this_thread;
-
-static uint32_t
-thread_id (void)
-{
-  if (this_thread == 0)
-    this_thread = (uint32_t) syscall (SYS_gettid);
-  return this_thread;
-}
 
 /* Launch stacks get the job's Python frames when it is CPython 3.11 (see suanli-inject-python.c):
  * their room is taken once, here, never in a launch's way. Returns: whether they do. */
@@ -110,7 +99,7 @@ suanli_inject_record_launch_stack (uint32_t correlation)
   for (int i = 0; i < depth; i++)
     __atomic_store_n (&slot->frames[i], frames[i], __ATOMIC_RELAXED);
   __atomic_store_n (&slot->depth, depth, __ATOMIC_RELAXED);
-  __atomic_store_n (&slot->thread, thread_id (), __ATOMIC_RELAXED);
+  __atomic_store_n (&slot->thread, suanli_inject_thread_id (), __ATOMIC_RELAXED);
   if (python_length > 0)
     copy_words (stacks.python_stacks + (size_t) index * (PYTHON_TEXT / 8), python, python_length + 1, true);
   __atomic_store_n (&slot->python_length, (uint32_t) python_length, __ATOMIC_RELAXED);

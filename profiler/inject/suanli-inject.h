@@ -100,6 +100,8 @@ SuanliInjectSource *suanli_inject_cupti_source (void);
  * capture numbers its strings from 1 again (suanli_inject_reset_string_ids at START). */
 uint32_t suanli_inject_new_string_id   (void);
 void     suanli_inject_reset_string_ids (void);
+uint32_t suanli_inject_string_generation (void);
+uint32_t suanli_inject_thread_id       (void);
 /* The capture's clock: CUPTI's timestamp once libcupti is loaded (0 before). */
 uint64_t suanli_inject_timestamp       (void);
 
