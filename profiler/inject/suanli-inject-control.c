@@ -570,15 +570,16 @@ finish_sending (int      fd,
 
 /* Starts the source into the queue, with the header filled. Returns 0, or -1 with why in @error. */
 static int
-start_source (char   *error,
-              size_t  error_size)
+start_source (uint16_t  max_devices,
+              char     *error,
+              size_t    error_size)
 {
   fill_header (&control.header);
   suanli_inject_queue_clear (&control.queue);
   suanli_inject_reset_string_ids ();
   error[0] = '\0';
   if (control.source->start (control.source, &control.queue, &control.header, control.devices, &control.n_devices,
-                             MAX_DEVICES, error, error_size) != 0)
+                             max_devices, error, error_size) != 0)
     {
       if (error[0] == '\0')
         snprintf (error, error_size, "the record source did not start");
@@ -639,7 +640,7 @@ start_capture (int fd)
       close (fd);
       return;
     }
-  if (start_source (error, sizeof error) != 0)
+  if (start_source (MAX_DEVICES, error, sizeof error) != 0)
     {
       snprintf (line, sizeof line, "ERROR %s\n", error);
       reply (fd, line);
@@ -668,7 +669,8 @@ start_at_launch (void)
 
   if (control.listen_fd < 0 || GET (state) != SUANLI_INJECT_IDLE)
     return;
-  if (start_source (error, sizeof error) != 0)
+  /* No devices asked for: inside cuInit the driver's own calls are not to be made. */
+  if (start_source (0, error, sizeof error) != 0)
     {
       suanli_inject_say ("cannot capture from the launch: %s", error);
       return;
@@ -961,6 +963,13 @@ SuanliInjectState
 suanli_inject_control_state (void)
 {
   return (SuanliInjectState) GET (state);
+}
+
+/* Whether the job is exiting (the capture then ends in EXIT_MS, without ceremony). */
+bool
+suanli_inject_control_exiting (void)
+{
+  return GET (exiting) != 0;
 }
 
 SuanliInjectQueue *

@@ -494,8 +494,15 @@ cupti_flush (SuanliInjectSource *source,
     }
   if (now_ms () - cupti.checked_at_ms < TAKEOVER_MS)
     return -1;
-  /* Launches for a while and no buffer back: a forced flush hands over every buffer we have. */
+  /* Launches for a while and no buffer back: a forced flush hands over every buffer we have (on
+   * this thread; a little later, were CUPTI to do it on its own). */
   suanli_cupti.flush_all (CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  for (uint64_t until = now_ms () + 100; __atomic_load_n (&cupti.returned, __ATOMIC_RELAXED) == returned && now_ms () < until;)
+    {
+      struct timespec pause = { 0, 2 * 1000000 };
+
+      nanosleep (&pause, NULL);
+    }
   if (__atomic_load_n (&cupti.returned, __ATOMIC_RELAXED) != returned)
     {
       cupti.returned_checked = __atomic_load_n (&cupti.returned, __ATOMIC_RELAXED);
@@ -529,8 +536,16 @@ cupti_stop (SuanliInjectSource *source)
       suanli_cupti.flush_all (CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
       stop_decoder ();
       enable_launch_callbacks (0);
-      /* Detach at the exit of the job's next CUDA call, or here when it makes none soon. */
-      if (suanli_cupti.finalize != NULL && suanli_cupti.enable_domain != NULL)
+      /* Detach at the exit of the job's next CUDA call, or here when it makes none soon. Not at the
+       * job's exit: CUDA may be tearing down, and the process ends anyway. */
+      if (suanli_inject_control_exiting ())
+        {
+          CUpti_SubscriberHandle subscriber = __atomic_exchange_n (&cupti.subscriber, NULL, __ATOMIC_ACQ_REL);
+
+          if (subscriber != NULL)
+            suanli_cupti.unsubscribe (subscriber);
+        }
+      else if (suanli_cupti.finalize != NULL && suanli_cupti.enable_domain != NULL)
         {
           uint64_t until = now_ms () + FINALIZE_WAIT_MS;
 

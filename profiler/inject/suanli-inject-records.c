@@ -66,7 +66,7 @@ suanli_inject_query_devices (SuanliCaptureDevice *devices,
   int count = 0;
   uint16_t filled = 0;
 
-  if (get_count == NULL || get == NULL || get_name == NULL || get_attribute == NULL || total_memory == NULL ||
+  if (max_devices == 0 || get_count == NULL || get == NULL || get_name == NULL || get_attribute == NULL || total_memory == NULL ||
       get_count (&count) != CUDA_SUCCESS)
     return 0;
   for (int i = 0; i < count && filled < max_devices; i++)

@@ -137,6 +137,7 @@ SuanliInjectState suanli_inject_control_state (void);
 /* The queue records go to while a capture runs, for sources beside CUPTI's (NVTX); NULL when idle.
  * The queue outlives the capture: a record pushed just as it ends is cleared at the next START. */
 SuanliInjectQueue *suanli_inject_control_capture_queue (void);
+bool     suanli_inject_control_exiting (void);
 uint64_t suanli_inject_control_dropped (void);
 void suanli_inject_say           (const char *format,
                                   ...) __attribute__ ((format (printf, 1, 2)));
