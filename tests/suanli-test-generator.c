@@ -70,7 +70,7 @@ generator_flush (SuanliInjectSource *source,
 }
 
 static uint64_t
-generator_stop (SuanliInjectSource *source)
+generator_stop (SuanliInjectSource *source, char *why, size_t why_size, int *reason)
 {
   SuanliTestGenerator *generator = source->data;
 

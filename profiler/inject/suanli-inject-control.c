@@ -591,6 +591,16 @@ start_source (uint16_t  max_devices,
   return 0;
 }
 
+/* Stops the source of a capture that never reached a collector. */
+static void
+stop_source_quietly (void)
+{
+  char why[256];
+  int reason = SUANLI_END_STOPPED;
+
+  control.source->stop (control.source, why, sizeof why, &reason);
+}
+
 /* Sends OK, the header and its devices to a new collector, and starts the writer. */
 static void
 hand_to_collector (int fd)
@@ -601,7 +611,7 @@ hand_to_collector (int fd)
   if (send_before (fd, "OK\n", 3, deadline) != 0 || send_before (fd, &control.header, sizeof control.header, deadline) != 0 ||
       send_before (fd, control.devices, sizeof control.devices[0] * control.n_devices, deadline) != 0)
     {
-      control.source->stop (control.source);
+      stop_source_quietly ();
       SET (state, SUANLI_INJECT_IDLE);
       close (fd);
       return;
@@ -613,7 +623,7 @@ hand_to_collector (int fd)
     {
       SET (writing, 0);
       SET (state, SUANLI_INJECT_IDLE);
-      control.source->stop (control.source);
+      stop_source_quietly ();
       control.capture_fd = -1;
       close (fd);
     }
@@ -723,7 +733,7 @@ stop_capture (void)
   if (GET (exiting) && control.end_reason == SUANLI_END_STOPPED)
     control.end_reason = SUANLI_END_JOB_EXIT;
   /* What the source lost it has reported in the stream already, as drop records. */
-  lost = control.source->stop (control.source);
+  lost = control.source->stop (control.source, control.end_why, sizeof control.end_why, &control.end_reason);
   if (GET (unclaimed))
     {
       /* Begun at the launch, and no collector came: nobody to send to. */

@@ -122,10 +122,12 @@ try_runtime_toolkit (void)
                              try_under (path, "extras/CUPTI/lib64/libcupti.so.13"));
 }
 
+/* $CUDA_HOME and $CUDA_PATH, or /usr/local/cuda when neither is set: a toolkit named is the one. */
 static bool
 try_toolkits (void)
 {
-  const char *toolkits[] = { getenv ("CUDA_HOME"), getenv ("CUDA_PATH"), "/usr/local/cuda" };
+  bool named = getenv ("CUDA_HOME") != NULL || getenv ("CUDA_PATH") != NULL;
+  const char *toolkits[] = { getenv ("CUDA_HOME"), getenv ("CUDA_PATH"), named ? NULL : "/usr/local/cuda" };
 
   for (unsigned i = 0; i < sizeof toolkits / sizeof toolkits[0]; i++)
     if (try_under (toolkits[i], "lib64/libcupti.so.13") || try_under (toolkits[i], "extras/CUPTI/lib64/libcupti.so.13") ||
@@ -148,8 +150,9 @@ open_library (char   *error,
   for (unsigned i = 0; i < sizeof sonames / sizeof sonames[0]; i++)
     if (try_open (sonames[i], RTLD_NOW | RTLD_NOLOAD))
       return true;
+  /* The loader's own search last, and only when no toolkit is named. */
   if (try_open (override, RTLD_NOW | RTLD_LOCAL) || try_wheel () || try_runtime_toolkit () || try_toolkits () ||
-      try_open ("libcupti.so.13", RTLD_NOW | RTLD_LOCAL))
+      (getenv ("CUDA_HOME") == NULL && getenv ("CUDA_PATH") == NULL && try_open ("libcupti.so.13", RTLD_NOW | RTLD_LOCAL)))
     return true;
   if (override != NULL)
     snprintf (error, error_size, "no libcupti: SUANLI_CUPTI_PATH=%s did not load (%s), and none was found in the job, "

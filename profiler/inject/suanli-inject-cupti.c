@@ -32,7 +32,9 @@
 #define BUFFER_SIZE      (1u << 20)   /* CUPTI's activity buffers: 1 MiB each */
 #define POOL_BUFFERS     32
 #define DRAIN_MS         2000         /* the decoding thread has this long to finish at STOP */
-#define TAKEOVER_MS      2000         /* launches without a buffer back this long: check for a takeover */
+/* A launch writes at least a kernel record and an API record (216 + 40 bytes): a buffer holds 4,096
+ * launches at most. This many launches with no buffer asked of us, and CUPTI is asking someone else. */
+#define TAKEOVER_LAUNCHES (3u * BUFFER_SIZE / 256u)
 #define FINALIZE_WAIT_MS 200          /* a CUDA call's exit to detach CUPTI at, before doing it anyway */
 
 typedef struct
@@ -59,7 +61,8 @@ static struct
   uint64_t               dropped;       /* (decoding thread) records CUPTI dropped in this capture */
   uint64_t               launches;      /* (atomic) launch callbacks in this capture */
   uint64_t               returned;      /* (atomic) buffers CUPTI handed back in this capture */
-  uint64_t               launches_checked, returned_checked, checked_at_ms;
+  uint64_t               launches_at_request;   /* (atomic) launches when CUPTI last asked us for a buffer */
+  uint64_t               launches_at_return;    /* (atomic) launches when CUPTI last handed one back */
   bool                   taken;         /* another client took the activity buffers over */
   int                    finalize_wanted;   /* (atomic) detach at the next CUDA call's exit */
   bool                   driver_api_on;
@@ -125,6 +128,7 @@ buffer_requested (uint8_t **buffer,
                   size_t   *size,
                   size_t   *max_records)
 {
+  __atomic_store_n (&cupti.launches_at_request, __atomic_load_n (&cupti.launches, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
   pthread_mutex_lock (&cupti.pool_lock);
   if (cupti.pool_free > 0)
     {
@@ -148,7 +152,8 @@ buffer_completed (CUcontext  context,
                   size_t     size,
                   size_t     valid)
 {
-  __atomic_add_fetch (&cupti.returned, 1, __ATOMIC_RELAXED);
+  __atomic_store_n (&cupti.launches_at_return, __atomic_load_n (&cupti.launches, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+  __atomic_add_fetch (&cupti.returned, 1, __ATOMIC_RELEASE);
   pthread_mutex_lock (&cupti.pool_lock);
   if (cupti.n_finished < POOL_BUFFERS)
     cupti.finished[cupti.n_finished++] = (FinishedBuffer) { buffer, valid, context, stream };
@@ -425,9 +430,11 @@ cupti_start (SuanliInjectSource  *source,
   cupti.taken = false;
   __atomic_store_n (&cupti.launches, 0, __ATOMIC_RELAXED);
   __atomic_store_n (&cupti.returned, 0, __ATOMIC_RELAXED);
-  cupti.launches_checked = cupti.returned_checked = 0;
-  cupti.checked_at_ms = now_ms ();
+  __atomic_store_n (&cupti.launches_at_request, 0, __ATOMIC_RELAXED);
+  __atomic_store_n (&cupti.launches_at_return, 0, __ATOMIC_RELAXED);
   suanli_inject_records_begin (queue);
+  suanli_inject_forget_modules ();
+  suanli_inject_send_new_modules (queue);
   pthread_mutex_lock (&cupti.pool_lock);
   for (; cupti.pool_free < POOL_BUFFERS; cupti.pool_free++)
     if ((cupti.pool[cupti.pool_free] = aligned_alloc (8, BUFFER_SIZE)) == NULL)
@@ -475,50 +482,75 @@ failed:
   return -1;
 }
 
-/* Every SUANLI_INJECT_FLUSH_MS: hands finished buffers over, and checks nobody took them. */
 static int
-cupti_flush (SuanliInjectSource *source,
-             char               *why,
-             size_t              why_size)
+taken_over (char   *why,
+            size_t  why_size)
 {
-  uint64_t launches = __atomic_load_n (&cupti.launches, __ATOMIC_RELAXED);
-  uint64_t returned = __atomic_load_n (&cupti.returned, __ATOMIC_RELAXED);
-
-  suanli_cupti.flush_all (0);
-  if (returned != cupti.returned_checked || launches == cupti.launches_checked)
-    {
-      cupti.returned_checked = returned;
-      cupti.launches_checked = launches;
-      cupti.checked_at_ms = now_ms ();
-      return -1;
-    }
-  if (now_ms () - cupti.checked_at_ms < TAKEOVER_MS)
-    return -1;
-  /* Launches for a while and no buffer back: a forced flush hands over every buffer we have (on
-   * this thread; a little later, were CUPTI to do it on its own). */
-  suanli_cupti.flush_all (CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-  for (uint64_t until = now_ms () + 100; __atomic_load_n (&cupti.returned, __ATOMIC_RELAXED) == returned && now_ms () < until;)
-    {
-      struct timespec pause = { 0, 2 * 1000000 };
-
-      nanosleep (&pause, NULL);
-    }
-  if (__atomic_load_n (&cupti.returned, __ATOMIC_RELAXED) != returned)
-    {
-      cupti.returned_checked = __atomic_load_n (&cupti.returned, __ATOMIC_RELAXED);
-      cupti.launches_checked = launches;
-      cupti.checked_at_ms = now_ms ();
-      return -1;
-    }
   cupti.taken = true;
   snprintf (why, why_size, "another CUPTI client (PyTorch's profiler, most likely) took CUPTI's activity buffers over: "
             "the capture ended there, with what it had, and left CUPTI to it");
   return SUANLI_END_CUPTI_TAKEN;
 }
 
-static uint64_t
-cupti_stop (SuanliInjectSource *source)
+/* Whether CUPTI has been asking someone else for buffers: launches enough to fill several, and no
+ * request of ours (a request, unlike a buffer coming back, does not wait for the GPU's work). */
+static bool
+buffers_asked_elsewhere (void)
 {
+  return __atomic_load_n (&cupti.launches, __ATOMIC_RELAXED) -
+           __atomic_load_n (&cupti.launches_at_request, __ATOMIC_RELAXED) > TAKEOVER_LAUNCHES;
+}
+
+/* Every SUANLI_INJECT_FLUSH_MS: hands finished buffers over, sends the modules the job loaded
+ * since, and checks nobody took the buffers over. */
+static int
+cupti_flush (SuanliInjectSource *source,
+             char               *why,
+             size_t              why_size)
+{
+  suanli_cupti.flush_all (0);
+  suanli_inject_send_new_modules (cupti.queue);
+  return buffers_asked_elsewhere () ? taken_over (why, why_size) : -1;
+}
+
+/* At STOP: a forced flush hands back every buffer of ours; when launches came since the last one
+ * and none comes back, another client has them (a short torch.profiler session, say). */
+static int
+forced_flush (char   *why,
+              size_t  why_size)
+{
+  uint64_t returned = __atomic_load_n (&cupti.returned, __ATOMIC_ACQUIRE);
+  bool launched_since = __atomic_load_n (&cupti.launches, __ATOMIC_RELAXED) !=
+                        __atomic_load_n (&cupti.launches_at_return, __ATOMIC_RELAXED);
+
+  suanli_cupti.flush_all (CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  /* (on this thread; a little later, were CUPTI to do it on its own) */
+  for (uint64_t until = now_ms () + 100; __atomic_load_n (&cupti.returned, __ATOMIC_ACQUIRE) == returned && now_ms () < until;)
+    {
+      struct timespec pause = { 0, 2 * 1000000 };
+
+      nanosleep (&pause, NULL);
+    }
+  if (launched_since && __atomic_load_n (&cupti.returned, __ATOMIC_ACQUIRE) == returned)
+    return taken_over (why, why_size);
+  return -1;
+}
+
+static uint64_t
+cupti_stop (SuanliInjectSource *source,
+            char               *why,
+            size_t              why_size,
+            int                *reason)
+{
+  if (!cupti.taken && buffers_asked_elsewhere ())
+    *reason = taken_over (why, why_size);
+  if (!cupti.taken)
+    {
+      int ended = forced_flush (why, why_size);
+
+      if (ended >= 0)
+        *reason = ended;
+    }
   if (cupti.taken)
     {
       /* Everything but our subscription is the other client's now: kinds, buffers, callbacks. */
@@ -532,7 +564,8 @@ cupti_stop (SuanliInjectSource *source)
   else
     {
       disable_kinds (N_OF (enabled_kinds));
-      /* Not under any lock of ours: flushing calls buffer_completed, which takes one. */
+      /* What came between the flush and the disable. Not under any lock of ours: flushing calls
+       * buffer_completed, which takes one. */
       suanli_cupti.flush_all (CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
       stop_decoder ();
       enable_launch_callbacks (0);

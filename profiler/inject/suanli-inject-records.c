@@ -219,8 +219,6 @@ convert_kernel (const CUpti_ActivityKernel10 *in)
   out.shared_memory = (uint32_t) (in->staticSharedMemory + in->dynamicSharedMemory);
   out.graph = in->graphId;
   out.graph_node = in->graphNodeId;
-  /* Its launch's stack goes just before it; the collector names the addresses. */
-  suanli_inject_send_launch_stack (records.queue, in->correlationId);
   suanli_inject_queue_push (records.queue, &out, sizeof out);
 }
 
@@ -449,7 +447,6 @@ suanli_inject_cupti_reset (void)
 {
   pthread_mutex_lock (&records.lock);
   forget_names ();
-  suanli_inject_forget_modules ();
   pthread_mutex_unlock (&records.lock);
 }
 
@@ -459,10 +456,7 @@ suanli_inject_records_begin (SuanliInjectQueue *queue)
 {
   pthread_mutex_lock (&records.lock);
   if (queue != NULL)
-    {
-      forget_names ();
-      suanli_inject_forget_modules ();
-    }
+    forget_names ();
   records.queue = queue;
   pthread_mutex_unlock (&records.lock);
 }

@@ -2,11 +2,13 @@
  * modules those addresses point into
  *
  * At a launch (in CUPTI's callback, on the job's thread) the return addresses and, for CPython
- * 3.11, the thread's Python frames go into a preallocated slot by correlation id: no allocation,
- * no lock, no symbol lookup. When the kernel's record is decoded (on the library's own thread) the
- * slot is sent as it is, a SUANLI_CAPTURE_LAUNCH_STACK record; the collector names the addresses.
- * Before the first stack that points into a module, that module (where it is mapped, its file, its
- * build id) goes out as a SUANLI_CAPTURE_MODULE record, so the collector can read its symbols.
+ * 3.11, the thread's Python frames go straight into the capture's queue as a
+ * SUANLI_CAPTURE_LAUNCH_STACK record: no allocation, no symbol lookup, one short lock. The
+ * collector keeps it until the kernel of the same correlation comes, and names the addresses.
+ * Sent at the launch, a stack does not wait for CUPTI to hand its kernel's buffer back, so no stack
+ * is lost however many launches a buffer holds. The modules the addresses point into (where each is
+ * mapped, its file, its build id) go out as SUANLI_CAPTURE_MODULE records at START, and again
+ * whenever the job has loaded more, at each flush (on the control thread).
  * Naming frames inside the job (dladdr) cost about half a millisecond a frame in a process with
  * libtorch loaded, under a lock, in CUPTI's way: records dropped and STOP stalled.
  *
@@ -24,20 +26,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#define STACK_SLOTS   4096         /* launches whose CPU stack waits for their kernel's record */
 #define STACK_DEPTH   32
-#define PYTHON_TEXT   1024         /* bytes of Python frames kept per launch (a multiple of 8) */
+#define PYTHON_TEXT   1024         /* bytes of Python frames sent per launch at most */
 #define MAX_MODULES   4096
-
-/* The CPU stack of one launch, kept (by correlation id) until its kernel's record comes. */
-typedef struct
-{
-  uint32_t    correlation;
-  uint32_t    thread;
-  int         depth;
-  void       *frames[STACK_DEPTH];
-  uint32_t    python_length;   /* of its text in python_stacks, 0: none */
-} LaunchStack;
 
 typedef struct
 {
@@ -45,65 +36,97 @@ typedef struct
   uintptr_t end;
 } SentModule;
 
+/* The modules sent in this capture; only the control thread touches them (and InitializeInjection,
+ * before that thread exists). */
 static struct
 {
-  LaunchStack  slots[STACK_SLOTS];
-  uint64_t    *python_stacks;     /* PYTHON_TEXT bytes per slot, when the job is CPython 3.11 */
-  /* The modules sent in this capture, sorted by start; only the decoding thread touches them. */
-  SentModule   modules[MAX_MODULES];
-  unsigned     n_modules;
+  SentModule         modules[MAX_MODULES];
+  unsigned           n_modules;
   unsigned long long loads_seen;  /* dl_iterate_phdr's dlpi_adds at the last scan; 0: none yet */
-  bool         refused;           /* the queue refused a module in the last scan: look again */
+  bool               refused;     /* the queue refused a module in the last scan: look again */
+  bool               python;      /* the job is CPython 3.11: stacks get its frames */
 } stacks;
 
-/* Launch stacks get the job's Python frames when it is CPython 3.11 (see suanli-inject-python.c):
- * their room is taken once, here, never in a launch's way. Returns: whether they do. */
+/* The Python frames this thread sent last, so a launch from the same Python line sends no text. */
+static __thread uint64_t last_python_hash;
+static __thread uint32_t last_python_id, last_python_generation;
+
+/* Launch stacks get the job's Python frames when it is CPython 3.11 (see suanli-inject-python.c).
+ * Returns: whether they do. */
 bool
 suanli_inject_enable_python_stacks (void)
 {
-  if (stacks.python_stacks == NULL && suanli_inject_python_init ())
-    stacks.python_stacks = calloc (STACK_SLOTS, PYTHON_TEXT);
-  return stacks.python_stacks != NULL;
+  if (!stacks.python)
+    stacks.python = suanli_inject_python_init ();
+  return stacks.python;
 }
 
-/* Word by word, each word atomic: a reader racing a writer sees torn text at worst, and then
- * finds the slot's correlation changed and drops it. */
-static void
-copy_words (uint64_t       *to,
-            const uint64_t *from,
-            size_t          bytes,
-            bool            storing)
+static uint64_t
+hash_text (const char *text,
+           size_t      length)
 {
-  for (size_t i = 0; i < (bytes + 7) / 8; i++)
-    if (storing)
-      __atomic_store_n (&to[i], from[i], __ATOMIC_RELAXED);
-    else
-      to[i] = __atomic_load_n (&from[i], __ATOMIC_RELAXED);
+  uint64_t hash = 14695981039346656037ull;
+
+  for (size_t i = 0; i < length; i++)
+    hash = (hash ^ (uint8_t) text[i]) * 1099511628211ull;
+  return hash;
 }
 
-/* On the launching thread, at a launch's entry: its return addresses and Python frames, into a
- * preallocated slot. */
+/* The string id of this thread's Python frames now, their text sent when it differs from the last. */
+static uint32_t
+python_frames (SuanliInjectQueue *queue)
+{
+  char text[PYTHON_TEXT];
+  size_t length = suanli_inject_python_stack (text, sizeof text);
+  uint32_t generation = suanli_inject_string_generation ();
+  uint64_t hash;
+
+  if (length == 0)
+    return SUANLI_CAPTURE_NO_STRING;
+  hash = hash_text (text, length);
+  if (hash == last_python_hash && generation == last_python_generation)
+    return last_python_id;
+  last_python_id = suanli_inject_new_string_id ();
+  if (!suanli_inject_queue_push_string (queue, last_python_id, text))
+    return SUANLI_CAPTURE_NO_STRING;
+  last_python_hash = hash;
+  last_python_generation = generation;
+  return last_python_id;
+}
+
+/**
+ * suanli_inject_record_launch_stack:
+ *
+ * On the launching thread, at a launch's entry: its return addresses (and Python frames) into the
+ * capture's queue, for the kernel of @correlation. Nothing when no capture runs.
+ */
 void
 suanli_inject_record_launch_stack (uint32_t correlation)
 {
-  unsigned index = correlation % STACK_SLOTS;
-  LaunchStack *slot = &stacks.slots[index];
+  SuanliInjectQueue *queue = suanli_inject_control_capture_queue ();
+  struct
+  {
+    SuanliCaptureLaunchStack head;
+    uint64_t                 frames[STACK_DEPTH];
+  } record;
   void *frames[STACK_DEPTH];
-  int depth = backtrace (frames, STACK_DEPTH);
-  uint64_t python[PYTHON_TEXT / 8];
-  size_t python_length = stacks.python_stacks != NULL ? suanli_inject_python_stack ((char *) python, PYTHON_TEXT) : 0;
+  int depth;
 
-  /* Published last: a reader that sees this correlation sees its frames (and checks again after). */
-  __atomic_store_n (&slot->correlation, 0, __ATOMIC_RELEASE);
-  __atomic_thread_fence (__ATOMIC_RELEASE);
+  if (queue == NULL)
+    return;
+  depth = backtrace (frames, STACK_DEPTH);
+  if (depth <= 0)
+    return;
+  memset (&record.head, 0, sizeof record.head);
+  suanli_capture_init_record (&record.head.record, SUANLI_CAPTURE_LAUNCH_STACK,
+                              (uint32_t) (sizeof record.head + sizeof record.frames[0] * (size_t) depth));
+  record.head.correlation = correlation;
+  record.head.thread = suanli_inject_thread_id ();
+  record.head.depth = (uint16_t) depth;
+  record.head.python = stacks.python ? python_frames (queue) : SUANLI_CAPTURE_NO_STRING;
   for (int i = 0; i < depth; i++)
-    __atomic_store_n (&slot->frames[i], frames[i], __ATOMIC_RELAXED);
-  __atomic_store_n (&slot->depth, depth, __ATOMIC_RELAXED);
-  __atomic_store_n (&slot->thread, suanli_inject_thread_id (), __ATOMIC_RELAXED);
-  if (python_length > 0)
-    copy_words (stacks.python_stacks + (size_t) index * (PYTHON_TEXT / 8), python, python_length + 1, true);
-  __atomic_store_n (&slot->python_length, (uint32_t) python_length, __ATOMIC_RELAXED);
-  __atomic_store_n (&slot->correlation, correlation, __ATOMIC_RELEASE);
+    record.frames[i] = (uint64_t) (uintptr_t) frames[i];
+  suanli_inject_queue_push (queue, &record, record.head.record.size);
 }
 
 /* ---- modules ------------------------------------------------------------------------------------- */
@@ -153,26 +176,6 @@ compare_modules (const void *a,
   return first->start < second->start ? -1 : first->start > second->start;
 }
 
-/* The sent module holding @address, by bisection. */
-static bool
-module_sent (uintptr_t address)
-{
-  unsigned low = 0, high = stacks.n_modules;
-
-  while (low < high)
-    {
-      unsigned middle = (low + high) / 2;
-
-      if (address < stacks.modules[middle].start)
-        high = middle;
-      else if (address >= stacks.modules[middle].end)
-        low = middle + 1;
-      else
-        return true;
-    }
-  return false;
-}
-
 static bool
 already_sent (uintptr_t start)
 {
@@ -215,7 +218,12 @@ send_module (struct dl_phdr_info *info,
   memset (&module, 0, sizeof module);
   suanli_capture_init_record (&module.record, SUANLI_CAPTURE_MODULE, sizeof module);
   module.bias = info->dlpi_addr, module.start = start, module.end = end;
-  module.path = suanli_inject_intern (queue, path);
+  module.path = suanli_inject_new_string_id ();
+  if (!suanli_inject_queue_push_string (queue, module.path, path))
+    {
+      stacks.refused = true;
+      return 0;
+    }
   module.build_id_length = build_id (info, module.build_id, sizeof module.build_id);
   if (!suanli_inject_queue_push (queue, &module, sizeof module))
     {
@@ -235,9 +243,10 @@ count_loads (struct dl_phdr_info *info,
   return 1;
 }
 
-/* Sends the modules not sent yet, when the job has loaded any since the last look. */
-static void
-send_new_modules (SuanliInjectQueue *queue)
+/* Sends the modules not sent yet in this capture, when the job has loaded any since the last look:
+ * at START, and at each flush, on the control thread. */
+void
+suanli_inject_send_new_modules (SuanliInjectQueue *queue)
 {
   unsigned long long loads = 0;
 
@@ -257,59 +266,4 @@ suanli_inject_forget_modules (void)
 {
   stacks.n_modules = 0;
   stacks.loads_seen = 0;
-}
-
-/**
- * suanli_inject_send_launch_stack:
- *
- * On the decoding thread: the stack kept for the launch @correlation, as a launch stack record
- * (after the modules it needs). The cupti lock is held (names are interned).
- * Returns: whether one was kept and sent.
- */
-bool
-suanli_inject_send_launch_stack (SuanliInjectQueue *queue,
-                                 uint32_t           correlation)
-{
-  unsigned index = correlation % STACK_SLOTS;
-  LaunchStack *slot = &stacks.slots[index];
-  struct
-  {
-    SuanliCaptureLaunchStack head;
-    uint64_t                 frames[STACK_DEPTH];
-  } record;
-  uint64_t python[PYTHON_TEXT / 8];
-  uint32_t python_length;
-  int depth;
-
-  /* A copy, checked to be of one launch: the slot may be taken by a later one meanwhile. */
-  if (__atomic_load_n (&slot->correlation, __ATOMIC_ACQUIRE) != correlation)
-    return false;
-  memset (&record.head, 0, sizeof record.head);
-  depth = __atomic_load_n (&slot->depth, __ATOMIC_RELAXED);
-  python_length = __atomic_load_n (&slot->python_length, __ATOMIC_RELAXED);
-  if (depth <= 0 || depth > STACK_DEPTH || python_length >= PYTHON_TEXT ||
-      (python_length > 0 && stacks.python_stacks == NULL))
-    return false;
-  for (int i = 0; i < depth; i++)
-    record.frames[i] = (uint64_t) (uintptr_t) __atomic_load_n (&slot->frames[i], __ATOMIC_RELAXED);
-  record.head.thread = __atomic_load_n (&slot->thread, __ATOMIC_RELAXED);
-  if (python_length > 0)
-    copy_words (python, stacks.python_stacks + (size_t) index * (PYTHON_TEXT / 8), python_length + 1, false);
-  __atomic_thread_fence (__ATOMIC_ACQUIRE);
-  if (__atomic_load_n (&slot->correlation, __ATOMIC_RELAXED) != correlation)
-    return false;
-  ((char *) python)[python_length] = '\0';
-
-  for (int i = 0; i < depth; i++)
-    if (!module_sent ((uintptr_t) record.frames[i]))
-      {
-        send_new_modules (queue);
-        break;   /* one look per stack: an address in no module (generated code) stays unnamed */
-      }
-  suanli_capture_init_record (&record.head.record, SUANLI_CAPTURE_LAUNCH_STACK,
-                              (uint32_t) (sizeof record.head + sizeof record.frames[0] * (size_t) depth));
-  record.head.correlation = correlation;
-  record.head.depth = (uint16_t) depth;
-  record.head.python = python_length > 0 ? suanli_inject_intern (queue, (const char *) python) : SUANLI_CAPTURE_NO_STRING;
-  return suanli_inject_queue_push (queue, &record, record.head.record.size);
 }

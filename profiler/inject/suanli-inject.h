@@ -85,8 +85,13 @@ struct SuanliInjectSource
   int  (*flush) (SuanliInjectSource *source,
                  char               *why,
                  size_t              why_size);
-  /* Stops producing; what it still held is in the queue when it returns. Returns records it lost. */
-  uint64_t (*stop) (SuanliInjectSource *source);
+  /* Stops producing; what it still held is in the queue when it returns. Returns records it lost
+   * (reported in the stream already). When it finds the capture ended otherwise than by STOP, it
+   * sets @reason (a SuanliEndReason) and says why in @why. */
+  uint64_t (*stop) (SuanliInjectSource *source,
+                    char               *why,
+                    size_t              why_size,
+                    int                *reason);
   void *data;
   /* Optional: the job's devices, for STATUS before any START (NULL: none known until START). */
   uint16_t (*devices) (SuanliInjectSource  *source,

@@ -73,7 +73,7 @@ producer_flush (SuanliInjectSource *source, char *why, size_t why_size)
 }
 
 static uint64_t
-producer_stop (SuanliInjectSource *source)
+producer_stop (SuanliInjectSource *source, char *why, size_t why_size, int *reason)
 {
   g_atomic_int_set (&producer.running, 0);
   if (producer.count > 0)
