@@ -203,7 +203,7 @@ flush (SuanliAgentRelay *self)
 static void
 append_dropped (SuanliAgentRelay *self)
 {
-  SuanliCaptureDropped dropped = { .count = self->drops_unreported, .reason = SUANLI_DROPPED_SLOW_READER };
+  SuanliCaptureDropped dropped = { .count = self->drops_unreported, .reason = SUANLI_DROPPED_BY_RELAY };
 
   suanli_capture_init_record (&dropped.record, SUANLI_CAPTURE_DROPPED, sizeof dropped);
   g_byte_array_append (self->queue, (const guint8 *) &dropped, sizeof dropped);

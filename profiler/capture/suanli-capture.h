@@ -227,6 +227,8 @@ typedef struct SUANLI_PACKED
 typedef enum {
   SUANLI_DROPPED_BY_CUPTI,     /* CUPTI ran out of buffers */
   SUANLI_DROPPED_SLOW_READER,  /* the collector did not keep up: sent nowhere rather than block the job */
+  SUANLI_DROPPED_BY_RELAY,     /* a relay between job and collector (suanli-agent) dropped them: its
+                                * drops are not in the job's end record */
 } SuanliDropReason;
 
 typedef struct SUANLI_PACKED
