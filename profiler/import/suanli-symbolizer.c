@@ -454,7 +454,8 @@ suanli_symbolizer_add_module (SuanliSymbolizer *self,
   module->end = end;
   module->library = g_strdup (slash != NULL ? slash + 1 : path);
   module->build_id_length = MIN (build_id_length, MAX_BUILD_ID);
-  memcpy (module->build_id, build_id, module->build_id_length);
+  if (module->build_id_length > 0)
+    memcpy (module->build_id, build_id, module->build_id_length);
   module->file = g_hash_table_lookup (self->files, path);
   if (module->file == NULL)
     {
