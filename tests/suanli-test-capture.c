@@ -201,6 +201,19 @@ suanli_test_capture_launch_stack (SuanliTestCapture *capture,
 }
 
 void
+suanli_test_capture_dropped (SuanliTestCapture *capture,
+                             guint64            count,
+                             SuanliDropReason   reason)
+{
+  SuanliCaptureDropped dropped = { { 0 } };
+
+  suanli_capture_init_record (&dropped.record, SUANLI_CAPTURE_DROPPED, sizeof dropped);
+  dropped.count = count;
+  dropped.reason = reason;
+  g_byte_array_append (capture->bytes, (const guint8 *) &dropped, sizeof dropped);
+}
+
+void
 suanli_test_capture_end (SuanliTestCapture *capture,
                          SuanliEndReason    reason,
                          guint32            detail,
@@ -228,6 +241,16 @@ suanli_test_capture_decode (SuanliTestCapture *capture)
   g_assert_true (suanli_capture_decoder_finish (decoder, &error));
   g_assert_no_error (error);
   return g_steal_pointer (&trace);
+}
+
+/* Returns: (transfer none): the trace's first GPU stream (the test captures' kernels are on one). */
+SuanliTrack *
+suanli_test_find_gpu_stream (SuanliTrace *trace)
+{
+  for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
+    if (suanli_trace_get_track (trace, t)->kind == SUANLI_TRACK_GPU_STREAM)
+      return suanli_trace_get_track (trace, t);
+  g_error ("the trace has no GPU stream");
 }
 
 /* The text of @slice's argument @key, or NULL. */

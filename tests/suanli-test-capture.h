@@ -41,11 +41,15 @@ void     suanli_test_capture_launch_stack (SuanliTestCapture *capture,
                                            guint32            python,
                                            const guint64     *frames,
                                            guint              depth);
+void     suanli_test_capture_dropped      (SuanliTestCapture *capture,
+                                           guint64            count,
+                                           SuanliDropReason   reason);
 void     suanli_test_capture_end          (SuanliTestCapture *capture,
                                            SuanliEndReason    reason,
                                            guint32            detail,
                                            guint64            dropped);
 SuanliTrace *suanli_test_capture_decode   (SuanliTestCapture *capture);
+SuanliTrack *suanli_test_find_gpu_stream   (SuanliTrace       *trace);
 const char  *suanli_test_find_string_arg  (SuanliTrace       *trace,
                                            const SuanliSlice *slice,
                                            const char        *key);

@@ -125,12 +125,8 @@ test_views (void)
   g_autoptr(SuanliTrace) trace = read_trace (path);
   g_autoptr(SuanliTraceFigures) figures = suanli_trace_figures_new (trace);
   g_autoptr(SuanliFlame) flame = suanli_flame_new (trace, SUANLI_FLAME_GPU, G_MININT64, G_MAXINT64);
-  SuanliTrack *stream = NULL;
+  SuanliTrack *stream = suanli_test_find_gpu_stream (trace);
 
-  for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
-    if (suanli_trace_get_track (trace, t)->kind == SUANLI_TRACK_GPU_STREAM)
-      stream = suanli_trace_get_track (trace, t);
-  g_assert_nonnull (stream);
   for (guint k = 0; k < G_N_ELEMENTS (kernels) + G_N_ELEMENTS (others); k++)
     {
       const Kernel *kernel = k < G_N_ELEMENTS (kernels) ? &kernels[k] : &others[k - G_N_ELEMENTS (kernels)];

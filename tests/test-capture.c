@@ -465,19 +465,6 @@ test_import_file (void)
   g_file_delete (file, NULL, NULL);
 }
 
-static void
-add_dropped (SuanliTestCapture *capture,
-             guint64            count,
-             SuanliDropReason   reason)
-{
-  SuanliCaptureDropped dropped = { { 0 } };
-
-  suanli_capture_init_record (&dropped.record, SUANLI_CAPTURE_DROPPED, sizeof dropped);
-  dropped.count = count;
-  dropped.reason = reason;
-  g_byte_array_append (capture->bytes, (const guint8 *) &dropped, sizeof dropped);
-}
-
 /* The job's drop records count its drops as they happen; its end record gives the total, with
  * those it could not report (its queue was full then too). A relay's own drops (suanli-agent's)
  * are in no end record. Each is counted once, and said once, by reason. */
@@ -510,13 +497,13 @@ test_drops_counted_once (void)
 
       suanli_test_capture_init (&capture, SUANLI_CAPTURE_FROM_LAUNCH);
       /* In pieces, as a job sends them while capturing. */
-      add_dropped (&capture, 2, SUANLI_DROPPED_SLOW_READER);
+      suanli_test_capture_dropped (&capture, 2, SUANLI_DROPPED_SLOW_READER);
       if (cases[c].relay > 0)
-        add_dropped (&capture, cases[c].relay, SUANLI_DROPPED_BY_RELAY);
+        suanli_test_capture_dropped (&capture, cases[c].relay, SUANLI_DROPPED_BY_RELAY);
       if (cases[c].slow > 2)
-        add_dropped (&capture, cases[c].slow - 2, SUANLI_DROPPED_SLOW_READER);
+        suanli_test_capture_dropped (&capture, cases[c].slow - 2, SUANLI_DROPPED_SLOW_READER);
       if (cases[c].cupti > 0)
-        add_dropped (&capture, cases[c].cupti, SUANLI_DROPPED_BY_CUPTI);
+        suanli_test_capture_dropped (&capture, cases[c].cupti, SUANLI_DROPPED_BY_CUPTI);
       if (cases[c].slow == 0)
         g_byte_array_set_size (capture.bytes, sizeof (SuanliCaptureHeader));   /* no drop record at all */
       if (cases[c].ends)

@@ -127,7 +127,7 @@ decoded_stack (const Stack *stack,
 {
   g_auto(SuanliTestCapture) capture = { 0 };
   g_autoptr(SuanliTrace) trace = NULL;
-  SuanliTrack *track = NULL;
+  SuanliTrack *track;
   guint32 name, python_id = 0;
 
   suanli_test_capture_init (&capture, SUANLI_CAPTURE_FROM_LAUNCH);
@@ -139,10 +139,7 @@ decoded_stack (const Stack *stack,
   suanli_test_capture_kernel (&capture, 31, name, 1000, 2000);
   suanli_test_capture_end (&capture, SUANLI_END_STOPPED, 0, 0);
   trace = suanli_test_capture_decode (&capture);
-  for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
-    if (suanli_trace_get_track (trace, t)->kind == SUANLI_TRACK_GPU_STREAM)
-      track = suanli_trace_get_track (trace, t);
-  g_assert_nonnull (track);
+  track = suanli_test_find_gpu_stream (trace);
   g_assert_cmpuint (track->slices->len, ==, 1);
   return g_strdup (suanli_test_find_string_arg (trace, &g_array_index (track->slices, SuanliSlice, 0), "Call stack"));
 }
@@ -337,7 +334,7 @@ test_shared_and_unknown (void)
 {
   g_auto(SuanliTestCapture) capture = { 0 };
   g_autoptr(SuanliTrace) trace = NULL;
-  SuanliTrack *track = NULL;
+  SuanliTrack *track;
   Stack stack;
   const guint64 nowhere[] = { 16, 32 };
   guint32 name;
@@ -356,10 +353,7 @@ test_shared_and_unknown (void)
   suanli_test_capture_kernel (&capture, 9, name, 7000, 8000);
   suanli_test_capture_end (&capture, SUANLI_END_STOPPED, 0, 0);
   trace = suanli_test_capture_decode (&capture);
-  for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
-    if (suanli_trace_get_track (trace, t)->kind == SUANLI_TRACK_GPU_STREAM)
-      track = suanli_trace_get_track (trace, t);
-  g_assert_nonnull (track);
+  track = suanli_test_find_gpu_stream (trace);
   g_assert_cmpuint (track->slices->len, ==, 4);
   {
     const char *first = suanli_test_find_string_arg (trace, &g_array_index (track->slices, SuanliSlice, 0), "Call stack");
