@@ -250,7 +250,8 @@ typedef struct SUANLI_PACKED
 {
   SuanliCaptureRecord record;
   uint64_t records;            /* sent in this capture, this one excluded */
-  uint64_t dropped;            /* in all, for any reason: the sum of the capture's drop records */
+  uint64_t dropped;            /* the job's in all, for any reason: what its drop records counted, and
+                                * what they could not (a relay's drops are not in it) */
   uint32_t reason;             /* SuanliEndReason */
   uint32_t detail;             /* string id of why, in words; 0: none */
 } SuanliCaptureEnd;
