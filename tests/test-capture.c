@@ -519,7 +519,8 @@ test_drops_counted_once (void)
 }
 
 /* A kernel launched from a CUDA graph keeps its node (CUPTI's graphNodeId) as an argument. A header
- * from before the from-launch flag (120 bytes) reads as a capture from START. */
+ * from before the from-launch flag (120 bytes) reads as a capture from START, and a kernel whose
+ * writer sent its launch stack as text keeps that text. */
 static void
 test_graph_node_and_old_header (void)
 {
@@ -541,6 +542,7 @@ test_graph_node_and_old_header (void)
   kernel.name = suanli_test_capture_string (&capture, "_Z18suanli_long_kernelxPi");
   g_byte_array_append (capture.bytes, (const guint8 *) &kernel, sizeof kernel);
   kernel.start = 3000, kernel.end = 4000, kernel.graph = 0, kernel.graph_node = 0;
+  kernel.stack = suanli_test_capture_string (&capture, "main (train)\n_ZN5torch6launchEv (libtorch_cuda.so)");
   g_byte_array_append (capture.bytes, (const guint8 *) &kernel, sizeof kernel);
   suanli_test_capture_end (&capture, SUANLI_END_STOPPED, 0, 0);
   trace = suanli_test_capture_decode (&capture);
@@ -555,6 +557,8 @@ test_graph_node_and_old_header (void)
   g_assert_true (suanli_trace_find_arg_int (trace, &g_array_index (stream->slices, SuanliSlice, 0), "graph node", &value));
   g_assert_cmpint (value, ==, G_GINT64_CONSTANT (0x1234567890));
   g_assert_false (suanli_trace_find_arg_int (trace, &g_array_index (stream->slices, SuanliSlice, 1), "graph node", &value));
+  g_assert_cmpstr (suanli_test_find_string_arg (trace, &g_array_index (stream->slices, SuanliSlice, 1), "Call stack"), ==,
+                   "main (train)\n_ZN5torch6launchEv (libtorch_cuda.so)");
   g_assert_cmpint (suanli_trace_get_group (trace, 0)->capture, ==, SUANLI_GROUP_CAPTURED_FROM_START);
   g_assert_true (has_warning (trace, "Captured from START (attached to a running job: earlier work is not in it)"));
 }
