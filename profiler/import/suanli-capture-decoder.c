@@ -99,6 +99,9 @@ struct _SuanliCaptureDecoder
 
 /* Past this (about 146 years of nanoseconds) a time is damage, not a clock's reading. */
 #define TIME_LIMIT_NS (G_GUINT64_CONSTANT (1) << 62)
+/* And a slice longer than this (about 104 days) is too: the analyses sum durations, and a few such
+ * would overflow them. */
+#define DURATION_LIMIT_NS (G_GUINT64_CONSTANT (1) << 53)
 
 enum {
   CATEGORY_KERNEL,
@@ -314,13 +317,13 @@ text_arg (SuanliCaptureDecoder *self,
   return arg;
 }
 
-/* Whether @start and @end can be a clock's readings; counts the record out when not. */
+/* Whether @start and @end can be a clock's readings of one piece of work; counts the record out when not. */
 static gboolean
 possible (SuanliCaptureDecoder *self,
           guint64               start,
           guint64               end)
 {
-  if (start < TIME_LIMIT_NS && end < TIME_LIMIT_NS)
+  if (start < TIME_LIMIT_NS && end < TIME_LIMIT_NS && (end <= start || end - start < DURATION_LIMIT_NS))
     return TRUE;
   self->impossible++;
   return FALSE;
