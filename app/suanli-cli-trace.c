@@ -12,6 +12,7 @@
 #include <json-glib/json-glib.h>
 
 #include "suanli-analysis.h"
+#include "suanli-capture-decoder.h"
 #include "suanli-trace-figures.h"
 #include "suanli-cli.h"
 #include "suanli-cli-trace-io.h"
@@ -146,6 +147,27 @@ streams_json (JsonBuilder *builder,
       member_double (builder, "mean", stream->queue_mean);
       member_double (builder, "mean_of_changes", stream->queue_mean_of_changes);
       json_builder_end_object (builder);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+}
+
+/* Of each live capture: whether it holds its job from the start ("launch") or from START. */
+static void
+captures_json (JsonBuilder *builder,
+               SuanliTrace *trace)
+{
+  json_builder_set_member_name (builder, "captures");
+  json_builder_begin_array (builder);
+  for (guint g = 0; g < suanli_trace_get_n_groups (trace); g++)
+    {
+      SuanliGroupCapture capture = suanli_trace_get_group (trace, g)->capture;
+
+      if (capture == SUANLI_GROUP_NOT_CAPTURED)
+        continue;
+      json_builder_begin_object (builder);
+      member_group (builder, trace, g);
+      member_string (builder, "from", capture == SUANLI_GROUP_CAPTURED_FROM_LAUNCH ? "launch" : "start");
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -407,6 +429,7 @@ summary_json (SuanliTrace        *trace,
   steps_json (builder, trace, analysis);
   ranks_json (builder, trace, ranks);
   memory_json (builder, trace, analysis);
+  captures_json (builder, trace);
 
   warnings_json (builder, trace);
   json_builder_end_object (builder);
@@ -666,6 +689,15 @@ print_summary (SuanliTrace        *trace,
   g_print (_("Events %llu · slices %llu · tracks %u · flows %u · span %s\n"), (unsigned long long) stats->events,
            (unsigned long long) suanli_trace_get_n_slices (trace), suanli_trace_get_n_tracks (trace), suanli_trace_get_flows (trace)->len,
            span);
+  for (guint g = 0; g < suanli_trace_get_n_groups (trace); g++)
+    {
+      const char *capture = suanli_capture_decoder_describe (suanli_trace_get_group (trace, g)->capture);
+
+      if (capture == NULL)
+        continue;
+      print_group (trace, g);
+      g_print ("%s\n", capture);
+    }
   print_gpus (trace, analysis->gpus);
   print_streams (trace, analysis->streams);
   if (analysis->kernels->len > 0)

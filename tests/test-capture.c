@@ -10,6 +10,7 @@
 #include "capture/suanli-capture.h"
 #include "suanli-capture-decoder.h"
 #include "suanli-import.h"
+#include "suanli-test-capture.h"
 #include "suanli-trace-format.h"
 
 #define PID        4242
@@ -464,11 +465,115 @@ test_import_file (void)
   g_file_delete (file, NULL, NULL);
 }
 
+/* The job's drop records count its drops as they happen; its end record gives the total, with
+ * those it could not report (its queue was full then too). A relay's own drops (suanli-agent's)
+ * are in no end record. Each is counted once, and said once, by reason. */
+static void
+test_drops_counted_once (void)
+{
+  const struct { guint64 slow, cupti, relay; gboolean ends; guint64 end, total; const char *said[3]; } cases[] = {
+    /* Every drop reported while capturing, and the end's total of them. */
+    { 5, 3, 0, TRUE, 8, 8, { "5 records were dropped because the collector did not keep up",
+                             "3 records were dropped by CUPTI (its buffers were full)" } },
+    /* 7 drops the job's queue could not report: the end has them. */
+    { 5, 0, 0, TRUE, 12, 12, { "12 records were dropped because the collector did not keep up" } },
+    /* And 4 more on the way, by the agent. */
+    { 5, 0, 4, TRUE, 12, 16, { "12 records were dropped because the collector did not keep up",
+                               "4 records were dropped by suanli-agent because the workbench did not keep up" } },
+    /* Cut off before the end: what the drop records said. */
+    { 5, 1, 0, FALSE, 0, 6, { "5 records were dropped because the collector did not keep up",
+                              "1 record was dropped by CUPTI (its buffers were full)" } },
+    /* None. */
+    { 0, 0, 0, TRUE, 0, 0, { NULL } },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_auto(SuanliTestCapture) capture = { 0 };
+      g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+      g_autoptr(SuanliCaptureDecoder) decoder = suanli_capture_decoder_new (trace, "drops.suanli-capture");
+      g_autoptr(GError) error = NULL;
+      guint n_said = 0;
+
+      suanli_test_capture_init (&capture, SUANLI_CAPTURE_FROM_LAUNCH);
+      /* In pieces, as a job sends them while capturing. */
+      suanli_test_capture_dropped (&capture, 2, SUANLI_DROPPED_SLOW_READER);
+      if (cases[c].relay > 0)
+        suanli_test_capture_dropped (&capture, cases[c].relay, SUANLI_DROPPED_BY_RELAY);
+      if (cases[c].slow > 2)
+        suanli_test_capture_dropped (&capture, cases[c].slow - 2, SUANLI_DROPPED_SLOW_READER);
+      if (cases[c].cupti > 0)
+        suanli_test_capture_dropped (&capture, cases[c].cupti, SUANLI_DROPPED_BY_CUPTI);
+      if (cases[c].slow == 0)
+        g_byte_array_set_size (capture.bytes, sizeof (SuanliCaptureHeader));   /* no drop record at all */
+      if (cases[c].ends)
+        suanli_test_capture_end (&capture, SUANLI_END_STOPPED, 0, cases[c].end);
+      g_assert_true (suanli_capture_decoder_feed (decoder, capture.bytes->data, capture.bytes->len, &error));
+      g_assert_true (suanli_capture_decoder_finish (decoder, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (suanli_capture_decoder_get_dropped (decoder), ==, cases[c].total);
+      for (guint i = 0; i < G_N_ELEMENTS (cases[c].said) && cases[c].said[i] != NULL; i++, n_said++)
+        g_assert_true (has_warning (trace, cases[c].said[i]));
+      g_assert_cmpuint (suanli_trace_get_warnings (trace)->len, ==, n_said + !cases[c].ends);
+    }
+}
+
+/* A kernel launched from a CUDA graph keeps its node (CUPTI's graphNodeId) as an argument. A header
+ * from before the from-launch flag (120 bytes) reads as a capture from START, a kernel whose writer
+ * sent its launch stack as text keeps that text, and one longer than any can be is left out. */
+static void
+test_graph_node_and_old_header (void)
+{
+  g_auto(SuanliTestCapture) capture = { 0 };
+  g_autoptr(SuanliTrace) trace = NULL;
+  SuanliCaptureKernel kernel = { { 0 } };
+  SuanliTrack *stream = NULL;
+  guint16 old_size = SUANLI_CAPTURE_HEADER_V1_SIZE;
+  gint64 value;
+
+  suanli_test_capture_init (&capture, SUANLI_CAPTURE_FROM_LAUNCH);
+  /* Written as the first release wrote it: without flags, a header of 120 bytes. */
+  memcpy (capture.bytes->data + offsetof (SuanliCaptureHeader, header_size), &old_size, sizeof old_size);
+  g_byte_array_remove_range (capture.bytes, SUANLI_CAPTURE_HEADER_V1_SIZE,
+                             sizeof (SuanliCaptureHeader) - SUANLI_CAPTURE_HEADER_V1_SIZE);
+  suanli_capture_init_record (&kernel.record, SUANLI_CAPTURE_KERNEL, sizeof kernel);
+  kernel.start = 1000, kernel.end = 2000, kernel.stream = 7, kernel.graph = 3;
+  kernel.graph_node = G_GUINT64_CONSTANT (0x1234567890);
+  kernel.name = suanli_test_capture_string (&capture, "_Z18suanli_long_kernelxPi");
+  g_byte_array_append (capture.bytes, (const guint8 *) &kernel, sizeof kernel);
+  kernel.start = 3000, kernel.end = 4000, kernel.graph = 0, kernel.graph_node = 0;
+  kernel.stack = suanli_test_capture_string (&capture, "main (train)\n_ZN5torch6launchEv (libtorch_cuda.so)");
+  g_byte_array_append (capture.bytes, (const guint8 *) &kernel, sizeof kernel);
+  /* No kernel runs for 200 days: damage, left out (a few such would overflow the sums of time). */
+  kernel.end = kernel.start + G_GUINT64_CONSTANT (200) * 24 * 3600 * 1000000000;
+  g_byte_array_append (capture.bytes, (const guint8 *) &kernel, sizeof kernel);
+  suanli_test_capture_end (&capture, SUANLI_END_STOPPED, 0, 0);
+  trace = suanli_test_capture_decode (&capture);
+  stream = find_track (trace, SUANLI_TRACK_GPU_STREAM, 0, 7);
+  g_assert_nonnull (stream);
+  g_assert_cmpuint (stream->slices->len, ==, 2);
+  g_assert_cmpstr (name_at (trace, stream, 0), ==, "suanli_long_kernel(long long, int*)");
+  g_assert_cmpstr (suanli_test_find_string_arg (trace, &g_array_index (stream->slices, SuanliSlice, 0), "mangled name"),
+                   ==, "_Z18suanli_long_kernelxPi");
+  g_assert_true (suanli_trace_find_arg_int (trace, &g_array_index (stream->slices, SuanliSlice, 0), "graph id", &value));
+  g_assert_cmpint (value, ==, 3);
+  g_assert_true (suanli_trace_find_arg_int (trace, &g_array_index (stream->slices, SuanliSlice, 0), "graph node", &value));
+  g_assert_cmpint (value, ==, G_GINT64_CONSTANT (0x1234567890));
+  g_assert_false (suanli_trace_find_arg_int (trace, &g_array_index (stream->slices, SuanliSlice, 1), "graph node", &value));
+  g_assert_cmpstr (suanli_test_find_string_arg (trace, &g_array_index (stream->slices, SuanliSlice, 1), "Call stack"), ==,
+                   "main (train)\n_ZN5torch6launchEv (libtorch_cuda.so)");
+  g_assert_cmpint (suanli_trace_get_group (trace, 0)->capture, ==, SUANLI_GROUP_CAPTURED_FROM_START);
+  g_assert_true (has_warning (trace, "Captured from START (attached to a running job: earlier work is not in it)"));
+  g_assert_true (has_warning (trace, "1 records with times no clock gives were left out"));
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/capture/drops-counted-once", test_drops_counted_once);
+  g_test_add_func ("/capture/graph-node-and-old-header", test_graph_node_and_old_header);
   g_test_add_func ("/capture/round-trip", test_round_trip);
   g_test_add_func ("/capture/every-truncation", test_every_truncation);
   g_test_add_func ("/capture/damage", test_damage);

@@ -19,6 +19,7 @@
 #include "suanli-live-dialog.h"
 #include "suanli-profile-page.h"
 #include "suanli-stats-table.h"
+#include "suanli-test-capture.h"
 #include "suanli-test-generator.h"
 #include "suanli-test-support.h"
 #include "suanli-timeline.h"
@@ -1227,6 +1228,41 @@ capture_ended (gpointer data)
 /* This test process is itself a profilable job (the injection library's control code with a
  * generator for CUPTI): Live… lists it, captures it, and the page shows the trace growing, then its
  * figures once the capture stops. */
+/* A capture that another CUPTI client (PyTorch's profiler) took over, from a job the collector
+ * attached to: the toast says first why it ended, and that there is more (it holds what came after
+ * START only). Its kernel is found by the name Kineto would give it, not CUPTI's mangled one. */
+static void
+test_capture_warnings (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  static const char detail[] = "torch.profiler called cuptiSubscribe";
+  g_autofree char *path = g_build_filename (fixture->directory, "taken.suanli-capture", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *problem = g_strdup_printf (_("another CUPTI client (PyTorch's profiler, Nsight) took CUPTI over: %s"), detail);
+  g_autofree char *warning = g_strdup_printf (_("The capture ended early: %s. What came before is kept."), problem);
+  g_autofree char *toast = NULL;
+  g_auto(SuanliTestCapture) capture = { 0 };
+  GPtrArray *warnings;
+
+  suanli_test_capture_init (&capture, 0);
+  suanli_test_capture_kernel (&capture, 1, suanli_test_capture_string (&capture, "_Z18suanli_long_kernelxPi"), 1000, 90000);
+  suanli_test_capture_end (&capture, SUANLI_END_CUPTI_TAKEN, suanli_test_capture_string (&capture, detail), 0);
+  g_assert_true (g_file_set_contents (path, (const char *) capture.bytes->data, capture.bytes->len, NULL));
+  suanli_profile_page_open_files (fixture->page, &file, 1);
+  suanli_test_await (loaded, fixture);
+  warnings = suanli_trace_get_warnings (suanli_workspace_get_trace (fixture->workspace));
+  g_assert_cmpuint (warnings->len, ==, 2);
+  g_assert_true (g_str_has_suffix (g_ptr_array_index (warnings, 0), warning));
+  g_assert_true (g_str_has_suffix (g_ptr_array_index (warnings, 1),
+                                   _("Captured from START (attached to a running job: earlier work is not in it)")));
+  toast = g_strdup_printf (ngettext ("%s (and %u more warning)", "%s (and %u more warnings)", 1),
+                           (const char *) g_ptr_array_index (warnings, 0), 1);
+  suanli_test_await_label (GTK_WIDGET (fixture->window), toast);
+  g_assert_cmpuint (suanli_timeline_search (fixture->timeline, "suanli_long_kernel(long long, int*)"), ==, 1);
+  g_assert_cmpuint (suanli_timeline_search (fixture->timeline, "_Z18"), ==, 0);
+  g_unlink (path);
+}
+
 static void
 test_live (Fixture       *fixture,
            gconstpointer  data)
@@ -1303,6 +1339,7 @@ main (int   argc,
   g_test_add ("/profile-page/export", Fixture, NULL, fixture_set_up, test_export, fixture_tear_down);
   g_test_add ("/profile-page/against-plan", Fixture, NULL, fixture_set_up, test_against_plan, fixture_tear_down);
   g_test_add ("/profile-page/other-job", Fixture, NULL, fixture_set_up, test_other_job, fixture_tear_down);
+  g_test_add ("/profile-page/capture-warnings", Fixture, NULL, fixture_set_up, test_capture_warnings, fixture_tear_down);
   g_test_add ("/profile-page/flame-diff", Fixture, NULL, fixture_set_up, test_flame_diff, fixture_tear_down);
   g_test_add ("/profile-page/ranks", Fixture, NULL, fixture_set_up, test_ranks, fixture_tear_down);
   g_test_add ("/profile-page/live", Fixture, NULL, fixture_set_up, test_live, fixture_tear_down);

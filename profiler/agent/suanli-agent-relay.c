@@ -6,7 +6,8 @@
  * workbench acknowledges bytes as it decodes them (acknowledging more than was sent ends the
  * connection), so a client that does not read cannot make the agent queue for it. A full queue drops whole records and counts them, and the next
  * record that goes out is preceded by a dropped-records record, so the workbench's trace says how
- * many went missing. String records are never dropped: later records name their strings.
+ * many went missing. String and module records are never dropped: later records name their strings,
+ * and launch stacks are named by the modules.
  * See suanli-agent-protocol.h for the messages.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -203,7 +204,7 @@ flush (SuanliAgentRelay *self)
 static void
 append_dropped (SuanliAgentRelay *self)
 {
-  SuanliCaptureDropped dropped = { .count = self->drops_unreported, .reason = SUANLI_DROPPED_SLOW_READER };
+  SuanliCaptureDropped dropped = { .count = self->drops_unreported, .reason = SUANLI_DROPPED_BY_RELAY };
 
   suanli_capture_init_record (&dropped.record, SUANLI_CAPTURE_DROPPED, sizeof dropped);
   g_byte_array_append (self->queue, (const guint8 *) &dropped, sizeof dropped);
@@ -217,8 +218,9 @@ static gboolean
 enqueue_record (SuanliAgentRelay          *self,
                 const SuanliCaptureRecord *record)
 {
+  /* Modules too: every launch stack after one is named by it. */
   gboolean must_keep = record->kind == SUANLI_CAPTURE_STRING || record->kind == SUANLI_CAPTURE_END ||
-                       record->kind == SUANLI_CAPTURE_DROPPED;
+                       record->kind == SUANLI_CAPTURE_DROPPED || record->kind == SUANLI_CAPTURE_MODULE;
   gsize queued = self->queue->len - self->queue_head;
 
   if (queued + record->size > (gsize) self->queue_limit + HARD_LIMIT_EXTRA)

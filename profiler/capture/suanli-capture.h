@@ -227,6 +227,8 @@ typedef struct SUANLI_PACKED
 typedef enum {
   SUANLI_DROPPED_BY_CUPTI,     /* CUPTI ran out of buffers */
   SUANLI_DROPPED_SLOW_READER,  /* the collector did not keep up: sent nowhere rather than block the job */
+  SUANLI_DROPPED_BY_RELAY,     /* a relay between job and collector (suanli-agent) dropped them: its
+                                * drops are not in the job's end record */
 } SuanliDropReason;
 
 typedef struct SUANLI_PACKED
@@ -248,7 +250,8 @@ typedef struct SUANLI_PACKED
 {
   SuanliCaptureRecord record;
   uint64_t records;            /* sent in this capture, this one excluded */
-  uint64_t dropped;            /* in all, for any reason: the sum of the capture's drop records */
+  uint64_t dropped;            /* the job's in all, for any reason: what its drop records counted, and
+                                * what they could not (a relay's drops are not in it) */
   uint32_t reason;             /* SuanliEndReason */
   uint32_t detail;             /* string id of why, in words; 0: none */
 } SuanliCaptureEnd;

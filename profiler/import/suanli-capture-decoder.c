@@ -8,6 +8,10 @@
  * counter per name; and drops as warnings. Times move from CUPTI's clock to CLOCK_REALTIME by the
  * header's offset.
  *
+ * Kernel names come mangled from CUPTI and are shown demangled, as Kineto shows them (the mangled
+ * name stays as an argument); launch stacks come as return addresses and are named here from the
+ * job's modules (suanli-symbolizer.c, suanli-launch-stack.c), never in the job.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -17,7 +21,14 @@
 
 #include "capture/suanli-capture.h"
 #include "suanli-capture-decoder.h"
+#include "suanli-demangle.h"
 #include "suanli-import-links.h"
+#include "suanli-launch-stack.h"
+#include "suanli-symbolizer.h"
+
+/* Launch stacks kept for their kernels: a graph's kernels share their launch's correlation, so a
+ * stack is kept after its first kernel, until this many later launches have come. */
+#define KEPT_STACKS 16384
 
 typedef enum {
   ARG_CORRELATION,
@@ -31,13 +42,32 @@ typedef enum {
   ARG_BYTES,
   ARG_CBID,
   ARG_CALL_STACK,
+  ARG_MANGLED_NAME,
+  ARG_GRAPH_NODE,
   N_ARGS
 } ArgKey;
 
 static const char * const arg_names[N_ARGS] = {
   "correlation", "device", "stream", "grid", "block", "registers per thread", "shared memory", "graph id", "bytes",
-  "cbid", "Call stack",
+  "cbid", "Call stack", "mangled name", "graph node",
 };
+
+/* A kernel name as shown, worked out once per string id. */
+typedef struct
+{
+  SuanliString shown;     /* demangled, or as it came; 0: not worked out yet */
+  SuanliString mangled;   /* as it came, when that differs; else 0 */
+} KernelName;
+
+/* A launch's stack, from its record until its kernels come. */
+typedef struct
+{
+  guint32      python;    /* string id */
+  guint        depth;
+  gboolean     formatted;
+  SuanliString text;      /* once formatted: the "Call stack", 0 when it has no frame to show */
+  guint64      frames[];
+} LaunchStack;
 
 struct _SuanliCaptureDecoder
 {
@@ -52,8 +82,16 @@ struct _SuanliCaptureDecoder
   GHashTable         *devices;       /* CUDA context id → device + 1, learned from kernels */
   SuanliString        args[N_ARGS];
   SuanliString        categories[8];
+  GArray             *kernel_names;  /* capture string id → KernelName */
+  SuanliSymbolizer   *symbolizer;    /* once a module record came */
+  GHashTable         *stacks;        /* correlation → LaunchStack */
+  GHashTable         *stack_texts;   /* LaunchStack (by its frames) → its text: a loop's launches repeat */
+  guint32             kept[KEPT_STACKS];   /* the correlations of the last stacks, a ring */
+  guint               kept_next;
   guint64             records;
-  guint64             dropped;
+  guint64             dropped[SUANLI_DROPPED_BY_RELAY + 1];   /* by the drop records, by reason */
+  guint64             end_dropped;   /* the job's own total, as its end record says */
+  char               *end_problem;   /* why the capture ended early, when it did */
   guint64             impossible;    /* records with times no clock gives, left out */
   gboolean            ended;
   gint64              clock_shift_ns; /* how far the job's host clock is ahead of the viewer's */
@@ -61,6 +99,9 @@ struct _SuanliCaptureDecoder
 
 /* Past this (about 146 years of nanoseconds) a time is damage, not a clock's reading. */
 #define TIME_LIMIT_NS (G_GUINT64_CONSTANT (1) << 62)
+/* And a slice longer than this (about 104 days) is too: the analyses sum durations, and a few such
+ * would overflow them. */
+#define DURATION_LIMIT_NS (G_GUINT64_CONSTANT (1) << 53)
 
 enum {
   CATEGORY_KERNEL,
@@ -72,6 +113,27 @@ enum {
   CATEGORY_NVTX,
   CATEGORY_OVERHEAD,
 };
+
+/* Stacks alike: the same Python frames and return addresses. */
+static guint
+stack_hash (gconstpointer key)
+{
+  const LaunchStack *stack = key;
+  guint64 hash = stack->python * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) + stack->depth;
+
+  for (guint i = 0; i < stack->depth; i++)
+    hash = (hash ^ stack->frames[i]) * G_GUINT64_CONSTANT (0x100000001b3);
+  return (guint) (hash ^ (hash >> 32));
+}
+
+static gboolean
+stack_equal (gconstpointer a,
+             gconstpointer b)
+{
+  const LaunchStack *x = a, *y = b;
+
+  return x->python == y->python && x->depth == y->depth && memcmp (x->frames, y->frames, x->depth * sizeof (guint64)) == 0;
+}
 
 /**
  * suanli_capture_decoder_new:
@@ -94,6 +156,9 @@ suanli_capture_decoder_new (SuanliTrace *trace,
   self->pending = g_byte_array_new ();
   self->strings = g_array_new (FALSE, TRUE, sizeof (SuanliString));
   self->devices = g_hash_table_new (NULL, NULL);
+  self->kernel_names = g_array_new (FALSE, TRUE, sizeof (KernelName));
+  self->stacks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->stack_texts = g_hash_table_new_full (stack_hash, stack_equal, g_free, NULL);
   for (guint i = 0; i < N_ARGS; i++)
     self->args[i] = suanli_trace_intern (trace, arg_names[i], -1);
   for (guint i = 0; i < G_N_ELEMENTS (categories); i++)
@@ -108,6 +173,11 @@ suanli_capture_decoder_free (SuanliCaptureDecoder *self)
   g_byte_array_unref (self->pending);
   g_array_unref (self->strings);
   g_hash_table_unref (self->devices);
+  g_array_unref (self->kernel_names);
+  g_hash_table_unref (self->stacks);
+  g_hash_table_unref (self->stack_texts);
+  g_clear_pointer (&self->symbolizer, suanli_symbolizer_free);
+  g_free (self->end_problem);
   g_free (self);
 }
 
@@ -117,11 +187,33 @@ suanli_capture_decoder_get_records (SuanliCaptureDecoder *self)
   return self->records;
 }
 
-/* Records lost before they reached the stream, by the drop records' count. */
+/* The job's own drops (CUPTI's, and its queue's for a slow collector): its drop records count them
+ * as they happen, and its end record gives the total, reported or not; each is counted once. */
+static guint64
+job_dropped (SuanliCaptureDecoder *self)
+{
+  return MAX (self->dropped[SUANLI_DROPPED_BY_CUPTI] + self->dropped[SUANLI_DROPPED_SLOW_READER], self->end_dropped);
+}
+
+/* Records lost before they reached the stream, each counted once: the job's, and those a relay
+ * (suanli-agent) dropped on the way. */
 guint64
 suanli_capture_decoder_get_dropped (SuanliCaptureDecoder *self)
 {
-  return self->dropped;
+  return job_dropped (self) + self->dropped[SUANLI_DROPPED_BY_RELAY];
+}
+
+/**
+ * suanli_capture_decoder_get_end_problem:
+ *
+ * Returns: (nullable): why the capture ended early, in words, when its end record says it did
+ * (another CUPTI client took CUPTI over, or CUPTI failed); NULL when it was stopped, or the job
+ * exited, or no end came.
+ */
+const char *
+suanli_capture_decoder_get_end_problem (SuanliCaptureDecoder *self)
+{
+  return self->end_problem;
 }
 
 /* Whether the stream's end record came: a capture that was stopped, not cut off. */
@@ -138,6 +230,27 @@ suanli_capture_decoder_set_clock_shift (SuanliCaptureDecoder *self,
                                         gint64                shift_ns)
 {
   self->clock_shift_ns = shift_ns;
+}
+
+/**
+ * suanli_capture_decoder_describe:
+ *
+ * Returns: how much of its job a capture holds, in words: "Captured from the job's start", or
+ * from START only (attached to a running job); NULL for a file that is no capture.
+ */
+const char *
+suanli_capture_decoder_describe (SuanliGroupCapture capture)
+{
+  switch (capture)
+    {
+    case SUANLI_GROUP_CAPTURED_FROM_LAUNCH:
+      return _("Captured from the job's start");
+    case SUANLI_GROUP_CAPTURED_FROM_START:
+      return _("Captured from START (attached to a running job: earlier work is not in it)");
+    case SUANLI_GROUP_NOT_CAPTURED:
+    default:
+      return NULL;
+    }
 }
 
 /* ---- records into the trace --------------------------------------------------------------- */
@@ -176,6 +289,16 @@ string_of (SuanliCaptureDecoder *self,
   }
 }
 
+/* The text of string @id, or NULL when the stream has not named it. */
+static const char *
+known_text (SuanliCaptureDecoder *self,
+            guint32               id)
+{
+  if (id == SUANLI_CAPTURE_NO_STRING || id >= self->strings->len || g_array_index (self->strings, SuanliString, id) == 0)
+    return NULL;
+  return suanli_trace_get_string (self->trace, g_array_index (self->strings, SuanliString, id));
+}
+
 static SuanliArg
 int_arg (SuanliCaptureDecoder *self,
          ArgKey                key,
@@ -194,13 +317,13 @@ text_arg (SuanliCaptureDecoder *self,
   return arg;
 }
 
-/* Whether @start and @end can be a clock's readings; counts the record out when not. */
+/* Whether @start and @end can be a clock's readings of one piece of work; counts the record out when not. */
 static gboolean
 possible (SuanliCaptureDecoder *self,
           guint64               start,
           guint64               end)
 {
-  if (start < TIME_LIMIT_NS && end < TIME_LIMIT_NS)
+  if (start < TIME_LIMIT_NS && end < TIME_LIMIT_NS && (end <= start || end - start < DURATION_LIMIT_NS))
     return TRUE;
   self->impossible++;
   return FALSE;
@@ -246,6 +369,64 @@ thread_track (SuanliCaptureDecoder *self,
   return suanli_trace_ensure_track (self->trace, SUANLI_TRACK_THREAD, self->header.pid, thread, 0, NULL);
 }
 
+/* A kernel's name as Kineto shows it: demangled, once per string id. */
+static const KernelName *
+kernel_name (SuanliCaptureDecoder *self,
+             guint32               id)
+{
+  static const KernelName none = { 0, 0 };
+  KernelName *name;
+
+  if (known_text (self, id) == NULL)
+    return &none;   /* "(name N)" */
+  if (id >= self->kernel_names->len)
+    g_array_set_size (self->kernel_names, id + 1);
+  name = &g_array_index (self->kernel_names, KernelName, id);
+  if (name->shown == 0)
+    {
+      g_autofree char *demangled = suanli_demangle (known_text (self, id));
+
+      name->shown = demangled != NULL ? intern_text (self, demangled, -1) : string_of (self, id);
+      name->mangled = demangled != NULL ? string_of (self, id) : 0;
+    }
+  return name;
+}
+
+/* The "Call stack" of the launch @correlation, from its stack record: 0 when none came or it has
+ * no frame to show. */
+static SuanliString
+launch_stack_text (SuanliCaptureDecoder *self,
+                   guint32               correlation)
+{
+  LaunchStack *stack = g_hash_table_lookup (self->stacks, GUINT_TO_POINTER (correlation));
+
+  if (stack == NULL)
+    return 0;
+  if (!stack->formatted)
+    {
+      gpointer text;
+
+      if (g_hash_table_lookup_extended (self->stack_texts, stack, NULL, &text))
+        stack->text = GPOINTER_TO_UINT (text);
+      else
+        {
+          g_autoptr(SuanliSymbolizer) none = NULL;
+          g_autofree char *formatted = NULL;
+
+          /* Frames in no module are left out: without module records, all are. */
+          if (self->symbolizer == NULL)
+            none = suanli_symbolizer_new ();
+          formatted = suanli_launch_stack_format (self->symbolizer != NULL ? self->symbolizer : none, stack->frames,
+                                                  stack->depth, known_text (self, stack->python));
+          stack->text = *formatted != '\0' ? intern_text (self, formatted, -1) : 0;
+          g_hash_table_insert (self->stack_texts, g_memdup2 (stack, sizeof (LaunchStack) + stack->depth * sizeof (guint64)),
+                               GUINT_TO_POINTER (stack->text));
+        }
+      stack->formatted = TRUE;
+    }
+  return stack->text;
+}
+
 static void
 decode_kernel (SuanliCaptureDecoder      *self,
                const SuanliCaptureRecord *record)
@@ -253,7 +434,9 @@ decode_kernel (SuanliCaptureDecoder      *self,
   SuanliCaptureKernel kernel;
   g_autofree char *grid = NULL;
   g_autofree char *block = NULL;
-  SuanliArg args[9];
+  const KernelName *name;
+  SuanliString stack = 0;
+  SuanliArg args[11];
   guint n = 0;
 
   suanli_capture_copy_record (record, &kernel, sizeof kernel);
@@ -269,13 +452,26 @@ decode_kernel (SuanliCaptureDecoder      *self,
   args[n++] = int_arg (self, ARG_SHARED_MEMORY, kernel.shared_memory);
   if (kernel.graph != 0)
     args[n++] = int_arg (self, ARG_GRAPH, kernel.graph);
-  if (kernel.stack != SUANLI_CAPTURE_NO_STRING)
+  if (kernel.graph_node != 0)
+    args[n++] = int_arg (self, ARG_GRAPH_NODE, (gint64) kernel.graph_node);
+  name = kernel_name (self, kernel.name);
+  if (name->mangled != 0)
     {
-      SuanliArg stack = { self->args[ARG_CALL_STACK], SUANLI_ARG_STRING, { .s = string_of (self, kernel.stack) } };
-      args[n++] = stack;
+      SuanliArg mangled = { self->args[ARG_MANGLED_NAME], SUANLI_ARG_STRING, { .s = name->mangled } };
+      args[n++] = mangled;
+    }
+  /* An older writer's stack came as text; a newer one's as addresses, before the kernel. */
+  if (kernel.stack != SUANLI_CAPTURE_NO_STRING)
+    stack = string_of (self, kernel.stack);
+  else
+    stack = launch_stack_text (self, kernel.correlation);
+  if (stack != 0)
+    {
+      SuanliArg call_stack = { self->args[ARG_CALL_STACK], SUANLI_ARG_STRING, { .s = stack } };
+      args[n++] = call_stack;
     }
   add_slice (self, stream_track (self, kernel.device, kernel.stream), kernel.start, kernel.end,
-             string_of (self, kernel.name), CATEGORY_KERNEL, args, n);
+             name->shown != 0 ? name->shown : string_of (self, kernel.name), CATEGORY_KERNEL, args, n);
 }
 
 static const char *
@@ -392,6 +588,9 @@ decode_string (SuanliCaptureDecoder      *self,
   if (string.id >= self->strings->len)
     g_array_set_size (self->strings, string.id + 1);
   g_array_index (self->strings, SuanliString, string.id) = intern_text (self, text, string.length);
+  /* A name given again: a kernel that uses it is named anew. */
+  if (string.id < self->kernel_names->len)
+    g_array_index (self->kernel_names, KernelName, string.id).shown = 0;
 }
 
 static void
@@ -421,6 +620,7 @@ decode_overhead (SuanliCaptureDecoder      *self,
              suanli_trace_intern (self->trace, "CUPTI overhead", -1), CATEGORY_OVERHEAD, NULL, 0);
 }
 
+/* Counted as they come (the job sends them while it captures); said once, at the end. */
 static void
 decode_dropped (SuanliCaptureDecoder      *self,
                 const SuanliCaptureRecord *record)
@@ -428,15 +628,116 @@ decode_dropped (SuanliCaptureDecoder      *self,
   SuanliCaptureDropped dropped;
 
   suanli_capture_copy_record (record, &dropped, sizeof dropped);
-  self->dropped += dropped.count;
-  {
-    g_autofree char *warning = g_strdup_printf (dropped.reason == SUANLI_DROPPED_SLOW_READER
-                                                  ? _("%llu records were dropped because the collector did not keep up")
-                                                  : _("%llu records were dropped by CUPTI (its buffers were full)"),
-                                                (unsigned long long) dropped.count);
+  /* A reason from a newer writer: the job's, as CUPTI's are. */
+  self->dropped[dropped.reason <= SUANLI_DROPPED_BY_RELAY ? dropped.reason : SUANLI_DROPPED_BY_CUPTI] += dropped.count;
+}
 
-    suanli_trace_add_warning (self->trace, warning);
-  }
+static void
+warn_dropped (SuanliCaptureDecoder *self)
+{
+  guint64 cupti = self->dropped[SUANLI_DROPPED_BY_CUPTI];
+  /* The job's drops its drop records did not report (its queue was full then too) are its queue's. */
+  guint64 slow = job_dropped (self) - cupti;
+  guint64 relay = self->dropped[SUANLI_DROPPED_BY_RELAY];
+
+  if (cupti > 0)
+    {
+      g_autofree char *warning = g_strdup_printf (ngettext ("%llu record was dropped by CUPTI (its buffers were full)",
+                                                            "%llu records were dropped by CUPTI (its buffers were full)",
+                                                            (gulong) MIN (cupti, G_MAXULONG)),
+                                                  (unsigned long long) cupti);
+      suanli_trace_add_warning (self->trace, warning);
+    }
+  if (slow > 0)
+    {
+      g_autofree char *warning = g_strdup_printf (ngettext ("%llu record was dropped because the collector did not keep up",
+                                                            "%llu records were dropped because the collector did not "
+                                                            "keep up",
+                                                            (gulong) MIN (slow, G_MAXULONG)),
+                                                  (unsigned long long) slow);
+      suanli_trace_add_warning (self->trace, warning);
+    }
+  if (relay > 0)
+    {
+      g_autofree char *warning = g_strdup_printf (ngettext ("%llu record was dropped by suanli-agent because the "
+                                                            "workbench did not keep up",
+                                                            "%llu records were dropped by suanli-agent because the "
+                                                            "workbench did not keep up",
+                                                            (gulong) MIN (relay, G_MAXULONG)),
+                                                  (unsigned long long) relay);
+      suanli_trace_add_warning (self->trace, warning);
+    }
+}
+
+static void
+decode_end (SuanliCaptureDecoder      *self,
+            const SuanliCaptureRecord *record)
+{
+  SuanliCaptureEnd end;
+  const char *detail;
+
+  suanli_capture_copy_record (record, &end, sizeof end);
+  self->ended = TRUE;
+  self->end_dropped = end.dropped;
+  detail = known_text (self, end.detail);
+  g_clear_pointer (&self->end_problem, g_free);
+  if (end.reason == SUANLI_END_CUPTI_TAKEN)
+    self->end_problem = detail != NULL
+                          ? g_strdup_printf (_("another CUPTI client (PyTorch's profiler, Nsight) took CUPTI over: %s"), detail)
+                          : g_strdup (_("another CUPTI client (PyTorch's profiler, Nsight) took CUPTI over"));
+  else if (end.reason == SUANLI_END_ERROR)
+    self->end_problem = detail != NULL ? g_strdup_printf (_("CUPTI failed: %s"), detail)
+                                       : g_strdup (_("CUPTI failed"));
+  if (self->end_problem != NULL)
+    {
+      g_autofree char *warning = g_strdup_printf (_("The capture ended early: %s. What came before is kept."),
+                                                  self->end_problem);
+
+      suanli_trace_add_warning (self->trace, warning);
+    }
+}
+
+static void
+decode_module (SuanliCaptureDecoder      *self,
+               const SuanliCaptureRecord *record)
+{
+  SuanliCaptureModule module;
+
+  suanli_capture_copy_record (record, &module, sizeof module);
+  if (self->symbolizer == NULL)
+    self->symbolizer = suanli_symbolizer_new ();
+  suanli_symbolizer_add_module (self->symbolizer, module.bias, module.start, module.end,
+                                suanli_trace_get_string (self->trace, string_of (self, module.path)), module.build_id,
+                                MIN (module.build_id_length, sizeof module.build_id));
+  /* Stacks not yet named are named by the modules as they are when their kernels come; those named
+   * already stay as they were, but a stack like them is named anew. */
+  g_hash_table_remove_all (self->stack_texts);
+}
+
+static void
+decode_launch_stack (SuanliCaptureDecoder      *self,
+                     const SuanliCaptureRecord *record)
+{
+  SuanliCaptureLaunchStack head;
+  LaunchStack *stack;
+  guint32 *slot;
+
+  suanli_capture_copy_record (record, &head, sizeof head);
+  if (record->size < sizeof head || (record->size - sizeof head) / sizeof (guint64) < head.depth)
+    return;   /* fewer frames than it says: damaged */
+  stack = g_malloc (sizeof (LaunchStack) + head.depth * sizeof (guint64));
+  stack->python = head.python;
+  stack->depth = head.depth;
+  stack->formatted = FALSE;
+  stack->text = 0;
+  memcpy (stack->frames, (const guint8 *) record + sizeof head, head.depth * sizeof (guint64));
+  /* The oldest kept stack makes room, unless its correlation came again since. */
+  slot = &self->kept[self->kept_next];
+  self->kept_next = (self->kept_next + 1) % KEPT_STACKS;
+  if (*slot != 0 && *slot != head.correlation)
+    g_hash_table_remove (self->stacks, GUINT_TO_POINTER (*slot));
+  *slot = head.correlation;
+  g_hash_table_replace (self->stacks, GUINT_TO_POINTER (head.correlation), stack);
 }
 
 static void
@@ -481,7 +782,13 @@ decode_record (SuanliCaptureDecoder      *self,
       decode_dropped (self, record);
       break;
     case SUANLI_CAPTURE_END:
-      self->ended = TRUE;
+      decode_end (self, record);
+      break;
+    case SUANLI_CAPTURE_MODULE:
+      decode_module (self, record);
+      break;
+    case SUANLI_CAPTURE_LAUNCH_STACK:
+      decode_launch_stack (self, record);
       break;
     default:
       self->records--;   /* a kind from a newer writer: skipped, by its size */
@@ -502,6 +809,9 @@ name_processes (SuanliCaptureDecoder *self)
   group->world_size = MAX (self->header.world_size, 0);
   process->name = intern_text (self, name, -1);
   process->rank = self->header.rank;
+  /* A header from before the flag (or an attach) holds what came after START only. */
+  group->capture = (self->header.flags & SUANLI_CAPTURE_FROM_LAUNCH) != 0 ? SUANLI_GROUP_CAPTURED_FROM_LAUNCH
+                                                                          : SUANLI_GROUP_CAPTURED_FROM_START;
 }
 
 static void
@@ -629,6 +939,17 @@ warn_impossible (SuanliCaptureDecoder *self)
   suanli_trace_add_warning (self->trace, warning);
 }
 
+/* What is said once the stream has ended, after why it ended early (the workbench shows the first
+ * warning): what was lost, and that a capture from START holds only what came after it. */
+static void
+warn_at_end (SuanliCaptureDecoder *self)
+{
+  warn_dropped (self);
+  warn_impossible (self);
+  if (self->has_header && !(self->header.flags & SUANLI_CAPTURE_FROM_LAUNCH))
+    suanli_trace_add_warning (self->trace, suanli_capture_decoder_describe (SUANLI_GROUP_CAPTURED_FROM_START));
+}
+
 /**
  * suanli_capture_decoder_finish:
  *
@@ -646,6 +967,8 @@ suanli_capture_decoder_finish (SuanliCaptureDecoder *self,
                                                                                             self->pending->len,
                                                                                             &self->header, &(gsize) { 0 }),
                  error);
+  /* Warnings about this capture, even after another's bytes were fed. */
+  suanli_trace_set_current_group (self->trace, self->group);
   if (self->pending->len > 0)
     {
       g_autofree char *warning = g_strdup_printf (_("The capture ends inside a record at byte %llu: %llu bytes after "
@@ -657,7 +980,7 @@ suanli_capture_decoder_finish (SuanliCaptureDecoder *self,
     }
   else if (!self->ended)
     suanli_trace_add_warning (self->trace, _("The capture has no end record: it was cut off, not stopped"));
-  warn_impossible (self);
+  warn_at_end (self);
   suanli_trace_finish (self->trace);
   suanli_import_link_correlations (self->trace, self->group);
   return TRUE;
@@ -684,9 +1007,10 @@ suanli_capture_decoder_update (SuanliCaptureDecoder *self)
 void
 suanli_capture_decoder_finish_live (SuanliCaptureDecoder *self)
 {
+  suanli_trace_set_current_group (self->trace, self->group);
   if (self->has_header && !self->ended)
     suanli_trace_add_warning (self->trace, _("The capture has no end record: it was cut off, not stopped"));
-  warn_impossible (self);
+  warn_at_end (self);
   /* Sorted first: the links name slices by their index. */
   suanli_trace_finish_appended (self->trace);
   suanli_import_link_correlations (self->trace, self->group);

@@ -23,6 +23,8 @@ void                  suanli_capture_decoder_update     (SuanliCaptureDecoder *s
 void                  suanli_capture_decoder_finish_live (SuanliCaptureDecoder *self);
 guint64               suanli_capture_decoder_get_records (SuanliCaptureDecoder *self);
 guint64               suanli_capture_decoder_get_dropped (SuanliCaptureDecoder *self);
+const char           *suanli_capture_decoder_get_end_problem (SuanliCaptureDecoder *self);
+const char           *suanli_capture_decoder_describe   (SuanliGroupCapture    capture);
 gboolean              suanli_capture_decoder_has_ended  (SuanliCaptureDecoder *self);
 void                  suanli_capture_decoder_set_clock_shift (SuanliCaptureDecoder *self,
                                                          gint64                shift_ns);

@@ -145,7 +145,8 @@ suanli_live_capture_class_init (SuanliLiveCaptureClass *klass)
 
   /**
    * SuanliLiveCapture::ended:
-   * @error: (nullable): why it ended early, or NULL when it was stopped or the job ended it
+   * @error: (nullable): why it ended early (the stream broke, or its end record says another CUPTI
+   *   client took CUPTI over or CUPTI failed), or NULL when it was stopped or the job exited
    *
    * The stream has closed; everything that came is in the trace.
    */
@@ -254,7 +255,8 @@ suanli_live_capture_begin (SuanliLiveCapture *self)
 
 /**
  * suanli_live_capture_end:
- * @error: (nullable): why the stream ended early; NULL when it was stopped or the job ended it
+ * @error: (nullable): why the stream ended early; NULL when it was stopped or the job ended it (its
+ * end record may still say the job ended it early: "ended" then has why)
  *
  * For transports: the stream has closed. What came is sorted in and linked; "ended" is emitted.
  */
@@ -270,6 +272,9 @@ suanli_live_capture_end (SuanliLiveCapture *self,
   g_object_ref (self);
   if (error != NULL && priv->failure == NULL)
     priv->failure = g_error_copy (error);
+  /* A job whose capture another CUPTI client took over (or CUPTI failed in) ended it early too. */
+  if (priv->failure == NULL && suanli_capture_decoder_get_end_problem (priv->decoder) != NULL)
+    priv->failure = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED, suanli_capture_decoder_get_end_problem (priv->decoder));
   SUANLI_LIVE_CAPTURE_GET_CLASS (self)->close (self);
   close_raw (priv);
   priv->running = FALSE;

@@ -194,7 +194,7 @@ guint
 suanli_trace_begin_group (SuanliTrace *self,
                           const char  *name)
 {
-  SuanliGroup group = { suanli_trace_intern (self, name, -1), -1, 0, 0, 0 };
+  SuanliGroup group = { suanli_trace_intern (self, name, -1), -1, 0, 0, 0, SUANLI_GROUP_NOT_CAPTURED };
 
   g_array_append_val (self->groups, group);
   self->current_group = self->groups->len - 1;

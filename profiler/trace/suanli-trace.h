@@ -96,6 +96,13 @@ typedef struct
   guint        group;
 } SuanliProcess;
 
+/* How much of its job a live capture holds. */
+typedef enum {
+  SUANLI_GROUP_NOT_CAPTURED,           /* a file another profiler wrote */
+  SUANLI_GROUP_CAPTURED_FROM_LAUNCH,   /* a capture from the job's start */
+  SUANLI_GROUP_CAPTURED_FROM_START,    /* a capture from START: the collector attached to a running job */
+} SuanliGroupCapture;
+
 /* One file of a merged trace: several ranks open as one trace, a group each. */
 typedef struct
 {
@@ -105,6 +112,7 @@ typedef struct
   SuanliString device;      /* the accelerator model the file names (Kineto's deviceProperties, a
                              * capture's devices); 0 when it names none */
   guint64      device_memory;   /* that model's memory in bytes; 0 when unknown */
+  SuanliGroupCapture capture;
 } SuanliGroup;
 
 /* A flow joins a slice to another: a CPU launch to its GPU kernel, say. */
