@@ -90,6 +90,9 @@ static const CUpti_CallbackId quiet_runtime_calls[] = {
   CUPTI_RUNTIME_TRACE_CBID_cudaGetDeviceCount_v3020, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceGetAttribute_v5000,
   CUPTI_RUNTIME_TRACE_CBID_cudaStreamIsCapturing_v10000, CUPTI_RUNTIME_TRACE_CBID_cudaPointerGetAttributes_v4000,
   CUPTI_RUNTIME_TRACE_CBID_cudaFuncGetAttributes_v3020,
+  /* around every <<<…>>> of CUDA 13's nvcc */
+  CUPTI_RUNTIME_TRACE_CBID___cudaPushCallConfiguration_v13000, CUPTI_RUNTIME_TRACE_CBID___cudaPopCallConfiguration_v13000,
+  CUPTI_RUNTIME_TRACE_CBID___cudaGetKernel_v13000,
 };
 
 /* Every way a kernel is launched, through the runtime... */
@@ -100,6 +103,8 @@ static const CUpti_CallbackId runtime_launches[] = {
   CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
   CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernelMultiDevice_v9000,
   CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000,
+  /* What CUDA 13's nvcc makes of <<<…>>> (and so PyTorch built for CUDA 13). */
+  CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000, CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
 };
 
 /* ...and through the driver (Triton, torch.compile's generated code, CUDA graphs). */

@@ -283,10 +283,11 @@ api_name (CUpti_ActivityKind kind,
       suanli_cupti.get_callback_name (driver ? CUPTI_CB_DOMAIN_DRIVER_API : CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &name) ==
         CUPTI_SUCCESS && name != NULL && slot != NULL && (*slot = strdup (name)) != NULL)
     {
-      char *suffix = strstr (*slot, "_v");
+      char *suffix = driver ? NULL : strrchr (*slot, '_');
 
-      /* "_v7000", "_v11060": a version, not part of the name ("_ptsz" stays). */
-      if (suffix != NULL && suffix[2] >= '0' && suffix[2] <= '9' && strspn (suffix + 2, "0123456789") == strlen (suffix + 2))
+      /* A runtime call's "_v7000", "_v11060": a version, not part of the name ("_ptsz" stays). The
+       * driver's "_v2" is part of its function's name (cuMemAlloc_v2), and stays. */
+      if (suffix != NULL && suffix[1] == 'v' && suffix[2] != '\0' && strspn (suffix + 2, "0123456789") == strlen (suffix + 2))
         *suffix = '\0';
       return *slot;
     }
