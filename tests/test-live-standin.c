@@ -207,7 +207,7 @@ test_no_drops_deep_stacks (void)
   g_autoptr(GFile) file = NULL;
   g_autoptr(GError) error = NULL;
   SuanliImportStats stats = { 0 };
-  guint kernels = 0, without = 0;
+  guint kernels = 0, without = 0, stacked = 0;
   const char *example = NULL;
 
   g_assert_cmpint (json_object_get_int_member (launched, "launched"), ==, 300000);
@@ -216,6 +216,11 @@ test_no_drops_deep_stacks (void)
   g_assert_cmpuint (capture->stream.drop_records, ==, 0);
   g_assert_cmpuint (capture->stream.end.dropped, ==, 0);
   g_assert_cmpuint (capture->stream.kernels->len, ==, 300000);
+  for (guint i = 0; i < capture->stream.kernels->len; i++)
+    stacked += suanli_test_stream_has_stack (&capture->stream,
+                                             &g_array_index (capture->stream.kernels, SuanliCaptureKernel, i));
+  g_test_message ("%u of the 300000 kernels came with their launch's stack", stacked);
+  g_assert_cmpuint (stacked, ==, 300000);
 
   /* Every kernel has its launch's stack, named down to the job's own functions. */
   suanli_test_capture_save (capture, output);
