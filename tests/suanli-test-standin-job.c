@@ -93,6 +93,14 @@ suanli_test_job_ask (SuanliTestJob *job,
   return suanli_test_job_answer (job);
 }
 
+/* A command whose answer says nothing the test needs (it must still be one line of JSON). */
+void
+suanli_test_job_do (SuanliTestJob *job,
+                    const char    *command)
+{
+  json_object_unref (suanli_test_job_ask (job, command));
+}
+
 /* In the child: it dies with the test, so that a test that fails while a job hangs (the very
  * fault some cases look for) does not leave the job holding the suite's output open. */
 void

@@ -30,6 +30,8 @@ void               suanli_test_job_say            (SuanliTestJob      *job,
                                                    const char         *command);
 JsonObject        *suanli_test_job_ask            (SuanliTestJob      *job,
                                                    const char         *command);
+void               suanli_test_job_do             (SuanliTestJob      *job,
+                                                   const char         *command);
 gboolean           suanli_test_job_exited         (gpointer            job);
 double             suanli_test_job_exit           (SuanliTestJob      *job);
 JsonObject        *suanli_test_job_fake_state     (SuanliTestJob      *job);

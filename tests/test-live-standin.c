@@ -170,11 +170,11 @@ test_attach_mode (void)
   g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
   g_autoptr(GSubprocess) record = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonObject) before = suanli_test_job_ask (job, "launch 100");
   g_autoptr(JsonObject) during = NULL;
   g_auto(Stream) stream = { 0 };
   g_autofree char *summary = NULL;
 
+  suanli_test_job_do (job, "launch 100");   /* before START: none of these are captured */
   g_subprocess_launcher_set_child_setup (launcher, suanli_test_dies_with_test, NULL, NULL);
   record = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("SUANLI_CLI"), "record", "--attach", job->pid,
                                         "-o", output, NULL);
@@ -338,13 +338,17 @@ kineto_first (const char *name)
 {
   const char * const options[] = { "--kineto-init", name != NULL ? "--kineto-name" : NULL, name, NULL };
   g_autoptr(Job) job = suanli_test_job_start (options, NULL);
-  g_autoptr(JsonObject) started = suanli_test_job_ask (job, "kineto-start");
-  g_autofree char *refusal = suanli_test_job_start_refused (job);
-  g_autoptr(JsonObject) launched = suanli_test_job_ask (job, "launch 500");
-  g_autoptr(JsonObject) state = suanli_test_job_fake_state (job);
-  g_autoptr(JsonObject) stopped = suanli_test_job_ask (job, "kineto-stop");
-  JsonObject *kineto = json_object_get_object_member (stopped, "kineto");
+  g_autofree char *refusal = NULL;
+  g_autoptr(JsonObject) state = NULL;
+  g_autoptr(JsonObject) stopped = NULL;
+  JsonObject *kineto;
 
+  suanli_test_job_do (job, "kineto-start");
+  refusal = suanli_test_job_start_refused (job);
+  suanli_test_job_do (job, "launch 500");
+  state = suanli_test_job_fake_state (job);
+  stopped = suanli_test_job_ask (job, "kineto-stop");
+  kineto = json_object_get_object_member (stopped, "kineto");
   /* Said so (CUPTI's words or the library's own), and who when the holder gave its name. */
   g_assert_nonnull (strstr (refusal, "CUPTI"));
   g_assert_true (strstr (refusal, "MULTIPLE_SUBSCRIBERS") != NULL || strstr (refusal, "another") != NULL);
@@ -383,19 +387,17 @@ test_kineto_during_capture (void)
 {
   g_autoptr(Job) job = suanli_test_job_start (NULL, NULL);
   g_autoptr(Capture) capture = suanli_test_job_capture (job);
-  g_autoptr(JsonObject) before = suanli_test_job_ask (job, "launch 400");
   KernelsSeen seen = { capture, 400 };
-  g_autoptr(JsonObject) started = NULL;
-  g_autoptr(JsonObject) after = NULL;
   g_autoptr(JsonObject) stopped = NULL;
   g_autofree char *output = temporary_path ("taken.suanli-capture");
   g_autofree char *summary = NULL;
   g_autofree char *lowered = NULL;
   JsonObject *kineto;
 
+  suanli_test_job_do (job, "launch 400");
   suanli_test_await (kernels_seen, &seen);
-  started = suanli_test_job_ask (job, "kineto-start");
-  after = suanli_test_job_ask (job, "launch 600");
+  suanli_test_job_do (job, "kineto-start");
+  suanli_test_job_do (job, "launch 600");
   stopped = suanli_test_job_ask (job, "kineto-stop");
   kineto = json_object_get_object_member (stopped, "kineto");
   g_assert_cmpint (json_object_get_int_member (kineto, "kernels"), ==, 600);
@@ -420,14 +422,13 @@ test_kineto_takes_over (void)
 {
   g_autoptr(Job) job = suanli_test_job_start ((const char *[]) { "--rate", "5000", NULL }, NULL);
   g_autoptr(Capture) capture = suanli_test_job_capture (job);
-  g_autoptr(JsonObject) before = suanli_test_job_ask (job, "launch 400");
   KernelsSeen seen = { capture, 400 };
-  g_autoptr(JsonObject) started = NULL;
   g_autoptr(JsonObject) stopped = NULL;
   gint64 after = 0, give_up;
 
+  suanli_test_job_do (job, "launch 400");
   suanli_test_await (kernels_seen, &seen);
-  started = suanli_test_job_ask (job, "kineto-start");
+  suanli_test_job_do (job, "kineto-start");
   give_up = g_get_monotonic_time () + (gint64) suanli_test_patience_ms () * 1000;
   while (!suanli_test_capture_closed (capture))
     {
@@ -513,9 +514,9 @@ test_exit_flush_hangs (void)
 {
   g_autoptr(Job) job = suanli_test_job_start (NULL, NULL);
   g_autoptr(Capture) capture = suanli_test_job_capture (job);
-  g_autoptr(JsonObject) launched = suanli_test_job_ask (job, "launch 100");
-  g_autoptr(JsonObject) hanging = suanli_test_job_ask (job, "flush-hang");
 
+  suanli_test_job_do (job, "launch 100");
+  suanli_test_job_do (job, "flush-hang");
   g_test_message ("the job exited %.2f s after it was told to, CUPTI's flush hanging", suanli_test_job_exit (job));
   suanli_test_await (suanli_test_capture_closed, capture);
 }
@@ -529,12 +530,13 @@ test_drops_reported (void)
 {
   g_autoptr(Job) job = suanli_test_job_start (NULL, NULL);
   g_autoptr(Capture) capture = suanli_test_job_capture (job);
-  g_autoptr(JsonObject) held = suanli_test_job_ask (job, "hold 9");
-  g_autoptr(JsonObject) launched = suanli_test_job_ask (job, "launch-until-dropped 9");
-  g_autoptr(JsonObject) released = suanli_test_job_ask (job, "release 9");
+  g_autoptr(JsonObject) launched = NULL;
   g_autoptr(JsonObject) state = NULL;
   gint64 dropped;
 
+  suanli_test_job_do (job, "hold 9");
+  launched = suanli_test_job_ask (job, "launch-until-dropped 9");
+  suanli_test_job_do (job, "release 9");
   g_test_message ("%" G_GINT64_FORMAT " launches until the stand-in dropped records",
                   json_object_get_int_member (launched, "launched"));
   g_assert_cmpint (json_object_get_int_member (launched, "dropped"), >, 0);
@@ -574,15 +576,16 @@ test_held_stream_kept (void)
 {
   g_autoptr(Job) job = suanli_test_job_start (NULL, NULL);
   g_autoptr(Capture) capture = suanli_test_job_capture (job);
-  g_autoptr(JsonObject) held = suanli_test_job_ask (job, "hold 9");
-  g_autoptr(JsonObject) launched = suanli_test_job_ask (job, "launch 20000 cudaLaunchKernel 9");
-  g_autoptr(JsonObject) before = suanli_test_job_fake_state (job);
-  Flushed later = { job, json_object_get_int_member (before, "flushes") + 12 };
-  g_autoptr(JsonObject) released = NULL;
+  g_autoptr(JsonObject) before = NULL;
+  Flushed later = { job, 0 };
   guint timed = 0;
 
+  suanli_test_job_do (job, "hold 9");
+  suanli_test_job_do (job, "launch 20000 cudaLaunchKernel 9");
+  before = suanli_test_job_fake_state (job);
+  later.flushes = json_object_get_int_member (before, "flushes") + 12;
   suanli_test_await (flushed, &later);
-  released = suanli_test_job_ask (job, "release 9");
+  suanli_test_job_do (job, "release 9");
   suanli_test_capture_finish (capture);
   for (guint i = 0; i < capture->stream.kernels->len; i++)
     {
@@ -646,11 +649,12 @@ test_api_names (void)
 {
   g_autoptr(Job) job = suanli_test_job_start (NULL, NULL);
   g_autoptr(Capture) capture = suanli_test_job_capture (job);
-  g_autoptr(JsonObject) runtime = suanli_test_job_ask (job, "launch 10 cudaLaunchKernel");
-  g_autoptr(JsonObject) driver = suanli_test_job_ask (job, "launch 10 cuLaunchKernel");
-  g_autoptr(JsonObject) state = suanli_test_job_fake_state (job);
+  g_autoptr(JsonObject) state = NULL;
   guint runtime_named = 0, driver_named = 0;
 
+  suanli_test_job_do (job, "launch 10 cudaLaunchKernel");
+  suanli_test_job_do (job, "launch 10 cuLaunchKernel");
+  state = suanli_test_job_fake_state (job);
   /* Only the callbacks that matter: not whole domains. */
   g_assert_cmpint (json_object_get_int_member (state, "runtime_callbacks"), <, RUNTIME_CBIDS / 2);
   g_assert_cmpint (json_object_get_int_member (state, "driver_callbacks"), <, DRIVER_CBIDS / 2);
@@ -694,7 +698,8 @@ test_stack_every_path (void)
       guint n_launch = G_N_ELEMENTS (launch_paths);
       g_autofree char *command = p < n_launch ? g_strdup_printf ("launch 5 %s %u", launch_paths[p], 100 + p)
                                               : g_strdup_printf ("graph 3 %s %u", graph_paths[p - n_launch], 100 + p);
-      g_autoptr(JsonObject) done = suanli_test_job_ask (job, command);
+
+      suanli_test_job_do (job, command);
     }
   suanli_test_capture_finish (capture);
   g_assert_cmpuint (capture->stream.kernels->len, ==, 5 * G_N_ELEMENTS (launch_paths) + 3 * G_N_ELEMENTS (graph_paths));
