@@ -201,6 +201,24 @@ print(rows[0] if len(rows) == 1 else f"{len(rows)} rows match")' "$1" "$2")
   grep -q "could not run: suanli-cli attaching while torch.profiler holds CUPTI" "$out/wrong-table.txt" ||
     { echo "NOT OK: the table does not say which row could not run"; failures=$((failures + 1)); }
 
+  # A real Kineto trace (a GPU training step, when ../shared/fixtures is there) against suanli-cli's
+  # reading of it: the same kernels per name and the same GPU time.
+  fixture="${SUANLI_FIXTURES_DIR:-}/timeline_analysis__sampled_rank-0.json.gz"
+  if [ -f "$fixture" ]; then
+    real="$out/real-kineto"
+    mkdir -p "$real"
+    "$python" -c 'import gzip, shutil, sys; shutil.copyfileobj(gzip.open(sys.argv[1]), open(sys.argv[2], "wb"))' \
+      "$fixture" "$real/kineto.json"
+    "$cli" trace convert "$fixture" "$real/train.json"
+    printf 'train-captured ok 1\nconvert-train ok 1\ntrain-kineto ok 1\n' > "$real/steps.txt"
+    "$python" "$here/check-live.py" "$real" --json "$out/real-verdicts.json" > "$out/real-table.txt" || true
+    grep "train: kernel counts\|train: total kernel" "$out/real-table.txt"
+    expect "$out/real-verdicts.json" "train: kernel counts per name" ok
+    expect "$out/real-verdicts.json" "train: total kernel time" ok
+  else
+    echo "a real Kineto trace: not read (no $fixture)"
+  fi
+
   # train.py on the CPU: its loop, its report and torch.profiler's trace, with a small model.
   if [ -n "$torch_python" ] && "$torch_python" -c 'import torch' 2>/dev/null; then
     "$torch_python" "$here/train.py" --device cpu --steps 4 --warm-up 1 --layers 1 --d-model 32 --sequence 16 \
@@ -242,8 +260,10 @@ budget=${SUANLI_GPU_BUDGET_S:-540}
 started=$(date +%s)
 export LC_ALL=C.UTF-8 PYTHONUNBUFFERED=1
 export SUANLI_INJECT_LIBRARY="$out/libsuanli-inject.so"
-export XDG_RUNTIME_DIR="$results/runtime"
-mkdir -m 0700 "$XDG_RUNTIME_DIR"
+# The control sockets' folder: short, as a socket's path is at most 107 bytes.
+XDG_RUNTIME_DIR=$(mktemp -d /tmp/suanli-check.XXXXXX)
+export XDG_RUNTIME_DIR
+chmod 0700 "$XDG_RUNTIME_DIR"
 python=${PYTHON:-python3}
 
 say() { echo "$*" | tee -a "$log" >&2; }
@@ -297,6 +317,9 @@ chmod +x "$cli"
   grep -E '^(inject_needs_glibc|workload_needs_glibc|build_glibc)' manifest.txt
   echo "python $(timeout 60 "$python" -c 'import sys, torch; print(sys.version.split()[0], "torch", torch.__version__, "cuda", torch.version.cuda, torch.cuda.is_available())' 2>&1 | tail -n 1)"
   echo "nvcc $(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null || echo none)"
+  # Where libcupti is on this image (the injection library must find one by itself: none is named).
+  echo "libcupti $( (ls /usr/local/cuda*/lib64/libcupti.so* /usr/local/cuda*/extras/CUPTI/lib64/libcupti.so* 2>/dev/null;
+    timeout 30 "$python" -c 'import site, glob; [print(p) for s in site.getsitepackages() for p in glob.glob(s + "/nvidia/*/lib/libcupti.so*")]' 2>/dev/null) | tr '\n' ' ')"
 } > "$results/env.txt" 2>&1
 cat "$results/env.txt" | tee -a "$log"
 image_glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{ print $2 }')
@@ -348,10 +371,11 @@ wait_state() {   # wait_state PID STATE SECONDS
   done
   return 1
 }
-wait_file() {    # wait_file PATH SECONDS
+wait_file() {    # wait_file PATH SECONDS [PID]: gives up too when process PID has ended
   deadline=$(($(date +%s) + $2))
   while [ "$(date +%s)" -lt "$deadline" ]; do
     [ -e "$1" ] && return 0
+    [ -z "${3:-}" ] || kill -0 "$3" 2>/dev/null || return 1
     sleep 0.05
   done
   return 1
@@ -359,7 +383,8 @@ wait_file() {    # wait_file PATH SECONDS
 attach_rounds() {
   signals="$results/signals"
   SUANLI_QUIET=1 timeout -k 5 150 "$cli" run -- ./workload "$results/attach.txt" 3 "$signals" >> "$log" 2>&1 &
-  wait_file "$signals/ready" 60 || { say "the attach job did not get ready"; return 1; }
+  job=$!
+  wait_file "$signals/ready" 60 "$job" || { say "the attach job did not get ready"; return 1; }
   pid=$(cat "$signals/ready")
   wait_state "$pid" idle 30 || { say "job $pid is not listed idle"; return 1; }
   echo idle > "$results/attach-states.txt"
@@ -369,7 +394,7 @@ attach_rounds() {
     wait_state "$pid" capturing 20 || { say "job $pid did not start capturing"; kill "$recorder"; return 1; }
     echo capturing >> "$results/attach-states.txt"
     touch "$signals/go-$round"
-    wait_file "$signals/done-$round" 60 || { say "round $round did not end"; kill "$recorder"; return 1; }
+    wait_file "$signals/done-$round" 60 "$job" || { say "round $round did not end"; kill "$recorder"; return 1; }
     kill -INT "$recorder"   # Ctrl+C: STOP, then the rest of the stream
     wait "$recorder" || { say "record --attach ($round) failed"; return 1; }
     wait_state "$pid" idle 20 || { say "job $pid is not idle after STOP $round"; return 1; }
@@ -377,7 +402,7 @@ attach_rounds() {
     echo "attach-$round ok 0" >> "$steps"
   done
   touch "$signals/go-3"
-  wait_file "$signals/done-3" 60 || { say "round 3 did not end"; return 1; }
+  wait_file "$signals/done-3" 60 "$job" || { say "round 3 did not end"; return 1; }
   echo "attach-3 ok 0" >> "$steps"
   wait
 }
