@@ -128,8 +128,11 @@ class Trace:
             elif phase in ("s", "f") and "id" in event:
                 flow_ends[(event.get("cat"), event["id"])][phase] = (event.get("pid"), event.get("tid"), ns(event["ts"]))
         self.kernels.sort(key=lambda k: k["start"])
-        # A flow binds the slice that starts where its end sits, on that end's thread or stream.
-        api_at = {(a["pid"], a["tid"], a["start"]): a for a in self.apis}
+        # A flow binds the slice that starts where its end sits, on that end's thread or stream (of
+        # two API calls starting together, the outer one: the longer).
+        api_at = {}
+        for a in sorted(self.apis, key=lambda a: a["start"] - a["end"]):
+            api_at.setdefault((a["pid"], a["tid"], a["start"]), a)
         gpu_at = {(k["pid"], k["tid"], k["start"]): k for k in self.kernels + self.copies + self.memsets}
         self.flows = 0
         for ends in flow_ends.values():
@@ -260,6 +263,11 @@ def percent(a, b):
 def workload_rows(table):
     runs = [1, 2, 3]
 
+    def first_capture():
+        """The first launch-mode capture, converted, and the workload's report of that run."""
+        table.step_ran("convert-capture-1")
+        return table.trace("capture-1.json"), read_report(table.path("captured-1.txt"))
+
     def counts():
         table.step_ran(*(f"captured-{i}" for i in runs), *(f"convert-capture-{i}" for i in runs))
         seen, good = [], True
@@ -286,8 +294,7 @@ def workload_rows(table):
     table.row("kernel names demangled as Kineto shows them", names)
 
     def copies():
-        table.step_ran("convert-capture-1")
-        trace, report = table.trace("capture-1.json"), read_report(table.path("captured-1.txt"))
+        trace, report = first_capture()
         n, size, memset_size = one(report, "copies_each_way"), one(report, "copy_bytes"), one(report, "memset_bytes")
         by = collections.defaultdict(list)
         for copy in trace.copies:
@@ -302,8 +309,7 @@ def workload_rows(table):
     table.row("copies: directions and bytes (10 × 8 MiB each way, 1 MiB memset)", copies)
 
     def durations():
-        table.step_ran("convert-capture-1")
-        trace, report = table.trace("capture-1.json"), read_report(table.path("captured-1.txt"))
+        trace, report = first_capture()
         long_ns = one(report, "long_ns")
         events = [float(words[2]) * 1e6 for words in report["long_event_ms"]]
         kernels = [k for k in trace.named(LONG) if k["end"] - k["start"] >= 100000]
@@ -317,8 +323,7 @@ def workload_rows(table):
     table.row("durations >= 100 us vs CUDA events (within 10%)", durations)
 
     def geometry():
-        table.step_ran("convert-capture-1")
-        trace, report = table.trace("capture-1.json"), read_report(table.path("captured-1.txt"))
+        trace, report = first_capture()
         registers = {words[0]: int(words[1]) for words in report["registers"]}
         sms = one(report, "sm_count")
         wrong = []
@@ -345,8 +350,7 @@ def workload_rows(table):
     table.row("grid, block and registers of every kernel", geometry)
 
     def streams():
-        table.step_ran("convert-capture-1")
-        trace, report = table.trace("capture-1.json"), read_report(table.path("captured-1.txt"))
+        trace, report = first_capture()
         ids = {words[0]: int(words[1]) for words in report["stream_id"]}
         long_streams = {int(k["args"]["stream"]) for k in trace.named(LONG) if k["end"] - k["start"] >= 100000}
         short_streams = {int(k["args"]["stream"]) for k in trace.named(SHORT)}
@@ -382,8 +386,7 @@ def workload_rows(table):
     table.row("NVTX ranges, with their GPU work inside them", nvtx)
 
     def clocks():
-        table.step_ran("convert-capture-1")
-        trace, report = table.trace("capture-1.json"), read_report(table.path("captured-1.txt"))
+        trace, report = first_capture()
         stamps = [(int(w[2]), int(w[3])) for w in report["long_realtime_ns"]]
         kernels = [k for k in trace.named(LONG) if k["end"] - k["start"] >= 100000]
         if len(kernels) != len(stamps):
@@ -426,8 +429,7 @@ def workload_rows(table):
     table.row("a flow from every launch to its kernel", flows)
 
     def paths():
-        table.step_ran("convert-capture-1")
-        trace, report = table.trace("capture-1.json"), read_report(table.path("captured-1.txt"))
+        trace, report = first_capture()
         wrong = []
         for number, name in ((int(w[0]), w[1]) for w in report["path"]):
             kernels = [k for k in trace.named(PATH) if grid_of(k["args"].get("grid"))[0] == number]

@@ -21,8 +21,8 @@
 #
 # OUT must be inside the repository and ignored (e.g. _build-gpu) to travel to the GPU machine:
 #   tests/gpu/check-live.sh build _build-gpu
-#   device run: carry ["_build-gpu"], command "_build-gpu/check-live.sh run _build-gpu;
-#     cp _build-gpu/results/table.txt _build-gpu/results/log.txt $OUT/", timeout_s 600
+#   device run: carry ["_build-gpu"], timeout_s 600, command
+#     _build-gpu/check-live.sh run _build-gpu; s=$?; cp _build-gpu/results/table.txt _build-gpu/results/log.txt $OUT/; exit $s
 #
 # The workload (workload.cu) runs plain, injected but idle (`suanli-cli run`) and recorded
 # (`suanli-cli record --`), three times each; then once as a job waiting between rounds, recorded
