@@ -60,6 +60,10 @@ class Missing(Exception):
     """What a row needs is not there: the row did not run."""
 
 
+class Failed(Exception):
+    """A step that a row needs failed where its plain run did not: the row failed."""
+
+
 def need(path, why=None):
     if not os.path.exists(path):
         raise Missing(why or f"{os.path.basename(path)} is missing")
@@ -218,11 +222,17 @@ class Table:
         return os.path.join(self.results, name)
 
     def step_ran(self, *names):
-        """Raises Missing when a step that made a row's input did not run to its end."""
+        """Raises Missing when a step that made a row's input was skipped, or failed as its plain
+        run did too (the machine cannot run it at all); Failed when it failed alone."""
         for name in names:
             status, why = self.steps.get(name, ("missing", "the step did not run"))
-            if status != "ok":
-                raise Missing(f"step {name} {status}" + (f": {why}" if why else ""))
+            if status == "ok":
+                continue
+            said = f"step {name} {status}" + (f": {why}" if why else "")
+            baseline = "train-plain-1" if name.startswith("train") else "plain-1"
+            if status in ("skipped", "missing") or self.steps.get(baseline, ("missing",))[0] != "ok":
+                raise Missing(said)
+            raise Failed(said)
 
     def trace(self, name):
         if name not in self.cache:
@@ -240,6 +250,8 @@ class Table:
             verdict, measured = function()
         except Missing as missing:
             verdict, measured = "NOT RUN", str(missing)
+        except Failed as failed:
+            verdict, measured = "FAIL", str(failed)
         except (KeyError, ValueError, IndexError, ZeroDivisionError, json.JSONDecodeError, struct.error) as error:
             verdict, measured = "FAIL", f"unreadable: {type(error).__name__}: {error}"
         self.rows.append((check, measured, verdict))
@@ -247,7 +259,7 @@ class Table:
     def figure(self, check, function):
         try:
             measured = function()
-        except (Missing, KeyError, ValueError, IndexError, ZeroDivisionError, struct.error) as why:
+        except (Missing, Failed, KeyError, ValueError, IndexError, ZeroDivisionError, struct.error) as why:
             measured = f"(none: {why})"
         self.rows.append((check, measured, "(figure)"))
 
@@ -595,7 +607,7 @@ def train_rows(table):
             plain_names = [n for n in ("train-plain-1", "train-plain-2") if table.steps.get(n, ("",))[0] == "ok"]
             if not plain_names:
                 table.step_ran("train-plain-1")
-            names = [f"train-{kind}-1", f"train-{kind}-2"] if kind == "idle" else ["train-captured"]
+            names = [f"train-{kind}-1", f"train-{kind}-2"] if kind == "idle" else [f"train-{kind}"]
             names = [n for n in names if table.steps.get(n, ("",))[0] == "ok"]
             if not names:
                 table.step_ran(f"train-{kind}" if kind != "idle" else "train-idle-1")

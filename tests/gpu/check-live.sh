@@ -181,7 +181,7 @@ print(rows[0] if len(rows) == 1 else f"{len(rows)} rows match")' "$1" "$2")
     expect "$out/verdicts.json" "$row" "$demangled"
   done
 
-  # Wrong inputs: a kernel lost, idle steps 5% slower, a step that timed out; those rows, only.
+  # Wrong inputs: a kernel lost, idle steps 5% slower, a step skipped and one timed out; those rows, only.
   wrong="$out/wrong"
   mkdir -p "$wrong"
   fill "$wrong"
@@ -189,13 +189,15 @@ print(rows[0] if len(rows) == 1 else f"{len(rows)} rows match")' "$1" "$2")
   "$cli" trace convert "$wrong/capture-2.suanli-capture" "$wrong/capture-2.json"
   echo '{"median_step_ms": 10.5}' > "$wrong/train-idle-1.json"
   echo '{"median_step_ms": 10.5}' > "$wrong/train-idle-2.json"
-  sed -i 's/^train-f ok 1$/train-f timeout 90 (the step ran past its limit)/' "$wrong/steps.txt"
+  sed -i 's/^train-f ok 1$/train-f skipped 0 no time left/; s/^train-e ok 1$/train-e timeout 90 ran past its limit/' \
+    "$wrong/steps.txt"
   "$python" "$here/check-live.py" "$wrong" --json "$out/wrong-verdicts.json" > "$out/wrong-table.txt" && {
     echo "NOT OK: check-live.py exited 0 on wrong inputs"; failures=$((failures + 1)); }
   cat "$out/wrong-table.txt"
   expect "$out/wrong-verdicts.json" "kernels per run" FAIL
   expect "$out/wrong-verdicts.json" "train: step time idle" FAIL
   expect "$out/wrong-verdicts.json" "attaching while torch.profiler" "NOT RUN"
+  expect "$out/wrong-verdicts.json" "torch.profiler starting" FAIL
   expect "$out/wrong-verdicts.json" "durations >= 100 us" ok
   expect "$out/wrong-verdicts.json" "a flow from every launch" ok
   grep -q "could not run: suanli-cli attaching while torch.profiler holds CUPTI" "$out/wrong-table.txt" ||
@@ -326,6 +328,9 @@ image_glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{ print $2 }')
 inject_glibc=$(awk '$1 == "inject_needs_glibc" { print $2 }' manifest.txt)
 if [ -n "$image_glibc" ] && [ "$(printf '%s\n%s\n' "$inject_glibc" "$image_glibc" | sort -V | head -n 1)" != "$inject_glibc" ]; then
   say "the injection library needs glibc $inject_glibc; this image has $image_glibc: it cannot load into the jobs"
+  echo "inject_loads no: needs glibc $inject_glibc, the image has $image_glibc" >> "$results/env.txt"
+else
+  echo "inject_loads yes: needs glibc $inject_glibc, the image has ${image_glibc:-an unknown one}" >> "$results/env.txt"
 fi
 step cli-starts 30 "$cli" --help || true
 
@@ -380,29 +385,33 @@ wait_file() {    # wait_file PATH SECONDS [PID]: gives up too when process PID h
   done
   return 1
 }
+attach_failed() {   # attach_failed ROUND WHY
+  echo "attach-$1 failed 0 $2" >> "$steps"
+  say "attach round $1: $2"
+}
 attach_rounds() {
   signals="$results/signals"
   SUANLI_QUIET=1 timeout -k 5 150 "$cli" run -- ./workload "$results/attach.txt" 3 "$signals" >> "$log" 2>&1 &
   job=$!
-  wait_file "$signals/ready" 60 "$job" || { say "the attach job did not get ready"; return 1; }
+  wait_file "$signals/ready" 60 "$job" || { attach_failed 1 "the job did not get ready"; return 1; }
   pid=$(cat "$signals/ready")
-  wait_state "$pid" idle 30 || { say "job $pid is not listed idle"; return 1; }
+  wait_state "$pid" idle 30 || { attach_failed 1 "job $pid is not listed idle"; return 1; }
   echo idle > "$results/attach-states.txt"
   for round in 1 2; do
     "$cli" record --attach "$pid" --duration 60 -o "$results/attach-$round.suanli-capture" >> "$log" 2>&1 &
     recorder=$!
-    wait_state "$pid" capturing 20 || { say "job $pid did not start capturing"; kill "$recorder"; return 1; }
+    wait_state "$pid" capturing 20 || { attach_failed "$round" "job $pid did not start capturing"; kill "$recorder"; return 1; }
     echo capturing >> "$results/attach-states.txt"
     touch "$signals/go-$round"
-    wait_file "$signals/done-$round" 60 "$job" || { say "round $round did not end"; kill "$recorder"; return 1; }
+    wait_file "$signals/done-$round" 60 "$job" || { attach_failed "$round" "the round did not end"; kill "$recorder"; return 1; }
     kill -INT "$recorder"   # Ctrl+C: STOP, then the rest of the stream
-    wait "$recorder" || { say "record --attach ($round) failed"; return 1; }
-    wait_state "$pid" idle 20 || { say "job $pid is not idle after STOP $round"; return 1; }
+    wait "$recorder" || { attach_failed "$round" "suanli-cli record --attach failed"; return 1; }
+    wait_state "$pid" idle 20 || { attach_failed "$round" "job $pid is not idle after STOP"; return 1; }
     echo idle >> "$results/attach-states.txt"
     echo "attach-$round ok 0" >> "$steps"
   done
   touch "$signals/go-3"
-  wait_file "$signals/done-3" 60 "$job" || { say "round 3 did not end"; return 1; }
+  wait_file "$signals/done-3" 60 "$job" || { attach_failed 3 "the round after the STOPs did not end"; return 1; }
   echo "attach-3 ok 0" >> "$steps"
   wait
 }
@@ -420,38 +429,41 @@ for round in 1 2; do
 done
 
 # ---- train.py: a small transformer's training loop ----
-train() {   # train NAME LIMIT PREFIX… -- ARGUMENTS…: train.py under PREFIX, its report in NAME.json
+train() {   # train NAME LIMIT PREFIX… :: ARGUMENTS…: train.py under PREFIX, its report in NAME.json
   name=$1 limit=$2
   shift 2
   prefix=""
-  while [ "$1" != "--" ]; do prefix="$prefix $1"; shift; done
+  while [ "$1" != "::" ]; do prefix="$prefix $1"; shift; done
   shift
   # shellcheck disable=SC2086 # the prefix is words
   step "$name" "$limit" $prefix "$python" "$out/train.py" --device cuda --report "$results/$name.json" "$@"
 }
 if timeout 60 "$python" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' >> "$log" 2>&1; then
-  train train-plain-1 120 -- || true
-  train train-idle-1 120 env SUANLI_QUIET=1 "$cli" run -- || true
-  train train-captured 180 "$cli" record -o "$results/train.suanli-capture" -- || true
-  train train-kineto 180 -- --profile "$results/kineto.json" || true
+  train train-plain-1 120 :: || true
+  train train-idle-1 120 env SUANLI_QUIET=1 "$cli" run -- :: || true
+  train train-captured 180 "$cli" record -o "$results/train.suanli-capture" -- :: || true
+  train train-kineto 180 :: --profile "$results/kineto.json" || true
   # torch.profiler starting while suanli-cli records the job from its launch.
-  train train-e 180 "$cli" record -o "$results/train-e.suanli-capture" -- --profile "$results/kineto-e.json" || true
+  train train-e 180 "$cli" record -o "$results/train-e.suanli-capture" -- :: --profile "$results/kineto-e.json" || true
   # suanli-cli attaching while torch.profiler holds CUPTI: the job holds in its profiled loop.
   rm -f "$results/signals/hold-ready" "$results/signals/hold-go"
   (
+    set +e
     wait_file "$results/signals/hold-ready" 120 || exit 1
     pid=$(cat "$results/signals/hold-ready")
-    wait_state "$pid" idle 30
+    wait_state "$pid" idle 30 || echo "job $pid is not listed idle" > "$results/record-f.log"
     timeout -k 5 30 "$cli" record --attach "$pid" --duration 3 -o "$results/train-f.suanli-capture" \
-      > "$results/record-f.log" 2>&1
+      >> "$results/record-f.log" 2>&1
     echo "record --attach exit $?" >> "$results/record-f.log"
     touch "$results/signals/hold-go"
   ) &
-  train train-f 180 env SUANLI_QUIET=1 "$cli" run -- --profile "$results/kineto-f.json" --hold "$results/signals/hold" || true
-  wait || true
+  helper=$!
+  train train-f 180 env SUANLI_QUIET=1 "$cli" run -- :: --profile "$results/kineto-f.json" --hold "$results/signals/hold" || true
+  kill "$helper" 2>/dev/null || true   # when the job ended before it held
+  wait "$helper" 2>/dev/null || true
   [ -s "$results/train-f.suanli-capture" ] || rm -f "$results/train-f.suanli-capture"
-  train train-plain-2 120 -- || true
-  train train-idle-2 120 env SUANLI_QUIET=1 "$cli" run -- || true
+  train train-plain-2 120 :: || true
+  train train-idle-2 120 env SUANLI_QUIET=1 "$cli" run -- :: || true
   if [ -s "$results/train.suanli-capture" ]; then
     step convert-train 120 "$cli" trace convert "$results/train.suanli-capture" "$results/train.json" || true
   else
