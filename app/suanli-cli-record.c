@@ -53,21 +53,16 @@ inject_library (void)
 }
 
 /* The environment a job needs to be profilable: the driver loads the library at cuInit, and NVTX
- * reaches CUPTI through its own injection variable. */
+ * loads it too (for its ranges) at the job's first NVTX call. Neither loads libcupti: only START
+ * does. An NVTX injection the user set already (another tool's) is kept. */
 static char **
 profilable_environment (void)
 {
   char **environment = g_get_environ ();
   g_autofree char *library = inject_library ();
-  static const char * const nvtx[] = { "/usr/local/cuda/lib64/libcupti.so.13", "/usr/local/cuda/lib64/libcupti.so" };
 
   environment = g_environ_setenv (environment, "CUDA_INJECTION64_PATH", library, TRUE);
-  for (guint i = 0; i < G_N_ELEMENTS (nvtx); i++)
-    if (g_file_test (nvtx[i], G_FILE_TEST_EXISTS))
-      {
-        environment = g_environ_setenv (environment, "NVTX_INJECTION64_PATH", nvtx[i], FALSE);
-        break;
-      }
+  environment = g_environ_setenv (environment, "NVTX_INJECTION64_PATH", library, FALSE);
   return environment;
 }
 
@@ -266,7 +261,12 @@ suanli_cli_record (int    argc,
   if (command != NULL)
     {
       g_auto(GStrv) environment = profilable_environment ();
+      g_autofree char *launcher = g_strdup_printf ("%d", (int) getpid ());
 
+      /* Without a delay the capture begins inside the job's cuInit, so nothing it does is missed:
+       * the library waits for this process (its parent) to claim it. */
+      if (delay <= 0)
+        environment = g_environ_setenv (environment, "SUANLI_CAPTURE_FROM_LAUNCH", launcher, TRUE);
       if (!g_spawn_async (NULL, command, environment, G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
                           &child, &error))
         {

@@ -61,9 +61,12 @@ generator_start (SuanliInjectSource  *source,
   return pthread_create (&generator->thread, NULL, generate, generator) == 0 ? 0 : -1;
 }
 
-static void
-generator_flush (SuanliInjectSource *source)
+static int
+generator_flush (SuanliInjectSource *source,
+                 char               *why,
+                 size_t              why_size)
 {
+  return -1;   /* it never has to end on its own */
 }
 
 static uint64_t

@@ -239,13 +239,13 @@ assert_pages_shortcuts_listed (SuanliWindow *window,
                                GtkWidget    *shortcuts)
 {
   g_autoptr(GHashTable) listed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  const GType pages[] = { SUANLI_TYPE_PLAN_PAGE, SUANLI_TYPE_CATALOG_PAGE };
+  const char * const pages[] = { SUANLI_PAGE_PLANNER, SUANLI_PAGE_CATALOG };
   guint checked = 0;
 
   collect_listed (shortcuts, listed);
   for (guint p = 0; p < G_N_ELEMENTS (pages); p++)
     {
-      GtkWidget *page = suanli_test_find_widget (GTK_WIDGET (window), pages[p]);
+      GtkWidget *page = suanli_window_get_page (window, pages[p]);
       g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (page);
 
       for (guint c = 0; c < g_list_model_get_n_items (controllers); c++)

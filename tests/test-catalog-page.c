@@ -39,8 +39,7 @@ fixture_set_up (Fixture       *fixture,
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1280, 820);
   gtk_window_present (GTK_WINDOW (fixture->window));
   suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
-  fixture->page = SUANLI_CATALOG_PAGE (suanli_test_find_widget (GTK_WIDGET (fixture->window),
-                                                                SUANLI_TYPE_CATALOG_PAGE));
+  fixture->page = SUANLI_CATALOG_PAGE (suanli_window_get_page (fixture->window, SUANLI_PAGE_CATALOG));
   g_assert_nonnull (fixture->page);
 }
 

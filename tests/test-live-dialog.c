@@ -142,7 +142,7 @@ test_remote_ranks (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 1180, 760);
   gtk_window_present (GTK_WINDOW (window));
   suanli_window_show_page (window, SUANLI_PAGE_PROFILER);
-  page = SUANLI_PROFILE_PAGE (suanli_test_find_widget (GTK_WIDGET (window), SUANLI_TYPE_PROFILE_PAGE));
+  page = SUANLI_PROFILE_PAGE (suanli_window_get_page (window, SUANLI_PAGE_PROFILER));
   dialog = SUANLI_LIVE_DIALOG (suanli_profile_page_open_live (page));
 
   /* Connect to Agent… as people see it. */

@@ -53,7 +53,7 @@ fixture_set_up (Fixture       *fixture,
   suanli_window_show_page (fixture->window, SUANLI_PAGE_PLANNER);
   gtk_window_present (GTK_WINDOW (fixture->window));
   suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
-  fixture->page = SUANLI_PLAN_PAGE (suanli_test_find_widget (GTK_WIDGET (fixture->window), SUANLI_TYPE_PLAN_PAGE));
+  fixture->page = SUANLI_PLAN_PAGE (suanli_window_get_page (fixture->window, SUANLI_PAGE_PLANNER));
   g_assert_nonnull (fixture->page);
 }
 
@@ -647,7 +647,7 @@ test_name_autosaved (void)
         suanli_window_show_page (window, SUANLI_PAGE_PLANNER);
         gtk_window_present (GTK_WINDOW (window));
         suanli_test_wait_for_frame (GTK_WIDGET (window));
-        page = SUANLI_PLAN_PAGE (suanli_test_find_widget (GTK_WIDGET (window), SUANLI_TYPE_PLAN_PAGE));
+        page = SUANLI_PLAN_PAGE (suanli_window_get_page (window, SUANLI_PAGE_PLANNER));
         row = name_row (GTK_WIDGET (page));
         if (open == 0)
           {
@@ -922,7 +922,7 @@ test_catalog_arrives_later (void)
   remove_autosave ();
   gtk_window_present (GTK_WINDOW (window));
   suanli_test_wait_for_frame (GTK_WIDGET (window));
-  page = SUANLI_PLAN_PAGE (suanli_test_find_widget (GTK_WIDGET (window), SUANLI_TYPE_PLAN_PAGE));
+  page = SUANLI_PLAN_PAGE (suanli_window_get_page (window, SUANLI_PAGE_PLANNER));
 
   suanli_catalog_load_builtin (loaded, problems);
   suanli_catalog_replace_all (catalog, loaded);

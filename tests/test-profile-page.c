@@ -60,7 +60,7 @@ fixture_set_up (Fixture       *fixture,
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1180, 760);
   gtk_window_present (GTK_WINDOW (fixture->window));
   suanli_window_show_page (fixture->window, SUANLI_PAGE_PROFILER);
-  fixture->page = SUANLI_PROFILE_PAGE (suanli_test_find_widget (GTK_WIDGET (fixture->window), SUANLI_TYPE_PROFILE_PAGE));
+  fixture->page = SUANLI_PROFILE_PAGE (suanli_window_get_page (fixture->window, SUANLI_PAGE_PROFILER));
   fixture->timeline = SUANLI_TIMELINE (suanli_profile_page_get_timeline (fixture->page));
   suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
 

@@ -17,6 +17,7 @@
 
 #include <signal.h>
 
+#include "suanli-capture.h"
 #include "suanli-import.h"
 #include "suanli-live-job.h"
 #include "suanli-test-process.h"
@@ -224,6 +225,37 @@ test_record_until_exit (void)
   g_unlink (output);
 }
 
+/* The header's flags of a capture file. */
+static guint32
+capture_flags (const char *path)
+{
+  g_autofree char *contents = NULL;
+  SuanliCaptureHeader header;
+  gsize length = 0, consumed = 0;
+
+  g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+  g_assert_cmpint (suanli_capture_read_header (contents, length, &header, &consumed), ==, SUANLI_CAPTURE_OK);
+  return header.flags;
+}
+
+/* Launch mode begins the capture inside the job's cuInit: a job that is done before `record` has
+ * even connected (it makes its kernels and exits at once) is still captured whole, and the file
+ * says it holds the job from its launch. */
+static void
+test_record_short_job (void)
+{
+  g_autofree char *output = g_build_filename (runtime_dir, "short.suanli-capture", NULL);
+  g_auto(Run) launched = { 0 };
+
+  suanli_test_run_cli (&launched, "en", (const char *[]) { "record", "-o", output, "--", g_getenv ("SUANLI_FAKE_JOB"),
+                                                          "2000", "0", "0", NULL });
+  g_test_message ("%s", launched.err);
+  g_assert_cmpint (launched.status, ==, 0);
+  g_assert_cmpuint (slices_in (output), ==, 2000);
+  g_assert_cmpuint (capture_flags (output) & SUANLI_CAPTURE_FROM_LAUNCH, !=, 0);
+  g_unlink (output);
+}
+
 /* Attach mode: --duration, then Ctrl+C; each writes a capture that opens. */
 static void
 test_record_attached (void)
@@ -253,6 +285,8 @@ test_record_attached (void)
     g_test_message ("%" G_GUINT64_FORMAT " kernels in one second", slices);
     g_assert_cmpuint (slices, >, 0);
     g_assert_cmpuint (slices, <, 1000000);
+    /* Attached: it holds what came after START, and says so. */
+    g_assert_cmpuint (capture_flags (timed) & SUANLI_CAPTURE_FROM_LAUNCH, ==, 0);
   }
 
   /* Ctrl+C: STOP, the rest, a whole capture, and exit 0; the capture replaces a 0600 file and
@@ -320,6 +354,7 @@ main (int    argc,
   g_test_add_func ("/record/jobs", test_jobs);
   g_test_add_func ("/record/refused", test_record_refused);
   g_test_add_func ("/record/launch", test_record_launch);
+  g_test_add_func ("/record/short-job", test_record_short_job);
   g_test_add_func ("/record/until-exit", test_record_until_exit);
   g_test_add_func ("/record/attached", test_record_attached);
   status = g_test_run ();

@@ -180,7 +180,7 @@ load_trace (SuanliWindow    *window,
   g_autofree char *directory = g_dir_make_tmp ("suanli-window-XXXXXX", NULL);
   g_autofree char *path = suanli_test_trace_for_screenshots (directory);
   g_autoptr(GFile) file = g_file_new_for_path (path);
-  GtkWidget *page = suanli_test_find_widget (GTK_WIDGET (window), SUANLI_TYPE_PROFILE_PAGE);
+  GtkWidget *page = suanli_window_get_page (window, SUANLI_PAGE_PROFILER);
 
   suanli_profile_page_open_files (SUANLI_PROFILE_PAGE (page), &file, 1);
   suanli_test_await (trace_shown, page);

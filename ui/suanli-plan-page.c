@@ -1182,27 +1182,30 @@ plan_is_empty (SuanliPlan *plan)
   return json_object_get_size (root) == 0 || (json_object_get_size (root) == 1 && json_object_has_member (root, "schema"));
 }
 
-/* A first plan to look at: the one left from last time, else a 7B model on eight of the catalog's
- * H100s, named after them until the user names it. */
-static void
-start_plan (SuanliPlanPage *self)
+/**
+ * suanli_plan_page_start_plan:
+ *
+ * Fills an empty @plan with a first plan to look at: the one left from last time, else a 7B model on
+ * eight of the catalog's H100s, named after them until the user names it. The window does this at
+ * its start, before the planner is built, so the other pages see the plan too.
+ */
+void
+suanli_plan_page_start_plan (SuanliPlan *plan)
 {
   g_autoptr(GFile) file = autosave_file ();
   g_autoptr(SuanliPlan) saved = NULL;
 
-  if (!plan_is_empty (self->plan))
+  if (!plan_is_empty (plan))
     return;
   saved = suanli_plan_new_from_file (file, NULL);
-  self->restoring = TRUE;
   if (saved != NULL)
-    suanli_plan_replace (self->plan, saved);
+    suanli_plan_replace (plan, saved);
   else
-    suanli_plan_apply_merge_patch_data (self->plan,
+    suanli_plan_apply_merge_patch_data (plan,
                                         "{\"model\": {\"preset\": \"llama-2-7b\"},"
                                         " \"workload\": {\"seq_len\": 4096, \"global_batch\": 512, \"tokens\": 2e12},"
                                         " \"system\": {\"accelerator\": \"nvidia-h100-sxm\"},"
                                         " \"assumptions\": {\"price_per_gpu_hour\": 2.5}}", NULL);
-  self->restoring = FALSE;
 }
 
 static void
@@ -1220,7 +1223,9 @@ suanli_plan_page_constructed (GObject *object)
   if (g_list_model_get_n_items (G_LIST_MODEL (self->catalog)) > 0)
     suanli_plan_form_set_plan (self->form, self->plan, self->catalog);
   suanli_plan_name_row_set_plan (self->name_row, self->plan);
-  start_plan (self);
+  self->restoring = TRUE;
+  suanli_plan_page_start_plan (self->plan);
+  self->restoring = FALSE;
   self->snapshot = suanli_plan_to_data (self->plan);
   g_signal_connect (self->plan, "changed", G_CALLBACK (on_plan_changed), self);
   /* The catalog may still be loading: the form's choices and the estimate follow it. */

@@ -34,4 +34,6 @@ gboolean              suanli_plan_page_export_report (SuanliPlanPage *self,
                                                       SuanliPaper     paper);
 gboolean              suanli_plan_page_is_exporting  (SuanliPlanPage *self);
 
+void        suanli_plan_page_start_plan (SuanliPlan *plan);
+
 G_END_DECLS

@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "suanli-catalog-page.h"
+#include "suanli-page-slot.h"
 #include "suanli-plan-page.h"
 #include "suanli-profile-page.h"
 #include "suanli-window.h"
@@ -39,16 +40,19 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-static void
-add_page (SuanliWindow *self,
-          GtkWidget    *page,
-          const char   *name,
-          const char   *title,
-          const char   *icon_name)
+/* A page in the stack, built when it is first shown or asked for (suanli_window_get_page). */
+static GtkWidget *
+add_page (SuanliWindow      *self,
+          SuanliPageBuilder  build,
+          const char        *name,
+          const char        *title,
+          const char        *icon_name)
 {
-  AdwViewStackPage *stack_page = adw_view_stack_add_titled (self->stack, page, name, title);
+  GtkWidget *slot = suanli_page_slot_new (build, self->workspace);
+  AdwViewStackPage *stack_page = adw_view_stack_add_titled (self->stack, slot, name, title);
 
   adw_view_stack_page_set_icon_name (stack_page, icon_name);
+  return slot;
 }
 
 static void
@@ -170,7 +174,8 @@ show_page_action (GtkWidget  *widget,
 static void
 update_title (SuanliWindow *self)
 {
-  GtkWidget *planner = adw_view_stack_get_child_by_name (self->stack, SUANLI_PAGE_PLANNER);
+  GtkWidget *slot = adw_view_stack_get_child_by_name (self->stack, SUANLI_PAGE_PLANNER);
+  GtkWidget *planner = slot != NULL ? suanli_page_slot_peek_page (SUANLI_PAGE_SLOT (slot)) : NULL;
   const char *name = planner != NULL ? suanli_plan_page_get_plan_name (SUANLI_PLAN_PAGE (planner)) : NULL;
   g_autofree char *title = NULL;
 
@@ -183,20 +188,30 @@ update_title (SuanliWindow *self)
 }
 
 static void
+on_planner_built (SuanliPageSlot *slot,
+                  GtkWidget      *planner,
+                  SuanliWindow   *self)
+{
+  g_signal_connect_object (planner, "notify::plan-name", G_CALLBACK (update_title), self, G_CONNECT_SWAPPED);
+  update_title (self);
+}
+
+static void
 suanli_window_constructed (GObject *object)
 {
   SuanliWindow *self = SUANLI_WINDOW (object);
 
   G_OBJECT_CLASS (suanli_window_parent_class)->constructed (object);
 
-  add_page (self, suanli_catalog_page_new (self->workspace), SUANLI_PAGE_CATALOG,
-            _("Catalog"), "suanli-catalog-symbolic");
-  add_page (self, suanli_plan_page_new (self->workspace), SUANLI_PAGE_PLANNER,
-            _("Planner"), "suanli-planner-symbolic");
-  g_signal_connect_object (adw_view_stack_get_child_by_name (self->stack, SUANLI_PAGE_PLANNER), "notify::plan-name",
-                           G_CALLBACK (update_title), self, G_CONNECT_SWAPPED);
-  add_page (self, suanli_profile_page_new (self->workspace), SUANLI_PAGE_PROFILER,
-            _("Profiler"), "suanli-profiler-symbolic");
+  /* The plan the planner will show, there from the start for the other pages (the profiler's
+   * comparison, the catalog's "use in plan") even before the planner is built. */
+  if (self->workspace != NULL)
+    suanli_plan_page_start_plan (suanli_workspace_get_plan (self->workspace));
+  add_page (self, suanli_catalog_page_new, SUANLI_PAGE_CATALOG, _("Catalog"), "suanli-catalog-symbolic");
+  g_signal_connect_object (add_page (self, suanli_plan_page_new, SUANLI_PAGE_PLANNER, _("Planner"),
+                                     "suanli-planner-symbolic"),
+                           "page-built", G_CALLBACK (on_planner_built), self, 0);
+  add_page (self, suanli_profile_page_new, SUANLI_PAGE_PROFILER, _("Profiler"), "suanli-profiler-symbolic");
   g_signal_connect_object (self->stack, "notify::visible-child-name", G_CALLBACK (update_title), self,
                            G_CONNECT_SWAPPED);
   update_title (self);
@@ -345,6 +360,25 @@ suanli_window_show_page (SuanliWindow *self,
   adw_view_stack_set_visible_child_name (self->stack, name);
 }
 
+/**
+ * suanli_window_get_page:
+ * @name: SUANLI_PAGE_CATALOG, SUANLI_PAGE_PLANNER or SUANLI_PAGE_PROFILER
+ *
+ * Returns: (transfer none): the page, built now if it had not been shown yet.
+ */
+GtkWidget *
+suanli_window_get_page (SuanliWindow *self,
+                        const char   *name)
+{
+  GtkWidget *slot;
+
+  g_return_val_if_fail (SUANLI_IS_WINDOW (self), NULL);
+  slot = adw_view_stack_get_child_by_name (self->stack, name);
+  g_return_val_if_fail (SUANLI_IS_PAGE_SLOT (slot), NULL);
+
+  return suanli_page_slot_get_page (SUANLI_PAGE_SLOT (slot));
+}
+
 const char *
 suanli_window_get_visible_page (SuanliWindow *self)
 {
@@ -398,7 +432,7 @@ suanli_window_open_plan (SuanliWindow  *self,
 
   g_return_val_if_fail (SUANLI_IS_WINDOW (self), FALSE);
 
-  page = adw_view_stack_get_child_by_name (self->stack, SUANLI_PAGE_PLANNER);
+  page = suanli_window_get_page (self, SUANLI_PAGE_PLANNER);
   if (!suanli_plan_page_load_file (SUANLI_PLAN_PAGE (page), file, error))
     return FALSE;
   suanli_window_show_page (self, SUANLI_PAGE_PLANNER);
@@ -415,7 +449,7 @@ suanli_window_open_trace (SuanliWindow *self,
 
   g_return_if_fail (SUANLI_IS_WINDOW (self));
 
-  page = adw_view_stack_get_child_by_name (self->stack, SUANLI_PAGE_PROFILER);
+  page = suanli_window_get_page (self, SUANLI_PAGE_PROFILER);
   suanli_profile_page_add_file (SUANLI_PROFILE_PAGE (page), file);
   suanli_window_show_page (self, SUANLI_PAGE_PROFILER);
 }

@@ -25,6 +25,8 @@ SuanliWorkspace *suanli_window_get_workspace         (SuanliWindow    *self);
 void             suanli_window_show_page             (SuanliWindow    *self,
                                                       const char      *name);
 const char      *suanli_window_get_visible_page      (SuanliWindow    *self);
+GtkWidget       *suanli_window_get_page              (SuanliWindow    *self,
+                                                      const char      *name);
 void             suanli_window_add_toast             (SuanliWindow    *self,
                                                       const char      *title);
 void             suanli_window_open_trace            (SuanliWindow    *self,

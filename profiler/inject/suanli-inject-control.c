@@ -36,6 +36,9 @@
 #define SEND_MS     2000   /* the longest one send of the rest waits for a collector that reads */
 #define HEADER_MS   5000   /* how long a new collector has to take the capture's header */
 #define COMMAND_MS  2000   /* a client has this long to send its whole command line */
+#define LAUNCH_WAIT_MS 10000   /* a capture begun at launch waits this long for its collector */
+#define JOIN_MS     1000   /* the job's exit waits this long for the control thread, whatever it is doing */
+#define CLAIM_AT_EXIT_MS 3000   /* a job that exits before its launch collector came waits this long for it */
 
 typedef struct
 {
@@ -57,6 +60,12 @@ typedef struct
   SuanliCaptureDevice devices[MAX_DEVICES];
   char                path[108];
   uint64_t            dropped;         /* in the last capture */
+  SuanliCaptureHeader header;          /* the capture's, from START (or from the launch) */
+  int                 unclaimed;       /* begun at launch, no collector yet (control thread, and
+                                        * InitializeInjection's before the thread runs) */
+  uint64_t            claim_deadline;  /* now_ms() by when a collector must come */
+  int                 end_reason;      /* SuanliEndReason of the capture in progress */
+  char                end_why[256];
 } Control;
 
 static Control control = { .listen_fd = -1, .wake = { -1, -1 }, .capture_fd = -1, .state = SUANLI_INJECT_INERT };
@@ -559,37 +568,37 @@ finish_sending (int      fd,
   return 0;
 }
 
-static void
-start_capture (int fd)
+/* Starts the source into the queue, with the header filled. Returns 0, or -1 with why in @error. */
+static int
+start_source (uint16_t  max_devices,
+              char     *error,
+              size_t    error_size)
 {
-  SuanliCaptureHeader header;
-  char error[400], line[480];
-  uint64_t deadline;
-
-  if (GET (state) == SUANLI_INJECT_CAPTURING)
-    {
-      reply (fd, "ERROR busy: another collector is capturing this job\n");
-      close (fd);
-      return;
-    }
-  fill_header (&header);
+  fill_header (&control.header);
   suanli_inject_queue_clear (&control.queue);
+  suanli_inject_reset_string_ids ();
   error[0] = '\0';
-  if (control.source->start (control.source, &control.queue, &header, control.devices, &control.n_devices, MAX_DEVICES,
-                             error, sizeof error) != 0)
+  if (control.source->start (control.source, &control.queue, &control.header, control.devices, &control.n_devices,
+                             max_devices, error, error_size) != 0)
     {
-      snprintf (line, sizeof line, "ERROR %s\n", error[0] != '\0' ? error : "the record source did not start");
-      reply (fd, line);
-      suanli_inject_say ("cannot capture: %s", error);
-      close (fd);
-      return;
+      if (error[0] == '\0')
+        snprintf (error, error_size, "the record source did not start");
+      return -1;
     }
-  header.n_devices = control.n_devices;
-  /* Capturing from here on, before the collector hears OK: what it asks next must see it so. */
-  SET (state, SUANLI_INJECT_CAPTURING);
+  control.header.n_devices = control.n_devices;
+  control.end_reason = SUANLI_END_STOPPED;
+  control.end_why[0] = '\0';
+  return 0;
+}
+
+/* Sends OK, the header and its devices to a new collector, and starts the writer. */
+static void
+hand_to_collector (int fd)
+{
+  uint64_t deadline = now_ms () + HEADER_MS;
+
   /* The header goes first and whole; after it the writer never blocks (a stalled collector has 5 s). */
-  deadline = now_ms () + HEADER_MS;
-  if (send_before (fd, "OK\n", 3, deadline) != 0 || send_before (fd, &header, sizeof header, deadline) != 0 ||
+  if (send_before (fd, "OK\n", 3, deadline) != 0 || send_before (fd, &control.header, sizeof control.header, deadline) != 0 ||
       send_before (fd, control.devices, sizeof control.devices[0] * control.n_devices, deadline) != 0)
     {
       control.source->stop (control.source);
@@ -610,6 +619,93 @@ start_capture (int fd)
     }
 }
 
+static void
+start_capture (int fd)
+{
+  char error[400], line[480];
+
+  if (GET (state) == SUANLI_INJECT_CAPTURING && GET (unclaimed))
+    {
+      /* The capture begun at the launch: this collector is the one it waited for. The devices are
+       * asked for now, with cuInit done. */
+      SET (unclaimed, 0);
+      if (control.n_devices == 0 && control.source->devices != NULL)
+        control.header.n_devices = control.n_devices = control.source->devices (control.source, control.devices, MAX_DEVICES);
+      hand_to_collector (fd);
+      return;
+    }
+  if (GET (state) == SUANLI_INJECT_CAPTURING)
+    {
+      reply (fd, "ERROR busy: another collector is capturing this job\n");
+      close (fd);
+      return;
+    }
+  if (start_source (MAX_DEVICES, error, sizeof error) != 0)
+    {
+      snprintf (line, sizeof line, "ERROR %s\n", error);
+      reply (fd, line);
+      suanli_inject_say ("cannot capture: %s", error);
+      close (fd);
+      return;
+    }
+  /* Capturing from here on, before the collector hears OK: what it asks next must see it so. */
+  SET (state, SUANLI_INJECT_CAPTURING);
+  hand_to_collector (fd);
+}
+
+/**
+ * start_at_launch:
+ *
+ * Inside InitializeInjection, before the job's first CUDA call returns, when `suanli-cli record --
+ * COMMAND` launched the job (SUANLI_CAPTURE_FROM_LAUNCH holds the pid of the record that is its
+ * parent: a process the job starts in turn is not waited for): the capture starts here, so nothing the job does is missed,
+ * and its records wait in the queue for the collector's START (LAUNCH_WAIT_MS at most; after that
+ * the capture is dropped and the job is idle). The header says it holds the job from its start.
+ */
+static void
+start_at_launch (void)
+{
+  char error[400];
+
+  if (control.listen_fd < 0 || GET (state) != SUANLI_INJECT_IDLE)
+    return;
+  /* No devices asked for: inside cuInit the driver's own calls are not to be made. */
+  if (start_source (0, error, sizeof error) != 0)
+    {
+      suanli_inject_say ("cannot capture from the launch: %s", error);
+      return;
+    }
+  control.header.flags |= SUANLI_CAPTURE_FROM_LAUNCH;
+  control.claim_deadline = now_ms () + LAUNCH_WAIT_MS;
+  SET (unclaimed, 1);
+  SET (state, SUANLI_INJECT_CAPTURING);
+}
+
+/* The end record, after a string record with why it ended, when there are words for it. */
+static int
+send_end (uint64_t records,
+          uint64_t deadline)
+{
+  SuanliCaptureEnd end;
+  uint8_t why[sizeof (SuanliCaptureString) + sizeof control.end_why + 8];
+  size_t why_size = 0;
+
+  memset (&end, 0, sizeof end);
+  suanli_capture_init_record (&end.record, SUANLI_CAPTURE_END, sizeof end);
+  end.records = records;
+  end.dropped = control.dropped;
+  end.reason = (uint32_t) control.end_reason;
+  if (control.end_why[0] != '\0')
+    {
+      end.detail = suanli_inject_new_string_id ();
+      why_size = suanli_capture_write_string (why, sizeof why, end.detail, control.end_why,
+                                              (uint32_t) strlen (control.end_why));
+    }
+  if (why_size > 0 && send_before (control.capture_fd, why, why_size, deadline) != 0)
+    return -1;
+  return send_before (control.capture_fd, &end, sizeof end, deadline);
+}
+
 /* Ends the capture: the source hands over what it held, the writer sends the rest (up to
  * DRAIN_MS) and the end record, and the connection closes. On STOP a collector that keeps reading
  * gets all of it; at the job's exit all of this takes EXIT_MS at most, however slowly the
@@ -620,42 +716,37 @@ stop_capture (void)
   uint64_t lost, pushed, refused, start = now_ms ();
   uint64_t limit = GET (exiting) ? EXIT_MS : DRAIN_MS;
   uint64_t deadline = GET (exiting) ? start + EXIT_MS : UINT64_MAX;
-  SuanliCaptureEnd end;
+  struct timespec until;
 
   if (GET (state) != SUANLI_INJECT_CAPTURING)
     return;
+  if (GET (exiting) && control.end_reason == SUANLI_END_STOPPED)
+    control.end_reason = SUANLI_END_JOB_EXIT;
+  /* What the source lost it has reported in the stream already, as drop records. */
   lost = control.source->stop (control.source);
+  if (GET (unclaimed))
+    {
+      /* Begun at the launch, and no collector came: nobody to send to. */
+      SET (unclaimed, 0);
+      suanli_inject_queue_clear (&control.queue);
+      SET (state, SUANLI_INJECT_IDLE);
+      return;
+    }
   while (!GET (collector_gone) && suanli_inject_queue_used (&control.queue) > 0 && now_ms () - start < limit)
     usleep (2000);
   SET (writing, 0);
   pthread_cond_signal (&control.queue.ready);
-  pthread_join (control.writer_thread, NULL);
+  clock_gettime (CLOCK_REALTIME, &until);
+  until.tv_sec += JOIN_MS / 1000 + 1;
+  if (pthread_timedjoin_np (control.writer_thread, NULL, &until) != 0)
+    pthread_detach (control.writer_thread);
   suanli_inject_queue_totals (&control.queue, &pushed, &refused);
   control.dropped = refused + lost;
   /* What is left goes with blocking sends, bounded in time (shortly at the job's exit). Only a
-   * stream whose last record went whole gets the drop and end records; otherwise it simply ends
-   * inside a record, which the collector reports. */
+   * stream whose last record went whole gets the end record; otherwise it simply ends inside a
+   * record, which the collector reports. */
   if (!GET (collector_gone) && finish_sending (control.capture_fd, deadline) == 0)
-    {
-      int whole = 0;
-
-      if (lost > 0)
-        {
-          SuanliCaptureDropped dropped;
-
-          memset (&dropped, 0, sizeof dropped);
-          suanli_capture_init_record (&dropped.record, SUANLI_CAPTURE_DROPPED, sizeof dropped);
-          dropped.count = lost;
-          dropped.reason = SUANLI_DROPPED_BY_CUPTI;
-          whole = send_before (control.capture_fd, &dropped, sizeof dropped, deadline);
-        }
-      memset (&end, 0, sizeof end);
-      suanli_capture_init_record (&end.record, SUANLI_CAPTURE_END, sizeof end);
-      end.records = pushed;
-      end.dropped = control.dropped;
-      if (whole == 0)
-        send_before (control.capture_fd, &end, sizeof end, deadline);
-    }
+    send_end (pushed, deadline);
   shutdown (control.capture_fd, SHUT_RDWR);
   close (control.capture_fd);
   control.capture_fd = -1;
@@ -735,8 +826,21 @@ control_main (void *data)
         }
       if (GET (state) == SUANLI_INJECT_CAPTURING && now_ms () - last_flush >= SUANLI_INJECT_FLUSH_MS)
         {
-          control.source->flush (control.source);
+          int ended = control.source->flush (control.source, control.end_why, sizeof control.end_why);
+
           last_flush = now_ms ();
+          if (ended >= 0)
+            {
+              control.end_reason = ended;
+              suanli_inject_say ("capture ended: %s", control.end_why);
+              stop_capture ();
+            }
+          else if (GET (unclaimed) && last_flush > control.claim_deadline)
+            {
+              suanli_inject_say ("no collector came within %d s for the capture begun at the launch: the job is idle",
+                                 LAUNCH_WAIT_MS / 1000);
+              stop_capture ();
+            }
         }
     }
   stop_capture ();
@@ -780,6 +884,13 @@ suanli_inject_control_start (SuanliInjectSource *source,
       return -1;
     }
   SET (state, SUANLI_INJECT_IDLE);
+  {
+    const char *launcher = getenv ("SUANLI_CAPTURE_FROM_LAUNCH");
+
+    /* Before the control thread exists: no START can race it. */
+    if (launcher != NULL && atoi (launcher) == (int) getppid ())
+      start_at_launch ();
+  }
   control.thread_started = pthread_create (&control.control_thread, NULL, control_main, NULL) == 0;
   if (!control.thread_started)
     {
@@ -795,11 +906,22 @@ suanli_inject_control_start (SuanliInjectSource *source,
 void
 suanli_inject_control_stop (void)
 {
+  /* A short job launched by `record` may end before its collector has come: it waits a little. */
+  for (uint64_t until = now_ms () + CLAIM_AT_EXIT_MS; GET (unclaimed) && control.thread_started && now_ms () < until;)
+    usleep (2000);
   SET (exiting, 1);
   if (control.thread_started && control.wake[1] >= 0)
     {
-      if (write (control.wake[1], "x", 1) == 1)
-        pthread_join (control.control_thread, NULL);
+      struct timespec until;
+
+      clock_gettime (CLOCK_REALTIME, &until);
+      until.tv_sec += (EXIT_MS + JOIN_MS) / 1000 + 1;
+      /* Bounded: a control thread stuck in CUPTI (a flush that never returns) does not hold the exit. */
+      if (write (control.wake[1], "x", 1) == 1 && pthread_timedjoin_np (control.control_thread, NULL, &until) != 0)
+        {
+          control.thread_started = 0;
+          return;   /* its descriptors and queue stay: it may still be using them */
+        }
     }
   control.thread_started = 0;
   if (control.listen_fd >= 0)
@@ -841,6 +963,13 @@ SuanliInjectState
 suanli_inject_control_state (void)
 {
   return (SuanliInjectState) GET (state);
+}
+
+/* Whether the job is exiting (the capture then ends in EXIT_MS, without ceremony). */
+bool
+suanli_inject_control_exiting (void)
+{
+  return GET (exiting) != 0;
 }
 
 SuanliInjectQueue *

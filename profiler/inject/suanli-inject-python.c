@@ -211,14 +211,3 @@ suanli_inject_python_stack (char   *text,
   text[length] = '\0';
   return length;
 }
-
-/* Whether a native frame is the interpreter's own (the evaluation loop and the calls around it):
- * the Python frames stand for them. */
-bool
-suanli_inject_is_interpreter_frame (const char *library,
-                                    const char *function)
-{
-  if (library != NULL && (strncmp (library, "python3", 7) == 0 || strncmp (library, "libpython3", 10) == 0))
-    return true;
-  return function != NULL && strncmp (function, "_PyEval_", 8) == 0;
-}

@@ -10,5 +10,3 @@
 bool   suanli_inject_python_init  (void);
 size_t suanli_inject_python_stack (char   *text,
                                    size_t  size);
-bool   suanli_inject_is_interpreter_frame (const char *library,
-                                           const char *function);

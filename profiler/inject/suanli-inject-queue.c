@@ -5,7 +5,11 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#define _GNU_SOURCE
 #include "suanli-inject.h"
+
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -178,4 +182,42 @@ suanli_inject_queue_clear (SuanliInjectQueue *queue)
   queue->head = queue->tail = queue->used = 0;
   queue->pushed = queue->dropped = queue->dropped_total = 0;
   pthread_mutex_unlock (&queue->lock);
+}
+
+/* ---- string ids ------------------------------------------------------------------------------- */
+
+static uint32_t next_string_id;   /* (atomic) the last id given out in this capture */
+static uint32_t string_generation = 1;   /* (atomic) which capture's ids they are */
+
+uint32_t
+suanli_inject_new_string_id (void)
+{
+  return __atomic_add_fetch (&next_string_id, 1, __ATOMIC_RELAXED);
+}
+
+void
+suanli_inject_reset_string_ids (void)
+{
+  __atomic_store_n (&next_string_id, 0, __ATOMIC_RELAXED);
+  /* Never 0: that stands for "no capture" with those who keep names across captures. */
+  if (__atomic_add_fetch (&string_generation, 1, __ATOMIC_RELEASE) == 0)
+    __atomic_store_n (&string_generation, 1, __ATOMIC_RELEASE);
+}
+
+/* Changes at each capture's start: a name sent in an earlier capture must be sent again. */
+uint32_t
+suanli_inject_string_generation (void)
+{
+  return __atomic_load_n (&string_generation, __ATOMIC_ACQUIRE);
+}
+
+static __thread uint32_t this_thread;
+
+/* The calling thread's OS id (what CUPTI, with the SYSTEM thread id type, and every tool shows). */
+uint32_t
+suanli_inject_thread_id (void)
+{
+  if (this_thread == 0)
+    this_thread = (uint32_t) syscall (SYS_gettid);
+  return this_thread;
 }

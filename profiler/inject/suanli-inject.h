@@ -80,8 +80,11 @@ struct SuanliInjectSource
                  uint16_t             max_devices,
                  char                *error,
                  size_t               error_size);
-  /* Hands over what it holds, every SUANLI_INJECT_FLUSH_MS while capturing. */
-  void (*flush) (SuanliInjectSource *source);
+  /* Hands over what it holds, every SUANLI_INJECT_FLUSH_MS while capturing. Returns -1, or a
+   * SuanliEndReason when the capture cannot go on (why in words in @why): it is then stopped. */
+  int  (*flush) (SuanliInjectSource *source,
+                 char               *why,
+                 size_t              why_size);
   /* Stops producing; what it still held is in the queue when it returns. Returns records it lost. */
   uint64_t (*stop) (SuanliInjectSource *source);
   void *data;
@@ -97,6 +100,8 @@ SuanliInjectSource *suanli_inject_cupti_source (void);
  * capture numbers its strings from 1 again (suanli_inject_reset_string_ids at START). */
 uint32_t suanli_inject_new_string_id   (void);
 void     suanli_inject_reset_string_ids (void);
+uint32_t suanli_inject_string_generation (void);
+uint32_t suanli_inject_thread_id       (void);
 /* The capture's clock: CUPTI's timestamp once libcupti is loaded (0 before). */
 uint64_t suanli_inject_timestamp       (void);
 
@@ -132,6 +137,7 @@ SuanliInjectState suanli_inject_control_state (void);
 /* The queue records go to while a capture runs, for sources beside CUPTI's (NVTX); NULL when idle.
  * The queue outlives the capture: a record pushed just as it ends is cleared at the next START. */
 SuanliInjectQueue *suanli_inject_control_capture_queue (void);
+bool     suanli_inject_control_exiting (void);
 uint64_t suanli_inject_control_dropped (void);
 void suanli_inject_say           (const char *format,
                                   ...) __attribute__ ((format (printf, 1, 2)));

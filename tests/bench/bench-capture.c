@@ -66,9 +66,10 @@ producer_start (SuanliInjectSource *source, SuanliInjectQueue *queue, SuanliCapt
   return producer.count > 0 ? pthread_create (&producer.thread, NULL, produce, NULL) : 0;
 }
 
-static void
-producer_flush (SuanliInjectSource *source)
+static int
+producer_flush (SuanliInjectSource *source, char *why, size_t why_size)
 {
+  return -1;
 }
 
 static uint64_t

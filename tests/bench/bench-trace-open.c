@@ -77,7 +77,7 @@ main (int   argc,
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 820);
   gtk_window_present (GTK_WINDOW (window));
   suanli_window_show_page (window, SUANLI_PAGE_PROFILER);
-  opening.page = SUANLI_PROFILE_PAGE (suanli_test_find_widget (GTK_WIDGET (window), SUANLI_TYPE_PROFILE_PAGE));
+  opening.page = SUANLI_PROFILE_PAGE (suanli_window_get_page (window, SUANLI_PAGE_PROFILER));
   suanli_test_wait_for_frame (GTK_WIDGET (window));
 
   /* The peak is reset (Linux: 5 to clear_refs) so that it is this opening's. */
