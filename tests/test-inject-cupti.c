@@ -88,12 +88,14 @@ make_buffer (void)
 }
 
 /* Stands for the program's code that launches the kernel: its frame must be in the stack. */
-__attribute__ ((noinline)) void launch_from_test_program (uint32_t correlation);
+__attribute__ ((noinline)) void launch_from_test_program (SuanliInjectQueue *queue,
+                                                          uint32_t           correlation);
 
 __attribute__ ((noinline)) void
-launch_from_test_program (uint32_t correlation)
+launch_from_test_program (SuanliInjectQueue *queue,
+                          uint32_t           correlation)
 {
-  suanli_inject_record_launch_stack (correlation);
+  suanli_inject_push_launch_stack (queue, correlation);
   __asm__ volatile ("" ::: "memory");   /* not a tail call: this frame stays on the stack */
 }
 
@@ -113,7 +115,9 @@ test_decode (void)
   if (suanli_inject_cupti_load (message, sizeof message) != 0)
     g_error ("libcupti did not load: %s", message);
   g_assert_cmpint (suanli_inject_queue_init (&queue, 1 << 20), ==, 0);
-  launch_from_test_program (5);   /* the kernel's correlation id: its launch's CPU stack */
+  /* As in a capture: the job's modules at START, the stack at the launch, the kernel's record later. */
+  suanli_inject_send_new_modules (&queue);
+  launch_from_test_program (&queue, 5);   /* the kernel's correlation id: its launch's CPU stack */
   records = suanli_inject_cupti_decode_buffer (buffer->data, buffer->len, &queue);
   g_assert_cmpuint (records, ==, 8);
 

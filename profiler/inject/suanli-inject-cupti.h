@@ -80,6 +80,8 @@ uint16_t suanli_inject_query_devices     (SuanliCaptureDevice *devices,
 /* Launch stacks (suanli-inject-stacks.c). */
 bool   suanli_inject_enable_python_stacks (void);
 void   suanli_inject_record_launch_stack (uint32_t           correlation);
+void   suanli_inject_push_launch_stack   (SuanliInjectQueue *queue,
+                                          uint32_t           correlation);
 void   suanli_inject_send_new_modules    (SuanliInjectQueue *queue);
 void   suanli_inject_forget_modules      (void);
 

@@ -95,15 +95,15 @@ python_frames (SuanliInjectQueue *queue)
 }
 
 /**
- * suanli_inject_record_launch_stack:
+ * suanli_inject_push_launch_stack:
  *
- * On the launching thread, at a launch's entry: its return addresses (and Python frames) into the
- * capture's queue, for the kernel of @correlation. Nothing when no capture runs.
+ * On the launching thread, at a launch's entry: its return addresses (and Python frames) into
+ * @queue (NULL: nowhere), for the kernel of @correlation.
  */
 void
-suanli_inject_record_launch_stack (uint32_t correlation)
+suanli_inject_push_launch_stack (SuanliInjectQueue *queue,
+                                 uint32_t           correlation)
 {
-  SuanliInjectQueue *queue = suanli_inject_control_capture_queue ();
   struct
   {
     SuanliCaptureLaunchStack head;
@@ -127,6 +127,13 @@ suanli_inject_record_launch_stack (uint32_t correlation)
   for (int i = 0; i < depth; i++)
     record.frames[i] = (uint64_t) (uintptr_t) frames[i];
   suanli_inject_queue_push (queue, &record, record.head.record.size);
+}
+
+/* In CUPTI's launch callback: the stack into the capture's queue, when a capture runs. */
+void
+suanli_inject_record_launch_stack (uint32_t correlation)
+{
+  suanli_inject_push_launch_stack (suanli_inject_control_capture_queue (), correlation);
 }
 
 /* ---- modules ------------------------------------------------------------------------------------- */
