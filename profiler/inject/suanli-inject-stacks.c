@@ -34,9 +34,10 @@ typedef struct
 {
   uintptr_t start;
   uintptr_t end;
+  uint64_t  path_hash;   /* a library unloaded and another loaded at its place is another module */
 } SentModule;
 
-/* The modules sent in this capture; only the control thread touches them (and InitializeInjection,
+/* The modules sent in this capture (a few hundred for PyTorch: looked through in order); only the control thread touches them (and InitializeInjection,
  * before that thread exists). */
 static struct
 {
@@ -174,20 +175,13 @@ build_id (const struct dl_phdr_info *info,
   return 0;
 }
 
-static int
-compare_modules (const void *a,
-                 const void *b)
-{
-  const SentModule *first = a, *second = b;
-
-  return first->start < second->start ? -1 : first->start > second->start;
-}
-
 static bool
-already_sent (uintptr_t start)
+already_sent (uintptr_t start,
+              uintptr_t end,
+              uint64_t  path_hash)
 {
   for (unsigned i = 0; i < stacks.n_modules; i++)
-    if (stacks.modules[i].start == start)
+    if (stacks.modules[i].start == start && stacks.modules[i].end == end && stacks.modules[i].path_hash == path_hash)
       return true;
   return false;
 }
@@ -202,6 +196,7 @@ send_module (struct dl_phdr_info *info,
   uintptr_t start = UINTPTR_MAX, end = 0;
   char executable[PATH_MAX];
   const char *path = info->dlpi_name;
+  uint64_t path_hash;
 
   stacks.loads_seen = info->dlpi_adds;
   for (int i = 0; i < info->dlpi_phnum; i++)
@@ -212,7 +207,7 @@ send_module (struct dl_phdr_info *info,
         start = first < start ? first : start;
         end = first + info->dlpi_phdr[i].p_memsz > end ? first + info->dlpi_phdr[i].p_memsz : end;
       }
-  if (start >= end || already_sent (start) || stacks.n_modules >= MAX_MODULES)
+  if (start >= end || stacks.n_modules >= MAX_MODULES)
     return 0;
   if (path == NULL || path[0] == '\0')
     {
@@ -222,6 +217,9 @@ send_module (struct dl_phdr_info *info,
       executable[length > 0 ? length : 0] = '\0';
       path = executable;
     }
+  path_hash = hash_text (path, strlen (path));
+  if (already_sent (start, end, path_hash))
+    return 0;
   memset (&module, 0, sizeof module);
   suanli_capture_init_record (&module.record, SUANLI_CAPTURE_MODULE, sizeof module);
   module.bias = info->dlpi_addr, module.start = start, module.end = end;
@@ -237,7 +235,7 @@ send_module (struct dl_phdr_info *info,
       stacks.refused = true;   /* the queue is full: sent again when a stack needs it */
       return 0;
     }
-  stacks.modules[stacks.n_modules++] = (SentModule) { start, end };
+  stacks.modules[stacks.n_modules++] = (SentModule) { start, end, path_hash };
   return 0;
 }
 
@@ -264,7 +262,6 @@ suanli_inject_send_new_modules (SuanliInjectQueue *queue)
   dl_iterate_phdr (send_module, queue);
   if (stacks.refused)
     stacks.loads_seen = 0;
-  qsort (stacks.modules, stacks.n_modules, sizeof stacks.modules[0], compare_modules);
 }
 
 /* A new capture sends its modules again. */
