@@ -34,9 +34,10 @@ capture_once (Figures *figures)
   g_autoptr(SuanliTestCapture) capture = suanli_test_job_capture (job);
   g_autofree char *command = g_strdup_printf ("launch %d", LAUNCHES);
   gint64 start = g_get_monotonic_time ();
-  g_autoptr(JsonObject) launched = suanli_test_job_ask (job, command);
   guint stacked = 0;
   double seconds;
+
+  suanli_test_job_do (job, command);
 
   suanli_test_capture_finish (capture);
   seconds = (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
