@@ -3,7 +3,8 @@
  * It starts as a PyTorch job does: libcupti loaded already (--cupti PATH, FAKE_CUPTI_LIBRARY by
  * default, RTLD_LOCAL as a dependency of libtorch_cuda would be; or none, --no-cupti), optionally
  * Debian's libtorch_cpu (--torch: a libtorch-sized symbol table, and frames of its own on the
- * launch stacks) and Kineto's subscription (--kineto-init). Then what the CUDA driver does at
+ * launch stacks), a library of its own from where it keeps it (--load PATH: a wheel's, say) and
+ * Kineto's subscription (--kineto-init). Then what the CUDA driver does at
  * cuInit: load CUDA_INJECTION64_PATH, call its InitializeInjection, and only then go on. Then it
  * launches kernels through the stand-in libcupti's launch calls (fake-cupti.h), found in the
  * libcupti loaded in the process by its soname, as the driver finds its tools: with --no-cupti,
@@ -90,6 +91,7 @@ static struct
 {
   const char     *cupti_path;
   bool            no_cupti;
+  const char     *load;           /* --load: a library of the job's own, loaded before cuInit */
   bool            torch;
   int             depth;
   unsigned        threads;
@@ -624,7 +626,8 @@ parse_options (int    argc,
     { "path", required_argument, NULL, 'p' },    { "launches", required_argument, NULL, 'l' },
     { "kineto-init", no_argument, NULL, 'k' },   { "kineto-name", required_argument, NULL, 'K' },
     { "report", required_argument, NULL, 'R' },  { "interactive", no_argument, NULL, 'i' },
-    { "exit-status", required_argument, NULL, 'x' }, { NULL, 0, NULL, 0 },
+    { "exit-status", required_argument, NULL, 'x' }, { "load", required_argument, NULL, 'L' },
+    { NULL, 0, NULL, 0 },
   };
   const char *path = NULL;
   int option;
@@ -635,6 +638,7 @@ parse_options (int    argc,
       {
       case 'c': job.cupti_path = optarg; break;
       case 'n': job.no_cupti = true; break;
+      case 'L': job.load = optarg; break;
       case 't': job.torch = true; break;
       case 'd': job.depth = atoi (optarg); break;
       case 'T': job.threads = (unsigned) atoi (optarg); break;
@@ -665,6 +669,12 @@ main (int    argc,
   if (!job.no_cupti && dlopen (job.cupti_path, RTLD_NOW | RTLD_LOCAL) == NULL)
     {
       fprintf (stderr, "cupti-job: cannot load %s: %s\n", job.cupti_path, dlerror ());
+      return 3;
+    }
+  /* A library of the job's own, where the job keeps it (a wheel's, in a Python packages folder). */
+  if (job.load != NULL && dlopen (job.load, RTLD_NOW | RTLD_LOCAL) == NULL)
+    {
+      fprintf (stderr, "cupti-job: cannot load %s: %s\n", job.load, dlerror ());
       return 3;
     }
   if (job.torch)

@@ -330,6 +330,85 @@ test_no_cupti_to_find (void)
   g_rmdir (empty);
 }
 
+/* A copy of the stand-in libcupti at @relative under @folder. Returns its path. */
+static char *
+place_cupti (const char *folder,
+             const char *relative)
+{
+  char *path = g_build_filename (folder, relative, NULL);
+  g_autofree char *parent = g_path_get_dirname (path);
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  g_assert_cmpint (g_mkdir_with_parents (parent, 0700), ==, 0);
+  g_assert_true (g_file_get_contents (g_getenv ("FAKE_CUPTI_LIBRARY"), &contents, &length, NULL));
+  g_assert_true (g_file_set_contents (path, contents, (gssize) length, NULL));
+  return path;
+}
+
+/* A job without libcupti, in whose toolkit (CUDA_HOME) CUPTI sits at @relative: that one is loaded. */
+static void
+toolkit_layout (const char *relative)
+{
+  g_autofree char *toolkit = temporary_path ("toolkit");
+  g_autofree char *cupti = place_cupti (toolkit, relative);
+  g_autofree char *home = g_strdup_printf ("CUDA_HOME=%s", toolkit);
+  g_autoptr(Job) job = suanli_test_job_start ((const char *[]) { "--no-cupti", NULL }, (const char *[]) { home, NULL });
+  g_autoptr(Capture) capture = capture_command (job, "launch 20", NULL);
+  g_autoptr(GPtrArray) mapped = suanli_test_job_cupti_mappings (job);
+
+  g_assert_cmpuint (capture->stream.kernels->len, ==, 20);
+  g_assert_cmpuint (mapped->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (mapped, 0), ==, cupti);
+  suanli_test_job_exit (job);
+  g_unlink (cupti);
+}
+
+static void
+test_toolkit_lib64 (void)
+{
+  toolkit_layout ("lib64/libcupti.so.13");
+}
+
+static void
+test_toolkit_extras (void)
+{
+  toolkit_layout ("extras/CUPTI/lib64/libcupti.so.13");
+}
+
+/* A PyTorch job whose libraries come from a Python packages folder, libcupti not loaded yet: the
+ * nvidia-cuda-cupti wheel beside them is found (before any toolkit: CUDA_HOME names an empty one). */
+static void
+test_wheel_layout (void)
+{
+  g_autofree char *packages = temporary_path ("venv/lib/python3.12/site-packages");
+  g_autofree char *empty = temporary_path ("empty-toolkit");
+  g_autofree char *cupti = place_cupti (packages, "nvidia/cu13/lib/libcupti.so.13");
+  g_autofree char *torch_lib = g_build_filename (packages, "torch", "lib", NULL);
+  g_autofree char *c10 = g_build_filename (torch_lib, "libc10_cuda.so", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *home = g_strdup_printf ("CUDA_HOME=%s", empty);
+  g_autoptr(Job) job = NULL;
+  g_autoptr(Capture) capture = NULL;
+  g_autoptr(GPtrArray) mapped = NULL;
+  gsize length;
+
+  /* Any shared library stands for torch's own: what matters is where it was loaded from. */
+  g_assert_cmpint (g_mkdir_with_parents (empty, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (torch_lib, 0700), ==, 0);
+  g_assert_true (g_file_get_contents (g_getenv ("SUANLI_FAKE_CUDA"), &contents, &length, NULL));
+  g_assert_true (g_file_set_contents (c10, contents, (gssize) length, NULL));
+  job = suanli_test_job_start ((const char *[]) { "--no-cupti", "--load", c10, NULL }, (const char *[]) { home, NULL });
+  capture = capture_command (job, "launch 20", NULL);
+  mapped = suanli_test_job_cupti_mappings (job);
+  g_assert_cmpuint (capture->stream.kernels->len, ==, 20);
+  g_assert_cmpuint (mapped->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (mapped, 0), ==, cupti);
+  suanli_test_job_exit (job);
+  g_unlink (cupti);
+  g_unlink (c10);
+}
+
 /* ---- fault 5: Kineto in the same job ------------------------------------------------------------------ */
 
 /* Kineto holds CUPTI when a capture starts: refused, and Kineto's capture goes on undisturbed. */
@@ -777,6 +856,9 @@ main (int    argc,
   g_test_add_func ("/live-standin/cupti-path-first", test_cupti_path_first);
   g_test_add_func ("/live-standin/loaded-copy-used", test_loaded_copy_used);
   g_test_add_func ("/live-standin/no-cupti-to-find", test_no_cupti_to_find);
+  g_test_add_func ("/live-standin/toolkit-lib64", test_toolkit_lib64);
+  g_test_add_func ("/live-standin/toolkit-extras", test_toolkit_extras);
+  g_test_add_func ("/live-standin/wheel-layout", test_wheel_layout);
   g_test_add_func ("/live-standin/kineto-first", test_kineto_first);
   g_test_add_func ("/live-standin/kineto-first-named", test_kineto_first_named);
   g_test_add_func ("/live-standin/kineto-during-capture", test_kineto_during_capture);
