@@ -267,7 +267,9 @@ suanli_cli_record (int    argc,
        * the library waits for this process (its parent) to claim it. */
       if (delay <= 0)
         environment = g_environ_setenv (environment, "SUANLI_CAPTURE_FROM_LAUNCH", launcher, TRUE);
-      if (!g_spawn_async (NULL, command, environment, G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+      /* The command runs as it would without record, its standard input too. */
+      if (!g_spawn_async (NULL, command, environment,
+                          G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_CHILD_INHERITS_STDIN, NULL, NULL,
                           &child, &error))
         {
           g_printerr ("suanli-cli record: %s\n", error->message);

@@ -650,16 +650,18 @@ start_capture (int fd)
       close (fd);
       return;
     }
+  /* Capturing from here on, before the source starts (the launches it sees at once take their
+   * stacks into the queue) and before the collector hears OK (what it asks next must see it so). */
+  SET (state, SUANLI_INJECT_CAPTURING);
   if (start_source (MAX_DEVICES, error, sizeof error) != 0)
     {
+      SET (state, SUANLI_INJECT_IDLE);
       snprintf (line, sizeof line, "ERROR %s\n", error);
       reply (fd, line);
       suanli_inject_say ("cannot capture: %s", error);
       close (fd);
       return;
     }
-  /* Capturing from here on, before the collector hears OK: what it asks next must see it so. */
-  SET (state, SUANLI_INJECT_CAPTURING);
   hand_to_collector (fd);
 }
 
@@ -679,16 +681,18 @@ start_at_launch (void)
 
   if (control.listen_fd < 0 || GET (state) != SUANLI_INJECT_IDLE)
     return;
+  SET (unclaimed, 1);
+  SET (state, SUANLI_INJECT_CAPTURING);
   /* No devices asked for: inside cuInit the driver's own calls are not to be made. */
   if (start_source (0, error, sizeof error) != 0)
     {
+      SET (state, SUANLI_INJECT_IDLE);
+      SET (unclaimed, 0);
       suanli_inject_say ("cannot capture from the launch: %s", error);
       return;
     }
   control.header.flags |= SUANLI_CAPTURE_FROM_LAUNCH;
   control.claim_deadline = now_ms () + LAUNCH_WAIT_MS;
-  SET (unclaimed, 1);
-  SET (state, SUANLI_INJECT_CAPTURING);
 }
 
 /* The end record, after a string record with why it ended, when there are words for it. */
