@@ -21,6 +21,7 @@
 #define MAX_DEPTH    128    /* pushes kept per thread; deeper ones are counted, not recorded */
 #define NAME_SLOTS   4096
 #define OPEN_RANGES  256    /* start/end ranges (any thread may end them) open at once */
+#define KEPT_TEXTS   4096   /* domains and registered strings */
 
 typedef struct
 {
@@ -315,19 +316,44 @@ domain_mark_ex (nvtxDomainHandle_t           domain,
   mark (message_of (attributes), (const char *) domain);
 }
 
-/* A domain's handle, and a registered string's, is its own copy of the text (kept for the job's life,
- * as NVTX's handles are). */
+/* A domain's handle, and a registered string's, is the library's one copy of its text, kept for the
+ * job's life as NVTX's handles are: the same name gives the same handle. */
+static const char *
+keep_text (const char *text)
+{
+  static struct
+  {
+    pthread_mutex_t lock;
+    char           *texts[KEPT_TEXTS];
+  } kept = { .lock = PTHREAD_MUTEX_INITIALIZER };
+  const char *found = "(too many NVTX domains and strings)";
+
+  if (text == NULL)
+    text = "";
+  pthread_mutex_lock (&kept.lock);
+  for (unsigned i = 0; i < KEPT_TEXTS; i++)
+    if (kept.texts[i] == NULL || strcmp (kept.texts[i], text) == 0)
+      {
+        if (kept.texts[i] == NULL && (kept.texts[i] = strdup (text)) == NULL)
+          break;
+        found = kept.texts[i];
+        break;
+      }
+  pthread_mutex_unlock (&kept.lock);
+  return found;
+}
+
 static nvtxDomainHandle_t NVTX_API
 domain_create_a (const char *name)
 {
-  return (nvtxDomainHandle_t) strdup (name != NULL ? name : "");
+  return (nvtxDomainHandle_t) keep_text (name);
 }
 
 static nvtxStringHandle_t NVTX_API
 domain_register_string_a (nvtxDomainHandle_t  domain,
                           const char         *text)
 {
-  return (nvtxStringHandle_t) strdup (text != NULL ? text : "");
+  return (nvtxStringHandle_t) keep_text (text);
 }
 
 /* ---- the injection entry point ------------------------------------------------------------------- */
