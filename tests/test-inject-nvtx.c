@@ -143,7 +143,12 @@ main (int    argc,
   g_test_add_func ("/inject-nvtx/idle-job-has-no-cupti", test_idle_job_has_no_cupti);
   g_test_add_func ("/inject-nvtx/ranges-captured", test_ranges_captured);
   status = g_test_run ();
-  g_rmdir (g_build_filename (runtime_dir, "suanli", NULL));
-  g_rmdir (runtime_dir);
+  {
+    g_autofree char *sockets = g_build_filename (runtime_dir, "suanli", NULL);
+
+    g_rmdir (sockets);
+    g_rmdir (runtime_dir);
+    g_free (runtime_dir);
+  }
   return status;
 }
