@@ -63,7 +63,7 @@ typedef struct
   SuanliCaptureHeader header;          /* the capture's, from START (or from the launch) */
   int                 unclaimed;       /* begun at launch, no collector yet (control thread, and
                                         * InitializeInjection's before the thread runs) */
-  uint64_t            claim_deadline;  /* now_ms() by when a collector must come */
+  uint64_t            claim_deadline;  /* suanli_inject_now_ms () by when a collector must come */
   int                 end_reason;      /* SuanliEndReason of the capture in progress */
   char                end_why[256];
 } Control;
@@ -220,7 +220,6 @@ reply (int         fd,
     }
 }
 
-static uint64_t now_ms (void);
 
 /* Reads one line (without its newline) into @line, all of it within COMMAND_MS: a client that
  * dribbles bytes does not hold the control thread. Returns its length, -1 on error or when time is
@@ -230,13 +229,13 @@ read_line (int     fd,
            char   *line,
            size_t  size)
 {
-  uint64_t deadline = now_ms () + COMMAND_MS;
+  uint64_t deadline = suanli_inject_now_ms () + COMMAND_MS;
   size_t length = 0;
 
   for (;;)
     {
       struct pollfd readable = { fd, POLLIN, 0 };
-      uint64_t now = now_ms ();
+      uint64_t now = suanli_inject_now_ms ();
       ssize_t got;
       char c;
 
@@ -257,15 +256,6 @@ read_line (int     fd,
     length--;
   line[length] = '\0';
   return (ssize_t) length;
-}
-
-static uint64_t
-now_ms (void)
-{
-  struct timespec now;
-
-  clock_gettime (CLOCK_MONOTONIC, &now);
-  return (uint64_t) now.tv_sec * 1000 + (uint64_t) now.tv_nsec / 1000000;
 }
 
 /* ---- the header ------------------------------------------------------------------------------- */
@@ -515,7 +505,7 @@ writer_main (void *data)
 
 /* ---- START and STOP ------------------------------------------------------------------------------ */
 
-/* Sends @length bytes, all of them before @deadline (now_ms() time) or fails, waiting at most
+/* Sends @length bytes, all of them before @deadline (suanli_inject_now_ms () time) or fails, waiting at most
  * SEND_MS for any one send: a collector that reads a little at a time cannot stretch the sending
  * past the deadline, whatever each send waits. */
 static int
@@ -528,7 +518,7 @@ send_before (int         fd,
 
   while (length > 0)
     {
-      uint64_t now = now_ms ();
+      uint64_t now = suanli_inject_now_ms ();
       uint64_t wait = deadline - now < SEND_MS ? deadline - now : SEND_MS;
       struct timeval timeout;
       ssize_t sent;
@@ -605,7 +595,7 @@ stop_source_quietly (void)
 static void
 hand_to_collector (int fd)
 {
-  uint64_t deadline = now_ms () + HEADER_MS;
+  uint64_t deadline = suanli_inject_now_ms () + HEADER_MS;
 
   /* The header goes first and whole; after it the writer never blocks (a stalled collector has 5 s). */
   if (send_before (fd, "OK\n", 3, deadline) != 0 || send_before (fd, &control.header, sizeof control.header, deadline) != 0 ||
@@ -692,7 +682,7 @@ start_at_launch (void)
       return;
     }
   control.header.flags |= SUANLI_CAPTURE_FROM_LAUNCH;
-  control.claim_deadline = now_ms () + LAUNCH_WAIT_MS;
+  control.claim_deadline = suanli_inject_now_ms () + LAUNCH_WAIT_MS;
 }
 
 /* The end record, after a string record with why it ended, when there are words for it. */
@@ -727,7 +717,7 @@ send_end (uint64_t records,
 static void
 stop_capture (void)
 {
-  uint64_t lost, pushed, refused, start = now_ms ();
+  uint64_t lost, pushed, refused, start = suanli_inject_now_ms ();
   uint64_t limit = GET (exiting) ? EXIT_MS : DRAIN_MS;
   uint64_t deadline = GET (exiting) ? start + EXIT_MS : UINT64_MAX;
   struct timespec until;
@@ -746,7 +736,8 @@ stop_capture (void)
       SET (state, SUANLI_INJECT_IDLE);
       return;
     }
-  while (!GET (collector_gone) && suanli_inject_queue_used (&control.queue) > 0 && now_ms () - start < limit)
+  while (!GET (collector_gone) && suanli_inject_queue_used (&control.queue) > 0 &&
+         suanli_inject_now_ms () - start < limit)
     usleep (2000);
   SET (writing, 0);
   pthread_cond_signal (&control.queue.ready);
@@ -813,7 +804,7 @@ capture_readable (void)
 static void *
 control_main (void *data)
 {
-  uint64_t last_flush = now_ms ();
+  uint64_t last_flush = suanli_inject_now_ms ();
 
   for (;;)
     {
@@ -838,11 +829,11 @@ control_main (void *data)
           if (fd >= 0)
             serve (fd);
         }
-      if (GET (state) == SUANLI_INJECT_CAPTURING && now_ms () - last_flush >= SUANLI_INJECT_FLUSH_MS)
+      if (GET (state) == SUANLI_INJECT_CAPTURING && suanli_inject_now_ms () - last_flush >= SUANLI_INJECT_FLUSH_MS)
         {
           int ended = control.source->flush (control.source, control.end_why, sizeof control.end_why);
 
-          last_flush = now_ms ();
+          last_flush = suanli_inject_now_ms ();
           if (ended >= 0)
             {
               control.end_reason = ended;
@@ -921,7 +912,8 @@ void
 suanli_inject_control_stop (void)
 {
   /* A short job launched by `record` may end before its collector has come: it waits a little. */
-  for (uint64_t until = now_ms () + CLAIM_AT_EXIT_MS; GET (unclaimed) && control.thread_started && now_ms () < until;)
+  for (uint64_t until = suanli_inject_now_ms () + CLAIM_AT_EXIT_MS;
+       GET (unclaimed) && control.thread_started && suanli_inject_now_ms () < until;)
     usleep (2000);
   SET (exiting, 1);
   if (control.thread_started && control.wake[1] >= 0)

@@ -117,13 +117,13 @@ static const CUpti_CallbackId driver_launches[] = {
 
 #define N_OF(array) (sizeof (array) / sizeof (array)[0])
 
-static uint64_t
-now_ms (void)
+/* A short wait in a loop that watches for something CUPTI does on another thread. */
+static void
+pause_briefly (void)
 {
-  struct timespec now;
+  struct timespec pause = { 0, 2 * 1000000 };
 
-  clock_gettime (CLOCK_MONOTONIC, &now);
-  return (uint64_t) now.tv_sec * 1000u + (uint64_t) now.tv_nsec / 1000000u;
+  nanosleep (&pause, NULL);
 }
 
 /* ---- buffers: CUPTI's callbacks only take and hand on ------------------------------------------- */
@@ -530,12 +530,9 @@ forced_flush (char   *why,
 
   suanli_cupti.flush_all (CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   /* (on this thread; a little later, were CUPTI to do it on its own) */
-  for (uint64_t until = now_ms () + 100; __atomic_load_n (&cupti.returned, __ATOMIC_ACQUIRE) == returned && now_ms () < until;)
-    {
-      struct timespec pause = { 0, 2 * 1000000 };
-
-      nanosleep (&pause, NULL);
-    }
+  for (uint64_t until = suanli_inject_now_ms () + 100;
+       __atomic_load_n (&cupti.returned, __ATOMIC_ACQUIRE) == returned && suanli_inject_now_ms () < until;)
+    pause_briefly ();
   if (launched_since && __atomic_load_n (&cupti.returned, __ATOMIC_ACQUIRE) == returned)
     return taken_over (why, why_size);
   return -1;
@@ -585,17 +582,13 @@ cupti_stop (SuanliInjectSource *source,
         }
       else if (suanli_cupti.finalize != NULL && suanli_cupti.enable_domain != NULL)
         {
-          uint64_t until = now_ms () + FINALIZE_WAIT_MS;
+          uint64_t until = suanli_inject_now_ms () + FINALIZE_WAIT_MS;
 
           __atomic_store_n (&cupti.finalize_wanted, 1, __ATOMIC_RELEASE);
           suanli_cupti.enable_domain (1, cupti.subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
           suanli_cupti.enable_domain (1, cupti.subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
-          while (__atomic_load_n (&cupti.finalize_wanted, __ATOMIC_ACQUIRE) && now_ms () < until)
-            {
-              struct timespec pause = { 0, 2 * 1000000 };
-
-              nanosleep (&pause, NULL);
-            }
+          while (__atomic_load_n (&cupti.finalize_wanted, __ATOMIC_ACQUIRE) && suanli_inject_now_ms () < until)
+            pause_briefly ();
           if (__atomic_exchange_n (&cupti.finalize_wanted, 0, __ATOMIC_ACQ_REL))
             detach ();
         }

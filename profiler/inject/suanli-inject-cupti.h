@@ -69,7 +69,6 @@ void   suanli_inject_cupti_quote         (CUptiResult        result,
 size_t suanli_inject_cupti_decode_buffer (uint8_t           *buffer,
                                           size_t             valid,
                                           SuanliInjectQueue *queue);
-void   suanli_inject_cupti_reset         (void);
 void   suanli_inject_records_begin       (SuanliInjectQueue *queue);
 uint32_t suanli_inject_intern            (SuanliInjectQueue *queue,
                                           const char        *name);

@@ -68,12 +68,11 @@ name_id (SuanliInjectQueue *queue,
          uint32_t           generation,
          const char        *text)
 {
-  uint32_t hash = 2166136261u, id;
+  uint32_t hash, id;
 
   if (text == NULL)
     return SUANLI_CAPTURE_NO_STRING;
-  for (const char *c = text; *c != '\0'; c++)
-    hash = (hash ^ (uint8_t) *c) * 16777619u;
+  hash = (uint32_t) suanli_inject_hash (text, strlen (text));
   pthread_mutex_lock (&nvtx.lock);
   for (unsigned probe = 0; probe < 16; probe++)
     {

@@ -13,6 +13,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int
 suanli_inject_queue_init (SuanliInjectQueue *queue,
@@ -220,4 +221,28 @@ suanli_inject_thread_id (void)
   if (this_thread == 0)
     this_thread = (uint32_t) syscall (SYS_gettid);
   return this_thread;
+}
+
+/* ---- small things the library's parts share ------------------------------------------------------ */
+
+/* FNV-1a over @length bytes of @text: for the name tables. */
+uint64_t
+suanli_inject_hash (const char *text,
+                    size_t      length)
+{
+  uint64_t hash = 14695981039346656037ull;
+
+  for (size_t i = 0; i < length; i++)
+    hash = (hash ^ (uint8_t) text[i]) * 1099511628211ull;
+  return hash;
+}
+
+/* Milliseconds on the monotonic clock, for deadlines. */
+uint64_t
+suanli_inject_now_ms (void)
+{
+  struct timespec now;
+
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  return (uint64_t) now.tv_sec * 1000u + (uint64_t) now.tv_nsec / 1000000u;
 }

@@ -112,16 +112,6 @@ suanli_inject_timestamp (void)
   return timestamp;
 }
 
-static uint32_t
-hash_name (const char *name)
-{
-  uint32_t hash = 2166136261u;
-
-  for (; *name != '\0'; name++)
-    hash = (hash ^ (uint8_t) *name) * 16777619u;
-  return hash;
-}
-
 /* The id of @name, its string record queued (in @queue) the first time. The lock is held. */
 uint32_t
 suanli_inject_intern (SuanliInjectQueue *queue,
@@ -131,7 +121,7 @@ suanli_inject_intern (SuanliInjectQueue *queue,
 
   if (name == NULL)
     name = "(unnamed)";
-  slot = hash_name (name) & (NAME_SLOTS - 1);
+  slot = (uint32_t) suanli_inject_hash (name, strlen (name)) & (NAME_SLOTS - 1);
   for (unsigned probe = 0; probe < 64; probe++, slot = (slot + 1) & (NAME_SLOTS - 1))
     {
       if (records.names[slot] == NULL)
@@ -442,16 +432,8 @@ suanli_inject_cupti_decode_buffer (uint8_t           *buffer,
   return count;
 }
 
-/* Forgets the names, modules and open ranges: a new capture sends its strings again. */
-void
-suanli_inject_cupti_reset (void)
-{
-  pthread_mutex_lock (&records.lock);
-  forget_names ();
-  pthread_mutex_unlock (&records.lock);
-}
-
-/* A capture begins (its records go to @queue, names and modules sent again), or ends (NULL). */
+/* A capture begins (its records go to @queue, names and open ranges forgotten: its strings are sent
+ * again), or ends (NULL). */
 void
 suanli_inject_records_begin (SuanliInjectQueue *queue)
 {

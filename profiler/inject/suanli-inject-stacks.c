@@ -62,17 +62,6 @@ suanli_inject_enable_python_stacks (void)
   return stacks.python;
 }
 
-static uint64_t
-hash_text (const char *text,
-           size_t      length)
-{
-  uint64_t hash = 14695981039346656037ull;
-
-  for (size_t i = 0; i < length; i++)
-    hash = (hash ^ (uint8_t) text[i]) * 1099511628211ull;
-  return hash;
-}
-
 /* The string id of this thread's Python frames now, their text sent when it differs from the last. */
 static uint32_t
 python_frames (SuanliInjectQueue *queue)
@@ -84,7 +73,7 @@ python_frames (SuanliInjectQueue *queue)
 
   if (length == 0)
     return SUANLI_CAPTURE_NO_STRING;
-  hash = hash_text (text, length);
+  hash = suanli_inject_hash (text, length);
   if (hash == last_python_hash && generation == last_python_generation)
     return last_python_id;
   last_python_id = suanli_inject_new_string_id ();
@@ -217,7 +206,7 @@ send_module (struct dl_phdr_info *info,
       executable[length > 0 ? length : 0] = '\0';
       path = executable;
     }
-  path_hash = hash_text (path, strlen (path));
+  path_hash = suanli_inject_hash (path, strlen (path));
   if (already_sent (start, end, path_hash))
     return 0;
   memset (&module, 0, sizeof module);

@@ -107,6 +107,9 @@ uint32_t suanli_inject_new_string_id   (void);
 void     suanli_inject_reset_string_ids (void);
 uint32_t suanli_inject_string_generation (void);
 uint32_t suanli_inject_thread_id       (void);
+uint64_t suanli_inject_hash            (const char *text,
+                                        size_t      length);
+uint64_t suanli_inject_now_ms          (void);
 /* The capture's clock: CUPTI's timestamp once libcupti is loaded (0 before). */
 uint64_t suanli_inject_timestamp       (void);
 
