@@ -270,8 +270,8 @@ assert_pages_shortcuts_listed (SuanliWindow *window,
   g_assert_cmpuint (checked, >=, 6);
 }
 
-/* The keyboard shortcuts window (from resources/gtk/help-overlay.ui) and the about window open
- * from the primary menu; both are translated. */
+/* The keyboard shortcuts window (resources/ui/suanli-shortcuts-window.ui, built when first asked
+ * for) and the about window open from the primary menu; both are translated. */
 static void
 test_shortcuts_and_about (Fixture       *fixture,
                           gconstpointer  data)

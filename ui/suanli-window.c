@@ -161,6 +161,28 @@ open_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->open_dialog));
 }
 
+/* The shortcuts window is built the first time it is asked for. GtkApplication would build one
+ * from <resource-base-path>/gtk/help-overlay.ui with every window, before its first frame; the
+ * resource lives elsewhere so that it does not. Once set, GtkApplicationWindow keeps this action
+ * (it adds its own only when there is none). */
+static void
+show_help_overlay (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  GtkApplicationWindow *window = GTK_APPLICATION_WINDOW (user_data);
+  GtkShortcutsWindow *overlay = gtk_application_window_get_help_overlay (window);
+
+  if (overlay == NULL)
+    {
+      g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/org/suanli/Suanli/ui/suanli-shortcuts-window.ui");
+
+      overlay = GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "help_overlay"));
+      gtk_application_window_set_help_overlay (window, overlay);
+    }
+  gtk_window_present (GTK_WINDOW (overlay));
+}
+
 static void
 show_page_action (GtkWidget  *widget,
                   const char *action_name,
@@ -319,7 +341,12 @@ suanli_window_class_init (SuanliWindowClass *klass)
 static void
 suanli_window_init (SuanliWindow *self)
 {
+  static const GActionEntry actions[] = {
+    { "show-help-overlay", show_help_overlay },
+  };
+
   gtk_widget_init_template (GTK_WIDGET (self));
+  g_action_map_add_action_entries (G_ACTION_MAP (self), actions, G_N_ELEMENTS (actions), self);
 
   self->settings = g_settings_new (APPLICATION_ID);
   restore_window_state (self);
