@@ -45,6 +45,7 @@ struct _SuanliCatalogPage
   GtkFileChooserNative *save_dialog;
   GtkWindow          *compare_window;
   gboolean            rebuilding;
+  guint               spinner_timeout;
 
   /* Template children */
   GtkListBox         *kind_list;
@@ -56,6 +57,8 @@ struct _SuanliCatalogPage
   GtkToggleButton    *chart_toggle;
   GtkButton          *compare_button;
   GtkStack           *content_stack;
+  AdwStatusPage      *loading_status;
+  GtkSpinner         *loading_spinner;
   GtkColumnView      *column_view;
   GtkBox             *detail_box;
   GtkToggleButton    *bars_toggle;
@@ -108,6 +111,23 @@ filter_item (gpointer object,
   return suanli_item_matches (item, (const char * const *) self->search_terms);
 }
 
+/* "Loading the Catalog…" and its spinner show only when the catalog is slow to come (a folder on
+ * a network mount). The built-in catalog is in before they would, so the page goes from blank to
+ * the table without flashing them, and the first frame neither lays out their big bold title nor
+ * loads the spinner's icon. */
+#define SPINNER_DELAY_MS 300
+
+static gboolean
+start_spinner (gpointer user_data)
+{
+  SuanliCatalogPage *self = user_data;
+
+  self->spinner_timeout = 0;
+  adw_status_page_set_title (self->loading_status, _("Loading the Catalog…"));
+  gtk_spinner_start (self->loading_spinner);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 update_content (SuanliCatalogPage *self)
 {
@@ -120,6 +140,16 @@ update_content (SuanliCatalogPage *self)
   else
     visible = gtk_toggle_button_get_active (self->chart_toggle) ? "chart" : "table";
   gtk_stack_set_visible_child_name (self->content_stack, visible);
+
+  if (!g_str_equal (visible, "loading"))
+    {
+      g_clear_handle_id (&self->spinner_timeout, g_source_remove);
+      gtk_spinner_stop (self->loading_spinner);
+    }
+  else if (self->spinner_timeout == 0 && !gtk_spinner_get_spinning (self->loading_spinner))
+    {
+      self->spinner_timeout = g_timeout_add (SPINNER_DELAY_MS, start_spinner, self);
+    }
 }
 
 static void
@@ -1198,6 +1228,7 @@ suanli_catalog_page_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->catalog, self);
   if (self->compare_items != NULL)
     g_signal_handlers_disconnect_by_data (self->compare_items, self);
+  g_clear_handle_id (&self->spinner_timeout, g_source_remove);
   if (self->save_dialog != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->save_dialog));
   g_clear_object (&self->save_dialog);
@@ -1250,6 +1281,8 @@ suanli_catalog_page_class_init (SuanliCatalogPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, chart_toggle);
   gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, compare_button);
   gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, content_stack);
+  gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, loading_status);
+  gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, loading_spinner);
   gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, column_view);
   gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, detail_box);
   gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, bars_toggle);
