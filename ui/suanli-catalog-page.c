@@ -209,6 +209,9 @@ update_kind_counts (SuanliCatalogPage *self)
       g_autofree char *text = g_strdup_printf ("%u", counts[k]);
 
       gtk_label_set_text (GTK_LABEL (count), text);
+      /* Before the catalog is in there is nothing to count: no column of zeros (nor their
+       * layout in the first frame). */
+      gtk_widget_set_visible (count, n > 0);
     }
 }
 
@@ -235,7 +238,7 @@ build_kind_list (SuanliCatalogPage *self)
     {
       GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
       GtkWidget *title = gtk_label_new (suanli_item_kind_get_title (k));
-      GtkWidget *count = gtk_label_new ("0");
+      GtkWidget *count = gtk_label_new (NULL);
       GtkWidget *row = gtk_list_box_row_new ();
 
       gtk_label_set_xalign (GTK_LABEL (title), 0);
