@@ -28,6 +28,7 @@ struct _SuanliWindow
   AdwToastOverlay      *toast_overlay;
   AdwViewStack         *stack;
   AdwViewSwitcherTitle *switcher_title;
+  AdwViewSwitcherBar   *switcher_bar;
 };
 
 G_DEFINE_FINAL_TYPE (SuanliWindow, suanli_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -209,6 +210,17 @@ update_title (SuanliWindow *self)
   adw_view_switcher_title_set_subtitle (self->switcher_title, name != NULL ? name : "");
 }
 
+/* The bar at the bottom shows the pages only in a window too narrow for the title's switcher. It
+ * gets the stack (and builds its buttons) the first time it is needed, not for a first frame of
+ * a wide window, which does not show it. */
+static void
+on_title_visible (SuanliWindow *self)
+{
+  if (adw_view_switcher_title_get_title_visible (self->switcher_title) &&
+      adw_view_switcher_bar_get_stack (self->switcher_bar) == NULL)
+    adw_view_switcher_bar_set_stack (self->switcher_bar, self->stack);
+}
+
 static void
 on_planner_built (SuanliPageSlot *slot,
                   GtkWidget      *planner,
@@ -323,6 +335,7 @@ suanli_window_class_init (SuanliWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, SuanliWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, SuanliWindow, switcher_title);
+  gtk_widget_class_bind_template_child (widget_class, SuanliWindow, switcher_bar);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
@@ -347,6 +360,8 @@ suanli_window_init (SuanliWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   g_action_map_add_action_entries (G_ACTION_MAP (self), actions, G_N_ELEMENTS (actions), self);
+  g_signal_connect_object (self->switcher_title, "notify::title-visible", G_CALLBACK (on_title_visible), self,
+                           G_CONNECT_SWAPPED);
 
   self->settings = g_settings_new (APPLICATION_ID);
   restore_window_state (self);
