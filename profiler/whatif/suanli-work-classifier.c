@@ -202,10 +202,14 @@ classify_kernel (SuanliWorkClassifier     *self,
                  const SuanliSlice        *op)
 {
   g_autofree char *lower = g_ascii_strdown (name, -1);
+  char *library = strstr (lower, "fbgemm");
   const char *op_name = op != NULL ? suanli_trace_get_string (self->trace, op->name) : NULL;
   const char *word;
   double flops = 0, bytes = 0;
 
+  /* FBGEMM names its library, not a gemm: its embedding and quantising kernels are memory work. */
+  for (; library != NULL; library = strstr (library, "fbgemm"))
+    memcpy (library, "fb____", strlen ("fbgemm"));
   if ((word = find_word (lower, compute_words, G_N_ELEMENTS (compute_words))) != NULL)
     {
       out->work_class = SUANLI_WORK_COMPUTE;
