@@ -387,7 +387,11 @@ map_time (const TimeMap *map,
     return r0 + (time - m0);
   m1 = g_array_index (map->measured, gint64, low);
   r1 = g_array_index (map->replayed, gint64, low);
-  return m1 > m0 ? r0 + (gint64) ((double) (time - m0) * (double) (r1 - r0) / (double) (m1 - m0)) : r0;
+  if (m1 <= m0)
+    return r0;
+  if (r1 - r0 == m1 - m0)
+    return r0 + (time - m0);
+  return r0 + (gint64) llround ((double) (time - m0) * (double) (r1 - r0) / (double) (m1 - m0));
 }
 
 static SuanliString
