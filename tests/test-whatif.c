@@ -526,6 +526,95 @@ test_unknown_rate (void)
   g_assert_nonnull (strstr (kernel->reason, "no FP8 rate for Old GPU"));
 }
 
+/* Host gaps removed: the launch-bound kernels run back to back, after launches of no time. */
+static void
+test_no_host_gaps (void)
+{
+  Builder b;
+  g_autoptr(SuanliTrace) trace = NULL;
+  g_autoptr(SuanliWhatif) whatif = NULL;
+  g_autoptr(GError) error = NULL;
+  SuanliWhatifOptions options;
+  guint thread, stream;
+
+  builder_init (&b);
+  thread = track_of (&b, FALSE, 1);
+  stream = track_of (&b, TRUE, 7);
+  launch (&b, thread, 0, stream, "k1", 20, 10, NULL);
+  launch (&b, thread, 100, stream, "k2", 120, 10, NULL);
+  trace = builder_finish (&b);
+  suanli_whatif_options_init (&options);
+  options.no_host_gaps = TRUE;
+  whatif = suanli_whatif_new (trace, &options, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (suanli_whatif_get_figures (whatif)->measured_ns, ==, 130);
+  /* The typical stream gap is 0 here (no kernel was bound by the one before it). */
+  g_assert_cmpint (suanli_whatif_get_figures (whatif)->projected_ns, ==, 20);
+}
+
+/* Another precision, another GPU count and an operator made faster, on the same hardware. */
+static void
+test_precision_count_and_operator (void)
+{
+  Builder b;
+  g_autoptr(SuanliTrace) trace = NULL;
+  g_autoptr(SuanliWhatif) whatif = NULL;
+  g_autoptr(GError) error = NULL;
+  SuanliWhatifOptions options;
+  guint thread, stream, comms;
+  GArray *kernels;
+
+  builder_init (&b);
+  thread = track_of (&b, FALSE, 1);
+  stream = track_of (&b, TRUE, 7);
+  comms = track_of (&b, TRUE, 9);
+  launch (&b, thread, 0, stream, "ampere_sgemm_128x64_nn", 10, 100000, NULL);
+  launch (&b, thread, 200000, stream, "void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>>", 200010,
+          100000, NULL);
+  launch (&b, thread, 400000, comms, "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", 400010, 100000,
+          NULL);
+  /* An elementwise kernel launched under aten::linear. */
+  add (&b, thread, "cpu_op", "aten::linear", 599990, 20, NULL);
+  launch (&b, thread, 600000, stream, "void at::native::unrolled_elementwise_kernel<bias>", 600010, 100000, NULL);
+  trace = builder_finish (&b);
+  suanli_whatif_options_init (&options);
+  fill_hardware (&options.measured, "A", 1);
+  options.target = options.measured;
+  options.measured.count = 8;
+  options.target.count = 16;
+  options.precision = SUANLI_NUMBER_BF16;
+  options.faster = "linear";
+  options.faster_factor = 4;
+  whatif = suanli_whatif_new (trace, &options, &error);
+  g_assert_no_error (error);
+  kernels = suanli_whatif_get_kernels (whatif);
+  for (guint k = 0; k < kernels->len; k++)
+    {
+      SuanliWhatifKernel *kernel = &g_array_index (kernels, SuanliWhatifKernel, k);
+      const char *name = suanli_trace_get_string (trace, kernel->name);
+
+      if (g_str_has_prefix (name, "ampere_sgemm"))
+        g_assert_cmpfloat_with_epsilon (kernel->factor, 19.5 / 312, 1e-3);   /* FP32 → BF16's rate */
+      else if (strstr (name, "AddFunctor") != NULL)
+        {
+          g_assert_cmpfloat_with_epsilon (kernel->factor, 0.5, 1e-9);         /* 4 → 2 bytes per element */
+          g_assert_nonnull (strstr (kernel->reason, "4 → 2 bytes per element"));
+        }
+      else if (g_str_has_prefix (name, "nccl"))
+        {
+          /* All-reduce's bus factor 2·7/8 → 2·15/16. */
+          g_assert_cmpfloat_with_epsilon (kernel->factor, (30.0 / 16) / (14.0 / 8), 1e-3);
+          g_assert_nonnull (strstr (kernel->reason, "8 → 16 GPUs"));
+        }
+      else
+        {
+          /* Under aten::linear: 4× faster, and its format taken to be the step's (FP32 → BF16). */
+          g_assert_cmpfloat_with_epsilon (kernel->factor, 0.5 / 4, 1e-3);
+          g_assert_nonnull (strstr (kernel->reason, "launched under “linear”"));
+        }
+    }
+}
+
 /* ---- real traces -------------------------------------------------------------------------- */
 
 static SuanliTrace *
@@ -713,6 +802,8 @@ main (int    argc,
   g_test_add_func ("/whatif/overlap-comm", test_overlap_comm);
   g_test_add_func ("/whatif/classes-and-factors", test_classes_and_factors);
   g_test_add_func ("/whatif/unknown-rate", test_unknown_rate);
+  g_test_add_func ("/whatif/no-host-gaps", test_no_host_gaps);
+  g_test_add_func ("/whatif/precision-count-and-operator", test_precision_count_and_operator);
   g_test_add_func ("/whatif/fixtures", test_fixtures);
   g_test_add_func ("/whatif/torch-trace", test_torch_trace);
   return g_test_run ();
