@@ -16,6 +16,7 @@
 #include "suanli-cli.h"
 #include "suanli-atomic-file.h"
 #include "suanli-cli-trace-io.h"
+#include "suanli-units.h"
 
 void
 suanli_cli_member_int (JsonBuilder *builder,
@@ -24,6 +25,55 @@ suanli_cli_member_int (JsonBuilder *builder,
 {
   json_builder_set_member_name (builder, name);
   json_builder_add_int_value (builder, value);
+}
+
+void
+suanli_cli_member_double (JsonBuilder *builder,
+                          const char  *name,
+                          double       value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_double_value (builder, value);
+}
+
+/* @value, or null when it is NULL. */
+void
+suanli_cli_member_string (JsonBuilder *builder,
+                          const char  *name,
+                          const char  *value)
+{
+  json_builder_set_member_name (builder, name);
+  if (value != NULL)
+    json_builder_add_string_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
+/* Prints what @builder built, indented, with a newline. */
+void
+suanli_cli_print_json (JsonBuilder *builder)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = json_builder_get_root (builder);
+  g_autofree char *text = NULL;
+
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  text = json_generator_to_data (generator, NULL);
+  g_print ("%s\n", text);
+}
+
+/* "1.20 ms → 0.98 ms (−18.3%)" */
+char *
+suanli_cli_change_text (gint64 before,
+                        gint64 after)
+{
+  g_autofree char *a = suanli_format_duration_ns (before);
+  g_autofree char *b = suanli_format_duration_ns (after);
+
+  if (before <= 0)
+    return g_strdup_printf ("%s → %s", a, b);
+  return g_strdup_printf ("%s → %s (%+.1f%%)", a, b, 100.0 * (double) (after - before) / (double) before);
 }
 
 /* Reads each of @files ("-" is standard input) into @trace, printing errors; the exit status. */

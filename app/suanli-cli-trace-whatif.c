@@ -87,27 +87,6 @@ accelerator (SuanliCatalog *catalog,
 }
 
 static void
-member_double (JsonBuilder *builder,
-               const char  *name,
-               double       value)
-{
-  json_builder_set_member_name (builder, name);
-  json_builder_add_double_value (builder, value);
-}
-
-static void
-member_string (JsonBuilder *builder,
-               const char  *name,
-               const char  *value)
-{
-  json_builder_set_member_name (builder, name);
-  if (value != NULL)
-    json_builder_add_string_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
-static void
 system_json (JsonBuilder *builder,
              const char  *member,
              SuanliItem  *item,
@@ -115,12 +94,12 @@ system_json (JsonBuilder *builder,
 {
   json_builder_set_member_name (builder, member);
   json_builder_begin_object (builder);
-  member_string (builder, "id", suanli_item_get_id (item));
-  member_string (builder, "name", suanli_item_get_name (item));
+  suanli_cli_member_string (builder, "id", suanli_item_get_id (item));
+  suanli_cli_member_string (builder, "name", suanli_item_get_name (item));
   if (g_str_equal (member, "measured_on"))
     {
-      member_string (builder, "from", device != NULL ? "trace" : "option");
-      member_string (builder, "device", device);
+      suanli_cli_member_string (builder, "from", device != NULL ? "trace" : "option");
+      suanli_cli_member_string (builder, "device", device);
     }
   json_builder_end_object (builder);
 }
@@ -135,13 +114,10 @@ print_json (const Subject             *subject,
   GArray *kernels = suanli_whatif_get_kernels (whatif);
   GPtrArray *notes = suanli_whatif_get_notes (whatif);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *text = NULL;
 
   json_builder_begin_object (builder);
-  member_string (builder, "schema", "suanli-whatif/1");
-  member_string (builder, "file", subject->file);
+  suanli_cli_member_string (builder, "schema", "suanli-whatif/1");
+  suanli_cli_member_string (builder, "file", subject->file);
   system_json (builder, "measured_on", subject->measured, subject->device);
   system_json (builder, "target", subject->target, NULL);
 
@@ -156,13 +132,13 @@ print_json (const Subject             *subject,
   if (options->faster != NULL)
     {
       json_builder_begin_object (builder);
-      member_string (builder, "name", options->faster);
-      member_double (builder, "factor", options->faster_factor);
+      suanli_cli_member_string (builder, "name", options->faster);
+      suanli_cli_member_double (builder, "factor", options->faster_factor);
       json_builder_end_object (builder);
     }
   else
     json_builder_add_null_value (builder);
-  member_string (builder, "precision", options->precision >= 0 ? suanli_number_format_nick (options->precision) : NULL);
+  suanli_cli_member_string (builder, "precision", options->precision >= 0 ? suanli_number_format_nick (options->precision) : NULL);
   json_builder_end_object (builder);
 
   suanli_cli_member_int (builder, "steps", figures->steps);
@@ -174,16 +150,16 @@ print_json (const Subject             *subject,
   for (guint k = 0; k < SUANLI_WORK_N_CLASSES; k++)
     {
       json_builder_begin_object (builder);
-      member_string (builder, "class", class_keys[k]);
+      suanli_cli_member_string (builder, "class", class_keys[k]);
       suanli_cli_member_int (builder, "measured_ns", figures->measured_class_ns[k]);
       suanli_cli_member_int (builder, "projected_ns", figures->projected_class_ns[k]);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
-  member_double (builder, "flops_per_step", figures->flops);
-  member_string (builder, "mfu_format", suanli_number_format_nick (figures->mfu_format));
-  member_double (builder, "measured_mfu", figures->measured_mfu);
-  member_double (builder, "projected_mfu", figures->projected_mfu);
+  suanli_cli_member_double (builder, "flops_per_step", figures->flops);
+  suanli_cli_member_string (builder, "mfu_format", suanli_number_format_nick (figures->mfu_format));
+  suanli_cli_member_double (builder, "measured_mfu", figures->measured_mfu);
+  suanli_cli_member_double (builder, "projected_mfu", figures->projected_mfu);
 
   json_builder_set_member_name (builder, "kernels");
   json_builder_begin_array (builder);
@@ -192,14 +168,14 @@ print_json (const Subject             *subject,
       SuanliWhatifKernel *kernel = &g_array_index (kernels, SuanliWhatifKernel, i);
 
       json_builder_begin_object (builder);
-      member_string (builder, "name", suanli_trace_get_string (trace, kernel->name));
-      member_string (builder, "class", class_keys[kernel->work_class]);
-      member_string (builder, "format", suanli_number_format_nick (kernel->format));
+      suanli_cli_member_string (builder, "name", suanli_trace_get_string (trace, kernel->name));
+      suanli_cli_member_string (builder, "class", class_keys[kernel->work_class]);
+      suanli_cli_member_string (builder, "format", suanli_number_format_nick (kernel->format));
       suanli_cli_member_int (builder, "count", (gint64) kernel->count);
       suanli_cli_member_int (builder, "measured_ns", kernel->measured_ns);
       suanli_cli_member_int (builder, "projected_ns", kernel->projected_ns);
-      member_double (builder, "factor", kernel->factor);
-      member_string (builder, "reason", kernel->reason);
+      suanli_cli_member_double (builder, "factor", kernel->factor);
+      suanli_cli_member_string (builder, "reason", kernel->reason);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -209,25 +185,7 @@ print_json (const Subject             *subject,
     json_builder_add_string_value (builder, g_ptr_array_index (notes, i));
   json_builder_end_array (builder);
   json_builder_end_object (builder);
-
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, NULL);
-  g_print ("%s\n", text);
-}
-
-/* "1.20 ms → 0.98 ms (−18.3%)" */
-static char *
-change_text (gint64 before,
-             gint64 after)
-{
-  g_autofree char *a = suanli_format_duration_ns (before);
-  g_autofree char *b = suanli_format_duration_ns (after);
-
-  if (before <= 0)
-    return g_strdup_printf ("%s → %s", a, b);
-  return g_strdup_printf ("%s → %s (%+.1f%%)", a, b, 100.0 * (double) (after - before) / (double) before);
+  suanli_cli_print_json (builder);
 }
 
 static void
@@ -240,7 +198,7 @@ print_text (const Subject *subject,
   GPtrArray *notes = suanli_whatif_get_notes (whatif);
   g_autofree char *measured = suanli_format_duration_ns (figures->measured_ns);
   g_autofree char *replayed = suanli_format_duration_ns (figures->replayed_ns);
-  g_autofree char *step = change_text (figures->measured_ns, figures->projected_ns);
+  g_autofree char *step = suanli_cli_change_text (figures->measured_ns, figures->projected_ns);
 
   if (subject->device != NULL)
     g_print (_("Measured on %s (the trace's device, “%s”)\n"), suanli_item_get_name (subject->measured), subject->device);
@@ -254,7 +212,7 @@ print_text (const Subject *subject,
   g_print (_("Time per step by class:\n"));
   for (guint k = 0; k < SUANLI_WORK_N_CLASSES; k++)
     {
-      g_autofree char *change = change_text (figures->measured_class_ns[k], figures->projected_class_ns[k]);
+      g_autofree char *change = suanli_cli_change_text (figures->measured_class_ns[k], figures->projected_class_ns[k]);
 
       g_print ("  %-16s %s\n", suanli_work_class_name (k), change);
     }

@@ -24,14 +24,6 @@ typedef struct
   GArray      *links;     /* of guint32[4]: from track, from slice, to track, to slice */
 } Builder;
 
-static void
-builder_init (Builder *b)
-{
-  b->trace = suanli_trace_new ();
-  b->links = g_array_new (FALSE, FALSE, sizeof (guint32) * 4);
-  suanli_trace_begin_group (b->trace, "made.json");
-}
-
 static guint
 track_of (Builder *b,
           gboolean gpu,
@@ -41,6 +33,20 @@ track_of (Builder *b,
 
   suanli_trace_ensure_track (b->trace, gpu ? SUANLI_TRACK_GPU_STREAM : SUANLI_TRACK_THREAD, gpu ? 0 : 1, tid, 0, &index);
   return index;
+}
+
+/* A trace with the thread and, where @stream is not NULL, stream 7. */
+static void
+builder_init (Builder *b,
+              guint   *thread,
+              guint   *stream)
+{
+  b->trace = suanli_trace_new ();
+  b->links = g_array_new (FALSE, FALSE, sizeof (guint32) * 4);
+  suanli_trace_begin_group (b->trace, "made.json");
+  *thread = track_of (b, FALSE, 1);
+  if (stream != NULL)
+    *stream = track_of (b, TRUE, 7);
 }
 
 /* Adds a slice; @args are key, type ('i' or 's'), value … NULL. Returns its index on the track. */
@@ -224,9 +230,7 @@ test_queued_kernel (void)
   guint thread, stream, k1, k2;
   Replay r;
 
-  builder_init (&b);
-  thread = track_of (&b, FALSE, 1);
-  stream = track_of (&b, TRUE, 7);
+  builder_init (&b, &thread, &stream);
   k1 = launch (&b, thread, 0, stream, "k1", 20, 100, NULL);      /* launch-bound: 20 after its launch */
   k2 = launch (&b, thread, 10, stream, "k2", 122, 50, NULL);     /* queued: 2 after k1's end */
   trace = builder_finish (&b);
@@ -253,9 +257,7 @@ test_launch_bound_kernel (void)
   guint thread, stream, k1, k2;
   Replay r;
 
-  builder_init (&b);
-  thread = track_of (&b, FALSE, 1);
-  stream = track_of (&b, TRUE, 7);
+  builder_init (&b, &thread, &stream);
   k1 = launch (&b, thread, 0, stream, "k1", 20, 10, NULL);
   k2 = launch (&b, thread, 100, stream, "k2", 120, 10, NULL);
   trace = builder_finish (&b);
@@ -279,9 +281,7 @@ test_sync_waits_on_stream (void)
   guint thread, s7, s8, k1, other, sync, next;
   Replay r;
 
-  builder_init (&b);
-  thread = track_of (&b, FALSE, 1);
-  s7 = track_of (&b, TRUE, 7);
+  builder_init (&b, &thread, &s7);
   s8 = track_of (&b, TRUE, 8);
   k1 = launch (&b, thread, 0, s7, "k1", 10, 100, NULL);                     /* ends at 110 */
   other = add (&b, thread, "cuda_runtime", "cudaLaunchKernel", 6, 2, NULL);
@@ -314,9 +314,7 @@ test_stream_wait_event (void)
   guint thread, s7, s8, k1, k2;
   Replay r;
 
-  builder_init (&b);
-  thread = track_of (&b, FALSE, 1);
-  s7 = track_of (&b, TRUE, 7);
+  builder_init (&b, &thread, &s7);
   s8 = track_of (&b, TRUE, 8);
   k1 = launch (&b, thread, 0, s7, "k1", 10, 100, NULL);
   add (&b, thread, "cuda_runtime", "cudaStreamWaitEvent", 6, 1, "correlation", 'i', (gint64) 3, NULL);
@@ -345,8 +343,7 @@ collective_trace (guint *stream,
   Builder b;
   guint thread;
 
-  builder_init (&b);
-  thread = track_of (&b, FALSE, 1);
+  builder_init (&b, &thread, NULL);
   *stream = track_of (&b, TRUE, 9);
   *nccl = launch (&b, thread, 0, *stream, "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", 10,
                   100, NULL);
@@ -453,9 +450,7 @@ test_classes_and_factors (void)
       SUANLI_NUMBER_BF16, 0.5, "300 → 600 GB/s" },
   };
 
-  builder_init (&b);
-  thread = track_of (&b, FALSE, 1);
-  stream = track_of (&b, TRUE, 7);
+  builder_init (&b, &thread, &stream);
   copies = track_of (&b, TRUE, 8);
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
     launch (&b, thread, (gint64) i * 1000, i == 0 ? copies : stream, expected[i].name, (gint64) i * 1000 + 10, 100, NULL);
@@ -509,9 +504,7 @@ test_unknown_rate (void)
   SuanliWhatifKernel *kernel;
   guint thread, stream;
 
-  builder_init (&b);
-  thread = track_of (&b, FALSE, 1);
-  stream = track_of (&b, TRUE, 7);
+  builder_init (&b, &thread, &stream);
   launch (&b, thread, 0, stream, "sm90_xmma_gemm_e4m3e4m3_f32", 10, 100, NULL);
   trace = builder_finish (&b);
   suanli_whatif_options_init (&options);
@@ -537,9 +530,7 @@ test_no_host_gaps (void)
   SuanliWhatifOptions options;
   guint thread, stream;
 
-  builder_init (&b);
-  thread = track_of (&b, FALSE, 1);
-  stream = track_of (&b, TRUE, 7);
+  builder_init (&b, &thread, &stream);
   launch (&b, thread, 0, stream, "k1", 20, 10, NULL);
   launch (&b, thread, 100, stream, "k2", 120, 10, NULL);
   trace = builder_finish (&b);
@@ -564,9 +555,7 @@ test_precision_count_and_operator (void)
   guint thread, stream, comms;
   GArray *kernels;
 
-  builder_init (&b);
-  thread = track_of (&b, FALSE, 1);
-  stream = track_of (&b, TRUE, 7);
+  builder_init (&b, &thread, &stream);
   comms = track_of (&b, TRUE, 9);
   launch (&b, thread, 0, stream, "ampere_sgemm_128x64_nn", 10, 100000, NULL);
   launch (&b, thread, 200000, stream, "void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>>", 200010,

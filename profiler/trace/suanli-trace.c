@@ -458,6 +458,40 @@ suanli_trace_find_arg_int (SuanliTrace       *self,
   return FALSE;
 }
 
+/* The number @key of @slice's arguments, an integer or not. */
+gboolean
+suanli_trace_find_arg_double (SuanliTrace       *self,
+                              const SuanliSlice *slice,
+                              const char        *key,
+                              double            *value)
+{
+  const SuanliArg *args = suanli_trace_get_args (self, slice);
+
+  for (guint i = 0; args != NULL && i < slice->n_args; i++)
+    if (g_str_equal (suanli_trace_get_string (self, args[i].key), key))
+      {
+        if (args[i].type == SUANLI_ARG_STRING)
+          return FALSE;
+        *value = args[i].type == SUANLI_ARG_INT ? (double) args[i].i : args[i].d;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* Returns: (nullable): the string argument @key of @slice. */
+const char *
+suanli_trace_find_arg_string (SuanliTrace       *self,
+                              const SuanliSlice *slice,
+                              const char        *key)
+{
+  const SuanliArg *args = suanli_trace_get_args (self, slice);
+
+  for (guint i = 0; args != NULL && i < slice->n_args; i++)
+    if (args[i].type == SUANLI_ARG_STRING && g_str_equal (suanli_trace_get_string (self, args[i].key), key))
+      return suanli_trace_get_string (self, args[i].s);
+  return NULL;
+}
+
 void
 suanli_trace_add_flow (SuanliTrace      *self,
                        const SuanliFlow *flow)

@@ -164,6 +164,13 @@ gboolean            suanli_trace_find_arg_int     (SuanliTrace   *self,
                                                    const SuanliSlice *slice,
                                                    const char    *key,
                                                    gint64        *value);
+gboolean            suanli_trace_find_arg_double  (SuanliTrace   *self,
+                                                   const SuanliSlice *slice,
+                                                   const char    *key,
+                                                   double        *value);
+const char         *suanli_trace_find_arg_string  (SuanliTrace   *self,
+                                                   const SuanliSlice *slice,
+                                                   const char    *key);
 void                suanli_trace_add_flow         (SuanliTrace   *self,
                                                    const SuanliFlow *flow);
 GArray             *suanli_trace_get_flows        (SuanliTrace   *self);

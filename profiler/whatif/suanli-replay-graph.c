@@ -314,23 +314,6 @@ call_kind (const char *name)
   return CALL_PLAIN;
 }
 
-static gboolean
-find_arg_string (SuanliTrace       *trace,
-                 const SuanliSlice *slice,
-                 const char        *key,
-                 const char       **value)
-{
-  const SuanliArg *args = suanli_trace_get_args (trace, slice);
-
-  for (guint i = 0; args != NULL && i < slice->n_args; i++)
-    if (args[i].type == SUANLI_ARG_STRING && g_str_equal (suanli_trace_get_string (trace, args[i].key), key))
-      {
-        *value = suanli_trace_get_string (trace, args[i].s);
-        return TRUE;
-      }
-  return FALSE;
-}
-
 /* Kineto's cuda_sync records give a wait's stream as an unsigned 32-bit −1 when it has none. */
 static gboolean
 valid_stream (gint64 stream)
@@ -356,7 +339,7 @@ add_sync_edges (SuanliReplayGraph *self,
   if (record != NULL)
     {
       device = record_pid;
-      find_arg_string (self->trace, record, "cuda_sync_kind", &kind);
+      kind = suanli_trace_find_arg_string (self->trace, record, "cuda_sync_kind");
       if (kind == NULL || g_str_equal (kind, "Stream Sync"))
         suanli_trace_find_arg_int (self->trace, record, "stream", &stream_id);
       else if (g_str_equal (kind, "Event Sync"))

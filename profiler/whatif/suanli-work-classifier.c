@@ -148,41 +148,6 @@ suanli_number_format_from_text (const char         *text,
 }
 
 static gboolean
-find_arg_double (SuanliTrace       *trace,
-                 const SuanliSlice *slice,
-                 const char        *key,
-                 double            *value)
-{
-  const SuanliArg *args = suanli_trace_get_args (trace, slice);
-
-  for (guint i = 0; args != NULL && i < slice->n_args; i++)
-    if (g_str_equal (suanli_trace_get_string (trace, args[i].key), key))
-      {
-        if (args[i].type == SUANLI_ARG_INT)
-          *value = (double) args[i].i;
-        else if (args[i].type == SUANLI_ARG_DOUBLE)
-          *value = args[i].d;
-        else
-          return FALSE;
-        return TRUE;
-      }
-  return FALSE;
-}
-
-static const char *
-find_arg_text (SuanliTrace       *trace,
-               const SuanliSlice *slice,
-               const char        *key)
-{
-  const SuanliArg *args = suanli_trace_get_args (trace, slice);
-
-  for (guint i = 0; args != NULL && i < slice->n_args; i++)
-    if (args[i].type == SUANLI_ARG_STRING && g_str_equal (suanli_trace_get_string (trace, args[i].key), key))
-      return suanli_trace_get_string (trace, args[i].s);
-  return NULL;
-}
-
-static gboolean
 is_compute_operator (const char *name)
 {
   for (guint i = 0; i < G_N_ELEMENTS (compute_operators); i++)
@@ -222,8 +187,8 @@ classify_kernel (SuanliWorkClassifier     *self,
       out->why = g_strdup_printf (_("“%s” in the name"), word);
       return;
     }
-  if (op != NULL && find_arg_double (self->trace, op, "flops", &flops) && flops > 0 &&
-      find_arg_double (self->trace, op, "bytes", &bytes) && bytes > 0 && self->ridge > 0)
+  if (op != NULL && suanli_trace_find_arg_double (self->trace, op, "flops", &flops) && flops > 0 &&
+      suanli_trace_find_arg_double (self->trace, op, "bytes", &bytes) && bytes > 0 && self->ridge > 0)
     {
       out->work_class = flops / bytes >= self->ridge ? SUANLI_WORK_COMPUTE : SUANLI_WORK_MEMORY;
       /* Translators: "aten::addmm counts 2.1e+09 FLOP in 1.6e+07 bytes: 131 FLOP/B against a ridge of 153". */
@@ -243,7 +208,7 @@ classify_kernel (SuanliWorkClassifier     *self,
       out->why = g_strdup_printf (_("launched by %s"), op_name);
       return;
     }
-  if (op != NULL && find_arg_double (self->trace, op, "flops", &flops) && flops > 0)
+  if (op != NULL && suanli_trace_find_arg_double (self->trace, op, "flops", &flops) && flops > 0)
     {
       out->work_class = SUANLI_WORK_COMPUTE;
       out->why = g_strdup_printf (_("%s counts %.3g FLOP"), op_name, flops);
@@ -314,7 +279,7 @@ suanli_work_classifier_classify (SuanliWorkClassifier *self,
       out->format_known = TRUE;
       out->format_why = g_strdup_printf (_("“%s” in the name"), word);
     }
-  else if (op != NULL && (input_type = find_arg_text (self->trace, op, "Input type")) != NULL &&
+  else if (op != NULL && (input_type = suanli_trace_find_arg_string (self->trace, op, "Input type")) != NULL &&
            suanli_number_format_from_text (input_type, &out->format, &word))
     {
       out->format_known = TRUE;
