@@ -662,7 +662,8 @@ suanli_replay_graph_new (SuanliTrace *trace,
   g_autoptr(GHashTable) call_kinds = g_hash_table_new (NULL, NULL);
   g_autoptr(SuanliClassifier) classifier = suanli_classifier_new (trace);
   g_autofree guint32 *launch = NULL;
-  SuanliString sync_category = suanli_trace_intern (trace, "cuda_sync", -1);
+  /* Categories are compared by name, not interned: the trace is only read (a view may be drawing it). */
+  g_autoptr(GHashTable) sync_categories = g_hash_table_new (NULL, NULL);   /* category + 1 → 1 no, 2 yes */
   GArray *flows = suanli_trace_get_flows (trace);
 
   self->trace = g_object_ref (trace);
@@ -704,10 +705,17 @@ suanli_replay_graph_new (SuanliTrace *trace,
       for (guint s = 0; s < track->slices->len; s++)
         {
           SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
+          gpointer key = GUINT_TO_POINTER (slice->category + 1);
+          guint is_sync = GPOINTER_TO_UINT (g_hash_table_lookup (sync_categories, key));
           gint64 correlation;
 
           self->gpu_nodes[t][s] = NONE;
-          if (slice->category == sync_category)
+          if (is_sync == 0)
+            {
+              is_sync = g_str_equal (suanli_trace_get_string (trace, slice->category), "cuda_sync") ? 2 : 1;
+              g_hash_table_insert (sync_categories, key, GUINT_TO_POINTER (is_sync));
+            }
+          if (is_sync == 2)
             {
               if (suanli_trace_find_arg_int (trace, slice, "correlation", &correlation))
                 {

@@ -57,7 +57,7 @@ typedef struct
 /* One kernel name's work: how it was classed and scaled. */
 typedef struct
 {
-  SuanliString       name;
+  SuanliString       name;           /* in the measured trace */
   SuanliWorkClass    work_class;
   SuanliNumberFormat format;         /* for compute work */
   guint64            count;
@@ -81,6 +81,8 @@ typedef struct
   SuanliNumberFormat mfu_format;     /* the peak MFU is stated against */
 } SuanliWhatifFigures;
 
+/* A projection reads its trace and never changes it, so it may be made on a worker thread while
+ * the trace is shown; kernels' names are strings of that trace. */
 typedef struct _SuanliWhatif SuanliWhatif;
 
 void                       suanli_whatif_options_init (SuanliWhatifOptions       *options);
