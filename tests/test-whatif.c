@@ -658,6 +658,32 @@ assert_same_times (SuanliTrace *trace,
       copied++;
     }
   g_assert_cmpuint (suanli_trace_get_n_tracks (projected), ==, copied);
+
+  /* The flows between them, in order, joining the same slices. */
+  {
+    GArray *flows = suanli_trace_get_flows (trace), *copies = suanli_trace_get_flows (projected);
+    guint k = 0;
+
+    for (guint f = 0; f < flows->len; f++)
+      {
+        SuanliFlow *flow = &g_array_index (flows, SuanliFlow, f);
+        SuanliTrack *from = suanli_trace_get_track (trace, flow->from_track), *to = suanli_trace_get_track (trace, flow->to_track);
+        SuanliFlow *copy;
+
+        if (from->group != group || to->group != group || from->kind == SUANLI_TRACK_COUNTER ||
+            from->kind == SUANLI_TRACK_ASYNC || to->kind == SUANLI_TRACK_COUNTER || to->kind == SUANLI_TRACK_ASYNC)
+          continue;
+        g_assert_cmpuint (k, <, copies->len);
+        copy = &g_array_index (copies, SuanliFlow, k++);
+        g_assert_cmpint (g_array_index (suanli_trace_get_track (projected, copy->to_track)->slices, SuanliSlice,
+                                        copy->to_slice).start,
+                         ==, g_array_index (to->slices, SuanliSlice, flow->to_slice).start);
+        g_assert_cmpint (g_array_index (suanli_trace_get_track (projected, copy->from_track)->slices, SuanliSlice,
+                                        copy->from_slice).start,
+                         ==, g_array_index (from->slices, SuanliSlice, flow->from_slice).start);
+      }
+    g_assert_cmpuint (k, ==, copies->len);
+  }
 }
 
 /* Replayed within 2% of measured (here: exactly) on every file of @trace. */

@@ -394,6 +394,26 @@ map_time (const TimeMap *map,
   return r0 + (gint64) llround ((double) (time - m0) * (double) (r1 - r0) / (double) (m1 - m0));
 }
 
+/* A slice at its projected time, and its index in the measured track. */
+typedef struct
+{
+  SuanliSlice slice;
+  guint32     original;
+} Moved;
+
+/* The trace's own order (at equal start the longer first), which GLib's stable sort keeps: the
+ * projected track is appended in it, so that finishing the trace does not move its slices. */
+static int
+compare_moved (gconstpointer a,
+               gconstpointer b)
+{
+  const Moved *x = a, *y = b;
+
+  if (x->slice.start != y->slice.start)
+    return x->slice.start < y->slice.start ? -1 : 1;
+  return (x->slice.duration < y->slice.duration) - (x->slice.duration > y->slice.duration);
+}
+
 static SuanliString
 copy_string (SuanliTrace  *from,
              SuanliTrace  *to,
@@ -408,7 +428,8 @@ copy_string (SuanliTrace  *from,
 }
 
 /* The replayed timeline of @group: its processes and their thread and stream tracks, each slice
- * at its replayed time (through the track's time map where it is not a node). */
+ * at its replayed time (through the track's time map where it is not a node), and the flows
+ * between them. */
 static SuanliTrace *
 make_projected (SuanliTrace       *trace,
                 guint              group,
@@ -423,6 +444,10 @@ make_projected (SuanliTrace       *trace,
   g_autofree TimeMap *maps = g_new0 (TimeMap, MAX (n_tracks, 1));
   const SuanliReplayNode *nodes = suanli_replay_graph_get_nodes (graph);
   g_autoptr(GArray) args = g_array_new (FALSE, FALSE, sizeof (SuanliArg));
+  g_autoptr(GArray) moved_slices = g_array_new (FALSE, FALSE, sizeof (Moved));
+  g_autofree guint *new_tracks = g_new (guint, MAX (n_tracks, 1));
+  g_autofree guint32 **new_slices = g_new0 (guint32 *, MAX (n_tracks, 1));
+  GArray *flows = suanli_trace_get_flows (trace);
   guint new_group;
 
   new_group = suanli_trace_begin_group (projected, source != NULL ? suanli_trace_get_string (trace, source->name) : "");
@@ -482,8 +507,9 @@ make_projected (SuanliTrace       *trace,
       if (track->group != group || (track->kind != SUANLI_TRACK_THREAD && track->kind != SUANLI_TRACK_GPU_STREAM))
         continue;
       copy = suanli_trace_ensure_track (projected, track->kind, track->pid, track->tid,
-                                        copy_string (trace, projected, strings, track->name), NULL);
+                                        copy_string (trace, projected, strings, track->name), &new_tracks[t]);
       copy->sort_index = track->sort_index;
+      g_array_set_size (moved_slices, 0);
       for (guint s = 0; s < track->slices->len; s++)
         {
           const SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
@@ -521,7 +547,19 @@ make_projected (SuanliTrace       *trace,
                 }
               moved.args = suanli_trace_add_args (projected, (const SuanliArg *) args->data, args->len);
             }
-          g_array_append_val (copy->slices, moved);
+          {
+            Moved entry = { moved, s };
+            g_array_append_val (moved_slices, entry);
+          }
+        }
+      g_array_sort (moved_slices, compare_moved);
+      new_slices[t] = g_new (guint32, MAX (track->slices->len, 1));
+      for (guint i = 0; i < moved_slices->len; i++)
+        {
+          Moved *entry = &g_array_index (moved_slices, Moved, i);
+
+          new_slices[t][entry->original] = copy->slices->len;
+          g_array_append_val (copy->slices, entry->slice);
         }
     }
   for (guint t = 0; t < n_tracks; t++)
@@ -531,6 +569,24 @@ make_projected (SuanliTrace       *trace,
         g_array_unref (maps[t].replayed);
       }
   suanli_trace_finish (projected);
+  for (guint f = 0; f < flows->len; f++)
+    {
+      const SuanliFlow *flow = &g_array_index (flows, SuanliFlow, f);
+
+      if (flow->from_track < n_tracks && flow->to_track < n_tracks && new_slices[flow->from_track] != NULL &&
+          new_slices[flow->to_track] != NULL &&
+          flow->from_slice < suanli_trace_get_track (trace, flow->from_track)->slices->len &&
+          flow->to_slice < suanli_trace_get_track (trace, flow->to_track)->slices->len)
+        {
+          SuanliFlow copy = { new_tracks[flow->from_track], new_slices[flow->from_track][flow->from_slice],
+                              new_tracks[flow->to_track], new_slices[flow->to_track][flow->to_slice],
+                              copy_string (trace, projected, strings, flow->category) };
+
+          suanli_trace_add_flow (projected, &copy);
+        }
+    }
+  for (guint t = 0; t < n_tracks; t++)
+    g_free (new_slices[t]);
   return projected;
 }
 
