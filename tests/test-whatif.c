@@ -708,6 +708,7 @@ assert_replays (SuanliTrace *trace,
       g_assert_cmpint (figures->measured_ns, >, 0);
       g_assert_cmpint (llabs (figures->replayed_ns - figures->measured_ns) * 50, <=, figures->measured_ns);
       g_assert_cmpint (figures->projected_ns, ==, figures->replayed_ns);
+      g_assert_cmpuint (suanli_whatif_get_group (whatif), ==, g);
       assert_same_times (trace, g, suanli_whatif_get_projected (whatif));
     }
 }

@@ -28,6 +28,7 @@
 struct _SuanliWhatif
 {
   SuanliTrace         *trace;
+  guint                group;       /* the file replayed */
   SuanliWhatifFigures  figures;
   GArray              *kernels;     /* of SuanliWhatifKernel */
   SuanliTrace         *projected;
@@ -645,6 +646,7 @@ suanli_whatif_new (SuanliTrace               *trace,
     }
   self = g_new0 (SuanliWhatif, 1);
   self->trace = g_object_ref (trace);
+  self->group = group;
   self->kernels = g_array_new (FALSE, TRUE, sizeof (SuanliWhatifKernel));
   g_array_set_clear_func (self->kernels, kernel_clear);
   self->notes = g_ptr_array_new_with_free_func (g_free);
@@ -894,7 +896,7 @@ suanli_whatif_new (SuanliTrace               *trace,
                                      "the typical stream gap, %.1f µs; blocking calls keep their own time."),
                                    choices.launch_delay / 1e3));
     }
-  if (options->faster != NULL && *options->faster != '\0')
+  if (options->faster != NULL && *options->faster != '\0' && options->faster_factor > 0)
     note (self, faster_by_name + faster_by_operator > 0
                   ? g_strdup_printf (_("Work named “%s”, or launched under an operator so named, made %g× faster."),
                                      options->faster, options->faster_factor)
@@ -930,6 +932,13 @@ suanli_whatif_free (SuanliWhatif *self)
   g_clear_pointer (&self->kernels, g_array_unref);
   g_clear_pointer (&self->notes, g_ptr_array_unref);
   g_free (self);
+}
+
+/* The file (rank) that was replayed: the projected timeline is of its threads and streams. */
+guint
+suanli_whatif_get_group (SuanliWhatif *self)
+{
+  return self->group;
 }
 
 const SuanliWhatifFigures *
