@@ -21,6 +21,7 @@
 #include "suanli-bar-area.h"
 #include "suanli-catalog.h"
 #include "suanli-device-match.h"
+#include "suanli-drop-down-name.h"
 #include "suanli-estimate.h"
 #include "suanli-flame.h"
 #include "suanli-flame-graph.h"
@@ -2130,18 +2131,6 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_rank_activated);
 }
 
-/* A drop-down is named by the label whose mnemonic widget it is, but GTK 4.8 reads it to a screen
- * reader by the button inside it, which it leaves nameless: @label names that button too. */
-static void
-label_drop_down (GtkDropDown *drop_down,
-                 GtkLabel    *label)
-{
-  GtkWidget *button = gtk_widget_get_first_child (GTK_WIDGET (drop_down));
-
-  if (GTK_IS_BUTTON (button))   /* the text without its mnemonic's underline */
-    gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, gtk_label_get_text (label), -1);
-}
-
 /* The ranks table's heading row; its columns line up with the rows' through size groups. */
 static void
 init_ranks_table (SuanliProfilePage *self)
@@ -2155,8 +2144,9 @@ init_ranks_table (SuanliProfilePage *self)
       gtk_widget_add_css_class (heading, "dim-label");
       gtk_box_append (self->ranks_header, rank_cell (self, c, heading));
     }
-  label_drop_down (self->rank_dropdown, self->rank_label);
-  label_drop_down (self->baseline_rank_dropdown, self->baseline_rank_label);
+  /* (the labels' text without their mnemonics' underlines) */
+  suanli_drop_down_set_accessible_name (self->rank_dropdown, gtk_label_get_text (self->rank_label));
+  suanli_drop_down_set_accessible_name (self->baseline_rank_dropdown, gtk_label_get_text (self->baseline_rank_label));
   self->compared_group = SUANLI_FLAME_ALL_GROUPS;
   self->baseline_group = SUANLI_FLAME_ALL_GROUPS;
 }

@@ -15,6 +15,7 @@
 
 #include <glib/gi18n.h>
 
+#include "suanli-drop-down-name.h"
 #include "suanli-stat-row.h"
 #include "suanli-stats-table.h"
 #include "suanli-timeline.h"
@@ -379,6 +380,7 @@ replay (gpointer data)
   if (self->trace == NULL || suanli_trace_is_growing (self->trace))
     return G_SOURCE_REMOVE;
   job = g_new0 (ReplayJob, 1);
+  suanli_whatif_options_init (&job->options);
   job->trace = g_object_ref (self->trace);
   fill_hardware (self, self->measured_id, self->trace_gpus, &job->options.measured);
   /* Without a target the what-ifs apply on the measured hardware. */
@@ -389,7 +391,6 @@ replay (gpointer data)
   job->faster = *faster != '\0' ? g_strdup (faster) : NULL;
   job->options.faster_factor = job->faster != NULL ? gtk_spin_button_get_value (self->factor) : 1;
   job->options.precision = precision > 0 && precision <= G_N_ELEMENTS (precisions) ? (int) precisions[precision - 1] : -1;
-  job->options.group = G_MAXUINT;
   job->number = ++self->asked;
   task = g_task_new (self, NULL, on_replayed, NULL);
   g_task_set_task_data (task, job, (GDestroyNotify) replay_job_free);
@@ -664,6 +665,8 @@ suanli_whatif_view_init (SuanliWhatifView *self)
       gtk_string_list_append (formats, upper);
     }
   gtk_drop_down_set_model (self->precision, G_LIST_MODEL (formats));
+  suanli_drop_down_set_accessible_name (self->target, _("Project onto"));
+  suanli_drop_down_set_accessible_name (self->precision, _("Precision"));
   gtk_drop_down_set_expression (self->target, gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string"));
   /* The choices wrap on a narrow window; the flow box's own children are no tab stops. */
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->choices)); child != NULL;

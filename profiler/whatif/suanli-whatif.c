@@ -100,6 +100,17 @@ kernel_clear (gpointer data)
   g_free (kernel->reason);
 }
 
+/* A delay in the notes, in the unit its size wants ("25.0 ms", "4.2 µs", "800 ns"). */
+static char *
+delay_text (gint64 ns)
+{
+  if (ns >= 1000000)
+    return g_strdup_printf ("%.1f ms", ns / 1e6);
+  if (ns >= 1000)
+    return g_strdup_printf ("%.1f µs", ns / 1e3);
+  return g_strdup_printf ("%" G_GINT64_FORMAT " ns", ns);
+}
+
 static void
 note (SuanliWhatif *self,
       char         *sentence)
@@ -873,11 +884,11 @@ suanli_whatif_new (SuanliTrace               *trace,
     note (self, g_strdup (_("No GPU work: the threads' host work is replayed as measured; nothing is projected.")));
   else
     {
-      double launch = suanli_replay_graph_typical_delay (graph, SUANLI_REPLAY_EDGE_LAUNCH) / 1e3;
-      double gap = suanli_replay_graph_typical_delay (graph, SUANLI_REPLAY_EDGE_STREAM) / 1e3;
+      g_autofree char *launch = delay_text (suanli_replay_graph_typical_delay (graph, SUANLI_REPLAY_EDGE_LAUNCH));
+      g_autofree char *gap = delay_text (suanli_replay_graph_typical_delay (graph, SUANLI_REPLAY_EDGE_STREAM));
 
-      note (self, g_strdup_printf (_("Typical delays (medians of the binding ones): launch to start %.1f µs, between work "
-                                     "on a stream %.1f µs; work queued behind other work starts no later than its launch "
+      note (self, g_strdup_printf (_("Typical delays (medians of the binding ones): launch to start %s, between work "
+                                     "on a stream %s; work queued behind other work starts no later than its launch "
                                      "plus these."),
                                    launch, gap));
     }
@@ -892,9 +903,11 @@ suanli_whatif_new (SuanliTrace               *trace,
                             "step still ends after it.")));
   if (options->no_host_gaps && suanli_replay_graph_has_gpu (graph))
     {
+      g_autofree char *delay = delay_text (choices.launch_delay);
+
       note (self, g_strdup_printf (_("Host gaps and launch calls removed, as CUDA graphs would: each launch's delay is "
-                                     "the typical stream gap, %.1f µs; blocking calls keep their own time."),
-                                   choices.launch_delay / 1e3));
+                                     "the typical stream gap, %s; blocking calls keep their own time."),
+                                   delay));
     }
   if (options->faster != NULL && *options->faster != '\0' && options->faster_factor > 0)
     note (self, faster_by_name + faster_by_operator > 0

@@ -159,6 +159,28 @@ is_compute_operator (const char *name)
   return FALSE;
 }
 
+/* Cuts a demangled name's parameter list off (the final parenthesised group): "cudnn::reduced_divisor"
+ * among an FFT's parameters says nothing of what the kernel does. */
+static void
+cut_parameters (char *name)
+{
+  size_t length = strlen (name);
+  int depth = 0;
+
+  if (length == 0 || name[length - 1] != ')')
+    return;
+  for (size_t i = length; i-- > 0;)
+    {
+      if (name[i] == ')')
+        depth++;
+      else if (name[i] == '(' && --depth == 0)
+        {
+          name[i] = '\0';
+          return;
+        }
+    }
+}
+
 /* A kernel's class from its name, its operator's counts and its operator. */
 static void
 classify_kernel (SuanliWorkClassifier     *self,
@@ -167,13 +189,14 @@ classify_kernel (SuanliWorkClassifier     *self,
                  const SuanliSlice        *op)
 {
   g_autofree char *lower = g_ascii_strdown (name, -1);
-  char *library = strstr (lower, "fbgemm");
+  char *library;
   const char *op_name = op != NULL ? suanli_trace_get_string (self->trace, op->name) : NULL;
   const char *word;
   double flops = 0, bytes = 0;
 
+  cut_parameters (lower);
   /* FBGEMM names its library, not a gemm: its embedding and quantising kernels are memory work. */
-  for (; library != NULL; library = strstr (library, "fbgemm"))
+  for (library = strstr (lower, "fbgemm"); library != NULL; library = strstr (library, "fbgemm"))
     memcpy (library, "fb____", strlen ("fbgemm"));
   if ((word = find_word (lower, compute_words, G_N_ELEMENTS (compute_words))) != NULL)
     {
