@@ -33,15 +33,16 @@ static const char * const compute_words[] = {
   "convolution", "implicit_gemm", "scudnn",
 };
 
-/* Names of memory-bound work. */
+/* Names of memory-bound work (FFTs too: O(log n) operations per element read, far below any GPU's
+ * ridge point). */
 static const char * const memory_words[] = {
   "elementwise", "vectorized", "reduce", "copy", "nchwtonhwc", "nhwctonchw", "transpose", "fill",
-  "index", "softmax", "norm", "dropout", "pool", "embedding", "computeoffsets", "convert", "cast", "cat_",
+  "index", "softmax", "norm", "dropout", "pool", "embedding", "computeoffsets", "convert", "cast", "cat_", "fft",
 };
 
 /* Weaker names of compute, checked after the memory words. */
 static const char * const late_compute_words[] = {
-  "cudnn", "fft", "attention", "attn", "bmm", "matmul", "triton_mm", "_mm_", "triton_tem",
+  "cudnn", "attention", "attn", "bmm", "matmul", "triton_mm", "_mm_", "triton_tem",
 };
 
 /* Operators whose kernels are matrix products, convolutions or attention. */
