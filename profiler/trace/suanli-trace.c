@@ -436,16 +436,44 @@ suanli_trace_get_args (SuanliTrace       *self,
   return &g_array_index (self->args, SuanliArg, slice->args);
 }
 
+/* Whether @text is one of the trace's strings, without interning it; @id gets its id. */
+gboolean
+suanli_trace_lookup_string (SuanliTrace  *self,
+                            const char   *text,
+                            SuanliString *id)
+{
+  gpointer found = g_hash_table_lookup (self->string_ids, text);
+
+  if (found == NULL)
+    return FALSE;
+  *id = GPOINTER_TO_UINT (found) - 1;
+  return TRUE;
+}
+
 gboolean
 suanli_trace_find_arg_int (SuanliTrace       *self,
                            const SuanliSlice *slice,
                            const char        *key,
                            gint64            *value)
 {
+  SuanliString id;
+
+  /* A key no string of the trace spells is no slice's. */
+  return suanli_trace_lookup_string (self, key, &id) && suanli_trace_find_arg_int_id (self, slice, id, value);
+}
+
+/* As suanli_trace_find_arg_int(), with the key's id (from suanli_trace_lookup_string()): one
+ * comparison of ids per argument, for a loop over every slice. */
+gboolean
+suanli_trace_find_arg_int_id (SuanliTrace       *self,
+                              const SuanliSlice *slice,
+                              SuanliString       key,
+                              gint64            *value)
+{
   const SuanliArg *args = suanli_trace_get_args (self, slice);
 
   for (guint i = 0; args != NULL && i < slice->n_args; i++)
-    if (g_str_equal (suanli_trace_get_string (self, args[i].key), key))
+    if (args[i].key == key)
       {
         if (args[i].type == SUANLI_ARG_INT)
           *value = args[i].i;
