@@ -708,6 +708,69 @@ sort_tail (GArray           *array,
   return finished;
 }
 
+#define MAX_RUNS 32
+
+/* Sorts @array stably, as GLib's array sort does (since 2.32: equal items keep their file order).
+ * A trace's tracks come as a few runs already in order (a sampled trace's pieces, a step's span
+ * written after the operators inside it): each run is merged into the sorted ones before it, from
+ * the back, with a copy of the run alone. Every stable sort gives the one same order. More runs
+ * than MAX_RUNS, and GLib's merge sort does it. */
+static void
+sort_stable (GArray           *array,
+             GCompareDataFunc  compare)
+{
+  gsize size = g_array_get_element_size (array);
+  guint starts[MAX_RUNS + 1];
+  guint n_runs = 1;
+  g_autofree char *copy = NULL;
+  gsize copy_size = 0;
+
+  starts[0] = 0;
+  for (guint i = 1; i < array->len; i++)
+    if (compare (array->data + (gsize) (i - 1) * size, array->data + (gsize) i * size, NULL) > 0)
+      {
+        if (n_runs == MAX_RUNS)
+          {
+            g_array_sort_with_data (array, compare, NULL);
+            return;
+          }
+        starts[n_runs++] = i;
+      }
+  starts[n_runs] = array->len;
+  for (guint r = 1; r < n_runs; r++)
+    {
+      /* Items [0, starts[r]) are in order; the run [starts[r], starts[r + 1]) joins them. A tie
+       * goes to the run, from the back, so that the earlier item stays first. */
+      gsize run = starts[r + 1] - starts[r];
+      char *before = array->data + (gsize) starts[r] * size;   /* one past the sorted items left */
+      char *taken = NULL;                                       /* one past the run's items left */
+      char *to = array->data + (gsize) starts[r + 1] * size;
+
+      if (run * size > copy_size)
+        {
+          g_free (copy);
+          copy_size = run * size;
+          copy = g_malloc (copy_size);
+        }
+      memcpy (copy, before, run * size);
+      taken = copy + run * size;
+      while (taken > copy)
+        {
+          to -= size;
+          if (before > array->data && compare (before - size, taken - size, NULL) > 0)
+            {
+              before -= size;
+              memcpy (to, before, size);
+            }
+          else
+            {
+              taken -= size;
+              memcpy (to, taken, size);
+            }
+        }
+    }
+}
+
 /**
  * suanli_trace_finish_appended:
  *
@@ -770,10 +833,9 @@ suanli_trace_finish (SuanliTrace *self)
 
       if (t < self->finished->len)
         mark = g_array_index (self->finished, TrackMark, t);
-      /* GLib's array sorts are stable (since 2.32): equal slices keep their file order. */
-      g_array_sort_with_data (track->slices, compare_slices, NULL);
-      g_array_sort_with_data (track->instants, compare_instants, NULL);
-      g_array_sort_with_data (track->samples, compare_samples, NULL);
+      sort_stable (track->slices, compare_slices);
+      sort_stable (track->instants, compare_instants);
+      sort_stable (track->samples, compare_samples);
       track->max_depth = track->kind == SUANLI_TRACK_ASYNC ? pack (track) : nest (track, 0, &counted);
       if (mark.slices != track->slices->len)
         overlaps[MIN (track->group, self->groups->len)] += counted;
