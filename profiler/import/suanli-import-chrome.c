@@ -655,6 +655,27 @@ on_start_map (void *ctx)
   return 1;
 }
 
+/* memcmp() == 0 for the few bytes of a key, inline: a call per key was a tenth of reading them. */
+static inline gboolean
+same_bytes (const char          *a,
+            const unsigned char *b,
+            gsize                length)
+{
+  guint64 x, y;
+
+  for (; length >= 8; a += 8, b += 8, length -= 8)
+    {
+      memcpy (&x, a, 8);
+      memcpy (&y, b, 8);
+      if (x != y)
+        return FALSE;
+    }
+  for (; length > 0; a++, b++, length--)
+    if (*a != (char) *b)
+      return FALSE;
+  return TRUE;
+}
+
 /* An argument's key: the one last read at its place in the args, or copied there. */
 static void
 read_arg_key (Importer            *importer,
@@ -667,7 +688,7 @@ read_arg_key (Importer            *importer,
   importer->arg_ordinal++;
   importer->arg_key = held;
   /* The same bytes: held text has no NUL and is under 128 bytes, so neither has the key. */
-  if (held->length == length && memcmp (held->text, key, length) == 0)
+  if (held->length == length && same_bytes (held->text, key, length))
     return;
   /* A key is read as the C string it once was, cut at a NUL. */
   for (i = 0; i < MIN (length, sizeof held->text - 1) && key[i] != '\0'; i++)
