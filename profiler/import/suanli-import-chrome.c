@@ -44,14 +44,15 @@ typedef struct
   gint64       pid, tid;
   gboolean     has_pid, has_tid;
   SuanliString pid_name, tid_name;    /* pids and tids given as words */
-  char         id[64];
   char         scope;
   gboolean     bind_enclosing;        /* "bp": "e" */
   guint        n_args;
   gint64       meta_index;            /* args.sort_index */
   gboolean     has_meta_index;
+  /* Last, as only what a new event clears before them is read, and of these two only the text
+   * up to their NUL, and of the arguments the first n_args. */
+  char         id[64];
   char         meta_name[128];        /* args.name of metadata events */
-  /* Last, as only the first n_args are read: a new event clears what comes before it. */
   SuanliArg    args[MAX_ARGS];
 } Event;
 
@@ -592,8 +593,10 @@ on_string (void                *ctx,
 static void
 begin_event (Importer *importer)
 {
-  /* All but the arguments, which n_args = 0 leaves unread (the whole event is a kilobyte). */
-  memset (&importer->event, 0, G_STRUCT_OFFSET (Event, args));
+  /* All but the texts, made empty, and the arguments, which n_args = 0 leaves unread (the whole
+   * event is a kilobyte). */
+  memset (&importer->event, 0, G_STRUCT_OFFSET (Event, id));
+  importer->event.id[0] = importer->event.meta_name[0] = '\0';
   importer->in_event = TRUE;
   importer->in_args = FALSE;
   importer->in_id2 = FALSE;
