@@ -83,6 +83,8 @@ typedef struct
 
 typedef struct _SuanliWhatif SuanliWhatif;
 
+void                       suanli_whatif_options_init (SuanliWhatifOptions       *options);
+
 SuanliWhatif              *suanli_whatif_new          (SuanliTrace               *trace,
                                                        const SuanliWhatifOptions *options,
                                                        GError                   **error);

@@ -1,0 +1,226 @@
+/* test-whatif-cli.c — `suanli-cli trace whatif` as a user runs it, on the real Kineto fixtures: its
+ * projection, its JSON and its errors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+#include <json-glib/json-glib.h>
+
+#include "suanli-test-process.h"
+
+typedef SuanliTestRun Run;
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, suanli_test_run_clear)
+
+#define A100_TRACE "critical_path__simple_add__trace.json.gz"     /* 8 × A100, names its device */
+#define SAMPLED    "timeline_analysis__sampled_rank-0.json.gz"    /* names no device */
+
+static char *
+fixture (const char *name)
+{
+  const char *directory = g_getenv ("SUANLI_FIXTURES_DIR");
+  char *path = directory != NULL ? g_build_filename (directory, name, NULL) : NULL;
+
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_free (path);
+      g_test_skip ("the Kineto fixtures (../shared/fixtures/kineto) are not here");
+      return NULL;
+    }
+  return path;
+}
+
+/* Runs `trace whatif` with @args (after the file) and reads its JSON. */
+static JsonObject *
+run_json (const char         *path,
+          const char * const *args,
+          JsonParser        **parser)
+{
+  const char *argv[16] = { "trace", "whatif", path, "--json" };
+  g_auto(Run) run = { 0 };
+  g_autoptr(GError) error = NULL;
+  guint n = 4;
+  JsonObject *root;
+
+  for (guint i = 0; args[i] != NULL; i++)
+    argv[n++] = args[i];
+  argv[n] = NULL;
+  suanli_test_run_cli (&run, "", argv);
+  g_assert_cmpint (run.status, ==, 0);
+  *parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (*parser, run.out, -1, &error));
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (*parser));
+  g_assert_cmpstr (json_object_get_string_member (root, "schema"), ==, "suanli-whatif/1");
+  return root;
+}
+
+static gint64
+class_ns (JsonObject *root,
+          const char *name,
+          const char *member)
+{
+  JsonArray *classes = json_object_get_array_member (root, "classes");
+
+  for (guint i = 0; i < json_array_get_length (classes); i++)
+    {
+      JsonObject *entry = json_array_get_object_element (classes, i);
+
+      if (g_str_equal (json_object_get_string_member (entry, "class"), name))
+        return json_object_get_int_member (entry, member);
+    }
+  g_assert_not_reached ();
+}
+
+/* The A100 trace projected onto an H100: its GPU work faster, its step no slower; the device
+ * read from the trace; each kernel with its factor and reason. */
+static void
+test_h100_projection (void)
+{
+  g_autofree char *path = fixture (A100_TRACE);
+  g_autoptr(JsonParser) parser = NULL;
+  JsonObject *root, *measured_on;
+  JsonArray *kernels;
+
+  if (path == NULL)
+    return;
+  root = run_json (path, (const char *[]) { "--accelerator", "nvidia-h100-sxm", NULL }, &parser);
+  measured_on = json_object_get_object_member (root, "measured_on");
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (measured_on, "id"), "nvidia-a100"));
+  g_assert_cmpstr (json_object_get_string_member (measured_on, "from"), ==, "trace");
+  g_assert_cmpstr (json_object_get_string_member (measured_on, "device"), ==, "NVIDIA A100-PG509-200");
+  g_assert_cmpint (json_object_get_int_member (root, "replayed_ns"), ==, json_object_get_int_member (root, "measured_ns"));
+  g_assert_cmpint (json_object_get_int_member (root, "projected_ns"), <=, json_object_get_int_member (root, "measured_ns"));
+  g_assert_cmpint (class_ns (root, "compute", "projected_ns"), <, class_ns (root, "compute", "measured_ns"));
+  g_assert_cmpint (class_ns (root, "memory", "projected_ns"), <, class_ns (root, "memory", "measured_ns"));
+  g_assert_cmpint (class_ns (root, "host", "projected_ns"), ==, class_ns (root, "host", "measured_ns"));
+  kernels = json_object_get_array_member (root, "kernels");
+  g_assert_cmpuint (json_array_get_length (kernels), >, 0);
+  for (guint i = 0; i < json_array_get_length (kernels); i++)
+    {
+      JsonObject *kernel = json_array_get_object_element (kernels, i);
+      const char *name = json_object_get_string_member (kernel, "name");
+
+      g_assert_cmpstr (json_object_get_string_member (kernel, "reason"), !=, "");
+      if (g_str_equal (name, "ampere_sgemm_32x32_sliced1x4_tn"))
+        {
+          /* FP32 on both: 19.5 → 67 TFLOP/s. */
+          g_assert_cmpstr (json_object_get_string_member (kernel, "class"), ==, "compute");
+          g_assert_cmpfloat_with_epsilon (json_object_get_double_member (kernel, "factor"), 19.5 / 67, 1e-3);
+        }
+    }
+}
+
+/* Overlapping communication never makes a step slower; neither does removing host gaps, which on
+ * this host-bound trace makes it faster. */
+static void
+test_what_ifs_never_slower (void)
+{
+  g_autofree char *path = fixture (A100_TRACE);
+  g_autoptr(JsonParser) plain_parser = NULL;
+  g_autoptr(JsonParser) overlap_parser = NULL;
+  g_autoptr(JsonParser) gaps_parser = NULL;
+  JsonObject *plain, *overlap, *gaps;
+
+  if (path == NULL)
+    return;
+  plain = run_json (path, (const char *[]) { "--accelerator", "nvidia-h100-sxm", NULL }, &plain_parser);
+  overlap = run_json (path, (const char *[]) { "--accelerator", "nvidia-h100-sxm", "--overlap-comm", NULL }, &overlap_parser);
+  gaps = run_json (path, (const char *[]) { "--accelerator", "nvidia-h100-sxm", "--no-host-gaps", NULL }, &gaps_parser);
+  g_assert_cmpint (json_object_get_int_member (overlap, "projected_ns"), <=, json_object_get_int_member (plain, "projected_ns"));
+  g_assert_cmpint (json_object_get_int_member (gaps, "projected_ns"), <, json_object_get_int_member (plain, "projected_ns"));
+  g_assert_true (json_object_get_boolean_member (json_object_get_object_member (overlap, "options"), "overlap_comm"));
+}
+
+/* The sampled trace names no device: --from gives it; communication is resized for more GPUs. */
+static void
+test_from_and_gpus (void)
+{
+  g_autofree char *path = fixture (SAMPLED);
+  g_autoptr(JsonParser) parser = NULL;
+  g_auto(Run) missing = { 0 };
+  JsonObject *root;
+
+  if (path == NULL)
+    return;
+  suanli_test_run_cli (&missing, "", (const char *[]) { "trace", "whatif", path, "--accelerator", "nvidia-h100-sxm", NULL });
+  g_assert_cmpint (missing.status, ==, 2);
+  g_assert_nonnull (strstr (missing.err, "--from"));
+  g_assert_nonnull (strstr (missing.err, SAMPLED));
+  g_assert_cmpstr (missing.out, ==, "");
+
+  root = run_json (path, (const char *[]) { "--accelerator", "nvidia-h100-sxm", "--from", "nvidia-a100-80gb-sxm", "--gpus",
+                                            "256", NULL },
+                   &parser);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "measured_on"), "from"), ==, "option");
+  g_assert_cmpint (json_object_get_int_member (root, "steps"), ==, 2);
+  g_assert_cmpint (class_ns (root, "communication", "projected_ns"), <, class_ns (root, "communication", "measured_ns"));
+}
+
+/* Errors name what is wrong: an unknown accelerator (exit 2), a malformed option (exit 1). */
+static void
+test_errors (void)
+{
+  g_autofree char *path = fixture (A100_TRACE);
+  g_auto(Run) unknown = { 0 };
+  g_auto(Run) faster = { 0 };
+  g_auto(Run) precision = { 0 };
+  g_auto(Run) absent = { 0 };
+
+  if (path == NULL)
+    return;
+  suanli_test_run_cli (&unknown, "", (const char *[]) { "trace", "whatif", path, "--accelerator", "no-such-gpu", NULL });
+  g_assert_cmpint (unknown.status, ==, 2);
+  g_assert_nonnull (strstr (unknown.err, "--accelerator"));
+  g_assert_nonnull (strstr (unknown.err, "no-such-gpu"));
+  g_assert_cmpstr (unknown.out, ==, "");
+
+  suanli_test_run_cli (&faster, "", (const char *[]) { "trace", "whatif", path, "--accelerator", "nvidia-h100-sxm", "--faster",
+                                                       "gemm", NULL });
+  g_assert_cmpint (faster.status, ==, 1);
+  g_assert_nonnull (strstr (faster.err, "--faster"));
+
+  suanli_test_run_cli (&precision, "", (const char *[]) { "trace", "whatif", path, "--accelerator", "nvidia-h100-sxm",
+                                                          "--precision", "fp4", NULL });
+  g_assert_cmpint (precision.status, ==, 1);
+  g_assert_nonnull (strstr (precision.err, "fp4"));
+
+  suanli_test_run_cli (&absent, "", (const char *[]) { "trace", "whatif", "/nonexistent/trace.json", "--accelerator",
+                                                       "nvidia-h100-sxm", NULL });
+  g_assert_cmpint (absent.status, !=, 0);
+  g_assert_nonnull (strstr (absent.err, "/nonexistent/trace.json"));
+}
+
+/* The text: the three step times, the classes, a kernel's reason, the notes. */
+static void
+test_text (void)
+{
+  g_autofree char *path = fixture (A100_TRACE);
+  g_auto(Run) run = { 0 };
+
+  if (path == NULL)
+    return;
+  suanli_test_run_cli (&run, "", (const char *[]) { "trace", "whatif", path, "--accelerator", "nvidia-h100-sxm", "--faster",
+                                                    "sgemm=2", NULL });
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "Measured on A100"));
+  g_assert_nonnull (strstr (run.out, "Projected onto H100 SXM"));
+  g_assert_nonnull (strstr (run.out, "replayed"));
+  g_assert_nonnull (strstr (run.out, "compute-bound"));
+  g_assert_nonnull (strstr (run.out, "2× faster (“sgemm”)"));
+  g_assert_nonnull (strstr (run.out, "Notes:"));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/whatif-cli/h100-projection", test_h100_projection);
+  g_test_add_func ("/whatif-cli/what-ifs-never-slower", test_what_ifs_never_slower);
+  g_test_add_func ("/whatif-cli/from-and-gpus", test_from_and_gpus);
+  g_test_add_func ("/whatif-cli/errors", test_errors);
+  g_test_add_func ("/whatif-cli/text", test_text);
+  return g_test_run ();
+}
