@@ -494,7 +494,6 @@ test_flame_graph (Fixture       *fixture,
   GtkWidget *gpu = suanli_test_find_label (GTK_WIDGET (fixture->page), _("GPU Time"));
   g_autofree char *matched = g_strdup_printf (_("%.1f%% matched"), 100.0 * 240 / 798);
   g_autofree char *name = g_strdup_printf ("profiler-flame-light-%s", suanli_test_language_tag ());
-  g_autofree char *merged_name = g_strdup_printf ("profiler-flame-merged-light-%s", suanli_test_language_tag ());
   SuanliFlame *flame;
   g_autofree char *path = NULL;
 
@@ -529,7 +528,7 @@ test_flame_graph (Fixture       *fixture,
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame-graph.next-sibling", NULL));
     g_assert_cmpuint (suanli_flame_graph_get_focus (graph), ==, merged);
   }
-  g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), merged_name));
+  suanli_test_screenshot_styles (GTK_WIDGET (fixture->window), "profiler-flame-merged");
 
   /* Steps Apart shows each step on its own; the keyboard goes across them. */
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (gtk_widget_get_ancestor (
