@@ -305,6 +305,37 @@ test_sync_waits_on_stream (void)
   replay_clear (&r);
 }
 
+/* A synchronous cudaMemcpy: its copy starts after the call starts (and after the kernel before it
+ * on the stream), and the call ends after the copy; no cycle, so a faster kernel shortens the call
+ * (a cycle made the copy read its measured start). */
+static void
+test_blocking_copy (void)
+{
+  Builder b;
+  g_autoptr(SuanliTrace) trace = NULL;
+  guint thread, stream, k1, copy_call, copy, next;
+  Replay r;
+
+  builder_init (&b, &thread, &stream);
+  k1 = launch (&b, thread, 10, stream, "k1", 20, 500, NULL);                        /* ends at 520 */
+  copy_call = add (&b, thread, "cuda_runtime", "cudaMemcpy", 20, 520, NULL);        /* ends at 540 */
+  copy = add (&b, stream, "gpu_memcpy", "Memcpy DtoH (Device -> Pageable)", 525, 10, NULL);
+  add_link (&b, thread, copy_call, stream, copy);
+  next = add (&b, thread, "cuda_runtime", "cudaLaunchKernel", 545, 5, NULL);
+  trace = builder_finish (&b);
+  replay_init (&r, trace);
+  g_assert_false (suanli_replay_graph_get_cycle (r.graph));
+  assert_exact (&r);
+
+  replay_with (&r, stream, k1, 50);   /* k1 ends at 70, the copy 5 later, the call 5 after the copy */
+  g_assert_cmpint (start_of (&r, stream, copy), ==, 75);
+  g_assert_cmpint (end_of (&r, thread, copy_call), ==, 90);
+  g_assert_cmpint (start_of (&r, thread, next), ==, 95);
+  replay_with (&r, stream, k1, 1000);
+  g_assert_cmpint (end_of (&r, thread, copy_call), ==, 1040);
+  replay_clear (&r);
+}
+
 /* cudaStreamWaitEvent: stream 8's next work waits on stream 7's work before the wait. */
 static void
 test_stream_wait_event (void)
@@ -745,6 +776,7 @@ test_fixtures (void)
                         suanli_replay_graph_count_edges (graph, SUANLI_REPLAY_EDGE_STREAM),
                         suanli_replay_graph_count_edges (graph, SUANLI_REPLAY_EDGE_EVENT),
                         suanli_replay_graph_count_edges (graph, SUANLI_REPLAY_EDGE_SYNC));
+        g_assert_false (suanli_replay_graph_get_cycle (graph));
         if (suanli_replay_graph_has_gpu (graph))
           g_assert_cmpuint (suanli_replay_graph_count_edges (graph, SUANLI_REPLAY_EDGE_LAUNCH), >, 0);
       }
@@ -814,6 +846,7 @@ main (int    argc,
   g_test_add_func ("/whatif/replay/launch-bound-kernel", test_launch_bound_kernel);
   g_test_add_func ("/whatif/replay/sync-waits-on-stream", test_sync_waits_on_stream);
   g_test_add_func ("/whatif/replay/stream-wait-event", test_stream_wait_event);
+  g_test_add_func ("/whatif/replay/blocking-copy", test_blocking_copy);
   g_test_add_func ("/whatif/replay/collective-successor", test_collective_successor);
   g_test_add_func ("/whatif/overlap-comm", test_overlap_comm);
   g_test_add_func ("/whatif/classes-and-factors", test_classes_and_factors);

@@ -524,20 +524,40 @@ set_delays (SuanliReplayGraph *self)
     }
 }
 
-/* Groups the raw edges by the node they enter, and orders the nodes so that each comes after its
- * predecessors (Kahn's algorithm); a cycle, which only contradictory times can make, is broken by
- * taking its nodes in index order. */
+/* The event of an edge's source that it follows: a launch follows its call's start, the others its
+ * predecessor's end. Events are 2n (node n's start) and 2n + 1 (its end). */
+static guint32
+source_event (guint32 from,
+              guint8  kind)
+{
+  return 2 * from + (kind == SUANLI_REPLAY_EDGE_LAUNCH ? 0 : 1);
+}
+
+/* The event an edge leads to: a sync edge the call's end, the others the node's start. */
+static guint32
+target_event (guint32 to,
+              guint8  kind)
+{
+  return 2 * to + (kind == SUANLI_REPLAY_EDGE_SYNC ? 1 : 0);
+}
+
+/* Groups the raw edges by the node they enter, and orders the nodes' starts and ends so that each
+ * comes after what it depends on (Kahn's algorithm over 2 events per node: a blocking copy's call
+ * starts, then its copy, then the call ends, so a synchronous copy makes no cycle). A cycle, which
+ * only contradictory times can make, is broken by dropping the edges into the first event not yet
+ * placed from events not yet placed: the replay then takes that event from its other predecessors,
+ * never from a measured time (unless it has no other). */
 static void
 index_edges (SuanliReplayGraph *self,
              GArray            *raw)
 {
-  guint n_nodes = self->nodes->len;
-  g_autofree guint32 *out_first = g_new0 (guint32, n_nodes + 1);
-  g_autofree guint32 *out_to = g_new (guint32, MAX (raw->len, 1));
+  guint n_nodes = self->nodes->len, n_events = 2 * n_nodes;
+  g_autofree guint32 *out_first = g_new0 (guint32, n_events + 1);
+  g_autofree guint32 *out_to = g_new (guint32, MAX (raw->len + n_nodes, 1));
   g_autofree guint32 *fill = g_new0 (guint32, n_nodes + 1);
   g_autofree guint32 *out_fill = NULL;
-  g_autofree guint32 *waiting = g_new (guint32, MAX (n_nodes, 1));
-  g_autofree guint8 *placed = g_new0 (guint8, MAX (n_nodes, 1));
+  g_autofree guint32 *waiting = g_new0 (guint32, MAX (n_events, 1));
+  g_autofree guint32 *position = g_new (guint32, MAX (n_events, 1));
   guint32 head = 0, tail = 0;
 
   for (guint e = 0; e < raw->len; e++)
@@ -545,7 +565,8 @@ index_edges (SuanliReplayGraph *self,
       RawEdge *edge = &g_array_index (raw, RawEdge, e);
 
       node_at (self, edge->to)->n_in++;
-      out_first[edge->from + 1]++;
+      out_first[source_event (edge->from, edge->kind) + 1]++;
+      waiting[target_event (edge->to, edge->kind)]++;
       self->counts[edge->kind]++;
     }
   for (guint n = 0; n < n_nodes; n++)
@@ -553,48 +574,65 @@ index_edges (SuanliReplayGraph *self,
       SuanliReplayNode *node = node_at (self, n);
 
       node->first_in = n == 0 ? 0 : node_at (self, n - 1)->first_in + node_at (self, n - 1)->n_in;
-      out_first[n + 1] += out_first[n];
       if (node->n_in == 0)
         node->flags |= SUANLI_REPLAY_ANCHORED;
+      out_first[2 * n + 1]++;   /* a node's start → its end */
+      waiting[2 * n + 1]++;
     }
+  for (guint v = 0; v < n_events; v++)
+    out_first[v + 1] += out_first[v];
   g_array_set_size (self->edges, raw->len);
-  out_fill = g_memdup2 (out_first, sizeof (guint32) * (n_nodes + 1));
+  out_fill = g_memdup2 (out_first, sizeof (guint32) * (n_events + 1));
+  for (guint n = 0; n < n_nodes; n++)
+    out_to[out_fill[2 * n]++] = 2 * n + 1;
   for (guint e = 0; e < raw->len; e++)
     {
       RawEdge *edge = &g_array_index (raw, RawEdge, e);
       SuanliReplayNode *to = node_at (self, edge->to);
-      SuanliReplayEdge placed_edge = { edge->from, edge->kind, edge->delay };
+      SuanliReplayEdge placed_edge = { edge->from, edge->kind, FALSE, edge->delay };
 
       g_array_index (self->edges, SuanliReplayEdge, to->first_in + fill[edge->to]++) = placed_edge;
-      out_to[out_fill[edge->from]++] = edge->to;
+      out_to[out_fill[source_event (edge->from, edge->kind)]++] = target_event (edge->to, edge->kind);
     }
 
-  self->order = g_new (guint32, MAX (n_nodes, 1));
-  for (guint n = 0; n < n_nodes; n++)
+  self->order = g_new (guint32, MAX (n_events, 1));
+  for (guint v = 0; v < n_events; v++)
     {
-      waiting[n] = node_at (self, n)->n_in;
-      if (waiting[n] == 0)
-        self->order[tail++] = n;
+      position[v] = G_MAXUINT32;
+      if (waiting[v] == 0)
+        self->order[tail++] = v;
     }
-  for (guint32 next_unplaced = 0; head < n_nodes;)
+  for (guint32 next_unplaced = 0; head < n_events;)
     {
-      guint32 n;
+      guint32 v;
 
       if (head == tail)
         {
-          /* A cycle: take the first node not yet placed. */
+          /* A cycle: take the first event not yet placed; its edges from events not placed are dropped below. */
           self->cycle = TRUE;
-          for (; placed[next_unplaced] || waiting[next_unplaced] == 0; next_unplaced++)
+          for (; position[next_unplaced] != G_MAXUINT32 || waiting[next_unplaced] == 0; next_unplaced++)
             ;
           waiting[next_unplaced] = 0;
           self->order[tail++] = next_unplaced;
         }
-      n = self->order[head++];
-      placed[n] = TRUE;
-      for (guint32 o = out_first[n]; o < out_first[n + 1]; o++)
+      v = self->order[head++];
+      position[v] = head - 1;
+      for (guint32 o = out_first[v]; o < out_first[v + 1]; o++)
         if (waiting[out_to[o]] > 0 && --waiting[out_to[o]] == 0)
           self->order[tail++] = out_to[o];
     }
+  if (self->cycle)
+    for (guint n = 0; n < n_nodes; n++)
+      {
+        SuanliReplayNode *node = node_at (self, n);
+
+        for (guint32 e = node->first_in; e < node->first_in + node->n_in; e++)
+          {
+            SuanliReplayEdge *edge = &g_array_index (self->edges, SuanliReplayEdge, e);
+
+            edge->dropped = position[source_event (edge->from, edge->kind)] > position[target_event (n, edge->kind)];
+          }
+      }
 }
 
 /* Which step each node belongs to: its launch's (GPU work) or its own start's, in the steps' CPU spans. */
@@ -974,7 +1012,7 @@ suanli_replay_graph_get_unplaced_waits (SuanliReplayGraph *self)
   return self->unplaced_waits;
 }
 
-/* Whether the measured times made a cycle, broken in index order (the replay is then approximate). */
+/* Whether the measured times made a cycle, broken by dropping edges (the replay is then approximate). */
 gboolean
 suanli_replay_graph_get_cycle (SuanliReplayGraph *self)
 {
@@ -1037,12 +1075,13 @@ suanli_replay_graph_run (SuanliReplayGraph         *self,
 
   for (guint n = 0; n < self->nodes->len; n++)
     {
-      starts[n] = node_at (self, n)->start;
-      ends[n] = starts[n] + durations[n];
+      starts[n] = node_at (self, n)->start;   /* kept only by nodes without a predecessor */
+      ends[n] = G_MININT64;                   /* the sync edges' waits, until the node's end */
     }
-  for (guint i = 0; i < self->nodes->len; i++)
+  for (guint i = 0; i < 2 * self->nodes->len; i++)
     {
-      guint32 n = self->order[i];
+      guint32 n = self->order[i] / 2;
+      gboolean end_event = self->order[i] % 2 == 1;
       const SuanliReplayNode *node = node_at (self, n);
       gint64 start = G_MININT64, waited = G_MININT64;
 
@@ -1051,8 +1090,11 @@ suanli_replay_graph_run (SuanliReplayGraph         *self,
           const SuanliReplayEdge *edge = &edges[e];
           /* Overlapped work seems, to what is not overlapped, to end as it starts. */
           gboolean hidden = overlapped != NULL && overlapped[edge->from] && !overlapped[n];
-          gint64 from_end = hidden ? starts[edge->from] : ends[edge->from];
+          gint64 from_end;
 
+          if (edge->dropped || (edge->kind == SUANLI_REPLAY_EDGE_SYNC) != end_event)
+            continue;
+          from_end = hidden ? starts[edge->from] : ends[edge->from];
           switch (edge->kind)
             {
             case SUANLI_REPLAY_EDGE_LAUNCH:
@@ -1067,9 +1109,13 @@ suanli_replay_graph_run (SuanliReplayGraph         *self,
               break;
             }
         }
-      if (start != G_MININT64)
-        starts[n] = start;
-      ends[n] = MAX (starts[n] + durations[n], waited);
+      if (!end_event)
+        {
+          if (start != G_MININT64)
+            starts[n] = start;
+        }
+      else
+        ends[n] = MAX (starts[n] + durations[n], waited);
     }
 }
 

@@ -49,6 +49,7 @@ typedef struct
 {
   guint32 from;
   guint8  kind;         /* SuanliReplayEdgeKind */
+  guint8  dropped;      /* left out of the replay to break a cycle of contradictory times */
   gint64  delay;        /* added to the predecessor's start (LAUNCH) or end (the others) */
 } SuanliReplayEdge;
 
