@@ -574,6 +574,36 @@ test_no_host_gaps (void)
   g_assert_cmpint (suanli_whatif_get_figures (whatif)->projected_ns, ==, 20);
 }
 
+/* CUDA graphs never make a step slower: a launch bound by a short delay (2) keeps it, though the
+ * typical stream gap (50) is longer (every launch at 50 made this step 240, not 212). */
+static void
+test_no_host_gaps_never_slower (void)
+{
+  Builder b;
+  g_autoptr(SuanliTrace) trace = NULL;
+  g_autoptr(SuanliWhatif) plain = NULL, graphs = NULL;
+  g_autoptr(GError) error = NULL;
+  SuanliWhatifOptions options;
+  guint thread, stream;
+
+  builder_init (&b, &thread, &stream);
+  launch (&b, thread, 0, stream, "k1", 2, 10, NULL);        /* launch-bound, 2 after its launch */
+  launch (&b, thread, 5, stream, "k2", 62, 10, NULL);       /* queued, 50 after k1 */
+  launch (&b, thread, 10, stream, "k3", 122, 10, NULL);     /* queued, 50 after k2 */
+  launch (&b, thread, 200, stream, "k4", 202, 10, NULL);    /* launch-bound again, ends at 212 */
+  trace = builder_finish (&b);
+  suanli_whatif_options_init (&options);
+  plain = suanli_whatif_new (trace, &options, &error);
+  g_assert_no_error (error);
+  options.no_host_gaps = TRUE;
+  graphs = suanli_whatif_new (trace, &options, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (suanli_whatif_get_figures (plain)->projected_ns, ==, 212);
+  g_assert_cmpint (suanli_whatif_get_figures (graphs)->projected_ns, <=, suanli_whatif_get_figures (plain)->projected_ns);
+  /* k1 at 2 as measured; k2 and k3 50 after the one before; k4 50 after k3 (182), not at its launch. */
+  g_assert_cmpint (suanli_whatif_get_figures (graphs)->projected_ns, ==, 192);
+}
+
 /* Another precision, another GPU count and an operator made faster, on the same hardware. */
 static void
 test_precision_count_and_operator (void)
@@ -852,6 +882,7 @@ main (int    argc,
   g_test_add_func ("/whatif/classes-and-factors", test_classes_and_factors);
   g_test_add_func ("/whatif/unknown-rate", test_unknown_rate);
   g_test_add_func ("/whatif/no-host-gaps", test_no_host_gaps);
+  g_test_add_func ("/whatif/no-host-gaps-never-slower", test_no_host_gaps_never_slower);
   g_test_add_func ("/whatif/precision-count-and-operator", test_precision_count_and_operator);
   g_test_add_func ("/whatif/fixtures", test_fixtures);
   g_test_add_func ("/whatif/torch-trace", test_torch_trace);

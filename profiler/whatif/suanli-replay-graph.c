@@ -1098,7 +1098,7 @@ suanli_replay_graph_run (SuanliReplayGraph         *self,
           switch (edge->kind)
             {
             case SUANLI_REPLAY_EDGE_LAUNCH:
-              start = MAX (start, starts[edge->from] + (launch_delay >= 0 ? launch_delay : edge->delay));
+              start = MAX (start, starts[edge->from] + (launch_delay >= 0 ? MIN (launch_delay, edge->delay) : edge->delay));
               break;
             case SUANLI_REPLAY_EDGE_SYNC:
               if (!hidden)

@@ -66,7 +66,8 @@ typedef struct
 {
   const guint8 *overlapped;   /* per node, or NULL: work that no longer delays the rest (communication
                                * fully overlapped): its non-overlapped successors see it end as it starts */
-  gint64        launch_delay; /* ≥ 0: every launch edge's delay (CUDA graphs); < 0: as measured */
+  gint64        launch_delay; /* ≥ 0: the most any launch edge's delay is (CUDA graphs: the typical
+                               * stream gap, or its own where smaller, so never slower); < 0: as measured */
 } SuanliReplayChoices;
 
 typedef struct _SuanliReplayGraph SuanliReplayGraph;

@@ -906,7 +906,9 @@ suanli_whatif_new (SuanliTrace               *trace,
       g_autofree char *delay = delay_text (choices.launch_delay);
 
       note (self, g_strdup_printf (_("Host gaps and launch calls removed, as CUDA graphs would: each launch's delay is "
-                                     "the typical stream gap, %s; blocking calls keep their own time."),
+                                     "the typical stream gap, %s, or its measured one where that is smaller; blocking "
+                                     "calls keep their own time. All the host's time between calls is removed, "
+                                     "Python and compilation included, not only what CUDA graphs would save."),
                                    delay));
     }
   if (options->faster != NULL && *options->faster != '\0' && options->faster_factor > 0)
