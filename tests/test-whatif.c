@@ -665,6 +665,42 @@ test_precision_count_and_operator (void)
     }
 }
 
+/* Data parallelism on one GPU: the collective costs nothing (its bus factor 2(n−1)/n is 0 at n = 1). */
+static void
+test_one_gpu (void)
+{
+  g_autoptr(SuanliTrace) trace = NULL;
+  g_autoptr(SuanliWhatif) whatif = NULL;
+  g_autoptr(GError) error = NULL;
+  SuanliWhatifOptions options;
+  guint stream, nccl, after;
+  GArray *kernels;
+  gboolean seen = FALSE;
+
+  trace = collective_trace (&stream, &nccl, &after);
+  suanli_whatif_options_init (&options);
+  fill_hardware (&options.measured, "A", 1);
+  options.target = options.measured;
+  options.measured.count = 8;
+  options.target.count = 1;
+  whatif = suanli_whatif_new (trace, &options, &error);
+  g_assert_no_error (error);
+  kernels = suanli_whatif_get_kernels (whatif);
+  for (guint k = 0; k < kernels->len; k++)
+    {
+      SuanliWhatifKernel *kernel = &g_array_index (kernels, SuanliWhatifKernel, k);
+
+      if (kernel->work_class != SUANLI_WORK_COMMUNICATION)
+        continue;
+      g_assert_cmpint (kernel->projected_ns, ==, 0);
+      g_assert_nonnull (strstr (kernel->reason, "8 → 1 GPU: a collective over one GPU moves nothing"));
+      seen = TRUE;
+    }
+  g_assert_true (seen);
+  g_assert_cmpint (suanli_whatif_get_figures (whatif)->projected_class_ns[SUANLI_WORK_COMMUNICATION], ==, 0);
+  g_assert_cmpint (suanli_whatif_get_figures (whatif)->projected_ns, <, suanli_whatif_get_figures (whatif)->measured_ns);
+}
+
 /* ---- real traces -------------------------------------------------------------------------- */
 
 static SuanliTrace *
@@ -884,6 +920,7 @@ main (int    argc,
   g_test_add_func ("/whatif/no-host-gaps", test_no_host_gaps);
   g_test_add_func ("/whatif/no-host-gaps-never-slower", test_no_host_gaps_never_slower);
   g_test_add_func ("/whatif/precision-count-and-operator", test_precision_count_and_operator);
+  g_test_add_func ("/whatif/one-gpu", test_one_gpu);
   g_test_add_func ("/whatif/fixtures", test_fixtures);
   g_test_add_func ("/whatif/torch-trace", test_torch_trace);
   return g_test_run ();

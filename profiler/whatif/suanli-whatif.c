@@ -295,7 +295,14 @@ communication_reason (const Scaling                  *scaling,
                      suanli_work_class_name (c->work_class), c->why,
                      o->measured.link_bandwidth > 0 ? o->target.name : o->measured.name);
   *factor = link > 0 ? link : 1;
-  if (collective && scaling->target_count != scaling->measured_count)
+  if (collective && scaling->target_count == 1 && scaling->measured_count != 1)
+    {
+      /* One GPU has no one to exchange with: a collective over one rank moves nothing. */
+      *factor = 0;
+      g_string_append_printf (reason, _("; %u → 1 GPU: a collective over one GPU moves nothing, so 0"),
+                              scaling->measured_count);
+    }
+  else if (collective && scaling->target_count != scaling->measured_count)
     {
       g_autofree char *kind = suanli_analysis_collective_name (name);
       double before = suanli_analysis_bus_factor (kind, (int) scaling->measured_count);
