@@ -5,7 +5,9 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
 #include "suanli-test-process.h"
@@ -192,6 +194,34 @@ test_errors (void)
   g_assert_nonnull (strstr (absent.err, "/nonexistent/trace.json"));
 }
 
+/* Numbers json-glib 1.6 wrote as "1e+18.0" (a step of 10¹⁸ FLOPs): the output parses, and the
+ * value is read back within a relative 1e-15. */
+static void
+test_json_numbers (void)
+{
+  static const char trace[] =
+    "{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA A100-SXM4-80GB\"}],\n"
+    " \"traceEvents\": [\n"
+    "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, \"ts\": 5, \"dur\": 12,\n"
+    "   \"args\": {\"flops\": 1e18}},\n"
+    "  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 10,\n"
+    "   \"dur\": 5, \"args\": {\"correlation\": 1}},\n"
+    "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ampere_sgemm_128x64_nn\", \"pid\": 0, \"tid\": 7, \"ts\": 20,\n"
+    "   \"dur\": 500, \"args\": {\"correlation\": 1, \"stream\": 7, \"device\": 0}}]}\n";
+  g_autofree char *directory = g_dir_make_tmp ("suanli-whatif-cli-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (directory, "flops.json", NULL);
+  g_autoptr(JsonParser) parser = NULL;
+  JsonObject *root;
+  double flops;
+
+  g_assert_true (g_file_set_contents (path, trace, -1, NULL));
+  root = run_json (path, (const char *[]) { "--accelerator", "nvidia-h100-sxm", NULL }, &parser);
+  flops = json_object_get_double_member (root, "flops_per_step");
+  g_assert_cmpfloat (fabs (flops - 1e18), <=, 1e3);
+  g_unlink (path);
+  g_rmdir (directory);
+}
+
 /* The text: the three step times, the classes, a kernel's reason, the notes. */
 static void
 test_text (void)
@@ -222,5 +252,6 @@ main (int    argc,
   g_test_add_func ("/whatif-cli/from-and-gpus", test_from_and_gpus);
   g_test_add_func ("/whatif-cli/errors", test_errors);
   g_test_add_func ("/whatif-cli/text", test_text);
+  g_test_add_func ("/whatif-cli/json-numbers", test_json_numbers);
   return g_test_run ();
 }
