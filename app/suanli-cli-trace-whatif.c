@@ -48,7 +48,7 @@ parse_faster (const char           *text,
   if (equals == NULL || equals == text)
     return FALSE;
   factor = g_ascii_strtod (equals + 1, &end);
-  if (end == equals + 1 || *end != '\0' || !(factor > 0) || !isfinite (factor))
+  if (end == equals + 1 || *end != '\0' || !(factor >= SUANLI_WHATIF_FASTER_MIN) || !(factor <= SUANLI_WHATIF_FASTER_MAX))
     return FALSE;
   *name = g_strndup (text, (gsize) (equals - text));
   options->faster = *name;
@@ -291,8 +291,8 @@ suanli_cli_trace_whatif (int    argc,
   if (faster != NULL && !parse_faster (faster, &options, &faster_name))
     {
       g_printerr (_("%s: --faster: “%s” is not NAME=N (a part of a kernel's or operator's name, and how many times faster, "
-                    "above 0)\n"),
-                  COMMAND, faster);
+                    "from %g to %g)\n"),
+                  COMMAND, faster, SUANLI_WHATIF_FASTER_MIN, SUANLI_WHATIF_FASTER_MAX);
       return SUANLI_EXIT_USAGE_OR_IO;
     }
   if (precision != NULL && !parse_precision (precision, &options))

@@ -183,6 +183,18 @@ test_errors (void)
   g_assert_cmpint (faster.status, ==, 1);
   g_assert_nonnull (strstr (faster.err, "--faster"));
 
+  /* Factors outside 0.001 … 10⁶ (1e-300 overflowed a duration). */
+  for (guint i = 0; i < 2; i++)
+    {
+      g_auto(Run) bound = { 0 };
+
+      suanli_test_run_cli (&bound, "", (const char *[]) { "trace", "whatif", path, "--accelerator", "nvidia-h100-sxm",
+                                                          "--faster", i == 0 ? "sgemm=1e-300" : "sgemm=1e7", NULL });
+      g_assert_cmpint (bound.status, ==, 1);
+      g_assert_nonnull (strstr (bound.err, "--faster"));
+      g_assert_nonnull (strstr (bound.err, "from 0.001 to 1e+06"));
+    }
+
   suanli_test_run_cli (&precision, "", (const char *[]) { "trace", "whatif", path, "--accelerator", "nvidia-h100-sxm",
                                                           "--precision", "fp4", NULL });
   g_assert_cmpint (precision.status, ==, 1);

@@ -701,6 +701,40 @@ test_one_gpu (void)
   g_assert_cmpint (suanli_whatif_get_figures (whatif)->projected_ns, <, suanli_whatif_get_figures (whatif)->measured_ns);
 }
 
+/* A factor outside SUANLI_WHATIF_FASTER_MIN … MAX is held to it (1e-300 overflowed llround). */
+static void
+test_faster_bounds (void)
+{
+  Builder b;
+  g_autoptr(SuanliTrace) trace = NULL;
+  guint thread, stream;
+  double factors[] = { 1e-300, 1e300 };
+  gint64 expected[] = { 100000000, 0 };
+
+  builder_init (&b, &thread, &stream);
+  launch (&b, thread, 0, stream, "ampere_sgemm_128x64_nn", 10, 100000, NULL);
+  trace = builder_finish (&b);
+  for (guint i = 0; i < G_N_ELEMENTS (factors); i++)
+    {
+      g_autoptr(SuanliWhatif) whatif = NULL;
+      g_autoptr(GError) error = NULL;
+      SuanliWhatifOptions options;
+      SuanliWhatifKernel *kernel;
+
+      suanli_whatif_options_init (&options);
+      fill_hardware (&options.measured, "A", 1);
+      options.target = options.measured;
+      options.faster = "sgemm";
+      options.faster_factor = factors[i];
+      whatif = suanli_whatif_new (trace, &options, &error);
+      g_assert_no_error (error);
+      kernel = &g_array_index (suanli_whatif_get_kernels (whatif), SuanliWhatifKernel, 0);
+      /* 1000× slower: 100 µs → 100 ms; a million times faster: 100 µs → 0.1 ns, 0. */
+      g_assert_cmpint (kernel->projected_ns, ==, expected[i]);
+      g_assert_cmpint (suanli_whatif_get_figures (whatif)->projected_ns, >=, 0);
+    }
+}
+
 /* ---- real traces -------------------------------------------------------------------------- */
 
 static SuanliTrace *
@@ -921,6 +955,7 @@ main (int    argc,
   g_test_add_func ("/whatif/no-host-gaps-never-slower", test_no_host_gaps_never_slower);
   g_test_add_func ("/whatif/precision-count-and-operator", test_precision_count_and_operator);
   g_test_add_func ("/whatif/one-gpu", test_one_gpu);
+  g_test_add_func ("/whatif/faster-bounds", test_faster_bounds);
   g_test_add_func ("/whatif/fixtures", test_fixtures);
   g_test_add_func ("/whatif/torch-trace", test_torch_trace);
   return g_test_run ();

@@ -92,6 +92,23 @@ suanli_whatif_options_init (SuanliWhatifOptions *options)
   options->group = G_MAXUINT;
 }
 
+/* The most a projected duration can be: 2⁵³ ns (104 days), which leaves sums of millions of them
+ * room in 64 bits and doubles exact. */
+#define MAX_PROJECTED_NS ((gint64) 1 << 53)
+
+/* @duration × @factor in whole nanoseconds, held to 0 … MAX_PROJECTED_NS (a factor from rates
+ * of 0 or of extreme options can be anything). */
+static gint64
+scaled_ns (gint64 duration,
+           double factor)
+{
+  double ns = (double) duration * factor;
+
+  if (!(ns > 0))
+    return 0;
+  return ns >= (double) MAX_PROJECTED_NS ? MAX_PROJECTED_NS : (gint64) llround (ns);
+}
+
 static void
 kernel_clear (gpointer data)
 {
@@ -621,9 +638,11 @@ make_projected (SuanliTrace       *trace,
  */
 SuanliWhatif *
 suanli_whatif_new (SuanliTrace               *trace,
-                   const SuanliWhatifOptions *options,
+                   const SuanliWhatifOptions *given,
                    GError                   **error)
 {
+  SuanliWhatifOptions bounded = *given;
+  const SuanliWhatifOptions *options = &bounded;
   g_autoptr(SuanliWhatif) self = NULL;
   g_autoptr(SuanliReplayGraph) graph = NULL;
   g_autoptr(SuanliWorkClassifier) classifier = NULL;
@@ -645,6 +664,8 @@ suanli_whatif_new (SuanliTrace               *trace,
   guint trace_count = 1;
   GArray *steps;
 
+  if (bounded.faster_factor > 0)
+    bounded.faster_factor = CLAMP (bounded.faster_factor, SUANLI_WHATIF_FASTER_MIN, SUANLI_WHATIF_FASTER_MAX);
   if (group == G_MAXUINT)
     group = default_group (trace);
   if (group == G_MAXUINT || group >= MAX (suanli_trace_get_n_groups (trace), 1))
@@ -788,11 +809,11 @@ suanli_whatif_new (SuanliTrace               *trace,
           factor /= options->faster_factor;
           faster_by_operator++;
         }
-      projected[n] = (gint64) llround ((double) durations[n] * factor);
+      projected[n] = scaled_ns (durations[n], factor);
       kernel = &g_array_index (self->kernels, SuanliWhatifKernel, scale->kernel);
       kernel->count++;
       kernel->measured_ns += nodes[n].duration;
-      kernel->projected_ns += (gint64) llround ((double) nodes[n].duration * factor);
+      kernel->projected_ns += scaled_ns (nodes[n].duration, factor);
     }
   for (guint k = 0; k < self->kernels->len; k++)
     {

@@ -42,6 +42,11 @@ typedef struct
   guint   count;                                  /* accelerators in the job; 0: as the trace says */
 } SuanliWhatifHardware;
 
+/* The range of --faster's factor: 1000× slower to a million times faster (suanli_whatif_new()
+ * holds a factor outside it to the nearer end). */
+#define SUANLI_WHATIF_FASTER_MIN 1e-3
+#define SUANLI_WHATIF_FASTER_MAX 1e6
+
 typedef struct
 {
   SuanliWhatifHardware measured;     /* what the trace ran on */
@@ -49,7 +54,7 @@ typedef struct
   gboolean overlap_comm;             /* communication fully overlapped with compute */
   gboolean no_host_gaps;             /* the host's work between launches removed (CUDA graphs) */
   const char *faster;                /* a kernel or operator name (substring), or NULL */
-  double   faster_factor;            /* how many times faster it is; 1 when none */
+  double   faster_factor;            /* how many times faster it is (SUANLI_WHATIF_FASTER_MIN … MAX); 1 when none */
   int      precision;                /* a SuanliNumberFormat compute work is changed to; -1: as measured */
   guint    group;                    /* the file (rank) to replay; G_MAXUINT: the first with GPU work */
 } SuanliWhatifOptions;
