@@ -735,6 +735,72 @@ test_faster_bounds (void)
     }
 }
 
+/* Formats of tensor-core kernels whose names say so in letters, FP8 before BF16. */
+static void
+test_format_words (void)
+{
+  struct { const char *name; SuanliNumberFormat format; } expected[] = {
+    { "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>(cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4::Params)",
+      SUANLI_NUMBER_TF32 },
+    { "ampere_s16816gemm_128x128_ldg8_stages_64x3_nn", SUANLI_NUMBER_TF32 },
+    { "sm90_xmma_gemm_e4m3bf16_e4m3f32_f32_tn_n_tilesize128x128x128_cublas", SUANLI_NUMBER_FP8 },
+    { "void nvjet_hsh_256x128_64x4_1x2_h_bz_coopA_NTN(CUtensorMap)", SUANLI_NUMBER_FP16 },
+    { "turing_fp16_s1688gemm_fp16_128x128_ldg8_f2f_tn", SUANLI_NUMBER_FP16 },
+    { "ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_stages_64x3_tn", SUANLI_NUMBER_BF16 },
+    { "volta_h884gemm_64x64_ldg8_nn", SUANLI_NUMBER_FP16 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      SuanliNumberFormat format = SUANLI_NUMBER_N_FORMATS;
+
+      g_assert_true (suanli_number_format_from_text (expected[i].name, &format, NULL));
+      g_assert_cmpint (format, ==, expected[i].format);
+    }
+}
+
+/* A compute kernel whose name gives no format takes the step's main known one (BF16 here), and
+ * its reason says so; FP32 only when no compute kernel's format is known. */
+static void
+test_assumed_format (void)
+{
+  for (guint with_bf16 = 0; with_bf16 < 2; with_bf16++)
+    {
+      Builder b;
+      g_autoptr(SuanliTrace) trace = NULL;
+      g_autoptr(SuanliWhatif) whatif = NULL;
+      g_autoptr(GError) error = NULL;
+      SuanliWhatifOptions options;
+      guint thread, stream;
+      GArray *kernels;
+      gboolean seen = FALSE;
+
+      builder_init (&b, &thread, &stream);
+      if (with_bf16)
+        launch (&b, thread, 0, stream, "sm80_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize96x64x64", 10, 1000, NULL);
+      launch (&b, thread, 2000, stream, "cutlass_gemm_kernel_256x128", 2010, 100, NULL);
+      trace = builder_finish (&b);
+      suanli_whatif_options_init (&options);
+      fill_hardware (&options.measured, "A", 1);
+      fill_hardware (&options.target, "B", 2);
+      whatif = suanli_whatif_new (trace, &options, &error);
+      g_assert_no_error (error);
+      kernels = suanli_whatif_get_kernels (whatif);
+      for (guint k = 0; k < kernels->len; k++)
+        {
+          SuanliWhatifKernel *kernel = &g_array_index (kernels, SuanliWhatifKernel, k);
+
+          if (!g_str_equal (suanli_trace_get_string (trace, kernel->name), "cutlass_gemm_kernel_256x128"))
+            continue;
+          seen = TRUE;
+          g_assert_cmpint (kernel->format, ==, with_bf16 ? SUANLI_NUMBER_BF16 : SUANLI_NUMBER_FP32);
+          g_assert_nonnull (strstr (kernel->reason, with_bf16 ? "BF16 (assumed: the step's main compute format"
+                                                               : "FP32 (assumed: neither the name"));
+        }
+      g_assert_true (seen);
+    }
+}
+
 /* ---- real traces -------------------------------------------------------------------------- */
 
 static SuanliTrace *
@@ -956,6 +1022,8 @@ main (int    argc,
   g_test_add_func ("/whatif/precision-count-and-operator", test_precision_count_and_operator);
   g_test_add_func ("/whatif/one-gpu", test_one_gpu);
   g_test_add_func ("/whatif/faster-bounds", test_faster_bounds);
+  g_test_add_func ("/whatif/format-words", test_format_words);
+  g_test_add_func ("/whatif/assumed-format", test_assumed_format);
   g_test_add_func ("/whatif/fixtures", test_fixtures);
   g_test_add_func ("/whatif/torch-trace", test_torch_trace);
   return g_test_run ();

@@ -226,7 +226,8 @@ typedef struct
   const SuanliWhatifOptions *options;
   guint                      measured_count;
   guint                      target_count;
-  SuanliNumberFormat         step_format;     /* the compute format with the most time */
+  SuanliNumberFormat         step_format;     /* the known compute format with the most time, else FP32 */
+  gboolean                   step_format_known;
 } Scaling;
 
 static double
@@ -748,13 +749,14 @@ suanli_whatif_new (SuanliTrace               *trace,
                                marks[nodes[call].track].op[nodes[call].slice]);
         c = suanli_work_classifier_classify (classifier, slice, op);
         classes[n] = c->work_class;
-        if (c->work_class == SUANLI_WORK_COMPUTE)
+        if (c->work_class == SUANLI_WORK_COMPUTE && c->format_known)
           format_ns[c->format] += nodes[n].duration;
       }
     scaling.step_format = SUANLI_NUMBER_FP32;
     for (guint f = 0; f < SUANLI_NUMBER_N_FORMATS; f++)
       if (format_ns[f] > format_ns[scaling.step_format])
         scaling.step_format = f;
+    scaling.step_format_known = format_ns[scaling.step_format] > 0;
   }
 
   projected = g_memdup2 (durations, sizeof (gint64) * n_nodes);
@@ -762,6 +764,7 @@ suanli_whatif_new (SuanliTrace               *trace,
     {
       const SuanliSlice *slice;
       const SuanliWorkClassification *c;
+      SuanliWorkClassification assumed;
       gpointer found;
       NameScale *scale;
       SuanliWhatifKernel *kernel;
@@ -786,6 +789,15 @@ suanli_whatif_new (SuanliTrace               *trace,
 
           scale = &scales[g_hash_table_size (names)];
           c = suanli_work_classifier_classify (classifier, slice, NULL);
+          if (c->work_class == SUANLI_WORK_COMPUTE && !c->format_known && scaling.step_format_known)
+            {
+              /* A compute kernel whose name and operator give no format: the step's main one. */
+              assumed = *c;
+              assumed.format = scaling.step_format;
+              assumed.format_why = _("assumed: the step's main compute format, as neither the name nor the operator "
+                                     "gives one");
+              c = &assumed;
+            }
           scale->work_class = c->work_class;
           scale->format = c->format;
           fresh.work_class = c->work_class;

@@ -115,21 +115,27 @@ suanli_number_format_bytes (SuanliNumberFormat format)
  * @text: a kernel's name or an operator's input type
  * @matched: (out) (optional): the word that told it
  *
- * The number format that @text names: bf16, fp16 (half, h884 …), tf32, fp8 (e4m3, e5m2), int8,
- * fp32 (sgemm, float); the more specific first, so that "tf32f32" is TF32 and "bf16" not FP16.
+ * The number format that @text names: fp8 (e4m3, e5m2), bf16, tf32, fp16 (half, h884, hmma,
+ * nvjet_hsh …), tf32 again (a tensor op's s1688, s16816), int8, fp32 (sgemm, float); the more
+ * specific first, so that "tf32f32" is TF32, "e4m3bf16" FP8 and "bf16" not FP16.
  */
 gboolean
 suanli_number_format_from_text (const char         *text,
                                 SuanliNumberFormat *format,
                                 const char        **matched)
 {
+  /* FP8 first: "e4m3bf16" is an FP8 product with a BF16 output. A tensor-op "s1688"/"s16816"
+   * (cutlass_80_tensorop_s1688gemm, no other format word) is FP32 data on the tensor cores: TF32.
+   * cuBLAS's nvjet kernels name their types in letters: "hsh", "hss" are half inputs. */
   static const struct { const char *word; SuanliNumberFormat format; } words[] = {
-    { "bf16", SUANLI_NUMBER_BF16 }, { "bfloat16", SUANLI_NUMBER_BF16 },
     { "e4m3", SUANLI_NUMBER_FP8 }, { "e5m2", SUANLI_NUMBER_FP8 }, { "fp8", SUANLI_NUMBER_FP8 }, { "float8", SUANLI_NUMBER_FP8 },
+    { "bf16", SUANLI_NUMBER_BF16 }, { "bfloat16", SUANLI_NUMBER_BF16 },
     { "tf32", SUANLI_NUMBER_TF32 },
     { "fp16", SUANLI_NUMBER_FP16 }, { "f16", SUANLI_NUMBER_FP16 }, { "half", SUANLI_NUMBER_FP16 },
     { "h884", SUANLI_NUMBER_FP16 }, { "h1688", SUANLI_NUMBER_FP16 }, { "h16816", SUANLI_NUMBER_FP16 },
-    { "hgemm", SUANLI_NUMBER_FP16 },
+    { "hgemm", SUANLI_NUMBER_FP16 }, { "hmma", SUANLI_NUMBER_FP16 }, { "nvjet_hsh", SUANLI_NUMBER_FP16 },
+    { "nvjet_hss", SUANLI_NUMBER_FP16 },
+    { "s1688", SUANLI_NUMBER_TF32 }, { "s16816", SUANLI_NUMBER_TF32 },
     { "int8", SUANLI_NUMBER_INT8 }, { "i8i8", SUANLI_NUMBER_INT8 }, { "imma", SUANLI_NUMBER_INT8 },
     { "s8s8", SUANLI_NUMBER_INT8 }, { "signed char", SUANLI_NUMBER_INT8 },
     { "sgemm", SUANLI_NUMBER_FP32 }, { "fp32", SUANLI_NUMBER_FP32 }, { "f32", SUANLI_NUMBER_FP32 },
