@@ -548,6 +548,16 @@ test_unknown_rate (void)
   g_assert_cmpint (kernel->format, ==, SUANLI_NUMBER_FP8);
   g_assert_cmpfloat (kernel->factor, ==, 1);
   g_assert_nonnull (strstr (kernel->reason, "no FP8 rate for Old GPU"));
+  /* The notes say how much time stayed as measured, and why (the step is not silently mixed). */
+  {
+    GPtrArray *notes = suanli_whatif_get_notes (whatif);
+    gboolean said = FALSE;
+
+    for (guint i = 0; i < notes->len; i++)
+      said |= strstr (g_ptr_array_index (notes, i), "100 ns of compute per step was left as measured: a system has no "
+                                                    "FP8 rate") != NULL;
+    g_assert_true (said);
+  }
 }
 
 /* Host gaps removed: the launch-bound kernels run back to back, after launches of no time. */

@@ -661,6 +661,7 @@ suanli_whatif_new (SuanliTrace               *trace,
   guint group = options->group, n_nodes, n_tracks = suanli_trace_get_n_tracks (trace), n_steps;
   guint64 faster_by_operator = 0, faster_by_name = 0;
   gint64 format_ns[SUANLI_NUMBER_N_FORMATS] = { 0 };
+  gint64 unscaled_ns[SUANLI_NUMBER_N_FORMATS] = { 0 };   /* compute time in the steps left unscaled, by the missing rate */
   double measured_ridge;
   guint trace_count = 1;
   GArray *steps;
@@ -822,6 +823,14 @@ suanli_whatif_new (SuanliTrace               *trace,
           faster_by_operator++;
         }
       projected[n] = scaled_ns (durations[n], factor);
+      if (scale->work_class == SUANLI_WORK_COMPUTE && nodes[n].step >= 0)
+        {
+          int to = options->precision >= 0 && options->precision < SUANLI_NUMBER_N_FORMATS ? options->precision
+                                                                                          : (int) scale->format;
+
+          if (!(options->measured.flops[scale->format] > 0) || !(options->target.flops[to] > 0))
+            unscaled_ns[options->measured.flops[scale->format] > 0 ? to : (int) scale->format] += nodes[n].duration;
+        }
       kernel = &g_array_index (self->kernels, SuanliWhatifKernel, scale->kernel);
       kernel->count++;
       kernel->measured_ns += nodes[n].duration;
@@ -938,6 +947,31 @@ suanli_whatif_new (SuanliTrace               *trace,
                                  suanli_replay_graph_get_unplaced_waits (graph)));
   if (suanli_replay_graph_get_cycle (graph))
     note (self, g_strdup (_("The measured times make a cycle in the graph; it was broken and the replay is approximate.")));
+  {
+    g_autoptr(GString) formats = g_string_new (NULL);
+    gint64 total = 0;
+
+    for (guint f = 0; f < SUANLI_NUMBER_N_FORMATS; f++)
+      if (unscaled_ns[f] > 0)
+        {
+          g_autofree char *title = format_title (f);
+
+          if (formats->len > 0)
+            /* Translators: between formats, "no FP32 or TF32 rate". */
+            g_string_append (formats, _(" or "));
+          g_string_append (formats, title);
+          total += unscaled_ns[f];
+        }
+    if (total > 0)
+      {
+        g_autofree char *time = delay_text (total / n_steps);
+
+        note (self, g_strdup_printf (_("%s of compute per step was left as measured: a system has no %s rate for it (see "
+                                       "the kernels' reasons), so the projected step mixes measured and projected "
+                                       "times."),
+                                     time, formats->str));
+      }
+  }
   if (options->overlap_comm)
     note (self, g_strdup (_("Communication fully overlapped: it no longer delays compute or synchronisation, but each "
                             "step still ends after it.")));
