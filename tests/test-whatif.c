@@ -811,6 +811,45 @@ test_assumed_format (void)
     }
 }
 
+/* Classes from the function's name, not its template arguments; batch norms and gemv are memory work. */
+static void
+test_class_words (void)
+{
+  struct { const char *name; SuanliWorkClass work_class; } expected[] = {
+    { "void gemv2T_kernel_val<int, int, __nv_bfloat16, __nv_bfloat16, float, float, 128, 16, 4, 4, false, false, "
+      "cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<__nv_bfloat16 const>>>(cublasGemvParamsEx<int>, float, float)",
+      SUANLI_WORK_MEMORY },
+    { "void gemvx::kernel<int, int, __nv_bfloat16, __nv_bfloat16, float, float, false, true, true, false, 7, false, "
+      "cublasGemvParamsEx<int>>(cublasGemvParamsEx<int>)", SUANLI_WORK_MEMORY },
+    { "void cudnn::bn_fw_tr_1C11_kernel_NCHW<float, float, int, 512, true, 1>", SUANLI_WORK_MEMORY },
+    { "void at::native::elementwise_kernel_with_index<int, cudnn_frontend_thing>", SUANLI_WORK_MEMORY },
+    { "void at::native::some_kernel<float, cublas_helper>", SUANLI_WORK_MEMORY },
+    { "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>", SUANLI_WORK_COMPUTE },
+    { "flash_fwd_kernel<Flash_fwd_kernel_traits<128, 128, 64, 4, false, false, cutlass::bfloat16_t>>(Flash_fwd_params)",
+      SUANLI_WORK_COMPUTE },
+  };
+  Builder b;
+  g_autoptr(SuanliTrace) trace = NULL;
+  g_autoptr(SuanliWorkClassifier) classifier = NULL;
+  guint thread, stream;
+  SuanliTrack *track;
+
+  builder_init (&b, &thread, &stream);
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    launch (&b, thread, (gint64) i * 100, stream, expected[i].name, (gint64) i * 100 + 10, 50, NULL);
+  trace = builder_finish (&b);
+  classifier = suanli_work_classifier_new (trace, 0);
+  track = suanli_trace_get_track (trace, stream);
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      const SuanliWorkClassification *c =
+        suanli_work_classifier_classify (classifier, &g_array_index (track->slices, SuanliSlice, i), NULL);
+
+      g_test_message ("%s: %s", expected[i].name, c->why);
+      g_assert_cmpint (c->work_class, ==, expected[i].work_class);
+    }
+}
+
 /* ---- real traces -------------------------------------------------------------------------- */
 
 static SuanliTrace *
@@ -1034,6 +1073,7 @@ main (int    argc,
   g_test_add_func ("/whatif/faster-bounds", test_faster_bounds);
   g_test_add_func ("/whatif/format-words", test_format_words);
   g_test_add_func ("/whatif/assumed-format", test_assumed_format);
+  g_test_add_func ("/whatif/class-words", test_class_words);
   g_test_add_func ("/whatif/fixtures", test_fixtures);
   g_test_add_func ("/whatif/torch-trace", test_torch_trace);
   return g_test_run ();

@@ -34,10 +34,11 @@ static const char * const compute_words[] = {
 };
 
 /* Names of memory-bound work (FFTs too: O(log n) operations per element read, far below any GPU's
- * ridge point). */
+ * ridge point; matrix-vector products, gemv, read each matrix element once). */
 static const char * const memory_words[] = {
   "elementwise", "vectorized", "reduce", "copy", "nchwtonhwc", "nhwctonchw", "transpose", "fill",
   "index", "softmax", "norm", "dropout", "pool", "embedding", "computeoffsets", "convert", "cast", "cat_", "fft",
+  "bn_fw", "bn_bw", "batch_norm", "gemv",
 };
 
 /* Weaker names of compute, checked after the memory words. */
@@ -188,6 +189,26 @@ cut_parameters (char *name)
     }
 }
 
+/* Blanks a name's template arguments (everything inside <…>, at any depth): a gemv's
+ * cublasGemvParamsEx<…> or a batch norm's parameters say nothing of what the kernel does. */
+static void
+cut_template_arguments (char *name)
+{
+  int depth = 0;
+
+  for (char *c = name; *c != '\0'; c++)
+    {
+      if (*c == '<')
+        depth++;
+      if (depth > 0)
+        {
+          if (*c == '>')
+            depth--;
+          *c = ' ';
+        }
+    }
+}
+
 /* A kernel's class from its name, its operator's counts and its operator. */
 static void
 classify_kernel (SuanliWorkClassifier     *self,
@@ -202,6 +223,7 @@ classify_kernel (SuanliWorkClassifier     *self,
   double flops = 0, bytes = 0;
 
   cut_parameters (lower);
+  cut_template_arguments (lower);
   /* FBGEMM names its library, not a gemm: its embedding and quantising kernels are memory work. */
   for (library = strstr (lower, "fbgemm"); library != NULL; library = strstr (library, "fbgemm"))
     memcpy (library, "fb____", strlen ("fbgemm"));
