@@ -364,6 +364,43 @@ test_stream_wait_event (void)
   replay_clear (&r);
 }
 
+/* A wait without its cuda_sync record, in a trace that has records for others: the note counts it
+ * and does not say the trace has no records. */
+static void
+test_unplaced_wait_note (void)
+{
+  Builder b;
+  g_autoptr(SuanliTrace) trace = NULL;
+  g_autoptr(SuanliWhatif) whatif = NULL;
+  g_autoptr(GError) error = NULL;
+  SuanliWhatifOptions options;
+  guint thread, s7, s8;
+  GPtrArray *notes;
+  gboolean said = FALSE;
+
+  builder_init (&b, &thread, &s7);
+  s8 = track_of (&b, TRUE, 8);
+  launch (&b, thread, 0, s7, "k1", 10, 100, NULL);
+  add (&b, thread, "cuda_runtime", "cudaStreamWaitEvent", 6, 1, "correlation", 'i', (gint64) 3, NULL);
+  add (&b, s8, "cuda_sync", "Stream Wait Event", 6, 1, "cuda_sync_kind", 's', "Stream Wait Event", "stream", 'i', (gint64) 8,
+       "wait_on_stream", 'i', (gint64) 7, "correlation", 'i', (gint64) 3, NULL);
+  add (&b, thread, "cuda_runtime", "cudaStreamWaitEvent", 7, 1, "correlation", 'i', (gint64) 4, NULL);
+  launch (&b, thread, 8, s8, "k2", 112, 10, NULL);
+  trace = builder_finish (&b);
+  suanli_whatif_options_init (&options);
+  whatif = suanli_whatif_new (trace, &options, &error);
+  g_assert_no_error (error);
+  notes = suanli_whatif_get_notes (whatif);
+  for (guint i = 0; i < notes->len; i++)
+    {
+      const char *sentence = g_ptr_array_index (notes, i);
+
+      g_assert_null (strstr (sentence, "the trace has no cuda_sync records"));
+      said |= g_str_has_prefix (sentence, "1 stream waits on events have no cuda_sync record giving their streams");
+    }
+  g_assert_true (said);
+}
+
 /* A collective's successor on its stream waits for it; overlapped, it no longer does, but the
  * step still ends after the collective. */
 static SuanliTrace *
@@ -1062,6 +1099,7 @@ main (int    argc,
   g_test_add_func ("/whatif/replay/sync-waits-on-stream", test_sync_waits_on_stream);
   g_test_add_func ("/whatif/replay/stream-wait-event", test_stream_wait_event);
   g_test_add_func ("/whatif/replay/blocking-copy", test_blocking_copy);
+  g_test_add_func ("/whatif/unplaced-wait-note", test_unplaced_wait_note);
   g_test_add_func ("/whatif/replay/collective-successor", test_collective_successor);
   g_test_add_func ("/whatif/overlap-comm", test_overlap_comm);
   g_test_add_func ("/whatif/classes-and-factors", test_classes_and_factors);

@@ -942,8 +942,8 @@ suanli_whatif_new (SuanliTrace               *trace,
                                    launch, gap));
     }
   if (suanli_replay_graph_get_unplaced_waits (graph) > 0)
-    note (self, g_strdup_printf (_("%u stream waits on events name no streams (the trace has no cuda_sync records): "
-                                   "they are not modelled."),
+    note (self, g_strdup_printf (_("%u stream waits on events have no cuda_sync record giving their streams: they are "
+                                   "not modelled."),
                                  suanli_replay_graph_get_unplaced_waits (graph)));
   if (suanli_replay_graph_get_cycle (graph))
     note (self, g_strdup (_("The measured times make a cycle in the graph; it was broken and the replay is approximate.")));
