@@ -33,7 +33,22 @@ typedef struct
   SuanliItem *measured;
   SuanliItem *target;
   const char *device;      /* the trace's device, when the measured accelerator came from it */
+  gboolean    cpu_only;    /* no GPU work: nothing is projected, the host's work is replayed */
 } Subject;
+
+/* Whether any GPU stream of @trace has slices (a trace without them needs no --from). */
+static gboolean
+has_gpu_work (SuanliTrace *trace)
+{
+  for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
+    {
+      SuanliTrack *track = suanli_trace_get_track (trace, t);
+
+      if (track->kind == SUANLI_TRACK_GPU_STREAM && track->slices->len > 0)
+        return TRUE;
+    }
+  return FALSE;
+}
 
 /* Reads --faster NAME=N; FALSE with a message naming the option when it is not that. */
 static gboolean
@@ -118,7 +133,18 @@ print_json (const Subject             *subject,
   json_builder_begin_object (builder);
   suanli_cli_member_string (builder, "schema", "suanli-whatif/1");
   suanli_cli_member_string (builder, "file", subject->file);
-  system_json (builder, "measured_on", subject->measured, subject->device);
+  if (subject->cpu_only)
+    {
+      json_builder_set_member_name (builder, "measured_on");
+      json_builder_begin_object (builder);
+      suanli_cli_member_string (builder, "id", NULL);
+      suanli_cli_member_string (builder, "name", NULL);
+      suanli_cli_member_string (builder, "from", "none");
+      suanli_cli_member_string (builder, "device", NULL);
+      json_builder_end_object (builder);
+    }
+  else
+    system_json (builder, "measured_on", subject->measured, subject->device);
   system_json (builder, "target", subject->target, NULL);
 
   json_builder_set_member_name (builder, "options");
@@ -200,7 +226,9 @@ print_text (const Subject *subject,
   g_autofree char *replayed = suanli_format_duration_ns (figures->replayed_ns);
   g_autofree char *step = suanli_cli_change_text (figures->measured_ns, figures->projected_ns);
 
-  if (subject->device != NULL)
+  if (subject->cpu_only)
+    g_print (_("Measured on the CPU only: no GPU work, so nothing is projected; the host's work is replayed\n"));
+  else if (subject->device != NULL)
     g_print (_("Measured on %s (the trace's device, “%s”)\n"), suanli_item_get_name (subject->measured), subject->device);
   else
     g_print (_("Measured on %s (--from)\n"), suanli_item_get_name (subject->measured));
@@ -249,7 +277,7 @@ suanli_cli_trace_whatif (int    argc,
 {
   gboolean json = FALSE, overlap = FALSE, no_gaps = FALSE;
   g_autofree char *target_id = NULL, *from_id = NULL, *faster = NULL, *precision = NULL, *faster_name = NULL;
-  int gpus = 0;
+  int gpus = G_MININT;   /* not given */
   const GOptionEntry entries[] = {
     { "accelerator", 0, 0, G_OPTION_ARG_STRING, &target_id, N_("The catalog's accelerator to project onto"), N_("ID") },
     { "from", 0, 0, G_OPTION_ARG_STRING, &from_id,
@@ -300,9 +328,9 @@ suanli_cli_trace_whatif (int    argc,
       g_printerr (_("%s: --precision: “%s” is not one of bf16, fp16, fp8, tf32, fp32\n"), COMMAND, precision);
       return SUANLI_EXIT_USAGE_OR_IO;
     }
-  if (gpus < 0)
+  if (gpus != G_MININT && gpus < 1)
     {
-      g_printerr (_("%s: --gpus: %d is not a GPU count\n"), COMMAND, gpus);
+      g_printerr (_("%s: --gpus: %d is not a GPU count (1 or more)\n"), COMMAND, gpus);
       return SUANLI_EXIT_USAGE_OR_IO;
     }
 
@@ -324,14 +352,15 @@ suanli_cli_trace_whatif (int    argc,
       guint64 memory = 0;
       const char *device = suanli_trace_get_accelerator (trace, &memory, NULL);
 
-      if (device == NULL)
+      if (device == NULL && !has_gpu_work (trace))
+        subject.cpu_only = TRUE;
+      else if (device == NULL)
         {
           g_printerr (_("%s: %s does not say what it ran on: give --from ID (the catalog's accelerator it ran on)\n"), COMMAND,
                       argv[1]);
           return SUANLI_EXIT_INVALID_INPUT;
         }
-      subject.measured = suanli_device_match (catalog, device, memory);
-      if (subject.measured == NULL)
+      else if ((subject.measured = suanli_device_match (catalog, device, memory)) == NULL)
         {
           g_printerr (_("%s: %s ran on “%s”, which the catalog does not have: give --from ID (the catalog's accelerator it "
                         "ran on)\n"),
@@ -340,9 +369,11 @@ suanli_cli_trace_whatif (int    argc,
         }
       subject.device = device;
     }
+  if (subject.cpu_only)
+    subject.measured = subject.target;
   suanli_whatif_hardware_from_item (subject.measured, &options.measured);
   suanli_whatif_hardware_from_item (subject.target, &options.target);
-  options.target.count = (guint) gpus;
+  options.target.count = gpus != G_MININT ? (guint) gpus : 0;
   options.overlap_comm = overlap;
   options.no_host_gaps = no_gaps;
 

@@ -183,6 +183,15 @@ test_errors (void)
   g_assert_cmpint (faster.status, ==, 1);
   g_assert_nonnull (strstr (faster.err, "--faster"));
 
+  {
+    g_auto(Run) zero = { 0 };
+
+    suanli_test_run_cli (&zero, "", (const char *[]) { "trace", "whatif", path, "--accelerator", "nvidia-h100-sxm", "--gpus",
+                                                       "0", NULL });
+    g_assert_cmpint (zero.status, ==, 1);
+    g_assert_nonnull (strstr (zero.err, "--gpus"));
+  }
+
   /* Factors outside 0.001 … 10⁶ (1e-300 overflowed a duration). */
   for (guint i = 0; i < 2; i++)
     {
@@ -234,6 +243,35 @@ test_json_numbers (void)
   g_rmdir (directory);
 }
 
+/* A CPU-only trace needs no --from: nothing is projected, its host work is replayed, and no note
+ * speaks of communication overlapped. The MI250 trace's two steps (9.3 ms, 49 µs) get a note. */
+static void
+test_cpu_only_and_steps (void)
+{
+  g_autofree char *cpu = fixture ("cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz");
+  g_autofree char *mi250 = cpu != NULL ? fixture ("amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz") : NULL;
+  g_autoptr(JsonParser) parser = NULL, mi250_parser = NULL;
+  JsonObject *root;
+  JsonArray *notes;
+  gboolean said = FALSE;
+
+  if (mi250 == NULL)
+    return;
+  root = run_json (cpu, (const char *[]) { "--accelerator", "nvidia-h100-sxm", "--overlap-comm", NULL }, &parser);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "measured_on"), "from"), ==, "none");
+  g_assert_cmpint (json_object_get_int_member (root, "replayed_ns"), ==, json_object_get_int_member (root, "measured_ns"));
+  g_assert_cmpint (json_object_get_int_member (root, "projected_ns"), ==, json_object_get_int_member (root, "measured_ns"));
+  notes = json_object_get_array_member (root, "notes");
+  for (guint i = 0; i < json_array_get_length (notes); i++)
+    g_assert_null (strstr (json_array_get_string_element (notes, i), "Communication fully overlapped"));
+
+  root = run_json (mi250, (const char *[]) { "--accelerator", "nvidia-h100-sxm", "--from", "amd-mi250x", NULL }, &mi250_parser);
+  notes = json_object_get_array_member (root, "notes");
+  for (guint i = 0; i < json_array_get_length (notes); i++)
+    said |= g_str_has_prefix (json_array_get_string_element (notes, i), "The measured steps differ by more than 2×");
+  g_assert_true (said);
+}
+
 /* The text: the three step times, the classes, a kernel's reason, the notes. */
 static void
 test_text (void)
@@ -265,5 +303,6 @@ main (int    argc,
   g_test_add_func ("/whatif-cli/errors", test_errors);
   g_test_add_func ("/whatif-cli/text", test_text);
   g_test_add_func ("/whatif-cli/json-numbers", test_json_numbers);
+  g_test_add_func ("/whatif-cli/cpu-only-and-steps", test_cpu_only_and_steps);
   return g_test_run ();
 }

@@ -35,6 +35,13 @@ struct _SuanliWhatif
   GPtrArray           *notes;
 };
 
+/* How far below its name's factor a kernel's must be to count as made faster under an operator
+ * (the factors are ratios of rounded nanoseconds, so equal ones can differ by a rounding). */
+#define FACTOR_TOLERANCE 1e-3
+
+/* Steps further apart than this ratio get a note: their median may not be typical. */
+#define STEP_SPREAD_NOTED 2
+
 /* One kernel name's scaling, found once. */
 typedef struct
 {
@@ -848,7 +855,7 @@ suanli_whatif_new (SuanliTrace               *trace,
         SuanliWhatifKernel *kernel = &g_array_index (self->kernels, SuanliWhatifKernel, k);
         NameScale *scale = &scales[GPOINTER_TO_UINT (g_hash_table_lookup (names, GUINT_TO_POINTER (kernel->name + 1))) - 1];
 
-        if (kernel->factor < scale->factor * 0.999)
+        if (kernel->factor < scale->factor * (1 - FACTOR_TOLERANCE))
           {
             g_autofree char *plain = kernel->reason;
 
@@ -926,9 +933,26 @@ suanli_whatif_new (SuanliTrace               *trace,
   if (self->figures.steps == 0)
     note (self, g_strdup (_("The trace marks no ProfilerStep#N: the whole trace is one step.")));
   else
-    note (self, g_strdup_printf (_("The step is the median of %u: each from its ProfilerStep#N's start until it and the "
-                                   "GPU work launched in it have ended."),
-                                 self->figures.steps));
+    {
+      gint64 shortest = G_MAXINT64, longest = 0;
+
+      for (guint i = 0; i < steps->len; i++)
+        {
+          shortest = MIN (shortest, g_array_index (steps, SuanliReplayStep, i).duration);
+          longest = MAX (longest, g_array_index (steps, SuanliReplayStep, i).duration);
+        }
+      if (longest > STEP_SPREAD_NOTED * shortest)
+        {
+          g_autofree char *low = delay_text (shortest), *high = delay_text (longest);
+
+          note (self, g_strdup_printf (_("The measured steps differ by more than %d× (%s to %s): the median (the lower "
+                                         "middle one of an even count) may not be a typical step."),
+                                       STEP_SPREAD_NOTED, low, high));
+        }
+      note (self, g_strdup_printf (_("The step is the median of %u: each from its ProfilerStep#N's start until it and "
+                                     "the GPU work launched in it have ended."),
+                                   self->figures.steps));
+    }
   if (!suanli_replay_graph_has_gpu (graph))
     note (self, g_strdup (_("No GPU work: the threads' host work is replayed as measured; nothing is projected.")));
   else
@@ -972,7 +996,7 @@ suanli_whatif_new (SuanliTrace               *trace,
                                      time, formats->str));
       }
   }
-  if (options->overlap_comm)
+  if (options->overlap_comm && suanli_replay_graph_has_gpu (graph))
     note (self, g_strdup (_("Communication fully overlapped: it no longer delays compute or synchronisation, but each "
                             "step still ends after it.")));
   if (options->no_host_gaps && suanli_replay_graph_has_gpu (graph))
