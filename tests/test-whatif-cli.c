@@ -272,6 +272,46 @@ test_cpu_only_and_steps (void)
   g_assert_true (said);
 }
 
+/* An A100's all-reduce onto an Ascend 910B, whose link figure is one HCCS link where the A100's is
+ * all twelve NVLinks: the collective's reason gives both catalog notes. */
+static void
+test_link_notes (void)
+{
+  static const char trace[] =
+    "{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA A100-SXM4-80GB\"}],\n"
+    " \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 0, \"world_size\": 8},\n"
+    " \"traceEvents\": [\n"
+    "  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 10,\n"
+    "   \"dur\": 5, \"args\": {\"correlation\": 1}},\n"
+    "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*)\", \"pid\": 0,\n"
+    "   \"tid\": 7, \"ts\": 20, \"dur\": 500, \"args\": {\"correlation\": 1, \"stream\": 7, \"device\": 0}}]}\n";
+  g_autofree char *directory = g_dir_make_tmp ("suanli-whatif-cli-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (directory, "allreduce.json", NULL);
+  g_autoptr(JsonParser) parser = NULL;
+  JsonObject *root;
+  JsonArray *kernels;
+  gboolean seen = FALSE;
+
+  g_assert_true (g_file_set_contents (path, trace, -1, NULL));
+  root = run_json (path, (const char *[]) { "--accelerator", "huawei-ascend-910b", NULL }, &parser);
+  kernels = json_object_get_array_member (root, "kernels");
+  for (guint i = 0; i < json_array_get_length (kernels); i++)
+    {
+      JsonObject *kernel = json_array_get_object_element (kernels, i);
+      const char *reason = json_object_get_string_member (kernel, "reason");
+
+      if (!g_str_equal (json_object_get_string_member (kernel, "class"), "communication"))
+        continue;
+      g_assert_nonnull (strstr (reason, "the catalog's notes: "));
+      g_assert_nonnull (strstr (reason, "“NVLink 3: 12 links"));
+      g_assert_nonnull (strstr (reason, "Ascend 910B: “One HCCS link"));
+      seen = TRUE;
+    }
+  g_assert_true (seen);
+  g_unlink (path);
+  g_rmdir (directory);
+}
+
 /* The text: the three step times, the classes, a kernel's reason, the notes. */
 static void
 test_text (void)
@@ -303,6 +343,7 @@ main (int    argc,
   g_test_add_func ("/whatif-cli/errors", test_errors);
   g_test_add_func ("/whatif-cli/text", test_text);
   g_test_add_func ("/whatif-cli/json-numbers", test_json_numbers);
+  g_test_add_func ("/whatif-cli/link-notes", test_link_notes);
   g_test_add_func ("/whatif-cli/cpu-only-and-steps", test_cpu_only_and_steps);
   return g_test_run ();
 }

@@ -244,6 +244,45 @@ ratio (double measured,
   return measured > 0 && target > 0 ? measured / target : 0;
 }
 
+/* One system's note on a figure, without its final full stop, or that it has none. */
+static void
+append_note (GString    *reason,
+             const char *name,
+             const char *text)
+{
+  gsize length = strlen (text);
+
+  if (length == 0)
+    {
+      /* Translators: "A100 80GB SXM: no note". */
+      g_string_append_printf (reason, _("%s: no note"), name);
+      return;
+    }
+  if (g_str_has_suffix (text, "."))
+    length--;
+  else if (g_str_has_suffix (text, "。"))
+    length -= strlen ("。");
+  g_string_append_printf (reason, "%s: “%.*s”", name, (int) length, text);
+}
+
+/* Appends what the two systems' figures count where the catalog notes it for either (FP32 is
+ * vector on one part and matrix on another; a link is one link on one and all of them on another),
+ * so that a ratio of figures defined differently is seen to be so. */
+static void
+append_notes (GString                   *reason,
+              const SuanliWhatifOptions *o,
+              const char                *measured_note,
+              const char                *target_note)
+{
+  if (g_str_equal (o->measured.name, o->target.name) || (*measured_note == '\0' && *target_note == '\0'))
+    return;
+  /* Translators: "; the catalog's notes: A100 80GB SXM: “NVLink 3: …”, Ascend 910B: “One HCCS link …”". */
+  g_string_append (reason, _("; the catalog's notes: "));
+  append_note (reason, o->measured.name, measured_note);
+  g_string_append (reason, ", ");
+  append_note (reason, o->target.name, target_note);
+}
+
 static char *
 compute_reason (const Scaling                  *scaling,
                 const SuanliWorkClassification *c,
@@ -258,15 +297,23 @@ compute_reason (const Scaling                  *scaling,
   g_autofree char *format = to != c->format ? g_strdup_printf (_("%s changed to %s"), from_title, to_title)
                                             : g_strdup (from_title);
 
+  GString *reason = g_string_new (NULL);
+
   *factor = ratio (measured, target);
   if (*factor > 0)
     /* Translators: "compute-bound (“gemm” in the name), BF16 (“bf16” in the name): 312 → 989 TFLOP/s". */
-    return g_strdup_printf (_("%s (%s), %s (%s): %.0f → %.0f TFLOP/s"), suanli_work_class_name (c->work_class), c->why,
-                            format, c->format_why, measured / 1e12, target / 1e12);
-  *factor = 1;
-  return g_strdup_printf (_("%s (%s), %s (%s): no %s rate for %s, so unscaled"), suanli_work_class_name (c->work_class),
-                          c->why, format, c->format_why, measured > 0 ? to_title : from_title,
-                          measured > 0 ? o->target.name : o->measured.name);
+    g_string_printf (reason, _("%s (%s), %s (%s): %.0f → %.0f TFLOP/s"), suanli_work_class_name (c->work_class), c->why,
+                     format, c->format_why, measured / 1e12, target / 1e12);
+  else
+    {
+      *factor = 1;
+      g_string_printf (reason, _("%s (%s), %s (%s): no %s rate for %s, so unscaled"), suanli_work_class_name (c->work_class),
+                       c->why, format, c->format_why, measured > 0 ? to_title : from_title,
+                       measured > 0 ? o->target.name : o->measured.name);
+    }
+  if (c->format < SUANLI_NUMBER_N_FORMATS && to < SUANLI_NUMBER_N_FORMATS)
+    append_notes (reason, o, o->measured.flops_note[c->format], o->target.flops_note[to]);
+  return g_string_free (reason, FALSE);
 }
 
 static char *
@@ -320,6 +367,7 @@ communication_reason (const Scaling                  *scaling,
                      suanli_work_class_name (c->work_class), c->why,
                      o->measured.link_bandwidth > 0 ? o->target.name : o->measured.name);
   *factor = link > 0 ? link : 1;
+  append_notes (reason, o, o->measured.link_note, o->target.link_note);
   if (collective && scaling->target_count == 1 && scaling->measured_count != 1)
     {
       /* One GPU has no one to exchange with: a collective over one rank moves nothing. */

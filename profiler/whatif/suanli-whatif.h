@@ -40,6 +40,8 @@ typedef struct
   double  memory_bandwidth;                       /* B/s */
   double  link_bandwidth;                         /* scale-up B/s per accelerator, one direction */
   guint   count;                                  /* accelerators in the job; 0: as the trace says */
+  char    flops_note[SUANLI_NUMBER_N_FORMATS][160];   /* what the catalog says a rate counts ("Vector; …"), or "" */
+  char    link_note[160];                         /* what the link figure counts ("One HCCS link, …"), or "" */
 } SuanliWhatifHardware;
 
 /* The range of --faster's factor: 1000× slower to a million times faster (suanli_whatif_new()

@@ -22,6 +22,19 @@ static const SuanliPrecision precisions[SUANLI_NUMBER_N_FORMATS] = {
   [SUANLI_NUMBER_FP8] = SUANLI_PRECISION_FP8,   [SUANLI_NUMBER_INT8] = SUANLI_PRECISION_INT8,
 };
 
+/* The note of @item's spec @key, in the user's language, into @out ("" when none). */
+static void
+copy_note (SuanliItem *item,
+           const char *key,
+           char       *out,
+           gsize       size)
+{
+  const SuanliSpec *spec = suanli_item_find_spec (item, key);
+  const char *text = spec != NULL ? suanli_text_get (&spec->note) : NULL;
+
+  g_strlcpy (out, text != NULL ? text : "", size);
+}
+
 /**
  * suanli_whatif_hardware_from_item:
  * @item: an accelerator of the catalog
@@ -45,5 +58,10 @@ suanli_whatif_hardware_from_item (SuanliItem           *item,
     out->memory_bandwidth = value * 1e12;
   if (suanli_item_get_spec_value (item, "scale_up_bandwidth", &value))
     out->link_bandwidth = value * 1e9;
+  /* What the figures count, where the catalog says (FP32 is vector on one part and matrix on
+   * another; a link figure is one link on one and all of them on another). */
+  copy_note (item, "fp32_tflops", out->flops_note[SUANLI_NUMBER_FP32], sizeof out->flops_note[SUANLI_NUMBER_FP32]);
+  copy_note (item, "tf32_tflops", out->flops_note[SUANLI_NUMBER_TF32], sizeof out->flops_note[SUANLI_NUMBER_TF32]);
+  copy_note (item, "scale_up_bandwidth", out->link_note, sizeof out->link_note);
   return TRUE;
 }
