@@ -829,7 +829,10 @@ suanli_whatif_new (SuanliTrace               *trace,
 
       if (nodes[n].kind != SUANLI_REPLAY_GPU)
         {
+          /* With steps, only the host time inside them goes: a gap between steps moves the next
+           * step's start earlier without moving the GPU work queued before it. */
           if (options->no_host_gaps && suanli_replay_graph_has_gpu (graph) &&
+              (self->figures.steps == 0 || nodes[n].step >= 0) &&
               (nodes[n].kind == SUANLI_REPLAY_GAP ||
                (nodes[n].kind == SUANLI_REPLAY_CALL && (nodes[n].flags & SUANLI_REPLAY_LAUNCHES) &&
                 !(nodes[n].flags & SUANLI_REPLAY_BLOCKS))))
