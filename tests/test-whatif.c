@@ -651,6 +651,34 @@ test_no_host_gaps_never_slower (void)
   g_assert_cmpint (suanli_whatif_get_figures (graphs)->projected_ns, ==, 192);
 }
 
+/* With steps, only the host time inside them goes: removing the gap between two steps would start
+ * step 2 while step 1's long kernel still runs, and its kernel would wait (1000, not 100). */
+static void
+test_no_host_gaps_in_steps (void)
+{
+  Builder b;
+  g_autoptr(SuanliTrace) trace = NULL;
+  g_autoptr(SuanliWhatif) plain = NULL, graphs = NULL;
+  g_autoptr(GError) error = NULL;
+  SuanliWhatifOptions options;
+  guint thread, stream;
+
+  builder_init (&b, &thread, &stream);
+  add (&b, thread, "user_annotation", "ProfilerStep#1", 0, 100, NULL);
+  launch (&b, thread, 10, stream, "k1", 20, 1000, NULL);
+  add (&b, thread, "user_annotation", "ProfilerStep#2", 2000, 100, NULL);
+  launch (&b, thread, 2010, stream, "k2", 2020, 10, NULL);
+  trace = builder_finish (&b);
+  suanli_whatif_options_init (&options);
+  plain = suanli_whatif_new (trace, &options, &error);
+  g_assert_no_error (error);
+  options.no_host_gaps = TRUE;
+  graphs = suanli_whatif_new (trace, &options, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (suanli_whatif_get_figures (plain)->projected_ns, ==, 100);   /* the lower of 1020 and 100 */
+  g_assert_cmpint (suanli_whatif_get_figures (graphs)->projected_ns, <=, suanli_whatif_get_figures (plain)->projected_ns);
+}
+
 /* Another precision, another GPU count and an operator made faster, on the same hardware. */
 static void
 test_precision_count_and_operator (void)
@@ -1106,6 +1134,7 @@ main (int    argc,
   g_test_add_func ("/whatif/unknown-rate", test_unknown_rate);
   g_test_add_func ("/whatif/no-host-gaps", test_no_host_gaps);
   g_test_add_func ("/whatif/no-host-gaps-never-slower", test_no_host_gaps_never_slower);
+  g_test_add_func ("/whatif/no-host-gaps-in-steps", test_no_host_gaps_in_steps);
   g_test_add_func ("/whatif/precision-count-and-operator", test_precision_count_and_operator);
   g_test_add_func ("/whatif/one-gpu", test_one_gpu);
   g_test_add_func ("/whatif/faster-bounds", test_faster_bounds);
