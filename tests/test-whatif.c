@@ -336,6 +336,41 @@ test_blocking_copy (void)
   replay_clear (&r);
 }
 
+/* Contradictory records make a cycle: stream 8's b1 waits on stream 7's a1 (an event recorded, by
+ * its record's correlation, after a1's launch) and a1 waits on b1. The cycle is broken by dropping
+ * an edge, and a1 is replayed from its other predecessors (a0's end, its launch), never from b1's
+ * measured end (which put it at its measured 45). */
+static void
+test_cycle_broken (void)
+{
+  Builder b;
+  g_autoptr(SuanliTrace) trace = NULL;
+  guint thread, s7, s8, a1;
+  Replay r;
+
+  builder_init (&b, &thread, &s7);
+  s8 = track_of (&b, TRUE, 8);
+  launch (&b, thread, 0, s7, "a0", 10, 10, NULL);
+  add (&b, thread, "cuda_runtime", "cudaStreamWaitEvent", 5, 1, "correlation", 'i', (gint64) 100, NULL);
+  add (&b, s8, "cuda_sync", "Stream Wait Event", 5, 1, "cuda_sync_kind", 's', "Stream Wait Event", "stream", 'i', (gint64) 8,
+       "wait_on_stream", 'i', (gint64) 7, "wait_on_cuda_event_record_corr_id", 'i', (gint64) 200, "correlation", 'i',
+       (gint64) 100, NULL);
+  add (&b, s8, "cuda_sync", "Stream Wait Event", 6, 1, "cuda_sync_kind", 's', "Stream Wait Event", "stream", 'i', (gint64) 7,
+       "wait_on_stream", 'i', (gint64) 8, "correlation", 'i', (gint64) 101, NULL);
+  launch (&b, thread, 7, s8, "b1", 30, 10, NULL);
+  add (&b, thread, "cuda_runtime", "cudaStreamWaitEvent", 13, 1, "correlation", 'i', (gint64) 101, NULL);
+  a1 = launch (&b, thread, 20, s7, "a1", 45, 10, NULL);
+  add (&b, thread, "cuda_runtime", "cudaEventRecord", 30, 1, "correlation", 'i', (gint64) 200, NULL);
+  trace = builder_finish (&b);
+  replay_init (&r, trace);
+  g_assert_cmpuint (suanli_replay_graph_count_edges (r.graph, SUANLI_REPLAY_EDGE_EVENT), ==, 2);
+  g_assert_true (suanli_replay_graph_get_cycle (r.graph));
+  replay_with (&r, G_MAXUINT, 0, 0);
+  /* After a0's end (20, typical stream delay 0) and its launch at 20 plus the typical launch delay 10. */
+  g_assert_cmpint (start_of (&r, s7, a1), ==, 30);
+  replay_clear (&r);
+}
+
 /* cudaStreamWaitEvent: stream 8's next work waits on stream 7's work before the wait. */
 static void
 test_stream_wait_event (void)
@@ -1127,6 +1162,7 @@ main (int    argc,
   g_test_add_func ("/whatif/replay/sync-waits-on-stream", test_sync_waits_on_stream);
   g_test_add_func ("/whatif/replay/stream-wait-event", test_stream_wait_event);
   g_test_add_func ("/whatif/replay/blocking-copy", test_blocking_copy);
+  g_test_add_func ("/whatif/replay/cycle-broken", test_cycle_broken);
   g_test_add_func ("/whatif/unplaced-wait-note", test_unplaced_wait_note);
   g_test_add_func ("/whatif/replay/collective-successor", test_collective_successor);
   g_test_add_func ("/whatif/overlap-comm", test_overlap_comm);
