@@ -15,7 +15,6 @@
 #include "suanli-cli.h"
 #include "suanli-cli-trace-io.h"
 #include "suanli-flame.h"
-#include "suanli-units.h"
 
 #define SHOWN_ROWS   15
 #define NAME_COLUMNS 80
@@ -199,9 +198,6 @@ print_json (Side   *sides,
             GArray *operators)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *text = NULL;
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "schema");
@@ -211,24 +207,7 @@ print_json (Side   *sides,
   rows_json (builder, "kernels", kernels, FALSE);
   rows_json (builder, "operators", operators, TRUE);
   json_builder_end_object (builder);
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, NULL);
-  g_print ("%s\n", text);
-}
-
-/* "1.20 ms → 0.98 ms (−18.3%)" */
-static char *
-change_text (gint64 before,
-             gint64 after)
-{
-  g_autofree char *a = suanli_format_duration_ns (before);
-  g_autofree char *b = suanli_format_duration_ns (after);
-
-  if (before <= 0)
-    return g_strdup_printf ("%s → %s", a, b);
-  return g_strdup_printf ("%s → %s (%+.1f%%)", a, b, 100.0 * (double) (after - before) / (double) before);
+  suanli_cli_print_json (builder);
 }
 
 static void
@@ -241,8 +220,8 @@ print_rows (const char *title,
     {
       DiffRow *row = &g_array_index (rows, DiffRow, i);
       gboolean by_self = row->self_ns[0] != 0 || row->self_ns[1] != 0;
-      g_autofree char *change = by_self ? change_text (row->self_ns[0], row->self_ns[1])
-                                        : change_text (row->total_ns[0], row->total_ns[1]);
+      g_autofree char *change = by_self ? suanli_cli_change_text (row->self_ns[0], row->self_ns[1])
+                                        : suanli_cli_change_text (row->total_ns[0], row->total_ns[1]);
       g_autofree char *shown = g_utf8_strlen (row->name, -1) > NAME_COLUMNS ? g_utf8_substring (row->name, 0, NAME_COLUMNS - 1)
                                                                             : g_strdup (row->name);
 
@@ -256,15 +235,15 @@ print_text (Side   *sides,
             GArray *kernels,
             GArray *operators)
 {
-  g_autofree char *kernel = change_text (sides[0].kernel_ns, sides[1].kernel_ns);
-  g_autofree char *busy = change_text (sides[0].busy_ns, sides[1].busy_ns);
-  g_autofree char *idle = change_text (sides[0].idle_ns, sides[1].idle_ns);
+  g_autofree char *kernel = suanli_cli_change_text (sides[0].kernel_ns, sides[1].kernel_ns);
+  g_autofree char *busy = suanli_cli_change_text (sides[0].busy_ns, sides[1].busy_ns);
+  g_autofree char *idle = suanli_cli_change_text (sides[0].idle_ns, sides[1].idle_ns);
 
   g_print (_("A: %s\nB: %s\n"), sides[0].file, sides[1].file);
   g_print (_("GPU kernel time %s\nGPU busy time %s\nGPU idle time %s\n"), kernel, busy, idle);
   if (sides[0].step_median_ns >= 0 && sides[1].step_median_ns >= 0)
     {
-      g_autofree char *step = change_text (sides[0].step_median_ns, sides[1].step_median_ns);
+      g_autofree char *step = suanli_cli_change_text (sides[0].step_median_ns, sides[1].step_median_ns);
       g_print (_("Median step time %s\n"), step);
     }
   print_rows (_("Kernels, largest change in total time first:"), kernels);

@@ -9,6 +9,8 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
 #include <unistd.h>
 #include <gio/gunixinputstream.h>
 #include <gio/gunixoutputstream.h>
@@ -16,6 +18,7 @@
 #include "suanli-cli.h"
 #include "suanli-atomic-file.h"
 #include "suanli-cli-trace-io.h"
+#include "suanli-units.h"
 
 void
 suanli_cli_member_int (JsonBuilder *builder,
@@ -24,6 +27,78 @@ suanli_cli_member_int (JsonBuilder *builder,
 {
   json_builder_set_member_name (builder, name);
   json_builder_add_int_value (builder, value);
+}
+
+/* A double that json-glib writes as valid JSON. json-glib 1.6 writes a double in %.17g (GLib's
+ * g_ascii_dtostr) and appends ".0" where that has no point, so 1e+18 came out as "1e+18.0", which
+ * no parser reads. A value written with an exponent and no point is moved one unit in the last
+ * place towards 0 (a relative change of 1e-16), which gives its %.17g form a point. */
+static double
+writable_double (double value)
+{
+  char text[G_ASCII_DTOSTR_BUF_SIZE];
+
+  for (guint i = 0; i < 4 && value != 0; i++)
+    {
+      g_ascii_dtostr (text, sizeof text, value);
+      if (strchr (text, '.') != NULL || (strchr (text, 'e') == NULL && strchr (text, 'E') == NULL))
+        break;
+      value = nextafter (value, 0);
+    }
+  return value;
+}
+
+/* @value, or null when it is not finite (JSON has no infinity or NaN). */
+void
+suanli_cli_member_double (JsonBuilder *builder,
+                          const char  *name,
+                          double       value)
+{
+  json_builder_set_member_name (builder, name);
+  if (isfinite (value))
+    json_builder_add_double_value (builder, writable_double (value));
+  else
+    json_builder_add_null_value (builder);
+}
+
+/* @value, or null when it is NULL. */
+void
+suanli_cli_member_string (JsonBuilder *builder,
+                          const char  *name,
+                          const char  *value)
+{
+  json_builder_set_member_name (builder, name);
+  if (value != NULL)
+    json_builder_add_string_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
+/* Prints what @builder built, indented, with a newline. */
+void
+suanli_cli_print_json (JsonBuilder *builder)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = json_builder_get_root (builder);
+  g_autofree char *text = NULL;
+
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  text = json_generator_to_data (generator, NULL);
+  g_print ("%s\n", text);
+}
+
+/* "1.20 ms → 0.98 ms (−18.3%)" */
+char *
+suanli_cli_change_text (gint64 before,
+                        gint64 after)
+{
+  g_autofree char *a = suanli_format_duration_ns (before);
+  g_autofree char *b = suanli_format_duration_ns (after);
+
+  if (before <= 0)
+    return g_strdup_printf ("%s → %s", a, b);
+  return g_strdup_printf ("%s → %s (%+.1f%%)", a, b, 100.0 * (double) (after - before) / (double) before);
 }
 
 /* Reads each of @files ("-" is standard input) into @trace, printing errors; the exit status. */

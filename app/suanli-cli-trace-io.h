@@ -22,5 +22,14 @@ gboolean       suanli_cli_trace_close_output (GOutputStream      *output,
 void           suanli_cli_member_int         (JsonBuilder        *builder,
                                               const char         *name,
                                               gint64              value);
+void           suanli_cli_member_double      (JsonBuilder        *builder,
+                                              const char         *name,
+                                              double              value);
+void           suanli_cli_member_string      (JsonBuilder        *builder,
+                                              const char         *name,
+                                              const char         *value);
+void           suanli_cli_print_json         (JsonBuilder        *builder);
+char          *suanli_cli_change_text        (gint64              before,
+                                              gint64              after);
 
 G_END_DECLS

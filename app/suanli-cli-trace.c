@@ -31,24 +31,6 @@ is_sampled (SuanliTrace *trace)
   return g_strcmp0 (suanli_trace_get_metadata (trace, "unit"), "samples") == 0;
 }
 
-static void
-member_double (JsonBuilder *builder,
-               const char  *name,
-               double       value)
-{
-  json_builder_set_member_name (builder, name);
-  json_builder_add_double_value (builder, value);
-}
-
-static void
-member_string (JsonBuilder *builder,
-               const char  *name,
-               const char  *value)
-{
-  json_builder_set_member_name (builder, name);
-  json_builder_add_string_value (builder, value);
-}
-
 /* "rank" and "file" of an item from group @index, for telling ranks apart. */
 static void
 member_group (JsonBuilder *builder,
@@ -61,7 +43,7 @@ member_group (JsonBuilder *builder,
     return;
   if (group->rank >= 0)
     suanli_cli_member_int (builder, "rank", group->rank);
-  member_string (builder, "file", suanli_trace_get_string (trace, group->name));
+  suanli_cli_member_string (builder, "file", suanli_trace_get_string (trace, group->name));
 }
 
 static void
@@ -82,7 +64,7 @@ memcpy_json (JsonBuilder   *builder,
       suanli_cli_member_int (builder, "bytes", (gint64) copies->bytes);
       suanli_cli_member_int (builder, "total_ns", copies->total_ns);
       if (copies->sized_ns > 0)
-        member_double (builder, "bandwidth_gbps", (double) copies->bytes / (double) copies->sized_ns);
+        suanli_cli_member_double (builder, "bandwidth_gbps", (double) copies->bytes / (double) copies->sized_ns);
       json_builder_end_object (builder);
     }
   json_builder_end_object (builder);
@@ -144,8 +126,8 @@ streams_json (JsonBuilder *builder,
       json_builder_begin_object (builder);
       suanli_cli_member_int (builder, "launched", (gint64) stream->launched);
       suanli_cli_member_int (builder, "max", stream->queue_max);
-      member_double (builder, "mean", stream->queue_mean);
-      member_double (builder, "mean_of_changes", stream->queue_mean_of_changes);
+      suanli_cli_member_double (builder, "mean", stream->queue_mean);
+      suanli_cli_member_double (builder, "mean_of_changes", stream->queue_mean_of_changes);
       json_builder_end_object (builder);
       json_builder_end_object (builder);
     }
@@ -167,7 +149,7 @@ captures_json (JsonBuilder *builder,
         continue;
       json_builder_begin_object (builder);
       member_group (builder, trace, g);
-      member_string (builder, "from", capture == SUANLI_GROUP_CAPTURED_FROM_LAUNCH ? "launch" : "start");
+      suanli_cli_member_string (builder, "from", capture == SUANLI_GROUP_CAPTURED_FROM_LAUNCH ? "launch" : "start");
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -209,7 +191,7 @@ host_json (JsonBuilder        *builder,
       SuanliOperatorStats *op = &g_array_index (analysis->operators, SuanliOperatorStats, i);
 
       json_builder_begin_object (builder);
-      member_string (builder, "name", suanli_trace_get_string (trace, op->name));
+      suanli_cli_member_string (builder, "name", suanli_trace_get_string (trace, op->name));
       suanli_cli_member_int (builder, "count", (gint64) op->count);
       suanli_cli_member_int (builder, "self_ns", op->self_ns);
       suanli_cli_member_int (builder, "total_ns", op->total_ns);
@@ -230,7 +212,7 @@ host_json (JsonBuilder        *builder,
       suanli_cli_member_int (builder, "median_ns", delays->median_ns);
       suanli_cli_member_int (builder, "p95_ns", delays->p95_ns);
       suanli_cli_member_int (builder, "max_ns", delays->max_ns);
-      member_double (builder, "mean_ns", delays->mean_ns);
+      suanli_cli_member_double (builder, "mean_ns", delays->mean_ns);
       /* From the launch call's end (its return) to the work's start. */
       json_builder_set_member_name (builder, "from_end");
       json_builder_begin_object (builder);
@@ -238,7 +220,7 @@ host_json (JsonBuilder        *builder,
       suanli_cli_member_int (builder, "median_ns", delays->from_end.median_ns);
       suanli_cli_member_int (builder, "p95_ns", delays->from_end.p95_ns);
       suanli_cli_member_int (builder, "max_ns", delays->from_end.max_ns);
-      member_double (builder, "mean_ns", delays->from_end.mean_ns);
+      suanli_cli_member_double (builder, "mean_ns", delays->from_end.mean_ns);
       json_builder_end_object (builder);
       json_builder_end_object (builder);
     }
@@ -276,7 +258,7 @@ steps_json (JsonBuilder        *builder,
       SuanliCollectiveStats *collective = &g_array_index (analysis->collectives, SuanliCollectiveStats, i);
 
       json_builder_begin_object (builder);
-      member_string (builder, "collective", collective->collective);
+      suanli_cli_member_string (builder, "collective", collective->collective);
       member_group (builder, trace, collective->group);
       suanli_cli_member_int (builder, "count", (gint64) collective->count);
       suanli_cli_member_int (builder, "total_ns", collective->total_ns);
@@ -285,9 +267,9 @@ steps_json (JsonBuilder        *builder,
       if (collective->group_size > 0)
         suanli_cli_member_int (builder, "group_size", collective->group_size);
       if (collective->algbw_gbps > 0)
-        member_double (builder, "algbw_gbps", collective->algbw_gbps);
+        suanli_cli_member_double (builder, "algbw_gbps", collective->algbw_gbps);
       if (collective->busbw_gbps > 0)
-        member_double (builder, "busbw_gbps", collective->busbw_gbps);
+        suanli_cli_member_double (builder, "busbw_gbps", collective->busbw_gbps);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -323,7 +305,7 @@ memory_json (JsonBuilder        *builder,
     {
       json_builder_set_member_name (builder, "flops");
       json_builder_begin_object (builder);
-      member_double (builder, "total", analysis->flops.flops);
+      suanli_cli_member_double (builder, "total", analysis->flops.flops);
       suanli_cli_member_int (builder, "operators", (gint64) analysis->flops.operators);
       suanli_cli_member_int (builder, "first_ns", analysis->flops.first_ns);
       suanli_cli_member_int (builder, "last_ns", analysis->flops.last_ns);
@@ -342,7 +324,7 @@ ranks_json (JsonBuilder *builder,
             SuanliTrace *trace,
             GArray      *ranks)
 {
-  member_double (builder, "straggler_threshold", SUANLI_STRAGGLER_THRESHOLD);
+  suanli_cli_member_double (builder, "straggler_threshold", SUANLI_STRAGGLER_THRESHOLD);
   json_builder_set_member_name (builder, "ranks");
   json_builder_begin_array (builder);
   for (guint i = 0; i < ranks->len; i++)
@@ -360,8 +342,8 @@ ranks_json (JsonBuilder *builder,
       suanli_cli_member_int (builder, "busy_ns", rank->busy_ns);
       suanli_cli_member_int (builder, "compute_ns", rank->compute_ns);
       suanli_cli_member_int (builder, "comm_ns", rank->comm_ns);
-      member_string (builder, "compared_by", measure_name (rank->measure));
-      member_double (builder, "slower", rank->slower);
+      suanli_cli_member_string (builder, "compared_by", measure_name (rank->measure));
+      suanli_cli_member_double (builder, "slower", rank->slower);
       json_builder_set_member_name (builder, "straggler");
       json_builder_add_boolean_value (builder, rank->straggler);
       json_builder_end_object (builder);
@@ -827,7 +809,11 @@ suanli_cli_trace (int    argc,
     return run_convert (argc - 1, argv + 1);
   if (argc >= 2 && g_str_equal (argv[1], "diff"))
     return suanli_cli_trace_diff (argc - 1, argv + 1);
+  if (argc >= 2 && g_str_equal (argv[1], "whatif"))
+    return suanli_cli_trace_whatif (argc - 1, argv + 1);
   g_printerr (_("Usage: suanli-cli trace summary FILE… [--json] | convert IN… OUT.json[.gz]|OUT.folded [--gpu] [--keep-step-numbers] | "
-                "diff A B [--json] [--folded OUT] [--keep-step-numbers] | diff FILE… --rank R --against-rank R [--gpu] [--folded OUT]\n"));
+                "diff A B [--json] [--folded OUT] [--keep-step-numbers] | diff FILE… --rank R --against-rank R [--gpu] [--folded OUT] | "
+                "whatif TRACE --accelerator ID [--from ID] [--gpus N] [--overlap-comm] [--no-host-gaps] [--faster NAME=N] "
+                "[--precision FORMAT] [--json]\n"));
   return SUANLI_EXIT_USAGE_OR_IO;
 }

@@ -22,6 +22,7 @@ int suanli_cli_catalog (int argc, char **argv);
 int suanli_cli_plan    (int argc, char **argv);
 int suanli_cli_trace   (int argc, char **argv);
 int suanli_cli_trace_diff (int argc, char **argv);
+int suanli_cli_trace_whatif (int argc, char **argv);
 int suanli_cli_report (int argc, char **argv);
 int suanli_cli_run    (int argc, char **argv);
 int suanli_cli_jobs   (int argc, char **argv);

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -25,6 +26,7 @@
 #include "suanli-timeline.h"
 #include "suanli-timeline-painter.h"
 #include "suanli-units.h"
+#include "suanli-whatif-view.h"
 #include "suanli-window.h"
 #include "suanli-workspace.h"
 
@@ -492,7 +494,6 @@ test_flame_graph (Fixture       *fixture,
   GtkWidget *gpu = suanli_test_find_label (GTK_WIDGET (fixture->page), _("GPU Time"));
   g_autofree char *matched = g_strdup_printf (_("%.1f%% matched"), 100.0 * 240 / 798);
   g_autofree char *name = g_strdup_printf ("profiler-flame-light-%s", suanli_test_language_tag ());
-  g_autofree char *merged_name = g_strdup_printf ("profiler-flame-merged-light-%s", suanli_test_language_tag ());
   SuanliFlame *flame;
   g_autofree char *path = NULL;
 
@@ -527,7 +528,7 @@ test_flame_graph (Fixture       *fixture,
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame-graph.next-sibling", NULL));
     g_assert_cmpuint (suanli_flame_graph_get_focus (graph), ==, merged);
   }
-  g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), merged_name));
+  suanli_test_screenshot_styles (GTK_WIDGET (fixture->window), "profiler-flame-merged");
 
   /* Steps Apart shows each step on its own; the keyboard goes across them. */
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (gtk_widget_get_ancestor (
@@ -1078,11 +1079,13 @@ test_flame_diff (Fixture       *fixture,
   suanli_import_stats_clear (&stats);
 }
 
-/* The drop-downs under @root, in order. */
+/* The drop-downs under @root, in order (What If…'s are not the ranks'). */
 static void
 find_drop_downs (GtkWidget *root,
                  GPtrArray *found)
 {
+  if (SUANLI_IS_WHATIF_VIEW (root))
+    return;
   if (GTK_IS_DROP_DOWN (root))
     g_ptr_array_add (found, root);
   for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
@@ -1190,6 +1193,97 @@ test_screenshots (Fixture       *fixture,
   suanli_timeline_set_window (fixture->timeline, 439999800, 440000200);
   g_assert_cmpfloat (find_row (fixture, x_of (fixture, 440000), "ampere_sgemm_128x64_tn"), >, 0);
   suanli_test_screenshot_styles (GTK_WIDGET (fixture->window), "profiler-deep-zoom");
+}
+
+/* ---- What If… ---------------------------------------------------------------------------------- */
+
+static gboolean
+whatif_ready (gpointer data)
+{
+  return suanli_whatif_view_is_ready (data);
+}
+
+static gint64
+projected_step (SuanliWhatifView *view)
+{
+  suanli_test_await (whatif_ready, view);
+  return suanli_whatif_get_figures (suanli_whatif_view_get_whatif (view))->projected_ns;
+}
+
+/* The generated trace (H100s, two 399 ms steps whose CPU side is the longest path) replayed as it
+ * ran, then projected onto A100s and B200s, with communication overlapped; Plan with This hands
+ * the plan the target and the projected MFU. */
+static void
+test_whatif (Fixture       *fixture,
+             gconstpointer  data)
+{
+  SuanliWhatifView *view = SUANLI_WHATIF_VIEW (suanli_profile_page_get_whatif_view (fixture->page));
+  SuanliPlan *plan = suanli_workspace_get_plan (fixture->workspace);
+  const SuanliWhatifFigures *figures;
+  gint64 on_h100, on_a100, on_b200, overlapped;
+  JsonObject *root;
+
+  suanli_profile_page_show_view (fixture->page, "whatif");
+  on_h100 = projected_step (view);
+  figures = suanli_whatif_get_figures (suanli_whatif_view_get_whatif (view));
+  g_test_message ("measured %" G_GINT64_FORMAT " ns, replayed %" G_GINT64_FORMAT " ns", figures->measured_ns, figures->replayed_ns);
+  g_assert_cmpint (figures->measured_ns, ==, 399000000);
+  g_assert_cmpfloat (fabs ((double) figures->replayed_ns - figures->measured_ns), <=, 0.02 * figures->measured_ns);
+  g_assert_cmpint (on_h100, ==, figures->replayed_ns);   /* onto what it ran on: the replay itself */
+  g_assert_nonnull (suanli_whatif_get_projected (suanli_whatif_view_get_whatif (view)));
+
+  g_assert_true (suanli_whatif_view_set_target (view, "nvidia-a100-80gb-sxm"));
+  on_a100 = projected_step (view);
+  g_assert_true (suanli_whatif_view_set_target (view, "nvidia-b200"));
+  on_b200 = projected_step (view);
+  g_test_message ("projected: A100 %" G_GINT64_FORMAT " ns, B200 %" G_GINT64_FORMAT " ns", on_a100, on_b200);
+  {
+    SuanliItem *b200 = suanli_catalog_lookup (suanli_workspace_get_catalog (fixture->workspace), "nvidia-b200");
+    guint gpus = 0;
+    g_autofree char *caption = NULL;
+
+    g_assert_nonnull (suanli_trace_get_accelerator (suanli_workspace_get_trace (fixture->workspace), NULL, &gpus));
+    caption = g_strdup_printf (_("%s on %u × %s"), _("Projected"), gpus, suanli_item_get_name (b200));
+
+    g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (view), caption));
+  }
+  /* The step is the CPU's 399 ms: slower GPUs lengthen it, faster ones cannot shorten it. */
+  g_assert_cmpint (on_a100, >, on_h100);
+  g_assert_cmpint (on_b200, ==, on_h100);
+  /* Each kernel says why it was scaled so: the GEMM by compute, in the table's Why column. */
+  {
+    GArray *kernels = suanli_whatif_get_kernels (suanli_whatif_view_get_whatif (view));
+    gboolean gemm = FALSE;
+
+    for (guint i = 0; i < kernels->len; i++)
+      {
+        const SuanliWhatifKernel *kernel = &g_array_index (kernels, SuanliWhatifKernel, i);
+        const char *name = suanli_trace_get_string (suanli_workspace_get_trace (fixture->workspace), kernel->name);
+
+        g_assert_nonnull (kernel->reason);
+        if (g_str_equal (name, "ampere_sgemm_128x64_tn"))
+          {
+            gemm = TRUE;
+            g_assert_cmpint (kernel->work_class, ==, SUANLI_WORK_COMPUTE);
+            g_assert_cmpfloat (kernel->factor, <, 1);
+          }
+      }
+    g_assert_true (gemm);
+  }
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "whatif.overlap-comm", NULL));
+  overlapped = projected_step (view);
+  g_test_message ("overlapped: %" G_GINT64_FORMAT " ns", overlapped);
+  g_assert_cmpint (overlapped, <=, on_b200);
+  suanli_test_screenshot_styles (GTK_WIDGET (fixture->window), "profiler-whatif");
+
+  /* The plan takes the B200s and the projected MFU. */
+  g_assert_cmpfloat (suanli_whatif_get_figures (suanli_whatif_view_get_whatif (view))->projected_mfu, >, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "whatif.use-projection", NULL));
+  root = suanli_plan_get_root (plan);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "system"), "accelerator"), ==, "nvidia-b200");
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (json_object_get_object_member (root, "assumptions"), "mfu"),
+                                  suanli_whatif_get_figures (suanli_whatif_view_get_whatif (view))->projected_mfu, 1e-4);
 }
 
 /* ---- Live… ------------------------------------------------------------------------------------- */
@@ -1343,6 +1437,7 @@ main (int   argc,
   g_test_add ("/profile-page/flame-diff", Fixture, NULL, fixture_set_up, test_flame_diff, fixture_tear_down);
   g_test_add ("/profile-page/ranks", Fixture, NULL, fixture_set_up, test_ranks, fixture_tear_down);
   g_test_add ("/profile-page/live", Fixture, NULL, fixture_set_up, test_live, fixture_tear_down);
+  g_test_add ("/profile-page/whatif", Fixture, NULL, fixture_set_up, test_whatif, fixture_tear_down);
   g_test_add ("/profile-page/screenshots", Fixture, NULL, fixture_set_up, test_screenshots, fixture_tear_down);
   status = g_test_run ();
   suanli_inject_control_stop ();

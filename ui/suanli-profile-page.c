@@ -20,6 +20,8 @@
 #include "suanli-analysis.h"
 #include "suanli-bar-area.h"
 #include "suanli-catalog.h"
+#include "suanli-device-match.h"
+#include "suanli-drop-down-name.h"
 #include "suanli-estimate.h"
 #include "suanli-flame.h"
 #include "suanli-flame-graph.h"
@@ -35,6 +37,7 @@
 #include "suanli-trace-figures.h"
 #include "suanli-trace-loader.h"
 #include "suanli-units.h"
+#include "suanli-whatif-view.h"
 
 #define GATHER_MS      150     /* files opened within this long of each other are read together */
 #define MAX_ARGS_SHOWN 12
@@ -71,6 +74,7 @@ struct _SuanliProfilePage
   GtkLabel             *match_label;
   GtkSearchEntry       *flame_search;
   SuanliStatsTable     *kernels_table;
+  SuanliWhatifView     *whatif_view;
   SuanliStatsTable     *operators_table;
   SuanliStatsTable     *range_table;
   GtkSearchEntry       *timeline_search;
@@ -653,6 +657,29 @@ compare_with_plan (SuanliProfilePage *self)
   show_other_job (self, match != NULL && !match->same_job ? match : NULL);
 }
 
+/* Plan with This (What If…): the plan takes the projection's accelerator and GPU count, and its
+ * projected MFU as the plan's, so that its estimate starts from a measured step. */
+static void
+on_use_projection (SuanliProfilePage *self,
+                   const char        *accelerator,
+                   guint              gpus,
+                   double             mfu)
+{
+  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
+  guint per_node = gpus > 8 && gpus % 8 == 0 ? 8 : gpus;
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+  g_autofree char *data = NULL;
+
+  if (workspace == NULL || gpus == 0 || mfu <= 0 || mfu > 1)
+    return;
+  data = g_strdup_printf ("{\"system\": {\"accelerator\": \"%s\", \"gpus_per_node\": %u, \"nodes\": %u, "
+                          "\"cloud_instance\": null}, \"assumptions\": {\"mfu\": %s, \"mfu_reference\": \"bf16\"}}",
+                          accelerator, per_node, gpus / per_node,
+                          g_ascii_formatd (number, sizeof number, "%.4f", mfu));
+  if (suanli_plan_apply_merge_patch_data (suanli_workspace_get_plan (workspace), data, NULL))
+    show_toast (self, _("The plan now uses the projected hardware and MFU"));
+}
+
 /* Plan for This Hardware: the plan keeps its model and workload, and takes the trace's accelerator
  * and GPU count (eight to a node when they split so); a split of the model the new count cannot
  * take is dropped for plain data parallelism. */
@@ -1046,6 +1073,23 @@ on_figures_worked_out (GObject      *source,
   show_figures (self);
 }
 
+/* What If… replays the trace on what it ran on (the catalog's accelerator its device names), so
+ * that it can be projected onto another. */
+static void
+show_whatif (SuanliProfilePage *self,
+             SuanliTrace       *trace)
+{
+  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
+  SuanliCatalog *catalog = workspace != NULL ? suanli_workspace_get_catalog (workspace) : NULL;
+  guint64 memory = 0;
+  guint gpus = 0;
+  const char *device = suanli_trace_get_accelerator (trace, &memory, &gpus);
+  SuanliItem *measured = device != NULL && catalog != NULL ? suanli_device_match (catalog, device, memory) : NULL;
+
+  suanli_whatif_view_set_trace (self->whatif_view, trace, catalog, measured != NULL ? suanli_item_get_id (measured) : NULL,
+                                gpus);
+}
+
 /* The figures of the trace shown: the summary, its bar, the tables and the comparison. */
 static void
 show_figures (SuanliProfilePage *self)
@@ -1063,6 +1107,7 @@ show_figures (SuanliProfilePage *self)
     show_ranks (self, figures->trace, ranks);
   }
   compare_with_plan (self);
+  show_whatif (self, figures->trace);
 }
 
 /* While a live capture grows the trace: its span and slice count under the title. */
@@ -1609,6 +1654,13 @@ suanli_profile_page_get_table (SuanliProfilePage *self,
   return GTK_WIDGET (operators ? self->operators_table : self->kernels_table);
 }
 
+/* Returns: (transfer none): What If…, the view that replays the trace on other hardware. */
+GtkWidget *
+suanli_profile_page_get_whatif_view (SuanliProfilePage *self)
+{
+  return GTK_WIDGET (self->whatif_view);
+}
+
 GtkWidget *
 suanli_profile_page_get_range_table (SuanliProfilePage *self)
 {
@@ -1993,6 +2045,7 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   g_type_ensure (SUANLI_TYPE_TIMELINE);
   g_type_ensure (SUANLI_TYPE_FLAME_GRAPH);
   g_type_ensure (SUANLI_TYPE_STATS_TABLE);
+  g_type_ensure (SUANLI_TYPE_WHATIF_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/suanli/Suanli/ui/suanli-profile-page.ui");
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, stack);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, loading_label);
@@ -2042,6 +2095,8 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, job_box);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, job_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_from_trace_button);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, whatif_view);
+  gtk_widget_class_bind_template_callback (widget_class, on_use_projection);
   gtk_widget_class_install_action (widget_class, "profile.plan-from-trace", NULL, plan_from_trace_action);
   gtk_widget_class_install_action (widget_class, "profile.open-plan", NULL, open_plan_action);
   gtk_widget_class_install_action (widget_class, "profile.previous-match", NULL, previous_match_action);
@@ -2076,18 +2131,6 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_rank_activated);
 }
 
-/* A drop-down is named by the label whose mnemonic widget it is, but GTK 4.8 reads it to a screen
- * reader by the button inside it, which it leaves nameless: @label names that button too. */
-static void
-label_drop_down (GtkDropDown *drop_down,
-                 GtkLabel    *label)
-{
-  GtkWidget *button = gtk_widget_get_first_child (GTK_WIDGET (drop_down));
-
-  if (GTK_IS_BUTTON (button))   /* the text without its mnemonic's underline */
-    gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, gtk_label_get_text (label), -1);
-}
-
 /* The ranks table's heading row; its columns line up with the rows' through size groups. */
 static void
 init_ranks_table (SuanliProfilePage *self)
@@ -2101,8 +2144,9 @@ init_ranks_table (SuanliProfilePage *self)
       gtk_widget_add_css_class (heading, "dim-label");
       gtk_box_append (self->ranks_header, rank_cell (self, c, heading));
     }
-  label_drop_down (self->rank_dropdown, self->rank_label);
-  label_drop_down (self->baseline_rank_dropdown, self->baseline_rank_label);
+  /* (the labels' text without their mnemonics' underlines) */
+  suanli_drop_down_set_accessible_name (self->rank_dropdown, gtk_label_get_text (self->rank_label));
+  suanli_drop_down_set_accessible_name (self->baseline_rank_dropdown, gtk_label_get_text (self->baseline_rank_label));
   self->compared_group = SUANLI_FLAME_ALL_GROUPS;
   self->baseline_group = SUANLI_FLAME_ALL_GROUPS;
 }

@@ -31,6 +31,7 @@ GtkWidget *suanli_profile_page_get_flame_graph (SuanliProfilePage *self);
 GtkWidget *suanli_profile_page_get_table  (SuanliProfilePage  *self,
                                            gboolean            operators);
 GtkWidget *suanli_profile_page_get_range_table (SuanliProfilePage *self);
+GtkWidget *suanli_profile_page_get_whatif_view (SuanliProfilePage *self);
 void       suanli_profile_page_show_view  (SuanliProfilePage  *self,
                                            const char         *view);
 const char *suanli_profile_page_get_details (SuanliProfilePage *self);

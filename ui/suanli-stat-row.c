@@ -1,8 +1,9 @@
-/* suanli-stat-row.c — one row of a statistics table: a name and its figures
+/* suanli-stat-row.c — one row of a statistics table: a name, its figures and a note
  *
  * A table of kernels or operators has a few hundred rows, one per distinct name, so a small
  * object per row is fine here (unlike per event). The figures are plain doubles, in the units
- * the table's columns say.
+ * the table's columns say; the note is a sentence about the row (why a kernel was scaled so), shown
+ * in a text column and in the name's tooltip.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -15,6 +16,7 @@ struct _SuanliStatRow
   GObject  parent_instance;
 
   char    *name;
+  char    *note;
   double   values[SUANLI_STAT_ROW_N_VALUES];
 };
 
@@ -24,6 +26,7 @@ static void
 suanli_stat_row_finalize (GObject *object)
 {
   g_free (SUANLI_STAT_ROW (object)->name);
+  g_free (SUANLI_STAT_ROW (object)->note);
   G_OBJECT_CLASS (suanli_stat_row_parent_class)->finalize (object);
 }
 
@@ -62,4 +65,19 @@ suanli_stat_row_get_value (SuanliStatRow *self,
                            guint          index)
 {
   return index < SUANLI_STAT_ROW_N_VALUES ? self->values[index] : 0;
+}
+
+void
+suanli_stat_row_set_note (SuanliStatRow *self,
+                          const char    *note)
+{
+  g_free (self->note);
+  self->note = g_strdup (note);
+}
+
+/* Returns: the row's note, or NULL. */
+const char *
+suanli_stat_row_get_note (SuanliStatRow *self)
+{
+  return self->note;
 }

@@ -1,4 +1,4 @@
-/* suanli-stat-row.h — one row of a statistics table: a name and its figures
+/* suanli-stat-row.h — one row of a statistics table: a name, its figures and a note
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -20,5 +20,8 @@ SuanliStatRow *suanli_stat_row_new       (const char    *name,
 const char    *suanli_stat_row_get_name  (SuanliStatRow *self);
 double         suanli_stat_row_get_value (SuanliStatRow *self,
                                           guint          index);
+void           suanli_stat_row_set_note  (SuanliStatRow *self,
+                                          const char    *note);
+const char    *suanli_stat_row_get_note  (SuanliStatRow *self);
 
 G_END_DECLS

@@ -58,10 +58,20 @@ cell_text (SuanliStatKind kind,
       return suanli_format_duration_ns ((gint64) value);
     case SUANLI_STAT_PERCENT:
       return g_strdup_printf ("%.1f%%", value);
+    case SUANLI_STAT_FACTOR:
+      return g_strdup_printf ("×%.3g", value);
     case SUANLI_STAT_COUNT:
     default:
       return g_strdup_printf ("%.0f", value);
     }
+}
+
+/* Whether column @index (-1: the name) holds text rather than a figure. */
+static gboolean
+is_text_column (SuanliStatsTable *self,
+                int               index)
+{
+  return index < 0 || g_array_index (self->columns, SuanliStatColumn, index).kind == SUANLI_STAT_NOTE;
 }
 
 static void
@@ -69,11 +79,13 @@ setup_cell (GtkSignalListItemFactory *factory,
             GtkListItem              *item,
             gpointer                  data)
 {
+  SuanliStatsTable *self = g_object_get_data (G_OBJECT (factory), "table");
   GtkWidget *label = gtk_label_new (NULL);
+  gboolean text = is_text_column (self, GPOINTER_TO_INT (data));
 
-  gtk_label_set_xalign (GTK_LABEL (label), GPOINTER_TO_INT (data) < 0 ? 0.0 : 1.0);
+  gtk_label_set_xalign (GTK_LABEL (label), text ? 0.0 : 1.0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  if (GPOINTER_TO_INT (data) >= 0)
+  if (!text)
     gtk_widget_add_css_class (label, "numeric");
   gtk_list_item_set_child (item, label);
 }
@@ -90,8 +102,17 @@ bind_cell (GtkSignalListItemFactory *factory,
 
   if (index < 0)
     {
+      g_autofree char *tooltip = suanli_stat_row_get_note (row) != NULL
+                                 ? g_strdup_printf ("%s\n%s", suanli_stat_row_get_name (row), suanli_stat_row_get_note (row))
+                                 : g_strdup (suanli_stat_row_get_name (row));
+
       gtk_label_set_text (label, suanli_stat_row_get_name (row));
-      gtk_widget_set_tooltip_text (GTK_WIDGET (label), suanli_stat_row_get_name (row));
+      gtk_widget_set_tooltip_text (GTK_WIDGET (label), tooltip);
+    }
+  else if (g_array_index (self->columns, SuanliStatColumn, index).kind == SUANLI_STAT_NOTE)
+    {
+      gtk_label_set_text (label, suanli_stat_row_get_note (row));
+      gtk_widget_set_tooltip_text (GTK_WIDGET (label), suanli_stat_row_get_note (row));
     }
   else
     {
@@ -113,6 +134,14 @@ compare_values (gconstpointer a,
 }
 
 static int
+compare_notes (gconstpointer a,
+               gconstpointer b,
+               gpointer      data)
+{
+  return g_strcmp0 (suanli_stat_row_get_note ((SuanliStatRow *) a), suanli_stat_row_get_note ((SuanliStatRow *) b));
+}
+
+static int
 compare_names (gconstpointer a,
                gconstpointer b,
                gpointer      data)
@@ -127,7 +156,9 @@ add_column (SuanliStatsTable *self,
 {
   GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
   GtkColumnViewColumn *column = gtk_column_view_column_new (title, factory);
-  GtkSorter *sorter = GTK_SORTER (gtk_custom_sorter_new (index < 0 ? compare_names : compare_values,
+  GtkSorter *sorter = GTK_SORTER (gtk_custom_sorter_new (index < 0 ? compare_names
+                                                         : is_text_column (self, index) ? compare_notes
+                                                         : compare_values,
                                                          GINT_TO_POINTER (index), NULL));
 
   g_object_set_data (G_OBJECT (factory), "table", self);
@@ -135,7 +166,7 @@ add_column (SuanliStatsTable *self,
   g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GINT_TO_POINTER (index));
   gtk_column_view_column_set_sorter (column, sorter);
   gtk_column_view_column_set_resizable (column, TRUE);
-  gtk_column_view_column_set_expand (column, index < 0);
+  gtk_column_view_column_set_expand (column, is_text_column (self, index));
   gtk_column_view_append_column (self->view, column);
   g_object_unref (sorter);
   g_object_unref (column);
@@ -235,12 +266,16 @@ suanli_stats_table_to_csv (SuanliStatsTable *self)
       append_field (csv, suanli_stat_row_get_name (row));
       for (guint c = 0; c < self->columns->len; c++)
         {
+          SuanliStatKind kind = g_array_index (self->columns, SuanliStatColumn, c).kind;
           char number[G_ASCII_DTOSTR_BUF_SIZE];
 
           g_string_append_c (csv, ',');
-          g_string_append (csv, g_ascii_formatd (number, sizeof number,
-                                                 g_array_index (self->columns, SuanliStatColumn, c).kind == SUANLI_STAT_PERCENT ? "%.3f" : "%.0f",
-                                                 suanli_stat_row_get_value (row, c)));
+          if (kind == SUANLI_STAT_NOTE)
+            append_field (csv, suanli_stat_row_get_note (row) != NULL ? suanli_stat_row_get_note (row) : "");
+          else
+            g_string_append (csv, g_ascii_formatd (number, sizeof number,
+                                                   kind == SUANLI_STAT_PERCENT ? "%.3f" : kind == SUANLI_STAT_FACTOR ? "%.6g" : "%.0f",
+                                                   suanli_stat_row_get_value (row, c)));
         }
       g_string_append (csv, "\r\n");
     }

@@ -12,6 +12,8 @@ typedef enum {
   SUANLI_STAT_COUNT,
   SUANLI_STAT_DURATION,   /* nanoseconds */
   SUANLI_STAT_PERCENT,
+  SUANLI_STAT_FACTOR,     /* a ratio, shown as "×0.42" */
+  SUANLI_STAT_NOTE,       /* the row's note (suanli_stat_row_set_note), not a figure */
 } SuanliStatKind;
 
 typedef struct

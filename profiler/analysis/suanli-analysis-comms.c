@@ -17,8 +17,8 @@
 
 /* "AllReduce" from "ncclDevKernel_AllReduce_Sum_f32_RING_LL(…)"; the name up to its arguments
  * when it does not follow that pattern. */
-static char *
-collective_of (const char *kernel)
+char *
+suanli_analysis_collective_name (const char *kernel)
 {
   const char *start = strstr (kernel, "Kernel_");
   gsize length;
@@ -152,7 +152,7 @@ suanli_analysis_collectives (SuanliTrace *trace)
           if (suanli_classifier_work (classifier, slice) != SUANLI_WORK_KERNEL ||
               !suanli_classifier_is_communication (classifier, slice))
             continue;
-          collective = collective_of (suanli_trace_get_string (trace, slice->name));
+          collective = suanli_analysis_collective_name (suanli_trace_get_string (trace, slice->name));
           key = g_strdup_printf ("%u:%s", track->group, collective);
           found = g_hash_table_lookup (by_key, key);
           if (found == NULL)

@@ -231,6 +231,7 @@ GArray  *suanli_analysis_ranks_from       (SuanliTrace       *trace,
 gint64   suanli_analysis_median_step      (GArray            *steps);
 double   suanli_analysis_bus_factor       (const char        *collective,
                                            int                group_size);
+char    *suanli_analysis_collective_name  (const char        *kernel);
 char    *suanli_memory_device_name        (gint64             device_type,
                                            gint64             device);
 char    *suanli_memory_counter_name       (gint64             device_type,

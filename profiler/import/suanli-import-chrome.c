@@ -44,14 +44,15 @@ typedef struct
   gint64       pid, tid;
   gboolean     has_pid, has_tid;
   SuanliString pid_name, tid_name;    /* pids and tids given as words */
-  char         id[64];
   char         scope;
   gboolean     bind_enclosing;        /* "bp": "e" */
   guint        n_args;
   gint64       meta_index;            /* args.sort_index */
   gboolean     has_meta_index;
+  /* Last, as only what a new event clears before them is read, and of these two only the text
+   * up to their NUL, and of the arguments the first n_args. */
+  char         id[64];
   char         meta_name[128];        /* args.name of metadata events */
-  /* Last, as only the first n_args are read: a new event clears what comes before it. */
   SuanliArg    args[MAX_ARGS];
 } Event;
 
@@ -94,6 +95,20 @@ typedef enum {
   KEY_ID2,
 } EventKey;
 
+/* The key last read at one place in an event's args: events of one kind list the same keys in the
+ * same order, so the next event's key there is most often the same, and is then neither copied
+ * nor looked up again. */
+typedef struct
+{
+  char         text[128];      /* cut at a NUL (\u0000) and to 127 bytes */
+  gsize        length;
+  SuanliString id;
+  gboolean     interned;       /* id is text's; not until an argument with this key is added */
+  gboolean     is_name, is_sort_index;
+} ArgKey;
+
+#define MAX_ARG_KEYS 64        /* the keys of one args object held: arrays' too, past them one is reused */
+
 typedef struct
 {
   SuanliTrace       *trace;
@@ -107,11 +122,10 @@ typedef struct
   EventKey           event_key;       /* key, when it is an event's own member */
   SuanliString       gpu_categories[8];
   SuanliString       memory_event_name;   /* "[memory]", interned once */
-  SuanliString       arg_key_cache[MAX_ARGS];
-  gsize              arg_key_cache_length[MAX_ARGS];
+  ArgKey             arg_keys[MAX_ARG_KEYS + 1];
+  guint              arg_ordinal;     /* keys read so far in this event's args */
+  ArgKey            *arg_key;         /* the key of the argument being read */
   gboolean           in_args;
-  char               arg_key[128];
-  gsize              arg_key_length;
   gboolean           in_id2;
   int                skip_depth;      /* > 0 while skipping a value we do not read */
   gboolean           top_key_events;
@@ -136,6 +150,13 @@ typedef struct
   TrackHit           track_hits[8];   /* the rows events last went to, by pid and tid */
 } Importer;
 
+/* g_ascii_isdigit() without its table: numbers are most of a trace's bytes. */
+static inline gboolean
+is_digit (char c)
+{
+  return (guchar) (c - '0') <= 9;
+}
+
 /* A JSON integer that fits 64 bits; FALSE for fractions, exponents and overflow. */
 static gboolean
 parse_integer (const char *text,
@@ -150,7 +171,7 @@ parse_integer (const char *text,
     return FALSE;
   for (; i < length; i++)
     {
-      if (!g_ascii_isdigit (text[i]) || magnitude > (guint64) G_MAXINT64 / 10)
+      if (!is_digit (text[i]) || magnitude > (guint64) G_MAXINT64 / 10)
         return FALSE;
       magnitude = magnitude * 10 + (guint64) (text[i] - '0');
     }
@@ -179,7 +200,7 @@ parse_short_decimal (const char *text,
     {
       if (text[i] == '.' && !point)
         point = TRUE;
-      else if (g_ascii_isdigit (text[i]) && n_digits < 19)
+      else if (is_digit (text[i]) && n_digits < 19)
         {
           digits = digits * 10 + (guint64) (text[i] - '0');
           n_digits++;
@@ -212,14 +233,14 @@ parse_microseconds (const char *text,
     negative = text[i++] == '-';
   if (i == length)
     return FALSE;
-  for (; i < length && g_ascii_isdigit (text[i]); i++)
+  for (; i < length && is_digit (text[i]); i++)
     {
       if (whole > TIME_LIMIT_NS / 10 / 1000)
         return FALSE;
       whole = whole * 10 + (text[i] - '0');
     }
   if (i < length && text[i] == '.')
-    for (i++; i < length && g_ascii_isdigit (text[i]); i++)
+    for (i++; i < length && is_digit (text[i]); i++)
       if (digits < 3)
         {
           fraction = fraction * 10 + (text[i] - '0');
@@ -276,22 +297,20 @@ read_id (Importer     *importer,
   *value = -(gint64) (g_str_hash (copy) & 0x7fffffff) - 1;
 }
 
-/* The interned id of the argument key being read. Events of one kind list the same keys in the
- * same order, so the id last seen at this position is tried first: one comparison, no hashing. */
+/* The interned id of the argument key being read: interned as an argument is added, never for a
+ * key whose value is skipped, so the trace's strings are the same as if each were interned anew. */
 static SuanliString
-arg_key_id (Importer *importer,
-            guint     position)
+arg_key_id (Importer *importer)
 {
-  SuanliString *cached = &importer->arg_key_cache[position];
-  gsize length = importer->arg_key_length;
+  ArgKey *key = importer->arg_key;
 
-  if (*cached != 0 && importer->arg_key_cache_length[position] == length &&
-      memcmp (suanli_trace_get_string (importer->trace, *cached), importer->arg_key, length) == 0)
-    return *cached;
-  /* The key holds no NUL (on_map_key cuts it at one), so its length is its strlen. */
-  *cached = suanli_trace_intern (importer->trace, importer->arg_key, (gssize) length);
-  importer->arg_key_cache_length[position] = length;
-  return *cached;
+  if (!key->interned)
+    {
+      /* The key holds no NUL (on_map_key cuts it at one), so its length is its strlen. */
+      key->id = suanli_trace_intern (importer->trace, key->text, (gssize) key->length);
+      key->interned = TRUE;
+    }
+  return key->id;
 }
 
 static void
@@ -308,7 +327,7 @@ add_arg (Importer     *importer,
   if (event->n_args >= MAX_ARGS)
     return;
   arg = &event->args[event->n_args];
-  arg->key = arg_key_id (importer, event->n_args);
+  arg->key = arg_key_id (importer);
   event->n_args++;
   arg->type = type;
   if (type == SUANLI_ARG_INT)
@@ -344,7 +363,7 @@ scalar_in_event (Importer   *importer,
     }
   if (importer->in_args)
     {
-      if (is_string && importer->arg_key_length == 4 && memcmp (importer->arg_key, "name", 4) == 0)
+      if (is_string && importer->arg_key->is_name)
         {
           memcpy (event->meta_name, text, MIN (length, sizeof event->meta_name - 1));
           event->meta_name[MIN (length, sizeof event->meta_name - 1)] = '\0';
@@ -369,7 +388,7 @@ scalar_in_event (Importer   *importer,
               copy[MIN (length, sizeof copy - 1)] = '\0';
               add_arg (importer, SUANLI_ARG_DOUBLE, 0, g_ascii_strtod (copy, NULL), NULL, 0);
             }
-          if (importer->arg_key_length == 10 && memcmp (importer->arg_key, "sort_index", 10) == 0)
+          if (importer->arg_key->is_sort_index)
             {
               event->meta_index = integer;
               event->has_meta_index = TRUE;
@@ -574,8 +593,10 @@ on_string (void                *ctx,
 static void
 begin_event (Importer *importer)
 {
-  /* All but the arguments, which n_args = 0 leaves unread (the whole event is a kilobyte). */
-  memset (&importer->event, 0, G_STRUCT_OFFSET (Event, args));
+  /* All but the texts, made empty, and the arguments, which n_args = 0 leaves unread (the whole
+   * event is a kilobyte). */
+  memset (&importer->event, 0, G_STRUCT_OFFSET (Event, id));
+  importer->event.id[0] = importer->event.meta_name[0] = '\0';
   importer->in_event = TRUE;
   importer->in_args = FALSE;
   importer->in_id2 = FALSE;
@@ -624,7 +645,10 @@ on_start_map (void *ctx)
   else if (importer->events_depth > 0 && importer->depth == importer->events_depth + 1 && !importer->in_event)
     begin_event (importer);
   else if (importer->in_event && importer->depth == importer->events_depth + 2 && importer->event_key == KEY_ARGS)
-    importer->in_args = TRUE;
+    {
+      importer->in_args = TRUE;
+      importer->arg_ordinal = 0;
+    }
   else if (importer->in_event && importer->depth == importer->events_depth + 2 && importer->event_key == KEY_ID2)
     importer->in_id2 = TRUE;
   else if (importer->depth == 2 && !importer->array_form && g_str_equal (importer->key, "distributedInfo"))
@@ -634,21 +658,68 @@ on_start_map (void *ctx)
   return 1;
 }
 
+/* memcmp() == 0 for the few bytes of a key, inline: a call per key was a tenth of reading them. */
+static inline gboolean
+same_bytes (const char          *a,
+            const unsigned char *b,
+            gsize                length)
+{
+  guint64 x, y;
+
+  for (; length >= 8; a += 8, b += 8, length -= 8)
+    {
+      memcpy (&x, a, 8);
+      memcpy (&y, b, 8);
+      if (x != y)
+        return FALSE;
+    }
+  for (; length > 0; a++, b++, length--)
+    if (*a != (char) *b)
+      return FALSE;
+  return TRUE;
+}
+
+/* An argument's key: the one last read at its place in the args, or copied there. */
+static void
+read_arg_key (Importer            *importer,
+              const unsigned char *key,
+              gsize                length)
+{
+  ArgKey *held = &importer->arg_keys[MIN (importer->arg_ordinal, MAX_ARG_KEYS)];
+  gsize i;
+
+  importer->arg_ordinal++;
+  importer->arg_key = held;
+  /* The same bytes: held text has no NUL and is under 128 bytes, so neither has the key. */
+  if (held->length == length && same_bytes (held->text, key, length))
+    return;
+  /* A key is read as the C string it once was, cut at a NUL. */
+  for (i = 0; i < MIN (length, sizeof held->text - 1) && key[i] != '\0'; i++)
+    held->text[i] = (char) key[i];
+  held->text[i] = '\0';
+  held->length = i;
+  held->interned = FALSE;
+  held->is_name = i == 4 && memcmp (held->text, "name", 4) == 0;
+  held->is_sort_index = i == 10 && memcmp (held->text, "sort_index", 10) == 0;
+}
+
 static int
 on_map_key (void                *ctx,
             const unsigned char *key,
             size_t               length)
 {
   Importer *importer = ctx;
-  gboolean arg = importer->in_args && importer->depth == importer->events_depth + 2;
-  char *target = arg ? importer->arg_key : importer->key;
-  gsize size = arg ? sizeof importer->arg_key : sizeof importer->key;
-  gsize kept = MIN (length, size - 1), i;
+  gsize kept = MIN (length, sizeof importer->key - 1), i;
 
   importer->progressed = TRUE;
   if (skipping (importer))
     return 1;
-  if (importer->in_event && !arg)
+  if (importer->in_args && importer->depth == importer->events_depth + 2)
+    {
+      read_arg_key (importer, key, length);
+      return 1;
+    }
+  if (importer->in_event)
     {
       /* An event's own member (or one of its id2): named without copying it. A key is read as the
        * C string it once was, cut at a NUL (\u0000); the names sought are under 8 bytes. */
@@ -661,10 +732,8 @@ on_map_key (void                *ctx,
     }
   /* Copied byte by byte: keys are short, and a NUL ends one. */
   for (i = 0; i < kept && key[i] != '\0'; i++)
-    target[i] = (char) key[i];
-  target[i] = '\0';
-  if (arg)
-    importer->arg_key_length = i;
+    importer->key[i] = (char) key[i];
+  importer->key[i] = '\0';
   return 1;
 }
 

@@ -30,6 +30,65 @@ is_gpu_work (const char *category)
   return FALSE;
 }
 
+/* The launches by correlation id: open addressing over a power of two of slots, at most half
+ * full. A trace has a launch per kernel: one table of small slots, no allocation per launch. */
+typedef struct
+{
+  gint64  correlation;
+  guint32 track, slice;   /* track G_MAXUINT32: an empty slot */
+} Launch;
+
+typedef struct
+{
+  Launch *slots;
+  gsize   mask;
+  gsize   used;
+} Launches;
+
+static Launch *
+launch_slot (const Launches *launches,
+             gint64          correlation)
+{
+  gsize at = (gsize) (((guint64) correlation * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 32) & launches->mask;
+
+  while (launches->slots[at].track != G_MAXUINT32 && launches->slots[at].correlation != correlation)
+    at = (at + 1) & launches->mask;
+  return &launches->slots[at];
+}
+
+static void
+launches_resize (Launches *launches,
+                 gsize     n_slots)
+{
+  Launch *old = launches->slots;
+  gsize old_slots = old != NULL ? launches->mask + 1 : 0;
+
+  launches->slots = g_new (Launch, n_slots);
+  launches->mask = n_slots - 1;
+  for (gsize i = 0; i < n_slots; i++)
+    launches->slots[i].track = G_MAXUINT32;
+  for (gsize i = 0; i < old_slots; i++)
+    if (old[i].track != G_MAXUINT32)
+      *launch_slot (launches, old[i].correlation) = old[i];
+  g_free (old);
+}
+
+/* A later launch of the same id takes the place of an earlier one. */
+static void
+launches_set (Launches *launches,
+              gint64    correlation,
+              guint32   track,
+              guint32   slice)
+{
+  Launch *slot;
+
+  if (2 * (launches->used + 1) > launches->mask + 1)
+    launches_resize (launches, 2 * (launches->mask + 1));
+  slot = launch_slot (launches, correlation);
+  launches->used += slot->track == G_MAXUINT32;
+  *slot = (Launch) { correlation, track, slice };
+}
+
 /**
  * suanli_import_link_correlations:
  * @group: the file just read: every rank numbers its correlations from the same start, so links
@@ -42,17 +101,22 @@ void
 suanli_import_link_correlations (SuanliTrace *trace,
                                  guint        group)
 {
-  g_autoptr(GHashTable) launches = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   g_autoptr(GHashTable) linked = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_autoptr(GHashTable) work_categories = g_hash_table_new (NULL, NULL);   /* category id + 1 → 1 yes, 2 no */
   SuanliString ac2g = suanli_trace_intern (trace, "ac2g", -1);
   GArray *flows = suanli_trace_get_flows (trace);
+  SuanliString key;
+  Launches launches = { NULL, 0, 0 };
 
+  /* No slice has an argument no string of the trace spells. */
+  if (!suanli_trace_lookup_string (trace, "correlation", &key))
+    return;
   for (guint i = 0; i < flows->len; i++)
     {
       SuanliFlow *flow = &g_array_index (flows, SuanliFlow, i);
       g_hash_table_add (linked, slice_key (flow->to_track, flow->to_slice));
     }
+  launches_resize (&launches, 1024);
   for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
     {
       SuanliTrack *track = suanli_trace_get_track (trace, t);
@@ -62,11 +126,9 @@ suanli_import_link_correlations (SuanliTrace *trace,
       for (guint s = 0; s < track->slices->len; s++)
         {
           gint64 correlation;
-          guint32 ends[2] = { t, s };
 
-          if (suanli_trace_find_arg_int (trace, &g_array_index (track->slices, SuanliSlice, s), "correlation",
-                                         &correlation))
-            g_hash_table_replace (launches, g_memdup2 (&correlation, sizeof correlation), g_memdup2 (ends, sizeof ends));
+          if (suanli_trace_find_arg_int_id (trace, &g_array_index (track->slices, SuanliSlice, s), key, &correlation))
+            launches_set (&launches, correlation, t, s);
         }
     }
   for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
@@ -78,24 +140,25 @@ suanli_import_link_correlations (SuanliTrace *trace,
       for (guint s = 0; s < track->slices->len; s++)
         {
           const SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
-          gpointer key = GUINT_TO_POINTER (slice->category + 1);
-          guint work = GPOINTER_TO_UINT (g_hash_table_lookup (work_categories, key));
+          gpointer category = GUINT_TO_POINTER (slice->category + 1);
+          guint work = GPOINTER_TO_UINT (g_hash_table_lookup (work_categories, category));
           gint64 correlation;
-          guint32 *launch;
+          const Launch *launch;
 
           if (work == 0)
             {
               work = is_gpu_work (suanli_trace_get_string (trace, slice->category)) ? 1 : 2;
-              g_hash_table_insert (work_categories, key, GUINT_TO_POINTER (work));
+              g_hash_table_insert (work_categories, category, GUINT_TO_POINTER (work));
             }
-          if (work != 1 || g_hash_table_contains (linked, slice_key (t, s)) ||
-              !suanli_trace_find_arg_int (trace, slice, "correlation", &correlation) ||
-              (launch = g_hash_table_lookup (launches, &correlation)) == NULL)
+          if (work != 1 || !suanli_trace_find_arg_int_id (trace, slice, key, &correlation) ||
+              (launch = launch_slot (&launches, correlation))->track == G_MAXUINT32 ||
+              g_hash_table_contains (linked, slice_key (t, s)))
             continue;
           {
-            SuanliFlow flow = { launch[0], launch[1], t, s, ac2g };
+            SuanliFlow flow = { launch->track, launch->slice, t, s, ac2g };
             suanli_trace_add_flow (trace, &flow);
           }
         }
     }
+  g_free (launches.slots);
 }

@@ -13,14 +13,19 @@
 #define BUFFER_SIZE (64 * 1024)
 
 /* Buffers @input and fills the buffer with at least @wanted bytes (up to its 64 KiB), or all there
- * is. Returns: (transfer full): a GBufferedInputStream over @input, or NULL with @error set. */
+ * is. @input that is such a stream already (a plain file's, sniffed for gzip, then for its format)
+ * is filled itself rather than buffered again: a second buffer of the same size returns the same
+ * reads, after one more copy of every byte.
+ * Returns: (transfer full): a GBufferedInputStream over @input (or @input), or NULL with @error set. */
 GInputStream *
 suanli_peekable_stream_new (GInputStream  *input,
                             gsize          wanted,
                             GCancellable  *cancellable,
                             GError       **error)
 {
-  g_autoptr(GInputStream) buffered = g_buffered_input_stream_new_sized (input, BUFFER_SIZE);
+  gboolean reused = G_OBJECT_TYPE (input) == G_TYPE_BUFFERED_INPUT_STREAM &&
+                    g_buffered_input_stream_get_buffer_size (G_BUFFERED_INPUT_STREAM (input)) == BUFFER_SIZE;
+  g_autoptr(GInputStream) buffered = reused ? g_object_ref (input) : g_buffered_input_stream_new_sized (input, BUFFER_SIZE);
   GBufferedInputStream *buffer = G_BUFFERED_INPUT_STREAM (buffered);
 
   while (g_buffered_input_stream_get_available (buffer) < wanted)

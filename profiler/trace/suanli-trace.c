@@ -19,14 +19,23 @@
 /* Two sibling slices that overlap by less than this are a rounding artefact, not real overlap. */
 #define ROUNDING_NS 1000
 
+/* One slot of the string table: the text's hash and its id + 1 (0: empty). */
+typedef struct
+{
+  guint32 hash;
+  guint32 id;
+} StringSlot;
+
 struct _SuanliTrace
 {
   GObject       parent_instance;
 
   GStringChunk *chunk;
-  GHashTable   *string_ids;     /* text → id + 1 */
+  StringSlot   *string_slots;   /* text → id: open addressing, at most half full */
+  gsize         string_mask;    /* slots, less one (a power of two, less one) */
   GPtrArray    *strings;        /* id → text */
-  guint32       recent[256];    /* a direct-mapped cache of ids, in front of string_ids */
+  GArray       *string_lengths; /* id → its text's length (gsize) */
+  guint32       recent[256];    /* a direct-mapped cache of ids, in front of string_slots */
   GPtrArray    *tracks;         /* of SuanliTrack */
   GHashTable   *track_ids;      /* TrackKey → index + 1 */
   GArray       *processes;      /* of SuanliProcess */
@@ -113,8 +122,9 @@ suanli_trace_finalize (GObject *object)
   SuanliTrace *self = SUANLI_TRACE (object);
 
   g_string_chunk_free (self->chunk);
-  g_hash_table_unref (self->string_ids);
+  g_free (self->string_slots);
   g_ptr_array_unref (self->strings);
+  g_array_unref (self->string_lengths);
   g_ptr_array_unref (self->tracks);
   g_hash_table_unref (self->track_ids);
   g_array_unref (self->processes);
@@ -165,8 +175,10 @@ static void
 suanli_trace_init (SuanliTrace *self)
 {
   self->chunk = g_string_chunk_new (64 * 1024);
-  self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->string_mask = 1023;
+  self->string_slots = g_new0 (StringSlot, self->string_mask + 1);
   self->strings = g_ptr_array_new ();
+  self->string_lengths = g_array_new (FALSE, FALSE, sizeof (gsize));
   self->tracks = g_ptr_array_new_with_free_func ((GDestroyNotify) track_free);
   self->track_ids = g_hash_table_new_full (track_key_hash, track_key_equal, g_free, NULL);
   self->processes = g_array_new (FALSE, TRUE, sizeof (SuanliProcess));
@@ -215,18 +227,79 @@ suanli_trace_get_group (SuanliTrace *self,
   return index < self->groups->len ? &g_array_index (self->groups, SuanliGroup, index) : NULL;
 }
 
+/* A hash of @length bytes, eight at a time: trace names are long (a kernel's, with its template
+ * arguments, is hundreds of bytes), and a byte at a time was most of interning a new one. */
+static guint32
+hash_text (const char *text,
+           gsize       length)
+{
+  guint64 hash = G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) ^ length, word;
+
+  for (; length >= 8; text += 8, length -= 8)
+    {
+      memcpy (&word, text, 8);
+      hash = (hash ^ word) * G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+      hash ^= hash >> 32;
+    }
+  word = 0;
+  memcpy (&word, text, length);
+  hash = (hash ^ word) * G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
+  return (guint32) (hash ^ (hash >> 29));
+}
+
+static gboolean
+string_is (SuanliTrace *self,
+           guint32      id,
+           const char  *text,
+           gsize        length)
+{
+  return g_array_index (self->string_lengths, gsize, id) == length &&
+         memcmp (g_ptr_array_index (self->strings, id), text, length) == 0;
+}
+
+/* The slot of @text: the one holding it, or the empty one where it would go. */
+static StringSlot *
+string_slot (SuanliTrace *self,
+             const char  *text,
+             gsize        length,
+             guint32      hash)
+{
+  gsize at = hash & self->string_mask;
+
+  while (self->string_slots[at].id != 0 &&
+         (self->string_slots[at].hash != hash || !string_is (self, self->string_slots[at].id - 1, text, length)))
+    at = (at + 1) & self->string_mask;
+  return &self->string_slots[at];
+}
+
+static void
+grow_strings (SuanliTrace *self)
+{
+  StringSlot *old = self->string_slots;
+  gsize n_old = self->string_mask + 1;
+
+  self->string_mask = 2 * n_old - 1;
+  self->string_slots = g_new0 (StringSlot, 2 * n_old);
+  for (gsize i = 0; i < n_old; i++)
+    if (old[i].id != 0)
+      {
+        gsize at = old[i].hash & self->string_mask;
+
+        while (self->string_slots[at].id != 0)
+          at = (at + 1) & self->string_mask;
+        self->string_slots[at] = old[i];
+      }
+  g_free (old);
+}
+
 /* The id of @text (@length bytes, or NUL-terminated when -1), interning it the first time. */
 SuanliString
 suanli_trace_intern (SuanliTrace *self,
                      const char  *text,
                      gssize       length)
 {
-  /* Most strings are short: they are looked up from a copy on the stack, never allocated. */
-  char small[256];
-  g_autofree char *copy = NULL;
-  const char *key = text;
-  gpointer found;
-  char *stored;
+  StringSlot *found;
+  guint32 hash, id;
   guint slot;
 
   if (length < 0)
@@ -235,13 +308,8 @@ suanli_trace_intern (SuanliTrace *self,
    * bytes finds most of them before any hashing. */
   slot = length == 0 ? 0 : ((guint) length * 31u + (guchar) text[0] * 7u + (guchar) text[length / 2] * 3u +
                             (guchar) text[length - 1]) & (G_N_ELEMENTS (self->recent) - 1);
-  if (self->recent[slot] != 0)
-    {
-      const char *cached = g_ptr_array_index (self->strings, self->recent[slot]);
-
-      if (strnlen (cached, (gsize) length + 1) == (gsize) length && memcmp (cached, text, (gsize) length) == 0)
-        return self->recent[slot];
-    }
+  if (self->recent[slot] != 0 && string_is (self, self->recent[slot], text, (gsize) length))
+    return self->recent[slot];
 
   /* A NUL inside (JSON's \u0000) would cut the name short and merge it with others: it is kept
    * visible as ␀ (U+2400) instead. */
@@ -258,26 +326,23 @@ suanli_trace_intern (SuanliTrace *self,
         }
       return suanli_trace_intern (self, marked->str, (gssize) marked->len);
     }
-  if ((gsize) length < sizeof small)
-    {
-      memcpy (small, text, (gsize) length);
-      small[length] = '\0';
-      key = small;
-    }
+  hash = hash_text (text, (gsize) length);
+  found = string_slot (self, text, (gsize) length, hash);
+  if (found->id != 0)
+    id = found->id - 1;
   else
-    key = copy = g_strndup (text, (gsize) length);
-  found = g_hash_table_lookup (self->string_ids, key);
-  if (found != NULL)
     {
-      self->recent[slot] = GPOINTER_TO_UINT (found) - 1;
-      return GPOINTER_TO_UINT (found) - 1;
-    }
+      gsize stored_length = (gsize) length;
 
-  stored = g_string_chunk_insert (self->chunk, key);
-  g_ptr_array_add (self->strings, stored);
-  g_hash_table_insert (self->string_ids, stored, GUINT_TO_POINTER (self->strings->len));
-  self->recent[slot] = self->strings->len - 1;
-  return self->strings->len - 1;
+      g_ptr_array_add (self->strings, g_string_chunk_insert_len (self->chunk, text, length));
+      g_array_append_val (self->string_lengths, stored_length);
+      id = self->strings->len - 1;
+      *found = (StringSlot) { hash, id + 1 };
+      if (2 * self->strings->len > self->string_mask + 1)
+        grow_strings (self);
+    }
+  self->recent[slot] = id;
+  return id;
 }
 
 /* Makes @group the one new tracks and processes go to again: for a live capture of several ranks,
@@ -436,16 +501,45 @@ suanli_trace_get_args (SuanliTrace       *self,
   return &g_array_index (self->args, SuanliArg, slice->args);
 }
 
+/* Whether @text is one of the trace's strings, without interning it; @id gets its id. */
+gboolean
+suanli_trace_lookup_string (SuanliTrace  *self,
+                            const char   *text,
+                            SuanliString *id)
+{
+  gsize length = strlen (text);
+  const StringSlot *found = string_slot (self, text, length, hash_text (text, length));
+
+  if (found->id == 0)
+    return FALSE;
+  *id = found->id - 1;
+  return TRUE;
+}
+
 gboolean
 suanli_trace_find_arg_int (SuanliTrace       *self,
                            const SuanliSlice *slice,
                            const char        *key,
                            gint64            *value)
 {
+  SuanliString id;
+
+  /* A key no string of the trace spells is no slice's. */
+  return suanli_trace_lookup_string (self, key, &id) && suanli_trace_find_arg_int_id (self, slice, id, value);
+}
+
+/* As suanli_trace_find_arg_int(), with the key's id (from suanli_trace_lookup_string()): one
+ * comparison of ids per argument, for a loop over every slice. */
+gboolean
+suanli_trace_find_arg_int_id (SuanliTrace       *self,
+                              const SuanliSlice *slice,
+                              SuanliString       key,
+                              gint64            *value)
+{
   const SuanliArg *args = suanli_trace_get_args (self, slice);
 
   for (guint i = 0; args != NULL && i < slice->n_args; i++)
-    if (g_str_equal (suanli_trace_get_string (self, args[i].key), key))
+    if (args[i].key == key)
       {
         if (args[i].type == SUANLI_ARG_INT)
           *value = args[i].i;
@@ -456,6 +550,40 @@ suanli_trace_find_arg_int (SuanliTrace       *self,
         return TRUE;
       }
   return FALSE;
+}
+
+/* The number @key of @slice's arguments, an integer or not. */
+gboolean
+suanli_trace_find_arg_double (SuanliTrace       *self,
+                              const SuanliSlice *slice,
+                              const char        *key,
+                              double            *value)
+{
+  const SuanliArg *args = suanli_trace_get_args (self, slice);
+
+  for (guint i = 0; args != NULL && i < slice->n_args; i++)
+    if (g_str_equal (suanli_trace_get_string (self, args[i].key), key))
+      {
+        if (args[i].type == SUANLI_ARG_STRING)
+          return FALSE;
+        *value = args[i].type == SUANLI_ARG_INT ? (double) args[i].i : args[i].d;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* Returns: (nullable): the string argument @key of @slice. */
+const char *
+suanli_trace_find_arg_string (SuanliTrace       *self,
+                              const SuanliSlice *slice,
+                              const char        *key)
+{
+  const SuanliArg *args = suanli_trace_get_args (self, slice);
+
+  for (guint i = 0; args != NULL && i < slice->n_args; i++)
+    if (args[i].type == SUANLI_ARG_STRING && g_str_equal (suanli_trace_get_string (self, args[i].key), key))
+      return suanli_trace_get_string (self, args[i].s);
+  return NULL;
 }
 
 void
@@ -680,6 +808,69 @@ sort_tail (GArray           *array,
   return finished;
 }
 
+#define MAX_RUNS 32
+
+/* Sorts @array stably, as GLib's array sort does (since 2.32: equal items keep their file order).
+ * A trace's tracks come as a few runs already in order (a sampled trace's pieces, a step's span
+ * written after the operators inside it): each run is merged into the sorted ones before it, from
+ * the back, with a copy of the run alone. Every stable sort gives the one same order. More runs
+ * than MAX_RUNS, and GLib's merge sort does it. */
+static void
+sort_stable (GArray           *array,
+             GCompareDataFunc  compare)
+{
+  gsize size = g_array_get_element_size (array);
+  guint starts[MAX_RUNS + 1];
+  guint n_runs = 1;
+  g_autofree char *copy = NULL;
+  gsize copy_size = 0;
+
+  starts[0] = 0;
+  for (guint i = 1; i < array->len; i++)
+    if (compare (array->data + (gsize) (i - 1) * size, array->data + (gsize) i * size, NULL) > 0)
+      {
+        if (n_runs == MAX_RUNS)
+          {
+            g_array_sort_with_data (array, compare, NULL);
+            return;
+          }
+        starts[n_runs++] = i;
+      }
+  starts[n_runs] = array->len;
+  for (guint r = 1; r < n_runs; r++)
+    {
+      /* Items [0, starts[r]) are in order; the run [starts[r], starts[r + 1]) joins them. A tie
+       * goes to the run, from the back, so that the earlier item stays first. */
+      gsize run = starts[r + 1] - starts[r];
+      char *before = array->data + (gsize) starts[r] * size;   /* one past the sorted items left */
+      char *taken = NULL;                                       /* one past the run's items left */
+      char *to = array->data + (gsize) starts[r + 1] * size;
+
+      if (run * size > copy_size)
+        {
+          g_free (copy);
+          copy_size = run * size;
+          copy = g_malloc (copy_size);
+        }
+      memcpy (copy, before, run * size);
+      taken = copy + run * size;
+      while (taken > copy)
+        {
+          to -= size;
+          if (before > array->data && compare (before - size, taken - size, NULL) > 0)
+            {
+              before -= size;
+              memcpy (to, before, size);
+            }
+          else
+            {
+              taken -= size;
+              memcpy (to, taken, size);
+            }
+        }
+    }
+}
+
 /**
  * suanli_trace_finish_appended:
  *
@@ -742,10 +933,9 @@ suanli_trace_finish (SuanliTrace *self)
 
       if (t < self->finished->len)
         mark = g_array_index (self->finished, TrackMark, t);
-      /* GLib's array sorts are stable (since 2.32): equal slices keep their file order. */
-      g_array_sort_with_data (track->slices, compare_slices, NULL);
-      g_array_sort_with_data (track->instants, compare_instants, NULL);
-      g_array_sort_with_data (track->samples, compare_samples, NULL);
+      sort_stable (track->slices, compare_slices);
+      sort_stable (track->instants, compare_instants);
+      sort_stable (track->samples, compare_samples);
       track->max_depth = track->kind == SUANLI_TRACK_ASYNC ? pack (track) : nest (track, 0, &counted);
       if (mark.slices != track->slices->len)
         overlaps[MIN (track->group, self->groups->len)] += counted;

@@ -138,6 +138,9 @@ SuanliString        suanli_trace_intern           (SuanliTrace   *self,
                                                    gssize         length);
 const char         *suanli_trace_get_string       (SuanliTrace   *self,
                                                    SuanliString   string);
+gboolean            suanli_trace_lookup_string    (SuanliTrace   *self,
+                                                   const char    *text,
+                                                   SuanliString  *id);
 guint               suanli_trace_get_n_strings    (SuanliTrace   *self);
 SuanliTrack        *suanli_trace_ensure_track     (SuanliTrace   *self,
                                                    SuanliTrackKind kind,
@@ -163,6 +166,17 @@ char               *suanli_trace_format_arg       (SuanliTrace   *self,
 gboolean            suanli_trace_find_arg_int     (SuanliTrace   *self,
                                                    const SuanliSlice *slice,
                                                    const char    *key,
+                                                   gint64        *value);
+gboolean            suanli_trace_find_arg_double  (SuanliTrace   *self,
+                                                   const SuanliSlice *slice,
+                                                   const char    *key,
+                                                   double        *value);
+const char         *suanli_trace_find_arg_string  (SuanliTrace   *self,
+                                                   const SuanliSlice *slice,
+                                                   const char    *key);
+gboolean            suanli_trace_find_arg_int_id  (SuanliTrace   *self,
+                                                   const SuanliSlice *slice,
+                                                   SuanliString   key,
                                                    gint64        *value);
 void                suanli_trace_add_flow         (SuanliTrace   *self,
                                                    const SuanliFlow *flow);

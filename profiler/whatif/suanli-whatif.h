@@ -40,7 +40,14 @@ typedef struct
   double  memory_bandwidth;                       /* B/s */
   double  link_bandwidth;                         /* scale-up B/s per accelerator, one direction */
   guint   count;                                  /* accelerators in the job; 0: as the trace says */
+  char    flops_note[SUANLI_NUMBER_N_FORMATS][160];   /* what the catalog says a rate counts ("Vector; …"), or "" */
+  char    link_note[160];                         /* what the link figure counts ("One HCCS link, …"), or "" */
 } SuanliWhatifHardware;
+
+/* The range of --faster's factor: 1000× slower to a million times faster (suanli_whatif_new()
+ * holds a factor outside it to the nearer end). */
+#define SUANLI_WHATIF_FASTER_MIN 1e-3
+#define SUANLI_WHATIF_FASTER_MAX 1e6
 
 typedef struct
 {
@@ -49,7 +56,7 @@ typedef struct
   gboolean overlap_comm;             /* communication fully overlapped with compute */
   gboolean no_host_gaps;             /* the host's work between launches removed (CUDA graphs) */
   const char *faster;                /* a kernel or operator name (substring), or NULL */
-  double   faster_factor;            /* how many times faster it is; 1 when none */
+  double   faster_factor;            /* how many times faster it is (SUANLI_WHATIF_FASTER_MIN … MAX); 1 when none */
   int      precision;                /* a SuanliNumberFormat compute work is changed to; -1: as measured */
   guint    group;                    /* the file (rank) to replay; G_MAXUINT: the first with GPU work */
 } SuanliWhatifOptions;
@@ -57,7 +64,7 @@ typedef struct
 /* One kernel name's work: how it was classed and scaled. */
 typedef struct
 {
-  SuanliString       name;
+  SuanliString       name;           /* in the measured trace */
   SuanliWorkClass    work_class;
   SuanliNumberFormat format;         /* for compute work */
   guint64            count;
@@ -81,7 +88,11 @@ typedef struct
   SuanliNumberFormat mfu_format;     /* the peak MFU is stated against */
 } SuanliWhatifFigures;
 
+/* A projection reads its trace and never changes it, so it may be made on a worker thread while
+ * the trace is shown; kernels' names are strings of that trace. */
 typedef struct _SuanliWhatif SuanliWhatif;
+
+void                       suanli_whatif_options_init (SuanliWhatifOptions       *options);
 
 SuanliWhatif              *suanli_whatif_new          (SuanliTrace               *trace,
                                                        const SuanliWhatifOptions *options,
@@ -91,6 +102,7 @@ const SuanliWhatifFigures *suanli_whatif_get_figures  (SuanliWhatif             
 GArray                    *suanli_whatif_get_kernels  (SuanliWhatif              *self);   /* of SuanliWhatifKernel, longest projected first */
 SuanliTrace               *suanli_whatif_get_projected (SuanliWhatif             *self);   /* the replayed timeline: the same tracks, new times */
 GPtrArray                 *suanli_whatif_get_notes    (SuanliWhatif              *self);   /* what was assumed or left out, in sentences */
+guint                      suanli_whatif_get_group    (SuanliWhatif              *self);   /* the file (rank) replayed */
 
 const char *suanli_work_class_name    (SuanliWorkClass    work_class);   /* translated */
 const char *suanli_number_format_nick (SuanliNumberFormat format);       /* "bf16" */
