@@ -113,11 +113,17 @@ test_kinds_and_search (Fixture       *fixture,
     g_assert_cmpuint (links, >=, 3);
   }
 
-  /* No match shows the empty state's words. */
+  /* No match shows the empty state's words, and its icon (set only when it is first shown). */
   suanli_catalog_page_set_search (fixture->page, "no such accelerator anywhere");
   g_assert_cmpuint (g_list_model_get_n_items (visible), ==, 0);
   suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
-  g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (fixture->page), _("No Matches")));
+  {
+    GtkWidget *no_matches = suanli_test_find_label (GTK_WIDGET (fixture->page), _("No Matches"));
+    GtkWidget *status = no_matches != NULL ? gtk_widget_get_ancestor (no_matches, ADW_TYPE_STATUS_PAGE) : NULL;
+
+    g_assert_nonnull (status);
+    g_assert_cmpstr (adw_status_page_get_icon_name (ADW_STATUS_PAGE (status)), ==, "system-search-symbolic");
+  }
 
   /* Another kind: its own items and columns. */
   suanli_catalog_page_set_search (fixture->page, "");

@@ -58,6 +58,7 @@ struct _SuanliCatalogPage
   GtkButton          *compare_button;
   GtkStack           *content_stack;
   AdwStatusPage      *loading_status;
+  AdwStatusPage      *empty_page;
   GtkSpinner         *loading_spinner;
   GtkColumnView      *column_view;
   GtkBox             *detail_box;
@@ -140,6 +141,11 @@ update_content (SuanliCatalogPage *self)
   else
     visible = gtk_toggle_button_get_active (self->chart_toggle) ? "chart" : "table";
   gtk_stack_set_visible_child_name (self->content_stack, visible);
+
+  /* GTK loads a status page's icon (here a 128-pixel SVG, through librsvg) even while the stack
+   * does not show the page, so it gets it when it is first shown. */
+  if (g_str_equal (visible, "empty") && adw_status_page_get_icon_name (self->empty_page) == NULL)
+    adw_status_page_set_icon_name (self->empty_page, "system-search-symbolic");
 
   if (!g_str_equal (visible, "loading"))
     {
@@ -1285,6 +1291,7 @@ suanli_catalog_page_class_init (SuanliCatalogPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, compare_button);
   gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, content_stack);
   gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, loading_status);
+  gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, empty_page);
   gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, loading_spinner);
   gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, column_view);
   gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, detail_box);
