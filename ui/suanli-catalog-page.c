@@ -18,6 +18,7 @@
 #include "suanli-catalog-page.h"
 #include "suanli-chart-view.h"
 #include "suanli-compare-view.h"
+#include "suanli-drop-down-name.h"
 #include "suanli-item-csv.h"
 #include "suanli-plan.h"
 #include "suanli-units.h"
@@ -1320,29 +1321,17 @@ suanli_catalog_page_class_init (SuanliCatalogPageClass *klass)
   gtk_widget_class_install_action (widget_class, "catalog.search", NULL, search_action);
 }
 
-/* A screen reader reads a drop-down by its button, which GTK 4.8 leaves nameless: both get @name. */
-static void
-name_drop_down (GtkDropDown *drop_down,
-                const char  *name)
-{
-  gtk_accessible_update_property (GTK_ACCESSIBLE (drop_down), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (drop_down)); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_TOGGLE_BUTTON (child))
-      gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
-}
-
 static void
 suanli_catalog_page_init (SuanliCatalogPage *self)
 {
   GtkEventController *shortcuts;
 
   gtk_widget_init_template (GTK_WIDGET (self));
-  name_drop_down (self->vendor_dropdown, _("Vendor"));
-  name_drop_down (self->memory_dropdown, _("Minimum memory"));
-  name_drop_down (self->x_dropdown, _("X axis"));
-  name_drop_down (self->y_dropdown, _("Y axis"));
-  name_drop_down (self->size_dropdown, _("Bubble size"));
+  suanli_drop_down_set_accessible_name (self->vendor_dropdown, _("Vendor"));
+  suanli_drop_down_set_accessible_name (self->memory_dropdown, _("Minimum memory"));
+  suanli_drop_down_set_accessible_name (self->x_dropdown, _("X axis"));
+  suanli_drop_down_set_accessible_name (self->y_dropdown, _("Y axis"));
+  suanli_drop_down_set_accessible_name (self->size_dropdown, _("Bubble size"));
 
   self->vendors = g_ptr_array_new_with_free_func (g_free);
   self->chart_keys = g_ptr_array_new ();
