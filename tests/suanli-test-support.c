@@ -243,9 +243,6 @@ suanli_test_pixel (GdkTexture *texture,
   return pixels[(gsize) y * width + x];
 }
 
-/* Clicks the first mouse button at (@x, @y) of @widget through the X server (xdotool), as a person
- * would: the event goes through GDK and the widget's gestures like any other. The window must be
- * at the screen's top left corner, where Xvfb without a window manager puts it. */
 /* @x, @y of @widget as text of screen coordinates, for xdotool. */
 static void
 screen_point (GtkWidget *widget,
@@ -275,6 +272,9 @@ run_xdotool (char **argv)
   g_assert_true (g_spawn_check_wait_status (status, NULL));
 }
 
+/* Clicks the first mouse button at (@x, @y) of @widget through the X server (xdotool), as a person
+ * would: the event goes through GDK and the widget's gestures like any other. The window must be
+ * at the screen's top left corner, where Xvfb without a window manager puts it. */
 void
 suanli_test_click (GtkWidget *widget,
                    double     x,
@@ -286,6 +286,20 @@ suanli_test_click (GtkWidget *widget,
   screen_point (widget, x, y, &x_text, &y_text);
   run_xdotool ((char *[]) { (char *) "xdotool", (char *) "mousemove", (char *) "--sync", x_text, y_text,
                             (char *) "click", (char *) "1", NULL });
+}
+
+/* Moves the pointer to (@x, @y) of @widget through the X server and leaves it there, as a person
+ * resting it on something to read its tooltip. */
+void
+suanli_test_point_at (GtkWidget *widget,
+                      double     x,
+                      double     y)
+{
+  g_autofree char *x_text = NULL;
+  g_autofree char *y_text = NULL;
+
+  screen_point (widget, x, y, &x_text, &y_text);
+  run_xdotool ((char *[]) { (char *) "xdotool", (char *) "mousemove", (char *) "--sync", x_text, y_text, NULL });
 }
 
 /* Presses @keys ("Escape", "ctrl+w") in @widget's window through the X server: the pointer goes over

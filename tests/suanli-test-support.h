@@ -41,6 +41,9 @@ guint32     suanli_test_pixel                 (GdkTexture  *texture,
 void        suanli_test_click                 (GtkWidget   *widget,
                                                double       x,
                                                double       y);
+void        suanli_test_point_at              (GtkWidget   *widget,
+                                               double       x,
+                                               double       y);
 void        suanli_test_key                   (GtkWidget   *widget,
                                                const char  *keys);
 void        suanli_test_drag                  (GtkWidget   *widget,

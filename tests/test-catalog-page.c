@@ -200,6 +200,37 @@ test_sort_by_column (Fixture       *fixture,
   g_assert_false (suanli_item_get_spec_value (last, "bf16_tflops", NULL));
 }
 
+/* A cell on screen that says @text: the list keeps unmapped cells aside to bind again. */
+static gboolean
+is_shown_cell (GtkWidget     *widget,
+               gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) &&
+         g_str_equal (gtk_label_get_text (GTK_LABEL (widget)), text);
+}
+
+/* A figure's cell shows where the figure comes from when the pointer rests on it, through the
+ * X server as a person would see it; the text is the cell's own after the new kind bound it. */
+static void
+test_cell_tooltip (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  const SuanliSpec *spec = suanli_item_find_spec (item (fixture, "amd-epyc-9654"), "memory_bandwidth");
+  g_autofree char *text = g_strdup_printf ("%.6g", spec->value);
+  g_autofree char *expected = g_strdup_printf ("%.15g %s — %s (%s)", spec->value, spec->unit, spec->source,
+                                               suanli_confidence_get_title (spec->confidence));
+  GtkWidget *view = suanli_test_find_widget (GTK_WIDGET (fixture->page), GTK_TYPE_COLUMN_VIEW);
+  GtkWidget *cell;
+
+  /* The CPUs fit on screen; no other one has this bandwidth. */
+  suanli_catalog_page_show_kind (fixture->page, SUANLI_ITEM_KIND_CPU);
+  suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
+  cell = suanli_test_find_matching (view, is_shown_cell, text);
+  g_assert_nonnull (cell);
+  suanli_test_point_at (cell, gtk_widget_get_width (cell) / 2.0, gtk_widget_get_height (cell) / 2.0);
+  suanli_test_await_label (GTK_WIDGET (fixture->window), expected);
+}
+
 static void
 test_chart_export (Fixture       *fixture,
                    gconstpointer  data)
@@ -425,6 +456,7 @@ main (int   argc,
               fixture_tear_down);
   g_test_add ("/catalog-page/sort-by-column", Fixture, NULL, fixture_set_up, test_sort_by_column,
               fixture_tear_down);
+  g_test_add ("/catalog-page/cell-tooltip", Fixture, NULL, fixture_set_up, test_cell_tooltip, fixture_tear_down);
   g_test_add ("/catalog-page/chart-export", Fixture, NULL, fixture_set_up, test_chart_export, fixture_tear_down);
   g_test_add ("/catalog-page/select-shows-details", Fixture, NULL, fixture_set_up, test_select_shows_details,
               fixture_tear_down);

@@ -14,6 +14,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "suanli-cell-tooltip.h"
 #include "suanli-close-shortcuts.h"
 #include "suanli-catalog-page.h"
 #include "suanli-chart-view.h"
@@ -379,7 +380,7 @@ bind_number_cell (GtkSignalListItemFactory *factory,
   if (column->type == COLUMN_CLAIMS)
     {
       gtk_widget_add_css_class (label, "claim-disputed");
-      gtk_widget_set_tooltip_text (label, *text ? _("The source articles misquote this item") : NULL);
+      suanli_cell_set_tooltip (label, *text ? _("The source articles misquote this item") : NULL);
     }
   else if (column->type == COLUMN_SPEC)
     {
@@ -388,7 +389,7 @@ bind_number_cell (GtkSignalListItemFactory *factory,
                                                                  spec->source,
                                                                  suanli_confidence_get_title (spec->confidence))
                                               : NULL;
-      gtk_widget_set_tooltip_text (label, tooltip);
+      suanli_cell_set_tooltip (label, tooltip);
     }
 }
 

@@ -11,6 +11,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "suanli-cell-tooltip.h"
 #include "suanli-stat-row.h"
 #include "suanli-stats-table.h"
 #include "suanli-units.h"
@@ -107,12 +108,12 @@ bind_cell (GtkSignalListItemFactory *factory,
                                  : g_strdup (suanli_stat_row_get_name (row));
 
       gtk_label_set_text (label, suanli_stat_row_get_name (row));
-      gtk_widget_set_tooltip_text (GTK_WIDGET (label), tooltip);
+      suanli_cell_set_tooltip (GTK_WIDGET (label), tooltip);
     }
   else if (g_array_index (self->columns, SuanliStatColumn, index).kind == SUANLI_STAT_NOTE)
     {
       gtk_label_set_text (label, suanli_stat_row_get_note (row));
-      gtk_widget_set_tooltip_text (GTK_WIDGET (label), suanli_stat_row_get_note (row));
+      suanli_cell_set_tooltip (GTK_WIDGET (label), suanli_stat_row_get_note (row));
     }
   else
     {
