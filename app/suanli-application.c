@@ -165,6 +165,30 @@ load_catalog (SuanliApplication *self)
                                       g_object_ref (self));
 }
 
+/* The first load starts once the first window has painted its first frame. Until then the main
+ * thread and the renderer's threads are busy building and drawing that frame, and on a machine
+ * with few cores a loading thread would take its CPU time from them: the window would come later,
+ * the catalog no sooner. */
+static void
+on_first_frame_painted (GdkFrameClock *clock,
+                        gpointer       user_data)
+{
+  SuanliApplication *self = SUANLI_APPLICATION (user_data);
+
+  g_signal_handlers_disconnect_by_func (clock, on_first_frame_painted, user_data);
+  if (self->catalog_loading == NULL)
+    load_catalog (self);
+}
+
+static void
+on_first_window_mapped (GtkWidget *window,
+                        gpointer   user_data)
+{
+  g_signal_handlers_disconnect_by_func (window, on_first_window_mapped, user_data);
+  g_signal_connect_object (gtk_widget_get_frame_clock (window), "after-paint", G_CALLBACK (on_first_frame_painted),
+                           user_data, 0);
+}
+
 static SuanliWindow *
 ensure_window (SuanliApplication *self)
 {
@@ -176,6 +200,8 @@ ensure_window (SuanliApplication *self)
 
   workspace = suanli_workspace_new (self->catalog);
   window = GTK_WINDOW (suanli_window_new (GTK_APPLICATION (self), workspace));
+  if (self->catalog_loading == NULL)
+    g_signal_connect_object (window, "map", G_CALLBACK (on_first_window_mapped), self, 0);
   show_pending_catalog_problems (self, SUANLI_WINDOW (window));
   return SUANLI_WINDOW (window);
 }
@@ -297,11 +323,12 @@ suanli_application_startup (GApplication *application)
                            G_CALLBACK (on_color_scheme_changed), self, 0);
   apply_color_scheme (self);
 
-  /* One catalog for every window: empty at first, filled when the load in a thread is done. */
+  /* One catalog for every window: empty at first, filled when the load in a thread is done. That
+   * starts when the first window has painted (on_first_frame_painted), or at once when the folders
+   * change. */
   self->catalog = suanli_catalog_new ();
   g_signal_connect_object (self->settings, "changed::catalog-folders", G_CALLBACK (load_catalog), self,
                            G_CONNECT_SWAPPED);
-  load_catalog (self);
 }
 
 static void
