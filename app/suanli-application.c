@@ -21,8 +21,6 @@ struct _SuanliApplication
   SuanliCatalog  *catalog;
   GCancellable   *catalog_loading;
   GStrv           catalog_problems;   /* not yet shown: no window was open when they came */
-  SuanliCatalog  *catalog_arrived;    /* loaded, to go in once the window has painted */
-  guint           catalog_idle;
 };
 
 G_DEFINE_FINAL_TYPE (SuanliApplication, suanli_application, ADW_TYPE_APPLICATION)
@@ -105,17 +103,6 @@ show_pending_catalog_problems (SuanliApplication *self,
                                        g_steal_pointer (&self->catalog_problems), (GDestroyNotify) g_strfreev);
 }
 
-static gboolean
-replace_catalog (gpointer user_data)
-{
-  SuanliApplication *self = user_data;
-  g_autoptr(SuanliCatalog) arrived = g_steal_pointer (&self->catalog_arrived);
-
-  self->catalog_idle = 0;
-  suanli_catalog_replace_all (self->catalog, arrived);
-  return G_SOURCE_REMOVE;
-}
-
 static void
 on_catalog_loaded (GObject      *source_object,
                    GAsyncResult *result,
@@ -129,11 +116,10 @@ on_catalog_loaded (GObject      *source_object,
 
   if (loaded == NULL)
     return;   /* cancelled by a newer load */
-  /* The pages build their tables and the first estimate once it is in: that waits until the window
-   * has painted its first frame, which GTK's redraws (at a higher priority than idle) come first. */
-  g_set_object (&self->catalog_arrived, loaded);
-  if (self->catalog_idle == 0)
-    self->catalog_idle = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, replace_catalog, self, NULL);
+  /* The pages build their tables and the first estimate now, in this callback. Not in an idle: while
+   * the spinner turns on a busy machine, GTK's frames (at a higher priority) would take every turn
+   * of the main loop and the catalog would never go in. */
+  suanli_catalog_replace_all (self->catalog, loaded);
 
   g_clear_pointer (&self->catalog_problems, g_strfreev);
   if (problems->len > 0)
@@ -459,8 +445,6 @@ suanli_application_dispose (GObject *object)
   g_cancellable_cancel (self->catalog_loading);
   g_clear_object (&self->catalog_loading);
   g_clear_pointer (&self->catalog_problems, g_strfreev);
-  g_clear_handle_id (&self->catalog_idle, g_source_remove);
-  g_clear_object (&self->catalog_arrived);
   g_clear_object (&self->settings);
   g_clear_object (&self->catalog);
 

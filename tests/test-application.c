@@ -422,6 +422,55 @@ test_user_catalog (Fixture       *fixture,
   suanli_test_await_label (window, title);
 }
 
+/* Draws a frame late, as a busy machine does: the next frame is due before this one is done. */
+static gboolean
+draw_late (GtkWidget     *widget,
+           GdkFrameClock *clock,
+           gpointer       user_data)
+{
+  g_usleep (25 * G_TIME_SPAN_MILLISECOND);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+item_is_in (gpointer data)
+{
+  SuanliApplication *application = data;
+
+  return suanli_catalog_lookup (suanli_application_get_catalog (application), "late-frames-accelerator") != NULL;
+}
+
+static gboolean
+item_is_out (gpointer data)
+{
+  return !item_is_in (data);
+}
+
+/* A load goes in while the window keeps drawing frames that come late (a spinner turning on a
+ * busy machine), which left nothing for the main loop's idle priority. */
+static void
+test_catalog_arrives_under_frames (Fixture       *fixture,
+                                   gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autofree char *file = g_build_filename (fixture->directory, "late.json", NULL);
+  const char *folders[] = { fixture->directory, NULL };
+  GtkWidget *window = GTK_WIDGET (activate (fixture));
+  guint ticking;
+
+  suanli_test_await (catalog_is_loaded, fixture->application);
+  g_assert_true (g_file_set_contents (file,
+    "{\"schema\": \"suanli-catalog/1\", \"items\": [{\"id\": \"late-frames-accelerator\",\n"
+    " \"kind\": \"accelerator\", \"vendor\": \"Test\", \"name\": \"Late Frames\",\n"
+    " \"summary\": {\"en\": \"x\", \"zh_CN\": \"x\"}}]}", -1, NULL));
+  ticking = gtk_widget_add_tick_callback (window, draw_late, NULL, NULL);
+  g_settings_set_strv (settings, "catalog-folders", folders);
+  suanli_test_await (item_is_in, fixture->application);
+  g_settings_reset (settings, "catalog-folders");
+  suanli_test_await (item_is_out, fixture->application);
+  gtk_widget_remove_tick_callback (window, ticking);
+}
+
 /* Writes the user's catalog files into a data folder of this test's own, which it returns. */
 static char *
 write_user_catalog (void)
@@ -474,6 +523,8 @@ main (int   argc,
   g_assert_no_error (error);
 
   g_test_add ("/application/user-catalog", Fixture, NULL, fixture_set_up, test_user_catalog, fixture_tear_down);
+  g_test_add ("/application/catalog-under-frames", Fixture, NULL, fixture_set_up, test_catalog_arrives_under_frames,
+              fixture_tear_down);
   g_test_add ("/application/accelerators", Fixture, NULL, fixture_set_up, test_accelerators, fixture_tear_down);
   g_test_add ("/application/one-window", Fixture, NULL, fixture_set_up, test_one_window_shares_the_catalog,
               fixture_tear_down);
