@@ -272,6 +272,23 @@ run_xdotool (char **argv)
   g_assert_true (g_spawn_check_wait_status (status, NULL));
 }
 
+/* Moves the pointer to (@x, @y) of @widget through the X server and then, unless @action is NULL,
+ * has xdotool do @action with @argument there ("click" "1", "key" "Escape"). */
+static void
+xdotool_at (GtkWidget  *widget,
+            double      x,
+            double      y,
+            const char *action,
+            const char *argument)
+{
+  g_autofree char *x_text = NULL;
+  g_autofree char *y_text = NULL;
+
+  screen_point (widget, x, y, &x_text, &y_text);
+  run_xdotool ((char *[]) { (char *) "xdotool", (char *) "mousemove", (char *) "--sync", x_text, y_text,
+                            (char *) action, (char *) argument, NULL });
+}
+
 /* Clicks the first mouse button at (@x, @y) of @widget through the X server (xdotool), as a person
  * would: the event goes through GDK and the widget's gestures like any other. The window must be
  * at the screen's top left corner, where Xvfb without a window manager puts it. */
@@ -280,12 +297,7 @@ suanli_test_click (GtkWidget *widget,
                    double     x,
                    double     y)
 {
-  g_autofree char *x_text = NULL;
-  g_autofree char *y_text = NULL;
-
-  screen_point (widget, x, y, &x_text, &y_text);
-  run_xdotool ((char *[]) { (char *) "xdotool", (char *) "mousemove", (char *) "--sync", x_text, y_text,
-                            (char *) "click", (char *) "1", NULL });
+  xdotool_at (widget, x, y, "click", "1");
 }
 
 /* Moves the pointer to (@x, @y) of @widget through the X server and leaves it there, as a person
@@ -295,11 +307,7 @@ suanli_test_point_at (GtkWidget *widget,
                       double     x,
                       double     y)
 {
-  g_autofree char *x_text = NULL;
-  g_autofree char *y_text = NULL;
-
-  screen_point (widget, x, y, &x_text, &y_text);
-  run_xdotool ((char *[]) { (char *) "xdotool", (char *) "mousemove", (char *) "--sync", x_text, y_text, NULL });
+  xdotool_at (widget, x, y, NULL, NULL);
 }
 
 /* Presses @keys ("Escape", "ctrl+w") in @widget's window through the X server: the pointer goes over
@@ -308,12 +316,7 @@ void
 suanli_test_key (GtkWidget  *widget,
                  const char *keys)
 {
-  g_autofree char *x_text = NULL;
-  g_autofree char *y_text = NULL;
-
-  screen_point (widget, gtk_widget_get_width (widget) / 2.0, gtk_widget_get_height (widget) / 2.0, &x_text, &y_text);
-  run_xdotool ((char *[]) { (char *) "xdotool", (char *) "mousemove", (char *) "--sync", x_text, y_text,
-                            (char *) "key", (char *) keys, NULL });
+  xdotool_at (widget, gtk_widget_get_width (widget) / 2.0, gtk_widget_get_height (widget) / 2.0, "key", keys);
 }
 
 /* What GTK has seen of a drag: the last event of the kind expected, at the place expected. */
