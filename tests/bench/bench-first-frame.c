@@ -34,7 +34,11 @@
 static gboolean catalog_arrived;
 
 static void
-on_catalog_changed (GListModel *catalog)
+on_catalog_changed (GListModel *catalog,
+                    guint       position,
+                    guint       removed,
+                    guint       added,
+                    gpointer    user_data)
 {
   catalog_arrived = g_list_model_get_n_items (catalog) > 0;
 }
