@@ -123,8 +123,12 @@ on_clock (SuanliRemoteCapture      *self,
   round_trip = (t3 - t0) - (t2 - t1);
   if (round_trip >= 0 && (self->best_round_trip < 0 || round_trip < self->best_round_trip))
     {
+      /* Each difference fits (all four are ≥ 0), their sum need not: t1 = t2 = 2^63 − 1 would
+       * wrap it. Halved first, the sum cannot. */
+      gint64 ahead = t1 - t0, behind = t2 - t3;
+
       self->best_round_trip = round_trip;
-      self->clock_offset = ((t1 - t0) + (t2 - t3)) / 2;
+      self->clock_offset = ahead / 2 + behind / 2 + (ahead % 2 + behind % 2) / 2;
     }
   if (--self->probes_left > 0)
     send_object (self, "clock", "t0", now_ns ());
