@@ -696,8 +696,11 @@ serve_no_jobs (SoupServer        *server,
   soup_server_message_set_status (message, SOUP_STATUS_OK, NULL);
   if (g_str_equal (path, "/v1/hello"))
     {
-      g_autofree char *proof = suanli_agent_proof (KEPT_ALIVE_TOKEN, g_hash_table_lookup (query, "challenge"));
-      g_autofree char *body = g_strdup_printf ("{\"proof\": \"%s\"}", proof);
+      GInetSocketAddress *local = G_INET_SOCKET_ADDRESS (soup_server_message_get_local_address (message));
+      g_autofree char *address = suanli_agent_address_text (local);
+      g_autofree char *proof = suanli_agent_proof (data != NULL ? data : KEPT_ALIVE_TOKEN,
+                                                   g_hash_table_lookup (query, "challenge"), address);
+      g_autofree char *body = g_strdup_printf ("{\"proof\": \"%s\", \"address\": \"%s\"}", proof, address);
 
       soup_server_message_set_response (message, "application/json", SOUP_MEMORY_COPY, body, strlen (body));
     }
@@ -833,7 +836,8 @@ record_request (SoupServer        *server,
                 GHashTable        *query,
                 gpointer           data)
 {
-  static const char looks_like_one[] = "{\"proof\": \"0000000000000000000000000000000000000000000000000000000000000000\"}";
+  static const char looks_like_one[] = "{\"proof\": \"0000000000000000000000000000000000000000000000000000000000000000\", "
+                                       "\"address\": \"127.0.0.1:7811\"}";
   GString *heard = data;
   SoupMessageHeadersIter iter;
   const char *name, *value;
@@ -1562,6 +1566,519 @@ test_many_connections (void)
   suanli_test_stop_agent (&agent);
 }
 
+/* ---- relays, redirections and endless answers ----------------------------------------------- */
+
+/* Whether this machine has an IPv6 loopback address to listen on. */
+static gboolean
+has_ipv6_loopback (void)
+{
+  g_autoptr(GSocket) probe = g_socket_new (G_SOCKET_FAMILY_IPV6, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL);
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV6);
+  g_autoptr(GSocketAddress) any_port = g_inet_socket_address_new (loopback, 0);
+
+  return probe != NULL && g_socket_bind (probe, any_port, FALSE, NULL);
+}
+
+/* The stranger's side of an attack needs a second user: root here and in CI, nobody there. */
+static gboolean
+can_be_a_stranger (void)
+{
+  if (getuid () == 0)
+    return TRUE;
+  g_test_skip ("not run as root: the stranger cannot run as another user (nobody) here, and the attack needs two");
+  return FALSE;
+}
+
+typedef struct
+{
+  GSubprocess      *process;
+  GDataInputStream *out;
+  guint             port;     /* where it listens, 0 when it could not */
+  char             *said;     /* its line when it could not listen */
+  GString          *heard;    /* everything the workbench sent it */
+} Stranger;
+
+/* Starts tests/stranger as user nobody: relaying ("relay") or redirecting ("redirect") what comes
+ * to @ip:@port to the agent at @agent_ip:@agent_port. Returns whether it listens. */
+static gboolean
+start_stranger (Stranger   *stranger,
+                const char *mode,
+                const char *ip,
+                guint       port,
+                const char *agent_ip,
+                guint       agent_port)
+{
+  g_autofree char *port_text = g_strdup_printf ("%u", port);
+  g_autofree char *agent_port_text = g_strdup_printf ("%u", agent_port);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *user = NULL;
+  g_autofree char *line = NULL;
+
+  stranger->process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, g_getenv ("SUANLI_STRANGER"), mode,
+                                        ip, port_text, agent_ip, agent_port_text, NULL);
+  g_assert_no_error (error);
+  stranger->out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (stranger->process));
+  stranger->heard = g_string_new (NULL);
+  user = g_data_input_stream_read_line_utf8 (stranger->out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (user, ==, "user nobody");
+  line = g_data_input_stream_read_line_utf8 (stranger->out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  g_test_message ("the stranger on %s: %s", ip, line);
+  if (g_str_has_prefix (line, "listening "))
+    stranger->port = (guint) g_ascii_strtoull (line + strlen ("listening "), NULL, 10);
+  else
+    stranger->said = g_steal_pointer (&line);
+  return stranger->port != 0;
+}
+
+/* Ends the stranger and collects all it heard. */
+static void
+stop_stranger (Stranger *stranger)
+{
+  char buffer[4096];
+  gssize got;
+
+  if (stranger->process == NULL)
+    return;
+  g_subprocess_force_exit (stranger->process);
+  g_subprocess_wait (stranger->process, NULL, NULL);
+  /* Its children (one a connection) die with it, and the pipe ends. */
+  while ((got = g_input_stream_read (G_INPUT_STREAM (stranger->out), buffer, sizeof buffer, NULL, NULL)) > 0)
+    g_string_append_len (stranger->heard, buffer, got);
+  g_test_message ("the stranger heard:\n%s", stranger->heard->str);
+  g_clear_object (&stranger->out);
+  g_clear_object (&stranger->process);
+}
+
+static void
+free_stranger (Stranger *stranger)
+{
+  stop_stranger (stranger);
+  g_string_free (stranger->heard, TRUE);
+  g_free (stranger->said);
+}
+
+/* Another user relays [::1]:PORT to the agent on 127.0.0.1:PORT, where GLib looks first for
+ * localhost: the agent listens on [::1]:PORT itself, so the stranger cannot. And a stranger who
+ * relays another port on ::1 to the agent gets an answer that names the agent's own address,
+ * which the workbench refuses: the token never reaches the stranger, listing or capturing. */
+static void
+test_hello_relayed (void)
+{
+  GSubprocess *job = NULL;
+  Agent agent = { 0 };
+  Stranger same_port = { 0 }, other_port = { 0 };
+  g_autoptr(SuanliAgentClient) client = NULL;
+  g_autoptr(SuanliAgentClient) relayed = NULL;
+  g_autoptr(GPtrArray) jobs = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *localhost = NULL, *through = NULL, *reached = NULL;
+  gboolean squatted;
+
+  if (!can_be_a_stranger ())
+    return;
+  if (!has_ipv6_loopback ())
+    {
+      g_test_skip ("this machine has no IPv6 loopback (::1): no one can listen there, so there is no relay to "
+                   "check (the agent then listens on 127.0.0.1 alone)");
+      return;
+    }
+  job = suanli_test_start_job (1000, 30, 0);
+  suanli_test_start_agent (&agent, NULL);
+
+  squatted = start_stranger (&same_port, "relay", "::1", agent.port, "127.0.0.1", agent.port);
+  localhost = g_strdup_printf ("localhost:%u", agent.port);
+  client = suanli_agent_client_new (localhost, agent.token, &error);
+  g_assert_no_error (error);
+  jobs = list_jobs (client, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (jobs->len, ==, 1);
+  stop_stranger (&same_port);
+  g_assert_null (strstr (same_port.heard->str, agent.token));
+  g_assert_false (squatted);
+  g_assert_nonnull (strstr (same_port.said, "in use"));
+
+  g_assert_true (start_stranger (&other_port, "relay", "::1", 0, "127.0.0.1", agent.port));
+  through = g_strdup_printf ("[::1]:%u", other_port.port);
+  relayed = suanli_agent_client_new (through, agent.token, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&jobs, g_ptr_array_unref);
+  jobs = list_jobs (relayed, &error);
+  g_assert_null (jobs);
+  g_test_message ("%s", error->message);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED);
+  reached = g_strdup_printf ("answered for 127.0.0.1:%u, but the workbench reached [::1]:%u", agent.port,
+                             other_port.port);
+  g_assert_nonnull (strstr (error->message, reached));
+  g_clear_error (&error);
+  suanli_agent_client_connect_async (relayed, "/v1/jobs/1/capture", NULL, got_result, &result);
+  g_assert_true (run_until (is_set, &result));
+  g_assert_null (suanli_agent_client_connect_finish (relayed, result, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED);
+  stop_stranger (&other_port);
+  g_assert_nonnull (strstr (other_port.heard->str, "GET /v1/hello"));
+  g_assert_null (strstr (other_port.heard->str, agent.token));
+  g_assert_null (strstr (other_port.heard->str, "/v1/jobs"));
+
+  free_stranger (&same_port);
+  free_stranger (&other_port);
+  suanli_test_stop_agent (&agent);
+  suanli_test_stop_job (job);
+}
+
+/* Another user answers the hello with a 302 to the real agent (which then answers it): the
+ * workbench follows no redirection, names the agent in its error, and sends the token nowhere. */
+static void
+test_hello_redirected (void)
+{
+  Agent agent = { 0 };
+  Stranger stranger = { 0 };
+  g_autoptr(SuanliAgentClient) client = NULL;
+  g_autoptr(GPtrArray) jobs = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *address = NULL;
+
+  if (!can_be_a_stranger ())
+    return;
+  suanli_test_start_agent (&agent, NULL);
+  g_assert_true (start_stranger (&stranger, "redirect", "127.0.0.1", 0, "127.0.0.1", agent.port));
+  address = g_strdup_printf ("127.0.0.1:%u", stranger.port);
+  client = suanli_agent_client_new (address, agent.token, &error);
+  g_assert_no_error (error);
+  jobs = list_jobs (client, &error);
+  stop_stranger (&stranger);
+  g_assert_nonnull (strstr (stranger.heard->str, "GET /v1/hello"));
+  g_assert_null (strstr (stranger.heard->str, agent.token));
+  g_assert_null (strstr (stranger.heard->str, "/v1/jobs"));
+  g_assert_null (jobs);
+  g_test_message ("%s", error->message);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED);
+  g_assert_nonnull (strstr (error->message, address));
+  g_assert_nonnull (strstr (error->message, "a redirection"));
+  free_stranger (&stranger);
+  suanli_test_stop_agent (&agent);
+}
+
+/* Another user holds [::1]:PORT before the agent starts on PORT: the agent will not listen on
+ * 127.0.0.1:PORT alone, where localhost would find the stranger first; it says why and ends. */
+static void
+test_loopback_squatted (void)
+{
+  Stranger stranger = { 0 };
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_PIPE |
+                                                                       G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
+  g_autoptr(GSubprocess) agent = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDataInputStream) errors = NULL;
+  g_autofree char *option = NULL, *said = NULL, *named = NULL;
+  gsize length = 0;
+
+  if (!can_be_a_stranger ())
+    return;
+  if (!has_ipv6_loopback ())
+    {
+      g_test_skip ("this machine has no IPv6 loopback (::1): no one can hold it, and the agent listens on "
+                   "127.0.0.1 alone");
+      return;
+    }
+  g_assert_true (start_stranger (&stranger, "relay", "::1", 0, "127.0.0.1", 9));
+  option = g_strdup_printf ("--port=%u", stranger.port);
+  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
+  agent = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("SUANLI_AGENT"), option, NULL);
+  g_assert_no_error (error);
+  suanli_test_await (has_exited, agent);
+  g_assert_false (g_subprocess_get_successful (agent));
+  errors = g_data_input_stream_new (g_subprocess_get_stderr_pipe (agent));
+  said = g_data_input_stream_read_upto (errors, "", 0, &length, NULL, NULL);
+  g_test_message ("%s", said);
+  named = g_strdup_printf ("cannot listen on [::1]:%u", stranger.port);
+  g_assert_nonnull (strstr (said, named));
+  free_stranger (&stranger);
+}
+
+typedef enum
+{
+  ENDLESS_HELLO,     /* the hello's answer never ends */
+  TRICKLING_HELLO,   /* the hello's answer comes a byte a second */
+  ENDLESS_JOBS,      /* a good hello, then a list of jobs that never ends */
+  OLD_HELLO,         /* the first protocol's hello, which binds no address */
+} Answer;
+
+#define ENDLESS_TOKEN "a-token-for-endless-answers-0123456789abcd"
+#define ENDLESS_STOP (256u << 20)   /* bytes after which even the endless answer ends */
+
+typedef struct
+{
+  GSocket *listener;
+  Answer   answer;
+  guint64  sent;        /* body bytes the last connection took */
+  gboolean cut;         /* the client closed it before its end */
+  gboolean stop;        /* the client is done: take no more connections */
+  gboolean done;        /* set by the squatter's thread as it ends */
+} Squatter;
+
+/* The request line's target, and the challenge in it. */
+static char *
+read_request (GSocket *connection)
+{
+  char request[8192];
+  gsize have = 0;
+
+  request[0] = '\0';
+  while (have < sizeof request - 1 && strstr (request, "\r\n\r\n") == NULL)
+    {
+      gssize got = g_socket_receive (connection, request + have, sizeof request - 1 - have, NULL, NULL);
+
+      if (got <= 0)
+        break;
+      have += (gsize) got;
+      request[have] = '\0';
+    }
+  return g_strndup (request, strcspn (request, "\r\n"));
+}
+
+/* A program squatting a remembered agent's port: it answers as Squatter.answer says, each
+ * connection in turn, until the client cuts one short or all is sent. */
+static gpointer
+squat (gpointer data)
+{
+  Squatter *squatter = data;
+  static const char head[] = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n";
+
+  for (;;)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GSocket) connection = g_socket_accept (squatter->listener, NULL, &error);
+      g_autofree char *line = NULL;
+      char chunk[65536];
+      const char *challenge;
+
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT) && !g_atomic_int_get (&squatter->stop))
+        continue;
+      if (connection == NULL)
+        break;
+      g_socket_set_timeout (connection, 0);
+      g_socket_set_blocking (connection, TRUE);
+      line = read_request (connection);
+      squatter->sent = 0;
+      if (g_socket_send (connection, head, strlen (head), NULL, NULL) < 0)
+        break;
+      if ((challenge = strstr (line, "challenge=")) != NULL &&
+          (squatter->answer == ENDLESS_JOBS || squatter->answer == OLD_HELLO))
+        {
+          g_autoptr(GSocketAddress) local = g_socket_get_local_address (connection, NULL);
+          g_autofree char *address = suanli_agent_address_text (G_INET_SOCKET_ADDRESS (local));
+          g_autofree char *wanted = g_strndup (challenge + strlen ("challenge="), SUANLI_AGENT_CHALLENGE_LENGTH);
+          g_autofree char *proof = NULL, *body = NULL;
+
+          if (squatter->answer == OLD_HELLO)
+            {
+              g_autoptr(GHmac) hmac = g_hmac_new (G_CHECKSUM_SHA256, (const guchar *) ENDLESS_TOKEN,
+                                                  strlen (ENDLESS_TOKEN));
+
+              g_hmac_update (hmac, (const guchar *) "suanli-agent-hello/1:", strlen ("suanli-agent-hello/1:"));
+              g_hmac_update (hmac, (const guchar *) wanted, strlen (wanted));
+              proof = g_strdup (g_hmac_get_string (hmac));
+              body = g_strdup_printf ("{\"proof\": \"%s\"}", proof);
+            }
+          else
+            {
+              proof = suanli_agent_proof (ENDLESS_TOKEN, wanted, address);
+              body = g_strdup_printf ("{\"proof\": \"%s\", \"address\": \"%s\"}", proof, address);
+            }
+          g_socket_send (connection, body, strlen (body), NULL, NULL);
+          g_socket_close (connection, NULL);
+          continue;
+        }
+      if (squatter->answer == OLD_HELLO)
+        {
+          g_socket_send (connection, "[]", 2, NULL, NULL);
+          g_socket_close (connection, NULL);
+          continue;
+        }
+      memset (chunk, ' ', sizeof chunk);
+      chunk[0] = '[';
+      while (squatter->sent < ENDLESS_STOP)
+        {
+          gsize size = squatter->answer == TRICKLING_HELLO ? 1 : sizeof chunk;
+          gssize put = g_socket_send (connection, chunk, size, NULL, NULL);
+
+          if (put <= 0)
+            {
+              squatter->cut = TRUE;
+              break;
+            }
+          squatter->sent += (guint64) put;
+          chunk[0] = ' ';
+          if (squatter->answer == TRICKLING_HELLO)
+            g_usleep (G_USEC_PER_SEC);
+        }
+      break;
+    }
+  g_atomic_int_set (&squatter->done, TRUE);
+  return NULL;
+}
+
+/* Lists the jobs of a squatter answering as @answer; returns the error, and what it sent. */
+static GError *
+list_from_squatter (Answer    answer,
+                    guint     seconds,
+                    Squatter *squatter)
+{
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any_port = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autoptr(SuanliAgentClient) client = NULL;
+  g_autoptr(GPtrArray) jobs = NULL;
+  g_autofree char *address = NULL;
+  GError *error = NULL;
+  GThread *thread;
+
+  squatter->answer = answer;
+  squatter->listener = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL);
+  g_assert_true (g_socket_bind (squatter->listener, any_port, TRUE, NULL));
+  g_assert_true (g_socket_listen (squatter->listener, NULL));
+  g_socket_set_timeout (squatter->listener, 1);   /* to look at squatter->stop now and then */
+  bound = g_socket_get_local_address (squatter->listener, NULL);
+  address = g_strdup_printf ("127.0.0.1:%u", g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
+  thread = g_thread_new ("squatter", squat, squatter);
+  client = suanli_agent_client_new (address, ENDLESS_TOKEN, &error);
+  g_assert_no_error (error);
+  suanli_agent_client_set_timeout (client, seconds);
+  jobs = list_jobs (client, &error);
+  /* The client has let go: the squatter's last send fails, or it sent all it had. */
+  g_atomic_int_set (&squatter->stop, TRUE);
+  g_assert_true (run_until (is_true, &squatter->done));
+  g_clear_object (&client);
+  g_thread_join (thread);
+  g_clear_object (&squatter->listener);
+  g_test_message ("the squatter sent %" G_GUINT64_FORMAT " bytes of body%s", squatter->sent,
+                  squatter->cut ? ", and then the client cut the connection" : "");
+  if (error != NULL)
+    g_test_message ("%s", error->message);
+  return error;
+}
+
+/* A squatter's endless answer to the hello, and after a good hello an endless list of jobs: the
+ * client stops reading at its limit, with an error naming the agent, and cuts the connection. */
+static void
+test_endless_answers (void)
+{
+  Squatter squatter = { 0 };
+  g_autoptr(GError) hello_error = list_from_squatter (ENDLESS_HELLO, 30, &squatter);
+  g_autoptr(GError) jobs_error = NULL;
+
+  g_assert_nonnull (hello_error);
+  g_assert_nonnull (strstr (hello_error->message, "more than 4096 bytes"));
+  g_assert_true (squatter.cut);
+  g_assert_cmpuint (squatter.sent, <, 64u << 20);
+
+  memset (&squatter, 0, sizeof squatter);
+  jobs_error = list_from_squatter (ENDLESS_JOBS, 30, &squatter);
+  g_assert_nonnull (jobs_error);
+  g_assert_nonnull (strstr (jobs_error->message, "more than 4194304 bytes"));
+  g_assert_true (squatter.cut);
+  g_assert_cmpuint (squatter.sent, <, 64u << 20);
+}
+
+/* An answer that comes a byte a second is never idle long enough for a per-read timeout: the
+ * request's own deadline ends it, with an error saying so. */
+static void
+test_trickling_answer (void)
+{
+  Squatter squatter = { 0 };
+  g_autoptr(GError) error = list_from_squatter (TRICKLING_HELLO, 2, &squatter);
+
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT);
+  g_assert_nonnull (strstr (error->message, "within 2 s"));
+  g_assert_nonnull (strstr (error->message, "127.0.0.1:"));
+  g_assert_true (squatter.cut);
+}
+
+/* An agent of the first protocol proves the token without binding an address: refused, with an
+ * error that says to update it, rather than accepted. */
+static void
+test_old_hello (void)
+{
+  Squatter squatter = { 0 };
+  g_autoptr(GError) error = list_from_squatter (OLD_HELLO, 30, &squatter);
+
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED);
+  g_assert_nonnull (strstr (error->message, "update suanli-agent there"));
+}
+
+/* A fake agent answering every clock probe with t1 = t2 = 2^63 − 1, then starting. */
+static void
+clock_at_the_end (SoupWebsocketConnection *connection,
+                  SoupWebsocketDataType    type,
+                  GBytes                  *message,
+                  gpointer                 data)
+{
+  g_auto(SuanliAgentMessage) read = { 0 };
+
+  if (!suanli_agent_message_read (g_bytes_get_data (message, NULL), g_bytes_get_size (message), &read, NULL))
+    return;
+  if (read.type == SUANLI_AGENT_MESSAGE_CLOCK)
+    {
+      g_autofree char *answer = g_strdup_printf ("{\"type\": \"clock\", \"t0\": %" G_GINT64_FORMAT ", \"t1\": %"
+                                                 G_GINT64_FORMAT ", \"t2\": %" G_GINT64_FORMAT "}", read.t0,
+                                                 G_MAXINT64, G_MAXINT64);
+
+      soup_websocket_connection_send_text (connection, answer);
+    }
+  else if (read.type == SUANLI_AGENT_MESSAGE_START)
+    soup_websocket_connection_send_text (connection, "{\"type\": \"started\"}");
+}
+
+static void
+serve_clock_at_the_end (SoupServer              *server,
+                        SoupServerMessage       *message,
+                        const char              *path,
+                        SoupWebsocketConnection *connection,
+                        gpointer                 data)
+{
+  g_signal_connect (connection, "message", G_CALLBACK (clock_at_the_end), NULL);
+  g_object_set_data_full (G_OBJECT (server), "connection", g_object_ref (connection), g_object_unref);
+}
+
+/* Clock answers at the end of time: the offset is reckoned without overflow (the agent's clock is
+ * far ahead), not wrapped into one far behind. */
+static void
+test_clock_overflow (void)
+{
+  g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
+  g_autoptr(SuanliAgentClient) client = NULL;
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(SuanliLiveCapture) capture = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *address = NULL;
+  SuanliLiveJob job = { .pid = 1, .host = (char *) "far-future", .command = (char *) "job", .rank = -1,
+                        .state = (char *) "idle", .pid_namespace = (char *) "" };
+  Ending ending = { 0 };
+  gint64 offset;
+  GSList *uris;
+
+  soup_server_add_handler (server, "/v1/hello", serve_no_jobs, (gpointer) ENDLESS_TOKEN, NULL);
+  soup_server_add_websocket_handler (server, "/v1/jobs/1/capture", NULL, NULL, serve_clock_at_the_end, NULL, NULL);
+  g_assert_true (soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error));
+  uris = soup_server_get_uris (server);
+  address = g_strdup_printf ("127.0.0.1:%d", g_uri_get_port (uris->data));
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  client = suanli_agent_client_new (address, ENDLESS_TOKEN, &error);
+  g_assert_no_error (error);
+  job.agent = address;
+  capture = suanli_remote_capture_new (client, trace, &job);
+  start_capture (capture, &ending);
+  offset = suanli_remote_capture_get_clock_offset (SUANLI_REMOTE_CAPTURE (capture));
+  g_test_message ("offset %" G_GINT64_FORMAT " ns", offset);
+  g_assert_cmpint (offset, >, G_MAXINT64 / 2);
+  g_clear_object (&capture);
+  g_clear_pointer (&ending.error, g_error_free);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1601,6 +2118,13 @@ main (int    argc,
   g_test_add_func ("/agent/connection-limit", test_connection_limit);
   g_test_add_func ("/agent/socket-folder", test_socket_folder);
   g_test_add_func ("/agent/many-connections", test_many_connections);
+  g_test_add_func ("/agent/hello-relayed", test_hello_relayed);
+  g_test_add_func ("/agent/hello-redirected", test_hello_redirected);
+  g_test_add_func ("/agent/loopback-squatted", test_loopback_squatted);
+  g_test_add_func ("/agent/endless-answers", test_endless_answers);
+  g_test_add_func ("/agent/trickling-answer", test_trickling_answer);
+  g_test_add_func ("/agent/old-hello", test_old_hello);
+  g_test_add_func ("/agent/clock-overflow", test_clock_overflow);
   status = g_test_run ();
   suanli_test_remove_tree (runtime_dir);
   return status;

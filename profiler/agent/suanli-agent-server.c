@@ -254,13 +254,20 @@ serve (SoupServer        *server,
     {
       const char *challenge = query != NULL ? g_hash_table_lookup (query, "challenge") : NULL;
 
+      GSocketAddress *reached = soup_server_message_get_local_address (message);
+
       if (!suanli_agent_challenge_check (challenge))
         refuse (message, SOUP_STATUS_BAD_REQUEST, "a challenge is 64 lowercase hexadecimal digits");
+      else if (!G_IS_INET_SOCKET_ADDRESS (reached))
+        refuse (message, SOUP_STATUS_INTERNAL_SERVER_ERROR, "no address to answer for");
       else
         {
-          g_autofree char *proof = suanli_agent_proof (self->token, challenge);
+          /* The answer binds this side of the connection: one relayed from another address is
+           * worthless to the workbench (suanli-agent-proof.c). */
+          g_autofree char *address = suanli_agent_address_text (G_INET_SOCKET_ADDRESS (reached));
+          g_autofree char *proof = suanli_agent_proof (self->token, challenge, address);
 
-          reply_json (message, g_strdup_printf ("{\"proof\": \"%s\"}\n", proof));
+          reply_json (message, g_strdup_printf ("{\"proof\": \"%s\", \"address\": \"%s\"}\n", proof, address));
         }
     }
   else if (g_str_equal (path, "/v1/jobs"))
@@ -478,6 +485,91 @@ is_loopback (GInetAddress *address)
   return g_inet_address_get_is_loopback (address);
 }
 
+/* 127.0.0.1 or ::1: the addresses "localhost" names. */
+static gboolean
+is_localhost (GInetAddress *address)
+{
+  g_autofree char *text = g_inet_address_to_string (address);
+
+  return g_str_equal (text, "127.0.0.1") || g_str_equal (text, "::1");
+}
+
+static gboolean
+listen_at (SuanliAgentServer       *self,
+           const char              *ip,
+           guint                    port,
+           SoupServerListenOptions  flags,
+           GError                 **error)
+{
+  g_autoptr(GInetAddress) address = g_inet_address_new_from_string (ip);
+  g_autoptr(GSocketAddress) socket_address = g_inet_socket_address_new (address, (guint16) port);
+
+  return soup_server_listen (self->server, socket_address, flags, error);
+}
+
+/* Whether this machine has an IPv6 loopback address that can be listened on. */
+static gboolean
+has_ipv6_loopback (void)
+{
+  g_autoptr(GSocket) probe = g_socket_new (G_SOCKET_FAMILY_IPV6, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL);
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV6);
+  g_autoptr(GSocketAddress) any_port = g_inet_socket_address_new (loopback, 0);
+
+  return probe != NULL && g_socket_bind (probe, any_port, FALSE, NULL);
+}
+
+/* The port of the (first) socket listening. */
+static guint
+listening_port (SuanliAgentServer *self)
+{
+  GSList *listeners = soup_server_get_listeners (self->server);
+  g_autoptr(GSocketAddress) local = listeners != NULL ? g_socket_get_local_address (listeners->data, NULL) : NULL;
+
+  g_slist_free (listeners);
+  return local != NULL ? g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local)) : 0;
+}
+
+/* GLib resolves "localhost" to ::1 first, then 127.0.0.1: an agent listening on one of them alone
+ * leaves the other to another user, who is found first and can relay the hello. So the agent on
+ * loopback listens on both, on the same port, or does not start; 127.0.0.1 alone only where this
+ * machine has no IPv6 loopback, which no one can listen on either. With port 0, a port free on
+ * both is looked for. */
+static gboolean
+listen_on_loopback (SuanliAgentServer       *self,
+                    guint                    port,
+                    SoupServerListenOptions  flags,
+                    GError                 **error)
+{
+  if (!has_ipv6_loopback ())
+    {
+      g_message ("this machine has no IPv6 loopback (::1): listening on 127.0.0.1 alone, "
+                 "where no one else can listen on ::1 either");
+      return listen_at (self, "127.0.0.1", port, flags, error);
+    }
+  for (guint attempt = 0; attempt < 32; attempt++)
+    {
+      g_autoptr(GError) failure = NULL;
+      guint bound;
+
+      if (!listen_at (self, "127.0.0.1", port, flags, error))
+        return FALSE;
+      bound = listening_port (self);
+      if (listen_at (self, "::1", bound, flags, &failure))
+        return TRUE;
+      soup_server_disconnect (self->server);
+      if (port != 0 || !g_error_matches (failure, G_IO_ERROR, G_IO_ERROR_ADDRESS_IN_USE))
+        {
+          g_set_error (error, G_IO_ERROR, g_error_matches (failure, G_IO_ERROR, G_IO_ERROR_ADDRESS_IN_USE)
+                                            ? G_IO_ERROR_ADDRESS_IN_USE : G_IO_ERROR_FAILED,
+                       "cannot listen on [::1]:%u (%s): on 127.0.0.1:%u alone, whoever listens on [::1]:%u would be "
+                       "found first as localhost", bound, failure->message, bound, bound);
+          return FALSE;
+        }
+    }
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_ADDRESS_IN_USE, "found no port free on both 127.0.0.1 and ::1");
+  return FALSE;
+}
+
 /**
  * suanli_agent_server_new:
  *
@@ -491,6 +583,7 @@ suanli_agent_server_new (const SuanliAgentOptions *options,
   g_autoptr(SuanliAgentServer) self = g_object_new (SUANLI_TYPE_AGENT_SERVER, NULL);
   g_autoptr(GInetAddress) address = g_inet_address_new_from_string (options->address);
   g_autoptr(GSocketAddress) socket_address = NULL;
+  SoupServerListenOptions flags = options->certificate != NULL ? SOUP_SERVER_LISTEN_HTTPS : 0;
 
   if (address == NULL)
     {
@@ -523,20 +616,34 @@ suanli_agent_server_new (const SuanliAgentOptions *options,
   g_signal_connect (self->server, "request-finished", G_CALLBACK (log_request), self);
   g_signal_connect (self->server, "request-started", G_CALLBACK (limit_idleness), self);
 
-  socket_address = g_inet_socket_address_new (address, (guint16) options->port);
-  if (!soup_server_listen (self->server, socket_address, options->certificate != NULL ? SOUP_SERVER_LISTEN_HTTPS : 0,
-                           error))
-    return NULL;
+  if (is_localhost (address))
+    {
+      if (!listen_on_loopback (self, options->port, flags, error))
+        return NULL;
+    }
+  else
+    {
+      socket_address = g_inet_socket_address_new (address, (guint16) options->port);
+      if (!soup_server_listen (self->server, socket_address, flags, error))
+        return NULL;
+    }
   return g_steal_pointer (&self);
 }
 
-/* Returns: (transfer full): where the server listens, as a URL ("http://127.0.0.1:7811/"). */
+/* Returns: (transfer full): where the server listens, as URLs parted by ", "
+ * ("http://127.0.0.1:7811/, http://[::1]:7811/"). */
 char *
 suanli_agent_server_get_url (SuanliAgentServer *self)
 {
   GSList *uris = soup_server_get_uris (self->server);
-  char *text = uris != NULL ? g_uri_to_string (uris->data) : g_strdup ("");
+  GString *text = g_string_new (NULL);
 
+  for (GSList *uri = uris; uri != NULL; uri = uri->next)
+    {
+      g_autofree char *one = g_uri_to_string (uri->data);
+
+      g_string_append_printf (text, "%s%s", text->len > 0 ? ", " : "", one);
+    }
   g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
-  return text;
+  return g_string_free (text, FALSE);
 }

@@ -7,6 +7,13 @@
  * nowhere else, and only after the agent has answered a fresh challenge with it (the hello, in
  * suanli-agent-proof.c): something else listening at the agent's address learns nothing.
  *
+ * On loopback the host is resolved once, and every request goes to that one socket address, the
+ * one the agent's answer must name: "localhost" is ::1 first and 127.0.0.1 then, and another user
+ * listening on the one the agent is not could relay the hello to it. No redirection is followed
+ * (a 3xx is an error): the token goes only where the proof came from. Each answer's body is read
+ * within a size and the whole request within a deadline (suanli-bounded-request.c): a program
+ * squatting a remembered agent's port cannot hold the workbench with an endless answer.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -17,9 +24,12 @@
 #include "suanli-agent-client.h"
 #include "suanli-agent-proof.h"
 #include "suanli-agent-protocol.h"
+#include "suanli-bounded-request.h"
 #include "suanli-json-depth.h"
 
 #define MAX_JOBS_REPLY (4u << 20)
+#define MAX_HELLO_REPLY 4096
+#define REQUEST_SECONDS 30
 
 struct _SuanliAgentClient
 {
@@ -30,6 +40,8 @@ struct _SuanliAgentClient
   char            *address;     /* as the user wrote it */
   char            *token;
   GTlsCertificate *pinned;
+  char            *reached;     /* plain HTTP: the one socket address connected to, "[::1]:7811" */
+  guint            seconds;     /* each request's deadline */
 };
 
 G_DEFINE_FINAL_TYPE (SuanliAgentClient, suanli_agent_client, G_TYPE_OBJECT)
@@ -42,6 +54,7 @@ suanli_agent_client_finalize (GObject *object)
   g_clear_object (&self->session);
   g_clear_pointer (&self->base, g_uri_unref);
   g_free (self->address);
+  g_free (self->reached);
   if (self->token != NULL)
     memset (self->token, 0, strlen (self->token));
   g_free (self->token);
@@ -58,7 +71,7 @@ suanli_agent_client_class_init (SuanliAgentClientClass *klass)
 static void
 suanli_agent_client_init (SuanliAgentClient *self)
 {
-  self->session = soup_session_new_with_options ("timeout", 10, "idle-timeout", 30, NULL);
+  self->seconds = REQUEST_SECONDS;
 }
 
 static gboolean
@@ -107,6 +120,32 @@ parse_address (const char  *address,
                       g_uri_get_port (uri) > 0 ? g_uri_get_port (uri) : SUANLI_AGENT_DEFAULT_PORT, "", NULL, NULL);
 }
 
+/* Returns: (transfer full) (nullable): the socket address @base's loopback host names first
+ * ("localhost" is resolved, on this machine only), or NULL with @error. */
+static GInetSocketAddress *
+resolve_loopback (GUri        *base,
+                  const char  *address,
+                  GError     **error)
+{
+  g_autoptr(GInetAddress) literal = g_inet_address_new_from_string (g_uri_get_host (base));
+  g_autoptr(GError) failure = NULL;
+  GList *found = NULL;
+  GInetSocketAddress *first;
+
+  if (literal != NULL)
+    return G_INET_SOCKET_ADDRESS (g_inet_socket_address_new (literal, (guint16) g_uri_get_port (base)));
+  found = g_resolver_lookup_by_name (g_resolver_get_default (), g_uri_get_host (base), NULL, &failure);
+  if (found == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("Cannot find the agent at %s: %s"), address,
+                   failure->message);
+      return NULL;
+    }
+  first = G_INET_SOCKET_ADDRESS (g_inet_socket_address_new (found->data, (guint16) g_uri_get_port (base)));
+  g_resolver_free_addresses (found);
+  return first;
+}
+
 /**
  * suanli_agent_client_new:
  * @address: "host", "host:port" or a URL
@@ -119,16 +158,33 @@ suanli_agent_client_new (const char  *address,
                          const char  *token,
                          GError     **error)
 {
-  GUri *base = parse_address (address, error);
+  g_autoptr(GUri) base = parse_address (address, error);
+  g_autoptr(GInetSocketAddress) reached = NULL;
   SuanliAgentClient *self;
 
   if (base == NULL)
     return NULL;
+  /* Over HTTPS the pinned certificate says who answers, wherever the name leads; over plain
+   * HTTP (loopback) only the socket address does, so it is fixed here for every request. */
+  if (g_str_equal (g_uri_get_scheme (base), "http") && (reached = resolve_loopback (base, address, error)) == NULL)
+    return NULL;
   self = g_object_new (SUANLI_TYPE_AGENT_CLIENT, NULL);
-  self->base = base;
+  self->base = g_steal_pointer (&base);
   self->address = g_strstrip (g_strdup (address));
   self->token = g_strstrip (g_strdup (token));
+  if (reached != NULL)
+    self->reached = suanli_agent_address_text (reached);
+  self->session = soup_session_new_with_options ("timeout", 10, "idle-timeout", 30,
+                                                 reached != NULL ? "remote-connectable" : NULL, reached, NULL);
   return self;
+}
+
+/* Each request, its connection, headers and body, ends within @seconds (30 unless told). */
+void
+suanli_agent_client_set_timeout (SuanliAgentClient *self,
+                                 guint              seconds)
+{
+  self->seconds = MAX (seconds, 1);
 }
 
 /* The address as the user wrote it: the agent's name in lists and in the trace. */
@@ -170,6 +226,8 @@ new_message (SuanliAgentClient *self,
                                      NULL, g_uri_get_host (self->base), g_uri_get_port (self->base), path, query, NULL);
   SoupMessage *message = soup_message_new_from_uri (SOUP_METHOD_GET, uri);
 
+  /* A redirection would send the token somewhere the proof did not come from. */
+  soup_message_add_flags (message, SOUP_MESSAGE_NO_REDIRECT);
   if (!g_str_equal (path, "/v1/hello"))
     {
       g_autofree char *authorization = g_strconcat ("Bearer ", self->token, NULL);
@@ -206,22 +264,96 @@ hello_free (Hello *hello)
   g_free (hello);
 }
 
-/* The "proof" of the hello's answer, or NULL when it has none. */
-static char *
-read_proof (GBytes *body)
+/* Returns: (transfer full): a request's failure @error, naming the agent. */
+static GError *
+request_error (SuanliAgentClient *self,
+               const GError      *error)
+{
+  /* Past the size or the deadline, the agent was reached: it answered too much, or too slowly. */
+  if (error->domain == G_IO_ERROR && (error->code == G_IO_ERROR_MESSAGE_TOO_LARGE || error->code == G_IO_ERROR_TIMED_OUT))
+    return g_error_new (G_IO_ERROR, error->code, _("The agent at %s sent %s: the request was given up"), self->address,
+                        error->message);
+  return g_error_new (G_IO_ERROR, error->code, _("Cannot reach the agent at %s: %s"), self->address, error->message);
+}
+
+/* The string member @name of the hello's answer @root, or NULL. */
+static const char *
+hello_member (JsonNode   *root,
+              const char *name)
+{
+  JsonNode *member = json_object_get_member (json_node_get_object (root), name);
+
+  if (member == NULL || !JSON_NODE_HOLDS_VALUE (member) || json_node_get_value_type (member) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (member);
+}
+
+/* Reads the hello's answer: its "proof", and the "address" the agent says it was reached at (NULL
+ * from an agent of the first protocol, whose proof bound no address). FALSE when it is none. */
+static gboolean
+read_hello (GBytes  *body,
+            char   **proof,
+            char   **address)
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
   gsize length;
   const char *data = g_bytes_get_data (body, &length);
-  JsonNode *root, *proof;
+  JsonNode *root;
 
-  if (length > 4096 || !json_parser_load_from_data (parser, data, (gssize) length, NULL) ||
-      (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    return NULL;
-  proof = json_object_get_member (json_node_get_object (root), "proof");
-  if (proof == NULL || !JSON_NODE_HOLDS_VALUE (proof) || json_node_get_value_type (proof) != G_TYPE_STRING)
-    return NULL;
-  return g_strdup (json_node_get_string (proof));
+  if (!json_parser_load_from_data (parser, data, (gssize) length, NULL) ||
+      (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root) ||
+      hello_member (root, "proof") == NULL)
+    return FALSE;
+  *proof = g_strdup (hello_member (root, "proof"));
+  *address = g_strdup (hello_member (root, "address"));
+  return TRUE;
+}
+
+/* A 3xx: the error naming the agent and where it pointed. The token goes only where the proof
+ * came from, so no redirection is followed. */
+static void
+set_redirection_error (SuanliAgentClient *self,
+                       SoupMessage       *message,
+                       GError           **error)
+{
+  const char *location = soup_message_headers_get_one (soup_message_get_response_headers (message), "Location");
+  g_autofree char *escaped = g_strescape (location != NULL ? location : "", NULL);
+
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+               _("The agent at %s answered %u, a redirection to “%s”: the workbench follows none, and the token was "
+                 "not sent"), self->address, soup_message_get_status (message), escaped);
+}
+
+/* Whether @proof of the hello @hello answers it for where the workbench connected; otherwise
+ * @error says why not, without the token having gone anywhere. */
+static gboolean
+check_proof (SuanliAgentClient *self,
+             Hello             *hello,
+             const char        *proof,
+             const char        *address,
+             GError           **error)
+{
+  /* Off loopback, TLS and the pinned certificate bind the connection, and a tunnel or NAT may
+   * change the address on the way: the agent's own address is bound there. On loopback it must be
+   * the very socket address connected to. */
+  const char *expected = self->reached != NULL ? self->reached : address;
+
+  if (address == NULL || strlen (address) > 64)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+                 _("The agent at %s answered the hello without the address it was reached at (an agent of an older "
+                   "version, or not an agent), so the token was not sent: update suanli-agent there"), self->address);
+  else if (suanli_agent_proof_matches (self->token, hello->challenge, expected, proof))
+    return TRUE;
+  else if (!g_str_equal (address, expected) && suanli_agent_proof_matches (self->token, hello->challenge, address, proof))
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+                 _("The agent at %s answered for %s, but the workbench reached %s: something relays it (another "
+                   "program listening there, or a tunnel to another port), so the token was not sent"),
+                 self->address, address, expected);
+  else
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+                 _("The agent at %s did not prove that it knows the token, so the token was not sent: "
+                   "it has another token, or another program is listening there"), self->address);
+  return FALSE;
 }
 
 static void
@@ -232,18 +364,23 @@ hello_read (GObject      *source,
   Hello *hello = data;
   SuanliAgentClient *self = g_task_get_source_object (hello->task);
   g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) body = soup_session_send_and_read_finish (SOUP_SESSION (source), result, &error);
-  g_autofree char *proof = NULL;
+  g_autoptr(GBytes) body = suanli_bounded_request_finish (result, &error);
+  g_autofree char *proof = NULL, *address = NULL;
 
   if (body == NULL)
-    g_task_return_new_error (hello->task, G_IO_ERROR, error->code, _("Cannot reach the agent at %s: %s"),
-                             self->address, error->message);
-  else if (soup_message_get_status (hello->message) != SOUP_STATUS_OK || (proof = read_proof (body)) == NULL ||
-           !suanli_agent_proof_matches (self->token, hello->challenge, proof))
+    g_task_return_error (hello->task, request_error (self, error));
+  else if (SOUP_STATUS_IS_REDIRECTION (soup_message_get_status (hello->message)))
+    {
+      set_redirection_error (self, hello->message, &error);
+      g_task_return_error (hello->task, g_steal_pointer (&error));
+    }
+  else if (soup_message_get_status (hello->message) != SOUP_STATUS_OK || !read_hello (body, &proof, &address))
     g_task_return_new_error (hello->task, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
                              _("The agent at %s did not prove that it knows the token, so the token was not sent: "
                                "it has another token, or another program is listening there"),
                              self->address);
+  else if (!check_proof (self, hello, proof, address, &error))
+    g_task_return_error (hello->task, g_steal_pointer (&error));
   else
     hello->then (self, g_steal_pointer (&hello->task));
   hello_free (hello);
@@ -266,8 +403,8 @@ prove_then (SuanliAgentClient *self,
   hello->challenge = suanli_agent_challenge_new ();
   query = g_strconcat ("challenge=", hello->challenge, NULL);
   hello->message = new_message (self, "/v1/hello", query, FALSE);
-  soup_session_send_and_read_async (self->session, hello->message, G_PRIORITY_DEFAULT, g_task_get_cancellable (task),
-                                    hello_read, hello);
+  suanli_bounded_request_async (self->session, hello->message, MAX_HELLO_REPLY, self->seconds,
+                                g_task_get_cancellable (task), hello_read, hello);
 }
 
 static gboolean
@@ -279,7 +416,9 @@ check_status (SuanliAgentClient *self,
 
   if (status == SOUP_STATUS_OK || status == SOUP_STATUS_SWITCHING_PROTOCOLS)
     return TRUE;
-  if (status == SOUP_STATUS_UNAUTHORIZED)
+  if (SOUP_STATUS_IS_REDIRECTION (status))
+    set_redirection_error (self, message, error);
+  else if (status == SOUP_STATUS_UNAUTHORIZED)
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED, _("The agent at %s refused the token"),
                  self->address);
   else
@@ -336,13 +475,12 @@ jobs_read (GObject      *source,
   SuanliAgentClient *self = g_task_get_source_object (task);
   SoupMessage *message = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) body = soup_session_send_and_read_finish (SOUP_SESSION (source), result, &error);
+  g_autoptr(GBytes) body = suanli_bounded_request_finish (result, &error);
   GPtrArray *jobs;
 
   if (body == NULL)
     {
-      g_task_return_new_error (task, G_IO_ERROR, error->code, _("Cannot reach the agent at %s: %s"), self->address,
-                               error->message);
+      g_task_return_error (task, request_error (self, error));
       return;
     }
   if (!check_status (self, message, &error))
@@ -350,10 +488,9 @@ jobs_read (GObject      *source,
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
-  if (g_bytes_get_size (body) > MAX_JOBS_REPLY || (jobs = parse_jobs (self, body, &error)) == NULL)
+  if ((jobs = parse_jobs (self, body, &error)) == NULL)
     {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s",
-                               error != NULL ? error->message : _("The agent's list of jobs is too long"));
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s", error->message);
       return;
     }
   g_task_return_pointer (task, jobs, (GDestroyNotify) g_ptr_array_unref);
@@ -366,8 +503,8 @@ send_list (SuanliAgentClient *self,
   SoupMessage *message = new_message (self, "/v1/jobs", NULL, FALSE);
 
   g_task_set_task_data (task, message, g_object_unref);
-  soup_session_send_and_read_async (self->session, message, G_PRIORITY_DEFAULT, g_task_get_cancellable (task),
-                                    jobs_read, task);
+  suanli_bounded_request_async (self->session, message, MAX_JOBS_REPLY, self->seconds, g_task_get_cancellable (task),
+                                jobs_read, task);
 }
 
 /* Asks the agent for its node's profilable jobs; each comes back with its agent set. */
@@ -410,6 +547,9 @@ connected (GObject      *source,
     }
   else if (soup_message_get_status (message) != 0 && !check_status (self, message, &refusal))
     g_task_return_error (task, g_steal_pointer (&refusal));
+  else if (suanli_deadline_passed (g_object_get_data (G_OBJECT (message), "suanli-deadline")))
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                             _("Cannot reach the agent at %s: no answer within %u s"), self->address, self->seconds);
   else
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot reach the agent at %s: %s"), self->address,
                              error->message);
@@ -420,10 +560,13 @@ send_connect (SuanliAgentClient *self,
               GTask             *task)
 {
   SoupMessage *message = new_message (self, g_task_get_task_data (task), NULL, TRUE);
+  GCancellable *deadline = suanli_deadline_new (g_task_get_cancellable (task), self->seconds);
 
+  /* The handshake too ends within the deadline; the deadline goes with the message. */
+  g_object_set_data_full (G_OBJECT (message), "suanli-deadline", deadline, g_object_unref);
   g_task_set_task_data (task, message, g_object_unref);   /* the path goes, the message stays */
-  soup_session_websocket_connect_async (self->session, message, NULL, NULL, G_PRIORITY_DEFAULT,
-                                        g_task_get_cancellable (task), connected, task);
+  soup_session_websocket_connect_async (self->session, message, NULL, NULL, G_PRIORITY_DEFAULT, deadline, connected,
+                                        task);
 }
 
 /* Opens a WebSocket to @path on the agent, with the token, once the agent has proved it knows it. */

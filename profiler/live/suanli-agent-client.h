@@ -20,6 +20,8 @@ SuanliAgentClient *suanli_agent_client_new              (const char         *add
 const char        *suanli_agent_client_get_address      (SuanliAgentClient  *self);
 void               suanli_agent_client_set_pinned_certificate (SuanliAgentClient *self,
                                                          GTlsCertificate    *certificate);
+void               suanli_agent_client_set_timeout      (SuanliAgentClient  *self,
+                                                         guint               seconds);
 void               suanli_agent_client_list_jobs_async  (SuanliAgentClient  *self,
                                                          GCancellable       *cancellable,
                                                          GAsyncReadyCallback callback,

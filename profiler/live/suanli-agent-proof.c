@@ -3,9 +3,12 @@
  * On a shared node, another user can bind the agent's port while the agent is down. A workbench
  * that sent its token in its next request would hand it over. So before any request that carries
  * the token, the workbench sends a fresh random challenge (GET /v1/hello?challenge=…, no token)
- * and the agent answers HMAC-SHA256 of it, keyed with the token. Only an agent that knows the
- * token can answer; the answer tells nothing of the token, and a fresh challenge each time makes
- * an old answer worthless.
+ * and the agent answers HMAC-SHA256 of it and of the address it was reached at (its side of the
+ * connection), keyed with the token. Only an agent that knows the token can answer; the answer
+ * tells nothing of the token, and a fresh challenge each time makes an old answer worthless. The
+ * address makes a relayed answer worthless too: another user who listens where the workbench looks
+ * ([::1]:PORT, when the agent listens on 127.0.0.1:PORT) and passes the hello on to the agent
+ * gets back an answer for the agent's address, which is not the one the workbench reached.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -17,7 +20,7 @@
 
 #include "suanli-agent-proof.h"
 
-#define PROOF_CONTEXT "suanli-agent-hello/1:"
+#define PROOF_CONTEXT "suanli-agent-hello/2:"
 
 /* Returns: (transfer full): a new challenge from the kernel's random source. */
 char *
@@ -53,26 +56,43 @@ suanli_agent_challenge_check (const char *challenge)
   return TRUE;
 }
 
-/* Returns: (transfer full): the answer to @challenge of one who knows @token. */
+/* Returns: (transfer full): @address as a proof names it: "127.0.0.1:7811", "[::1]:7811". */
+char *
+suanli_agent_address_text (GInetSocketAddress *address)
+{
+  g_autofree char *ip = g_inet_address_to_string (g_inet_socket_address_get_address (address));
+  guint16 port = g_inet_socket_address_get_port (address);
+
+  if (g_inet_address_get_family (g_inet_socket_address_get_address (address)) == G_SOCKET_FAMILY_IPV6)
+    return g_strdup_printf ("[%s]:%u", ip, port);
+  return g_strdup_printf ("%s:%u", ip, port);
+}
+
+/* Returns: (transfer full): the answer to @challenge, reached at @address ("127.0.0.1:7811"), of
+ * one who knows @token. A space parts challenge and address: neither has one. */
 char *
 suanli_agent_proof (const char *token,
-                    const char *challenge)
+                    const char *challenge,
+                    const char *address)
 {
   g_autoptr(GHmac) hmac = g_hmac_new (G_CHECKSUM_SHA256, (const guchar *) token, strlen (token));
 
   g_hmac_update (hmac, (const guchar *) PROOF_CONTEXT, strlen (PROOF_CONTEXT));
   g_hmac_update (hmac, (const guchar *) challenge, strlen (challenge));
+  g_hmac_update (hmac, (const guchar *) " ", 1);
+  g_hmac_update (hmac, (const guchar *) address, strlen (address));
   return g_strdup (g_hmac_get_string (hmac));
 }
 
-/* Whether @proof answers @challenge for @token, compared in time that does not depend on where
- * the two differ. */
+/* Whether @proof answers @challenge at @address for @token, compared in time that does not depend
+ * on where the two differ. */
 gboolean
 suanli_agent_proof_matches (const char *token,
                             const char *challenge,
+                            const char *address,
                             const char *proof)
 {
-  g_autofree char *expected = suanli_agent_proof (token, challenge);
+  g_autofree char *expected = suanli_agent_proof (token, challenge, address);
   gsize length = strlen (expected);
   guint8 difference = 0;
 

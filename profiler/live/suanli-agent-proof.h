@@ -4,7 +4,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
@@ -13,10 +13,13 @@ G_BEGIN_DECLS
 
 char     *suanli_agent_challenge_new  (void);
 gboolean  suanli_agent_challenge_check (const char *challenge);
+char     *suanli_agent_address_text   (GInetSocketAddress *address);
 char     *suanli_agent_proof          (const char *token,
-                                       const char *challenge);
+                                       const char *challenge,
+                                       const char *address);
 gboolean  suanli_agent_proof_matches  (const char *token,
                                        const char *challenge,
+                                       const char *address,
                                        const char *proof);
 
 G_END_DECLS
