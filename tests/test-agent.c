@@ -1568,17 +1568,6 @@ test_many_connections (void)
 
 /* ---- relays, redirections and endless answers ----------------------------------------------- */
 
-/* Whether this machine has an IPv6 loopback address to listen on. */
-static gboolean
-has_ipv6_loopback (void)
-{
-  g_autoptr(GSocket) probe = g_socket_new (G_SOCKET_FAMILY_IPV6, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL);
-  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV6);
-  g_autoptr(GSocketAddress) any_port = g_inet_socket_address_new (loopback, 0);
-
-  return probe != NULL && g_socket_bind (probe, any_port, FALSE, NULL);
-}
-
 /* The stranger's side of an attack needs a second user: root here and in CI, nobody there. */
 static gboolean
 can_be_a_stranger (void)
@@ -1680,7 +1669,7 @@ test_hello_relayed (void)
 
   if (!can_be_a_stranger ())
     return;
-  if (!has_ipv6_loopback ())
+  if (!suanli_agent_has_ipv6_loopback ())
     {
       g_test_skip ("this machine has no IPv6 loopback (::1): no one can listen there, so there is no relay to "
                    "check (the agent then listens on 127.0.0.1 alone)");
@@ -1778,7 +1767,7 @@ test_loopback_squatted (void)
 
   if (!can_be_a_stranger ())
     return;
-  if (!has_ipv6_loopback ())
+  if (!suanli_agent_has_ipv6_loopback ())
     {
       g_test_skip ("this machine has no IPv6 loopback (::1): no one can hold it, and the agent listens on "
                    "127.0.0.1 alone");

@@ -507,17 +507,6 @@ listen_at (SuanliAgentServer       *self,
   return soup_server_listen (self->server, socket_address, flags, error);
 }
 
-/* Whether this machine has an IPv6 loopback address that can be listened on. */
-static gboolean
-has_ipv6_loopback (void)
-{
-  g_autoptr(GSocket) probe = g_socket_new (G_SOCKET_FAMILY_IPV6, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL);
-  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV6);
-  g_autoptr(GSocketAddress) any_port = g_inet_socket_address_new (loopback, 0);
-
-  return probe != NULL && g_socket_bind (probe, any_port, FALSE, NULL);
-}
-
 /* The port of the (first) socket listening. */
 static guint
 listening_port (SuanliAgentServer *self)
@@ -540,7 +529,7 @@ listen_on_loopback (SuanliAgentServer       *self,
                     SoupServerListenOptions  flags,
                     GError                 **error)
 {
-  if (!has_ipv6_loopback ())
+  if (!suanli_agent_has_ipv6_loopback ())
     {
       g_message ("this machine has no IPv6 loopback (::1): listening on 127.0.0.1 alone, "
                  "where no one else can listen on ::1 either");

@@ -56,6 +56,18 @@ suanli_agent_challenge_check (const char *challenge)
   return TRUE;
 }
 
+/* Whether this machine has an IPv6 loopback address that can be listened on: where it has none,
+ * no one can listen on [::1] to be found first as localhost. */
+gboolean
+suanli_agent_has_ipv6_loopback (void)
+{
+  g_autoptr(GSocket) probe = g_socket_new (G_SOCKET_FAMILY_IPV6, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL);
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV6);
+  g_autoptr(GSocketAddress) any_port = g_inet_socket_address_new (loopback, 0);
+
+  return probe != NULL && g_socket_bind (probe, any_port, FALSE, NULL);
+}
+
 /* Returns: (transfer full): @address as a proof names it: "127.0.0.1:7811", "[::1]:7811". */
 char *
 suanli_agent_address_text (GInetSocketAddress *address)

@@ -13,6 +13,7 @@ G_BEGIN_DECLS
 
 char     *suanli_agent_challenge_new  (void);
 gboolean  suanli_agent_challenge_check (const char *challenge);
+gboolean  suanli_agent_has_ipv6_loopback (void);
 char     *suanli_agent_address_text   (GInetSocketAddress *address);
 char     *suanli_agent_proof          (const char *token,
                                        const char *challenge,
