@@ -537,7 +537,10 @@ connected (GObject      *source,
   g_autoptr(GError) error = NULL;
   g_autoptr(GError) refusal = NULL;
   SoupWebsocketConnection *connection = soup_session_websocket_connect_finish (SOUP_SESSION (source), result, &error);
+  GCancellable *deadline = g_object_get_data (G_OBJECT (message), "suanli-deadline");
 
+  /* The handshake is over: its deadline must not touch the connection that lasts. */
+  suanli_deadline_disarm (deadline);
   if (connection != NULL)
     {
       /* The agent's binary messages are at most SUANLI_AGENT_MAX_DATA_MESSAGE bytes. */
@@ -547,7 +550,7 @@ connected (GObject      *source,
     }
   else if (soup_message_get_status (message) != 0 && !check_status (self, message, &refusal))
     g_task_return_error (task, g_steal_pointer (&refusal));
-  else if (suanli_deadline_passed (g_object_get_data (G_OBJECT (message), "suanli-deadline")))
+  else if (suanli_deadline_passed (deadline))
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
                              _("Cannot reach the agent at %s: no answer within %u s"), self->address, self->seconds);
   else

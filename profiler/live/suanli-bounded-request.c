@@ -26,15 +26,19 @@ typedef struct
 } Deadline;
 
 static void
-deadline_free (gpointer data)
+deadline_disarm (Deadline *deadline)
 {
-  Deadline *deadline = data;
-
   if (deadline->parent != NULL)
     g_cancellable_disconnect (deadline->parent, deadline->parent_handler);
   g_clear_object (&deadline->parent);
   g_clear_handle_id (&deadline->timer, g_source_remove);
-  g_free (deadline);
+}
+
+static void
+deadline_free (gpointer data)
+{
+  deadline_disarm (data);
+  g_free (data);
 }
 
 static gboolean
@@ -65,7 +69,7 @@ suanli_deadline_new (GCancellable *cancellable,
   GCancellable *self = g_cancellable_new ();
   Deadline *deadline = g_new0 (Deadline, 1);
 
-  /* The timer holds no reference: it is removed when the cancellable goes. */
+  /* Neither the timer nor the handler holds a reference: both go when disarmed, or with it. */
   deadline->timer = g_timeout_add_seconds (seconds, deadline_reached, self);
   if (cancellable != NULL)
     {
@@ -74,6 +78,13 @@ suanli_deadline_new (GCancellable *cancellable,
     }
   g_object_set_data_full (G_OBJECT (self), "suanli-deadline", deadline, deadline_free);
   return self;
+}
+
+/* The request is done: @deadline's timer stops, whoever else still holds it. */
+void
+suanli_deadline_disarm (GCancellable *deadline)
+{
+  deadline_disarm (g_object_get_data (G_OBJECT (deadline), "suanli-deadline"));
 }
 
 /* Whether @deadline was cancelled by its timer rather than by its caller. */
@@ -110,6 +121,7 @@ request_free (gpointer data)
     g_cancellable_cancel (request->deadline);
   if (request->body != NULL)
     g_input_stream_close (request->body, request->deadline, NULL);
+  suanli_deadline_disarm (request->deadline);
   g_clear_object (&request->body);
   g_clear_pointer (&request->read, g_byte_array_unref);
   g_clear_object (&request->deadline);

@@ -20,6 +20,7 @@ GBytes *suanli_bounded_request_finish (GAsyncResult        *result,
 
 GCancellable *suanli_deadline_new     (GCancellable        *cancellable,
                                        guint                seconds);
+void          suanli_deadline_disarm  (GCancellable        *deadline);
 gboolean      suanli_deadline_passed  (GCancellable        *deadline);
 
 G_END_DECLS
