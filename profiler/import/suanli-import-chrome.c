@@ -7,7 +7,7 @@
  * nanoseconds. After the stream, tracks are sorted and nested, flows are bound to the slices at
  * their ends, and CPU launches are linked to GPU work by their "correlation" argument.
  * A fault in the bytes stops the import with what was read before it, and a warning naming the
- * byte offset and line; the rules are in shared/reference/traces-and-cupti.md.
+ * byte offset and line; the format and the rules are in docs/trace-formats.md.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
