@@ -41,7 +41,8 @@ test_loads_cleanly (void)
     }
 }
 
-/* The reference parts, with the figures reference/hardware.md gives (dense, as devices report). */
+/* The reference parts, with their vendors' datasheet figures (dense, as devices report), the sources
+ * their catalog entries cite. */
 static void
 test_reference_parts (void)
 {
