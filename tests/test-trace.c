@@ -19,6 +19,7 @@
 #include "suanli-import.h"
 #include "suanli-import-chrome.h"
 #include "suanli-import-folded.h"
+#include "suanli-import-limits.h"
 
 typedef struct
 {
@@ -1065,6 +1066,25 @@ test_budgets (void)
     }
 }
 
+/* The memory budget's default is a quarter of what the machine (or its cgroup) gives, never more
+ * than the machine has; SUANLI_TRACE_MAX_MEMORY replaces it. */
+static void
+test_memory_budget_default (void)
+{
+  guint64 machine = suanli_import_machine_memory ();
+  long pages = sysconf (_SC_PHYS_PAGES), page_size = sysconf (_SC_PAGESIZE);
+
+  g_unsetenv ("SUANLI_TRACE_MAX_MEMORY");
+  g_assert_cmpuint (machine, >, 0);
+  g_assert_cmpuint (machine, <=, (guint64) pages * (guint64) page_size);
+  g_assert_cmpuint (suanli_import_limits ().max_memory, ==, machine / 4);
+  g_setenv ("SUANLI_TRACE_MAX_MEMORY", "1000000", TRUE);
+  g_assert_cmpuint (suanli_import_limits ().max_memory, ==, 1000000);
+  g_setenv ("SUANLI_TRACE_MAX_MEMORY", "lots", TRUE);
+  g_assert_cmpuint (suanli_import_limits ().max_memory, ==, machine / 4);
+  g_unsetenv ("SUANLI_TRACE_MAX_MEMORY");
+}
+
 /* A small gzip file cut short: the error names the file and the byte where its data stops. */
 static void
 test_gzip_cut (void)
@@ -1745,6 +1765,7 @@ main (int    argc,
   g_test_add_func ("/trace/gzip-members", test_gzip_members);
   g_test_add_func ("/trace/gzip-cut", test_gzip_cut);
   g_test_add_func ("/trace/budgets", test_budgets);
+  g_test_add_func ("/trace/memory-budget-default", test_memory_budget_default);
   g_test_add_func ("/trace/faults", test_faults);
   g_test_add_func ("/trace/every-prefix", test_every_prefix);
   g_test_add_func ("/trace/fixtures", test_fixtures);

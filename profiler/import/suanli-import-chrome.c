@@ -33,6 +33,9 @@
 #define TIME_LIMIT_NS   (G_GINT64_CONSTANT (1) << 61)
 /* The pid of the row for global instants: below every real or hashed (word) pid. */
 #define GLOBAL_PID      G_MININT64
+/* What a track, and an entry of a hash table, take besides their items: for the memory budget. */
+#define TRACK_BYTES     256
+#define ENTRY_BYTES     48
 
 typedef struct
 {
@@ -147,6 +150,9 @@ typedef struct
   GError            *limit_error;
   gboolean           progressed;     /* a value, key or bracket came since the last chunk */
   GArray            *category_counts; /* of guint64, by category id: slices, for stats->by_category */
+  guint64            held;            /* bytes this file's items take (strings and tracks apart) */
+  gsize              strings_before;  /* the trace's string bytes, and its tracks, before this file */
+  guint              tracks_before;
   TrackHit           track_hits[8];   /* the rows events last went to, by pid and tid */
 } Importer;
 
@@ -916,6 +922,7 @@ add_slice (Importer    *importer,
       slice.n_args = event->n_args;
     }
   g_array_append_val (track->slices, slice);
+  importer->held += sizeof slice + event->n_args * sizeof (SuanliArg);
   count_category (importer, event->category);
 }
 
@@ -931,6 +938,7 @@ close_slice (Importer    *importer,
   Event end = importer->event;
 
   g_array_remove_index (open, index);
+  importer->held -= sizeof begin;
   importer->event = begin;
   if (begin.n_args == 0)
     {
@@ -958,6 +966,7 @@ begin_end (Importer    *importer,
   if (event->phase == 'B')
     {
       g_array_append_val (open, *event);
+      importer->held += sizeof *event;
       return;
     }
   if (open->len == 0)
@@ -995,6 +1004,7 @@ counter (Importer *importer)
       track = suanli_trace_ensure_track (importer->trace, SUANLI_TRACK_COUNTER, event->pid, 0,
                                          suanli_trace_intern (importer->trace, series, -1), NULL);
       g_array_append_val (track->samples, sample);
+      importer->held += sizeof sample;
     }
 }
 
@@ -1042,6 +1052,7 @@ memory_event (Importer *importer)
       track = suanli_trace_ensure_track (importer->trace, SUANLI_TRACK_COUNTER, event->pid, 0,
                                          suanli_trace_intern (importer->trace, name, -1), NULL);
       g_array_append_val (track->samples, sample);
+      importer->held += sizeof sample;
     }
 }
 
@@ -1087,6 +1098,13 @@ flow_key (const Event *event,
   memcpy (key + 16, event->id, sizeof event->id);   /* NUL-terminated within its 64 bytes */
 }
 
+/* What a flow start waiting for its end takes. */
+static guint64
+flow_start_bytes (const char *key)
+{
+  return strlen (key) + 1 + sizeof (FlowEnd) + ENTRY_BYTES;
+}
+
 /* Flow v1: "s" starts, "t" steps, "f" finishes; keyed by category, name and id. */
 static void
 flow_event (Importer *importer)
@@ -1098,7 +1116,10 @@ flow_event (Importer *importer)
   flow_key (event, key);
   event_track (importer, &end.track);
   if (event->phase == 's')
-    g_hash_table_replace (importer->flow_starts, g_strdup (key), g_memdup2 (&end, sizeof end));
+    {
+      if (g_hash_table_replace (importer->flow_starts, g_strdup (key), g_memdup2 (&end, sizeof end)))
+        importer->held += flow_start_bytes (key);
+    }
   else if (event->phase == 'f')
     {
       FlowEnd *start = g_hash_table_lookup (importer->flow_starts, key);
@@ -1111,6 +1132,7 @@ flow_event (Importer *importer)
       g_array_append_val (importer->flows, end);
       g_array_append_val (importer->flow_categories, event->category);
       g_hash_table_remove (importer->flow_starts, key);
+      importer->held += 2 * sizeof end + sizeof event->category - flow_start_bytes (key);
     }
 }
 
@@ -1145,9 +1167,11 @@ async_event (Importer *importer)
       if (open == NULL)
         {
           open = g_array_new (FALSE, FALSE, sizeof (Event));
+          importer->held += strlen (key) + 1 + ENTRY_BYTES;
           g_hash_table_insert (importer->open_async, g_steal_pointer (&key), open);
         }
       g_array_append_val (open, *event);
+      importer->held += sizeof *event;
       return;
     }
   if (event->phase == 'n' || event->phase == 'T')
@@ -1155,6 +1179,7 @@ async_event (Importer *importer)
       SuanliInstant instant = { event->ts, event->name, event->category };
 
       g_array_append_val (async_track (importer, open)->instants, instant);
+      importer->held += sizeof instant;
       return;
     }
   /* An end closes the innermost open slice of its name, or the innermost one when it has none. */
@@ -1212,6 +1237,7 @@ process_event (Importer *importer)
           }
         track = event_track (importer, &index);
         g_array_append_val (track->instants, instant);
+        importer->held += sizeof instant;
         break;
       }
     case 'C':
@@ -1472,6 +1498,35 @@ importer_clear (Importer *importer)
   g_array_unref (importer->marks);
 }
 
+/* The memory this file's part of the trace takes so far: its items, the begins waiting for their
+ * ends, and the strings and tracks it added. */
+static guint64
+held_bytes (Importer *importer)
+{
+  return importer->held + (suanli_trace_get_string_bytes (importer->trace) - importer->strings_before) +
+         (guint64) (suanli_trace_get_n_tracks (importer->trace) - importer->tracks_before) * TRACK_BYTES;
+}
+
+/* Why the reading stopped at a budget (see suanli-import-limits.c), or NULL while within them. */
+static char *
+over_budget_message (Importer                 *importer,
+                     const SuanliImportLimits *limits,
+                     guint64                   stalled,
+                     guint64                   offset)
+{
+  if (stalled > limits->max_token)
+    return g_strdup_printf (_("one JSON value is longer than %llu bytes (SUANLI_TRACE_MAX_TOKEN)"),
+                            (unsigned long long) limits->max_token);
+  if (offset > limits->max_bytes)
+    return g_strdup_printf (_("the trace is longer than %llu bytes of JSON (SUANLI_TRACE_MAX_BYTES)"),
+                            (unsigned long long) limits->max_bytes);
+  if (held_bytes (importer) > limits->max_memory)
+    return g_strdup_printf (_("what was read takes more than %llu MiB of memory (SUANLI_TRACE_MAX_MEMORY, in "
+                              "bytes, sets it; by default a quarter of the machine's memory)"),
+                            (unsigned long long) (limits->max_memory >> 20));
+  return NULL;
+}
+
 /* Reads the Chrome trace JSON in @stream into @trace (which may already hold other ranks).
  * Returns FALSE with @error only when nothing could be read; a fault later keeps what was read and
  * adds a warning with its byte offset and line. */
@@ -1508,6 +1563,8 @@ suanli_import_chrome (SuanliTrace       *trace,
   importer.flow_categories = g_array_new (FALSE, FALSE, sizeof (SuanliString));
   importer.category_counts = g_array_new (FALSE, TRUE, sizeof (guint64));
   importer.group = suanli_trace_begin_group (trace, name);
+  importer.strings_before = suanli_trace_get_string_bytes (trace);
+  importer.tracks_before = suanli_trace_get_n_tracks (trace);
   importer.last_time = G_MININT64;
   intern_gpu_categories (&importer);
   mark_tracks (&importer);
@@ -1535,20 +1592,17 @@ suanli_import_chrome (SuanliTrace       *trace,
       line += count_lines (buffer, (gsize) length);
       offset += (guint64) length;
       /* yajl keeps a token that spans chunks and reads it again with each: one of megabytes costs
-       * quadratic time. Text past the budget (a small gzip can inflate to many gigabytes) would
-       * run out of memory. Either stops the reading; what came before is kept. */
+       * quadratic time. A small gzip can inflate to many gigabytes of text, which takes minutes,
+       * and of tiny events, which take more memory than the machine has. Each stops the reading;
+       * what came before is kept. */
       stalled = importer.progressed ? 0 : stalled + (guint64) length;
       importer.progressed = FALSE;
-      if (stalled > limits.max_token || offset > limits.max_bytes)
+      fault_message = over_budget_message (&importer, &limits, stalled, offset);
+      if (fault_message != NULL)
         {
           fault = over_budget = TRUE;
           fault_offset = offset;
           fault_line = line;
-          fault_message = stalled > limits.max_token
-            ? g_strdup_printf (_("one JSON value is longer than %llu bytes (SUANLI_TRACE_MAX_TOKEN)"),
-                               (unsigned long long) limits.max_token)
-            : g_strdup_printf (_("the trace is longer than %llu bytes of JSON (SUANLI_TRACE_MAX_BYTES)"),
-                               (unsigned long long) limits.max_bytes);
           break;
         }
     }
