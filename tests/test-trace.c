@@ -1066,6 +1066,45 @@ test_budgets (void)
     }
 }
 
+/* The memory budget is the whole trace's: a second rank that alone would fit stops where the two
+ * together pass it, and keeps what it read. */
+static void
+test_memory_budget_across_files (void)
+{
+  g_autoptr(GString) text = g_string_new ("{\"traceEvents\": [");
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  SuanliImportStats stats = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *budget = NULL;
+  const char *warning;
+
+  for (guint i = 0; i < 2000; i++)
+    g_string_append_printf (text, "{\"ph\": \"X\", \"name\": \"k\", \"pid\": 1, \"tid\": 1, \"ts\": %u, \"dur\": 1},", i);
+  g_string_append (text, "{}]}");
+  for (guint rank = 0; rank < 2; rank++)
+    {
+      g_autoptr(GInputStream) stream = g_memory_input_stream_new_from_data (text->str, (gssize) text->len, NULL);
+
+      if (rank == 1)
+        {
+          budget = g_strdup_printf ("%" G_GUINT64_FORMAT, suanli_trace_get_memory_size (trace) + 10000);
+          g_setenv ("SUANLI_TRACE_MAX_MEMORY", budget, TRUE);
+        }
+      g_assert_true (suanli_import_stream (trace, stream, rank == 0 ? "rank0.json" : "rank1.json", &stats, NULL, &error));
+      g_assert_no_error (error);
+    }
+  g_unsetenv ("SUANLI_TRACE_MAX_MEMORY");
+  g_assert_cmpuint (suanli_trace_get_warnings (trace)->len, ==, 1);
+  warning = g_ptr_array_index (suanli_trace_get_warnings (trace), 0);
+  g_test_message ("%s", warning);
+  g_assert_true (g_str_has_prefix (warning, "rank1.json: stopped reading at byte 65536 (line 1), keeping what came "
+                                            "before: the trace read so far takes more than 0 MiB of memory "
+                                            "(SUANLI_TRACE_MAX_MEMORY"));
+  g_assert_cmpuint (suanli_trace_get_n_slices (trace), >, 2000);
+  g_assert_cmpuint (suanli_trace_get_n_slices (trace), <, 4000);
+  suanli_import_stats_clear (&stats);
+}
+
 /* The memory budget's default is a quarter of what the machine (or its cgroup) gives, never more
  * than the machine has; SUANLI_TRACE_MAX_MEMORY replaces it. */
 static void
@@ -1766,6 +1805,7 @@ main (int    argc,
   g_test_add_func ("/trace/gzip-cut", test_gzip_cut);
   g_test_add_func ("/trace/budgets", test_budgets);
   g_test_add_func ("/trace/memory-budget-default", test_memory_budget_default);
+  g_test_add_func ("/trace/memory-budget-across-files", test_memory_budget_across_files);
   g_test_add_func ("/trace/faults", test_faults);
   g_test_add_func ("/trace/every-prefix", test_every_prefix);
   g_test_add_func ("/trace/fixtures", test_fixtures);

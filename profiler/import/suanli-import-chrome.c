@@ -151,6 +151,7 @@ typedef struct
   gboolean           progressed;     /* a value, key or bracket came since the last chunk */
   GArray            *category_counts; /* of guint64, by category id: slices, for stats->by_category */
   guint64            held;            /* bytes this file's items take (strings and tracks apart) */
+  guint64            held_before;     /* bytes the trace took before this file (other ranks) */
   gsize              strings_before;  /* the trace's string bytes, and its tracks, before this file */
   guint              tracks_before;
   TrackHit           track_hits[8];   /* the rows events last went to, by pid and tid */
@@ -1498,12 +1499,12 @@ importer_clear (Importer *importer)
   g_array_unref (importer->marks);
 }
 
-/* The memory this file's part of the trace takes so far: its items, the begins waiting for their
- * ends, and the strings and tracks it added. */
+/* The memory the trace takes so far: what the files before this one took, and this one's items,
+ * begins waiting for their ends, and the strings and tracks it added. */
 static guint64
 held_bytes (Importer *importer)
 {
-  return importer->held + (suanli_trace_get_string_bytes (importer->trace) - importer->strings_before) +
+  return importer->held_before + importer->held + (suanli_trace_get_string_bytes (importer->trace) - importer->strings_before) +
          (guint64) (suanli_trace_get_n_tracks (importer->trace) - importer->tracks_before) * TRACK_BYTES;
 }
 
@@ -1521,8 +1522,8 @@ over_budget_message (Importer                 *importer,
     return g_strdup_printf (_("the trace is longer than %llu bytes of JSON (SUANLI_TRACE_MAX_BYTES)"),
                             (unsigned long long) limits->max_bytes);
   if (held_bytes (importer) > limits->max_memory)
-    return g_strdup_printf (_("what was read takes more than %llu MiB of memory (SUANLI_TRACE_MAX_MEMORY, in "
-                              "bytes, sets it; by default a quarter of the machine's memory)"),
+    return g_strdup_printf (_("the trace read so far takes more than %llu MiB of memory (SUANLI_TRACE_MAX_MEMORY, "
+                              "in bytes, sets it; by default a quarter of the machine's memory)"),
                             (unsigned long long) (limits->max_memory >> 20));
   return NULL;
 }
@@ -1563,6 +1564,7 @@ suanli_import_chrome (SuanliTrace       *trace,
   importer.flow_categories = g_array_new (FALSE, FALSE, sizeof (SuanliString));
   importer.category_counts = g_array_new (FALSE, TRUE, sizeof (guint64));
   importer.group = suanli_trace_begin_group (trace, name);
+  importer.held_before = suanli_trace_get_memory_size (trace);
   importer.strings_before = suanli_trace_get_string_bytes (trace);
   importer.tracks_before = suanli_trace_get_n_tracks (trace);
   importer.last_time = G_MININT64;

@@ -365,6 +365,25 @@ suanli_trace_get_string_bytes (SuanliTrace *self)
   return self->string_bytes;
 }
 
+/* The memory the trace takes, roughly: its strings, tracks and their items, arguments and flows.
+ * For the importers' budget, when a file is added to a trace that holds others. */
+guint64
+suanli_trace_get_memory_size (SuanliTrace *self)
+{
+  guint64 size = self->string_bytes + (guint64) self->args->len * sizeof (SuanliArg) +
+                 (guint64) self->flows->len * sizeof (SuanliFlow);
+
+  for (guint t = 0; t < self->tracks->len; t++)
+    {
+      SuanliTrack *track = g_ptr_array_index (self->tracks, t);
+
+      size += sizeof *track + (guint64) track->slices->len * sizeof (SuanliSlice) +
+              (guint64) track->instants->len * sizeof (SuanliInstant) +
+              (guint64) track->samples->len * sizeof (SuanliSample);
+    }
+  return size;
+}
+
 const char *
 suanli_trace_get_string (SuanliTrace  *self,
                          SuanliString  string)
