@@ -37,11 +37,34 @@
 #define TRACK_BYTES     256
 #define ENTRY_BYTES     48
 
+/* Values an event cannot be placed with: warned about once per file, with the count and where the
+ * first was. */
+typedef enum {
+  BAD_TS,       /* ts: not a time within ±TIME_LIMIT_NS; the event is left out */
+  BAD_DUR,      /* dur: negative, or not a time within it; the slice is read as 0 long */
+  BAD_ID,       /* pid or tid: true, false, null, an array or an object; the event is left out */
+  N_BAD,
+} BadValue;
+
+/* Where in the file: the byte after the value, and its line. */
+typedef struct
+{
+  guint64 offset, line;
+} Place;
+
+typedef struct
+{
+  guint64 count;
+  Place   first;
+} BadCount;
+
 typedef struct
 {
   SuanliString name;
   SuanliString category;
   char         phase;
+  guint8       bad;                   /* of 1 << BadValue */
+  Place        bad_at[N_BAD];         /* where, for the first of the file's */
   gboolean     has_ts, has_dur;
   gint64       ts, dur;
   gint64       pid, tid;
@@ -150,6 +173,11 @@ typedef struct
   GError            *limit_error;
   gboolean           progressed;     /* a value, key or bracket came since the last chunk */
   GArray            *category_counts; /* of guint64, by category id: slices, for stats->by_category */
+  BadCount           bad[N_BAD];
+  const guchar      *chunk;           /* the text being parsed, from chunk_at in the file */
+  Place              chunk_at;
+  Place              base_time_at;    /* where baseTimeNanoseconds was */
+  gint64             first_time;      /* the earliest time in this file, before the base */
   guint64            held;            /* bytes this file's items take (strings and tracks apart) */
   guint64            held_before;     /* bytes the trace took before this file (other ranks) */
   gsize              strings_before;  /* the trace's string bytes, and its tracks, before this file */
@@ -162,6 +190,48 @@ static inline gboolean
 is_digit (char c)
 {
   return (guchar) (c - '0') <= 9;
+}
+
+/* Newlines in @length bytes, found with memchr: trace lines are long, so this is a fraction of a
+ * byte-by-byte loop. Lines are only reported in errors, but the count must run as we go. */
+static guint64
+count_lines (const guchar *buffer,
+             gsize         length)
+{
+  const guchar *at = buffer, *end = buffer + length;
+  guint64 lines = 0;
+
+  while (at < end && (at = memchr (at, '\n', (gsize) (end - at))) != NULL)
+    {
+      lines++;
+      at++;
+    }
+  return lines;
+}
+
+/* Where the parser is: just past the value or bracket it handed over. */
+static Place
+place_now (Importer *importer)
+{
+  size_t consumed = yajl_get_bytes_consumed (importer->parser);
+  Place place = { importer->chunk_at.offset + consumed, importer->chunk_at.line + count_lines (importer->chunk, consumed) };
+
+  return place;
+}
+
+/* The event holds an impossible value; where is worked out only while the file has counted none
+ * of its kind (counting the lines costs). */
+static void
+mark_bad (Importer *importer,
+          BadValue  bad)
+{
+  Event *event = &importer->event;
+
+  if (event->bad & (1u << bad))
+    return;
+  event->bad |= 1u << bad;
+  if (importer->bad[bad].count == 0)
+    event->bad_at[bad] = place_now (importer);
 }
 
 /* A JSON integer that fits 64 bits; FALSE for fractions, exponents and overflow. */
@@ -420,9 +490,13 @@ scalar_in_event (Importer   *importer,
       break;
     case KEY_TS:
       event->has_ts = parse_microseconds (text, length, &event->ts);
+      if (!event->has_ts)
+        mark_bad (importer, BAD_TS);
       break;
     case KEY_DUR:
       event->has_dur = parse_microseconds (text, length, &event->dur);
+      if (!event->has_dur || event->dur < 0)
+        mark_bad (importer, BAD_DUR);
       break;
     case KEY_PID:
       read_id (importer, text, length, &event->pid, &event->pid_name);
@@ -536,10 +610,21 @@ scalar_at_top (Importer   *importer,
   else if (importer->depth == 1 && g_str_equal (importer->key, "baseTimeNanoseconds"))
     {
       gint64 base = 0;
+      Place at = place_now (importer);
 
       /* An integer of nanoseconds; anything else is not a base time and is ignored. */
-      if (parse_integer (text, length, &base))
-        importer->base_time_ns = CLAMP (base, -TIME_LIMIT_NS, TIME_LIMIT_NS);
+      if (parse_integer (text, length, &base) && base >= -TIME_LIMIT_NS && base <= TIME_LIMIT_NS)
+        {
+          importer->base_time_ns = base;
+          importer->base_time_at = at;
+        }
+      else
+        {
+          g_autofree char *warning = g_strdup_printf (_("baseTimeNanoseconds at byte %llu (line %llu) is not a whole "
+                                                        "number of nanoseconds within 73 years of 1970: ignored"),
+                                                      (unsigned long long) at.offset, (unsigned long long) at.line);
+          suanli_trace_add_warning (importer->trace, warning);
+        }
     }
 }
 
@@ -559,10 +644,39 @@ on_scalar (Importer   *importer,
   return 1;
 }
 
+/* A value of a type no time or id has (true, false, null, an array or an object) at @depth: one of
+ * the event's own members when the event is one level up. */
+static void
+check_member_type (Importer *importer,
+                   int       depth)
+{
+  if (!importer->in_event || importer->in_args || importer->in_id2 || depth != importer->events_depth + 1)
+    return;
+  switch (importer->event_key)
+    {
+    case KEY_TS:
+      mark_bad (importer, BAD_TS);
+      break;
+    case KEY_DUR:
+      mark_bad (importer, BAD_DUR);
+      break;
+    case KEY_PID:
+    case KEY_TID:
+      mark_bad (importer, BAD_ID);
+      break;
+    default:
+      break;
+    }
+}
+
 static int
 on_null (void *ctx)
 {
-  ((Importer *) ctx)->progressed = TRUE;
+  Importer *importer = ctx;
+
+  importer->progressed = TRUE;
+  if (!skipping (importer))
+    check_member_type (importer, importer->depth);
   return 1;
 }
 
@@ -575,6 +689,8 @@ on_boolean (void *ctx,
   importer->progressed = TRUE;
   if (!skipping (importer) && importer->in_event && importer->in_args)
     add_arg (importer, SUANLI_ARG_INT, value, 0, NULL, 0);
+  else if (!skipping (importer))
+    check_member_type (importer, importer->depth);
   return 1;
 }
 
@@ -661,7 +777,10 @@ on_start_map (void *ctx)
   else if (importer->depth == 2 && !importer->array_form && g_str_equal (importer->key, "distributedInfo"))
     importer->top_in_distributed = TRUE;
   else if (importer->depth > 1)
-    importer->skip_depth = 1;
+    {
+      check_member_type (importer, importer->depth - 1);
+      importer->skip_depth = 1;
+    }
   return 1;
 }
 
@@ -792,7 +911,10 @@ on_start_array (void *ctx)
   else if (importer->depth == 2 && !importer->array_form && g_str_equal (importer->key, "deviceProperties"))
     importer->top_in_devices = TRUE;
   else
-    importer->skip_depth = 1;
+    {
+      check_member_type (importer, importer->depth - 1);
+      importer->skip_depth = 1;
+    }
   return 1;
 }
 
@@ -1133,7 +1255,8 @@ flow_event (Importer *importer)
       g_array_append_val (importer->flows, end);
       g_array_append_val (importer->flow_categories, event->category);
       g_hash_table_remove (importer->flow_starts, key);
-      importer->held += 2 * sizeof end + sizeof event->category - flow_start_bytes (key);
+      importer->held += 2 * sizeof end + sizeof event->category;
+      importer->held -= flow_start_bytes (key);
     }
 }
 
@@ -1195,6 +1318,28 @@ async_event (Importer *importer)
   close_slice (importer, async_track (importer, open), open, match);
 }
 
+/* Counts the event's impossible values. Returns: FALSE when it cannot be placed in time or in a
+ * row, and is left out. */
+static gboolean
+count_bad_values (Importer *importer)
+{
+  Event *event = &importer->event;
+  gboolean placed = TRUE;
+
+  for (guint bad = 0; bad < N_BAD; bad++)
+    {
+      if (!(event->bad & (1u << bad)))
+        continue;
+      /* Metadata needs no time, and only a complete slice (X) a duration. */
+      if ((bad == BAD_TS && event->phase == 'M') || (bad == BAD_DUR && event->phase != 'X'))
+        continue;
+      if (importer->bad[bad].count++ == 0)
+        importer->bad[bad].first = event->bad_at[bad];
+      placed = placed && bad == BAD_DUR;
+    }
+  return placed;
+}
+
 static void
 process_event (Importer *importer)
 {
@@ -1205,8 +1350,13 @@ process_event (Importer *importer)
   importer->stats->events++;
   if (event->phase == 0)
     return;   /* an empty final {} of an unfinished array */
+  if (event->bad != 0 && !count_bad_values (importer))
+    return;
   if (event->phase != 'M')
-    importer->last_time = MAX (importer->last_time, event->ts + (event->phase == 'X' ? MAX (0, event->dur) : 0));
+    {
+      importer->first_time = MIN (importer->first_time, event->ts);
+      importer->last_time = MAX (importer->last_time, event->ts + (event->phase == 'X' ? MAX (0, event->dur) : 0));
+    }
 
   switch (event->phase)
     {
@@ -1384,23 +1534,6 @@ close_open_slices (Importer *importer)
     }
 }
 
-/* Newlines in @length bytes, found with memchr: trace lines are long, so this is a fraction of a
- * byte-by-byte loop. Lines are only reported in errors, but the count must run as we go. */
-static guint64
-count_lines (const guchar *buffer,
-             gsize         length)
-{
-  const guchar *at = buffer, *end = buffer + length;
-  guint64 lines = 0;
-
-  while (at < end && (at = memchr (at, '\n', (gsize) (end - at))) != NULL)
-    {
-      lines++;
-      at++;
-    }
-  return lines;
-}
-
 static void
 mark_tracks (Importer *importer)
 {
@@ -1432,6 +1565,18 @@ apply_base_time (Importer *importer)
 
   if (base == 0)
     return;
+  /* A file whose ts are absolute already (microseconds since 1970) and that names a base time too
+   * would have every time pushed past 2043. */
+  if ((base > 0 && importer->last_time > TIME_LIMIT_NS - base) || (base < 0 && importer->first_time < -TIME_LIMIT_NS - base))
+    {
+      g_autofree char *warning = g_strdup_printf (_("baseTimeNanoseconds at byte %llu (line %llu) would move the "
+                                                    "events more than 73 years from 1970 (their ts may be absolute "
+                                                    "already): not added"),
+                                                  (unsigned long long) importer->base_time_at.offset,
+                                                  (unsigned long long) importer->base_time_at.line);
+      suanli_trace_add_warning (importer->trace, warning);
+      return;
+    }
   for (guint t = 0; t < suanli_trace_get_n_tracks (importer->trace); t++)
     {
       SuanliTrack *track = suanli_trace_get_track (importer->trace, t);
@@ -1466,6 +1611,43 @@ warn_count (SuanliTrace *trace,
   warning = g_strdup_vprintf (format, args);
   va_end (args);
   suanli_trace_add_warning (trace, warning);
+}
+
+/* What is said about the file's values of kind @bad, with how many and where the first was; NULL
+ * when it had none. */
+static char *
+describe_bad_values (Importer *importer,
+                     BadValue  bad)
+{
+  const BadCount *counted = &importer->bad[bad];
+  unsigned long long count = counted->count, offset = counted->first.offset, line = counted->first.line;
+
+  if (count == 0)
+    return NULL;
+  switch (bad)
+    {
+    case BAD_TS:
+      return g_strdup_printf (ngettext ("%llu event has a ts that is no time within 73 years of 1970 (at byte %llu, "
+                                        "line %llu): left out",
+                                        "%llu events have a ts that is no time within 73 years of 1970 (the first "
+                                        "at byte %llu, line %llu): left out", count),
+                              count, offset, line);
+    case BAD_DUR:
+      return g_strdup_printf (ngettext ("%llu slice has a dur that is negative or no time within 73 years (at byte "
+                                        "%llu, line %llu): read as 0",
+                                        "%llu slices have a dur that is negative or no time within 73 years (the "
+                                        "first at byte %llu, line %llu): read as 0", count),
+                              count, offset, line);
+    case BAD_ID:
+    case N_BAD:
+    default:
+      return g_strdup_printf (ngettext ("%llu event has a pid or tid that is neither a number nor a word (true, "
+                                        "false, null, an array or an object; at byte %llu, line %llu): left out",
+                                        "%llu events have a pid or tid that is neither a number nor a word (true, "
+                                        "false, null, an array or an object; the first at byte %llu, line %llu): "
+                                        "left out", count),
+                              count, offset, line);
+    }
 }
 
 /* Whether this file added nothing to any track: metadata alone names tracks but fills none, and
@@ -1568,6 +1750,7 @@ suanli_import_chrome (SuanliTrace       *trace,
   importer.strings_before = suanli_trace_get_string_bytes (trace);
   importer.tracks_before = suanli_trace_get_n_tracks (trace);
   importer.last_time = G_MININT64;
+  importer.first_time = G_MAXINT64;
   intern_gpu_categories (&importer);
   mark_tracks (&importer);
   importer.parser = yajl_alloc (&callbacks, NULL, &importer);
@@ -1575,7 +1758,11 @@ suanli_import_chrome (SuanliTrace       *trace,
 
   while (!fault && (length = g_input_stream_read (stream, buffer, CHUNK_SIZE, cancellable, error)) > 0)
     {
-      yajl_status status = yajl_parse (importer.parser, buffer, (size_t) length);
+      yajl_status status;
+
+      importer.chunk = buffer;
+      importer.chunk_at = (Place) { offset, line };
+      status = yajl_parse (importer.parser, buffer, (size_t) length);
 
       if (status != yajl_status_ok)
         {
@@ -1610,6 +1797,7 @@ suanli_import_chrome (SuanliTrace       *trace,
     }
   stats->bytes += offset + (fault ? fault_offset - offset : 0);
 
+  importer.chunk_at = (Place) { offset, line };   /* the end: nothing more of the chunk is read */
   if (!fault && length == 0 && yajl_complete_parse (importer.parser) != yajl_status_ok)
     {
       /* An unfinished array is a legal trace: the profiler was stopped before it closed it. */
@@ -1687,14 +1875,27 @@ suanli_import_chrome (SuanliTrace       *trace,
   close_open_slices (&importer);
   if (holds_nothing (&importer))
     {
+      g_autofree char *left_out = describe_bad_values (&importer, importer.bad[BAD_TS].count > 0 ? BAD_TS : BAD_ID);
+
       /* JSON (or the part before a fault), but no event with a time: a settings file, an empty
-       * list, a wrong export. */
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("%s: holds no trace: no event with a time in it (a Chrome or Kineto trace lists its events "
-                     "in \"traceEvents\" or as a top-level array)"),
-                   name);
+       * list, a wrong export; or a trace whose times (or rows) cannot be made sense of. */
+      if (left_out != NULL)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: holds no trace that can be placed in time: %s"),
+                     name, left_out);
+      else
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                     _("%s: holds no trace: no event with a time in it (a Chrome or Kineto trace lists its events "
+                       "in \"traceEvents\" or as a top-level array)"),
+                     name);
       importer_clear (&importer);
       return FALSE;
+    }
+  for (guint bad = 0; bad < N_BAD; bad++)
+    {
+      g_autofree char *warning = describe_bad_values (&importer, bad);
+
+      if (warning != NULL)
+        suanli_trace_add_warning (trace, warning);
     }
   apply_base_time (&importer);
   suanli_trace_finish (trace);
