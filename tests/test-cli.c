@@ -486,10 +486,11 @@ write_gzip_bomb (const char *directory,
   return path;
 }
 
-/* `trace summary` of a gzip bomb: 1.5 MB of gzip that inflates to 150 MB of events, which would
- * take two gigabytes of memory. With the memory budget lowered to 64 MiB (the default is a quarter
- * of the machine's, which a test cannot fill) the reading stops there, keeps what it read, and says
- * why and where; the process's peak memory stays near the budget. */
+/* `trace summary` of a gzip bomb: a small gzip that inflates to 150 MB of events, which reading
+ * them all would hold as 1.2 GB (begins waiting for their ends are a kilobyte each). With the
+ * memory budget lowered to 64 MiB (the default is a quarter of the machine's, which a test cannot
+ * fill) the reading stops there, keeps what it read, and says why and where; the process's peak
+ * memory stays near the budget. */
 static void
 test_gzip_bomb (void)
 {
@@ -526,7 +527,9 @@ test_gzip_bomb (void)
   g_assert_nonnull (strstr (err, "bomb.json.gz: stopped reading at byte "));
   g_assert_nonnull (strstr (err, "more than 64 MiB of memory (SUANLI_TRACE_MAX_MEMORY"));
   g_assert_nonnull (strstr (out, "Events "));
-  g_assert_cmpint (usage.ru_maxrss, <, 256 * 1024);
+  /* Today's reading would take 1.2 GB; the budget and what runs around it (AddressSanitizer's
+   * shadow and quarantine under the sanitizer build: 180 MB) stay well under this. */
+  g_assert_cmpint (usage.ru_maxrss, <, 320 * 1024);
   g_assert_cmpint (g_remove (bomb), ==, 0);
   g_assert_cmpint (g_remove (out_path), ==, 0);
   g_assert_cmpint (g_remove (err_path), ==, 0);
