@@ -317,7 +317,14 @@ run_search (SearchOptions    *options,
   left_out = suanli_search_left_out (inputs, catalog, &constraints);
   if (json)
     {
-      g_autofree char *text = suanli_search_to_json (results, evaluated, inputs->currency, left_out);
+      g_autoptr(GError) write_error = NULL;
+      g_autofree char *text = suanli_search_to_json (results, evaluated, inputs->currency, left_out, &write_error);
+
+      if (text == NULL)
+        {
+          g_printerr ("suanli-cli plan --search: %s\n", write_error->message);
+          return SUANLI_EXIT_INVALID_INPUT;
+        }
       g_print ("%s\n", text);
     }
   else
@@ -400,7 +407,15 @@ run_estimate (int    argc,
   else if (json)
     {
       g_autofree char *name = suanli_plan_name_dup (plan, &inputs);
-      g_autofree char *text = suanli_estimate_to_json (&inputs, &estimate, name, errors, warnings, advice);
+      g_autoptr(GError) write_error = NULL;
+      g_autofree char *text = suanli_estimate_to_json (&inputs, &estimate, name, errors, warnings, advice,
+                                                       &write_error);
+
+      if (text == NULL)
+        {
+          g_printerr ("suanli-cli plan: %s\n", write_error->message);
+          return SUANLI_EXIT_INVALID_INPUT;
+        }
       g_print ("%s\n", text);
     }
   else if (valid && explain != NULL)

@@ -119,7 +119,7 @@ system_json (JsonBuilder *builder,
   json_builder_end_object (builder);
 }
 
-static void
+static gboolean
 print_json (const Subject             *subject,
             const SuanliWhatifOptions *options,
             SuanliTrace               *trace,
@@ -211,7 +211,7 @@ print_json (const Subject             *subject,
     json_builder_add_string_value (builder, g_ptr_array_index (notes, i));
   json_builder_end_array (builder);
   json_builder_end_object (builder);
-  suanli_cli_print_json (builder);
+  return suanli_cli_print_json (builder, COMMAND);
 }
 
 static void
@@ -384,8 +384,7 @@ suanli_cli_trace_whatif (int    argc,
       return SUANLI_EXIT_INVALID_INPUT;
     }
   if (json)
-    print_json (&subject, &options, trace, whatif);
-  else
-    print_text (&subject, trace, whatif);
+    return print_json (&subject, &options, trace, whatif) ? SUANLI_EXIT_DONE : SUANLI_EXIT_INVALID_INPUT;
+  print_text (&subject, trace, whatif);
   return SUANLI_EXIT_DONE;
 }

@@ -494,7 +494,7 @@ test_properties (void)
         if (i * sizeof (double) != offsetof (SuanliEstimate, fits) &&
             i * sizeof (double) < offsetof (SuanliEstimate, fits))
           g_assert_true (isfinite (fields[i]));
-      json_e = suanli_estimate_to_json (&in, &e, NULL, NULL, NULL, NULL);
+      json_e = suanli_estimate_to_json (&in, &e, NULL, NULL, NULL, NULL, NULL);
       g_assert_null (strstr (json_e, ": nan"));
       g_assert_null (strstr (json_e, ": -nan"));
       g_assert_null (strstr (json_e, ": inf"));
@@ -720,7 +720,7 @@ test_json_output (void)
   estimate_valid (json_plan, &in, &e);
   plan = suanli_plan_new_from_data (json_plan, -1, "json", NULL);
   advice = suanli_advice_for (plan, catalog, &in, &e);
-  json = suanli_estimate_to_json (&in, &e, "Seven", NULL, NULL, advice);
+  json = suanli_estimate_to_json (&in, &e, "Seven", NULL, NULL, advice, NULL);
   g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
   root = json_node_get_object (json_parser_get_root (parser));
   g_assert_cmpstr (json_object_get_string_member (root, "schema"), ==, "suanli-estimate/1");
