@@ -579,7 +579,8 @@ show_toast (SuanliPlanPage *self,
     adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (message));
 }
 
-/* Opens @file into the workspace's plan (undoable); on error the plan is left as it was. */
+/* Opens @file into the workspace's plan (undoable). On error the plan, and the file Save writes,
+ * are left as they were: Save must never write the plan shown over a file that failed to open. */
 gboolean
 suanli_plan_page_load_file (SuanliPlanPage  *self,
                             GFile           *file,
@@ -593,12 +594,21 @@ suanli_plan_page_load_file (SuanliPlanPage  *self,
   loaded = suanli_plan_new_from_file (file, error);
   if (loaded == NULL)
     return FALSE;
-  g_set_object (&self->file, file);
   suanli_plan_replace (self->plan, loaded);
+  g_set_object (&self->file, file);
   uri = g_file_get_uri (file);
   gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
   update_actions (self);
   return TRUE;
+}
+
+/* Returns: (transfer none) (nullable): the file Save writes, shown under the plan's name. */
+GFile *
+suanli_plan_page_get_file (SuanliPlanPage *self)
+{
+  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), NULL);
+
+  return self->file;
 }
 
 gboolean
@@ -1194,10 +1204,21 @@ suanli_plan_page_start_plan (SuanliPlan *plan)
 {
   g_autoptr(GFile) file = autosave_file ();
   g_autoptr(SuanliPlan) saved = NULL;
+  g_autoptr(GError) error = NULL;
 
   if (!plan_is_empty (plan))
     return;
-  saved = suanli_plan_new_from_file (file, NULL);
+  saved = suanli_plan_new_from_file (file, &error);
+  /* One that cannot be read (an older version wrote 2e17 as "2e+17.0") is put aside, not
+   * overwritten by the next autosave, so that the user can still mend it. */
+  if (saved == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    {
+      g_autofree char *path = g_file_get_path (file);
+      g_autofree char *aside = g_strconcat (path, ".unreadable", NULL);
+
+      g_message ("autosave: %s; kept as %s", error->message, aside);
+      g_rename (path, aside);
+    }
   if (saved != NULL)
     suanli_plan_replace (plan, saved);
   else
