@@ -328,9 +328,9 @@ suanli_cli_trace_whatif (int    argc,
       g_printerr (_("%s: --precision: “%s” is not one of bf16, fp16, fp8, tf32, fp32\n"), COMMAND, precision);
       return SUANLI_EXIT_USAGE_OR_IO;
     }
-  if (gpus != G_MININT && gpus < 1)
+  if (gpus != G_MININT && (gpus < 1 || gpus > SUANLI_WHATIF_MAX_GPUS))
     {
-      g_printerr (_("%s: --gpus: %d is not a GPU count (1 or more)\n"), COMMAND, gpus);
+      g_printerr (_("%s: --gpus: %d is not a GPU count (1 to %d)\n"), COMMAND, gpus, SUANLI_WHATIF_MAX_GPUS);
       return SUANLI_EXIT_USAGE_OR_IO;
     }
 
