@@ -405,7 +405,8 @@ test_bad_plans (void)
   assert_invalid (", \"parallelism\": {\"zero_stage\": 4}", "parallelism.zero_stage", NULL);
   assert_invalid (", \"parallelism\": {\"offload\": \"optimizer+parameters\", \"zero_stage\": 2}",
                   "parallelism.offload", "stage 3");
-  assert_invalid (", \"assumptions\": {\"mfu\": 1.5}", "assumptions.mfu", "fraction");
+  assert_invalid (", \"assumptions\": {\"mfu\": 1.5}", "assumptions.mfu", "share from 0.01 to 1");
+  assert_invalid (", \"assumptions\": {\"comm_efficiency\": 5e-324}", "assumptions.comm_efficiency", "share from 0.01 to 1");
   /* Absurd sizes are refused by name, before any product of them overflows. */
   assert_invalid (", \"workload\": {\"global_batch\": 1e18}", "workload.global_batch", "at most 1e+09");
   assert_invalid (", \"model\": {\"preset\": \"llama-2-7b\", \"experts\": 4294967296}", "model.experts", "at most");
