@@ -750,6 +750,8 @@ suanli_profile_page_open_plan (SuanliProfilePage  *self,
   if (loaded == NULL)
     return FALSE;
   suanli_plan_replace (suanli_workspace_get_plan (workspace), loaded);
+  /* The planner's Save now writes this file, not the one it showed before. */
+  suanli_workspace_set_plan_file (workspace, file);
   uri = g_file_get_uri (file);
   gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
   return TRUE;
