@@ -14,6 +14,7 @@
  */
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 #include <glib/gi18n.h>
@@ -34,8 +35,11 @@ suanli_json_format_double (double value,
       g_strlcpy (buffer, "null", SUANLI_JSON_NUMBER_SIZE);
       return FALSE;
     }
-  /* 17 significant digits always read back (IEEE 754 binary64); fewer usually do. */
-  for (int digits = 1; digits <= 17; digits++)
+  /* 17 significant digits always read back (IEEE 754 binary64); fewer usually do. Any decimal of
+   * 15 digits or fewer reads back through a double unchanged (DBL_DIG), so when %.15g reads back it
+   * is already the shortest (%g drops trailing zeros), and at most three tries are made: a Chrome
+   * export writes millions. Subnormals hold fewer digits, so for them every length is tried. */
+  for (int digits = fabs (value) < DBL_MIN ? 1 : DBL_DIG; digits <= 17; digits++)
     {
       char format[8];
 

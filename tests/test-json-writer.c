@@ -43,6 +43,23 @@ assert_round_trip (double value)
     g_error ("%.17g was written %s and read back as %.17g", value, text, json_node_get_double (element));
 }
 
+/* The significant digits @text writes: "830317756598520.0" and "8.3031775659852e+14" both 14. */
+static guint
+significant_digits (const char *text)
+{
+  g_autoptr(GString) digits = g_string_new (NULL);
+  gsize start = 0;
+
+  for (const char *p = text; *p != '\0' && *p != 'e'; p++)
+    if (g_ascii_isdigit (*p))
+      g_string_append_c (digits, *p);
+  while (start < digits->len && digits->str[start] == '0')
+    start++;
+  while (digits->len > start && digits->str[digits->len - 1] == '0')
+    g_string_truncate (digits, digits->len - 1);
+  return digits->len - start;
+}
+
 static void
 test_numbers (void)
 {
@@ -76,15 +93,29 @@ test_numbers (void)
   g_assert_false (suanli_json_format_number (NAN, text));
   g_assert_cmpstr (text, ==, "null");
 
-  /* Any finite double, whatever its bits. */
+  /* Any finite double, whatever its bits, in as few digits as any that read back. */
   for (guint i = 0; i < 100000; i++)
     {
       guint64 bits = ((guint64) g_test_rand_int () << 32) | (guint32) g_test_rand_int ();
+      char shortest[G_ASCII_DTOSTR_BUF_SIZE];
       double value;
 
       memcpy (&value, &bits, sizeof value);
-      if (isfinite (value))
-        assert_round_trip (value);
+      if (!isfinite (value))
+        continue;
+      assert_round_trip (value);
+      for (int digits = 1; digits <= 17; digits++)
+        {
+          char format[8];
+
+          g_snprintf (format, sizeof format, "%%.%dg", digits);
+          g_ascii_formatd (shortest, sizeof shortest, format, value);
+          if (g_ascii_strtod (shortest, NULL) == value)
+            break;
+        }
+      suanli_json_format_double (value, text);
+      if (significant_digits (text) > significant_digits (shortest))
+        g_error ("%.17g was written %s, not in its fewest digits %s", value, text, shortest);
     }
 }
 
