@@ -360,6 +360,46 @@ test_plan (void)
   g_rmdir (directory);
 }
 
+/* Plans at the edge of their ranges, through the real command: the text has no NaN, infinity or
+ * negative figure ("Step -2562048 h" was an overflowing cast), and --json parses (json-glib 1.6
+ * wrote "inf.0", "-nan.0" and "2e+18.0"). */
+static void
+test_plan_edges (void)
+{
+  static const char * const plans[] = {
+    "{\"model\": {\"preset\": \"llama-2-7b\"}, \"workload\": {\"tokens\": 1e18},"
+    " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 1}}",
+    "{\"model\": {\"preset\": \"llama-2-7b\", \"hidden\": 1e9}, \"workload\": {\"tokens\": 2e17},"
+    " \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}}",
+    "{\"model\": {\"parameters\": 1e18}, \"workload\": {\"tokens\": 1e18},"
+    " \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}, \"assumptions\": {\"mfu\": 0.01, \"price_per_gpu_hour\": 1e18}}",
+    "{\"model\": {\"preset\": \"llama-2-7b\"}, \"workload\": {\"mode\": \"inference\", \"requests_per_s\": 1e18,"
+    " \"prompt_tokens\": 1e9}, \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}}",
+  };
+  g_autofree char *directory = g_dir_make_tmp ("suanli-plan-edges-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (directory, "edge.suanli-plan", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (plans); i++)
+    {
+      g_auto(Run) human = { 0 };
+      g_auto(Run) json = { 0 };
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(GError) error = NULL;
+
+      g_assert_true (g_file_set_contents (path, plans[i], -1, NULL));
+      run_cli (&human, "", (const char *[]) { "plan", path, NULL });
+      g_assert_cmpint (human.status, ==, 0);
+      if (g_regex_match_simple ("(^|[^a-z])(nan|inf)([^a-z]|$)| -[0-9]", human.out, G_REGEX_CASELESS, 0))
+        g_error ("plan %u reads:\n%s", i, human.out);
+      run_cli (&json, "", (const char *[]) { "plan", path, "--json", NULL });
+      g_assert_cmpint (json.status, ==, 0);
+      if (!json_parser_load_from_data (parser, json.out, -1, &error))
+        g_error ("plan %u: %s\n%s", i, error->message, json.out);
+    }
+  g_unlink (path);
+  g_rmdir (directory);
+}
+
 /* The first line of @text, as a user reads it. */
 static char *
 first_line (const char *text)
@@ -773,6 +813,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/catalog", test_catalog);
   g_test_add_func ("/cli/plan", test_plan);
   g_test_add_func ("/cli/plan-search", test_plan_search);
+  g_test_add_func ("/cli/plan-edges", test_plan_edges);
   g_test_add_func ("/cli/plan-name", test_plan_name);
   g_test_add_func ("/cli/socket-folder", test_socket_folder);
   g_test_add_func ("/cli/nested-json", test_nested_json);

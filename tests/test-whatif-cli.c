@@ -169,6 +169,20 @@ test_errors (void)
     g_assert_cmpint (zero.status, ==, 1);
     g_assert_nonnull (strstr (zero.err, "--gpus"));
   }
+  /* At most SUANLI_WHATIF_MAX_GPUS (2²⁰): 2147483647 was taken. */
+  {
+    g_auto(Run) huge = { 0 };
+    g_auto(Run) most = { 0 };
+
+    suanli_test_run_cli (&huge, "", (const char *[]) { "trace", "whatif", path, "--accelerator", "nvidia-h100-sxm", "--gpus",
+                                                       "2147483647", NULL });
+    g_assert_cmpint (huge.status, ==, 1);
+    g_assert_nonnull (strstr (huge.err, "--gpus: 2147483647 is not a GPU count (1 to 1048576)"));
+    suanli_test_run_cli (&most, "", (const char *[]) { "trace", "whatif", path, "--accelerator", "nvidia-h100-sxm", "--gpus",
+                                                       "1048576", "--json", NULL });
+    g_assert_cmpint (most.status, ==, 0);
+    g_assert_nonnull (strstr (most.out, "\"gpus\" : 1048576"));
+  }
 
   /* Factors outside 0.001 … 10⁶ (1e-300 overflowed a duration). */
   for (guint i = 0; i < 2; i++)

@@ -27,6 +27,7 @@
 #include "suanli-agent-protocol.h"
 #include "suanli-agent-relay.h"
 #include "suanli-capture.h"
+#include "suanli-json-writer.h"
 
 #define READ_SLICE           (4u << 20)
 #define HARD_LIMIT_EXTRA     (64u << 20)   /* past the queue limit, for the records never dropped */
@@ -127,8 +128,7 @@ static void
 send_json (SuanliAgentRelay *self,
            JsonBuilder      *builder)
 {
-  g_autoptr(JsonNode) root = json_builder_get_root (builder);
-  g_autofree char *text = json_to_string (root, FALSE);
+  g_autofree char *text = suanli_json_write_builder (builder, FALSE, NULL);   /* strings and integers */
 
   if (is_open (self))
     soup_websocket_connection_send_text (self->connection, text);

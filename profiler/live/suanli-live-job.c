@@ -19,6 +19,7 @@
 #include "suanli-inject.h"
 #include "suanli-live-job.h"
 #include "suanli-json-depth.h"
+#include "suanli-json-writer.h"
 
 void
 suanli_live_job_free (SuanliLiveJob *job)
@@ -81,14 +82,13 @@ char *
 suanli_live_jobs_to_json (GPtrArray *jobs)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonNode) root = NULL;
 
   json_builder_begin_array (builder);
   for (guint i = 0; i < jobs->len; i++)
     suanli_live_job_write (g_ptr_array_index (jobs, i), builder);
   json_builder_end_array (builder);
-  root = json_builder_get_root (builder);
-  return json_to_string (root, TRUE);
+  /* Integers and strings only: this cannot fail. */
+  return suanli_json_write_builder (builder, TRUE, NULL);
 }
 
 static gboolean
