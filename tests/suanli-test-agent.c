@@ -136,13 +136,27 @@ suanli_test_start_agent (SuanliTestAgent    *agent,
   agent->address = g_strdup_printf ("127.0.0.1:%u", agent->port);
 }
 
+static void
+agent_exited (GObject      *source,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  g_subprocess_wait_finish (G_SUBPROCESS (source), result, NULL);
+  *(gboolean *) data = TRUE;
+}
+
 void
 suanli_test_stop_agent (SuanliTestAgent *agent)
 {
   if (agent->process != NULL)
     {
+      gboolean exited = FALSE;
+
       g_subprocess_send_signal (agent->process, SIGTERM);
-      g_subprocess_wait (agent->process, NULL, NULL);
+      /* Its log is read on the main loop until it is gone: a full pipe would keep it from quitting. */
+      g_subprocess_wait_async (agent->process, NULL, agent_exited, &exited);
+      while (!exited)
+        g_main_context_iteration (NULL, TRUE);
       /* A clean exit: under the sanitizer build, LeakSanitizer found nothing. */
       g_assert_true (g_subprocess_get_if_exited (agent->process));
       g_assert_cmpint (g_subprocess_get_exit_status (agent->process), ==, 0);

@@ -194,7 +194,11 @@ admit (SoupServer        *server,
   gboolean has_token = authorized (self, message);
   int pid;
 
-  if (!rate_allows (self, has_token ? self->buckets : self->strangers, peer != NULL ? peer : ""))
+  /* The hello is asked without the token by the token holder too, before each connection: strangers
+   * spending their allowance must not keep it out. It costs one HMAC; what bounds a flood of
+   * them is the strangers' connection budget. */
+  if (!g_str_equal (path, "/v1/hello") &&
+      !rate_allows (self, has_token ? self->buckets : self->strangers, peer != NULL ? peer : ""))
     refuse (message, 429 /* Too Many Requests: not in libsoup 3.2's names */, "too many requests");
   else if (g_str_equal (path, "/v1/hello"))
     ;   /* asked before the token is sent, to prove this agent knows it (suanli-agent-proof.c) */
