@@ -555,6 +555,12 @@ closed_by_agent (int fd)
   return got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
 }
 
+static gboolean
+closed_by_agent_fd (gpointer fd)
+{
+  return closed_by_agent (GPOINTER_TO_INT (fd));
+}
+
 typedef struct
 {
   int     fd;
@@ -948,7 +954,7 @@ test_control_flood (void)
   client = new_client (&agent, agent.token);
   authorization = g_strconcat ("Bearer ", agent.token, NULL);
   raw_connect (client, "/v1/jobs/1/capture", &raw);
-  for (guint i = 0; i < 1000; i++)
+  for (guint i = 0; i < 1000 && soup_websocket_connection_get_state (raw.connection) == SOUP_WEBSOCKET_STATE_OPEN; i++)
     soup_websocket_connection_send_text (raw.connection, "{\"type\": \"clock\", \"t0\": 1}");
   assert_closed_with (&raw, SOUP_WEBSOCKET_CLOSE_POLICY_VIOLATION);
   raw_clear (&raw);
@@ -1513,6 +1519,57 @@ test_fragmented_messages (void)
   suanli_test_stop_agent (&agent);
 }
 
+static void
+restore_variable (const char *name,
+                  const char *value)
+{
+  if (value != NULL)
+    g_setenv (name, value, TRUE);
+  else
+    g_unsetenv (name);
+}
+
+/* Without $XDG_RUNTIME_DIR, a stranger makes $TMPDIR/suanli-UID first, so a job puts its socket in
+ * $HOME/.suanli-sockets; then the stranger removes that folder: the job is still listed, though the
+ * socket folder is $TMPDIR/suanli-UID again. Making another user's folder needs root. */
+static void
+test_fallen_back_job (void)
+{
+  g_autofree char *home = NULL, *taken = NULL, *fallback = NULL;
+  g_autofree char *saved_home = g_strdup (g_getenv ("HOME")), *saved_tmp = g_strdup (g_getenv ("TMPDIR"));
+  g_autoptr(GPtrArray) jobs = NULL;
+  g_autoptr(GError) error = NULL;
+  GSubprocess *job;
+  gboolean listed = FALSE;
+
+  if (getuid () != 0)
+    {
+      g_test_skip ("making a folder of another user's needs root");
+      return;
+    }
+  home = g_build_filename (runtime_dir, "home", NULL);
+  taken = g_strdup_printf ("%s/suanli-%u", home, (unsigned) getuid ());
+  fallback = g_build_filename (home, ".suanli-sockets", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (taken, 0700), ==, 0);
+  g_assert_cmpint (chown (taken, 65534, 65534), ==, 0);
+  g_unsetenv ("XDG_RUNTIME_DIR");
+  g_setenv ("TMPDIR", home, TRUE);
+  g_setenv ("HOME", home, TRUE);
+  job = suanli_test_start_job_in (fallback, 1000, 30, 0);
+  g_assert_cmpint (g_rmdir (taken), ==, 0);
+
+  jobs = suanli_live_list_jobs (&error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < jobs->len; i++)
+    listed |= ((SuanliLiveJob *) g_ptr_array_index (jobs, i))->pid == atoi (g_subprocess_get_identifier (job));
+  g_assert_true (listed);
+
+  suanli_test_stop_job (job);
+  g_setenv ("XDG_RUNTIME_DIR", runtime_dir, TRUE);
+  restore_variable ("HOME", saved_home);
+  restore_variable ("TMPDIR", saved_tmp);
+}
+
 /* A client over its rate gets 429; strangers without the token, knocking from the same address,
  * use up their own allowance, not the token holder's. */
 static void
@@ -1533,6 +1590,27 @@ test_rate (void)
     too_many += get (&agent, "/v1/health", authorization, NULL) == 429;
   g_assert_cmpuint (too_many, >, 0);
   g_assert_cmpuint (too_many, <, 40);
+  suanli_test_stop_agent (&agent);
+}
+
+/* A new connection that sends nothing within the first-byte deadline is closed; one that has sent
+ * a byte is left to its header deadline. */
+static void
+test_first_byte (void)
+{
+  const char *options[] = { "--first-byte-timeout=1", "--header-timeout=600", "--idle-timeout=600", NULL };
+  Agent agent = { 0 };
+  int silent, started;
+
+  suanli_test_start_agent (&agent, options);
+  silent = connect_raw (&agent);
+  started = connect_raw (&agent);
+  g_assert_cmpint (send (started, "G", 1, MSG_NOSIGNAL), ==, 1);
+  suanli_test_await (closed_by_agent_fd, GINT_TO_POINTER (silent));
+  g_assert_true (agent_logs (&agent, "nothing came within 1 s of connecting: closed"));
+  g_assert_false (closed_by_agent (started));
+  close (silent);
+  close (started);
   suanli_test_stop_agent (&agent);
 }
 
@@ -1753,12 +1831,14 @@ main (int    argc,
   g_test_add_func ("/agent/fragmented-messages", test_fragmented_messages);
   g_test_add_func ("/agent/rate", test_rate);
   g_test_add_func ("/agent/idle-connection", test_idle_connection);
+  g_test_add_func ("/agent/first-byte", test_first_byte);
   g_test_add_func ("/agent/stopped-job", test_stopped_job);
   g_test_add_func ("/agent/connection-limit", test_connection_limit);
   g_test_add_func ("/agent/socket-folder", test_socket_folder);
   g_test_add_func ("/agent/many-connections", test_many_connections);
   g_test_add_func ("/agent/strangers", test_strangers);
   g_test_add_func ("/agent/control-flood", test_control_flood);
+  g_test_add_func ("/agent/fallen-back-job", test_fallen_back_job);
   g_test_add_func ("/agent/tokenless-memory", test_tokenless_memory);
   status = g_test_run ();
   suanli_test_remove_tree (runtime_dir);
