@@ -1519,16 +1519,6 @@ test_fragmented_messages (void)
   suanli_test_stop_agent (&agent);
 }
 
-static void
-restore_variable (const char *name,
-                  const char *value)
-{
-  if (value != NULL)
-    g_setenv (name, value, TRUE);
-  else
-    g_unsetenv (name);
-}
-
 /* Without $XDG_RUNTIME_DIR, a stranger makes $TMPDIR/suanli-UID first, so a job puts its socket in
  * $HOME/.suanli-sockets; then the stranger removes that folder: the job is still listed, though the
  * socket folder is $TMPDIR/suanli-UID again. Making another user's folder needs root. */
@@ -1566,8 +1556,8 @@ test_fallen_back_job (void)
 
   suanli_test_stop_job (job);
   g_setenv ("XDG_RUNTIME_DIR", runtime_dir, TRUE);
-  restore_variable ("HOME", saved_home);
-  restore_variable ("TMPDIR", saved_tmp);
+  suanli_test_put_env ("HOME", saved_home);
+  suanli_test_put_env ("TMPDIR", saved_tmp);
 }
 
 /* A client over its rate gets 429; strangers without the token, knocking from the same address,
