@@ -194,7 +194,7 @@ admit (SoupServer        *server,
   gboolean has_token = authorized (self, message);
   int pid;
 
-  /* The hello is asked without the token by the token holder too, before each connection: strangers
+  /* The hello is asked without the token by the token holder too, before each request with it: strangers
    * spending their allowance must not keep it out. It costs one HMAC; what bounds a flood of
    * them is the strangers' connection budget. */
   if (!g_str_equal (path, "/v1/hello") &&
