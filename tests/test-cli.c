@@ -228,16 +228,6 @@ test_nested_json (void)
   g_rmdir (directory);
 }
 
-static void
-restore_env (const char *name,
-             const char *value)
-{
-  if (value != NULL)
-    g_setenv (name, value, TRUE);
-  else
-    g_unsetenv (name);
-}
-
 /* Where the jobs' sockets are: a folder too long for a socket's path is refused, never cut; a
  * /tmp/suanli-UID that another user made first is refused for $HOME/.suanli-sockets. */
 static void
@@ -277,9 +267,9 @@ test_socket_folder (void)
     }
   else
     g_test_message ("skipped the folder another user made first: making one needs root");
-  restore_env ("XDG_RUNTIME_DIR", saved_runtime);
-  restore_env ("HOME", saved_home);
-  restore_env ("TMPDIR", saved_tmp);
+  suanli_test_put_env ("XDG_RUNTIME_DIR", saved_runtime);
+  suanli_test_put_env ("HOME", saved_home);
+  suanli_test_put_env ("TMPDIR", saved_tmp);
   g_rmdir (long_runtime);
   g_rmdir (directory);
 }

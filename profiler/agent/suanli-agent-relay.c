@@ -481,6 +481,10 @@ on_message (SoupWebsocketConnection *connection,
   gsize length;
   const char *text = g_bytes_get_data (message, &length);
 
+  /* After this side has closed, libsoup still hands over what the client sent meanwhile: ignored,
+   * since closing again would be a critical (and one per message, for a client sending fast). */
+  if (soup_websocket_connection_get_state (connection) != SOUP_WEBSOCKET_STATE_OPEN)
+    return;
   if (second != self->control_window)
     {
       self->control_window = second;

@@ -1,7 +1,8 @@
 /* suanli-live-job.c — a profilable job on this machine, as its control socket describes it
  *
  * Jobs are the sockets in the injection library's folder ($XDG_RUNTIME_DIR/suanli, or
- * /tmp/suanli-UID) that belong to this user; each answers STATUS with a line of JSON.
+ * /tmp/suanli-UID, or $HOME/.suanli-sockets while another user holds that) that belong to this
+ * user; each answers STATUS with a line of JSON.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -306,17 +307,26 @@ suanli_live_list_jobs_in (const char *folder)
  * suanli_live_list_jobs:
  *
  * Returns: (transfer full) (element-type SuanliLiveJob): this user's profilable jobs, from the
- * injection library's socket folder.
+ * injection library's socket folder, and from $HOME/.suanli-sockets when that is there too (jobs
+ * started while another user held /tmp/suanli-UID, which may since be gone).
  */
 GPtrArray *
 suanli_live_list_jobs (GError **error)
 {
   char folder[256], message[256];
+  GPtrArray *jobs;
+  g_autoptr(GPtrArray) fallen_back = NULL;
 
   if (suanli_inject_socket_dir (folder, sizeof folder, message, sizeof message) != 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED, "%s", message);
       return NULL;
     }
-  return suanli_live_list_jobs_in (folder);
+  jobs = suanli_live_list_jobs_in (folder);
+  if (suanli_inject_fallback_socket_dir (folder, sizeof folder) == 0)
+    {
+      fallen_back = suanli_live_list_jobs_in (folder);
+      g_ptr_array_extend_and_steal (jobs, g_steal_pointer (&fallen_back));
+    }
+  return jobs;
 }
