@@ -41,12 +41,19 @@ load_catalog (void)
   return catalog;
 }
 
-static void
+static int
 print_json (GPtrArray *items)
 {
-  g_autofree char *json = suanli_items_to_catalog_json (items, TRUE);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = suanli_items_to_catalog_json (items, TRUE, &error);
 
+  if (json == NULL)
+    {
+      g_printerr ("suanli-cli catalog: %s\n", error->message);
+      return SUANLI_EXIT_INVALID_INPUT;
+    }
   g_print ("%s\n", json);
+  return SUANLI_EXIT_DONE;
 }
 
 static int
@@ -96,10 +103,7 @@ run_list (int    argc,
     }
 
   if (json)
-    {
-      print_json (items);
-      return SUANLI_EXIT_DONE;
-    }
+    return print_json (items);
   for (guint i = 0; i < items->len; i++)
     {
       SuanliItem *item = g_ptr_array_index (items, i);
@@ -217,10 +221,9 @@ run_show (int    argc,
       g_autoptr(GPtrArray) items = g_ptr_array_new ();
 
       g_ptr_array_add (items, item);
-      print_json (items);
+      return print_json (items);
     }
-  else
-    print_item (item);
+  print_item (item);
   return SUANLI_EXIT_DONE;
 }
 

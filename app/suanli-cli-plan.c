@@ -26,12 +26,6 @@ suanli_cli_load_catalog (void)
   return catalog;
 }
 
-static char *
-bytes (double value)
-{
-  return suanli_format_bytes ((guint64) MAX (0, value), SUANLI_MEMORY_UNITS_GIB);
-}
-
 /**
  * suanli_cli_read_plan:
  * @status: (out): the exit status when the plan cannot be read: 2 for a file that is not a valid
@@ -74,8 +68,8 @@ print_human (SuanliPlan             *plan,
              const SuanliEstimate   *e,
              GPtrArray              *advice)
 {
-  g_autofree char *total = bytes (e->total);
-  g_autofree char *capacity = bytes (e->capacity);
+  g_autofree char *total = suanli_format_gib (e->total);
+  g_autofree char *capacity = suanli_format_gib (e->capacity);
   g_autofree char *name = suanli_plan_name_dup (plan, in);
   const char *labels[] = { N_("weights"), N_("gradients"), N_("optimizer"), N_("activations"), N_("KV cache"),
                            N_("overhead") };
@@ -89,28 +83,28 @@ print_human (SuanliPlan             *plan,
            capacity);
   if (!e->cpu_fits)
     {
-      g_autofree char *offloaded = bytes (e->cpu_offload_per_node * 1.5);
-      g_autofree char *cpu = bytes (in->cpu_memory_per_node);
+      g_autofree char *offloaded = suanli_format_gib (e->cpu_offload_per_node * 1.5);
+      g_autofree char *cpu = suanli_format_gib (in->cpu_memory_per_node);
       g_print (_("Does not fit in CPU memory: the offloaded states need %s per node (with a 1.5× margin), %s is there\n"),
                offloaded, cpu);
     }
   for (guint i = 0; i < G_N_ELEMENTS (values); i++)
     {
-      g_autofree char *value = bytes (values[i]);
+      g_autofree char *value = suanli_format_gib (values[i]);
       g_print ("  %-12s %s\n", _(labels[i]), value);
     }
 
   if (suanli_plan_inputs_is_training (in))
     {
-      g_autofree char *step = suanli_format_duration_ns ((gint64) (e->step_time_s * 1e9));
-      g_autofree char *compute = suanli_format_duration_ns ((gint64) (e->compute_s * 1e9));
-      g_autofree char *comm = suanli_format_duration_ns ((gint64) (e->exposed_communication_s * 1e9));
-      g_autofree char *bubble = suanli_format_duration_ns ((gint64) (e->bubble_s * 1e9));
+      g_autofree char *step = suanli_format_seconds (e->step_time_s);
+      g_autofree char *compute = suanli_format_seconds (e->compute_s);
+      g_autofree char *comm = suanli_format_seconds (e->exposed_communication_s);
+      g_autofree char *bubble = suanli_format_seconds (e->bubble_s);
 
       g_print (_("Step %s = compute %s + exposed communication %s + bubble %s\n"), step, compute, comm, bubble);
       if (e->offload_s > 0)
         {
-          g_autofree char *offload = suanli_format_duration_ns ((gint64) (e->offload_s * 1e9));
+          g_autofree char *offload = suanli_format_seconds (e->offload_s);
 
           g_print (_("  of it offload %s\n"), offload);
         }
@@ -317,7 +311,14 @@ run_search (SearchOptions    *options,
   left_out = suanli_search_left_out (inputs, catalog, &constraints);
   if (json)
     {
-      g_autofree char *text = suanli_search_to_json (results, evaluated, inputs->currency, left_out);
+      g_autoptr(GError) write_error = NULL;
+      g_autofree char *text = suanli_search_to_json (results, evaluated, inputs->currency, left_out, &write_error);
+
+      if (text == NULL)
+        {
+          g_printerr ("suanli-cli plan --search: %s\n", write_error->message);
+          return SUANLI_EXIT_INVALID_INPUT;
+        }
       g_print ("%s\n", text);
     }
   else
@@ -400,7 +401,15 @@ run_estimate (int    argc,
   else if (json)
     {
       g_autofree char *name = suanli_plan_name_dup (plan, &inputs);
-      g_autofree char *text = suanli_estimate_to_json (&inputs, &estimate, name, errors, warnings, advice);
+      g_autoptr(GError) write_error = NULL;
+      g_autofree char *text = suanli_estimate_to_json (&inputs, &estimate, name, errors, warnings, advice,
+                                                       &write_error);
+
+      if (text == NULL)
+        {
+          g_printerr ("suanli-cli plan: %s\n", write_error->message);
+          return SUANLI_EXIT_INVALID_INPUT;
+        }
       g_print ("%s\n", text);
     }
   else if (valid && explain != NULL)

@@ -192,7 +192,7 @@ rows_json (JsonBuilder *builder,
   json_builder_end_array (builder);
 }
 
-static void
+static gboolean
 print_json (Side   *sides,
             GArray *kernels,
             GArray *operators)
@@ -207,7 +207,7 @@ print_json (Side   *sides,
   rows_json (builder, "kernels", kernels, FALSE);
   rows_json (builder, "operators", operators, TRUE);
   json_builder_end_object (builder);
-  suanli_cli_print_json (builder);
+  return suanli_cli_print_json (builder, "suanli-cli trace diff");
 }
 
 static void
@@ -377,9 +377,9 @@ suanli_cli_trace_diff (int    argc,
     {
       kernels = join (sides, FALSE);
       operators = join (sides, TRUE);
-      if (json)
-        print_json (sides, kernels, operators);
-      else
+      if (json && !print_json (sides, kernels, operators))
+        status = SUANLI_EXIT_INVALID_INPUT;
+      else if (!json)
         print_text (sides, kernels, operators);
       if (folded != NULL)
         {

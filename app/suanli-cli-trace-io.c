@@ -18,6 +18,7 @@
 #include "suanli-cli.h"
 #include "suanli-atomic-file.h"
 #include "suanli-cli-trace-io.h"
+#include "suanli-json-writer.h"
 #include "suanli-units.h"
 
 void
@@ -29,26 +30,8 @@ suanli_cli_member_int (JsonBuilder *builder,
   json_builder_add_int_value (builder, value);
 }
 
-/* A double that json-glib writes as valid JSON. json-glib 1.6 writes a double in %.17g (GLib's
- * g_ascii_dtostr) and appends ".0" where that has no point, so 1e+18 came out as "1e+18.0", which
- * no parser reads. A value written with an exponent and no point is moved one unit in the last
- * place towards 0 (a relative change of 1e-16), which gives its %.17g form a point. */
-static double
-writable_double (double value)
-{
-  char text[G_ASCII_DTOSTR_BUF_SIZE];
-
-  for (guint i = 0; i < 4 && value != 0; i++)
-    {
-      g_ascii_dtostr (text, sizeof text, value);
-      if (strchr (text, '.') != NULL || (strchr (text, 'e') == NULL && strchr (text, 'E') == NULL))
-        break;
-      value = nextafter (value, 0);
-    }
-  return value;
-}
-
-/* @value, or null when it is not finite (JSON has no infinity or NaN). */
+/* @value, or null when it is not finite (JSON has no infinity or NaN): a trace's figure that cannot
+ * be measured, such as a ratio over no time. */
 void
 suanli_cli_member_double (JsonBuilder *builder,
                           const char  *name,
@@ -56,7 +39,7 @@ suanli_cli_member_double (JsonBuilder *builder,
 {
   json_builder_set_member_name (builder, name);
   if (isfinite (value))
-    json_builder_add_double_value (builder, writable_double (value));
+    json_builder_add_double_value (builder, value);
   else
     json_builder_add_null_value (builder);
 }
@@ -74,18 +57,22 @@ suanli_cli_member_string (JsonBuilder *builder,
     json_builder_add_null_value (builder);
 }
 
-/* Prints what @builder built, indented, with a newline. */
-void
-suanli_cli_print_json (JsonBuilder *builder)
+/* Prints what @builder built, indented, with a newline (suanli-json-writer); else prints why not,
+ * after @command. */
+gboolean
+suanli_cli_print_json (JsonBuilder *builder,
+                       const char  *command)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = json_builder_get_root (builder);
-  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = suanli_json_write_builder (builder, TRUE, &error);
 
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, NULL);
+  if (text == NULL)
+    {
+      g_printerr ("%s: %s\n", command, error->message);
+      return FALSE;
+    }
   g_print ("%s\n", text);
+  return TRUE;
 }
 
 /* "1.20 ms → 0.98 ms (−18.3%)" */

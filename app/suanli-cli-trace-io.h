@@ -28,7 +28,8 @@ void           suanli_cli_member_double      (JsonBuilder        *builder,
 void           suanli_cli_member_string      (JsonBuilder        *builder,
                                               const char         *name,
                                               const char         *value);
-void           suanli_cli_print_json         (JsonBuilder        *builder);
+gboolean       suanli_cli_print_json         (JsonBuilder        *builder,
+                                              const char         *command);
 char          *suanli_cli_change_text        (gint64              before,
                                               gint64              after);
 

@@ -119,7 +119,7 @@ system_json (JsonBuilder *builder,
   json_builder_end_object (builder);
 }
 
-static void
+static gboolean
 print_json (const Subject             *subject,
             const SuanliWhatifOptions *options,
             SuanliTrace               *trace,
@@ -211,7 +211,7 @@ print_json (const Subject             *subject,
     json_builder_add_string_value (builder, g_ptr_array_index (notes, i));
   json_builder_end_array (builder);
   json_builder_end_object (builder);
-  suanli_cli_print_json (builder);
+  return suanli_cli_print_json (builder, COMMAND);
 }
 
 static void
@@ -328,9 +328,9 @@ suanli_cli_trace_whatif (int    argc,
       g_printerr (_("%s: --precision: “%s” is not one of bf16, fp16, fp8, tf32, fp32\n"), COMMAND, precision);
       return SUANLI_EXIT_USAGE_OR_IO;
     }
-  if (gpus != G_MININT && gpus < 1)
+  if (gpus != G_MININT && (gpus < 1 || gpus > SUANLI_WHATIF_MAX_GPUS))
     {
-      g_printerr (_("%s: --gpus: %d is not a GPU count (1 or more)\n"), COMMAND, gpus);
+      g_printerr (_("%s: --gpus: %d is not a GPU count (1 to %d)\n"), COMMAND, gpus, SUANLI_WHATIF_MAX_GPUS);
       return SUANLI_EXIT_USAGE_OR_IO;
     }
 
@@ -384,8 +384,7 @@ suanli_cli_trace_whatif (int    argc,
       return SUANLI_EXIT_INVALID_INPUT;
     }
   if (json)
-    print_json (&subject, &options, trace, whatif);
-  else
-    print_text (&subject, trace, whatif);
+    return print_json (&subject, &options, trace, whatif) ? SUANLI_EXIT_DONE : SUANLI_EXIT_INVALID_INPUT;
+  print_text (&subject, trace, whatif);
   return SUANLI_EXIT_DONE;
 }

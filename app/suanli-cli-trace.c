@@ -351,17 +351,15 @@ ranks_json (JsonBuilder *builder,
   json_builder_end_array (builder);
 }
 
-static char *
-summary_json (SuanliTrace        *trace,
-              SuanliImportStats  *stats,
-              SuanliTraceFigures *analysis,
-              GArray             *ranks)
+static gboolean
+print_summary_json (SuanliTrace        *trace,
+                    SuanliImportStats  *stats,
+                    SuanliTraceFigures *analysis,
+                    GArray             *ranks)
 {
   GArray *kernels = analysis->kernels;
 
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
   g_autoptr(GList) categories = g_hash_table_get_keys (stats->by_category);
   gint64 first, last;
 
@@ -415,11 +413,7 @@ summary_json (SuanliTrace        *trace,
 
   warnings_json (builder, trace);
   json_builder_end_object (builder);
-
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  return json_generator_to_data (generator, NULL);
+  return suanli_cli_print_json (builder, "suanli-cli trace summary");
 }
 
 /* "file: Rank N, " before a line about one GPU or file, when the trace has several. */
@@ -728,15 +722,12 @@ run_summary (int    argc,
 
   analysis = suanli_trace_figures_new (trace);
   ranks = suanli_analysis_ranks_from (trace, analysis->gpus, analysis->steps);
-  if (json)
-    {
-      g_autofree char *text = summary_json (trace, &stats, analysis, ranks);
-      g_print ("%s\n", text);
-    }
-  else
+  if (json && !print_summary_json (trace, &stats, analysis, ranks))
+    status = SUANLI_EXIT_INVALID_INPUT;
+  else if (!json)
     print_summary (trace, &stats, analysis, ranks);
   suanli_import_stats_clear (&stats);
-  return SUANLI_EXIT_DONE;
+  return status;
 }
 
 /* `trace convert IN… OUT`: Chrome trace JSON (OUT.json, OUT.json.gz), or folded stacks of the

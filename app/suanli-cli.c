@@ -1,6 +1,6 @@
 /* suanli-cli.c — Suanli without a display: `suanli-cli COMMAND [ARGS…]`
  *
- * Every command follows DESIGN.md's exit codes: 0 done (warnings allowed), 1 usage or I/O error,
+ * Every command follows the same exit codes (README.md): 0 done (warnings allowed), 1 usage or I/O error,
  * 2 invalid input (the error names where). Results go to stdout, diagnostics to stderr. Nothing
  * here loads GTK.
  *

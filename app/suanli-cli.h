@@ -11,7 +11,7 @@
 
 G_BEGIN_DECLS
 
-/* DESIGN.md's exit codes, for every command. */
+/* The exit codes README.md gives, for every command. */
 enum {
   SUANLI_EXIT_DONE = 0,           /* warnings allowed */
   SUANLI_EXIT_USAGE_OR_IO = 1,

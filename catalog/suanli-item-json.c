@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "suanli-item-json.h"
+#include "suanli-json-writer.h"
 
 static const char * const trade_names[SUANLI_N_TRADES] = { "memory", "speed", "accuracy" };
 
@@ -25,17 +26,6 @@ write_text (JsonBuilder      *builder,
   json_builder_set_member_name (builder, "zh_CN");
   json_builder_add_string_value (builder, text->zh_CN != NULL ? text->zh_CN : "");
   json_builder_end_object (builder);
-}
-
-/* Whole numbers are written as integers (memory sizes, counts), the rest as doubles. */
-static void
-add_number (JsonBuilder *builder,
-            double       value)
-{
-  if (value == (double) (gint64) value && value > -9e15 && value < 9e15)
-    json_builder_add_int_value (builder, (gint64) value);
-  else
-    json_builder_add_double_value (builder, value);
 }
 
 static void
@@ -59,7 +49,7 @@ write_spec (JsonBuilder      *builder,
   json_builder_set_member_name (builder, spec->key);
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "value");
-  add_number (builder, spec->value);
+  suanli_json_builder_add_number (builder, spec->value);
   json_builder_set_member_name (builder, "unit");
   json_builder_add_string_value (builder, spec->unit);
   json_builder_set_member_name (builder, "source");
@@ -90,7 +80,7 @@ write_claim (JsonBuilder       *builder,
       json_builder_add_string_value (builder, claim->spec_key);
     }
   json_builder_set_member_name (builder, "value");
-  add_number (builder, claim->value);
+  suanli_json_builder_add_number (builder, claim->value);
   json_builder_set_member_name (builder, "unit");
   json_builder_add_string_value (builder, claim->unit);
   json_builder_set_member_name (builder, "verdict");
@@ -98,7 +88,7 @@ write_claim (JsonBuilder       *builder,
   if (claim->has_correct_value)
     {
       json_builder_set_member_name (builder, "correct_value");
-      add_number (builder, claim->correct_value);
+      suanli_json_builder_add_number (builder, claim->correct_value);
     }
   write_text (builder, "note", &claim->note);
   json_builder_end_object (builder);
@@ -209,14 +199,14 @@ suanli_item_write_json (SuanliItem  *item,
   json_builder_end_object (builder);
 }
 
-/* Returns: (transfer full): a whole catalog document holding @items (of SuanliItem). */
+/* Returns: (transfer full) (nullable): a whole catalog document holding @items (of SuanliItem), or
+ * NULL with @error naming a value that is not finite. */
 char *
-suanli_items_to_catalog_json (GPtrArray *items,
-                              gboolean   pretty)
+suanli_items_to_catalog_json (GPtrArray  *items,
+                              gboolean    pretty,
+                              GError    **error)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "schema");
@@ -228,8 +218,5 @@ suanli_items_to_catalog_json (GPtrArray *items,
   json_builder_end_array (builder);
   json_builder_end_object (builder);
 
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, pretty);
-  return json_generator_to_data (generator, NULL);
+  return suanli_json_write_builder (builder, pretty, error);
 }

@@ -12,7 +12,8 @@ G_BEGIN_DECLS
 
 void  suanli_item_write_json     (SuanliItem  *item,
                                   JsonBuilder *builder);
-char *suanli_items_to_catalog_json (GPtrArray *items,
-                                    gboolean   pretty);
+char *suanli_items_to_catalog_json (GPtrArray  *items,
+                                    gboolean    pretty,
+                                    GError    **error);
 
 G_END_DECLS

@@ -135,12 +135,18 @@ suanli_format_large (double value)
   return suanli_format_significant (value, 3);
 }
 
-/* Seconds as suanli_format_duration_ns() shows them, and zero as "0 s". */
+/* Seconds as suanli_format_duration_ns() shows them, and zero as "0 s"; "—" when not finite. Hours
+ * are written from the double: past 292 years the nanoseconds overflow a gint64 (1e18 tokens on
+ * one GPU read "Step -2562048 h"). */
 char *
 suanli_format_seconds (double seconds)
 {
+  if (!isfinite (seconds))
+    return g_strdup ("—");
   if (seconds == 0)
     return g_strdup ("0" SUANLI_UNIT_SPACE "s");
+  if (fabs (seconds) >= 3600)
+    return with_unit (seconds / 3600, C_("unit", "h"));
   return suanli_format_duration_ns ((gint64) (seconds * 1e9));
 }
 
@@ -148,6 +154,11 @@ suanli_format_seconds (double seconds)
 char *
 suanli_format_gib (double bytes)
 {
+  if (!isfinite (bytes))
+    return g_strdup ("—");
+  /* Past 2⁶⁴ bytes the count is no guint64 (the cast would be undefined): EiB from the double. */
+  if (bytes >= 18446744073709551616.0)
+    return with_unit (bytes / 1152921504606846976.0, "EiB");
   return suanli_format_bytes ((guint64) MAX (0, bytes), SUANLI_MEMORY_UNITS_GIB);
 }
 

@@ -180,3 +180,37 @@ suanli_atomic_file_abandon (SuanliAtomicFile *self)
   g_unlink (self->temporary);
   atomic_file_free (self);
 }
+
+/* Replaces the file at @path with @length bytes of @data in one step, keeping its mode (a plan
+ * saved 0600 stays 0600). On any error the old file is left as it was. */
+gboolean
+suanli_atomic_file_write_contents (const char  *path,
+                                   const char  *data,
+                                   gsize        length,
+                                   GError     **error)
+{
+  SuanliAtomicFile *file = suanli_atomic_file_new (path, error);
+  gsize written = 0;
+
+  if (file == NULL)
+    return FALSE;
+  while (written < length)
+    {
+      gssize n = write (file->fd, data + written, length - written);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved = errno;
+          g_autofree char *shown = g_filename_display_name (path);
+
+          suanli_atomic_file_abandon (file);
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), _("Cannot write %s: %s"), shown,
+                       g_strerror (saved));
+          return FALSE;
+        }
+      written += (gsize) n;
+    }
+  return suanli_atomic_file_commit (file, error);
+}

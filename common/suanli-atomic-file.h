@@ -17,5 +17,9 @@ gboolean          suanli_atomic_file_commit    (SuanliAtomicFile  *self,
                                                 GError           **error);
 void              suanli_atomic_file_abandon   (SuanliAtomicFile  *self);
 void              suanli_atomic_file_clean_on_signals (void);
+gboolean          suanli_atomic_file_write_contents   (const char        *path,
+                                                      const char        *data,
+                                                      gsize              length,
+                                                      GError           **error);
 
 G_END_DECLS

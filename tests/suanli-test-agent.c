@@ -50,6 +50,18 @@ suanli_test_start_job (guint64 count,
            double  seconds,
            int     rank)
 {
+  g_autofree char *folder = g_build_filename (g_getenv ("XDG_RUNTIME_DIR"), "suanli", NULL);
+
+  return suanli_test_start_job_in (folder, count, seconds, rank);
+}
+
+/* The same, for a job whose socket is to be in @socket_folder (as the environment makes it). */
+GSubprocess *
+suanli_test_start_job_in (const char *socket_folder,
+                          guint64     count,
+                          double      seconds,
+                          int         rank)
+{
   g_autoptr(GSubprocessLauncher) launcher = new_launcher (G_SUBPROCESS_FLAGS_NONE);
   g_autoptr(GError) error = NULL;
   g_autofree char *count_text = g_strdup_printf ("%" G_GUINT64_FORMAT, count);
@@ -64,7 +76,7 @@ suanli_test_start_job (guint64 count,
   job = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("SUANLI_FAKE_JOB"), count_text, seconds_text, "0",
                                      NULL);
   g_assert_no_error (error);
-  socket_path = g_strdup_printf ("%s/suanli/%s.sock", g_getenv ("XDG_RUNTIME_DIR"), g_subprocess_get_identifier (job));
+  socket_path = g_strdup_printf ("%s/%s.sock", socket_folder, g_subprocess_get_identifier (job));
   suanli_test_await (suanli_test_job_answers, socket_path);
   return job;
 }
@@ -136,13 +148,27 @@ suanli_test_start_agent (SuanliTestAgent    *agent,
   agent->address = g_strdup_printf ("127.0.0.1:%u", agent->port);
 }
 
+static void
+agent_exited (GObject      *source,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  g_subprocess_wait_finish (G_SUBPROCESS (source), result, NULL);
+  *(gboolean *) data = TRUE;
+}
+
 void
 suanli_test_stop_agent (SuanliTestAgent *agent)
 {
   if (agent->process != NULL)
     {
+      gboolean exited = FALSE;
+
       g_subprocess_send_signal (agent->process, SIGTERM);
-      g_subprocess_wait (agent->process, NULL, NULL);
+      /* Its log is read on the main loop until it is gone: a full pipe would keep it from quitting. */
+      g_subprocess_wait_async (agent->process, NULL, agent_exited, &exited);
+      while (!exited)
+        g_main_context_iteration (NULL, TRUE);
       /* A clean exit: under the sanitizer build, LeakSanitizer found nothing. */
       g_assert_true (g_subprocess_get_if_exited (agent->process));
       g_assert_cmpint (g_subprocess_get_exit_status (agent->process), ==, 0);

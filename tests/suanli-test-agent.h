@@ -25,6 +25,10 @@ gboolean     suanli_test_job_answers (gpointer            socket_path);
 GSubprocess *suanli_test_start_job   (guint64             count,
                                       double              seconds,
                                       int                 rank);
+GSubprocess *suanli_test_start_job_in (const char        *socket_folder,
+                                      guint64             count,
+                                      double              seconds,
+                                      int                 rank);
 void         suanli_test_stop_job    (GSubprocess        *job);
 void         suanli_test_start_agent (SuanliTestAgent    *agent,
                                       const char * const *options);

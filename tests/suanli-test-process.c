@@ -53,3 +53,15 @@ suanli_test_run_cli (SuanliTestRun      *run,
   g_ptr_array_add (argv, NULL);
   suanli_test_run (run, language, (const char * const *) argv->pdata);
 }
+
+/* Sets the variable @name of this process's environment (which the tools run inherit) to @value,
+ * or unsets it when @value is NULL: puts back what a test saved. */
+void
+suanli_test_put_env (const char *name,
+                     const char *value)
+{
+  if (value != NULL)
+    g_setenv (name, value, TRUE);
+  else
+    g_unsetenv (name);
+}

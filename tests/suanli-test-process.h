@@ -23,6 +23,8 @@ void suanli_test_run       (SuanliTestRun      *run,
 void suanli_test_run_cli   (SuanliTestRun      *run,
                             const char         *language,
                             const char * const *args);
+void suanli_test_put_env   (const char         *name,
+                            const char         *value);
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SuanliTestRun, suanli_test_run_clear)
 

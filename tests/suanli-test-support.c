@@ -555,17 +555,3 @@ suanli_test_write_kineto_trace (const char *directory)
   return path;
 }
 
-/* The trace the profiler's screenshots show: the real Kineto fixture of a training step when
- * ../shared/fixtures is there, else the generated one. Returns: (transfer full): its path. */
-char *
-suanli_test_trace_for_screenshots (const char *directory)
-{
-  const char *fixtures = g_getenv ("SUANLI_FIXTURES_DIR");
-  g_autofree char *fixture = fixtures != NULL ? g_build_filename (fixtures, "timeline_analysis__sampled_rank-0.json.gz", NULL)
-                                              : NULL;
-
-  if (fixture != NULL && g_file_test (fixture, G_FILE_TEST_EXISTS))
-    return g_steal_pointer (&fixture);
-  return suanli_test_write_kineto_trace (directory);
-}
-

@@ -6,6 +6,7 @@
 
 #include <gtk/gtk.h>
 
+#include "suanli-test-fixtures.h"
 #include "suanli-test-wait.h"
 
 G_BEGIN_DECLS
@@ -54,7 +55,6 @@ void        suanli_test_drag                  (GtkWidget   *widget,
 void        suanli_test_destroy_window        (GtkWindow   *window);
 void        suanli_test_await_finalized       (gpointer     object);
 char       *suanli_test_write_kineto_trace    (const char  *directory);
-char       *suanli_test_trace_for_screenshots (const char  *directory);
 
 /* What suanli_test_write_kineto_trace() writes, for tests that point at it (times in µs). */
 #define SUANLI_TEST_TRACE_SPAN_US   799000   /* the second step ends there */

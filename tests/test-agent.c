@@ -30,6 +30,7 @@
 #include "suanli-capture-decoder.h"
 #include "suanli-remote-capture.h"
 #include "suanli-test-agent.h"
+#include "suanli-test-crowd.h"
 #include "suanli-test-process.h"
 #include "suanli-test-wait.h"
 
@@ -554,6 +555,12 @@ closed_by_agent (int fd)
   return got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
 }
 
+static gboolean
+closed_by_agent_fd (gpointer fd)
+{
+  return closed_by_agent (GPOINTER_TO_INT (fd));
+}
+
 typedef struct
 {
   int     fd;
@@ -613,7 +620,7 @@ static void
 test_slow_headers (void)
 {
   const char *options[] = { "--header-timeout=2", "--idle-timeout=600", NULL };
-  const char *crowd_options[] = { "--header-timeout=600", "--idle-timeout=600", "--max-per-address=32", NULL };
+  const char *crowd_options[] = { "--header-timeout=600", "--idle-timeout=600", "--max-strangers=32", NULL };
   Agent agent = { 0 };
   Trickle trickle = { -1, 0, 0 };
   Crowd crowd = { { 0 }, G_N_ELEMENTS (crowd.fds) - 32 };
@@ -626,7 +633,8 @@ test_slow_headers (void)
   close (trickle.fd);
   suanli_test_stop_agent (&agent);
 
-  /* Forty requests begun from one address, none finished, with no deadline near: eight are too many. */
+  /* Forty requests begun from one address, none finished, none with the token yet, with no deadline
+   * near: eight are too many, and the oldest eight go. */
   suanli_test_start_agent (&agent, crowd_options);
   for (guint i = 0; i < G_N_ELEMENTS (crowd.fds); i++)
     {
@@ -634,7 +642,9 @@ test_slow_headers (void)
       g_assert_cmpint (send (crowd.fds[i], "G", 1, MSG_NOSIGNAL), ==, 1);
     }
   suanli_test_await (crowd_thinned, &crowd);
-  g_assert_true (agent_logs (&agent, "more than 32 requests open at once"));
+  g_assert_true (agent_logs (&agent, "more than 32 connections without the token at once: the oldest closed"));
+  for (guint i = 0; i < 8; i++)
+    g_assert_true (closed_by_agent (crowd.fds[i]));
   for (guint i = 0; i < G_N_ELEMENTS (crowd.fds); i++)
     close (crowd.fds[i]);
   /* The owner gets in again once the agent has seen the crowd go. */
@@ -928,6 +938,32 @@ test_mistyped_messages (void)
   assert_closed_with (&raw, SOUP_WEBSOCKET_CLOSE_POLICY_VIOLATION);
   raw_clear (&raw);
   g_assert_cmpuint (get (&agent, "/v1/health", authorization, NULL), ==, 200);
+  suanli_test_stop_agent (&agent);
+}
+
+/* A client sending 1,000 control messages at once is closed for too many; what it sent after the
+ * 200th is ignored without a critical (the agent runs with G_DEBUG=fatal-criticals) and the agent
+ * still answers. */
+static void
+test_control_flood (void)
+{
+  Agent agent = { 0 };
+  g_autoptr(SuanliAgentClient) client = NULL;
+  g_autofree char *authorization = NULL;
+  RawClient raw = { 0 };
+
+  g_setenv ("G_DEBUG", "fatal-criticals", TRUE);
+  suanli_test_start_agent (&agent, NULL);
+  g_unsetenv ("G_DEBUG");
+  client = new_client (&agent, agent.token);
+  authorization = g_strconcat ("Bearer ", agent.token, NULL);
+  raw_connect (client, "/v1/jobs/1/capture", &raw);
+  for (guint i = 0; i < 1000 && soup_websocket_connection_get_state (raw.connection) == SOUP_WEBSOCKET_STATE_OPEN; i++)
+    soup_websocket_connection_send_text (raw.connection, "{\"type\": \"clock\", \"t0\": 1}");
+  assert_closed_with (&raw, SOUP_WEBSOCKET_CLOSE_POLICY_VIOLATION);
+  raw_clear (&raw);
+  g_assert_cmpuint (get (&agent, "/v1/health", authorization, NULL), ==, 200);
+  g_assert_null (strstr (agent.log->str, "CRITICAL"));
   suanli_test_stop_agent (&agent);
 }
 
@@ -1487,6 +1523,47 @@ test_fragmented_messages (void)
   suanli_test_stop_agent (&agent);
 }
 
+/* Without $XDG_RUNTIME_DIR, a stranger makes $TMPDIR/suanli-UID first, so a job puts its socket in
+ * $HOME/.suanli-sockets; then the stranger removes that folder: the job is still listed, though the
+ * socket folder is $TMPDIR/suanli-UID again. Making another user's folder needs root. */
+static void
+test_fallen_back_job (void)
+{
+  g_autofree char *home = NULL, *taken = NULL, *fallback = NULL;
+  g_autofree char *saved_home = g_strdup (g_getenv ("HOME")), *saved_tmp = g_strdup (g_getenv ("TMPDIR"));
+  g_autoptr(GPtrArray) jobs = NULL;
+  g_autoptr(GError) error = NULL;
+  GSubprocess *job;
+  gboolean listed = FALSE;
+
+  if (getuid () != 0)
+    {
+      g_test_skip ("making a folder of another user's needs root");
+      return;
+    }
+  home = g_build_filename (runtime_dir, "home", NULL);
+  taken = g_strdup_printf ("%s/suanli-%u", home, (unsigned) getuid ());
+  fallback = g_build_filename (home, ".suanli-sockets", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (taken, 0700), ==, 0);
+  g_assert_cmpint (chown (taken, 65534, 65534), ==, 0);
+  g_unsetenv ("XDG_RUNTIME_DIR");
+  g_setenv ("TMPDIR", home, TRUE);
+  g_setenv ("HOME", home, TRUE);
+  job = suanli_test_start_job_in (fallback, 1000, 30, 0);
+  g_assert_cmpint (g_rmdir (taken), ==, 0);
+
+  jobs = suanli_live_list_jobs (&error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < jobs->len; i++)
+    listed |= ((SuanliLiveJob *) g_ptr_array_index (jobs, i))->pid == atoi (g_subprocess_get_identifier (job));
+  g_assert_true (listed);
+
+  suanli_test_stop_job (job);
+  g_setenv ("XDG_RUNTIME_DIR", runtime_dir, TRUE);
+  suanli_test_put_env ("HOME", saved_home);
+  suanli_test_put_env ("TMPDIR", saved_tmp);
+}
+
 /* A client over its rate gets 429; strangers without the token, knocking from the same address,
  * use up their own allowance, not the token holder's. */
 static void
@@ -1507,6 +1584,27 @@ test_rate (void)
     too_many += get (&agent, "/v1/health", authorization, NULL) == 429;
   g_assert_cmpuint (too_many, >, 0);
   g_assert_cmpuint (too_many, <, 40);
+  suanli_test_stop_agent (&agent);
+}
+
+/* A new connection that sends nothing within the first-byte deadline is closed; one that has sent
+ * a byte is left to its header deadline. */
+static void
+test_first_byte (void)
+{
+  const char *options[] = { "--first-byte-timeout=1", "--header-timeout=600", "--idle-timeout=600", NULL };
+  Agent agent = { 0 };
+  int silent, started;
+
+  suanli_test_start_agent (&agent, options);
+  silent = connect_raw (&agent);
+  started = connect_raw (&agent);
+  g_assert_cmpint (send (started, "G", 1, MSG_NOSIGNAL), ==, 1);
+  suanli_test_await (closed_by_agent_fd, GINT_TO_POINTER (silent));
+  g_assert_true (agent_logs (&agent, "nothing came within 1 s of connecting: closed"));
+  g_assert_false (closed_by_agent (started));
+  close (silent);
+  close (started);
   suanli_test_stop_agent (&agent);
 }
 
@@ -1532,6 +1630,145 @@ test_idle_connection (void)
   g_assert_cmpint (recv (fd, &byte, 1, 0), ==, 0);   /* closed by the agent, not timed out here */
   g_test_message ("an idle connection was dropped after %.1f s", (g_get_monotonic_time () - before) / 1e6);
   close (fd);
+  suanli_test_stop_agent (&agent);
+}
+
+typedef struct
+{
+  Agent       *agent;
+  SoupSession *session;
+  char        *authorization;
+  guint        wanted;
+  guint        done;
+  guint        answered;   /* with 200 */
+} Owner;
+
+static gboolean owner_ask (gpointer data);
+
+static void
+owner_got (GObject      *source,
+           GAsyncResult *result,
+           gpointer      data)
+{
+  Owner *owner = data;
+  GBytes *body = soup_session_send_and_read_finish (SOUP_SESSION (source), result, NULL);
+
+  g_clear_pointer (&body, g_bytes_unref);   /* only the status counts */
+  owner->answered += soup_message_get_status (soup_session_get_async_result_message (SOUP_SESSION (source), result)) ==
+                     SOUP_STATUS_OK;
+  if (++owner->done < owner->wanted)
+    g_timeout_add (50, owner_ask, owner);
+}
+
+/* The token holder's next request, on the main loop, so that the agent's log keeps being read. */
+static gboolean
+owner_ask (gpointer data)
+{
+  Owner *owner = data;
+  g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u/v1/health", owner->agent->port);
+  g_autoptr(SoupMessage) message = soup_message_new ("GET", url);
+
+  soup_message_headers_replace (soup_message_get_request_headers (message), "Authorization", owner->authorization);
+  soup_session_send_and_read_async (owner->session, message, G_PRIORITY_DEFAULT, NULL, owner_got, owner);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+owner_done (gpointer data)
+{
+  Owner *owner = data;
+
+  return owner->done == owner->wanted;
+}
+
+static gboolean
+crowd_was_closed (gpointer data)
+{
+  return suanli_test_crowd_reopened (data) >= 100;
+}
+
+/* Strangers on the token holder's own address (every local user, an SSH tunnel: 127.0.0.1) hold
+ * 40 connections without a byte, opening another whenever one is closed, and ask without the
+ * token as fast as they are answered: every one of the token holder's 40 requests, one each 50 ms
+ * or so while that goes on, is answered. */
+static void
+test_strangers (void)
+{
+  Agent agent = { 0 };
+  Owner owner = { &agent, NULL, NULL, 40, 0, 0 };
+  SuanliTestCrowd *crowd;
+
+  suanli_test_start_agent (&agent, NULL);
+  owner.session = soup_session_new ();
+  owner.authorization = g_strconcat ("Bearer ", agent.token, NULL);
+  crowd = suanli_test_crowd_start (agent.port, 40, TRUE);
+  suanli_test_await (crowd_was_closed, crowd);   /* the agent has had to close a hundred of theirs */
+  owner_ask (&owner);
+  g_assert_true (run_until (owner_done, &owner));
+  g_test_message ("%u of the token holder's %u requests answered; the strangers had %u answers and %u "
+                  "connections closed", owner.answered, owner.wanted, suanli_test_crowd_asked (crowd),
+                  suanli_test_crowd_reopened (crowd));
+  suanli_test_crowd_stop (crowd);
+  g_assert_cmpuint (owner.answered, ==, owner.wanted);
+  g_assert_true (agent_logs (&agent, "more than 8 connections without the token at once"));
+  g_object_unref (owner.session);
+  g_free (owner.authorization);
+  suanli_test_stop_agent (&agent);
+}
+
+typedef struct
+{
+  SuanliTestCrowd *crowd;
+  guint            at_least;
+} Asked;
+
+static gboolean
+crowd_has_asked (gpointer data)
+{
+  Asked *asked = data;
+
+  return suanli_test_crowd_asked (asked->crowd) >= asked->at_least;
+}
+
+/* Token-less requests, each on a connection of its own, do not make the agent grow: after the
+ * first 5,000, 30,000 more add less than 64 bytes each to its resident memory (libsoup 3.2 alone
+ * keeps each accepted socket, about 340 bytes). */
+static void
+test_tokenless_memory (void)
+{
+  const char *options[] = { "--rate=0", NULL };
+  Agent agent = { 0 };
+  Asked asked = { NULL, 5000 };
+  int pid;
+  guint64 before, after;
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ADDRESS_SANITIZER 1
+#endif
+#endif
+#ifdef UNDER_ADDRESS_SANITIZER
+  /* Its quarantine keeps what is freed: resident memory says nothing here. */
+  g_test_skip ("AddressSanitizer's quarantine grows the agent's resident memory");
+  return;
+#endif
+  suanli_test_start_agent (&agent, options);
+  pid = atoi (g_subprocess_get_identifier (agent.process));
+  asked.crowd = suanli_test_crowd_start (agent.port, 0, TRUE);
+  suanli_test_await (crowd_has_asked, &asked);
+  before = suanli_test_process_rss (pid);
+  asked.at_least += 30000;
+  suanli_test_await (crowd_has_asked, &asked);
+  after = suanli_test_process_rss (pid);
+  suanli_test_crowd_stop (asked.crowd);
+  g_string_truncate (agent.log, 0);
+  g_test_message ("the agent's resident memory: %" G_GUINT64_FORMAT " KiB after 5,000 token-less requests, "
+                  "%" G_GUINT64_FORMAT " KiB after 30,000 more (%.0f bytes each)", before >> 10, after >> 10,
+                  ((double) after - (double) before) / 30000);
+  g_assert_cmpuint (before, >, 0);
+  g_assert_cmpint ((gint64) after - (gint64) before, <, 30000 * 64);
   suanli_test_stop_agent (&agent);
 }
 
@@ -2103,6 +2340,7 @@ main (int    argc,
   g_test_add_func ("/agent/fragmented-messages", test_fragmented_messages);
   g_test_add_func ("/agent/rate", test_rate);
   g_test_add_func ("/agent/idle-connection", test_idle_connection);
+  g_test_add_func ("/agent/first-byte", test_first_byte);
   g_test_add_func ("/agent/stopped-job", test_stopped_job);
   g_test_add_func ("/agent/connection-limit", test_connection_limit);
   g_test_add_func ("/agent/socket-folder", test_socket_folder);
@@ -2114,6 +2352,10 @@ main (int    argc,
   g_test_add_func ("/agent/trickling-answer", test_trickling_answer);
   g_test_add_func ("/agent/old-hello", test_old_hello);
   g_test_add_func ("/agent/clock-overflow", test_clock_overflow);
+  g_test_add_func ("/agent/strangers", test_strangers);
+  g_test_add_func ("/agent/control-flood", test_control_flood);
+  g_test_add_func ("/agent/fallen-back-job", test_fallen_back_job);
+  g_test_add_func ("/agent/tokenless-memory", test_tokenless_memory);
   status = g_test_run ();
   suanli_test_remove_tree (runtime_dir);
   return status;

@@ -2,7 +2,7 @@
  *
  * The seed-name lists (tests/data/seed-names-*.tsv) hold every hardware part, tool, model, technique
  * and dataset the five source articles name, with the item that covers it. When the articles are
- * present (../shared/seeds) each name and each claim's quote is also checked against their text.
+ * present (meson's -Dseeds_dir) each name and each claim's quote is also checked against their text.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -41,7 +41,8 @@ test_loads_cleanly (void)
     }
 }
 
-/* The reference parts, with the figures reference/hardware.md gives (dense, as devices report). */
+/* The reference parts, with their vendors' datasheet figures (dense, as devices report), the sources
+ * their catalog entries cite. */
 static void
 test_reference_parts (void)
 {
@@ -170,7 +171,7 @@ test_seed_names (void)
   guint checked = 0, missing = 0;
 
   if (seeds_dir == NULL)
-    g_test_message ("the source articles (../shared/seeds) are not here: names are checked against the "
+    g_test_message ("the source articles (meson -Dseeds_dir) are not here: names are checked against the "
                     "catalog only, not against the articles' text");
 
   for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
@@ -341,7 +342,7 @@ test_claim_quotes (void)
 
   if (seeds_dir == NULL)
     {
-      g_test_skip ("the source articles (../shared/seeds) are not here to check quotes against");
+      g_test_skip ("the source articles (meson -Dseeds_dir) are not here to check quotes against");
       return;
     }
   seeds = seeds_by_title (seeds_dir);

@@ -4,7 +4,7 @@
  * and what `trace summary` says of where the capture starts and why it ended
  *
  * The mangled names are those of real PyTorch, cuDNN and NCCL kernels, whose demangled forms are
- * the names in Kineto traces (tests/../shared/fixtures: HolisticTraceAnalysis's test traces).
+ * the names in Kineto traces (tests/data/kineto: HolisticTraceAnalysis's test traces).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -22,6 +22,7 @@
 #include "suanli-import.h"
 #include "suanli-local-capture.h"
 #include "suanli-test-capture.h"
+#include "suanli-test-fixtures.h"
 #include "suanli-test-process.h"
 #include "suanli-trace-figures.h"
 #ifdef HAVE_PAINT
@@ -253,15 +254,11 @@ test_diff (void)
 {
   g_autofree char *capture = write_capture (SUANLI_CAPTURE_FROM_LAUNCH, SUANLI_END_STOPPED, NULL);
   g_autofree char *kineto = write_kineto ();
-  g_autofree char *fixture = g_build_filename (g_getenv ("SUANLI_FIXTURES_DIR"), "critical_path__simple_add__trace.json.gz",
-                                               NULL);
+  g_autofree char *fixture = suanli_test_fixture_path ("critical_path__simple_add__trace.json.gz");
 
   check_diff (capture, kineto, kernels[0].count);
-  /* Against the real trace of those kernels, where it is at hand. */
-  if (g_file_test (fixture, G_FILE_TEST_EXISTS))
-    check_diff (capture, fixture, 6);
-  else
-    g_test_message ("%s is not here: the capture was compared with the Kineto trace written here only", fixture);
+  /* Against the real trace of those kernels. */
+  check_diff (capture, fixture, 6);
   g_unlink (capture);
   g_unlink (kineto);
 }

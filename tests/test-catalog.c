@@ -115,11 +115,11 @@ test_json_round_trip (void)
   g_autofree char *second = NULL;
 
   read_text (valid_catalog, items, problems, TRUE);
-  first = suanli_items_to_catalog_json (items, TRUE);
+  first = suanli_items_to_catalog_json (items, TRUE, NULL);
   read_text (first, again, problems, TRUE);
   g_assert_cmpuint (problems->len, ==, 0);
   g_assert_cmpuint (again->len, ==, items->len);
-  second = suanli_items_to_catalog_json (again, TRUE);
+  second = suanli_items_to_catalog_json (again, TRUE, NULL);
   g_assert_cmpstr (first, ==, second);
   g_assert_nonnull (strstr (first, "\"value\" : 150754820096"));
 }

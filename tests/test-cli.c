@@ -5,6 +5,9 @@
 #include "config.h"
 
 #include <string.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
 #include <gio/gio.h>
@@ -225,16 +228,6 @@ test_nested_json (void)
   g_rmdir (directory);
 }
 
-static void
-restore_env (const char *name,
-             const char *value)
-{
-  if (value != NULL)
-    g_setenv (name, value, TRUE);
-  else
-    g_unsetenv (name);
-}
-
 /* Where the jobs' sockets are: a folder too long for a socket's path is refused, never cut; a
  * /tmp/suanli-UID that another user made first is refused for $HOME/.suanli-sockets. */
 static void
@@ -274,9 +267,9 @@ test_socket_folder (void)
     }
   else
     g_test_message ("skipped the folder another user made first: making one needs root");
-  restore_env ("XDG_RUNTIME_DIR", saved_runtime);
-  restore_env ("HOME", saved_home);
-  restore_env ("TMPDIR", saved_tmp);
+  suanli_test_put_env ("XDG_RUNTIME_DIR", saved_runtime);
+  suanli_test_put_env ("HOME", saved_home);
+  suanli_test_put_env ("TMPDIR", saved_tmp);
   g_rmdir (long_runtime);
   g_rmdir (directory);
 }
@@ -354,6 +347,46 @@ test_plan (void)
   g_unlink (plan_path);
   g_unlink (bad_path);
   g_unlink (cut_path);
+  g_rmdir (directory);
+}
+
+/* Plans at the edge of their ranges, through the real command: the text has no NaN, infinity or
+ * negative figure ("Step -2562048 h" was an overflowing cast), and --json parses (json-glib 1.6
+ * wrote "inf.0", "-nan.0" and "2e+18.0"). */
+static void
+test_plan_edges (void)
+{
+  static const char * const plans[] = {
+    "{\"model\": {\"preset\": \"llama-2-7b\"}, \"workload\": {\"tokens\": 1e18},"
+    " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 1}}",
+    "{\"model\": {\"preset\": \"llama-2-7b\", \"hidden\": 1e9}, \"workload\": {\"tokens\": 2e17},"
+    " \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}}",
+    "{\"model\": {\"parameters\": 1e18}, \"workload\": {\"tokens\": 1e18},"
+    " \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}, \"assumptions\": {\"mfu\": 0.01, \"price_per_gpu_hour\": 1e18}}",
+    "{\"model\": {\"preset\": \"llama-2-7b\"}, \"workload\": {\"mode\": \"inference\", \"requests_per_s\": 1e18,"
+    " \"prompt_tokens\": 1e9}, \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}}",
+  };
+  g_autofree char *directory = g_dir_make_tmp ("suanli-plan-edges-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (directory, "edge.suanli-plan", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (plans); i++)
+    {
+      g_auto(Run) human = { 0 };
+      g_auto(Run) json = { 0 };
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(GError) error = NULL;
+
+      g_assert_true (g_file_set_contents (path, plans[i], -1, NULL));
+      run_cli (&human, "", (const char *[]) { "plan", path, NULL });
+      g_assert_cmpint (human.status, ==, 0);
+      if (g_regex_match_simple ("(^|[^a-z])(nan|inf)([^a-z]|$)| -[0-9]", human.out, G_REGEX_CASELESS, 0))
+        g_error ("plan %u reads:\n%s", i, human.out);
+      run_cli (&json, "", (const char *[]) { "plan", path, "--json", NULL });
+      g_assert_cmpint (json.status, ==, 0);
+      if (!json_parser_load_from_data (parser, json.out, -1, &error))
+        g_error ("plan %u: %s\n%s", i, error->message, json.out);
+    }
+  g_unlink (path);
   g_rmdir (directory);
 }
 
@@ -436,6 +469,101 @@ write_rank_file (const char *directory,
 
   g_assert_true (g_file_set_contents (path, text, -1, NULL));
   return path;
+}
+
+/* A gzip bomb, made here with zlib: @text_bytes of JSON text, a few small events repeated, most of
+ * them begins (B) that never end, which the importer holds until their end (a kilobyte each). */
+static char *
+write_gzip_bomb (const char *directory,
+                 gsize       text_bytes)
+{
+  static const char events[] = "{\"ph\":\"B\",\"name\":\"aten::add\",\"pid\":1,\"tid\":1,\"ts\":0},\n"
+                               "{\"ph\":\"X\",\"name\":\"k\",\"pid\":1,\"tid\":2,\"ts\":0,\"dur\":1},\n";
+  g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6);
+  g_autoptr(GString) block = g_string_new (NULL);
+  g_autoptr(GByteArray) gzip = g_byte_array_new ();
+  g_autofree guint8 *out = g_malloc (1 << 16);
+  char *path = g_build_filename (directory, "bomb.json.gz", NULL);
+  g_autoptr(GError) error = NULL;
+  gsize written = 0;
+
+  while (block->len < (1 << 16))
+    g_string_append (block, events);
+  for (guint part = 0; part < 3; part++)
+    {
+      /* The head, the events, the tail; each converted until zlib has taken all of it. */
+      const char *in = part == 0 ? "{\"traceEvents\": [\n" : part == 1 ? block->str : "{}]}\n";
+      gsize in_length = strlen (in), repeats = part == 1 ? text_bytes / block->len : 1;
+
+      for (gsize r = 0; r < repeats; r++)
+        for (gsize taken = 0; taken < in_length || part == 2;)
+          {
+            gsize read = 0, made = 0;
+            GConverterResult result = g_converter_convert (G_CONVERTER (compressor), in + taken, in_length - taken,
+                                                           out, 1 << 16, part == 2 ? G_CONVERTER_INPUT_AT_END : 0,
+                                                           &read, &made, &error);
+
+            g_assert_no_error (error);
+            taken += read;
+            g_byte_array_append (gzip, out, (guint) made);
+            if (result == G_CONVERTER_FINISHED)
+              break;
+          }
+      written += in_length * repeats;
+    }
+  g_assert_cmpuint (written, >=, text_bytes / 2);
+  g_assert_true (g_file_set_contents (path, (const char *) gzip->data, gzip->len, NULL));
+  return path;
+}
+
+/* `trace summary` of a gzip bomb: a small gzip that inflates to 150 MB of events, which reading
+ * them all would hold as 1.2 GB (begins waiting for their ends are a kilobyte each). With the
+ * memory budget lowered to 64 MiB (the default is a quarter of the machine's, which a test cannot
+ * fill) the reading stops there, keeps what it read, and says why and where; the process's peak
+ * memory stays near the budget. */
+static void
+test_gzip_bomb (void)
+{
+  g_autofree char *directory = g_dir_make_tmp ("suanli-bomb-XXXXXX", NULL);
+  g_autofree char *bomb = write_gzip_bomb (directory, 150 << 20);
+  g_autofree char *out_path = g_build_filename (directory, "out", NULL);
+  g_autofree char *err_path = g_build_filename (directory, "err", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  const char *argv[] = { g_getenv ("SUANLI_CLI"), "trace", "summary", bomb, NULL };
+  g_auto(GStrv) environment = g_environ_setenv (g_get_environ (), "SUANLI_TRACE_MAX_MEMORY", "67108864", TRUE);
+  int out_fd = open (out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  int err_fd = open (err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  g_autoptr(GError) error = NULL;
+  struct rusage usage = { 0 };
+  GPid pid = 0;
+  int status = 0;
+
+  g_assert_nonnull (argv[0]);
+  g_assert_cmpint (out_fd, >=, 0);
+  g_assert_cmpint (err_fd, >=, 0);
+  /* Its own rusage, from wait4: the peak memory of this one process. */
+  g_assert_true (g_spawn_async_with_fds (NULL, (char **) argv, environment, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                                         &pid, -1, out_fd, err_fd, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (wait4 (pid, &status, 0, &usage), ==, pid);
+  close (out_fd);
+  close (err_fd);
+  g_assert_true (g_file_get_contents (out_path, &out, NULL, NULL));
+  g_assert_true (g_file_get_contents (err_path, &err, NULL, NULL));
+  g_test_message ("peak memory %ld KiB; %s", usage.ru_maxrss, err);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  g_assert_nonnull (strstr (err, "bomb.json.gz: stopped reading at byte "));
+  g_assert_nonnull (strstr (err, "more than 64 MiB of memory (SUANLI_TRACE_MAX_MEMORY"));
+  g_assert_nonnull (strstr (out, "Events "));
+  /* Today's reading would take 1.2 GB; the budget and what runs around it (AddressSanitizer's
+   * shadow and quarantine under the sanitizer build: 180 MB) stay well under this. */
+  g_assert_cmpint (usage.ru_maxrss, <, 320 * 1024);
+  g_assert_cmpint (g_remove (bomb), ==, 0);
+  g_assert_cmpint (g_remove (out_path), ==, 0);
+  g_assert_cmpint (g_remove (err_path), ==, 0);
+  g_assert_cmpint (g_rmdir (directory), ==, 0);
 }
 
 /* Two ranks, the second 20% slower a step with 100 µs more all-reduce: the summary's table of
@@ -675,10 +803,12 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/catalog", test_catalog);
   g_test_add_func ("/cli/plan", test_plan);
   g_test_add_func ("/cli/plan-search", test_plan_search);
+  g_test_add_func ("/cli/plan-edges", test_plan_edges);
   g_test_add_func ("/cli/plan-name", test_plan_name);
   g_test_add_func ("/cli/socket-folder", test_socket_folder);
   g_test_add_func ("/cli/nested-json", test_nested_json);
   g_test_add_func ("/cli/trace-ranks", test_trace_ranks);
+  g_test_add_func ("/cli/gzip-bomb", test_gzip_bomb);
   g_test_add_func ("/cli/chinese", test_chinese);
 
   return g_test_run ();

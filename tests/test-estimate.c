@@ -405,7 +405,8 @@ test_bad_plans (void)
   assert_invalid (", \"parallelism\": {\"zero_stage\": 4}", "parallelism.zero_stage", NULL);
   assert_invalid (", \"parallelism\": {\"offload\": \"optimizer+parameters\", \"zero_stage\": 2}",
                   "parallelism.offload", "stage 3");
-  assert_invalid (", \"assumptions\": {\"mfu\": 1.5}", "assumptions.mfu", "fraction");
+  assert_invalid (", \"assumptions\": {\"mfu\": 1.5}", "assumptions.mfu", "share from 0.01 to 1");
+  assert_invalid (", \"assumptions\": {\"comm_efficiency\": 5e-324}", "assumptions.comm_efficiency", "share from 0.01 to 1");
   /* Absurd sizes are refused by name, before any product of them overflows. */
   assert_invalid (", \"workload\": {\"global_batch\": 1e18}", "workload.global_batch", "at most 1e+09");
   assert_invalid (", \"model\": {\"preset\": \"llama-2-7b\", \"experts\": 4294967296}", "model.experts", "at most");
@@ -494,7 +495,7 @@ test_properties (void)
         if (i * sizeof (double) != offsetof (SuanliEstimate, fits) &&
             i * sizeof (double) < offsetof (SuanliEstimate, fits))
           g_assert_true (isfinite (fields[i]));
-      json_e = suanli_estimate_to_json (&in, &e, NULL, NULL, NULL, NULL);
+      json_e = suanli_estimate_to_json (&in, &e, NULL, NULL, NULL, NULL, NULL);
       g_assert_null (strstr (json_e, ": nan"));
       g_assert_null (strstr (json_e, ": -nan"));
       g_assert_null (strstr (json_e, ": inf"));
@@ -720,7 +721,7 @@ test_json_output (void)
   estimate_valid (json_plan, &in, &e);
   plan = suanli_plan_new_from_data (json_plan, -1, "json", NULL);
   advice = suanli_advice_for (plan, catalog, &in, &e);
-  json = suanli_estimate_to_json (&in, &e, "Seven", NULL, NULL, advice);
+  json = suanli_estimate_to_json (&in, &e, "Seven", NULL, NULL, advice, NULL);
   g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
   root = json_node_get_object (json_parser_get_root (parser));
   g_assert_cmpstr (json_object_get_string_member (root, "schema"), ==, "suanli-estimate/1");

@@ -20,7 +20,7 @@ test_categories (void)
 
   suanli_palette_category (SUANLI_CATEGORY_CPU, FALSE, &cpu);
   suanli_palette_category (SUANLI_CATEGORY_KERNEL, FALSE, &kernel);
-  /* CPU work is blue, compute kernels green (UI.md). */
+  /* CPU work is blue, compute kernels green, as README.md tells the profiler's readers. */
   g_assert_cmpfloat (cpu.blue, >, cpu.red);
   g_assert_cmpfloat (cpu.blue, >, cpu.green);
   g_assert_cmpfloat (kernel.green, >, kernel.red);

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/stat.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <adwaita.h>
@@ -677,6 +678,29 @@ test_name_autosaved (void)
   remove_autosave ();
 }
 
+/* An autosave that cannot be read (json-glib 1.6 wrote 2e17 as "2e+17.0") is put aside whole, not
+ * overwritten by the next autosave; the planner starts from its first plan. */
+static void
+test_unreadable_autosave_kept (void)
+{
+  static const char old_text[] = "{\n  \"workload\" : {\n    \"tokens\" : 2e+17.0\n  }\n}\n";
+  g_autofree char *folder = g_build_filename (g_get_user_state_dir (), "suanli", NULL);
+  g_autofree char *path = g_build_filename (folder, "autosave.suanli-plan", NULL);
+  g_autofree char *aside = g_strconcat (path, ".unreadable", NULL);
+  g_autofree char *kept = NULL;
+  g_autoptr(SuanliPlan) plan = suanli_plan_new ();
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  g_unlink (aside);
+  g_assert_true (g_file_set_contents (path, old_text, -1, NULL));
+  suanli_plan_page_start_plan (plan);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_get_contents (aside, &kept, NULL, NULL));
+  g_assert_cmpstr (kept, ==, old_text);
+  g_assert_true (json_object_has_member (suanli_plan_get_root (plan), "model"));
+  g_unlink (aside);
+}
+
 /* The rows of Find Configurations' results, in order. */
 static GPtrArray *
 search_rows (GtkWindow *search)
@@ -906,6 +930,93 @@ test_files (Fixture       *fixture,
   g_rmdir (directory);
 }
 
+/* A plan that fails to open (1e999 tokens reads as infinity) leaves the plan shown and the file Save
+ * writes as they were, and Save then writes nothing to it; a plan at the edge of the ranges (2e17
+ * tokens, which json-glib 1.6 wrote as "2e+17.0") opens, saves and reads back; a save keeps the
+ * file's mode. */
+static void
+test_open_failure_keeps_save (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  static const char bad_text[] = "{\"workload\": {\"tokens\": 1e999}}";
+  static const char big_text[] = "{\"schema\": \"suanli-plan/1\", \"model\": {\"preset\": \"llama-2-7b\"},"
+                                 " \"workload\": {\"tokens\": 2e17}, \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}}";
+  g_autofree char *directory = g_dir_make_tmp ("suanli-plans-XXXXXX", NULL);
+  g_autofree char *mine_path = g_build_filename (directory, "mine.suanli-plan", NULL);
+  g_autofree char *bad_path = g_build_filename (directory, "bad.suanli-plan", NULL);
+  g_autofree char *big_path = g_build_filename (directory, "big.suanli-plan", NULL);
+  g_autoptr(GFile) mine = g_file_new_for_path (mine_path);
+  g_autoptr(GFile) bad = g_file_new_for_path (bad_path);
+  g_autoptr(GFile) big = g_file_new_for_path (big_path);
+  g_autoptr(GError) error = NULL;
+  SuanliPlan *plan = suanli_workspace_get_plan (fixture->workspace);
+  g_autofree char *shown = NULL;
+  g_autofree char *after = NULL;
+  g_autofree char *mine_name = g_file_get_parse_name (mine);
+  struct stat info;
+
+  g_assert_true (suanli_plan_page_save_file (fixture->page, mine, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_chmod (mine_path, 0600), ==, 0);
+  shown = suanli_plan_to_data (plan);
+
+  g_assert_true (g_file_set_contents (bad_path, bad_text, -1, NULL));
+  g_assert_false (suanli_plan_page_load_file (fixture->page, bad, &error));
+  g_assert_nonnull (strstr (error->message, "bad.suanli-plan"));
+  g_assert_nonnull (strstr (error->message, "workload.tokens"));
+  g_clear_error (&error);
+  after = suanli_plan_to_data (plan);
+  g_assert_cmpstr (after, ==, shown);
+  g_assert_true (g_file_equal (suanli_plan_page_get_file (fixture->page), mine));
+  g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (fixture->page), mine_name));
+
+  /* Save writes the plan shown to the file shown, nothing to the one that failed, and keeps the
+   * mode of the file it replaces. */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (suanli_plan_page_get_editor (fixture->page, "system.nodes")), 4);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.save", NULL));
+  {
+    g_autofree char *bad_now = NULL;
+    g_autofree char *mine_now = NULL;
+    g_autofree char *expected = suanli_plan_to_data (plan);
+
+    g_assert_true (g_file_get_contents (bad_path, &bad_now, NULL, NULL));
+    g_assert_cmpstr (bad_now, ==, bad_text);
+    g_assert_true (g_file_get_contents (mine_path, &mine_now, NULL, NULL));
+    g_assert_cmpstr (mine_now, ==, expected);
+    g_assert_nonnull (strstr (mine_now, "\"nodes\" : 4"));
+  }
+  g_assert_cmpint (g_stat (mine_path, &info), ==, 0);
+  g_assert_cmpint (info.st_mode & 0777, ==, 0600);
+
+  /* 2e17 tokens is inside the range: the plan opens, is shown, and saves as JSON that reads back. */
+  g_assert_true (g_file_set_contents (big_path, big_text, -1, NULL));
+  g_assert_true (suanli_plan_page_load_file (fixture->page, big, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_equal (suanli_plan_page_get_file (fixture->page), big));
+  g_assert_cmpfloat (json_object_get_double_member (section (fixture, "workload"), "tokens"), ==, 2e17);
+  g_assert_true (suanli_plan_page_is_valid (fixture->page));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.save", NULL));
+  {
+    g_autofree char *saved = NULL;
+    g_autofree char *expected = suanli_plan_to_data (plan);
+    g_autoptr(SuanliPlan) reread = NULL;
+    g_autofree char *reread_text = NULL;
+
+    g_assert_true (g_file_get_contents (big_path, &saved, NULL, NULL));
+    g_assert_cmpstr (saved, ==, expected);
+    g_assert_nonnull (strstr (saved, "\"tokens\" : 2e+17\n"));
+    reread = suanli_plan_new_from_file (big, &error);
+    g_assert_no_error (error);
+    reread_text = suanli_plan_to_data (reread);
+    g_assert_cmpstr (reread_text, ==, saved);
+  }
+
+  g_unlink (mine_path);
+  g_unlink (bad_path);
+  g_unlink (big_path);
+  g_rmdir (directory);
+}
+
 /* The application loads its catalog in a thread: a page made before it arrives, and the catalog
  * replaced twice after (a reload), still edits the plan and offers the catalog's choices. */
 static void
@@ -954,6 +1065,8 @@ main (int   argc,
   g_test_add ("/plan-page/compare", Fixture, NULL, fixture_set_up, test_compare, fixture_tear_down);
   g_test_add ("/plan-page/search", Fixture, NULL, fixture_set_up, test_search, fixture_tear_down);
   g_test_add ("/plan-page/files", Fixture, NULL, fixture_set_up, test_files, fixture_tear_down);
+  g_test_add ("/plan-page/open-failure-keeps-save", Fixture, NULL, fixture_set_up, test_open_failure_keeps_save,
+              fixture_tear_down);
   g_test_add ("/plan-page/export-report", Fixture, NULL, fixture_set_up, test_export_report, fixture_tear_down);
   g_test_add_func ("/plan-page/catalog-arrives-later", test_catalog_arrives_later);
   g_test_add ("/plan-page/bar-parts-explained", Fixture, NULL, fixture_set_up, test_bar_parts_explained, fixture_tear_down);
@@ -964,6 +1077,7 @@ main (int   argc,
   g_test_add ("/plan-page/name-suggests-file-names", Fixture, NULL, fixture_set_up, test_name_suggests_file_names,
               fixture_tear_down);
   g_test_add_func ("/plan-page/name-autosaved", test_name_autosaved);
+  g_test_add_func ("/plan-page/unreadable-autosave-kept", test_unreadable_autosave_kept);
 
   return g_test_run ();
 }

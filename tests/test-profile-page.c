@@ -18,6 +18,7 @@
 #include "suanli-import.h"
 #include "suanli-inject.h"
 #include "suanli-live-dialog.h"
+#include "suanli-plan-page.h"
 #include "suanli-profile-page.h"
 #include "suanli-stats-table.h"
 #include "suanli-test-capture.h"
@@ -1024,14 +1025,29 @@ test_other_job (Fixture       *fixture,
     g_autofree char *path = g_build_filename (fixture->directory, "h100.suanli-plan", NULL);
     g_autoptr(GFile) file = g_file_new_for_path (path);
     g_autoptr(GError) error = NULL;
+    g_autofree char *earlier_path = g_build_filename (fixture->directory, "earlier.suanli-plan", NULL);
+    g_autoptr(GFile) earlier = g_file_new_for_path (earlier_path);
+    SuanliPlanPage *planner = SUANLI_PLAN_PAGE (suanli_window_get_page (fixture->window, SUANLI_PAGE_PLANNER));
+    g_autofree char *earlier_text = NULL;
+    g_autofree char *earlier_after = NULL;
 
     open_trace_on (fixture, "NVIDIA H100 80GB HBM3", 85520809984, 8);
     g_assert_nonnull (suanli_profile_page_get_other_job (fixture->page));
     g_assert_true (g_file_set_contents (path, "{\"name\": \"Eight H100\", \"model\": {\"preset\": \"llama-2-7b\"},"
                                               " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 8}}",
                                         -1, NULL));
+    /* The planner shows, and saves to, another file first. */
+    g_assert_true (suanli_plan_page_save_file (planner, earlier, &error));
+    g_assert_true (g_file_get_contents (earlier_path, &earlier_text, NULL, NULL));
+
     g_assert_true (suanli_profile_page_open_plan (fixture->page, file, &error));
     g_assert_no_error (error);
+    /* The planner's Save now writes this plan to this file, never over the one it showed before. */
+    g_assert_true (g_file_equal (suanli_plan_page_get_file (planner), file));
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (planner), "plan.save", NULL));
+    g_assert_true (g_file_get_contents (earlier_path, &earlier_after, NULL, NULL));
+    g_assert_cmpstr (earlier_after, ==, earlier_text);
+    g_unlink (earlier_path);
     g_assert_null (suanli_profile_page_get_other_job (fixture->page));
     g_assert_nonnull (strstr (suanli_profile_page_get_plan_comparison (fixture->page), "Eight H100"));
     suanli_test_screenshot_styles (GTK_WIDGET (fixture->window), "profiler-same-job");

@@ -14,6 +14,7 @@
 #include "suanli-flame.h"
 #include "suanli-import-chrome.h"
 #include "suanli-trace-loader.h"
+#include "suanli-test-fixtures.h"
 
 #define STEPS 3
 
@@ -261,26 +262,20 @@ on_loaded (GObject      *source,
   g_assert_no_error (error);
 }
 
-/* The fixtures named, read as one trace by the loader; NULL (the test skipped) without them.
+/* The fixtures named, read as one trace by the loader.
  * @figures, when not NULL, gets the figures the loader worked out as it read. */
 static SuanliTrace *
 load_fixtures (const char * const   *names,
                SuanliTraceFigures  **figures)
 {
-  const char *directory = g_getenv ("SUANLI_FIXTURES_DIR");
   g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(SuanliTraceLoader) loader = NULL;
   SuanliTrace *trace = NULL;
 
   for (guint i = 0; names[i] != NULL; i++)
     {
-      g_autofree char *path = directory != NULL ? g_build_filename (directory, names[i], NULL) : NULL;
+      g_autofree char *path = suanli_test_fixture_path (names[i]);
 
-      if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
-        {
-          g_test_skip ("the Kineto fixtures (../shared/fixtures/kineto) are not here");
-          return NULL;
-        }
       g_ptr_array_add (files, g_file_new_for_path (path));
     }
   loader = suanli_trace_loader_new ((GFile * const *) files->pdata, files->len);
@@ -309,8 +304,6 @@ test_fixture_twice (void)
   g_autoptr(SuanliFlame) diff = NULL;
   SuanliGpuTime *gpu;
 
-  if (trace == NULL)
-    return;
   alone = load_fixtures ((const char *[]) { SAMPLED, NULL }, NULL);
   g_assert_cmpuint (suanli_trace_get_n_groups (trace), ==, 2);
   ranks = suanli_analysis_ranks (trace);
@@ -357,8 +350,6 @@ test_fixture_pair (void)
   g_autoptr(GArray) ranks = NULL;
   SuanliRankStats *sampled, *amd;
 
-  if (trace == NULL)
-    return;
   ranks = suanli_analysis_ranks (trace);
   g_assert_cmpuint (ranks->len, ==, 2);
   sampled = &g_array_index (ranks, SuanliRankStats, 0);
@@ -383,8 +374,6 @@ test_loader_figures (void)
   g_autoptr(SuanliTrace) trace = load_fixtures (names, &early);
   SuanliTraceFigures *late;
 
-  if (trace == NULL)
-    return;
   g_assert_nonnull (early);
   g_assert_true (early->trace == trace);
   late = suanli_trace_figures_new (trace);

@@ -402,7 +402,7 @@ test_names_not_ids (void)
       g_assert_nonnull (strstr (label, r->cloud_instance_name));
       g_assert_nonnull (strstr (label, r->accelerator_name));
     }
-  json = suanli_search_to_json (results, 1, in.currency, left_out);
+  json = suanli_search_to_json (results, 1, in.currency, left_out, NULL);
   g_assert_nonnull (strstr (json, "\"cloud_instance_name\" : \"p5.48xlarge\""));
   g_assert_nonnull (strstr (json, "\"cloud_instance\" : \"aws-p5-48xlarge\""));
   g_assert_nonnull (strstr (json, "\"accelerator_name\" : \"H100 SXM\""));

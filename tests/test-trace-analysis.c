@@ -13,6 +13,7 @@
 #include "suanli-flame.h"
 #include "suanli-import-chrome.h"
 #include "suanli-import.h"
+#include "suanli-test-fixtures.h"
 
 static SuanliTrace *
 import_named (SuanliTrace *trace,
@@ -298,19 +299,12 @@ test_mtia (void)
 static void
 test_rocm_fixture (void)
 {
-  const char *directory = g_getenv ("SUANLI_FIXTURES_DIR");
-  g_autofree char *path = g_build_filename (directory != NULL ? directory : ".",
-                                            "amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz", NULL);
+  g_autofree char *path = suanli_test_fixture_path ("amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz");
   g_autoptr(SuanliTrace) trace = suanli_trace_new ();
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GArray) gpus = NULL;
   SuanliImportStats stats = { 0 };
 
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_test_skip ("the Kineto fixtures are not here");
-      return;
-    }
   g_assert_true (suanli_import_file (trace, file, &stats, NULL, NULL));
   suanli_import_stats_clear (&stats);
   gpus = suanli_analysis_gpu_time (trace);
@@ -442,19 +436,13 @@ test_flame_diff_matches_runs (void)
 static void
 test_flame_fixture (void)
 {
-  const char *directory = g_getenv ("SUANLI_FIXTURES_DIR");
-  g_autofree char *path = g_build_filename (directory != NULL ? directory : ".", "timeline_analysis__sampled_rank-0.json.gz", NULL);
+  g_autofree char *path = suanli_test_fixture_path ("timeline_analysis__sampled_rank-0.json.gz");
   g_autoptr(SuanliTrace) trace = suanli_trace_new ();
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(SuanliFlame) flame = NULL;
   SuanliImportStats stats = { 0 };
   guint steps = 0;
 
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_test_skip ("the Kineto fixtures are not here");
-      return;
-    }
   g_assert_true (suanli_import_file (trace, file, &stats, NULL, NULL));
   suanli_import_stats_clear (&stats);
   flame = suanli_flame_new (trace, SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);

@@ -9,6 +9,7 @@
 
 #include "suanli-import.h"
 #include "suanli-trace-format.h"
+#include "suanli-test-fixtures.h"
 
 static SuanliTraceFormat
 sniff (const char *text)
@@ -189,20 +190,15 @@ test_missing_file (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
 }
 
-/* The real Kineto traces in ../shared/fixtures, when they are there. */
+/* The real Kineto traces in tests/data/kineto. */
 static void
 test_real_fixtures (void)
 {
-  const char *directory = g_getenv ("SUANLI_FIXTURES_DIR");
+  const char *directory = suanli_test_fixtures_dir ();
   g_autoptr(GDir) dir = NULL;
   const char *name;
   guint count = 0;
 
-  if (directory == NULL || !g_file_test (directory, G_FILE_TEST_IS_DIR))
-    {
-      g_test_skip ("the shared Kineto fixtures (../shared/fixtures/kineto) are not here");
-      return;
-    }
 
   dir = g_dir_open (directory, 0, NULL);
   while ((name = g_dir_read_name (dir)) != NULL)

@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "suanli-test-fixtures.h"
 #include "suanli-test-process.h"
 
 typedef SuanliTestRun Run;
@@ -17,21 +18,6 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, suanli_test_run_clear)
 
 #define A100_TRACE "critical_path__simple_add__trace.json.gz"     /* 8 × A100, names its device */
 #define SAMPLED    "timeline_analysis__sampled_rank-0.json.gz"    /* names no device */
-
-static char *
-fixture (const char *name)
-{
-  const char *directory = g_getenv ("SUANLI_FIXTURES_DIR");
-  char *path = directory != NULL ? g_build_filename (directory, name, NULL) : NULL;
-
-  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_free (path);
-      g_test_skip ("the Kineto fixtures (../shared/fixtures/kineto) are not here");
-      return NULL;
-    }
-  return path;
-}
 
 /* Runs `trace whatif` with @args (after the file) and reads its JSON. */
 static JsonObject *
@@ -80,13 +66,11 @@ class_ns (JsonObject *root,
 static void
 test_h100_projection (void)
 {
-  g_autofree char *path = fixture (A100_TRACE);
+  g_autofree char *path = suanli_test_fixture_path (A100_TRACE);
   g_autoptr(JsonParser) parser = NULL;
   JsonObject *root, *measured_on;
   JsonArray *kernels;
 
-  if (path == NULL)
-    return;
   root = run_json (path, (const char *[]) { "--accelerator", "nvidia-h100-sxm", NULL }, &parser);
   measured_on = json_object_get_object_member (root, "measured_on");
   g_assert_true (g_str_has_prefix (json_object_get_string_member (measured_on, "id"), "nvidia-a100"));
@@ -119,14 +103,12 @@ test_h100_projection (void)
 static void
 test_what_ifs_never_slower (void)
 {
-  g_autofree char *path = fixture (A100_TRACE);
+  g_autofree char *path = suanli_test_fixture_path (A100_TRACE);
   g_autoptr(JsonParser) plain_parser = NULL;
   g_autoptr(JsonParser) overlap_parser = NULL;
   g_autoptr(JsonParser) gaps_parser = NULL;
   JsonObject *plain, *overlap, *gaps;
 
-  if (path == NULL)
-    return;
   plain = run_json (path, (const char *[]) { "--accelerator", "nvidia-h100-sxm", NULL }, &plain_parser);
   overlap = run_json (path, (const char *[]) { "--accelerator", "nvidia-h100-sxm", "--overlap-comm", NULL }, &overlap_parser);
   gaps = run_json (path, (const char *[]) { "--accelerator", "nvidia-h100-sxm", "--no-host-gaps", NULL }, &gaps_parser);
@@ -139,13 +121,11 @@ test_what_ifs_never_slower (void)
 static void
 test_from_and_gpus (void)
 {
-  g_autofree char *path = fixture (SAMPLED);
+  g_autofree char *path = suanli_test_fixture_path (SAMPLED);
   g_autoptr(JsonParser) parser = NULL;
   g_auto(Run) missing = { 0 };
   JsonObject *root;
 
-  if (path == NULL)
-    return;
   suanli_test_run_cli (&missing, "", (const char *[]) { "trace", "whatif", path, "--accelerator", "nvidia-h100-sxm", NULL });
   g_assert_cmpint (missing.status, ==, 2);
   g_assert_nonnull (strstr (missing.err, "--from"));
@@ -164,14 +144,12 @@ test_from_and_gpus (void)
 static void
 test_errors (void)
 {
-  g_autofree char *path = fixture (A100_TRACE);
+  g_autofree char *path = suanli_test_fixture_path (A100_TRACE);
   g_auto(Run) unknown = { 0 };
   g_auto(Run) faster = { 0 };
   g_auto(Run) precision = { 0 };
   g_auto(Run) absent = { 0 };
 
-  if (path == NULL)
-    return;
   suanli_test_run_cli (&unknown, "", (const char *[]) { "trace", "whatif", path, "--accelerator", "no-such-gpu", NULL });
   g_assert_cmpint (unknown.status, ==, 2);
   g_assert_nonnull (strstr (unknown.err, "--accelerator"));
@@ -190,6 +168,20 @@ test_errors (void)
                                                        "0", NULL });
     g_assert_cmpint (zero.status, ==, 1);
     g_assert_nonnull (strstr (zero.err, "--gpus"));
+  }
+  /* At most SUANLI_WHATIF_MAX_GPUS (2²⁰): 2147483647 was taken. */
+  {
+    g_auto(Run) huge = { 0 };
+    g_auto(Run) most = { 0 };
+
+    suanli_test_run_cli (&huge, "", (const char *[]) { "trace", "whatif", path, "--accelerator", "nvidia-h100-sxm", "--gpus",
+                                                       "2147483647", NULL });
+    g_assert_cmpint (huge.status, ==, 1);
+    g_assert_nonnull (strstr (huge.err, "--gpus: 2147483647 is not a GPU count (1 to 1048576)"));
+    suanli_test_run_cli (&most, "", (const char *[]) { "trace", "whatif", path, "--accelerator", "nvidia-h100-sxm", "--gpus",
+                                                       "1048576", "--json", NULL });
+    g_assert_cmpint (most.status, ==, 0);
+    g_assert_nonnull (strstr (most.out, "\"gpus\" : 1048576"));
   }
 
   /* Factors outside 0.001 … 10⁶ (1e-300 overflowed a duration). */
@@ -248,15 +240,13 @@ test_json_numbers (void)
 static void
 test_cpu_only_and_steps (void)
 {
-  g_autofree char *cpu = fixture ("cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz");
-  g_autofree char *mi250 = cpu != NULL ? fixture ("amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz") : NULL;
+  g_autofree char *cpu = suanli_test_fixture_path ("cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz");
+  g_autofree char *mi250 = suanli_test_fixture_path ("amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz");
   g_autoptr(JsonParser) parser = NULL, mi250_parser = NULL;
   JsonObject *root;
   JsonArray *notes;
   gboolean said = FALSE;
 
-  if (mi250 == NULL)
-    return;
   root = run_json (cpu, (const char *[]) { "--accelerator", "nvidia-h100-sxm", "--overlap-comm", NULL }, &parser);
   g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "measured_on"), "from"), ==, "none");
   g_assert_cmpint (json_object_get_int_member (root, "replayed_ns"), ==, json_object_get_int_member (root, "measured_ns"));
@@ -316,11 +306,9 @@ test_link_notes (void)
 static void
 test_text (void)
 {
-  g_autofree char *path = fixture (A100_TRACE);
+  g_autofree char *path = suanli_test_fixture_path (A100_TRACE);
   g_auto(Run) run = { 0 };
 
-  if (path == NULL)
-    return;
   suanli_test_run_cli (&run, "", (const char *[]) { "trace", "whatif", path, "--accelerator", "nvidia-h100-sxm", "--faster",
                                                     "sgemm=2", NULL });
   g_assert_cmpint (run.status, ==, 0);

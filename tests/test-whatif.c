@@ -13,6 +13,7 @@
 #include "suanli-replay-graph.h"
 #include "suanli-whatif.h"
 #include "suanli-work-classifier.h"
+#include "suanli-test-fixtures.h"
 
 /* ---- small traces made here -------------------------------------------------------------- */
 
@@ -1062,16 +1063,12 @@ assert_replays (SuanliTrace *trace,
 static void
 test_fixtures (void)
 {
-  const char *directory = g_getenv ("SUANLI_FIXTURES_DIR");
-  g_autoptr(GDir) dir = directory != NULL ? g_dir_open (directory, 0, NULL) : NULL;
+  const char *directory = suanli_test_fixtures_dir ();
+  g_autoptr(GDir) dir = g_dir_open (directory, 0, NULL);
   const char *name;
   guint seen = 0;
 
-  if (dir == NULL)
-    {
-      g_test_skip ("the Kineto fixtures (../shared/fixtures/kineto) are not here");
-      return;
-    }
+  g_assert_nonnull (dir);
   while ((name = g_dir_read_name (dir)) != NULL)
     {
       g_autofree char *path = g_build_filename (directory, name, NULL);

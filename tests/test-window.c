@@ -172,22 +172,18 @@ trace_shown (gpointer data)
   return !suanli_profile_page_is_loading (SUANLI_PROFILE_PAGE (data));
 }
 
-/* The profiler shows a real trace (the Kineto fixture of a training step, when it is there). */
+/* The profiler shows a real trace (the Kineto fixture of a training step). */
 static void
 load_trace (SuanliWindow    *window,
             SuanliWorkspace *workspace)
 {
-  g_autofree char *directory = g_dir_make_tmp ("suanli-window-XXXXXX", NULL);
-  g_autofree char *path = suanli_test_trace_for_screenshots (directory);
+  g_autofree char *path = suanli_test_fixture_path ("timeline_analysis__sampled_rank-0.json.gz");
   g_autoptr(GFile) file = g_file_new_for_path (path);
   GtkWidget *page = suanli_window_get_page (window, SUANLI_PAGE_PROFILER);
 
   suanli_profile_page_open_files (SUANLI_PROFILE_PAGE (page), &file, 1);
   suanli_test_await (trace_shown, page);
   g_assert_nonnull (suanli_workspace_get_trace (workspace));
-  if (g_str_has_prefix (path, directory))
-    g_unlink (path);
-  g_rmdir (directory);
 }
 
 typedef struct

@@ -624,7 +624,7 @@ rebuild_chart_choices (SuanliCatalogPage *self)
   gtk_drop_down_set_model (self->x_dropdown, G_LIST_MODEL (titles));
   gtk_drop_down_set_model (self->y_dropdown, G_LIST_MODEL (titles));
   gtk_drop_down_set_model (self->size_dropdown, G_LIST_MODEL (sizes));
-  /* The view UI.md sketches for accelerators: bandwidth across, BF16 up, memory as bubbles. */
+  /* Accelerators open on the chart people compare them by: bandwidth across, BF16 up, memory as bubbles. */
   gtk_drop_down_set_selected (self->x_dropdown, chart_key_position (self, accelerators ? "memory_bandwidth" : "", 1));
   gtk_drop_down_set_selected (self->y_dropdown, chart_key_position (self, accelerators ? "bf16_tflops" : "", 0));
   gtk_drop_down_set_selected (self->size_dropdown,

@@ -579,7 +579,33 @@ show_toast (SuanliPlanPage *self,
     adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (message));
 }
 
-/* Opens @file into the workspace's plan (undoable); on error the plan is left as it was. */
+/* Makes @file the one Save writes, here and for the workspace's other pages. */
+static void
+set_file (SuanliPlanPage *self,
+          GFile          *file)
+{
+  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
+
+  g_set_object (&self->file, file);
+  if (workspace != NULL)
+    suanli_workspace_set_plan_file (workspace, file);
+  update_actions (self);
+}
+
+/* Another page opened a plan from @file into the workspace. */
+static void
+on_plan_file_changed (SuanliWorkspace *workspace,
+                      GFile           *file,
+                      gpointer         user_data)
+{
+  SuanliPlanPage *self = SUANLI_PLAN_PAGE (user_data);
+
+  g_set_object (&self->file, file);
+  update_actions (self);
+}
+
+/* Opens @file into the workspace's plan (undoable). On error the plan, and the file Save writes,
+ * are left as they were: Save must never write the plan shown over a file that failed to open. */
 gboolean
 suanli_plan_page_load_file (SuanliPlanPage  *self,
                             GFile           *file,
@@ -593,12 +619,20 @@ suanli_plan_page_load_file (SuanliPlanPage  *self,
   loaded = suanli_plan_new_from_file (file, error);
   if (loaded == NULL)
     return FALSE;
-  g_set_object (&self->file, file);
   suanli_plan_replace (self->plan, loaded);
+  set_file (self, file);
   uri = g_file_get_uri (file);
   gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
-  update_actions (self);
   return TRUE;
+}
+
+/* Returns: (transfer none) (nullable): the file Save writes, shown under the plan's name. */
+GFile *
+suanli_plan_page_get_file (SuanliPlanPage *self)
+{
+  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), NULL);
+
+  return self->file;
 }
 
 gboolean
@@ -612,10 +646,9 @@ suanli_plan_page_save_file (SuanliPlanPage  *self,
 
   if (!suanli_plan_save (self->plan, file, error))
     return FALSE;
-  g_set_object (&self->file, file);
+  set_file (self, file);
   uri = g_file_get_uri (file);
   gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
-  update_actions (self);
   return TRUE;
 }
 
@@ -1194,10 +1227,21 @@ suanli_plan_page_start_plan (SuanliPlan *plan)
 {
   g_autoptr(GFile) file = autosave_file ();
   g_autoptr(SuanliPlan) saved = NULL;
+  g_autoptr(GError) error = NULL;
 
   if (!plan_is_empty (plan))
     return;
-  saved = suanli_plan_new_from_file (file, NULL);
+  saved = suanli_plan_new_from_file (file, &error);
+  /* One that cannot be read (an older version wrote 2e17 as "2e+17.0") is put aside, not
+   * overwritten by the next autosave, so that the user can still mend it. */
+  if (saved == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    {
+      g_autofree char *path = g_file_get_path (file);
+      g_autofree char *aside = g_strconcat (path, ".unreadable", NULL);
+
+      g_message ("autosave: %s; kept as %s", error->message, aside);
+      g_rename (path, aside);
+    }
   if (saved != NULL)
     suanli_plan_replace (plan, saved);
   else
@@ -1228,6 +1272,11 @@ suanli_plan_page_constructed (GObject *object)
   self->restoring = FALSE;
   self->snapshot = suanli_plan_to_data (self->plan);
   g_signal_connect (self->plan, "changed", G_CALLBACK (on_plan_changed), self);
+  if (workspace != NULL)
+    {
+      g_set_object (&self->file, suanli_workspace_get_plan_file (workspace));
+      g_signal_connect_object (workspace, "plan-file-changed", G_CALLBACK (on_plan_file_changed), self, 0);
+    }
   /* The catalog may still be loading: the form's choices and the estimate follow it. */
   g_signal_connect (self->catalog, "items-changed", G_CALLBACK (on_catalog_changed), self);
   refresh (self);

@@ -18,6 +18,7 @@ GtkWidget            *suanli_plan_page_new           (SuanliWorkspace *workspace
 gboolean              suanli_plan_page_load_file     (SuanliPlanPage *self,
                                                       GFile          *file,
                                                       GError        **error);
+GFile                *suanli_plan_page_get_file      (SuanliPlanPage *self);
 gboolean              suanli_plan_page_save_file     (SuanliPlanPage *self,
                                                       GFile          *file,
                                                       GError        **error);

@@ -26,8 +26,10 @@
 #include "suanli-flame.h"
 #include "suanli-flame-graph.h"
 #include "suanli-job-match.h"
+#include "suanli-json-writer.h"
 #include "suanli-live-dialog.h"
 #include "suanli-plan-comparison.h"
+#include "suanli-plan-inputs.h"
 #include "suanli-plan-name.h"
 #include "suanli-profile-page.h"
 #include "suanli-recent-menu.h"
@@ -748,6 +750,8 @@ suanli_profile_page_open_plan (SuanliProfilePage  *self,
   if (loaded == NULL)
     return FALSE;
   suanli_plan_replace (suanli_workspace_get_plan (workspace), loaded);
+  /* The planner's Save now writes this file, not the one it showed before. */
+  suanli_workspace_set_plan_file (workspace, file);
   uri = g_file_get_uri (file);
   gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
   return TRUE;
@@ -813,14 +817,16 @@ use_measured_action (GtkWidget  *widget,
   SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
   SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
   g_autofree char *data = NULL;
-  char number[G_ASCII_DTOSTR_BUF_SIZE];
+  char number[SUANLI_JSON_NUMBER_SIZE];
 
-  if (self->measured_mfu <= 0 || self->measured_mfu > 1)
+  if (!(self->measured_mfu >= SUANLI_PLAN_MIN_SHARE) || self->measured_mfu > 1)
     {
       show_toast (self, _("The measured step implies no usable MFU"));
       return;
     }
-  data = g_strdup_printf ("{\"assumptions\": {\"mfu\": %s}}", g_ascii_formatd (number, sizeof number, "%.4f", self->measured_mfu));
+  /* Four decimals: more than a measurement says. */
+  suanli_json_format_number (round (self->measured_mfu * 1e4) / 1e4, number);
+  data = g_strdup_printf ("{\"assumptions\": {\"mfu\": %s}}", number);
   if (workspace != NULL && suanli_plan_apply_merge_patch_data (suanli_workspace_get_plan (workspace), data, NULL))
     show_toast (self, _("The plan now assumes the measured MFU"));
 }

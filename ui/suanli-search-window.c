@@ -335,6 +335,8 @@ apply_clicked (GtkButton *button,
   if (self->results == NULL || index >= self->results->len)
     return;
   patch = suanli_search_result_patch (&g_array_index (self->results, SuanliSearchResult, index));
+  if (patch == NULL)
+    return;
   g_signal_emit (self, signals[APPLY], 0, patch);
 }
 

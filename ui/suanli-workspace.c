@@ -7,6 +7,9 @@
  *             of the application (it may still be loading: watch its "items-changed").
  *  plan       the SuanliPlan being edited, never NULL (a new workspace starts with an empty plan).
  *             It emits "changed" on every edit; "plan-replaced" says another plan took its place.
+ *  plan file  the file the plan was opened from or saved to, which Save writes, or NULL;
+ *             "plan-file-changed" says another. Whichever page opens a plan sets it, so that
+ *             Save never writes one plan over the file of another.
  *  trace      the SuanliTrace being viewed, or NULL. A live capture appends to it and it emits
  *             "grown"; "trace-replaced" says another trace (or none) took its place.
  *  selection  a SuanliSelection, never NULL: catalog items picked for compare and plan, the selected
@@ -26,6 +29,7 @@ struct _SuanliWorkspace
 
   SuanliCatalog   *catalog;
   SuanliPlan      *plan;
+  GFile           *plan_file;
   SuanliTrace     *trace;
   SuanliSelection *selection;
 };
@@ -45,6 +49,7 @@ static GParamSpec *properties[N_PROPS];
 
 enum {
   PLAN_REPLACED,
+  PLAN_FILE_CHANGED,
   TRACE_REPLACED,
   N_SIGNALS
 };
@@ -58,6 +63,7 @@ suanli_workspace_dispose (GObject *object)
 
   g_clear_object (&self->catalog);
   g_clear_object (&self->plan);
+  g_clear_object (&self->plan_file);
   g_clear_object (&self->trace);
   g_clear_object (&self->selection);
 
@@ -160,6 +166,9 @@ suanli_workspace_class_init (SuanliWorkspaceClass *klass)
   signals[PLAN_REPLACED] =
     g_signal_new ("plan-replaced", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, SUANLI_TYPE_PLAN);
+  signals[PLAN_FILE_CHANGED] =
+    g_signal_new ("plan-file-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_FILE);
   signals[TRACE_REPLACED] =
     g_signal_new ("trace-replaced", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, SUANLI_TYPE_TRACE);
@@ -210,6 +219,29 @@ suanli_workspace_set_plan (SuanliWorkspace *self,
     return;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLAN]);
   g_signal_emit (self, signals[PLAN_REPLACED], 0, plan);
+}
+
+/* Returns: (transfer none) (nullable): the file Save writes the plan to, or NULL. */
+GFile *
+suanli_workspace_get_plan_file (SuanliWorkspace *self)
+{
+  g_return_val_if_fail (SUANLI_IS_WORKSPACE (self), NULL);
+
+  return self->plan_file;
+}
+
+/* Called once the plan holds what @file holds (opened or saved); NULL: the plan is no file's. */
+void
+suanli_workspace_set_plan_file (SuanliWorkspace *self,
+                                GFile           *file)
+{
+  g_return_if_fail (SUANLI_IS_WORKSPACE (self));
+  g_return_if_fail (file == NULL || G_IS_FILE (file));
+
+  if (self->plan_file == file || (self->plan_file != NULL && file != NULL && g_file_equal (self->plan_file, file)))
+    return;
+  g_set_object (&self->plan_file, file);
+  g_signal_emit (self, signals[PLAN_FILE_CHANGED], 0, file);
 }
 
 /* Returns: (transfer none) (nullable): the trace being viewed. */

@@ -21,6 +21,8 @@ G_DECLARE_FINAL_TYPE (SuanliWorkspace, suanli_workspace, SUANLI, WORKSPACE, GObj
  *
  *  "plan-replaced"   void (*) (SuanliWorkspace *workspace, SuanliPlan *plan, gpointer user_data)
  *                    another plan is the workspace's now (its edits are SuanliPlan's "changed").
+ *  "plan-file-changed" void (*) (SuanliWorkspace *workspace, GFile *file, gpointer user_data)
+ *                    Save writes the plan to another file now (NULL: to none; it asks).
  *  "trace-replaced"  void (*) (SuanliWorkspace *workspace, SuanliTrace *trace, gpointer user_data)
  *                    another trace (or NULL: none) is the workspace's now (a live capture's growth
  *                    is SuanliTrace's "grown"). */
@@ -30,6 +32,9 @@ SuanliCatalog   *suanli_workspace_get_catalog   (SuanliWorkspace *self);
 SuanliPlan      *suanli_workspace_get_plan      (SuanliWorkspace *self);
 void             suanli_workspace_set_plan      (SuanliWorkspace *self,
                                                  SuanliPlan      *plan);
+GFile           *suanli_workspace_get_plan_file (SuanliWorkspace *self);
+void             suanli_workspace_set_plan_file (SuanliWorkspace *self,
+                                                 GFile           *file);
 SuanliTrace     *suanli_workspace_get_trace     (SuanliWorkspace *self);
 void             suanli_workspace_set_trace     (SuanliWorkspace *self,
                                                  SuanliTrace     *trace);

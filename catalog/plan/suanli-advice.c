@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 
 #include "suanli-advice.h"
+#include "suanli-json-writer.h"
 #include "suanli-units.h"
 
 /* Combinations are looked for among this many of the best memory-saving changes. */
@@ -62,12 +63,14 @@ candidate_free (Candidate *candidate)
   g_free (candidate);
 }
 
-/* A number as JSON writes it, whatever the locale's decimal separator. */
+/* A number for a merge patch written by hand (suanli_json_format_number): null, which removes the
+ * member, where it is not finite. */
 static const char *
 json_number (char   *buffer,
              double  value)
 {
-  return g_ascii_formatd (buffer, G_ASCII_DTOSTR_BUF_SIZE, "%.17g", value);
+  suanli_json_format_number (value, buffer);
+  return buffer;
 }
 
 /* What a serving plan is ranked on: with a load to serve, the GPUs it takes (replicas needed × GPUs
@@ -178,7 +181,7 @@ offer_tensor (Search *search,
               double  tensor)
 {
   const SuanliPlanInputs *in = search->in;
-  char t[G_ASCII_DTOSTR_BUF_SIZE];
+  char t[SUANLI_JSON_NUMBER_SIZE];
   g_autofree char *patch = g_strdup_printf ("{\"parallelism\": {\"tensor\": %s, \"data\": null%s}}",
                                             json_number (t, tensor),
                                             suanli_plan_inputs_is_training (in) ? ", \"sequence_parallel\": true" : "");
@@ -193,7 +196,7 @@ static void
 offer_parallelism (Search *search)
 {
   const SuanliPlanInputs *in = search->in;
-  char number[G_ASCII_DTOSTR_BUF_SIZE];
+  char number[SUANLI_JSON_NUMBER_SIZE];
 
   for (double t = in->tensor * 2; t <= in->gpus_per_node; t *= 2)
     offer_tensor (search, t);
@@ -297,7 +300,7 @@ offer_techniques (Search *search)
            g_strdup (_("8-bit AdamW: keep the two moments in 8 bits")));
   if (in->micro_batch > 1)
     {
-      char number[G_ASCII_DTOSTR_BUF_SIZE];
+      char number[SUANLI_JSON_NUMBER_SIZE];
       g_autofree char *patch = g_strdup_printf ("{\"workload\": {\"micro_batch\": %s}}",
                                                 json_number (number, floor (in->micro_batch / 2)));
 
@@ -340,7 +343,7 @@ offer_quantized_weights (Search *search)
            g_strdup (_("An 8-bit KV cache: twice the tokens in the same memory")));
   if (in->batch > 1)
     {
-      char number[G_ASCII_DTOSTR_BUF_SIZE];
+      char number[SUANLI_JSON_NUMBER_SIZE];
       g_autofree char *patch = g_strdup_printf ("{\"workload\": {\"batch\": %s}}", json_number (number, floor (in->batch / 2)));
 
       offer (search, "batch", "batch", "continuous-batching", patch,
@@ -352,7 +355,7 @@ offer_quantized_weights (Search *search)
 static void
 offer_more_gpus (Search *search)
 {
-  char number[G_ASCII_DTOSTR_BUF_SIZE];
+  char number[SUANLI_JSON_NUMBER_SIZE];
   g_autofree char *patch = g_strdup_printf ("{\"system\": {\"nodes\": %s}, \"parallelism\": {\"data\": null}}",
                                             json_number (number, search->in->nodes * 2));
 
@@ -471,7 +474,7 @@ try_combination (Search     *search,
   advice->changes = n_parts;
   advice->effect_figure = "memory.over";
   advice->effect_direction = -1;
-  advice->change = json_to_string (patch, FALSE);
+  advice->change = suanli_json_write (patch, FALSE, NULL);
   advice->text = g_string_free (g_steal_pointer (&text), FALSE);
   if (*best != NULL)
     candidate_free (*best);
@@ -576,7 +579,7 @@ static void
 warnings_for (const SuanliPlanInputs *in,
               GPtrArray              *list)
 {
-  char number[G_ASCII_DTOSTR_BUF_SIZE];
+  char number[SUANLI_JSON_NUMBER_SIZE];
 
   if (in->tensor > in->gpus_per_node)
     add_warning (list, "tensor-within-node", "tensor-parallelism", "training.tensor_parallel_s", -1,

@@ -19,7 +19,7 @@
 #define FLOPS_SOURCE "Narayanan et al., Efficient Large-Scale Language Model Training on GPU Clusters (2021); Korthikanti et al. (2022)"
 #define NCCL_SOURCE "NVIDIA nccl-tests, PERFORMANCE.md (ring all-reduce bus bandwidth)"
 #define ARCHITECTURE_SOURCE "Counted from the weight matrices (suanli-architecture.c); reduces to Korthikanti et al. (2022) for GPT layers"
-#define ROOFLINE_SOURCE "Roofline: decoding reads every weight and the KV cache per step (shared/reference/estimation.md)"
+#define ROOFLINE_SOURCE "Williams, Waterman & Patterson, Roofline (CACM 2009); Pope et al., Efficiently Scaling Transformer Inference (MLSys 2023): decoding reads every weight and the KV cache each step"
 
 static const char * const figures[] = {
   "memory.weights", "memory.gradients", "memory.optimizer", "memory.activations", "memory.kv_cache",

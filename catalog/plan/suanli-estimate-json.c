@@ -1,15 +1,15 @@
 /* suanli-estimate-json.c — an estimate as `suanli-estimate/1` JSON, the CLI's output contract
  *
  * The names are fixed (tools outside the project read them). An invalid plan has "valid": false,
- * every error, and null figures. No number written is NaN or infinite.
+ * every error, and null figures. A figure that is NaN or infinite is not written: the whole
+ * document is refused with an error naming it (suanli-json-writer).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
-#include <math.h>
-
 #include "suanli-estimate-json.h"
+#include "suanli-json-writer.h"
 
 static void
 number (JsonBuilder *builder,
@@ -17,12 +17,7 @@ number (JsonBuilder *builder,
         double       value)
 {
   json_builder_set_member_name (builder, name);
-  if (!isfinite (value))
-    value = 0;
-  if (value == floor (value) && fabs (value) < 9e15)
-    json_builder_add_int_value (builder, (gint64) value);
-  else
-    json_builder_add_double_value (builder, value);
+  suanli_json_builder_add_number (builder, value);
 }
 
 static void
@@ -85,18 +80,18 @@ null_member (JsonBuilder *builder,
 }
 
 /* @estimate and @advice are only read when @errors is empty; @name is the plan's name in effect,
- * or NULL. Returns: (transfer full) */
+ * or NULL. Returns: (transfer full) (nullable): the document, or NULL with @error naming a figure
+ * that is not finite. */
 char *
 suanli_estimate_to_json (const SuanliPlanInputs *in,
                          const SuanliEstimate   *e,
                          const char             *name,
                          GPtrArray              *errors,
                          GPtrArray              *warnings,
-                         GPtrArray              *advice)
+                         GPtrArray              *advice,
+                         GError                **error)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
   gboolean valid = errors == NULL || errors->len == 0;
 
   json_builder_begin_object (builder);
@@ -203,16 +198,11 @@ suanli_estimate_to_json (const SuanliPlanInputs *in,
           json_builder_begin_object (builder);
           json_builder_set_member_name (builder, "fits");
           json_builder_add_boolean_value (builder, item->fits_after);
-          json_builder_set_member_name (builder, "total");
-          json_builder_add_double_value (builder, item->total_after);
-          json_builder_set_member_name (builder, "capacity");
-          json_builder_add_double_value (builder, item->capacity_after);
-          json_builder_set_member_name (builder, "step_s");
-          json_builder_add_double_value (builder, item->step_after);
-          json_builder_set_member_name (builder, "time_s");
-          json_builder_add_double_value (builder, item->time_after);
-          json_builder_set_member_name (builder, "cost");
-          json_builder_add_double_value (builder, item->cost_after);
+          number (builder, "total", item->total_after);
+          number (builder, "capacity", item->capacity_after);
+          number (builder, "step_s", item->step_after);
+          number (builder, "time_s", item->time_after);
+          number (builder, "cost", item->cost_after);
           json_builder_end_object (builder);
         }
       json_builder_end_object (builder);
@@ -221,8 +211,5 @@ suanli_estimate_to_json (const SuanliPlanInputs *in,
 
 done:
   json_builder_end_object (builder);
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  return json_generator_to_data (generator, NULL);
+  return suanli_json_write_builder (builder, TRUE, error);
 }

@@ -13,6 +13,7 @@ char *suanli_estimate_to_json (const SuanliPlanInputs *inputs,
                                const char             *name,
                                GPtrArray              *errors,
                                GPtrArray              *warnings,
-                               GPtrArray              *advice);
+                               GPtrArray              *advice,
+                               GError                **error);
 
 G_END_DECLS

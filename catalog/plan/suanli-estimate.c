@@ -1,7 +1,7 @@
 /* suanli-estimate.c — what a plan needs and takes: memory, time, throughput, energy, cost
  *
  * Pure functions of resolved inputs; no allocation, so a search can evaluate many plans quickly.
- * The formulas and their sources are in shared/reference/estimation.md; suanli_estimate_explain()
+ * The formulas and their sources are in docs/estimation.md; suanli_estimate_explain()
  * writes each one out with the plan's values substituted, on demand.
  *
  * Conventions: bytes, seconds, FLOP. GB = 1e9 B, GiB = 2^30 B. "Per GPU" means the most loaded
@@ -17,8 +17,8 @@
 #include "suanli-architecture.h"
 #include "suanli-estimate.h"
 
-/* Roofline estimates overstate decoding speed 1.7–1.9x against real servers (estimation.md):
- * the low bound assumes the worse end. */
+/* Roofline estimates run ahead of the decoding speed serving engines reach: the low bound reads
+ * memory at most 1/1.9 as fast, an assumption docs/estimation.md explains. */
 #define ROOFLINE_OVERSTATEMENT 1.9
 /* A collective's fixed cost per call, on top of its bandwidth term. */
 #define COLLECTIVE_LATENCY_S 10e-6

@@ -167,17 +167,20 @@ typedef enum {
   POSITIVE_INTEGER,  /* a whole number ≥ 1 */
   WHOLE_NUMBER,      /* a whole number ≥ 0 */
   NON_NEGATIVE,      /* ≥ 0 */
-  FRACTION,          /* in (0, 1] */
+  FRACTION,          /* a share, from SUANLI_PLAN_MIN_SHARE to 1 */
 } Range;
 
-/* Reads a number member into @value; leaves @value alone when the member is absent or bad. */
+/* Reads a number member into @value, refusing one below @least (where the range's own floor means
+ * nothing: a rate of 5e-324 TFLOP/s makes a step of infinite time); leaves @value alone when the
+ * member is absent or bad. */
 static gboolean
-number (Resolver   *resolver,
-        JsonObject *object,
-        const char *section_name,
-        const char *key,
-        Range       range,
-        double     *value)
+number_at_least (Resolver   *resolver,
+                 JsonObject *object,
+                 const char *section_name,
+                 const char *key,
+                 Range       range,
+                 double      least,
+                 double     *value)
 {
   g_autofree char *field = g_strdup_printf ("%s.%s", section_name, key);
   JsonNode *node = object != NULL ? json_object_get_member (object, key) : NULL;
@@ -212,13 +215,30 @@ number (Resolver   *resolver,
       error (resolver, field, _("must be a whole number, not %g"), read);
       return FALSE;
     }
-  if (range == FRACTION && read > 1)
+  if (range == FRACTION && (read > 1 || read < SUANLI_PLAN_MIN_SHARE))
     {
-      error (resolver, field, _("must be a fraction from 0 to 1, not %g"), read);
+      error (resolver, field, _("must be a share from %g to 1, not %g"), SUANLI_PLAN_MIN_SHARE, read);
+      return FALSE;
+    }
+  if (read < least)
+    {
+      error (resolver, field, _("must be at least %g, not %g"), least, read);
       return FALSE;
     }
   *value = read;
   return TRUE;
+}
+
+/* Reads a number member into @value; leaves @value alone when the member is absent or bad. */
+static gboolean
+number (Resolver   *resolver,
+        JsonObject *object,
+        const char *section_name,
+        const char *key,
+        Range       range,
+        double     *value)
+{
+  return number_at_least (resolver, object, section_name, key, range, 0, value);
 }
 
 static gboolean
@@ -764,15 +784,16 @@ resolve_assumptions (Resolver         *resolver,
         missing_figure (resolver, "assumptions.mfu_reference", accelerator, peak_key (in->mfu_reference), TRUE);
     }
   number (resolver, assumptions, "assumptions", "mfu", FRACTION, &in->mfu);
-  if (number (resolver, assumptions, "assumptions", "achieved_tflops", POSITIVE, &achieved))
+  if (number_at_least (resolver, assumptions, "assumptions", "achieved_tflops", POSITIVE, SUANLI_PLAN_MIN_TFLOPS,
+                       &achieved))
     in->achieved_flops = achieved * 1e12;
   number (resolver, assumptions, "assumptions", "compute_efficiency", FRACTION, &in->compute_efficiency);
   number (resolver, assumptions, "assumptions", "comm_efficiency", FRACTION, &in->comm_efficiency);
   number (resolver, assumptions, "assumptions", "memory_efficiency", FRACTION, &in->memory_efficiency);
   number (resolver, assumptions, "assumptions", "framework_overhead_gib", NON_NEGATIVE, &overhead);
   in->framework_overhead = overhead * GIB;
-  if (number (resolver, assumptions, "assumptions", "pue", POSITIVE, &in->pue) && in->pue < 1)
-    error (resolver, "assumptions.pue", _("a PUE is at least 1, not %g"), in->pue);
+  /* A PUE is at least 1: the IT load is part of the facility's. */
+  number_at_least (resolver, assumptions, "assumptions", "pue", POSITIVE, 1, &in->pue);
   number (resolver, assumptions, "assumptions", "price_per_gpu_hour", NON_NEGATIVE, &in->price_per_gpu_hour);
   number (resolver, assumptions, "assumptions", "grid_tco2_per_mwh", NON_NEGATIVE, &in->grid_tco2_per_mwh);
   number (resolver, assumptions, "assumptions", "cny_per_usd", POSITIVE, &in->cny_per_usd);

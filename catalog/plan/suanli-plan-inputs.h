@@ -9,6 +9,12 @@
 
 G_BEGIN_DECLS
 
+/* The least share (MFU, goodput, an efficiency) a plan takes, the planner's own step: below it a
+ * share means nothing, and a step time divided by it is no time. */
+#define SUANLI_PLAN_MIN_SHARE 0.01
+/* The least achieved rate a plan takes, 1 GFLOP/s: below any accelerator's. */
+#define SUANLI_PLAN_MIN_TFLOPS 0.001
+
 typedef enum {
   SUANLI_MODE_TRAIN,       /* pre-training: a token budget, Chinchilla applies */
   SUANLI_MODE_LORA,

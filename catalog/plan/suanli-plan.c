@@ -14,7 +14,9 @@
 
 #include "suanli-plan.h"
 #include "suanli-bounded-read.h"
+#include "suanli-atomic-file.h"
 #include "suanli-json-depth.h"
+#include "suanli-json-writer.h"
 
 struct _SuanliPlan
 {
@@ -66,6 +68,16 @@ suanli_plan_new (void)
   return g_object_new (SUANLI_TYPE_PLAN, NULL);
 }
 
+/* Whether @node can be written as JSON (no infinity, no NaN); @error names the member that cannot. */
+static gboolean
+writable (JsonNode  *node,
+          GError   **error)
+{
+  g_autofree char *text = suanli_json_write (node, FALSE, error);
+
+  return text != NULL;
+}
+
 /* Parses a plan document. Only JSON syntax and the document's shape are checked here (an error
  * names FILE:LINE:COLUMN); the values are checked when the plan is resolved, so that every
  * problem is reported at once. */
@@ -112,6 +124,12 @@ suanli_plan_new_from_data (const char  *data,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s:1:1: a plan is a JSON object"), file_name);
       return NULL;
     }
+  /* json-glib reads 1e999 as infinity: such a plan could never be saved again. */
+  if (!writable (root, &parse_error))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", file_name, parse_error->message);
+      return NULL;
+    }
 
   plan = suanli_plan_new ();
   json_object_unref (plan->root);
@@ -156,39 +174,54 @@ suanli_plan_get_root (SuanliPlan *self)
   return self->root;
 }
 
-/* Returns: (transfer full): the document, indented, with a newline at the end. */
-char *
-suanli_plan_to_data (SuanliPlan *self)
+static char *
+document_text (SuanliPlan  *self,
+               GError     **error)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
   g_autofree char *text = NULL;
 
-  g_return_val_if_fail (SUANLI_IS_PLAN (self), NULL);
-
   json_node_set_object (node, self->root);
-  json_generator_set_root (generator, node);
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_indent (generator, 2);
-  text = json_generator_to_data (generator, NULL);
-  return g_strconcat (text, "\n", NULL);
+  text = suanli_json_write (node, TRUE, error);
+  return text != NULL ? g_strconcat (text, "\n", NULL) : NULL;
 }
 
-/* Writes the plan to @file atomically: a temporary file, then a rename. On any error the old file,
- * if any, is left as it was. */
+/* Returns: (transfer full): the document, indented, with a newline at the end. Every way into the
+ * document (a file, a merge patch) refuses what JSON cannot hold, so this always succeeds. */
+char *
+suanli_plan_to_data (SuanliPlan *self)
+{
+  g_autoptr(GError) error = NULL;
+  char *text;
+
+  g_return_val_if_fail (SUANLI_IS_PLAN (self), NULL);
+
+  text = document_text (self, &error);
+  if (text == NULL)
+    g_critical ("%s", error->message);
+  return text;
+}
+
+/* Writes the plan to @file atomically (a temporary file, then a rename), keeping the file's mode.
+ * On any error the old file, if any, is left as it was. */
 gboolean
 suanli_plan_save (SuanliPlan  *self,
                   GFile       *file,
                   GError     **error)
 {
   g_autofree char *data = NULL;
+  g_autofree char *path = NULL;
 
   g_return_val_if_fail (SUANLI_IS_PLAN (self), FALSE);
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
 
-  data = suanli_plan_to_data (self);
-  return g_file_replace_contents (file, data, strlen (data), NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
-                                  NULL, NULL, error);
+  if ((data = document_text (self, error)) == NULL)
+    return FALSE;
+  path = g_file_get_path (file);
+  if (path != NULL)
+    return suanli_atomic_file_write_contents (path, data, strlen (data), error);
+  /* Not a local file (a GVfs location): GIO replaces it, keeping what it can. */
+  return g_file_replace_contents (file, data, strlen (data), NULL, FALSE, G_FILE_CREATE_NONE, NULL, NULL, error);
 }
 
 /* RFC 7386: objects merge member by member, null removes, anything else replaces. */
@@ -227,6 +260,7 @@ suanli_plan_apply_merge_patch (SuanliPlan *self,
 {
   g_return_if_fail (SUANLI_IS_PLAN (self));
   g_return_if_fail (patch != NULL && JSON_NODE_HOLDS_OBJECT (patch));
+  g_return_if_fail (writable (patch, NULL));
 
   merge_object (self->root, json_node_get_object (patch));
   g_signal_emit (self, signals[CHANGED], 0);
@@ -251,6 +285,8 @@ suanli_plan_apply_merge_patch_data (SuanliPlan  *self,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("a merge patch is a JSON object"));
       return FALSE;
     }
+  if (!writable (root, error))
+    return FALSE;
   suanli_plan_apply_merge_patch (self, root);
   return TRUE;
 }
@@ -269,22 +305,60 @@ suanli_plan_get_name (SuanliPlan *self)
   return json_node_get_string (node);
 }
 
+/* A copy of @node that shares nothing with it (json-glib's node copies share their objects and
+ * arrays). */
+static JsonNode *
+copy_deep (JsonNode *node)
+{
+  JsonNode *copy;
+
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *object = json_node_get_object (node);
+        g_autoptr(GList) members = json_object_get_members (object);
+        JsonObject *target = json_object_new ();
+
+        for (GList *l = members; l != NULL; l = l->next)
+          json_object_set_member (target, l->data, copy_deep (json_object_get_member (object, l->data)));
+        copy = json_node_new (JSON_NODE_OBJECT);
+        json_node_take_object (copy, target);
+        return copy;
+      }
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+        JsonArray *target = json_array_sized_new (json_array_get_length (array));
+
+        for (guint i = 0; i < json_array_get_length (array); i++)
+          json_array_add_element (target, copy_deep (json_array_get_element (array, i)));
+        copy = json_node_new (JSON_NODE_ARRAY);
+        json_node_take_array (copy, target);
+        return copy;
+      }
+    case JSON_NODE_VALUE:
+    case JSON_NODE_NULL:
+    default:
+      return json_node_copy (node);
+    }
+}
+
 /* Makes this plan hold a copy of @source's document (undo, opening a file), emitting "changed" once.
- * The copy goes through text: json-glib's node copies share their objects. */
+ * The copy is made member by member, not through text, so that it cannot fail. */
 void
 suanli_plan_replace (SuanliPlan *self,
                      SuanliPlan *source)
 {
-  g_autofree char *data = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
+  g_autoptr(JsonNode) copy = NULL;
 
   g_return_if_fail (SUANLI_IS_PLAN (self));
   g_return_if_fail (SUANLI_IS_PLAN (source));
 
-  data = suanli_plan_to_data (source);
-  if (!json_parser_load_from_data (parser, data, -1, NULL))
-    g_return_if_reached ();
+  json_node_set_object (root, source->root);
+  copy = copy_deep (root);
   json_object_unref (self->root);
-  self->root = json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+  self->root = json_object_ref (json_node_get_object (copy));
   g_signal_emit (self, signals[CHANGED], 0);
 }

@@ -22,6 +22,7 @@
 #include <glib/gi18n.h>
 
 #include "suanli-search.h"
+#include "suanli-json-writer.h"
 
 typedef struct
 {
@@ -547,17 +548,15 @@ suanli_search_result_label (const SuanliSearchResult *result)
   return g_strdup_printf ("%g × %s", gpus, result->accelerator_name);
 }
 
-/* Returns: (transfer full): the merge patch that makes a plan use @result's configuration: its
- * system, layout and, since the search priced it, its price (an instance's own price needs the
- * plan's assumed price cleared, which would override it). Offload is switched off: the search
- * varies ZeRO, and offloading needs it. */
-char *
-suanli_search_result_patch (const SuanliSearchResult *result)
+/* The merge patch that makes a plan use @result's configuration: its system, layout and, since the
+ * search priced it, its price (an instance's own price needs the plan's assumed price cleared,
+ * which would override it). Offload is switched off: the search varies ZeRO, and offloading needs
+ * it. */
+static JsonNode *
+result_patch_node (const SuanliSearchResult *result)
 {
   static const char * const recompute[] = { "none", "selective", "full" };
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
   gboolean cloud = *result->cloud_instance_id != '\0';
 
   json_builder_begin_object (builder);
@@ -611,10 +610,17 @@ suanli_search_result_patch (const SuanliSearchResult *result)
     json_builder_add_double_value (builder, result->price_per_gpu_hour);
   json_builder_end_object (builder);
   json_builder_end_object (builder);
+  return json_builder_get_root (builder);
+}
 
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  return json_generator_to_data (generator, NULL);
+/* Returns: (transfer full) (nullable): @result's merge patch (result_patch_node) as JSON text, or
+ * NULL where its price is not finite. */
+char *
+suanli_search_result_patch (const SuanliSearchResult *result)
+{
+  g_autoptr(JsonNode) patch = result_patch_node (result);
+
+  return suanli_json_write (patch, FALSE, NULL);
 }
 
 static const char *
@@ -637,18 +643,18 @@ add_string_or_null (JsonBuilder *builder,
     json_builder_add_null_value (builder);
 }
 
-/* Returns: (transfer full): `suanli-search/1` JSON: the front first, each result with its names
- * (its ids beside them), its price and where that came from, and its merge patch (the layout);
- * then what was left out for want of a price in @currency (@left_out of SuanliItem, nullable). */
+/* Returns: (transfer full) (nullable): `suanli-search/1` JSON: the front first, each result with
+ * its names (its ids beside them), its price and where that came from, and its merge patch (the
+ * layout); then what was left out for want of a price in @currency (@left_out of SuanliItem,
+ * nullable). NULL, with @error naming it, where a figure is not finite. */
 char *
 suanli_search_to_json (GArray     *results,
                        guint       evaluated,
                        const char *currency,
-                       GPtrArray  *left_out)
+                       GPtrArray  *left_out,
+                       GError    **error)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "schema");
@@ -663,12 +669,10 @@ suanli_search_to_json (GArray     *results,
     for (guint i = 0; i < results->len; i++)
       {
         SuanliSearchResult *r = &g_array_index (results, SuanliSearchResult, i);
-        g_autofree char *patch = NULL;
         g_autofree char *label = NULL;
 
         if (r->dominated != (pass == 1))
           continue;
-        patch = suanli_search_result_patch (r);
         label = suanli_search_result_label (r);
         json_builder_begin_object (builder);
         json_builder_set_member_name (builder, "label");
@@ -694,7 +698,7 @@ suanli_search_to_json (GArray     *results,
         json_builder_set_member_name (builder, "dominated");
         json_builder_add_boolean_value (builder, r->dominated);
         json_builder_set_member_name (builder, "change");
-        json_builder_add_value (builder, json_from_string (patch, NULL));
+        json_builder_add_value (builder, result_patch_node (r));
         json_builder_end_object (builder);
       }
   json_builder_end_array (builder);
@@ -713,8 +717,5 @@ suanli_search_to_json (GArray     *results,
     }
   json_builder_end_array (builder);
   json_builder_end_object (builder);
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  return json_generator_to_data (generator, NULL);
+  return suanli_json_write_builder (builder, TRUE, error);
 }

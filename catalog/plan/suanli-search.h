@@ -94,6 +94,7 @@ char       *suanli_search_result_patch  (const SuanliSearchResult      *result);
 char       *suanli_search_to_json       (GArray                        *results,
                                          guint                          evaluated,
                                          const char                    *currency,
-                                         GPtrArray                     *left_out);
+                                         GPtrArray                     *left_out,
+                                         GError                       **error);
 
 G_END_DECLS

@@ -27,6 +27,7 @@
 #include "suanli-agent-protocol.h"
 #include "suanli-agent-relay.h"
 #include "suanli-capture.h"
+#include "suanli-json-writer.h"
 
 #define READ_SLICE           (4u << 20)
 #define HARD_LIMIT_EXTRA     (64u << 20)   /* past the queue limit, for the records never dropped */
@@ -127,8 +128,7 @@ static void
 send_json (SuanliAgentRelay *self,
            JsonBuilder      *builder)
 {
-  g_autoptr(JsonNode) root = json_builder_get_root (builder);
-  g_autofree char *text = json_to_string (root, FALSE);
+  g_autofree char *text = suanli_json_write_builder (builder, FALSE, NULL);   /* strings and integers */
 
   if (is_open (self))
     soup_websocket_connection_send_text (self->connection, text);
@@ -481,6 +481,10 @@ on_message (SoupWebsocketConnection *connection,
   gsize length;
   const char *text = g_bytes_get_data (message, &length);
 
+  /* After this side has closed, libsoup still hands over what the client sent meanwhile: ignored,
+   * since closing again would be a critical (and one per message, for a client sending fast). */
+  if (soup_websocket_connection_get_state (connection) != SOUP_WEBSOCKET_STATE_OPEN)
+    return;
   if (second != self->control_window)
     {
       self->control_window = second;

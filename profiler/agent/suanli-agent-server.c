@@ -7,9 +7,14 @@
  * wait on a stopped job, so /v1/jobs does it on a worker with the message paused. One log line per
  * request, and per capture connection when it closes; never the token.
  *
- * Before that, from a request's first byte: its headers must all have come within header_timeout
- * seconds (a client sending a byte every few seconds is never idle, yet never done), and one
- * address may have max_per_address requests open at once; past either, the connection is closed.
+ * Before that, from the moment a connection is accepted (libsoup 3.2 starts its first request then):
+ * its first byte must come within first_byte_timeout seconds and all its headers within
+ * header_timeout (a client sending a byte every few seconds is never idle, yet never done).
+ * Connections count per address in two budgets: until its headers show the token a connection is a
+ * stranger's, and one address may have max_strangers of those, the oldest closed for a newcomer
+ * (a token holder sends its headers at once, so it is never the oldest for long; closing newcomers
+ * instead would let strangers on the same address, every local user and SSH tunnel being
+ * 127.0.0.1, keep the token holder out for good); with the token, max_per_address requests.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -17,6 +22,8 @@
 
 #include <string.h>
 #include <unistd.h>
+#include <netinet/in.h>
+#include <linux/tcp.h>
 #include <json-glib/json-glib.h>
 
 #include "suanli-agent-proof.h"
@@ -48,8 +55,10 @@ struct _SuanliAgentServer
   guint       connections;    /* capture WebSockets open */
   guint       idle_timeout;   /* seconds a connection may say nothing */
   guint       header_timeout; /* seconds a request may take to send its headers */
-  guint       max_per_address;
-  GHashTable *open_requests;  /* client address → requests open (a count in a pointer) */
+  guint       first_byte_timeout;  /* seconds a new connection may take to send its first byte */
+  guint       max_per_address;     /* requests with the token open at once per address */
+  guint       max_strangers;       /* connections without the token (yet) open at once per address */
+  GHashTable *loads;          /* client address → AddressLoad */
   GHashTable *buckets;        /* client address → Bucket, for requests with the token */
   GHashTable *strangers;      /* client address → Bucket, for requests without it */
 };
@@ -68,7 +77,7 @@ suanli_agent_server_finalize (GObject *object)
   g_free (self->socket_folder);
   g_hash_table_unref (self->buckets);
   g_hash_table_unref (self->strangers);
-  g_hash_table_unref (self->open_requests);
+  g_hash_table_unref (self->loads);
   G_OBJECT_CLASS (suanli_agent_server_parent_class)->finalize (object);
 }
 
@@ -83,7 +92,7 @@ suanli_agent_server_init (SuanliAgentServer *self)
 {
   self->buckets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->strangers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  self->open_requests = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->loads = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 }
 
 /* ---- admission ------------------------------------------------------------------------------ */
@@ -185,7 +194,11 @@ admit (SoupServer        *server,
   gboolean has_token = authorized (self, message);
   int pid;
 
-  if (!rate_allows (self, has_token ? self->buckets : self->strangers, peer != NULL ? peer : ""))
+  /* The hello is asked without the token by the token holder too, before each request with it: strangers
+   * spending their allowance must not keep it out. It costs one HMAC; what bounds a flood of
+   * them is the strangers' connection budget. */
+  if (!g_str_equal (path, "/v1/hello") &&
+      !rate_allows (self, has_token ? self->buckets : self->strangers, peer != NULL ? peer : ""))
     refuse (message, 429 /* Too Many Requests: not in libsoup 3.2's names */, "too many requests");
   else if (g_str_equal (path, "/v1/hello"))
     ;   /* asked before the token is sent, to prove this agent knows it (suanli-agent-proof.c) */
@@ -304,31 +317,85 @@ log_request (SoupServer        *server,
              soup_server_message_get_status (message));
 }
 
-/* Every connection, from its first byte on, is dropped after idle_timeout seconds without one:
- * half-sent requests and silent sockets do not hold file descriptors for ever. (Workbenches keep
- * their capture connections alive with pings.) And every answer but a WebSocket's 101 closes its
- * connection: libsoup 3.2 never notices that a client has closed a kept-alive connection, which
- * then stays in CLOSE_WAIT for good, one descriptor each, token or no token (fixed in 3.3). The
- * handshake replaces "Connection: close" with "Upgrade". */
-/* One request from its first byte until it is done: its address's count, its header deadline. */
+/* One address's connections: token holders' requests, and strangers' connections oldest first. */
+typedef struct
+{
+  guint  holders;
+  GQueue strangers;   /* of OpenRequest */
+} AddressLoad;
+
+/* One request from its connection's accepting until it is done: its place in its address's load,
+ * its deadlines. */
 typedef struct
 {
   SuanliAgentServer *server;
-  SoupServerMessage *message;   /* weak: NULL once finalized */
+  SoupServerMessage *message;     /* weak: NULL once finalized */
   char              *address;
-  guint              deadline;  /* the header deadline's source, 0 once the headers came */
+  GList             *stranger;    /* its link in the load's strangers, until it shows the token or is closed */
+  gboolean           holder;      /* counted in the load's holders */
+  guint              first_byte;  /* the first byte's deadline source, 0 once past */
+  guint              deadline;    /* the header deadline's source, 0 once the headers came */
 } OpenRequest;
+
+static AddressLoad *
+address_load (SuanliAgentServer *self,
+              const char        *address)
+{
+  AddressLoad *load = g_hash_table_lookup (self->loads, address);
+
+  if (load == NULL)
+    {
+      load = g_new0 (AddressLoad, 1);
+      g_queue_init (&load->strangers);
+      g_hash_table_insert (self->loads, g_strdup (address), load);
+    }
+  return load;
+}
+
+/* Takes @request out of its address's load; the load goes once nothing is left in it. */
+static void
+unload (OpenRequest *request)
+{
+  AddressLoad *load;
+
+  if (request->stranger == NULL && !request->holder)
+    return;
+  load = g_hash_table_lookup (request->server->loads, request->address);
+  if (request->stranger != NULL)
+    g_queue_delete_link (&load->strangers, g_steal_pointer (&request->stranger));
+  if (request->holder)
+    load->holders--;
+  request->holder = FALSE;
+  if (load->holders == 0 && g_queue_is_empty (&load->strangers))
+    g_hash_table_remove (request->server->loads, request->address);
+}
+
+static void
+close_connection (SoupServerMessage *message)
+{
+  GSocket *socket = soup_server_message_get_socket (message);
+
+  if (socket != NULL)
+    g_socket_shutdown (socket, TRUE, TRUE, NULL);
+}
+
+/* Closes @request's connection; it no longer counts, though its message lives a moment longer. */
+static void
+close_request (OpenRequest *request)
+{
+  unload (request);
+  g_clear_handle_id (&request->first_byte, g_source_remove);
+  g_clear_handle_id (&request->deadline, g_source_remove);
+  close_connection (request->message);
+}
 
 static void
 open_request_free (gpointer data)
 {
   OpenRequest *request = data;
-  guint open = GPOINTER_TO_UINT (g_hash_table_lookup (request->server->open_requests, request->address));
 
-  if (open > 1)
-    g_hash_table_insert (request->server->open_requests, g_strdup (request->address), GUINT_TO_POINTER (open - 1));
-  else
-    g_hash_table_remove (request->server->open_requests, request->address);
+  unload (request);
+  g_clear_handle_id (&request->first_byte, g_source_remove);
   g_clear_handle_id (&request->deadline, g_source_remove);
   g_object_unref (request->server);
   g_free (request->address);
@@ -343,13 +410,34 @@ request_gone (gpointer  data,
   open_request_free (data);
 }
 
-static void
-close_connection (SoupServerMessage *message)
+/* Whether the peer has sent anything on @socket, as the kernel counts it (a TLS handshake too);
+ * TRUE when it cannot tell, leaving the connection to the header deadline. */
+static gboolean
+has_received (GSocket *socket)
 {
-  GSocket *socket = soup_server_message_get_socket (message);
+  struct tcp_info info = { 0 };
+  socklen_t size = sizeof info;
 
-  if (socket != NULL)
-    g_socket_shutdown (socket, TRUE, TRUE, NULL);
+  if (getsockopt (g_socket_get_fd (socket), IPPROTO_TCP, TCP_INFO, &info, &size) != 0 ||
+      size < G_STRUCT_OFFSET (struct tcp_info, tcpi_bytes_received) + sizeof info.tcpi_bytes_received)
+    return TRUE;
+  return info.tcpi_bytes_received > 0;
+}
+
+static gboolean
+first_byte_too_slow (gpointer data)
+{
+  OpenRequest *request = data;
+  GSocket *socket = soup_server_message_get_socket (request->message);
+
+  request->first_byte = 0;
+  if (socket != NULL && !has_received (socket))
+    {
+      g_message ("%s: nothing came within %u s of connecting: closed", request->address,
+                 request->server->first_byte_timeout);
+      close_request (request);
+    }
+  return G_SOURCE_REMOVE;
 }
 
 static gboolean
@@ -359,19 +447,60 @@ headers_too_slow (gpointer data)
 
   request->deadline = 0;
   g_message ("%s: its headers did not come within %u s: closed", request->address, request->server->header_timeout);
-  close_connection (request->message);
+  close_request (request);
   return G_SOURCE_REMOVE;
 }
 
+/* The headers are in: with the token, the request leaves the strangers for the holders' budget. */
 static void
 headers_came (SoupServerMessage *message,
               gpointer           data)
 {
   OpenRequest *request = data;
+  SuanliAgentServer *self = request->server;
+  AddressLoad *load;
 
+  g_clear_handle_id (&request->first_byte, g_source_remove);
   g_clear_handle_id (&request->deadline, g_source_remove);
+  if (request->stranger == NULL || !authorized (self, message))
+    return;
+  load = g_hash_table_lookup (self->loads, request->address);
+  g_queue_delete_link (&load->strangers, g_steal_pointer (&request->stranger));
+  request->holder = TRUE;
+  if (++load->holders > self->max_per_address)
+    {
+      g_message ("%s: more than %u requests with the token open at once: closed", request->address,
+                 self->max_per_address);
+      close_request (request);
+    }
 }
 
+/* libsoup 3.1.2 to 3.3 keep a reference to each socket they accept that nothing ever drops (in
+ * SoupListener's listen_watch(); fixed in 3.4.0): the GSocket, about 340 bytes, outlives its
+ * connection. Dropped here, once per socket, as the connection's first request starts, while the
+ * connection holds a reference of its own. */
+static void
+release_listener_reference (GSocket *socket)
+{
+  static GQuark released;
+
+  if (!soup_check_version (3, 1, 2) || soup_check_version (3, 4, 0))
+    return;
+  if (released == 0)
+    released = g_quark_from_static_string ("suanli-listener-reference-released");
+  if (g_object_get_qdata (G_OBJECT (socket), released) != NULL)
+    return;
+  g_object_set_qdata (G_OBJECT (socket), released, GINT_TO_POINTER (TRUE));
+  g_object_unref (socket);
+}
+
+/* Every connection is dropped after idle_timeout seconds without a byte: half-sent requests and
+ * silent sockets do not hold file descriptors for ever. (Workbenches keep their capture
+ * connections alive with pings.) And every answer but a WebSocket's 101 closes its connection:
+ * libsoup 3.2 never notices that a client has closed a kept-alive connection, which then stays in
+ * CLOSE_WAIT for good, one descriptor each, token or no token (fixed in 3.3). The handshake
+ * replaces "Connection: close" with "Upgrade". So each connection has one request, begun (in
+ * libsoup 3.2) as the connection is accepted: a stranger's until its headers show the token. */
 static void
 limit_idleness (SoupServer        *server,
                 SoupServerMessage *message,
@@ -381,24 +510,31 @@ limit_idleness (SoupServer        *server,
   GSocket *socket = soup_server_message_get_socket (message);
   const char *address = soup_server_message_get_remote_host (message);
   OpenRequest *request = g_new0 (OpenRequest, 1);
-  guint open;
+  AddressLoad *load;
 
   if (socket != NULL)
-    g_socket_set_timeout (socket, self->idle_timeout);
+    {
+      release_listener_reference (socket);
+      g_socket_set_timeout (socket, self->idle_timeout);
+    }
   soup_message_headers_replace (soup_server_message_get_response_headers (message), "Connection", "close");
 
   request->server = g_object_ref (self);
   request->message = message;
   request->address = g_strdup (address != NULL ? address : "");
-  open = GPOINTER_TO_UINT (g_hash_table_lookup (self->open_requests, request->address)) + 1;
-  g_hash_table_insert (self->open_requests, g_strdup (request->address), GUINT_TO_POINTER (open));
   g_object_weak_ref (G_OBJECT (message), request_gone, request);
-  if (open > self->max_per_address)
+  load = address_load (self, request->address);
+  g_queue_push_tail (&load->strangers, request);
+  request->stranger = g_queue_peek_tail_link (&load->strangers);
+  if (g_queue_get_length (&load->strangers) > self->max_strangers)
     {
-      g_message ("%s: more than %u requests open at once: closed", request->address, self->max_per_address);
-      close_connection (message);
-      return;
+      OpenRequest *oldest = g_queue_peek_head (&load->strangers);
+
+      g_message ("%s: more than %u connections without the token at once: the oldest closed", request->address,
+                 self->max_strangers);
+      close_request (oldest);
     }
+  request->first_byte = g_timeout_add_seconds (self->first_byte_timeout, first_byte_too_slow, request);
   request->deadline = g_timeout_add_seconds (self->header_timeout, headers_too_slow, request);
   g_signal_connect (message, "got-headers", G_CALLBACK (headers_came), request);
 }
@@ -595,6 +731,8 @@ suanli_agent_server_new (const SuanliAgentOptions *options,
   self->idle_timeout = options->idle_timeout > 0 ? options->idle_timeout : 60;
   self->header_timeout = options->header_timeout > 0 ? options->header_timeout : 10;
   self->max_per_address = options->max_per_address > 0 ? options->max_per_address : 32;
+  self->first_byte_timeout = options->first_byte_timeout > 0 ? options->first_byte_timeout : 3;
+  self->max_strangers = options->max_strangers > 0 ? options->max_strangers : 8;
   self->server = soup_server_new ("server-header", "suanli-agent/" PACKAGE_VERSION " ",
                                   "tls-certificate", options->certificate, NULL);
   /* Handlers go by the longest matching path: the capture path needs its own early handler. */

@@ -21,7 +21,10 @@ typedef struct
   gint64           clock_shift_ns;   /* for tests: act as a host whose clock is this far ahead */
   guint            idle_timeout;     /* seconds a connection may send nothing (0: 60) */
   guint            header_timeout;   /* seconds a request may take to send its headers (0: 10) */
-  guint            max_per_address;  /* requests being read or served at once per address (0: 32) */
+  guint            max_per_address;  /* requests with the token open at once per address (0: 32) */
+  guint            first_byte_timeout; /* seconds a new connection may take to send its first byte (0: 3) */
+  guint            max_strangers;    /* connections without the token (yet) open at once per address (0: 8),
+                                      * the oldest closed for a newcomer */
 } SuanliAgentOptions;
 
 #define SUANLI_TYPE_AGENT_SERVER (suanli_agent_server_get_type ())

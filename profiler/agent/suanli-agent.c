@@ -223,7 +223,7 @@ main (int    argc,
   g_autofree char *address = NULL;
   g_autofree char *certificate_file = NULL, *key_file = NULL, *token_file = NULL, *socket_folder = NULL;
   int port = SUANLI_AGENT_DEFAULT_PORT, max_connections = 16, rate = 100, queue_mib = 16, clock_shift_ms = 0;
-  int idle_timeout = 60, header_timeout = 10, max_per_address = 32;
+  int idle_timeout = 60, header_timeout = 10, max_per_address = 32, first_byte_timeout = 3, max_strangers = 8;
   const GOptionEntry entries[] = {
     { "address", 0, 0, G_OPTION_ARG_STRING, &address, N_("Address to listen on (default 127.0.0.1)"), N_("IP") },
     { "port", 0, 0, G_OPTION_ARG_INT, &port, N_("Port to listen on (default 7811; 0: any free one)"), N_("PORT") },
@@ -236,7 +236,9 @@ main (int    argc,
     { "queue", 0, 0, G_OPTION_ARG_INT, &queue_mib, N_("MiB of records kept for a slow client before they drop (default 16)"), N_("MIB") },
     { "idle-timeout", 0, 0, G_OPTION_ARG_INT, &idle_timeout, N_("Seconds a connection may send nothing before it is dropped (default 60)"), N_("S") },
     { "header-timeout", 0, 0, G_OPTION_ARG_INT, &header_timeout, N_("Seconds a request may take to send its headers (default 10)"), N_("S") },
-    { "max-per-address", 0, 0, G_OPTION_ARG_INT, &max_per_address, N_("Requests open at once from one address (default 32)"), N_("N") },
+    { "first-byte-timeout", 0, 0, G_OPTION_ARG_INT, &first_byte_timeout, N_("Seconds a new connection may take to send its first byte (default 3)"), N_("S") },
+    { "max-per-address", 0, 0, G_OPTION_ARG_INT, &max_per_address, N_("Requests with the token open at once from one address (default 32)"), N_("N") },
+    { "max-strangers", 0, 0, G_OPTION_ARG_INT, &max_strangers, N_("Connections without the token open at once from one address; the oldest is closed for a new one (default 8)"), N_("N") },
     { "clock-shift-ms", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &clock_shift_ms, "For tests: act as a host whose clock is this far ahead", "MS" },
     { NULL }
   };
@@ -262,7 +264,7 @@ main (int    argc,
       return 1;
     }
   if (port < 0 || port > 65535 || max_connections < 1 || rate < 0 || queue_mib < 1 || queue_mib > 1024 ||
-      idle_timeout < 1 || header_timeout < 1 || max_per_address < 1 ||
+      idle_timeout < 1 || header_timeout < 1 || max_per_address < 1 || first_byte_timeout < 1 || max_strangers < 1 ||
       (certificate_file == NULL) != (key_file == NULL))
     {
       g_printerr ("suanli-agent: %s\n", _("an option is out of range, or a certificate came without its key"));
@@ -309,6 +311,8 @@ main (int    argc,
   options.idle_timeout = (guint) idle_timeout;
   options.header_timeout = (guint) header_timeout;
   options.max_per_address = (guint) max_per_address;
+  options.first_byte_timeout = (guint) first_byte_timeout;
+  options.max_strangers = (guint) max_strangers;
   if ((server = suanli_agent_server_new (&options, &error)) == NULL)
     {
       g_printerr ("suanli-agent: %s\n", error->message);

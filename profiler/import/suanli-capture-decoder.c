@@ -317,13 +317,29 @@ text_arg (SuanliCaptureDecoder *self,
   return arg;
 }
 
+/* Whether @cupti_ns, moved to this host's realtime clock, is within the times a trace holds: the
+ * Chrome importer reads none past ±2^61 ns (73 years from 1970), so a capture keeps none either,
+ * and what it keeps writes to JSON that reads back the same. */
+static gboolean
+within_trace_times (SuanliCaptureDecoder *self,
+                    guint64               cupti_ns)
+{
+  gint64 time;
+
+  if (__builtin_add_overflow ((gint64) cupti_ns, self->header.clock_offset_ns, &time) ||
+      __builtin_sub_overflow (time, self->clock_shift_ns, &time))
+    return FALSE;
+  return time > -(G_GINT64_CONSTANT (1) << 61) && time < (G_GINT64_CONSTANT (1) << 61);
+}
+
 /* Whether @start and @end can be a clock's readings of one piece of work; counts the record out when not. */
 static gboolean
 possible (SuanliCaptureDecoder *self,
           guint64               start,
           guint64               end)
 {
-  if (start < TIME_LIMIT_NS && end < TIME_LIMIT_NS && (end <= start || end - start < DURATION_LIMIT_NS))
+  if (start < TIME_LIMIT_NS && end < TIME_LIMIT_NS && (end <= start || end - start < DURATION_LIMIT_NS) &&
+      within_trace_times (self, start) && within_trace_times (self, end))
     return TRUE;
   self->impossible++;
   return FALSE;

@@ -7,7 +7,7 @@
  * nanoseconds. After the stream, tracks are sorted and nested, flows are bound to the slices at
  * their ends, and CPU launches are linked to GPU work by their "correlation" argument.
  * A fault in the bytes stops the import with what was read before it, and a warning naming the
- * byte offset and line; the rules are in shared/reference/traces-and-cupti.md.
+ * byte offset and line; the format and the rules are in docs/trace-formats.md.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -33,12 +33,38 @@
 #define TIME_LIMIT_NS   (G_GINT64_CONSTANT (1) << 61)
 /* The pid of the row for global instants: below every real or hashed (word) pid. */
 #define GLOBAL_PID      G_MININT64
+/* What a track, and an entry of a hash table, take besides their items: for the memory budget. */
+#define TRACK_BYTES     256
+#define ENTRY_BYTES     48
+
+/* Values an event cannot be placed with: warned about once per file, with the count and where the
+ * first was. */
+typedef enum {
+  BAD_TS,       /* ts: not a time within ±TIME_LIMIT_NS; the event is left out */
+  BAD_DUR,      /* dur: negative, or not a time within it; the slice is read as 0 long */
+  BAD_ID,       /* pid or tid: true, false, null, an array or an object; the event is left out */
+  N_BAD,
+} BadValue;
+
+/* Where in the file: the byte after the value, and its line. */
+typedef struct
+{
+  guint64 offset, line;
+} Place;
+
+typedef struct
+{
+  guint64 count;
+  Place   first;
+} BadCount;
 
 typedef struct
 {
   SuanliString name;
   SuanliString category;
   char         phase;
+  guint8       bad;                   /* of 1 << BadValue */
+  Place        bad_at[N_BAD];         /* where, for the first of the file's */
   gboolean     has_ts, has_dur;
   gint64       ts, dur;
   gint64       pid, tid;
@@ -147,6 +173,15 @@ typedef struct
   GError            *limit_error;
   gboolean           progressed;     /* a value, key or bracket came since the last chunk */
   GArray            *category_counts; /* of guint64, by category id: slices, for stats->by_category */
+  BadCount           bad[N_BAD];
+  const guchar      *chunk;           /* the text being parsed, from chunk_at in the file */
+  Place              chunk_at;
+  Place              base_time_at;    /* where baseTimeNanoseconds was */
+  gint64             first_time;      /* the earliest time in this file, before the base */
+  guint64            held;            /* bytes this file's items take (strings and tracks apart) */
+  guint64            held_before;     /* bytes the trace took before this file (other ranks) */
+  gsize              strings_before;  /* the trace's string bytes, and its tracks, before this file */
+  guint              tracks_before;
   TrackHit           track_hits[8];   /* the rows events last went to, by pid and tid */
 } Importer;
 
@@ -155,6 +190,48 @@ static inline gboolean
 is_digit (char c)
 {
   return (guchar) (c - '0') <= 9;
+}
+
+/* Newlines in @length bytes, found with memchr: trace lines are long, so this is a fraction of a
+ * byte-by-byte loop. Lines are only reported in errors, but the count must run as we go. */
+static guint64
+count_lines (const guchar *buffer,
+             gsize         length)
+{
+  const guchar *at = buffer, *end = buffer + length;
+  guint64 lines = 0;
+
+  while (at < end && (at = memchr (at, '\n', (gsize) (end - at))) != NULL)
+    {
+      lines++;
+      at++;
+    }
+  return lines;
+}
+
+/* Where the parser is: just past the value or bracket it handed over. */
+static Place
+place_now (Importer *importer)
+{
+  size_t consumed = yajl_get_bytes_consumed (importer->parser);
+  Place place = { importer->chunk_at.offset + consumed, importer->chunk_at.line + count_lines (importer->chunk, consumed) };
+
+  return place;
+}
+
+/* The event holds an impossible value; where is worked out only while the file has counted none
+ * of its kind (counting the lines costs). */
+static void
+mark_bad (Importer *importer,
+          BadValue  bad)
+{
+  Event *event = &importer->event;
+
+  if (event->bad & (1u << bad))
+    return;
+  event->bad |= 1u << bad;
+  if (importer->bad[bad].count == 0)
+    event->bad_at[bad] = place_now (importer);
 }
 
 /* A JSON integer that fits 64 bits; FALSE for fractions, exponents and overflow. */
@@ -413,9 +490,13 @@ scalar_in_event (Importer   *importer,
       break;
     case KEY_TS:
       event->has_ts = parse_microseconds (text, length, &event->ts);
+      if (!event->has_ts)
+        mark_bad (importer, BAD_TS);
       break;
     case KEY_DUR:
       event->has_dur = parse_microseconds (text, length, &event->dur);
+      if (!event->has_dur || event->dur < 0)
+        mark_bad (importer, BAD_DUR);
       break;
     case KEY_PID:
       read_id (importer, text, length, &event->pid, &event->pid_name);
@@ -529,10 +610,21 @@ scalar_at_top (Importer   *importer,
   else if (importer->depth == 1 && g_str_equal (importer->key, "baseTimeNanoseconds"))
     {
       gint64 base = 0;
+      Place at = place_now (importer);
 
       /* An integer of nanoseconds; anything else is not a base time and is ignored. */
-      if (parse_integer (text, length, &base))
-        importer->base_time_ns = CLAMP (base, -TIME_LIMIT_NS, TIME_LIMIT_NS);
+      if (parse_integer (text, length, &base) && base >= -TIME_LIMIT_NS && base <= TIME_LIMIT_NS)
+        {
+          importer->base_time_ns = base;
+          importer->base_time_at = at;
+        }
+      else
+        {
+          g_autofree char *warning = g_strdup_printf (_("baseTimeNanoseconds at byte %llu (line %llu) is not a whole "
+                                                        "number of nanoseconds within 73 years of 1970: ignored"),
+                                                      (unsigned long long) at.offset, (unsigned long long) at.line);
+          suanli_trace_add_warning (importer->trace, warning);
+        }
     }
 }
 
@@ -552,10 +644,39 @@ on_scalar (Importer   *importer,
   return 1;
 }
 
+/* A value of a type no time or id has (true, false, null, an array or an object) at @depth: one of
+ * the event's own members when the event is one level up. */
+static void
+check_member_type (Importer *importer,
+                   int       depth)
+{
+  if (!importer->in_event || importer->in_args || importer->in_id2 || depth != importer->events_depth + 1)
+    return;
+  switch (importer->event_key)
+    {
+    case KEY_TS:
+      mark_bad (importer, BAD_TS);
+      break;
+    case KEY_DUR:
+      mark_bad (importer, BAD_DUR);
+      break;
+    case KEY_PID:
+    case KEY_TID:
+      mark_bad (importer, BAD_ID);
+      break;
+    default:
+      break;
+    }
+}
+
 static int
 on_null (void *ctx)
 {
-  ((Importer *) ctx)->progressed = TRUE;
+  Importer *importer = ctx;
+
+  importer->progressed = TRUE;
+  if (!skipping (importer))
+    check_member_type (importer, importer->depth);
   return 1;
 }
 
@@ -568,6 +689,8 @@ on_boolean (void *ctx,
   importer->progressed = TRUE;
   if (!skipping (importer) && importer->in_event && importer->in_args)
     add_arg (importer, SUANLI_ARG_INT, value, 0, NULL, 0);
+  else if (!skipping (importer))
+    check_member_type (importer, importer->depth);
   return 1;
 }
 
@@ -654,7 +777,10 @@ on_start_map (void *ctx)
   else if (importer->depth == 2 && !importer->array_form && g_str_equal (importer->key, "distributedInfo"))
     importer->top_in_distributed = TRUE;
   else if (importer->depth > 1)
-    importer->skip_depth = 1;
+    {
+      check_member_type (importer, importer->depth - 1);
+      importer->skip_depth = 1;
+    }
   return 1;
 }
 
@@ -785,7 +911,10 @@ on_start_array (void *ctx)
   else if (importer->depth == 2 && !importer->array_form && g_str_equal (importer->key, "deviceProperties"))
     importer->top_in_devices = TRUE;
   else
-    importer->skip_depth = 1;
+    {
+      check_member_type (importer, importer->depth - 1);
+      importer->skip_depth = 1;
+    }
   return 1;
 }
 
@@ -916,6 +1045,7 @@ add_slice (Importer    *importer,
       slice.n_args = event->n_args;
     }
   g_array_append_val (track->slices, slice);
+  importer->held += sizeof slice + event->n_args * sizeof (SuanliArg);
   count_category (importer, event->category);
 }
 
@@ -931,6 +1061,7 @@ close_slice (Importer    *importer,
   Event end = importer->event;
 
   g_array_remove_index (open, index);
+  importer->held -= sizeof begin;
   importer->event = begin;
   if (begin.n_args == 0)
     {
@@ -958,6 +1089,7 @@ begin_end (Importer    *importer,
   if (event->phase == 'B')
     {
       g_array_append_val (open, *event);
+      importer->held += sizeof *event;
       return;
     }
   if (open->len == 0)
@@ -995,6 +1127,7 @@ counter (Importer *importer)
       track = suanli_trace_ensure_track (importer->trace, SUANLI_TRACK_COUNTER, event->pid, 0,
                                          suanli_trace_intern (importer->trace, series, -1), NULL);
       g_array_append_val (track->samples, sample);
+      importer->held += sizeof sample;
     }
 }
 
@@ -1042,6 +1175,7 @@ memory_event (Importer *importer)
       track = suanli_trace_ensure_track (importer->trace, SUANLI_TRACK_COUNTER, event->pid, 0,
                                          suanli_trace_intern (importer->trace, name, -1), NULL);
       g_array_append_val (track->samples, sample);
+      importer->held += sizeof sample;
     }
 }
 
@@ -1087,6 +1221,13 @@ flow_key (const Event *event,
   memcpy (key + 16, event->id, sizeof event->id);   /* NUL-terminated within its 64 bytes */
 }
 
+/* What a flow start waiting for its end takes. */
+static guint64
+flow_start_bytes (const char *key)
+{
+  return strlen (key) + 1 + sizeof (FlowEnd) + ENTRY_BYTES;
+}
+
 /* Flow v1: "s" starts, "t" steps, "f" finishes; keyed by category, name and id. */
 static void
 flow_event (Importer *importer)
@@ -1098,7 +1239,10 @@ flow_event (Importer *importer)
   flow_key (event, key);
   event_track (importer, &end.track);
   if (event->phase == 's')
-    g_hash_table_replace (importer->flow_starts, g_strdup (key), g_memdup2 (&end, sizeof end));
+    {
+      if (g_hash_table_replace (importer->flow_starts, g_strdup (key), g_memdup2 (&end, sizeof end)))
+        importer->held += flow_start_bytes (key);
+    }
   else if (event->phase == 'f')
     {
       FlowEnd *start = g_hash_table_lookup (importer->flow_starts, key);
@@ -1111,6 +1255,8 @@ flow_event (Importer *importer)
       g_array_append_val (importer->flows, end);
       g_array_append_val (importer->flow_categories, event->category);
       g_hash_table_remove (importer->flow_starts, key);
+      importer->held += 2 * sizeof end + sizeof event->category;
+      importer->held -= flow_start_bytes (key);
     }
 }
 
@@ -1145,9 +1291,11 @@ async_event (Importer *importer)
       if (open == NULL)
         {
           open = g_array_new (FALSE, FALSE, sizeof (Event));
+          importer->held += strlen (key) + 1 + ENTRY_BYTES;
           g_hash_table_insert (importer->open_async, g_steal_pointer (&key), open);
         }
       g_array_append_val (open, *event);
+      importer->held += sizeof *event;
       return;
     }
   if (event->phase == 'n' || event->phase == 'T')
@@ -1155,6 +1303,7 @@ async_event (Importer *importer)
       SuanliInstant instant = { event->ts, event->name, event->category };
 
       g_array_append_val (async_track (importer, open)->instants, instant);
+      importer->held += sizeof instant;
       return;
     }
   /* An end closes the innermost open slice of its name, or the innermost one when it has none. */
@@ -1169,6 +1318,28 @@ async_event (Importer *importer)
   close_slice (importer, async_track (importer, open), open, match);
 }
 
+/* Counts the event's impossible values. Returns: FALSE when it cannot be placed in time or in a
+ * row, and is left out. */
+static gboolean
+count_bad_values (Importer *importer)
+{
+  Event *event = &importer->event;
+  gboolean placed = TRUE;
+
+  for (guint bad = 0; bad < N_BAD; bad++)
+    {
+      if (!(event->bad & (1u << bad)))
+        continue;
+      /* Metadata needs no time, and only a complete slice (X) a duration. */
+      if ((bad == BAD_TS && event->phase == 'M') || (bad == BAD_DUR && event->phase != 'X'))
+        continue;
+      if (importer->bad[bad].count++ == 0)
+        importer->bad[bad].first = event->bad_at[bad];
+      placed = placed && bad == BAD_DUR;
+    }
+  return placed;
+}
+
 static void
 process_event (Importer *importer)
 {
@@ -1179,8 +1350,13 @@ process_event (Importer *importer)
   importer->stats->events++;
   if (event->phase == 0)
     return;   /* an empty final {} of an unfinished array */
+  if (event->bad != 0 && !count_bad_values (importer))
+    return;
   if (event->phase != 'M')
-    importer->last_time = MAX (importer->last_time, event->ts + (event->phase == 'X' ? MAX (0, event->dur) : 0));
+    {
+      importer->first_time = MIN (importer->first_time, event->ts);
+      importer->last_time = MAX (importer->last_time, event->ts + (event->phase == 'X' ? MAX (0, event->dur) : 0));
+    }
 
   switch (event->phase)
     {
@@ -1212,6 +1388,7 @@ process_event (Importer *importer)
           }
         track = event_track (importer, &index);
         g_array_append_val (track->instants, instant);
+        importer->held += sizeof instant;
         break;
       }
     case 'C':
@@ -1357,23 +1534,6 @@ close_open_slices (Importer *importer)
     }
 }
 
-/* Newlines in @length bytes, found with memchr: trace lines are long, so this is a fraction of a
- * byte-by-byte loop. Lines are only reported in errors, but the count must run as we go. */
-static guint64
-count_lines (const guchar *buffer,
-             gsize         length)
-{
-  const guchar *at = buffer, *end = buffer + length;
-  guint64 lines = 0;
-
-  while (at < end && (at = memchr (at, '\n', (gsize) (end - at))) != NULL)
-    {
-      lines++;
-      at++;
-    }
-  return lines;
-}
-
 static void
 mark_tracks (Importer *importer)
 {
@@ -1405,6 +1565,18 @@ apply_base_time (Importer *importer)
 
   if (base == 0)
     return;
+  /* A file whose ts are absolute already (microseconds since 1970) and that names a base time too
+   * would have every time pushed past 2043. */
+  if ((base > 0 && importer->last_time > TIME_LIMIT_NS - base) || (base < 0 && importer->first_time < -TIME_LIMIT_NS - base))
+    {
+      g_autofree char *warning = g_strdup_printf (_("baseTimeNanoseconds at byte %llu (line %llu) would move the "
+                                                    "events more than 73 years from 1970 (their ts may be absolute "
+                                                    "already): not added"),
+                                                  (unsigned long long) importer->base_time_at.offset,
+                                                  (unsigned long long) importer->base_time_at.line);
+      suanli_trace_add_warning (importer->trace, warning);
+      return;
+    }
   for (guint t = 0; t < suanli_trace_get_n_tracks (importer->trace); t++)
     {
       SuanliTrack *track = suanli_trace_get_track (importer->trace, t);
@@ -1441,6 +1613,43 @@ warn_count (SuanliTrace *trace,
   suanli_trace_add_warning (trace, warning);
 }
 
+/* What is said about the file's values of kind @bad, with how many and where the first was; NULL
+ * when it had none. */
+static char *
+describe_bad_values (Importer *importer,
+                     BadValue  bad)
+{
+  const BadCount *counted = &importer->bad[bad];
+  unsigned long long count = counted->count, offset = counted->first.offset, line = counted->first.line;
+
+  if (count == 0)
+    return NULL;
+  switch (bad)
+    {
+    case BAD_TS:
+      return g_strdup_printf (ngettext ("%llu event has a ts that is no time within 73 years of 1970 (at byte %llu, "
+                                        "line %llu): left out",
+                                        "%llu events have a ts that is no time within 73 years of 1970 (the first "
+                                        "at byte %llu, line %llu): left out", count),
+                              count, offset, line);
+    case BAD_DUR:
+      return g_strdup_printf (ngettext ("%llu slice has a dur that is negative or no time within 73 years (at byte "
+                                        "%llu, line %llu): read as 0",
+                                        "%llu slices have a dur that is negative or no time within 73 years (the "
+                                        "first at byte %llu, line %llu): read as 0", count),
+                              count, offset, line);
+    case BAD_ID:
+    case N_BAD:
+    default:
+      return g_strdup_printf (ngettext ("%llu event has a pid or tid that is neither a number nor a word (true, "
+                                        "false, null, an array or an object; at byte %llu, line %llu): left out",
+                                        "%llu events have a pid or tid that is neither a number nor a word (true, "
+                                        "false, null, an array or an object; the first at byte %llu, line %llu): "
+                                        "left out", count),
+                              count, offset, line);
+    }
+}
+
 /* Whether this file added nothing to any track: metadata alone names tracks but fills none, and
  * flow ends alone join nothing. */
 static gboolean
@@ -1470,6 +1679,35 @@ importer_clear (Importer *importer)
   g_array_unref (importer->flows);
   g_array_unref (importer->flow_categories);
   g_array_unref (importer->marks);
+}
+
+/* The memory the trace takes so far: what the files before this one took, and this one's items,
+ * begins waiting for their ends, and the strings and tracks it added. */
+static guint64
+held_bytes (Importer *importer)
+{
+  return importer->held_before + importer->held + (suanli_trace_get_string_bytes (importer->trace) - importer->strings_before) +
+         (guint64) (suanli_trace_get_n_tracks (importer->trace) - importer->tracks_before) * TRACK_BYTES;
+}
+
+/* Why the reading stopped at a budget (see suanli-import-limits.c), or NULL while within them. */
+static char *
+over_budget_message (Importer                 *importer,
+                     const SuanliImportLimits *limits,
+                     guint64                   stalled,
+                     guint64                   offset)
+{
+  if (stalled > limits->max_token)
+    return g_strdup_printf (_("one JSON value is longer than %llu bytes (SUANLI_TRACE_MAX_TOKEN)"),
+                            (unsigned long long) limits->max_token);
+  if (offset > limits->max_bytes)
+    return g_strdup_printf (_("the trace is longer than %llu bytes of JSON (SUANLI_TRACE_MAX_BYTES)"),
+                            (unsigned long long) limits->max_bytes);
+  if (held_bytes (importer) > limits->max_memory)
+    return g_strdup_printf (_("the trace read so far takes more than %llu MiB of memory (SUANLI_TRACE_MAX_MEMORY, "
+                              "in bytes, sets it; by default a quarter of the machine's memory)"),
+                            (unsigned long long) (limits->max_memory >> 20));
+  return NULL;
 }
 
 /* Reads the Chrome trace JSON in @stream into @trace (which may already hold other ranks).
@@ -1508,7 +1746,11 @@ suanli_import_chrome (SuanliTrace       *trace,
   importer.flow_categories = g_array_new (FALSE, FALSE, sizeof (SuanliString));
   importer.category_counts = g_array_new (FALSE, TRUE, sizeof (guint64));
   importer.group = suanli_trace_begin_group (trace, name);
+  importer.held_before = suanli_trace_get_memory_size (trace);
+  importer.strings_before = suanli_trace_get_string_bytes (trace);
+  importer.tracks_before = suanli_trace_get_n_tracks (trace);
   importer.last_time = G_MININT64;
+  importer.first_time = G_MAXINT64;
   intern_gpu_categories (&importer);
   mark_tracks (&importer);
   importer.parser = yajl_alloc (&callbacks, NULL, &importer);
@@ -1516,7 +1758,11 @@ suanli_import_chrome (SuanliTrace       *trace,
 
   while (!fault && (length = g_input_stream_read (stream, buffer, CHUNK_SIZE, cancellable, error)) > 0)
     {
-      yajl_status status = yajl_parse (importer.parser, buffer, (size_t) length);
+      yajl_status status;
+
+      importer.chunk = buffer;
+      importer.chunk_at = (Place) { offset, line };
+      status = yajl_parse (importer.parser, buffer, (size_t) length);
 
       if (status != yajl_status_ok)
         {
@@ -1535,25 +1781,23 @@ suanli_import_chrome (SuanliTrace       *trace,
       line += count_lines (buffer, (gsize) length);
       offset += (guint64) length;
       /* yajl keeps a token that spans chunks and reads it again with each: one of megabytes costs
-       * quadratic time. Text past the budget (a small gzip can inflate to many gigabytes) would
-       * run out of memory. Either stops the reading; what came before is kept. */
+       * quadratic time. A small gzip can inflate to many gigabytes of text, which takes minutes,
+       * and of tiny events, which take more memory than the machine has. Each stops the reading;
+       * what came before is kept. */
       stalled = importer.progressed ? 0 : stalled + (guint64) length;
       importer.progressed = FALSE;
-      if (stalled > limits.max_token || offset > limits.max_bytes)
+      fault_message = over_budget_message (&importer, &limits, stalled, offset);
+      if (fault_message != NULL)
         {
           fault = over_budget = TRUE;
           fault_offset = offset;
           fault_line = line;
-          fault_message = stalled > limits.max_token
-            ? g_strdup_printf (_("one JSON value is longer than %llu bytes (SUANLI_TRACE_MAX_TOKEN)"),
-                               (unsigned long long) limits.max_token)
-            : g_strdup_printf (_("the trace is longer than %llu bytes of JSON (SUANLI_TRACE_MAX_BYTES)"),
-                               (unsigned long long) limits.max_bytes);
           break;
         }
     }
   stats->bytes += offset + (fault ? fault_offset - offset : 0);
 
+  importer.chunk_at = (Place) { offset, line };   /* the end: nothing more of the chunk is read */
   if (!fault && length == 0 && yajl_complete_parse (importer.parser) != yajl_status_ok)
     {
       /* An unfinished array is a legal trace: the profiler was stopped before it closed it. */
@@ -1631,14 +1875,27 @@ suanli_import_chrome (SuanliTrace       *trace,
   close_open_slices (&importer);
   if (holds_nothing (&importer))
     {
+      g_autofree char *left_out = describe_bad_values (&importer, importer.bad[BAD_TS].count > 0 ? BAD_TS : BAD_ID);
+
       /* JSON (or the part before a fault), but no event with a time: a settings file, an empty
-       * list, a wrong export. */
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("%s: holds no trace: no event with a time in it (a Chrome or Kineto trace lists its events "
-                     "in \"traceEvents\" or as a top-level array)"),
-                   name);
+       * list, a wrong export; or a trace whose times (or rows) cannot be made sense of. */
+      if (left_out != NULL)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: holds no trace that can be placed in time: %s"),
+                     name, left_out);
+      else
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                     _("%s: holds no trace: no event with a time in it (a Chrome or Kineto trace lists its events "
+                       "in \"traceEvents\" or as a top-level array)"),
+                     name);
       importer_clear (&importer);
       return FALSE;
+    }
+  for (guint bad = 0; bad < N_BAD; bad++)
+    {
+      g_autofree char *warning = describe_bad_values (&importer, bad);
+
+      if (warning != NULL)
+        suanli_trace_add_warning (trace, warning);
     }
   apply_base_time (&importer);
   suanli_trace_finish (trace);

@@ -93,20 +93,14 @@ suanli_inject_say (const char *format,
 
 /* ---- where the socket lives ------------------------------------------------------------------- */
 
-/* Makes @path (0700) if it is missing; 0 when it is a folder of this user's that no one else
- * may enter, else -1 with @error saying why. */
+/* 0 when @path is a folder of this user's that no one else may enter, else -1 with @error saying why. */
 static int
-private_folder (const char *path,
-                char       *error,
-                size_t      error_size)
+is_private_folder (const char *path,
+                   char       *error,
+                   size_t      error_size)
 {
   struct stat info;
 
-  if (mkdir (path, 0700) != 0 && errno != EEXIST)
-    {
-      snprintf (error, error_size, "cannot make %s: %s", path, strerror (errno));
-      return -1;
-    }
   if (lstat (path, &info) != 0 || !S_ISDIR (info.st_mode))
     {
       snprintf (error, error_size, "%s is not a folder", path);
@@ -119,6 +113,21 @@ private_folder (const char *path,
       return -1;
     }
   return 0;
+}
+
+/* Makes @path (0700) if it is missing; 0 when it is a folder of this user's that no one else
+ * may enter, else -1 with @error saying why. */
+static int
+private_folder (const char *path,
+                char       *error,
+                size_t      error_size)
+{
+  if (mkdir (path, 0700) != 0 && errno != EEXIST)
+    {
+      snprintf (error, error_size, "cannot make %s: %s", path, strerror (errno));
+      return -1;
+    }
+  return is_private_folder (path, error, error_size);
 }
 
 /* Writes @folder into @path, refusing one too long for the sockets it will hold. */
@@ -177,6 +186,29 @@ suanli_inject_socket_dir (char   *path,
   if (fits (path, size, folder, error, error_size) != 0 || private_folder (path, error, error_size) != 0)
     return -1;
   suanli_inject_say ("%s; the sockets are in %s instead", taken, path);
+  return 0;
+}
+
+/* $HOME/.suanli-sockets, where suanli_inject_socket_dir() puts the sockets while another user
+ * holds /tmp/suanli-UID: 0 when it is there, a private folder of this user's (it is never made
+ * here), and not the folder in use now; else -1. Jobs started then stay there after that other
+ * user's folder is gone, and suanli_inject_socket_dir() names /tmp/suanli-UID again: a listing
+ * looks in both. */
+int
+suanli_inject_fallback_socket_dir (char   *path,
+                                   size_t  size)
+{
+  const char *runtime = getenv ("XDG_RUNTIME_DIR");
+  const char *home = getenv ("HOME");
+  char folder[4096], current[SUANLI_INJECT_SOCKET_DIR_SIZE], ignored[400];
+
+  if ((runtime != NULL && runtime[0] == '/') || home == NULL || home[0] != '/')
+    return -1;
+  snprintf (folder, sizeof folder, "%s/.suanli-sockets", home);
+  if (fits (path, size, folder, ignored, sizeof ignored) != 0 || is_private_folder (path, ignored, sizeof ignored) != 0)
+    return -1;
+  if (suanli_inject_socket_dir (current, sizeof current, ignored, sizeof ignored) == 0 && strcmp (current, path) == 0)
+    return -1;
   return 0;
 }
 

@@ -129,6 +129,8 @@ int  suanli_inject_socket_dir    (char       *path,
                                   size_t      size,
                                   char       *error,
                                   size_t      error_size);
+int  suanli_inject_fallback_socket_dir (char   *path,
+                                        size_t  size);
 int  suanli_inject_socket_path   (char       *path,
                                   size_t      size,
                                   int         pid,

@@ -1,7 +1,8 @@
 /* suanli-live-job.c — a profilable job on this machine, as its control socket describes it
  *
  * Jobs are the sockets in the injection library's folder ($XDG_RUNTIME_DIR/suanli, or
- * /tmp/suanli-UID) that belong to this user; each answers STATUS with a line of JSON.
+ * /tmp/suanli-UID, or $HOME/.suanli-sockets while another user holds that) that belong to this
+ * user; each answers STATUS with a line of JSON.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -19,6 +20,7 @@
 #include "suanli-inject.h"
 #include "suanli-live-job.h"
 #include "suanli-json-depth.h"
+#include "suanli-json-writer.h"
 
 void
 suanli_live_job_free (SuanliLiveJob *job)
@@ -81,14 +83,13 @@ char *
 suanli_live_jobs_to_json (GPtrArray *jobs)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonNode) root = NULL;
 
   json_builder_begin_array (builder);
   for (guint i = 0; i < jobs->len; i++)
     suanli_live_job_write (g_ptr_array_index (jobs, i), builder);
   json_builder_end_array (builder);
-  root = json_builder_get_root (builder);
-  return json_to_string (root, TRUE);
+  /* Integers and strings only: this cannot fail. */
+  return suanli_json_write_builder (builder, TRUE, NULL);
 }
 
 static gboolean
@@ -306,17 +307,26 @@ suanli_live_list_jobs_in (const char *folder)
  * suanli_live_list_jobs:
  *
  * Returns: (transfer full) (element-type SuanliLiveJob): this user's profilable jobs, from the
- * injection library's socket folder.
+ * injection library's socket folder, and from $HOME/.suanli-sockets when that is there too (jobs
+ * started while another user held /tmp/suanli-UID, which may since be gone).
  */
 GPtrArray *
 suanli_live_list_jobs (GError **error)
 {
   char folder[256], message[256];
+  GPtrArray *jobs;
+  g_autoptr(GPtrArray) fallen_back = NULL;
 
   if (suanli_inject_socket_dir (folder, sizeof folder, message, sizeof message) != 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED, "%s", message);
       return NULL;
     }
-  return suanli_live_list_jobs_in (folder);
+  jobs = suanli_live_list_jobs_in (folder);
+  if (suanli_inject_fallback_socket_dir (folder, sizeof folder) == 0)
+    {
+      fallen_back = suanli_live_list_jobs_in (folder);
+      g_ptr_array_extend_and_steal (jobs, g_steal_pointer (&fallen_back));
+    }
+  return jobs;
 }

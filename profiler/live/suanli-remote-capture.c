@@ -18,6 +18,7 @@
 
 #include "suanli-agent-message.h"
 #include "suanli-agent-protocol.h"
+#include "suanli-json-writer.h"
 #include "suanli-remote-capture.h"
 
 #define PROBES          8
@@ -61,7 +62,6 @@ send_object (SuanliRemoteCapture *self,
              gint64               value)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonNode) root = NULL;
   g_autofree char *text = NULL;
 
   if (self->connection == NULL || soup_websocket_connection_get_state (self->connection) != SOUP_WEBSOCKET_STATE_OPEN)
@@ -75,8 +75,7 @@ send_object (SuanliRemoteCapture *self,
       json_builder_add_int_value (builder, value);
     }
   json_builder_end_object (builder);
-  root = json_builder_get_root (builder);
-  text = json_to_string (root, FALSE);
+  text = suanli_json_write_builder (builder, FALSE, NULL);   /* a string and an integer */
   soup_websocket_connection_send_text (self->connection, text);
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "suanli-export-chrome.h"
+#include "suanli-json-writer.h"
 
 #define GROUP_PID_STRIDE G_GINT64_CONSTANT (1000000000)
 
@@ -73,10 +74,11 @@ append_args (GString           *out,
         g_string_append_printf (out, "%" G_GINT64_FORMAT, args[i].i);
       else if (args[i].type == SUANLI_ARG_DOUBLE)
         {
-          char number[G_ASCII_DTOSTR_BUF_SIZE];
+          char number[SUANLI_JSON_NUMBER_SIZE];
 
-          /* JSON has no NaN or infinity. */
-          g_string_append (out, isfinite (args[i].d) ? g_ascii_dtostr (number, sizeof number, args[i].d) : "null");
+          /* JSON has no NaN or infinity: those are written as null. */
+          suanli_json_format_number (args[i].d, number);
+          g_string_append (out, number);
         }
       else
         append_json_string (out, suanli_trace_get_string (trace, args[i].s));
@@ -220,7 +222,7 @@ suanli_export_chrome (SuanliTrace    *trace,
       for (guint i = 0; i < track->samples->len; i++)
         {
           SuanliSample *sample = &g_array_index (track->samples, SuanliSample, i);
-          char number[G_ASCII_DTOSTR_BUF_SIZE];
+          char number[SUANLI_JSON_NUMBER_SIZE];
 
           /* A counter track is one series: written back as a counter with one value. */
           begin_event (out, &first, "C");
@@ -228,8 +230,8 @@ suanli_export_chrome (SuanliTrace    *trace,
           append_json_string (out, suanli_trace_get_string (trace, track->name));
           g_string_append_printf (out, ",\"pid\":%" G_GINT64_FORMAT ",\"ts\":", pid);
           append_microseconds (out, sample->time);
-          g_string_append_printf (out, ",\"args\":{\"value\":%s}}",
-                                  isfinite (sample->value) ? g_ascii_dtostr (number, sizeof number, sample->value) : "null");
+          suanli_json_format_number (sample->value, number);   /* null where not finite */
+          g_string_append_printf (out, ",\"args\":{\"value\":%s}}", number);
           if (!flush (output, out, FALSE, cancellable, error))
             return FALSE;
         }

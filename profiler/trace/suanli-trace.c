@@ -35,6 +35,7 @@ struct _SuanliTrace
   gsize         string_mask;    /* slots, less one (a power of two, less one) */
   GPtrArray    *strings;        /* id → text */
   GArray       *string_lengths; /* id → its text's length (gsize) */
+  gsize         string_bytes;   /* what the strings take: texts, their entries, their slots */
   guint32       recent[256];    /* a direct-mapped cache of ids, in front of string_slots */
   GPtrArray    *tracks;         /* of SuanliTrack */
   GHashTable   *track_ids;      /* TrackKey → index + 1 */
@@ -337,6 +338,8 @@ suanli_trace_intern (SuanliTrace *self,
       g_ptr_array_add (self->strings, g_string_chunk_insert_len (self->chunk, text, length));
       g_array_append_val (self->string_lengths, stored_length);
       id = self->strings->len - 1;
+      /* The slots are between a quarter and half full. */
+      self->string_bytes += stored_length + 1 + sizeof (gpointer) + sizeof (gsize) + 4 * sizeof (StringSlot);
       *found = (StringSlot) { hash, id + 1 };
       if (2 * self->strings->len > self->string_mask + 1)
         grow_strings (self);
@@ -353,6 +356,32 @@ suanli_trace_set_current_group (SuanliTrace *self,
 {
   g_return_if_fail (group < self->groups->len);
   self->current_group = group;
+}
+
+/* The memory the string table takes, roughly: for the importers' budget (suanli-import-limits.c). */
+gsize
+suanli_trace_get_string_bytes (SuanliTrace *self)
+{
+  return self->string_bytes;
+}
+
+/* The memory the trace takes, roughly: its strings, tracks and their items, arguments and flows.
+ * For the importers' budget, when a file is added to a trace that holds others. */
+guint64
+suanli_trace_get_memory_size (SuanliTrace *self)
+{
+  guint64 size = self->string_bytes + (guint64) self->args->len * sizeof (SuanliArg) +
+                 (guint64) self->flows->len * sizeof (SuanliFlow);
+
+  for (guint t = 0; t < self->tracks->len; t++)
+    {
+      SuanliTrack *track = g_ptr_array_index (self->tracks, t);
+
+      size += sizeof *track + (guint64) track->slices->len * sizeof (SuanliSlice) +
+              (guint64) track->instants->len * sizeof (SuanliInstant) +
+              (guint64) track->samples->len * sizeof (SuanliSample);
+    }
+  return size;
 }
 
 const char *

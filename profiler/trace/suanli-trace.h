@@ -142,6 +142,8 @@ gboolean            suanli_trace_lookup_string    (SuanliTrace   *self,
                                                    const char    *text,
                                                    SuanliString  *id);
 guint               suanli_trace_get_n_strings    (SuanliTrace   *self);
+gsize               suanli_trace_get_string_bytes (SuanliTrace   *self);
+guint64             suanli_trace_get_memory_size  (SuanliTrace   *self);
 SuanliTrack        *suanli_trace_ensure_track     (SuanliTrace   *self,
                                                    SuanliTrackKind kind,
                                                    gint64         pid,

@@ -770,8 +770,10 @@ suanli_whatif_new (SuanliTrace               *trace,
 
   /* Counts of GPUs: the job's, and the target's. */
   suanli_trace_get_accelerator (trace, NULL, &trace_count);
-  scaling.measured_count = options->measured.count > 0 ? options->measured.count : trace_count;
-  scaling.target_count = options->target.count > 0 ? options->target.count : scaling.measured_count;
+  scaling.measured_count = MIN (options->measured.count > 0 ? options->measured.count : trace_count,
+                                SUANLI_WHATIF_MAX_GPUS);
+  scaling.target_count = MIN (options->target.count > 0 ? options->target.count : scaling.measured_count,
+                              SUANLI_WHATIF_MAX_GPUS);
 
   /* Each GPU node's class and factor. */
   measured_ridge = options->measured.memory_bandwidth > 0

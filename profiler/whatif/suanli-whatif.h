@@ -49,6 +49,11 @@ typedef struct
 #define SUANLI_WHATIF_FASTER_MIN 1e-3
 #define SUANLI_WHATIF_FASTER_MAX 1e6
 
+/* The most GPUs a job is projected onto (2²⁰, past any job run): --gpus above it is refused, and
+ * suanli_whatif_new() holds a count above it to it, so that a count is never near the int that
+ * the bus factors take. */
+#define SUANLI_WHATIF_MAX_GPUS 1048576
+
 typedef struct
 {
   SuanliWhatifHardware measured;     /* what the trace ran on */

@@ -203,7 +203,7 @@ print(rows[0] if len(rows) == 1 else f"{len(rows)} rows match")' "$1" "$2")
   grep -q "could not run: suanli-cli attaching while torch.profiler holds CUPTI" "$out/wrong-table.txt" ||
     { echo "NOT OK: the table does not say which row could not run"; failures=$((failures + 1)); }
 
-  # A real Kineto trace (a GPU training step, when ../shared/fixtures is there) against suanli-cli's
+  # A real Kineto trace (a GPU training step from tests/data/kineto, when SUANLI_FIXTURES_DIR names it) against suanli-cli's
   # reading of it: the same kernels per name and the same GPU time.
   fixture="${SUANLI_FIXTURES_DIR:-}/timeline_analysis__sampled_rank-0.json.gz"
   if [ -f "$fixture" ]; then

@@ -16,7 +16,7 @@ typedef struct {
   double alpha;
 } SuanliColor;
 
-/* What a slice, bar or flame frame is, for its colour (UI.md): blue CPU operators, green compute
+/* What a slice, bar or flame frame is, for its colour (Adwaita's palette): blue CPU operators, green compute
  * kernels, orange memory traffic, purple communication, grey idle time. */
 typedef enum {
   SUANLI_CATEGORY_CPU,

@@ -104,7 +104,7 @@ compare_memory (SuanliPlanComparison   *self,
     return;
   allocated_text = suanli_format_bytes ((guint64) MAX (allocated, 0), SUANLI_MEMORY_UNITS_GIB);
   reserved_text = suanli_format_bytes ((guint64) MAX (reserved, 0), SUANLI_MEMORY_UNITS_GIB);
-  add_row (self, _("Peak memory per GPU"), suanli_format_bytes ((guint64) estimate->total, SUANLI_MEMORY_UNITS_GIB),
+  add_row (self, _("Peak memory per GPU"), suanli_format_gib (estimate->total),
            g_strdup (reserved > 0 ? reserved_text : allocated_text), relative (reserved > 0 ? reserved : allocated, estimate->total));
   if (reserved > 0 && allocated > 0)
     g_array_index (self->rows, SuanliComparisonRow, self->rows->len - 1).detail =
@@ -128,7 +128,7 @@ compare_training (SuanliPlanComparison     *self,
   if (median > 0)
     {
       self->measured_mfu = estimate->model_flops_per_step / (step_s * inputs->gpus * inputs->peak_flops);
-      add_row (self, _("Step time"), suanli_format_duration_ns ((gint64) (estimate->step_time_s * 1e9)),
+      add_row (self, _("Step time"), suanli_format_seconds (estimate->step_time_s),
                suanli_format_duration_ns (median), relative (step_s, estimate->step_time_s));
     }
   if (busy >= 0 && estimate->step_time_s > 0)

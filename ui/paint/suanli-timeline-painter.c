@@ -87,7 +87,7 @@ track_order (SuanliTrackKind kind)
 }
 
 /* Whether the process of @track holds GPU streams: such processes are GPUs, drawn after the
- * CPU processes of their file, as UI.md sketches. */
+ * CPU processes of their file: launches above the work they start. */
 static gboolean
 is_gpu_process (GHashTable  *gpus,
                 SuanliTrack *track)
@@ -563,7 +563,7 @@ suanli_timeline_painter_set_collapsed (SuanliTimelinePainter *self,
   layout_rows (self);
 }
 
-/* UI.md's colours: blue CPU work, green kernels, orange copies and memsets, purple communication. */
+/* The palette's colours: blue CPU work, green kernels, orange copies and memsets, purple communication. */
 static SuanliCategory
 category_of (SuanliTimelinePainter *self,
              const SuanliSlice     *slice)
