@@ -1558,6 +1558,19 @@ test_fallen_back_job (void)
     listed |= ((SuanliLiveJob *) g_ptr_array_index (jobs, i))->pid == atoi (g_subprocess_get_identifier (job));
   g_assert_true (listed);
 
+  /* An agent left to its own folders lists it too, for a remote workbench. */
+  {
+    Agent agent = { 0 };
+    g_autofree char *authorization = NULL, *body = NULL;
+    g_autofree char *pid = g_strdup_printf ("\"pid\" : %s,", g_subprocess_get_identifier (job));
+
+    suanli_test_start_agent (&agent, NULL);
+    authorization = g_strconcat ("Bearer ", agent.token, NULL);
+    g_assert_cmpuint (get (&agent, "/v1/jobs", authorization, &body), ==, 200);
+    g_assert_nonnull (strstr (body, pid));
+    suanli_test_stop_agent (&agent);
+  }
+
   suanli_test_stop_job (job);
   g_setenv ("XDG_RUNTIME_DIR", runtime_dir, TRUE);
   suanli_test_put_env ("HOME", saved_home);

@@ -577,7 +577,7 @@ on_closed (SoupWebsocketConnection *connection,
  * suanli_agent_relay_new:
  * @connection: the workbench's WebSocket, open
  * @pid: the job it asked for
- * @socket_folder: where the jobs' sockets are
+ * @socket_folder: (nullable): where the jobs' sockets are; NULL for this user's own
  * @peer: the workbench's address, for the log
  * @queue_limit: bytes of whole records that may wait for credit before records drop
  *

@@ -14,7 +14,8 @@ typedef struct
   guint            port;             /* 0: any free port */
   GTlsCertificate *certificate;      /* NULL: plain HTTP, allowed on loopback only */
   const char      *token;            /* every client presents it */
-  const char      *socket_folder;    /* where the jobs' control sockets are */
+  const char      *socket_folder;    /* where the jobs' control sockets are; NULL: this user's own
+                                      * (the injection library's, and ~/.suanli-sockets) */
   guint            max_connections;  /* capture WebSockets open at once */
   guint            rate;             /* requests per second per client address (bursts of twice it) */
   guint            queue_limit;      /* bytes a capture may queue for a slow client before dropping */

@@ -248,7 +248,7 @@ main (int    argc,
   g_autoptr(SuanliAgentServer) server = NULL;
   g_autoptr(GMainLoop) loop = NULL;
   g_autofree char *token = NULL, *url = NULL;
-  char default_folder[256], message[256];
+  char default_folder[256] = "", message[256];
   SuanliAgentOptions options = { 0 };
 
   setlocale (LC_ALL, "");
@@ -284,7 +284,7 @@ main (int    argc,
           g_printerr ("suanli-agent: %s\n", message);
           return 1;
         }
-      socket_folder = g_strdup (default_folder);
+      /* Left NULL: the jobs are looked for where suanli-cli jobs looks, the fallback folder too. */
     }
   else if (!check_socket_folder (socket_folder, &error))
     {
@@ -320,7 +320,7 @@ main (int    argc,
     }
   url = suanli_agent_server_get_url (server);
   /* Tests and scripts read the first line for the port. */
-  g_print (_("Listening on %s for the jobs in %s\n"), url, socket_folder);
+  g_print (_("Listening on %s for the jobs in %s\n"), url, socket_folder != NULL ? socket_folder : default_folder);
   fflush (stdout);
 
   loop = g_main_loop_new (NULL, FALSE);

@@ -267,7 +267,8 @@ parse_status (const char *line,
 
 /**
  * suanli_live_list_jobs_in:
- * @folder: where the jobs' sockets are (an agent may be given a container's)
+ * @folder: (nullable): where the jobs' sockets are (an agent may be given a container's); NULL for
+ *   this user's own folders, as suanli_live_list_jobs() reads them
  *
  * Returns: (transfer full) (element-type SuanliLiveJob): this user's profilable jobs in @folder;
  * the sockets of jobs that have gone are removed on the way, and other users' are never read.
@@ -275,9 +276,17 @@ parse_status (const char *line,
 GPtrArray *
 suanli_live_list_jobs_in (const char *folder)
 {
-  GPtrArray *jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_live_job_free);
-  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+  GPtrArray *jobs;
+  g_autoptr(GDir) dir = NULL;
   const char *name;
+
+  if (folder == NULL)
+    {
+      jobs = suanli_live_list_jobs (NULL);
+      return jobs != NULL ? jobs : g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_live_job_free);
+    }
+  jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_live_job_free);
+  dir = g_dir_open (folder, 0, NULL);
 
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
     {
