@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "suanli-architecture.h"
+#include "suanli-plan-hardware.h"
 #include "suanli-plan-inputs.h"
 
 #define GIB 1073741824.0
@@ -635,11 +636,11 @@ link_bandwidth (Resolver   *resolver,
                 const char *id)
 {
   SuanliItem *link = catalog_item (resolver, field, id, SUANLI_ITEM_KIND_LINK);
-  double value = 0;
+  double bandwidth = 0;
 
-  if (link != NULL && !suanli_item_get_spec_value (link, "bandwidth_per_direction", &value))
+  if (link != NULL && !suanli_plan_link_bandwidth (link, &bandwidth))
     error (resolver, field, _("the catalog gives no bandwidth for “%s”"), id);
-  return value * 1e9;
+  return bandwidth;
 }
 
 /* Returns: (nullable) (transfer none): the accelerator, when the catalog has it. */
@@ -656,7 +657,7 @@ resolve_system (Resolver         *resolver,
   SuanliItem *cloud = cloud_id != NULL ? catalog_item (resolver, "system.cloud_instance", cloud_id,
                                                        SUANLI_ITEM_KIND_CLOUD_INSTANCE) : NULL;
   SuanliItem *accelerator = NULL;
-  double cpu_memory_gib = 0, per_instance = 0, tdp = 0;
+  double cpu_memory_gib = 0, per_instance = 0;
 
   in->gpus_per_node = 8;
   in->nodes = 1;
@@ -678,59 +679,43 @@ resolve_system (Resolver         *resolver,
     accelerator = catalog_item (resolver, "system.accelerator", accelerator_id, SUANLI_ITEM_KIND_ACCELERATOR);
   if (accelerator != NULL)
     {
-      double bandwidth = 0, memory = 0;
+      SuanliPlanMissing missing = suanli_plan_hardware_set_accelerator (in, accelerator);
 
-      g_strlcpy (in->accelerator_id, accelerator_id, sizeof in->accelerator_id);
-      g_strlcpy (in->accelerator_name, suanli_item_get_name (accelerator), sizeof in->accelerator_name);
-      in->peak_flops = suanli_plan_inputs_peak_for (accelerator, in->compute);
-      if (in->peak_flops == 0)
+      if (missing & SUANLI_PLAN_MISSING_PEAK)
         missing_figure (resolver, "precision.compute", accelerator, peak_key (in->compute), TRUE);
-      if (!suanli_item_get_spec_value (accelerator, "memory_bytes", &memory))
+      if (missing & SUANLI_PLAN_MISSING_MEMORY)
         missing_figure (resolver, "system.accelerator", accelerator, "memory_bytes", TRUE);
-      in->memory_capacity = memory;
-      if (suanli_item_get_spec_value (accelerator, "memory_bandwidth", &bandwidth))
-        in->memory_bandwidth = bandwidth * 1e12;
-      else
+      if (missing & SUANLI_PLAN_MISSING_MEMORY_BANDWIDTH)
         missing_figure (resolver, "system.accelerator", accelerator, "memory_bandwidth",
                         in->mode == SUANLI_MODE_INFERENCE);
-      if (!suanli_item_get_spec_value (accelerator, "tdp", &tdp))
+      if (missing & SUANLI_PLAN_MISSING_TDP)
         missing_figure (resolver, "system.accelerator", accelerator, "tdp", FALSE);
-      in->board_power = tdp;
-      if (suanli_item_get_spec_value (accelerator, "scale_up_bandwidth", &bandwidth))
-        in->scale_up_bandwidth = bandwidth * 1e9;
     }
 
+  /* A scale-up link the plan names, else its cloud instance's (scale_up_id above), replaces the
+   * accelerator's own. */
   if (scale_up_id != NULL)
     in->scale_up_bandwidth = link_bandwidth (resolver, "system.scale_up", scale_up_id);
   if (in->scale_up_bandwidth == 0)
     {
-      in->scale_up_bandwidth = 31.5e9;
+      in->scale_up_bandwidth = SUANLI_PLAN_DEFAULT_SCALE_UP_BANDWIDTH;
       if (in->gpus_per_node > 1)
         warning (resolver, "system.scale_up", _("no scale-up link known: PCIe 4.0 x16 (31.5 GB/s) assumed"));
     }
 
-  if (scale_out_id == NULL && cloud != NULL && suanli_item_get_part (cloud, "scale_out") != NULL)
-    {
-      SuanliItem *link = suanli_catalog_lookup (resolver->catalog, suanli_item_get_part (cloud, "scale_out"));
-      double bandwidth = 0;
-
-      if (link != NULL && suanli_item_get_spec_value (link, "bandwidth_per_direction", &bandwidth))
-        in->scale_out_bandwidth = bandwidth * 1e9;
-    }
   if (scale_out_id != NULL)
     in->scale_out_bandwidth = link_bandwidth (resolver, "system.scale_out", scale_out_id);
-  if (in->scale_out_bandwidth == 0 && cloud != NULL)
+  else if (cloud != NULL)
     {
-      double network = 0;
+      SuanliPlanLinks links;
 
-      /* The instance's network in Gb/s, shared by its GPUs. */
-      spec (cloud, "network_bandwidth", &network);
-      in->scale_out_bandwidth = network / 8 * 1e9 / MAX (in->gpus_per_node, 1);
+      suanli_plan_hardware_cloud_links (resolver->catalog, cloud, in->gpus_per_node, &links);
+      in->scale_out_bandwidth = links.scale_out_bandwidth;
     }
   in->scale_out_from_cloud = cloud != NULL && scale_out_id == NULL && in->scale_out_bandwidth > 0;
   if (in->scale_out_bandwidth == 0)
     {
-      in->scale_out_bandwidth = 50e9;
+      in->scale_out_bandwidth = SUANLI_PLAN_DEFAULT_SCALE_OUT_BANDWIDTH;
       if (in->nodes > 1)
         warning (resolver, "system.scale_out", _("no scale-out link known: InfiniBand NDR (50 GB/s per GPU) assumed"));
     }
