@@ -14,6 +14,38 @@
 
 #include "suanli-plan-hardware.h"
 
+/* The spec keys that give each precision's dense rate, in the order they are read. */
+static const char * const peak_keys[][2] = {
+  [SUANLI_PRECISION_FP32] = { "fp32_tflops", NULL },
+  [SUANLI_PRECISION_TF32] = { "tf32_tflops", NULL },
+  [SUANLI_PRECISION_BF16] = { "bf16_tflops", "fp16_tflops" },
+  [SUANLI_PRECISION_FP16] = { "fp16_tflops", "bf16_tflops" },
+  [SUANLI_PRECISION_FP8] = { "fp8_tflops", NULL },
+  [SUANLI_PRECISION_INT8] = { "int8_tops", NULL },
+  [SUANLI_PRECISION_INT4] = { "int4_tops", "int8_tops" },
+};
+
+/* The dense peak of @precision on @accelerator, in FLOP/s (OP/s for integers); 0 when it has none. */
+double
+suanli_plan_hardware_peak_for (SuanliItem      *accelerator,
+                               SuanliPrecision  precision)
+{
+  double value = 0;
+
+  for (guint i = 0; i < 2; i++)
+    if (peak_keys[precision][i] != NULL && suanli_item_get_spec_value (accelerator, peak_keys[precision][i], &value))
+      return value * 1e12;
+  return 0;
+}
+
+/* The spec key that gives the dense rate of @precision (the first one suanli_plan_hardware_peak_for
+ * reads), to name what an accelerator lacks. */
+const char *
+suanli_plan_hardware_peak_key (SuanliPrecision precision)
+{
+  return peak_keys[precision][0];
+}
+
 /**
  * suanli_plan_link_bandwidth:
  * @link: (nullable): a link of the catalog
@@ -51,7 +83,7 @@ suanli_plan_hardware_set_accelerator (SuanliPlanInputs *in,
 
   g_strlcpy (in->accelerator_id, suanli_item_get_id (accelerator), sizeof in->accelerator_id);
   g_strlcpy (in->accelerator_name, suanli_item_get_name (accelerator), sizeof in->accelerator_name);
-  in->peak_flops = suanli_plan_inputs_peak_for (accelerator, in->compute);
+  in->peak_flops = suanli_plan_hardware_peak_for (accelerator, in->compute);
   if (in->peak_flops <= 0)
     missing |= SUANLI_PLAN_MISSING_PEAK;
   if (!suanli_item_get_spec_value (accelerator, "memory_bytes", &memory))

@@ -31,6 +31,9 @@ typedef struct
   double scale_out_bandwidth;
 } SuanliPlanLinks;
 
+double            suanli_plan_hardware_peak_for         (SuanliItem       *accelerator,
+                                                         SuanliPrecision   precision);
+const char       *suanli_plan_hardware_peak_key         (SuanliPrecision   precision);
 gboolean          suanli_plan_link_bandwidth            (SuanliItem       *link,
                                                          double           *bandwidth);
 SuanliPlanMissing suanli_plan_hardware_set_accelerator  (SuanliPlanInputs *in,

@@ -559,42 +559,6 @@ resolve_techniques (Resolver         *resolver,
   boolean (resolver, techniques, "techniques", "flash_attention", &in->flash_attention);
 }
 
-/* The dense peak of @precision on @accelerator, in FLOP/s (OP/s for integers); 0 when it has none. */
-double
-suanli_plan_inputs_peak_for (SuanliItem      *accelerator,
-                             SuanliPrecision  precision)
-{
-  static const char * const keys[][2] = {
-    [SUANLI_PRECISION_FP32] = { "fp32_tflops", NULL },
-    [SUANLI_PRECISION_TF32] = { "tf32_tflops", NULL },
-    [SUANLI_PRECISION_BF16] = { "bf16_tflops", "fp16_tflops" },
-    [SUANLI_PRECISION_FP16] = { "fp16_tflops", "bf16_tflops" },
-    [SUANLI_PRECISION_FP8] = { "fp8_tflops", NULL },
-    [SUANLI_PRECISION_INT8] = { "int8_tops", NULL },
-    [SUANLI_PRECISION_INT4] = { "int4_tops", "int8_tops" },
-  };
-  double value = 0;
-
-  for (guint i = 0; i < 2; i++)
-    if (keys[precision][i] != NULL && suanli_item_get_spec_value (accelerator, keys[precision][i], &value))
-      return value * 1e12;
-  return 0;
-}
-
-/* The spec key that gives the dense rate of @precision (the first one peak_for reads). */
-static const char *
-peak_key (SuanliPrecision precision)
-{
-  static const char * const keys[] = {
-    [SUANLI_PRECISION_FP32] = "fp32_tflops", [SUANLI_PRECISION_TF32] = "tf32_tflops",
-    [SUANLI_PRECISION_BF16] = "bf16_tflops", [SUANLI_PRECISION_FP16] = "fp16_tflops",
-    [SUANLI_PRECISION_FP8] = "fp8_tflops", [SUANLI_PRECISION_INT8] = "int8_tops",
-    [SUANLI_PRECISION_INT4] = "int4_tops",
-  };
-
-  return keys[precision];
-}
-
 /* Names the figure @key that @accelerator lacks ("Ascend 910C: no memory bandwidth in the
  * catalog"), with the catalog's reason when it marks the figure unknown; an error when the plan
  * cannot go on without it, else a warning (what it feeds is left out). */
@@ -682,7 +646,7 @@ resolve_system (Resolver         *resolver,
       SuanliPlanMissing missing = suanli_plan_hardware_set_accelerator (in, accelerator);
 
       if (missing & SUANLI_PLAN_MISSING_PEAK)
-        missing_figure (resolver, "precision.compute", accelerator, peak_key (in->compute), TRUE);
+        missing_figure (resolver, "precision.compute", accelerator, suanli_plan_hardware_peak_key (in->compute), TRUE);
       if (missing & SUANLI_PLAN_MISSING_MEMORY)
         missing_figure (resolver, "system.accelerator", accelerator, "memory_bytes", TRUE);
       if (missing & SUANLI_PLAN_MISSING_MEMORY_BANDWIDTH)
@@ -764,9 +728,9 @@ resolve_assumptions (Resolver         *resolver,
   in->mfu_reference = reference;
   if (accelerator != NULL)
     {
-      in->reference_flops = suanli_plan_inputs_peak_for (accelerator, in->mfu_reference);
+      in->reference_flops = suanli_plan_hardware_peak_for (accelerator, in->mfu_reference);
       if (in->reference_flops == 0 && in->peak_flops != 0)
-        missing_figure (resolver, "assumptions.mfu_reference", accelerator, peak_key (in->mfu_reference), TRUE);
+        missing_figure (resolver, "assumptions.mfu_reference", accelerator, suanli_plan_hardware_peak_key (in->mfu_reference), TRUE);
     }
   number (resolver, assumptions, "assumptions", "mfu", FRACTION, &in->mfu);
   if (number_at_least (resolver, assumptions, "assumptions", "achieved_tflops", POSITIVE, SUANLI_PLAN_MIN_TFLOPS,
