@@ -27,30 +27,31 @@ show_in_window (GtkWidget *widget)
   return window;
 }
 
+/* The flame graph and the timeline: reached with the keyboard, taking all the room they get,
+ * answering tooltips, and named for screen readers. */
+static void
+assert_navigable_drawing (GtkWidget  *widget,
+                          const char *label)
+{
+  GtkWidget *window = show_in_window (widget);
+
+  g_assert_true (gtk_widget_get_focusable (widget));
+  g_assert_true (gtk_widget_get_has_tooltip (widget));
+  g_assert_true (gtk_widget_get_hexpand (widget) && gtk_widget_get_vexpand (widget));
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_flame_graph (void)
 {
-  GtkWidget *flame = suanli_flame_graph_new ();
-  GtkWidget *window = show_in_window (flame);
-
-  g_assert_true (gtk_widget_get_focusable (flame));
-  g_assert_true (gtk_widget_get_has_tooltip (flame));
-  g_assert_true (gtk_widget_get_hexpand (flame) && gtk_widget_get_vexpand (flame));
-  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (flame), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Flame graph"));
-  gtk_window_destroy (GTK_WINDOW (window));
+  assert_navigable_drawing (suanli_flame_graph_new (), _("Flame graph"));
 }
 
 static void
 test_timeline (void)
 {
-  GtkWidget *timeline = suanli_timeline_new ();
-  GtkWidget *window = show_in_window (timeline);
-
-  g_assert_true (gtk_widget_get_focusable (timeline));
-  g_assert_true (gtk_widget_get_has_tooltip (timeline));
-  g_assert_true (gtk_widget_get_hexpand (timeline) && gtk_widget_get_vexpand (timeline));
-  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (timeline), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timeline"));
-  gtk_window_destroy (GTK_WINDOW (window));
+  assert_navigable_drawing (suanli_timeline_new (), _("Timeline"));
 }
 
 /* The catalog's chart answers tooltips, and neither takes focus nor expands of itself. */
