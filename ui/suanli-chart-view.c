@@ -236,16 +236,6 @@ rebuild (SuanliChartView *self)
 }
 
 static void
-on_items_changed (GListModel *model,
-                  guint       position,
-                  guint       removed,
-                  guint       added,
-                  gpointer    user_data)
-{
-  rebuild (SUANLI_CHART_VIEW (user_data));
-}
-
-static void
 paint (SuanliChartView *self,
        cairo_t         *cr,
        double           width,
@@ -474,7 +464,7 @@ suanli_chart_view_set_items (SuanliChartView *self,
 
   if (self->items == items)
     return;
-  suanli_model_follow (&self->items, items, G_CALLBACK (on_items_changed), self);
+  suanli_model_follow (&self->items, items, G_CALLBACK (rebuild), self);
   rebuild (self);
 }
 

@@ -165,16 +165,6 @@ rebuild (SuanliCompareView *self)
 }
 
 static void
-on_items_changed (GListModel *model,
-                  guint       position,
-                  guint       removed,
-                  guint       added,
-                  gpointer    user_data)
-{
-  rebuild (SUANLI_COMPARE_VIEW (user_data));
-}
-
-static void
 suanli_compare_view_dispose (GObject *object)
 {
   SuanliCompareView *self = SUANLI_COMPARE_VIEW (object);
@@ -230,7 +220,7 @@ suanli_compare_view_set_items (SuanliCompareView *self,
 {
   g_return_if_fail (SUANLI_IS_COMPARE_VIEW (self));
 
-  suanli_model_follow (&self->items, items, G_CALLBACK (on_items_changed), self);
+  suanli_model_follow (&self->items, items, G_CALLBACK (rebuild), self);
   rebuild (self);
 }
 

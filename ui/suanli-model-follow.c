@@ -11,11 +11,13 @@
  * suanli_model_follow:
  * @slot: where the view holds its model (a reference), or NULL
  * @model: (nullable): the model to follow; NULL to stop following (in dispose)
- * @on_items_changed: (nullable): the view's #GListModel::items-changed handler
- * @data: the view, the handler's data
+ * @on_items_changed: (nullable): what the view does when @model's items change (its rebuild),
+ *   called with @data alone
+ * @data: the view
  *
  * Disconnects @data's handlers from the model in @slot, keeps a reference to @model there
- * instead, and connects @on_items_changed to it.
+ * instead, and connects @on_items_changed to it (swapped: what changed is not passed on, the
+ * views rebuild from the whole model).
  */
 void
 suanli_model_follow (GListModel **slot,
@@ -27,5 +29,5 @@ suanli_model_follow (GListModel **slot,
     g_signal_handlers_disconnect_by_data (*slot, data);
   g_set_object (slot, model);
   if (model != NULL && on_items_changed != NULL)
-    g_signal_connect (model, "items-changed", on_items_changed, data);
+    g_signal_connect_swapped (model, "items-changed", on_items_changed, data);
 }
