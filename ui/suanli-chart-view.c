@@ -255,13 +255,11 @@ suanli_chart_view_snapshot (GtkWidget   *widget,
                             GtkSnapshot *snapshot)
 {
   SuanliChartView *self = SUANLI_CHART_VIEW (widget);
-  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
-  cairo_t *cr;
+  cairo_t *cr = suanli_drawing_begin (widget, snapshot);
 
-  if (width <= 0 || height <= 0)
+  if (cr == NULL)
     return;
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  paint (self, cr, width, height, suanli_drawing_style ().dark);
+  paint (self, cr, gtk_widget_get_width (widget), gtk_widget_get_height (widget), suanli_drawing_style ().dark);
   cairo_destroy (cr);
 }
 

@@ -2,8 +2,8 @@
  * its accessible label, and a redraw when the style turns dark or light
  *
  * The charts, the timeline and the flame graph paint with the palette of the current style
- * (suanli_drawing_style); a drawing made in light colours would stay light after the switch
- * without the redraw.
+ * (suanli_drawing_style) into a cairo context over the whole widget (suanli_drawing_begin); a
+ * drawing made in light colours would stay light after the switch without the redraw.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -44,6 +44,19 @@ suanli_drawing_setup (GtkWidget          *widget,
     }
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark", G_CALLBACK (gtk_widget_queue_draw),
                            widget, G_CONNECT_SWAPPED);
+}
+
+/* Returns: (transfer full) (nullable): a cairo context over all of @widget in @snapshot, for
+ * the widget's snapshot function to paint into and destroy; NULL when it has no area. */
+cairo_t *
+suanli_drawing_begin (GtkWidget   *widget,
+                      GtkSnapshot *snapshot)
+{
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+
+  if (width <= 0 || height <= 0)
+    return NULL;
+  return gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
 }
 
 /* Returns: the style to paint with now: dark or light as the style manager says, the default

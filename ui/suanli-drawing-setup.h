@@ -21,5 +21,7 @@ void             suanli_drawing_setup (GtkWidget          *widget,
                                        const char         *accessible_label,
                                        GCallback           on_query_tooltip);
 SuanliChartStyle suanli_drawing_style (void);
+cairo_t         *suanli_drawing_begin (GtkWidget          *widget,
+                                       GtkSnapshot        *snapshot);
 
 G_END_DECLS

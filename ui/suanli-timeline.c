@@ -130,10 +130,9 @@ snapshot (GtkWidget   *widget,
   SuanliChartStyle style = suanli_drawing_style ();
   cairo_t *cr;
 
-  if (self->painter == NULL || width <= 0 || height <= 0)
+  if (self->painter == NULL || (cr = suanli_drawing_begin (widget, gtk_snapshot)) == NULL)
     return;
   clamp_view (self);
-  cr = gtk_snapshot_append_cairo (gtk_snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   suanli_timeline_painter_draw (self->painter, cr, &style, width, height, &self->view);
   cairo_destroy (cr);
 }
