@@ -409,6 +409,79 @@ test_names_not_ids (void)
   g_assert_nonnull (strstr (json, "\"currency\" : \"USD\""));
 }
 
+/* Estimated on the same figures: a plan on a catalog system and the search's candidate for that
+ * system with the same layout take the same time (tensor-parallel, so that the links count). Both map the catalog to the estimator's inputs
+ * in one place (suanli-plan-hardware.c); this keeps them from drifting apart. Over every
+ * accelerator on one node, with the user's price, and every cloud instance on two. */
+static void
+test_agrees_with_plan (void)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (catalog)), compared = 0, clouds = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(SuanliItem) item = g_list_model_get_item (G_LIST_MODEL (catalog), i);
+      gboolean cloud = suanli_item_get_kind (item) == SUANLI_ITEM_KIND_CLOUD_INSTANCE;
+      g_autofree char *json = NULL;
+      g_autoptr(SuanliPlan) plan = NULL;
+      g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+      g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+      g_autoptr(GHashTable) prices = suanli_search_prices_new ();
+      g_autoptr(GArray) results = NULL;
+      SuanliSearchConstraints constraints = { 0 };
+      SuanliPlanInputs in;
+      SuanliEstimate e;
+      gboolean found = FALSE;
+
+      if (!cloud && suanli_item_get_kind (item) != SUANLI_ITEM_KIND_ACCELERATOR)
+        continue;
+      json = g_strdup_printf ("{\"model\": {\"preset\": \"llama-2-7b\"}, \"workload\": {\"global_batch\": 512,"
+                              " \"tokens\": 1e11}, \"parallelism\": {\"tensor\": 8}, \"system\": {\"%s\": \"%s\", \"nodes\": %d}}",
+                              cloud ? "cloud_instance" : "accelerator", suanli_item_get_id (item), cloud ? 2 : 1);
+      plan = suanli_plan_new_from_data (json, -1, "agrees", NULL);
+      g_assert_nonnull (plan);
+      /* Accelerators without the figures a training estimate needs, and instances whose links
+       * the catalog does not give, are refused by the plan: nothing to compare. */
+      if (!suanli_plan_inputs_resolve (plan, catalog, &in, errors, warnings))
+        continue;
+      suanli_estimate_compute (&in, &e);
+
+      constraints.accelerator = in.accelerator_id;
+      constraints.cloud_only = cloud;
+      constraints.gpus = in.gpus;
+      constraints.tensor = in.tensor;
+      constraints.pipeline = in.pipeline;
+      constraints.zero_stages = 1u << in.zero_stage;
+      constraints.recomputes = 1u << in.recompute;
+      suanli_search_prices_set (prices, in.accelerator_id, 1);
+      constraints.prices = prices;
+      results = suanli_search_run (&in, catalog, &constraints, NULL);
+      for (guint r = 0; r < results->len; r++)
+        {
+          SuanliSearchResult *result = &g_array_index (results, SuanliSearchResult, r);
+
+          if (cloud && g_strcmp0 (result->cloud_instance_id, suanli_item_get_id (item)) != 0)
+            continue;
+          if (result->gpus_per_node != in.gpus_per_node)
+            continue;
+          g_assert_cmpfloat (result->time_to_train_s, ==, e.time_to_train_s);
+          found = TRUE;
+        }
+      /* The search keeps only what fits, and leaves out what has no price in the plan's currency. */
+      if (e.fits)
+        {
+          g_autoptr(GPtrArray) left_out = suanli_search_left_out (&in, catalog, &constraints);
+
+          g_assert_true (found || g_ptr_array_find (left_out, item, NULL));
+          compared += found;
+          clouds += found && cloud;
+        }
+    }
+  g_test_message ("%u systems compared, %u of them cloud instances", compared, clouds);
+  g_assert_cmpuint (compared, >=, 10);
+  g_assert_cmpuint (clouds, >=, 4);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -426,6 +499,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/search/fixed-axes", test_fixed_axes);
   g_test_add_func ("/search/currency-not-mixed", test_currency_not_mixed);
   g_test_add_func ("/search/names-not-ids", test_names_not_ids);
+  g_test_add_func ("/search/agrees-with-plan", test_agrees_with_plan);
 
   status = g_test_run ();
   g_object_unref (catalog);

@@ -8,9 +8,9 @@
 #include "config.h"
 
 #include <math.h>
-#include <adwaita.h>
 
 #include "suanli-bar-area.h"
+#include "suanli-drawing-setup.h"
 
 void
 suanli_bar_area_draw (GtkDrawingArea *area,
@@ -19,7 +19,7 @@ suanli_bar_area_draw (GtkDrawingArea *area,
                       int             height,
                       gpointer        bar)
 {
-  SuanliChartStyle style = { adw_style_manager_get_dark (adw_style_manager_get_default ()), NULL, 9 };
+  SuanliChartStyle style = suanli_drawing_style ();
   double needed;
 
   cairo_translate (cr, 0, 3);

@@ -9,12 +9,13 @@
 #include "config.h"
 
 #include <math.h>
-#include <adwaita.h>
 #include <glib/gi18n.h>
 
 #include "suanli-bar-chart.h"
 #include "suanli-chart-view.h"
+#include "suanli-drawing-setup.h"
 #include "suanli-image-export.h"
+#include "suanli-model-follow.h"
 #include "suanli-scatter-chart.h"
 
 #define EXPORT_WIDTH  1200
@@ -235,16 +236,6 @@ rebuild (SuanliChartView *self)
 }
 
 static void
-on_items_changed (GListModel *model,
-                  guint       position,
-                  guint       removed,
-                  guint       added,
-                  gpointer    user_data)
-{
-  rebuild (SUANLI_CHART_VIEW (user_data));
-}
-
-static void
 paint (SuanliChartView *self,
        cairo_t         *cr,
        double           width,
@@ -264,13 +255,11 @@ suanli_chart_view_snapshot (GtkWidget   *widget,
                             GtkSnapshot *snapshot)
 {
   SuanliChartView *self = SUANLI_CHART_VIEW (widget);
-  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
-  cairo_t *cr;
+  cairo_t *cr = suanli_drawing_begin (widget, snapshot);
 
-  if (width <= 0 || height <= 0)
+  if (cr == NULL)
     return;
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  paint (self, cr, width, height, adw_style_manager_get_dark (adw_style_manager_get_default ()));
+  paint (self, cr, gtk_widget_get_width (widget), gtk_widget_get_height (widget), suanli_drawing_style ().dark);
   cairo_destroy (cr);
 }
 
@@ -376,19 +365,11 @@ on_pressed (GtkGestureClick *gesture,
 }
 
 static void
-on_dark_changed (SuanliChartView *self)
-{
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
 suanli_chart_view_dispose (GObject *object)
 {
   SuanliChartView *self = SUANLI_CHART_VIEW (object);
 
-  if (self->items != NULL)
-    g_signal_handlers_disconnect_by_data (self->items, self);
-  g_clear_object (&self->items);
+  suanli_model_follow (&self->items, NULL, NULL, self);
   g_clear_object (&self->selected);
   g_clear_pointer (&self->plotted, g_ptr_array_unref);
 
@@ -463,10 +444,7 @@ suanli_chart_view_init (SuanliChartView *self)
 
   g_signal_connect (click, "pressed", G_CALLBACK (on_pressed), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
-  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
-  g_signal_connect (self, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
-  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark", G_CALLBACK (on_dark_changed), self,
-                           G_CONNECT_SWAPPED);
+  suanli_drawing_setup (GTK_WIDGET (self), 0, NULL, G_CALLBACK (on_query_tooltip));
 }
 
 GtkWidget *
@@ -484,11 +462,7 @@ suanli_chart_view_set_items (SuanliChartView *self,
 
   if (self->items == items)
     return;
-  if (self->items != NULL)
-    g_signal_handlers_disconnect_by_data (self->items, self);
-  g_set_object (&self->items, items);
-  if (items != NULL)
-    g_signal_connect (items, "items-changed", G_CALLBACK (on_items_changed), self);
+  suanli_model_follow (&self->items, items, G_CALLBACK (rebuild), self);
   rebuild (self);
 }
 

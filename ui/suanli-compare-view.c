@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "suanli-compare-view.h"
+#include "suanli-model-follow.h"
 
 struct _SuanliCompareView
 {
@@ -164,23 +165,11 @@ rebuild (SuanliCompareView *self)
 }
 
 static void
-on_items_changed (GListModel *model,
-                  guint       position,
-                  guint       removed,
-                  guint       added,
-                  gpointer    user_data)
-{
-  rebuild (SUANLI_COMPARE_VIEW (user_data));
-}
-
-static void
 suanli_compare_view_dispose (GObject *object)
 {
   SuanliCompareView *self = SUANLI_COMPARE_VIEW (object);
 
-  if (self->items != NULL)
-    g_signal_handlers_disconnect_by_data (self->items, self);
-  g_clear_object (&self->items);
+  suanli_model_follow (&self->items, NULL, NULL, self);
   g_clear_pointer (&self->grid, gtk_widget_unparent);
   g_clear_pointer (&self->empty, gtk_widget_unparent);
   g_clear_pointer (&self->best, g_hash_table_unref);
@@ -231,11 +220,7 @@ suanli_compare_view_set_items (SuanliCompareView *self,
 {
   g_return_if_fail (SUANLI_IS_COMPARE_VIEW (self));
 
-  if (self->items != NULL)
-    g_signal_handlers_disconnect_by_data (self->items, self);
-  g_set_object (&self->items, items);
-  if (items != NULL)
-    g_signal_connect (items, "items-changed", G_CALLBACK (on_items_changed), self);
+  suanli_model_follow (&self->items, items, G_CALLBACK (rebuild), self);
   rebuild (self);
 }
 

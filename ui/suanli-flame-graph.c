@@ -12,9 +12,9 @@
  */
 #include "config.h"
 
-#include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "suanli-drawing-setup.h"
 #include "suanli-flame-graph.h"
 #include "suanli-flame-painter.h"
 #include "suanli-image-export.h"
@@ -63,12 +63,11 @@ snapshot (GtkWidget   *widget,
 {
   SuanliFlameGraph *self = SUANLI_FLAME_GRAPH (widget);
   double width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
-  SuanliChartStyle style = { adw_style_manager_get_dark (adw_style_manager_get_default ()), NULL, 9 };
+  SuanliChartStyle style = suanli_drawing_style ();
   cairo_t *cr;
 
-  if (self->painter == NULL || width <= 0 || height <= 0)
+  if (self->painter == NULL || (cr = suanli_drawing_begin (widget, gtk_snapshot)) == NULL)
     return;
-  cr = gtk_snapshot_append_cairo (gtk_snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   suanli_flame_painter_draw (self->painter, cr, &style, width, height);
   cairo_destroy (cr);
 }
@@ -281,16 +280,10 @@ suanli_flame_graph_init (SuanliFlameGraph *self)
 {
   GtkGesture *click = gtk_gesture_click_new ();
 
-  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
-  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
-  gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
-  gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Flame graph"), -1);
+  suanli_drawing_setup (GTK_WIDGET (self), SUANLI_DRAWING_FOCUSABLE | SUANLI_DRAWING_EXPAND, _("Flame graph"),
+                        G_CALLBACK (on_query_tooltip));
   g_signal_connect (click, "pressed", G_CALLBACK (on_click), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
-  g_signal_connect (self, "query-tooltip", G_CALLBACK (on_query_tooltip), self);
-  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark", G_CALLBACK (gtk_widget_queue_draw), self,
-                           G_CONNECT_SWAPPED);
 }
 
 GtkWidget *

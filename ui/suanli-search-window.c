@@ -17,7 +17,7 @@
 #include <glib/gi18n.h>
 
 #include "suanli-close-shortcuts.h"
-#include "suanli-chart-style.h"
+#include "suanli-drawing-setup.h"
 #include "suanli-plan-inputs.h"
 #include "suanli-scatter-chart.h"
 #include "suanli-search.h"
@@ -262,7 +262,7 @@ draw_chart (GtkDrawingArea *area,
             int             height,
             gpointer        user_data)
 {
-  SuanliChartStyle style = { adw_style_manager_get_dark (adw_style_manager_get_default ()), NULL, 9 };
+  SuanliChartStyle style = suanli_drawing_style ();
 
   suanli_scatter_chart_draw (user_data, cr, width, height, &style);
 }

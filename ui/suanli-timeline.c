@@ -18,9 +18,9 @@
  */
 #include "config.h"
 
-#include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "suanli-drawing-setup.h"
 #include "suanli-image-export.h"
 #include "suanli-timeline.h"
 #include "suanli-timeline-painter.h"
@@ -127,13 +127,12 @@ snapshot (GtkWidget   *widget,
 {
   SuanliTimeline *self = SUANLI_TIMELINE (widget);
   double width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
-  SuanliChartStyle style = { adw_style_manager_get_dark (adw_style_manager_get_default ()), NULL, 9 };
+  SuanliChartStyle style = suanli_drawing_style ();
   cairo_t *cr;
 
-  if (self->painter == NULL || width <= 0 || height <= 0)
+  if (self->painter == NULL || (cr = suanli_drawing_begin (widget, gtk_snapshot)) == NULL)
     return;
   clamp_view (self);
-  cr = gtk_snapshot_append_cairo (gtk_snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   suanli_timeline_painter_draw (self->painter, cr, &style, width, height, &self->view);
   cairo_destroy (cr);
 }
@@ -685,11 +684,8 @@ suanli_timeline_init (SuanliTimeline *self)
   GtkGesture *click = gtk_gesture_click_new ();
   GtkGesture *pinch = gtk_gesture_zoom_new ();
 
-  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
-  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
-  gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
-  gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timeline"), -1);
+  suanli_drawing_setup (GTK_WIDGET (self), SUANLI_DRAWING_FOCUSABLE | SUANLI_DRAWING_EXPAND, _("Timeline"),
+                        G_CALLBACK (on_query_tooltip));
   g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
   g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
@@ -698,14 +694,11 @@ suanli_timeline_init (SuanliTimeline *self)
   g_signal_connect (click, "pressed", G_CALLBACK (on_click), self);
   g_signal_connect (pinch, "begin", G_CALLBACK (on_pinch_begin), self);
   g_signal_connect (pinch, "scale-changed", G_CALLBACK (on_zoom_gesture), self);
-  g_signal_connect (self, "query-tooltip", G_CALLBACK (on_query_tooltip), self);
   gtk_widget_add_controller (GTK_WIDGET (self), scroll);
   gtk_widget_add_controller (GTK_WIDGET (self), motion);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (pinch));
-  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark", G_CALLBACK (gtk_widget_queue_draw), self,
-                           G_CONNECT_SWAPPED);
 }
 
 GtkWidget *

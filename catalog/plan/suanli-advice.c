@@ -17,6 +17,7 @@
 
 #include "suanli-advice.h"
 #include "suanli-json-writer.h"
+#include "suanli-plan-hardware.h"
 #include "suanli-units.h"
 
 /* Combinations are looked for among this many of the best memory-saving changes. */
@@ -401,7 +402,7 @@ offer_bigger_accelerator (Search *search)
 
       if (suanli_item_get_kind (item) != SUANLI_ITEM_KIND_ACCELERATOR ||
           !suanli_item_get_spec_value (item, "memory_bytes", &memory) || memory <= in->memory_capacity ||
-          suanli_plan_inputs_peak_for (item, in->compute) == 0)
+          suanli_plan_hardware_peak_for (item, in->compute) == 0)
         continue;
       patch = g_strdup_printf ("{\"system\": {\"accelerator\": \"%s\", \"cloud_instance\": null}}", suanli_item_get_id (item));
       offer (search, "accelerator", "bigger-accelerator", NULL, patch,

@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "suanli-architecture.h"
+#include "suanli-plan-hardware.h"
 #include "suanli-plan-inputs.h"
 
 #define GIB 1073741824.0
@@ -558,42 +559,6 @@ resolve_techniques (Resolver         *resolver,
   boolean (resolver, techniques, "techniques", "flash_attention", &in->flash_attention);
 }
 
-/* The dense peak of @precision on @accelerator, in FLOP/s (OP/s for integers); 0 when it has none. */
-double
-suanli_plan_inputs_peak_for (SuanliItem      *accelerator,
-                             SuanliPrecision  precision)
-{
-  static const char * const keys[][2] = {
-    [SUANLI_PRECISION_FP32] = { "fp32_tflops", NULL },
-    [SUANLI_PRECISION_TF32] = { "tf32_tflops", NULL },
-    [SUANLI_PRECISION_BF16] = { "bf16_tflops", "fp16_tflops" },
-    [SUANLI_PRECISION_FP16] = { "fp16_tflops", "bf16_tflops" },
-    [SUANLI_PRECISION_FP8] = { "fp8_tflops", NULL },
-    [SUANLI_PRECISION_INT8] = { "int8_tops", NULL },
-    [SUANLI_PRECISION_INT4] = { "int4_tops", "int8_tops" },
-  };
-  double value = 0;
-
-  for (guint i = 0; i < 2; i++)
-    if (keys[precision][i] != NULL && suanli_item_get_spec_value (accelerator, keys[precision][i], &value))
-      return value * 1e12;
-  return 0;
-}
-
-/* The spec key that gives the dense rate of @precision (the first one peak_for reads). */
-static const char *
-peak_key (SuanliPrecision precision)
-{
-  static const char * const keys[] = {
-    [SUANLI_PRECISION_FP32] = "fp32_tflops", [SUANLI_PRECISION_TF32] = "tf32_tflops",
-    [SUANLI_PRECISION_BF16] = "bf16_tflops", [SUANLI_PRECISION_FP16] = "fp16_tflops",
-    [SUANLI_PRECISION_FP8] = "fp8_tflops", [SUANLI_PRECISION_INT8] = "int8_tops",
-    [SUANLI_PRECISION_INT4] = "int4_tops",
-  };
-
-  return keys[precision];
-}
-
 /* Names the figure @key that @accelerator lacks ("Ascend 910C: no memory bandwidth in the
  * catalog"), with the catalog's reason when it marks the figure unknown; an error when the plan
  * cannot go on without it, else a warning (what it feeds is left out). */
@@ -635,11 +600,11 @@ link_bandwidth (Resolver   *resolver,
                 const char *id)
 {
   SuanliItem *link = catalog_item (resolver, field, id, SUANLI_ITEM_KIND_LINK);
-  double value = 0;
+  double bandwidth = 0;
 
-  if (link != NULL && !suanli_item_get_spec_value (link, "bandwidth_per_direction", &value))
+  if (link != NULL && !suanli_plan_link_bandwidth (link, &bandwidth))
     error (resolver, field, _("the catalog gives no bandwidth for “%s”"), id);
-  return value * 1e9;
+  return bandwidth;
 }
 
 /* Returns: (nullable) (transfer none): the accelerator, when the catalog has it. */
@@ -656,7 +621,7 @@ resolve_system (Resolver         *resolver,
   SuanliItem *cloud = cloud_id != NULL ? catalog_item (resolver, "system.cloud_instance", cloud_id,
                                                        SUANLI_ITEM_KIND_CLOUD_INSTANCE) : NULL;
   SuanliItem *accelerator = NULL;
-  double cpu_memory_gib = 0, per_instance = 0, tdp = 0;
+  double cpu_memory_gib = 0, per_instance = 0;
 
   in->gpus_per_node = 8;
   in->nodes = 1;
@@ -678,59 +643,43 @@ resolve_system (Resolver         *resolver,
     accelerator = catalog_item (resolver, "system.accelerator", accelerator_id, SUANLI_ITEM_KIND_ACCELERATOR);
   if (accelerator != NULL)
     {
-      double bandwidth = 0, memory = 0;
+      SuanliPlanMissing missing = suanli_plan_hardware_set_accelerator (in, accelerator);
 
-      g_strlcpy (in->accelerator_id, accelerator_id, sizeof in->accelerator_id);
-      g_strlcpy (in->accelerator_name, suanli_item_get_name (accelerator), sizeof in->accelerator_name);
-      in->peak_flops = suanli_plan_inputs_peak_for (accelerator, in->compute);
-      if (in->peak_flops == 0)
-        missing_figure (resolver, "precision.compute", accelerator, peak_key (in->compute), TRUE);
-      if (!suanli_item_get_spec_value (accelerator, "memory_bytes", &memory))
+      if (missing & SUANLI_PLAN_MISSING_PEAK)
+        missing_figure (resolver, "precision.compute", accelerator, suanli_plan_hardware_peak_key (in->compute), TRUE);
+      if (missing & SUANLI_PLAN_MISSING_MEMORY)
         missing_figure (resolver, "system.accelerator", accelerator, "memory_bytes", TRUE);
-      in->memory_capacity = memory;
-      if (suanli_item_get_spec_value (accelerator, "memory_bandwidth", &bandwidth))
-        in->memory_bandwidth = bandwidth * 1e12;
-      else
+      if (missing & SUANLI_PLAN_MISSING_MEMORY_BANDWIDTH)
         missing_figure (resolver, "system.accelerator", accelerator, "memory_bandwidth",
                         in->mode == SUANLI_MODE_INFERENCE);
-      if (!suanli_item_get_spec_value (accelerator, "tdp", &tdp))
+      if (missing & SUANLI_PLAN_MISSING_TDP)
         missing_figure (resolver, "system.accelerator", accelerator, "tdp", FALSE);
-      in->board_power = tdp;
-      if (suanli_item_get_spec_value (accelerator, "scale_up_bandwidth", &bandwidth))
-        in->scale_up_bandwidth = bandwidth * 1e9;
     }
 
+  /* A scale-up link the plan names, else its cloud instance's (scale_up_id above), replaces the
+   * accelerator's own. */
   if (scale_up_id != NULL)
     in->scale_up_bandwidth = link_bandwidth (resolver, "system.scale_up", scale_up_id);
   if (in->scale_up_bandwidth == 0)
     {
-      in->scale_up_bandwidth = 31.5e9;
+      in->scale_up_bandwidth = SUANLI_PLAN_DEFAULT_SCALE_UP_BANDWIDTH;
       if (in->gpus_per_node > 1)
         warning (resolver, "system.scale_up", _("no scale-up link known: PCIe 4.0 x16 (31.5 GB/s) assumed"));
     }
 
-  if (scale_out_id == NULL && cloud != NULL && suanli_item_get_part (cloud, "scale_out") != NULL)
-    {
-      SuanliItem *link = suanli_catalog_lookup (resolver->catalog, suanli_item_get_part (cloud, "scale_out"));
-      double bandwidth = 0;
-
-      if (link != NULL && suanli_item_get_spec_value (link, "bandwidth_per_direction", &bandwidth))
-        in->scale_out_bandwidth = bandwidth * 1e9;
-    }
   if (scale_out_id != NULL)
     in->scale_out_bandwidth = link_bandwidth (resolver, "system.scale_out", scale_out_id);
-  if (in->scale_out_bandwidth == 0 && cloud != NULL)
+  else if (cloud != NULL)
     {
-      double network = 0;
+      SuanliPlanLinks links;
 
-      /* The instance's network in Gb/s, shared by its GPUs. */
-      spec (cloud, "network_bandwidth", &network);
-      in->scale_out_bandwidth = network / 8 * 1e9 / MAX (in->gpus_per_node, 1);
+      suanli_plan_hardware_cloud_links (resolver->catalog, cloud, in->gpus_per_node, &links);
+      in->scale_out_bandwidth = links.scale_out_bandwidth;
     }
   in->scale_out_from_cloud = cloud != NULL && scale_out_id == NULL && in->scale_out_bandwidth > 0;
   if (in->scale_out_bandwidth == 0)
     {
-      in->scale_out_bandwidth = 50e9;
+      in->scale_out_bandwidth = SUANLI_PLAN_DEFAULT_SCALE_OUT_BANDWIDTH;
       if (in->nodes > 1)
         warning (resolver, "system.scale_out", _("no scale-out link known: InfiniBand NDR (50 GB/s per GPU) assumed"));
     }
@@ -779,9 +728,9 @@ resolve_assumptions (Resolver         *resolver,
   in->mfu_reference = reference;
   if (accelerator != NULL)
     {
-      in->reference_flops = suanli_plan_inputs_peak_for (accelerator, in->mfu_reference);
+      in->reference_flops = suanli_plan_hardware_peak_for (accelerator, in->mfu_reference);
       if (in->reference_flops == 0 && in->peak_flops != 0)
-        missing_figure (resolver, "assumptions.mfu_reference", accelerator, peak_key (in->mfu_reference), TRUE);
+        missing_figure (resolver, "assumptions.mfu_reference", accelerator, suanli_plan_hardware_peak_key (in->mfu_reference), TRUE);
     }
   number (resolver, assumptions, "assumptions", "mfu", FRACTION, &in->mfu);
   if (number_at_least (resolver, assumptions, "assumptions", "achieved_tflops", POSITIVE, SUANLI_PLAN_MIN_TFLOPS,

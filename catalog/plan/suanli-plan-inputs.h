@@ -179,7 +179,5 @@ gboolean suanli_plan_inputs_is_training (const SuanliPlanInputs *inputs);
 gboolean suanli_plan_inputs_is_finetune (const SuanliPlanInputs *inputs);
 gboolean suanli_plan_inputs_is_lora     (const SuanliPlanInputs *inputs);
 double   suanli_plan_inputs_micro_batches (const SuanliPlanInputs *inputs);
-double   suanli_plan_inputs_peak_for (SuanliItem      *accelerator,
-                                      SuanliPrecision  precision);
 
 G_END_DECLS

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "suanli-plan-hardware.h"
 #include "suanli-search.h"
 #include "suanli-json-writer.h"
 
@@ -30,43 +31,20 @@ typedef struct
   SuanliItem *cloud;        /* or NULL */
   double      gpus_per_node;
   SuanliSearchPrice price;
-  double      scale_out_bandwidth;   /* B/s per GPU; 0: the plan's */
-  double      scale_up_bandwidth;    /* B/s; 0: the accelerator's own */
+  SuanliPlanLinks links;            /* a cloud instance's own; 0: the accelerator's scale-up, the plan's scale-out */
 } Offer;
-
-static double
-link_bandwidth (SuanliCatalog *catalog,
-                const char    *id)
-{
-  SuanliItem *link = id != NULL ? suanli_catalog_lookup (catalog, id) : NULL;
-  double value = 0;
-
-  if (link != NULL)
-    suanli_item_get_spec_value (link, "bandwidth_per_direction", &value);
-  return value * 1e9;
-}
 
 /* Puts @accelerator's figures into @in; FALSE when the catalog lacks what an estimate needs. */
 static gboolean
 set_accelerator (SuanliPlanInputs *in,
                  SuanliItem       *accelerator)
 {
-  double memory = 0, bandwidth = 0, tdp = 0, scale_up = 0;
+  SuanliPlanMissing missing = suanli_plan_hardware_set_accelerator (in, accelerator);
 
-  in->peak_flops = suanli_plan_inputs_peak_for (accelerator, in->compute);
-  if (in->peak_flops <= 0 || !suanli_item_get_spec_value (accelerator, "memory_bytes", &memory))
-    return FALSE;
-  if (!suanli_item_get_spec_value (accelerator, "memory_bandwidth", &bandwidth) && !suanli_plan_inputs_is_training (in))
-    return FALSE;
-  suanli_item_get_spec_value (accelerator, "tdp", &tdp);
-  in->memory_capacity = memory;
-  in->memory_bandwidth = bandwidth * 1e12;
-  in->board_power = tdp;
-  in->scale_up_bandwidth = suanli_item_get_spec_value (accelerator, "scale_up_bandwidth", &scale_up) ? scale_up * 1e9
-                                                                                                      : 31.5e9;
-  g_strlcpy (in->accelerator_id, suanli_item_get_id (accelerator), sizeof in->accelerator_id);
-  g_strlcpy (in->accelerator_name, suanli_item_get_name (accelerator), sizeof in->accelerator_name);
-  return TRUE;
+  if (in->scale_up_bandwidth == 0)
+    in->scale_up_bandwidth = SUANLI_PLAN_DEFAULT_SCALE_UP_BANDWIDTH;
+  return !(missing & (SUANLI_PLAN_MISSING_PEAK | SUANLI_PLAN_MISSING_MEMORY)) &&
+         (!(missing & SUANLI_PLAN_MISSING_MEMORY_BANDWIDTH) || suanli_plan_inputs_is_training (in));
 }
 
 /* Returns: (transfer full): an empty table of prices for SuanliSearchConstraints.prices. */
@@ -245,7 +223,7 @@ collect_offers (const SuanliPlanInputs        *base,
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(SuanliItem) item = g_list_model_get_item (G_LIST_MODEL (catalog), i);
-      Offer offer = { NULL, NULL, 8, { 0 }, 0, 0 };
+      Offer offer = { NULL, NULL, 8, { 0 }, { 0, 0 } };
 
       if (constraints->cloud_only && suanli_item_get_kind (item) == SUANLI_ITEM_KIND_CLOUD_INSTANCE)
         {
@@ -269,16 +247,7 @@ collect_offers (const SuanliPlanInputs        *base,
           offer.price.offer = item;
           offer.cloud = item;
           offer.gpus_per_node = accelerators;
-          /* The instance's own links, as the plan would resolve them (suanli-plan-inputs.c). */
-          offer.scale_up_bandwidth = link_bandwidth (catalog, suanli_item_get_part (item, "scale_up"));
-          offer.scale_out_bandwidth = link_bandwidth (catalog, suanli_item_get_part (item, "scale_out"));
-          if (offer.scale_out_bandwidth == 0)
-            {
-              double network = 0;
-
-              suanli_item_get_spec_value (item, "network_bandwidth", &network);
-              offer.scale_out_bandwidth = network / 8 * 1e9 / accelerators;
-            }
+          suanli_plan_hardware_cloud_links (catalog, item, accelerators, &offer.links);
         }
       else if (!constraints->cloud_only && suanli_item_get_kind (item) == SUANLI_ITEM_KIND_ACCELERATOR)
         {
@@ -452,13 +421,13 @@ suanli_search_run (const SuanliPlanInputs        *base,
       /* Off a cloud instance, the network is the plan's own link, or the default a plan without
        * one resolves to (suanli-plan-inputs.c). */
       if (offer->cloud == NULL && base->scale_out_from_cloud)
-        in.scale_out_bandwidth = 50e9;
+        in.scale_out_bandwidth = SUANLI_PLAN_DEFAULT_SCALE_OUT_BANDWIDTH;
       node_choices = node_counts (offer, constraints, &in.gpus_per_node);
       in.price_per_gpu_hour = offer->price.per_gpu_hour;
-      if (offer->scale_up_bandwidth > 0)
-        in.scale_up_bandwidth = offer->scale_up_bandwidth;
-      if (offer->scale_out_bandwidth > 0)
-        in.scale_out_bandwidth = offer->scale_out_bandwidth;
+      if (offer->links.scale_up_bandwidth > 0)
+        in.scale_up_bandwidth = offer->links.scale_up_bandwidth;
+      if (offer->links.scale_out_bandwidth > 0)
+        in.scale_out_bandwidth = offer->links.scale_out_bandwidth;
       for (guint k = 0; k < node_choices->len; k++)
         for (guint t = 0; t < n_tensors; t++)
           for (guint p = 0; p < n_pipelines; p++)

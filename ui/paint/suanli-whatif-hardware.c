@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-#include "suanli-plan-inputs.h"
+#include "suanli-plan-hardware.h"
 #include "suanli-whatif-hardware.h"
 
 /* The planner's precision for each of the engine's number formats (the same order). */
@@ -53,7 +53,7 @@ suanli_whatif_hardware_from_item (SuanliItem           *item,
     return FALSE;
   g_strlcpy (out->name, suanli_item_get_name (item), sizeof out->name);
   for (guint f = 0; f < SUANLI_NUMBER_N_FORMATS; f++)
-    out->flops[f] = suanli_plan_inputs_peak_for (item, precisions[f]);
+    out->flops[f] = suanli_plan_hardware_peak_for (item, precisions[f]);
   if (suanli_item_get_spec_value (item, "memory_bandwidth", &value))
     out->memory_bandwidth = value * 1e12;
   if (suanli_item_get_spec_value (item, "scale_up_bandwidth", &value))

@@ -1,0 +1,46 @@
+/* suanli-plan-hardware.h — what a catalog system gives the estimator: one accelerator's figures
+ * and the links between accelerators
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "suanli-catalog.h"
+#include "suanli-plan-inputs.h"
+
+G_BEGIN_DECLS
+
+/* The scale-up link assumed when neither the plan, its cloud instance nor the accelerator names
+ * one: PCIe 4.0 x16, 16 GT/s × 16 lanes with 128b/130b coding = 31.5 GB/s per direction. */
+#define SUANLI_PLAN_DEFAULT_SCALE_UP_BANDWIDTH 31.5e9
+/* The scale-out link assumed when none is known: InfiniBand NDR, 400 Gb/s = 50 GB/s per GPU. */
+#define SUANLI_PLAN_DEFAULT_SCALE_OUT_BANDWIDTH 50e9
+
+/* The figures an accelerator may lack (suanli_plan_hardware_set_accelerator). */
+typedef enum {
+  SUANLI_PLAN_MISSING_PEAK             = 1 << 0, /* the dense rate of the compute precision */
+  SUANLI_PLAN_MISSING_MEMORY           = 1 << 1,
+  SUANLI_PLAN_MISSING_MEMORY_BANDWIDTH = 1 << 2,
+  SUANLI_PLAN_MISSING_TDP              = 1 << 3,
+} SuanliPlanMissing;
+
+/* A cloud instance's own links, B/s per direction per GPU; 0 where the catalog gives none. */
+typedef struct
+{
+  double scale_up_bandwidth;
+  double scale_out_bandwidth;
+} SuanliPlanLinks;
+
+double            suanli_plan_hardware_peak_for         (SuanliItem       *accelerator,
+                                                         SuanliPrecision   precision);
+const char       *suanli_plan_hardware_peak_key         (SuanliPrecision   precision);
+gboolean          suanli_plan_link_bandwidth            (SuanliItem       *link,
+                                                         double           *bandwidth);
+SuanliPlanMissing suanli_plan_hardware_set_accelerator  (SuanliPlanInputs *in,
+                                                         SuanliItem       *accelerator);
+void              suanli_plan_hardware_cloud_links      (SuanliCatalog    *catalog,
+                                                         SuanliItem       *cloud,
+                                                         double            gpus_per_node,
+                                                         SuanliPlanLinks  *links);
+
+G_END_DECLS
