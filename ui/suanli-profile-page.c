@@ -13,7 +13,6 @@
  */
 #include "config.h"
 
-#include <math.h>
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
@@ -26,12 +25,11 @@
 #include "suanli-flame.h"
 #include "suanli-flame-graph.h"
 #include "suanli-job-match.h"
-#include "suanli-json-writer.h"
-#include "suanli-live-dialog.h"
 #include "suanli-plan-comparison.h"
 #include "suanli-plan-inputs.h"
 #include "suanli-plan-name.h"
-#include "suanli-profile-page.h"
+#include "suanli-profile-common.h"
+#include "suanli-profile-page-private.h"
 #include "suanli-recent-menu.h"
 #include "suanli-stat-row.h"
 #include "suanli-stats-table.h"
@@ -44,105 +42,12 @@
 #define GATHER_MS      150     /* files opened within this long of each other are read together */
 #define MAX_ARGS_SHOWN 12
 
-/* The columns of the ranks table; the last says how the rank compares with the median one. */
-enum { RANK_NUMBER, RANK_FILE, RANK_STEPS, RANK_MEDIAN, RANK_SLOWEST, RANK_BUSY, RANK_COMPUTE, RANK_COMM, RANK_AGAINST,
-       N_RANK_COLUMNS };
-
 static const struct { const char *title; float xalign; } rank_columns[N_RANK_COLUMNS] = {
   { N_("Rank"), 0 }, { N_("File"), 0 }, { N_("Steps"), 1 }, { N_("Median Step"), 1 }, { N_("Slowest Step"), 1 },
   { N_("GPU Busy"), 1 }, { N_("Compute"), 1 }, { N_("Communication"), 1 }, { N_("Against the Median"), 0 },
 };
 
-struct _SuanliProfilePage
-{
-  SuanliPage            parent_instance;
-
-  GtkStack             *stack;
-  GtkLabel             *loading_label;
-  GtkProgressBar       *progress;
-  GtkLabel             *title_label;
-  GtkLabel             *subtitle_label;
-  GtkLabel             *summary_label;
-  SuanliTimeline       *timeline;
-  GtkLabel             *details_label;
-  GtkStack             *views;
-  SuanliFlameGraph     *flame_graph;
-  GtkToggleButton      *gpu_toggle;
-  GtkToggleButton      *icicle_toggle;
-  GtkToggleButton      *category_toggle;
-  GtkToggleButton      *time_order_toggle;
-  GtkToggleButton      *steps_toggle;     /* frames differing by a step number kept apart */
-  GtkLabel             *breadcrumb_label;
-  GtkLabel             *match_label;
-  GtkSearchEntry       *flame_search;
-  SuanliStatsTable     *kernels_table;
-  SuanliWhatifView     *whatif_view;
-  SuanliStatsTable     *operators_table;
-  SuanliStatsTable     *range_table;
-  GtkSearchEntry       *timeline_search;
-  GtkLabel             *search_count_label;
-
-  GCancellable         *loading;
-  GPtrArray            *pending;         /* of GFile, gathered before a load */
-  guint                 gather_source;
-  GtkFileChooserNative *open_dialog;
-  GtkFileChooserNative *export_dialog;
-  GtkWidget            *plan_box;
-  GtkLabel             *plan_label;
-  GtkLabel             *plan_warning;
-  GtkFlowBox           *plan_figures;
-  char                 *plan_text;       /* the comparison shown, as text */
-  double                measured_mfu;    /* what the last comparison implied; 0: none */
-  SuanliPlan           *watched_plan;    /* the workspace's plan, whose changes redo the comparison */
-  GtkWidget            *job_box;         /* shown instead when the trace is of another job */
-  GtkLabel             *job_label;
-  GtkWidget            *plan_from_trace_button;
-  char                 *trace_accelerator;   /* the catalog's id of what the trace ran on, or NULL */
-  guint                 trace_gpus;          /* and how many */
-  GtkFileChooserNative *plan_dialog;
-  gboolean              tables_split_set;   /* the next position change is the page's own */
-  gboolean              tables_dragged;     /* the user has moved the tables' handle */
-  SuanliTrace          *baseline;        /* another trace the flame graph is compared with, or NULL */
-  GtkButton            *compare_button;
-  GtkFileChooserNative *compare_dialog;
-  GtkWindow            *live_dialog;     /* Live…, once opened; it lives as long as it is open */
-  GCancellable         *baseline_loading;
-  GtkMenuButton        *recent_button;
-  GtkMenuButton        *empty_recent_button;
-  GPtrArray            *loading_files;   /* of GFile: what the load in progress reads */
-  char                 *flame_wanted;    /* what the flame graph should show (see update_flame) */
-  GtkSpinner           *flame_spinner;
-  GtkWidget            *jump_button;
-  GtkDrawingArea       *breakdown_area;
-  SuanliStackedBar     *breakdown;       /* where GPU time went, all GPUs together */
-  SuanliTraceFigures   *figures;         /* of the trace shown, once worked out */
-  guint                 working_out;     /* figures on their way from worker threads */
-  GtkStackPage         *ranks_page;
-  GtkLabel             *ranks_note;
-  GtkBox               *ranks_header;
-  GtkListBox           *ranks_list;
-  GtkLabel             *rank_label;
-  GtkDropDown          *rank_dropdown;
-  GtkLabel             *baseline_rank_label;
-  GtkDropDown          *baseline_rank_dropdown;
-  GtkLabel             *comparison_label;
-  GtkSizeGroup         *rank_column_widths[N_RANK_COLUMNS];
-  GArray               *ranks;           /* SuanliRankStats of the trace shown, by group; NULL for one rank */
-  guint                 compared_group;  /* the rank whose flame is shown against baseline_group's, or */
-  guint                 baseline_group;  /* SUANLI_FLAME_ALL_GROUPS for both when ranks are not compared */
-};
-
 G_DEFINE_FINAL_TYPE (SuanliProfilePage, suanli_profile_page, SUANLI_TYPE_PAGE)
-
-static void
-show_toast (SuanliProfilePage *self,
-            const char        *message)
-{
-  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
-
-  if (overlay != NULL)
-    adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (message));
-}
 
 static const char * const trace_suffixes[] = { ".json", ".json.gz", ".gz", ".folded", ".collapsed", NULL };
 
@@ -163,23 +68,6 @@ workspace_trace (SuanliProfilePage *self)
   SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
 
   return workspace != NULL ? suanli_workspace_get_trace (workspace) : NULL;
-}
-
-/* "rank0.json, rank1.json" — the files of the trace. */
-static char *
-files_text (SuanliTrace *trace)
-{
-  g_autoptr(GString) text = g_string_new (NULL);
-
-  for (guint g = 0; g < suanli_trace_get_n_groups (trace); g++)
-    {
-      g_autofree char *base = g_path_get_basename (suanli_trace_get_string (trace, suanli_trace_get_group (trace, g)->name));
-
-      if (g > 0)
-        g_string_append (text, ", ");
-      g_string_append (text, base);
-    }
-  return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
 /* The files' full paths, one a line: the title shows their names only. */
@@ -659,178 +547,6 @@ compare_with_plan (SuanliProfilePage *self)
   show_other_job (self, match != NULL && !match->same_job ? match : NULL);
 }
 
-/* Plan with This (What If…): the plan takes the projection's accelerator and GPU count, and its
- * projected MFU as the plan's, so that its estimate starts from a measured step. */
-static void
-on_use_projection (SuanliProfilePage *self,
-                   const char        *accelerator,
-                   guint              gpus,
-                   double             mfu)
-{
-  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
-  guint per_node = gpus > 8 && gpus % 8 == 0 ? 8 : gpus;
-  char number[G_ASCII_DTOSTR_BUF_SIZE];
-  g_autofree char *data = NULL;
-
-  if (workspace == NULL || gpus == 0 || mfu <= 0 || mfu > 1)
-    return;
-  data = g_strdup_printf ("{\"system\": {\"accelerator\": \"%s\", \"gpus_per_node\": %u, \"nodes\": %u, "
-                          "\"cloud_instance\": null}, \"assumptions\": {\"mfu\": %s, \"mfu_reference\": \"bf16\"}}",
-                          accelerator, per_node, gpus / per_node,
-                          g_ascii_formatd (number, sizeof number, "%.4f", mfu));
-  if (suanli_plan_apply_merge_patch_data (suanli_workspace_get_plan (workspace), data, NULL))
-    show_toast (self, _("The plan now uses the projected hardware and MFU"));
-}
-
-/* Plan for This Hardware: the plan keeps its model and workload, and takes the trace's accelerator
- * and GPU count (eight to a node when they split so); a split of the model the new count cannot
- * take is dropped for plain data parallelism. */
-static void
-plan_from_trace_action (GtkWidget  *widget,
-                        const char *action_name,
-                        GVariant   *parameter)
-{
-  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
-  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
-  SuanliPlan *plan = workspace != NULL ? suanli_workspace_get_plan (workspace) : NULL;
-  g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
-  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonNode) patch = NULL;
-  SuanliPlanInputs inputs = { 0 };
-  guint gpus = self->trace_gpus, per_node = gpus > 8 && gpus % 8 == 0 ? 8 : gpus;
-  gboolean split_fits = TRUE;
-  g_autofree char *done = NULL;
-
-  if (plan == NULL || self->trace_accelerator == NULL || gpus == 0)
-    return;
-  if (suanli_plan_inputs_resolve (plan, suanli_workspace_get_catalog (workspace), &inputs, errors, warnings))
-    split_fits = fmod ((double) gpus, MAX (1, inputs.tensor * inputs.pipeline)) == 0;
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "system");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "accelerator");
-  json_builder_add_string_value (builder, self->trace_accelerator);
-  json_builder_set_member_name (builder, "gpus_per_node");
-  json_builder_add_int_value (builder, per_node);
-  json_builder_set_member_name (builder, "nodes");
-  json_builder_add_int_value (builder, gpus / per_node);
-  json_builder_set_member_name (builder, "cloud_instance");   /* its GPUs are another accelerator's */
-  json_builder_add_null_value (builder);
-  json_builder_end_object (builder);
-  if (!split_fits)
-    {
-      json_builder_set_member_name (builder, "parallelism");
-      json_builder_begin_object (builder);
-      for (const char * const *key = (const char * const[]) { "tensor", "pipeline", "data", "virtual_stages", NULL };
-           *key != NULL; key++)
-        {
-          json_builder_set_member_name (builder, *key);
-          json_builder_add_null_value (builder);
-        }
-      json_builder_end_object (builder);
-    }
-  json_builder_end_object (builder);
-  patch = json_builder_get_root (builder);
-  suanli_plan_apply_merge_patch (plan, patch);
-  done = g_strdup_printf (_("The plan now runs on the trace's %u GPUs (undo in the planner)"), gpus);
-  show_toast (self, done);
-}
-
-/* Opens @file as the workspace's plan, to set the trace against. */
-gboolean
-suanli_profile_page_open_plan (SuanliProfilePage  *self,
-                               GFile              *file,
-                               GError            **error)
-{
-  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
-  g_autoptr(SuanliPlan) loaded = suanli_plan_new_from_file (file, error);
-  g_autofree char *uri = NULL;
-
-  if (loaded == NULL)
-    return FALSE;
-  suanli_plan_replace (suanli_workspace_get_plan (workspace), loaded);
-  /* The planner's Save now writes this file, not the one it showed before. */
-  suanli_workspace_set_plan_file (workspace, file);
-  uri = g_file_get_uri (file);
-  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
-  return TRUE;
-}
-
-/* A file dialog's answer: the file chosen goes to @use, and what goes wrong to a toast. */
-static void
-use_chosen_file (GtkNativeDialog   *dialog,
-                 int                response,
-                 SuanliProfilePage *self,
-                 gboolean         (*use) (SuanliProfilePage *, GFile *, GError **))
-{
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (response != GTK_RESPONSE_ACCEPT)
-    return;
-  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-  if (!use (self, file, &error))
-    show_toast (self, error->message);
-}
-
-static void
-on_plan_response (GtkNativeDialog   *dialog,
-                  int                response,
-                  SuanliProfilePage *self)
-{
-  use_chosen_file (dialog, response, self, suanli_profile_page_open_plan);
-}
-
-static GtkFileChooserNative *new_file_dialog (SuanliProfilePage    *self,
-                                              const char           *title,
-                                              GtkFileChooserAction  action,
-                                              const char           *accept,
-                                              gboolean              several,
-                                              GCallback             respond);
-
-static void
-open_plan_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *parameter)
-{
-  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
-
-  if (self->plan_dialog == NULL)
-    {
-      g_autoptr(GtkFileFilter) plans = gtk_file_filter_new ();
-
-      self->plan_dialog = new_file_dialog (self, _("Open Plan"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), FALSE,
-                                           G_CALLBACK (on_plan_response));
-      gtk_file_filter_set_name (plans, _("Plans"));
-      gtk_file_filter_add_pattern (plans, "*.suanli-plan");
-      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->plan_dialog), plans);
-    }
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->plan_dialog));
-}
-
-static void
-use_measured_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *parameter)
-{
-  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
-  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
-  g_autofree char *data = NULL;
-  char number[SUANLI_JSON_NUMBER_SIZE];
-
-  if (!(self->measured_mfu >= SUANLI_PLAN_MIN_SHARE) || self->measured_mfu > 1)
-    {
-      show_toast (self, _("The measured step implies no usable MFU"));
-      return;
-    }
-  /* Four decimals: more than a measurement says. */
-  suanli_json_format_number (round (self->measured_mfu * 1e4) / 1e4, number);
-  data = g_strdup_printf ("{\"assumptions\": {\"mfu\": %s}}", number);
-  if (workspace != NULL && suanli_plan_apply_merge_patch_data (suanli_workspace_get_plan (workspace), data, NULL))
-    show_toast (self, _("The plan now assumes the measured MFU"));
-}
-
 /* The workspace's plan, watched for changes (or another plan set in its place). */
 static void
 watch_plan (SuanliProfilePage *self)
@@ -1025,7 +741,7 @@ set_comparison (SuanliProfilePage *self,
   self->baseline_group = baseline_group;
   if (baseline != NULL)
     {
-      g_autofree char *files = files_text (baseline);
+      g_autofree char *files = suanli_profile_files_text (baseline);
 
       text = g_strdup_printf (_("against “%s”"), files);
     }
@@ -1152,7 +868,7 @@ show_trace (SuanliProfilePage *self)
       return;
     }
   {
-    g_autofree char *title = files_text (trace);
+    g_autofree char *title = suanli_profile_files_text (trace);
     g_autofree char *subtitle = subtitle_text (trace);
 
     gtk_label_set_text (self->title_label, title);
@@ -1289,14 +1005,6 @@ on_timeline_search_previous (SuanliProfilePage *self)
   gtk_widget_activate_action (GTK_WIDGET (self->timeline), "timeline.previous-match", NULL);
 }
 
-static void
-previous_match_action (GtkWidget  *widget,
-                       const char *action_name,
-                       GVariant   *parameter)
-{
-  on_timeline_search_previous (SUANLI_PROFILE_PAGE (widget));
-}
-
 /* A row picked in a table: its name is searched for in the timeline and the flame graph, so
  * both show where it is. */
 static void
@@ -1309,16 +1017,6 @@ on_row_selected (SuanliProfilePage *self,
   gtk_editable_set_text (GTK_EDITABLE (self->flame_search), name);
   on_timeline_search_changed (self);
   on_flame_search_changed (self);
-}
-
-static void
-search_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
-
-  gtk_widget_grab_focus (GTK_WIDGET (self->timeline_search));
 }
 
 /* Every slice that overlaps [@from, @to), by name: count, and the time inside the range (total,
@@ -1540,7 +1238,7 @@ on_loaded (GObject      *source,
   if (trace == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        show_toast (self, error->message);
+        suanli_profile_toast (GTK_WIDGET (self), error->message);
       show_trace (self);   /* back to what was shown before */
       return;
     }
@@ -1556,7 +1254,7 @@ on_loaded (GObject      *source,
       g_autofree char *message = g_strdup_printf (ngettext ("%s (and %u more warning)", "%s (and %u more warnings)", warnings->len - 1),
                                                   (const char *) g_ptr_array_index (warnings, 0), warnings->len - 1);
 
-      show_toast (self, warnings->len == 1 ? g_ptr_array_index (warnings, 0) : message);
+      suanli_profile_toast (GTK_WIDGET (self), warnings->len == 1 ? g_ptr_array_index (warnings, 0) : message);
     }
   /* The loader worked the figures out as it read: shown with the trace, not a frame later. */
   g_clear_pointer (&self->figures, suanli_trace_figures_free);
@@ -1703,34 +1401,12 @@ on_open_response (GtkNativeDialog   *dialog,
                   int                response,
                   SuanliProfilePage *self)
 {
-  g_autoptr(GListModel) files = NULL;
-  g_autoptr(GPtrArray) array = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) array = NULL;
 
   if (response != GTK_RESPONSE_ACCEPT)
     return;
-  files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
-  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
-    g_ptr_array_add (array, g_list_model_get_item (files, i));
+  array = suanli_profile_chosen_files (dialog);
   suanli_profile_page_open_files (self, (GFile * const *) array->pdata, array->len);
-}
-
-/* A modal file dialog over the page's window; @respond gets its answer. */
-static GtkFileChooserNative *
-new_file_dialog (SuanliProfilePage    *self,
-                 const char           *title,
-                 GtkFileChooserAction  action,
-                 const char           *accept,
-                 gboolean              several,
-                 GCallback             respond)
-{
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (title, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                                              action, accept, _("_Cancel"));
-
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (dialog), several);
-  g_signal_connect (dialog, "response", respond, self);
-  return dialog;
 }
 
 static void
@@ -1745,8 +1421,8 @@ open_action (GtkWidget  *widget,
       g_autoptr(GtkFileFilter) traces = gtk_file_filter_new ();
       g_autoptr(GtkFileFilter) everything = gtk_file_filter_new ();
 
-      self->open_dialog = new_file_dialog (self, _("Open Traces"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), TRUE,
-                                           G_CALLBACK (on_open_response));
+      self->open_dialog = suanli_profile_file_dialog_new (GTK_WIDGET (self), _("Open Traces"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), TRUE,
+                                           G_CALLBACK (on_open_response), self);
       gtk_file_filter_set_name (traces, _("Traces"));
       for (const char * const *pattern = (const char * const[]) { "*.json", "*.json.gz", "*.gz", "*.folded", "*.suanli-capture",
                                                                   "*.collapsed", "*.txt", NULL };
@@ -1758,67 +1434,6 @@ open_action (GtkWidget  *widget,
       gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->open_dialog), everything);
     }
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->open_dialog));
-}
-
-/* The header's zoom buttons act on the view in front. */
-static void
-zoom_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
-  gboolean flame = g_str_equal (gtk_stack_get_visible_child_name (self->views), "flame");
-
-  if (g_str_equal (action_name, "profile.zoom-in"))
-    gtk_widget_activate_action (GTK_WIDGET (self->timeline), "timeline.zoom-in", NULL);
-  else if (g_str_equal (action_name, "profile.zoom-out"))
-    gtk_widget_activate_action (flame ? GTK_WIDGET (self->flame_graph) : GTK_WIDGET (self->timeline),
-                                flame ? "flame-graph.zoom-out" : "timeline.zoom-out", NULL);
-  else if (g_str_equal (action_name, "profile.reset"))
-    gtk_widget_activate_action (flame ? GTK_WIDGET (self->flame_graph) : GTK_WIDGET (self->timeline),
-                                flame ? "flame-graph.reset" : "timeline.reset", NULL);
-  else
-    gtk_widget_activate_action (GTK_WIDGET (self->flame_graph), "flame-graph.zoom-out", NULL);
-}
-
-/**
- * suanli_profile_page_export_view:
- *
- * Writes the timeline or the flame graph, whichever is in front, as it is shown (in the light
- * style) to @file: SVG when its name ends in .svg, else PNG. The file is replaced whole or not
- * at all.
- */
-gboolean
-suanli_profile_page_export_view (SuanliProfilePage  *self,
-                                 GFile              *file,
-                                 GError            **error)
-{
-  if (g_str_equal (gtk_stack_get_visible_child_name (self->views), "flame"))
-    return suanli_flame_graph_export (self->flame_graph, file, error);
-  return suanli_timeline_export (self->timeline, file, error);
-}
-
-static void
-on_export_response (GtkNativeDialog   *dialog,
-                    int                response,
-                    SuanliProfilePage *self)
-{
-  use_chosen_file (dialog, response, self, suanli_profile_page_export_view);
-}
-
-static void
-export_view_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
-{
-  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
-  gboolean flame = g_str_equal (gtk_stack_get_visible_child_name (self->views), "flame");
-
-  if (self->export_dialog == NULL)
-    self->export_dialog = new_file_dialog (self, _("Export the View"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), FALSE,
-                                           G_CALLBACK (on_export_response));
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->export_dialog), flame ? "flame-graph.svg" : "timeline.svg");
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->export_dialog));
 }
 
 static void
@@ -1836,7 +1451,7 @@ on_baseline_loaded (GObject      *source,
   if (trace == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        show_toast (self, error->message);
+        suanli_profile_toast (GTK_WIDGET (self), error->message);
       return;
     }
   suanli_profile_page_set_baseline (self, trace);
@@ -1862,15 +1477,12 @@ on_compare_response (GtkNativeDialog   *dialog,
                      int                response,
                      SuanliProfilePage *self)
 {
-  g_autoptr(GListModel) files = NULL;
-  g_autoptr(GPtrArray) array = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) array = NULL;
   g_autoptr(SuanliTraceLoader) loader = NULL;
 
   if (response != GTK_RESPONSE_ACCEPT)
     return;
-  files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
-  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
-    g_ptr_array_add (array, g_list_model_get_item (files, i));
+  array = suanli_profile_chosen_files (dialog);
   if (self->baseline_loading != NULL)
     g_cancellable_cancel (self->baseline_loading);
   g_clear_object (&self->baseline_loading);
@@ -1894,8 +1506,8 @@ compare_action (GtkWidget  *widget,
       return;
     }
   if (self->compare_dialog == NULL)
-    self->compare_dialog = new_file_dialog (self, _("Compare With Another Trace"), GTK_FILE_CHOOSER_ACTION_OPEN,
-                                            _("_Compare"), TRUE, G_CALLBACK (on_compare_response));
+    self->compare_dialog = suanli_profile_file_dialog_new (GTK_WIDGET (self), _("Compare With Another Trace"), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                            _("_Compare"), TRUE, G_CALLBACK (on_compare_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->compare_dialog));
 }
 
@@ -1907,25 +1519,6 @@ open_recent_action (GtkWidget  *widget,
   g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (parameter, NULL));
 
   suanli_profile_page_open_files (SUANLI_PROFILE_PAGE (widget), &file, 1);
-}
-
-static void
-jump_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  gtk_widget_activate_action (GTK_WIDGET (SUANLI_PROFILE_PAGE (widget)->timeline), "timeline.jump-to-linked", NULL);
-}
-
-static void
-cancel_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
-
-  if (self->loading != NULL)
-    g_cancellable_cancel (self->loading);
 }
 
 /* Files dropped on the page open as one trace. */
@@ -1959,36 +1552,6 @@ suanli_profile_page_constructed (GObject *object)
   watch_plan (self);
 }
 
-/**
- * suanli_profile_page_open_live:
- *
- * Live…: the window listing this machine's profilable jobs, one capture of which the page shows
- * growing. Returns: (transfer none): the window, presented.
- */
-GtkWindow *
-suanli_profile_page_open_live (SuanliProfilePage *self)
-{
-  if (self->live_dialog == NULL)
-    {
-      self->live_dialog = GTK_WINDOW (suanli_live_dialog_new (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))),
-                                                              suanli_page_get_workspace (SUANLI_PAGE (self))));
-      g_object_add_weak_pointer (G_OBJECT (self->live_dialog), (gpointer *) &self->live_dialog);
-      gtk_window_set_hide_on_close (self->live_dialog, TRUE);
-    }
-  else
-    suanli_live_dialog_refresh (SUANLI_LIVE_DIALOG (self->live_dialog));
-  gtk_window_present (self->live_dialog);
-  return self->live_dialog;
-}
-
-static void
-live_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  suanli_profile_page_open_live (SUANLI_PROFILE_PAGE (widget));
-}
-
 static void
 suanli_profile_page_dispose (GObject *object)
 {
@@ -2003,20 +1566,9 @@ suanli_profile_page_dispose (GObject *object)
   g_clear_handle_id (&self->gather_source, g_source_remove);
   g_clear_pointer (&self->pending, g_ptr_array_unref);
   g_clear_pointer (&self->loading_files, g_ptr_array_unref);
-  if (self->open_dialog != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->open_dialog));
-  g_clear_object (&self->open_dialog);
-  if (self->export_dialog != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->export_dialog));
-  g_clear_object (&self->export_dialog);
-  if (self->live_dialog != NULL)
-    gtk_window_destroy (self->live_dialog);
-  if (self->compare_dialog != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->compare_dialog));
-  g_clear_object (&self->compare_dialog);
-  if (self->plan_dialog != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->plan_dialog));
-  g_clear_object (&self->plan_dialog);
+  suanli_profile_file_dialog_destroy (&self->open_dialog);
+  suanli_profile_file_dialog_destroy (&self->compare_dialog);
+  _suanli_profile_page_actions_dispose (self);
   g_clear_pointer (&self->trace_accelerator, g_free);
   if (self->baseline_loading != NULL)
     g_cancellable_cancel (self->baseline_loading);
@@ -2053,6 +1605,7 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   g_type_ensure (SUANLI_TYPE_STATS_TABLE);
   g_type_ensure (SUANLI_TYPE_WHATIF_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/suanli/Suanli/ui/suanli-profile-page.ui");
+  _suanli_profile_page_class_actions_init (widget_class);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, stack);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, loading_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, progress);
@@ -2080,12 +1633,7 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_timeline_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_timeline_search_activate);
   gtk_widget_class_bind_template_callback (widget_class, on_timeline_search_previous);
-  gtk_widget_class_install_action (widget_class, "profile.search", NULL, search_action);
-  gtk_widget_class_install_action (widget_class, "profile.export-view", NULL, export_view_action);
-  gtk_widget_class_install_action (widget_class, "profile.use-measured", NULL, use_measured_action);
   gtk_widget_class_install_action (widget_class, "profile.compare", NULL, compare_action);
-  gtk_widget_class_install_action (widget_class, "profile.jump", NULL, jump_action);
-  gtk_widget_class_install_action (widget_class, "profile.live", NULL, live_action);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, jump_button);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, breakdown_area);
   gtk_widget_class_install_action (widget_class, "profile.open-recent", "s", open_recent_action);
@@ -2102,11 +1650,6 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, job_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_from_trace_button);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, whatif_view);
-  gtk_widget_class_bind_template_callback (widget_class, on_use_projection);
-  gtk_widget_class_install_action (widget_class, "profile.plan-from-trace", NULL, plan_from_trace_action);
-  gtk_widget_class_install_action (widget_class, "profile.open-plan", NULL, open_plan_action);
-  gtk_widget_class_install_action (widget_class, "profile.previous-match", NULL, previous_match_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "profile.search", NULL);
   gtk_widget_class_bind_template_callback (widget_class, on_slice_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_view_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_flame_kind_toggled);
@@ -2118,12 +1661,7 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, category_toggle);
   gtk_widget_class_bind_template_callback (widget_class, on_flame_focus_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_flame_search_changed);
-  gtk_widget_class_install_action (widget_class, "profile.zoom-in", NULL, zoom_action);
-  gtk_widget_class_install_action (widget_class, "profile.zoom-out", NULL, zoom_action);
-  gtk_widget_class_install_action (widget_class, "profile.reset", NULL, zoom_action);
-  gtk_widget_class_install_action (widget_class, "profile.flame-zoom-out", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "profile.open", NULL, open_action);
-  gtk_widget_class_install_action (widget_class, "profile.cancel", NULL, cancel_action);
   gtk_widget_class_install_action (widget_class, "profile.compare-ranks", NULL, compare_ranks_action);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, ranks_page);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, ranks_note);

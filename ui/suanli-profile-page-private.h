@@ -1,0 +1,109 @@
+/* suanli-profile-page-private.h — the profiler page's fields, for the files that make it up
+ *
+ * suanli-profile-page.c shows the trace; suanli-profile-page-actions.c holds its actions and their
+ * dialogs. Only these two include this header.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "suanli-bar-area.h"
+#include "suanli-flame-graph.h"
+#include "suanli-page.h"
+#include "suanli-profile-page.h"
+#include "suanli-stats-table.h"
+#include "suanli-timeline.h"
+#include "suanli-trace-figures.h"
+#include "suanli-whatif-view.h"
+
+G_BEGIN_DECLS
+
+/* The columns of the ranks table; the last says how the rank compares with the median one. */
+enum { RANK_NUMBER, RANK_FILE, RANK_STEPS, RANK_MEDIAN, RANK_SLOWEST, RANK_BUSY, RANK_COMPUTE, RANK_COMM, RANK_AGAINST,
+       N_RANK_COLUMNS };
+
+struct _SuanliProfilePage
+{
+  SuanliPage            parent_instance;
+
+  GtkStack             *stack;
+  GtkLabel             *loading_label;
+  GtkProgressBar       *progress;
+  GtkLabel             *title_label;
+  GtkLabel             *subtitle_label;
+  GtkLabel             *summary_label;
+  SuanliTimeline       *timeline;
+  GtkLabel             *details_label;
+  GtkStack             *views;
+  SuanliFlameGraph     *flame_graph;
+  GtkToggleButton      *gpu_toggle;
+  GtkToggleButton      *icicle_toggle;
+  GtkToggleButton      *category_toggle;
+  GtkToggleButton      *time_order_toggle;
+  GtkToggleButton      *steps_toggle;     /* frames differing by a step number kept apart */
+  GtkLabel             *breadcrumb_label;
+  GtkLabel             *match_label;
+  GtkSearchEntry       *flame_search;
+  SuanliStatsTable     *kernels_table;
+  SuanliWhatifView     *whatif_view;
+  SuanliStatsTable     *operators_table;
+  SuanliStatsTable     *range_table;
+  GtkSearchEntry       *timeline_search;
+  GtkLabel             *search_count_label;
+
+  GCancellable         *loading;
+  GPtrArray            *pending;         /* of GFile, gathered before a load */
+  guint                 gather_source;
+  GtkFileChooserNative *open_dialog;
+  GtkFileChooserNative *export_dialog;
+  GtkWidget            *plan_box;
+  GtkLabel             *plan_label;
+  GtkLabel             *plan_warning;
+  GtkFlowBox           *plan_figures;
+  char                 *plan_text;       /* the comparison shown, as text */
+  double                measured_mfu;    /* what the last comparison implied; 0: none */
+  SuanliPlan           *watched_plan;    /* the workspace's plan, whose changes redo the comparison */
+  GtkWidget            *job_box;         /* shown instead when the trace is of another job */
+  GtkLabel             *job_label;
+  GtkWidget            *plan_from_trace_button;
+  char                 *trace_accelerator;   /* the catalog's id of what the trace ran on, or NULL */
+  guint                 trace_gpus;          /* and how many */
+  GtkFileChooserNative *plan_dialog;
+  gboolean              tables_split_set;   /* the next position change is the page's own */
+  gboolean              tables_dragged;     /* the user has moved the tables' handle */
+  SuanliTrace          *baseline;        /* another trace the flame graph is compared with, or NULL */
+  GtkButton            *compare_button;
+  GtkFileChooserNative *compare_dialog;
+  GtkWindow            *live_dialog;     /* Live…, once opened; it lives as long as it is open */
+  GCancellable         *baseline_loading;
+  GtkMenuButton        *recent_button;
+  GtkMenuButton        *empty_recent_button;
+  GPtrArray            *loading_files;   /* of GFile: what the load in progress reads */
+  char                 *flame_wanted;    /* what the flame graph should show (see update_flame) */
+  GtkSpinner           *flame_spinner;
+  GtkWidget            *jump_button;
+  GtkDrawingArea       *breakdown_area;
+  SuanliStackedBar     *breakdown;       /* where GPU time went, all GPUs together */
+  SuanliTraceFigures   *figures;         /* of the trace shown, once worked out */
+  guint                 working_out;     /* figures on their way from worker threads */
+  GtkStackPage         *ranks_page;
+  GtkLabel             *ranks_note;
+  GtkBox               *ranks_header;
+  GtkListBox           *ranks_list;
+  GtkLabel             *rank_label;
+  GtkDropDown          *rank_dropdown;
+  GtkLabel             *baseline_rank_label;
+  GtkDropDown          *baseline_rank_dropdown;
+  GtkLabel             *comparison_label;
+  GtkSizeGroup         *rank_column_widths[N_RANK_COLUMNS];
+  GArray               *ranks;           /* SuanliRankStats of the trace shown, by group; NULL for one rank */
+  guint                 compared_group;  /* the rank whose flame is shown against baseline_group's, or */
+  guint                 baseline_group;  /* SUANLI_FLAME_ALL_GROUPS for both when ranks are not compared */
+};
+
+void _suanli_profile_page_class_actions_init (GtkWidgetClass    *widget_class);
+void _suanli_profile_page_actions_dispose    (SuanliProfilePage *self);
+
+G_END_DECLS
