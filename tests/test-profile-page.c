@@ -15,6 +15,7 @@
 #include "suanli-device-match.h"
 #include "suanli-estimate.h"
 #include "suanli-flame-graph.h"
+#include "suanli-flame-view.h"
 #include "suanli-import.h"
 #include "suanli-inject.h"
 #include "suanli-live-dialog.h"
@@ -120,17 +121,23 @@ span (Fixture *fixture)
   return to - from;
 }
 
+static SuanliFlameView *
+flame_view (Fixture *fixture)
+{
+  return SUANLI_FLAME_VIEW (suanli_profile_page_get_flame_view (fixture->page));
+}
+
 static gboolean
 flame_ready (gpointer data)
 {
-  return suanli_profile_page_flame_is_ready (SUANLI_PROFILE_PAGE (data));
+  return suanli_flame_view_is_ready (SUANLI_FLAME_VIEW (data));
 }
 
 /* The flame graph is worked out on a worker thread: wait for it. */
 static void
 wait_for_flame (Fixture *fixture)
 {
-  suanli_test_await (flame_ready, fixture->page);
+  suanli_test_await (flame_ready, flame_view (fixture));
 }
 
 /* Whether the menu of the page's recent-traces button lists @label. */
@@ -490,7 +497,7 @@ static void
 test_flame_graph (Fixture       *fixture,
                   gconstpointer  data)
 {
-  SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_profile_page_get_flame_graph (fixture->page));
+  SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_flame_view_get_graph (flame_view (fixture)));
   GtkWidget *search = find_search_entry (GTK_WIDGET (fixture->page), _("Search frames"));
   GtkWidget *gpu = suanli_test_find_label (GTK_WIDGET (fixture->page), _("GPU Time"));
   g_autofree char *matched = g_strdup_printf (_("%.1f%% matched"), 100.0 * 240 / 798);
@@ -729,7 +736,7 @@ test_range (Fixture       *fixture,
 {
   SuanliStatsTable *range = SUANLI_STATS_TABLE (suanli_profile_page_get_range_table (fixture->page));
   SuanliStatsTable *kernels = SUANLI_STATS_TABLE (suanli_profile_page_get_table (fixture->page, FALSE));
-  SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_profile_page_get_flame_graph (fixture->page));
+  SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_flame_view_get_graph (flame_view (fixture)));
   g_autofree char *name = g_strdup_printf ("profiler-range-light-%s", suanli_test_language_tag ());
   g_autofree char *range_csv = NULL;
   g_autofree char *kernels_csv = NULL;
@@ -808,7 +815,7 @@ test_tables (Fixture       *fixture,
   g_assert_true (suanli_stats_table_select (kernels, "ampere_sgemm_128x64_tn"));
   {
     g_autofree char *two = g_strdup_printf (ngettext ("%llu match", "%llu matches", 2), 2ULL);
-    SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_profile_page_get_flame_graph (fixture->page));
+    SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_flame_view_get_graph (flame_view (fixture)));
 
     g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (fixture->page), two));
     g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (find_search_entry (GTK_WIDGET (fixture->page),
@@ -1067,14 +1074,14 @@ test_flame_diff (Fixture       *fixture,
     "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::linear\",\"pid\":7,\"tid\":70,\"ts\":10,\"dur\":300000}]}";
   g_autoptr(SuanliTrace) baseline = suanli_trace_new ();
   g_autoptr(GInputStream) stream = g_memory_input_stream_new_from_data (before, -1, NULL);
-  SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_profile_page_get_flame_graph (fixture->page));
+  SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_flame_view_get_graph (flame_view (fixture)));
   g_autofree char *name = g_strdup_printf ("profiler-flame-diff-light-%s", suanli_test_language_tag ());
   SuanliImportStats stats = { 0 };
   SuanliFlame *flame;
   const SuanliFlameNode *linear;
 
   g_assert_true (suanli_import_stream (baseline, stream, "before.json", &stats, NULL, NULL));
-  suanli_profile_page_set_baseline (fixture->page, baseline);
+  suanli_flame_view_set_baseline (flame_view (fixture), baseline);
   wait_for_flame (fixture);
   flame = suanli_flame_graph_get_flame (graph);
   g_assert_true (suanli_flame_is_differential (flame));
@@ -1089,7 +1096,7 @@ test_flame_diff (Fixture       *fixture,
   g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), name));
 
   /* The same button stops comparing. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "profile.compare", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (flame_view (fixture)), "flame.compare", NULL));
   wait_for_flame (fixture);
   g_assert_false (suanli_flame_is_differential (suanli_flame_graph_get_flame (graph)));
   suanli_import_stats_clear (&stats);
@@ -1119,7 +1126,7 @@ test_ranks (Fixture       *fixture,
   g_autoptr(GString) slow = NULL;
   g_autoptr(GPtrArray) drop_downs = g_ptr_array_new ();
   GFile *files[2];
-  SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_profile_page_get_flame_graph (fixture->page));
+  SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_flame_view_get_graph (flame_view (fixture)));
   g_autofree char *name = g_strdup_printf ("profiler-ranks-light-%s", suanli_test_language_tag ());
   g_autofree char *flame_name = g_strdup_printf ("profiler-ranks-flame-light-%s", suanli_test_language_tag ());
   g_autofree char *straggler = g_strdup_printf (_("Straggler: +%.1f%%"), 100 * (600.0 / 399.0 - 1));
@@ -1182,7 +1189,7 @@ test_ranks (Fixture       *fixture,
   /* Activating rank 0's row makes it the rank compared; Stop Comparing ends the comparison. */
   g_signal_emit_by_name (list, "row-activated", rows[0]);
   g_assert_cmpuint (gtk_drop_down_get_selected (g_ptr_array_index (drop_downs, 0)), ==, 0);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "profile.compare", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (flame_view (fixture)), "flame.compare", NULL));
   wait_for_flame (fixture);
   flame = suanli_flame_graph_get_flame (graph);
   g_assert_false (suanli_flame_is_differential (flame));

@@ -18,6 +18,7 @@
 #include <glib/gi18n.h>
 
 #include "suanli-flame-graph.h"
+#include "suanli-flame-view.h"
 #include "suanli-json-writer.h"
 #include "suanli-live-dialog.h"
 #include "suanli-plan-inputs.h"
@@ -218,17 +219,16 @@ zoom_action (GtkWidget  *widget,
 {
   SuanliProfilePage *self = PAGE (widget);
   gboolean flame = g_str_equal (gtk_stack_get_visible_child_name (self->views), "flame");
+  GtkWidget *graph = suanli_flame_view_get_graph (self->flame_view);
 
   if (g_str_equal (action_name, "profile.zoom-in"))
     gtk_widget_activate_action (GTK_WIDGET (self->timeline), "timeline.zoom-in", NULL);
   else if (g_str_equal (action_name, "profile.zoom-out"))
-    gtk_widget_activate_action (flame ? GTK_WIDGET (self->flame_graph) : GTK_WIDGET (self->timeline),
-                                flame ? "flame-graph.zoom-out" : "timeline.zoom-out", NULL);
-  else if (g_str_equal (action_name, "profile.reset"))
-    gtk_widget_activate_action (flame ? GTK_WIDGET (self->flame_graph) : GTK_WIDGET (self->timeline),
-                                flame ? "flame-graph.reset" : "timeline.reset", NULL);
+    gtk_widget_activate_action (flame ? graph : GTK_WIDGET (self->timeline), flame ? "flame-graph.zoom-out" : "timeline.zoom-out",
+                                NULL);
   else
-    gtk_widget_activate_action (GTK_WIDGET (self->flame_graph), "flame-graph.zoom-out", NULL);
+    gtk_widget_activate_action (flame ? graph : GTK_WIDGET (self->timeline), flame ? "flame-graph.reset" : "timeline.reset",
+                                NULL);
 }
 
 /**
@@ -244,7 +244,7 @@ suanli_profile_page_export_view (SuanliProfilePage  *self,
                                  GError            **error)
 {
   if (g_str_equal (gtk_stack_get_visible_child_name (self->views), "flame"))
-    return suanli_flame_graph_export (self->flame_graph, file, error);
+    return suanli_flame_graph_export (SUANLI_FLAME_GRAPH (suanli_flame_view_get_graph (self->flame_view)), file, error);
   return suanli_timeline_export (self->timeline, file, error);
 }
 
@@ -331,7 +331,6 @@ _suanli_profile_page_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "profile.zoom-in", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "profile.zoom-out", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "profile.reset", NULL, zoom_action);
-  gtk_widget_class_install_action (widget_class, "profile.flame-zoom-out", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "profile.jump", NULL, jump_action);
   gtk_widget_class_install_action (widget_class, "profile.export-view", NULL, export_view_action);
   gtk_widget_class_install_action (widget_class, "profile.live", NULL, live_action);

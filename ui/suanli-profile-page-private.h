@@ -10,7 +10,7 @@
 #include <adwaita.h>
 
 #include "suanli-bar-area.h"
-#include "suanli-flame-graph.h"
+#include "suanli-flame-view.h"
 #include "suanli-page.h"
 #include "suanli-profile-page.h"
 #include "suanli-stats-table.h"
@@ -37,15 +37,7 @@ struct _SuanliProfilePage
   SuanliTimeline       *timeline;
   GtkLabel             *details_label;
   GtkStack             *views;
-  SuanliFlameGraph     *flame_graph;
-  GtkToggleButton      *gpu_toggle;
-  GtkToggleButton      *icicle_toggle;
-  GtkToggleButton      *category_toggle;
-  GtkToggleButton      *time_order_toggle;
-  GtkToggleButton      *steps_toggle;     /* frames differing by a step number kept apart */
-  GtkLabel             *breadcrumb_label;
-  GtkLabel             *match_label;
-  GtkSearchEntry       *flame_search;
+  SuanliFlameView      *flame_view;
   SuanliStatsTable     *kernels_table;
   SuanliWhatifView     *whatif_view;
   SuanliStatsTable     *operators_table;
@@ -73,16 +65,10 @@ struct _SuanliProfilePage
   GtkFileChooserNative *plan_dialog;
   gboolean              tables_split_set;   /* the next position change is the page's own */
   gboolean              tables_dragged;     /* the user has moved the tables' handle */
-  SuanliTrace          *baseline;        /* another trace the flame graph is compared with, or NULL */
-  GtkButton            *compare_button;
-  GtkFileChooserNative *compare_dialog;
   GtkWindow            *live_dialog;     /* Live…, once opened; it lives as long as it is open */
-  GCancellable         *baseline_loading;
   GtkMenuButton        *recent_button;
   GtkMenuButton        *empty_recent_button;
   GPtrArray            *loading_files;   /* of GFile: what the load in progress reads */
-  char                 *flame_wanted;    /* what the flame graph should show (see update_flame) */
-  GtkSpinner           *flame_spinner;
   GtkWidget            *jump_button;
   GtkDrawingArea       *breakdown_area;
   SuanliStackedBar     *breakdown;       /* where GPU time went, all GPUs together */
@@ -96,11 +82,8 @@ struct _SuanliProfilePage
   GtkDropDown          *rank_dropdown;
   GtkLabel             *baseline_rank_label;
   GtkDropDown          *baseline_rank_dropdown;
-  GtkLabel             *comparison_label;
   GtkSizeGroup         *rank_column_widths[N_RANK_COLUMNS];
   GArray               *ranks;           /* SuanliRankStats of the trace shown, by group; NULL for one rank */
-  guint                 compared_group;  /* the rank whose flame is shown against baseline_group's, or */
-  guint                 baseline_group;  /* SUANLI_FLAME_ALL_GROUPS for both when ranks are not compared */
 };
 
 void _suanli_profile_page_class_actions_init (GtkWidgetClass    *widget_class);

@@ -22,8 +22,7 @@
 #include "suanli-device-match.h"
 #include "suanli-drop-down-name.h"
 #include "suanli-estimate.h"
-#include "suanli-flame.h"
-#include "suanli-flame-graph.h"
+#include "suanli-flame-view.h"
 #include "suanli-job-match.h"
 #include "suanli-plan-comparison.h"
 #include "suanli-plan-inputs.h"
@@ -211,129 +210,17 @@ set_details (SuanliProfilePage *self,
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->timeline), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
 }
 
-static void on_flame_search_changed (SuanliProfilePage *self);
 static void on_timeline_search_changed (SuanliProfilePage *self);
 
-/* What a flame graph is worked out from, on a worker thread: the traces are finished and only
- * read there (a flame keeps the names it makes to itself). */
-typedef struct
-{
-  SuanliTrace *trace;
-  SuanliTrace *baseline;         /* or NULL */
-  guint        group;            /* the group counted, or SUANLI_FLAME_ALL_GROUPS */
-  guint        baseline_group;   /* the group @group is compared with, or SUANLI_FLAME_ALL_GROUPS */
-  gboolean     gpu;
-  SuanliFlameFlags flags;
-  gint64       from, to;
-  char        *key;
-} FlameJob;
-
+/* The flame graph keeps to the range selected on the timeline, if any. */
 static void
-flame_job_free (FlameJob *job)
+flame_follows_range (SuanliProfilePage *self)
 {
-  g_object_unref (job->trace);
-  g_clear_object (&job->baseline);
-  g_free (job->key);
-  g_free (job);
-}
+  gint64 from, to;
 
-static void
-work_out_flame (GTask        *task,
-                gpointer      source,
-                gpointer      data,
-                GCancellable *cancellable)
-{
-  FlameJob *job = data;
-  SuanliFlameKind kind = job->gpu ? SUANLI_FLAME_GPU : SUANLI_FLAME_CPU;
-  SuanliFlame *flame = suanli_flame_new_full (job->trace, kind, job->group, job->from, job->to, job->flags);
-  g_autoptr(SuanliFlame) before = NULL;
-
-  /* The difference from the other trace (all of it: its times are not this one's), or from
-   * another rank of this trace (in the same range: the ranks share the trace's clock). */
-  if (job->baseline != NULL)
-    before = suanli_flame_new_full (job->baseline, kind, SUANLI_FLAME_ALL_GROUPS, G_MININT64, G_MAXINT64, job->flags);
-  else if (job->baseline_group != SUANLI_FLAME_ALL_GROUPS)
-    before = suanli_flame_new_full (job->trace, kind, job->baseline_group, job->from, job->to, job->flags);
-  if (before != NULL)
-    {
-      SuanliFlame *diff = suanli_flame_new_diff (before, flame);
-
-      g_object_unref (flame);
-      flame = diff;
-    }
-  /* Laid out here too: for a million nodes that is a tenth of a second the main thread keeps. */
-  g_task_return_pointer (task, suanli_flame_painter_new (flame, job->gpu), (GDestroyNotify) suanli_flame_painter_free);
-  g_object_unref (flame);
-}
-
-static void
-on_flame_worked_out (GObject      *source,
-                     GAsyncResult *result,
-                     gpointer      data)
-{
-  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (source);
-  FlameJob *job = g_task_get_task_data (G_TASK (result));
-  g_autoptr(SuanliFlamePainter) painter = g_task_propagate_pointer (G_TASK (result), NULL);
-
-  if (self->flame_graph == NULL || g_strcmp0 (self->flame_wanted, job->key) != 0)
-    return;   /* the page is going, or something newer was asked for */
-  g_object_set_data_full (G_OBJECT (self->flame_graph), "shown", g_strdup (job->key), g_free);
-  suanli_flame_graph_set_painter (self->flame_graph, g_steal_pointer (&painter));
-  suanli_flame_graph_set_icicle (self->flame_graph, gtk_toggle_button_get_active (self->icicle_toggle));
-  suanli_flame_graph_set_time_order (self->flame_graph, gtk_toggle_button_get_active (self->time_order_toggle));
-  suanli_flame_graph_set_by_category (self->flame_graph, gtk_toggle_button_get_active (self->category_toggle));
-  on_flame_search_changed (self);   /* the search, if any, marks the new graph too */
-  gtk_spinner_stop (self->flame_spinner);
-}
-
-/* The flame graph is worked out (off the main thread) when it is first looked at, and again when
- * its kind, the range or the comparison changes. */
-static void
-update_flame (SuanliProfilePage *self)
-{
-  SuanliTrace *trace = suanli_timeline_get_trace (self->timeline);
-  gboolean gpu = gtk_toggle_button_get_active (self->gpu_toggle);
-  SuanliFlameFlags flags = gtk_toggle_button_get_active (self->steps_toggle) ? SUANLI_FLAME_KEEP_STEP_NUMBERS : 0;
-  gint64 from = G_MININT64, to = G_MAXINT64;
-  g_autofree char *key = NULL;
-  g_autoptr(GTask) task = NULL;
-  FlameJob *job;
-
-  /* A trace still growing is read by no worker: its flame graph comes when the capture ends. */
-  if (trace == NULL || suanli_trace_is_growing (trace) ||
-      !g_str_equal (gtk_stack_get_visible_child_name (self->views), "flame"))
-    return;
-  /* A selected range on the timeline restricts the flame graph to it. */
   if (!suanli_timeline_get_range (self->timeline, &from, &to))
     from = G_MININT64, to = G_MAXINT64;
-  key = g_strdup_printf ("%p:%p:%u:%u:%d:%d:%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, (void *) trace, (void *) self->baseline,
-                         self->compared_group, self->baseline_group, gpu, (int) flags, from, to);
-  if (g_strcmp0 (self->flame_wanted, key) == 0)
-    return;   /* shown, or on its way */
-  g_free (self->flame_wanted);
-  self->flame_wanted = g_strdup (key);
-  job = g_new0 (FlameJob, 1);
-  job->trace = g_object_ref (trace);
-  job->baseline = self->baseline != NULL ? g_object_ref (self->baseline) : NULL;
-  job->group = self->compared_group;
-  job->baseline_group = self->baseline_group;
-  job->gpu = gpu;
-  job->flags = flags;
-  job->from = from;
-  job->to = to;
-  job->key = g_steal_pointer (&key);
-  task = g_task_new (self, NULL, on_flame_worked_out, NULL);
-  g_task_set_task_data (task, job, (GDestroyNotify) flame_job_free);
-  gtk_spinner_start (self->flame_spinner);
-  g_task_run_in_thread (task, work_out_flame);
-}
-
-/* Whether the flame graph shows what was last asked for (it is worked out off the main thread). */
-gboolean
-suanli_profile_page_flame_is_ready (SuanliProfilePage *self)
-{
-  return self->flame_wanted == NULL ||
-         g_strcmp0 (g_object_get_data (G_OBJECT (self->flame_graph), "shown"), self->flame_wanted) == 0;
+  suanli_flame_view_set_range (self->flame_view, from, to);
 }
 
 static void
@@ -341,55 +228,12 @@ on_view_changed (SuanliProfilePage *self)
 {
   const char *view = gtk_stack_get_visible_child_name (self->views);
 
-  update_flame (self);
   /* The view in front takes the keyboard (and the details' text is not left selected). */
   if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "trace") == 0)
-    gtk_widget_grab_focus (g_str_equal (view, "flame") ? GTK_WIDGET (self->flame_graph)
+    gtk_widget_grab_focus (g_str_equal (view, "flame") ? GTK_WIDGET (self->flame_view)
                            : g_str_equal (view, "tables") ? GTK_WIDGET (self->kernels_table)
                            : g_str_equal (view, "ranks") ? GTK_WIDGET (self->ranks_list)
                            : GTK_WIDGET (self->timeline));
-}
-
-static void
-on_flame_kind_toggled (SuanliProfilePage *self)
-{
-  update_flame (self);
-}
-
-static void
-on_category_toggled (SuanliProfilePage *self)
-{
-  suanli_flame_graph_set_by_category (self->flame_graph, gtk_toggle_button_get_active (self->category_toggle));
-}
-
-static void
-on_time_order_toggled (SuanliProfilePage *self)
-{
-  suanli_flame_graph_set_time_order (self->flame_graph, gtk_toggle_button_get_active (self->time_order_toggle));
-}
-
-static void
-on_icicle_toggled (SuanliProfilePage *self)
-{
-  suanli_flame_graph_set_icicle (self->flame_graph, gtk_toggle_button_get_active (self->icicle_toggle));
-}
-
-static void
-on_flame_focus_changed (SuanliProfilePage *self)
-{
-  g_autofree char *path = suanli_flame_graph_describe_focus (self->flame_graph);
-
-  gtk_label_set_text (self->breadcrumb_label, path);
-}
-
-static void
-on_flame_search_changed (SuanliProfilePage *self)
-{
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->flame_search));
-  double share = suanli_flame_graph_search (self->flame_graph, text);
-  g_autofree char *matched = *text != '\0' ? g_strdup_printf (_("%.1f%% matched"), 100 * share) : g_strdup ("");
-
-  gtk_label_set_text (self->match_label, matched);
 }
 
 /* Kernels and CPU operators (SuanliKernelStats and SuanliOperatorStats of @trace; NULL for none)
@@ -724,39 +568,6 @@ on_rank_activated (SuanliProfilePage *self,
   gtk_widget_grab_focus (GTK_WIDGET (self->rank_dropdown));
 }
 
-/* What the flame graph is compared with: another trace (@baseline), or one rank of this trace
- * against another (@group against @baseline_group); neither when @baseline is NULL and the groups
- * are SUANLI_FLAME_ALL_GROUPS. The caller works the flame graph out again. */
-static void
-set_comparison (SuanliProfilePage *self,
-                SuanliTrace       *baseline,
-                guint              group,
-                guint              baseline_group)
-{
-  SuanliTrace *trace = suanli_timeline_get_trace (self->timeline);
-  g_autofree char *text = NULL;
-
-  g_set_object (&self->baseline, baseline);
-  self->compared_group = group;
-  self->baseline_group = baseline_group;
-  if (baseline != NULL)
-    {
-      g_autofree char *files = suanli_profile_files_text (baseline);
-
-      text = g_strdup_printf (_("against “%s”"), files);
-    }
-  else if (baseline_group != SUANLI_FLAME_ALL_GROUPS && self->ranks != NULL && trace != NULL)
-    {
-      g_autofree char *current = rank_title (trace, &g_array_index (self->ranks, SuanliRankStats, group));
-      g_autofree char *before = rank_title (trace, &g_array_index (self->ranks, SuanliRankStats, baseline_group));
-
-      text = g_strdup_printf (_("%s against %s"), current, before);
-    }
-  gtk_button_set_label (self->compare_button, text != NULL ? _("Stop Comparing") : _("Compare With…"));
-  gtk_label_set_text (self->comparison_label, text != NULL ? text : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->comparison_label), text != NULL);
-}
-
 static void
 compare_ranks_action (GtkWidget  *widget,
                       const char *action_name,
@@ -766,11 +577,17 @@ compare_ranks_action (GtkWidget  *widget,
   guint group = gtk_drop_down_get_selected (self->rank_dropdown);
   guint baseline_group = gtk_drop_down_get_selected (self->baseline_rank_dropdown);
 
-  if (self->ranks == NULL || group >= self->ranks->len || baseline_group >= self->ranks->len)
+  SuanliTrace *trace = suanli_timeline_get_trace (self->timeline);
+  g_autofree char *current = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *description = NULL;
+
+  if (self->ranks == NULL || trace == NULL || group >= self->ranks->len || baseline_group >= self->ranks->len)
     return;
-  set_comparison (self, NULL, group, baseline_group);
-  gtk_stack_set_visible_child_name (self->views, "flame");
-  update_flame (self);
+  current = rank_title (trace, &g_array_index (self->ranks, SuanliRankStats, group));
+  before = rank_title (trace, &g_array_index (self->ranks, SuanliRankStats, baseline_group));
+  description = g_strdup_printf (_("%s against %s"), current, before);
+  suanli_flame_view_compare_ranks (self->flame_view, group, baseline_group, description);
 }
 
 static void show_figures (SuanliProfilePage *self);
@@ -851,16 +668,12 @@ show_trace (SuanliProfilePage *self)
   gtk_widget_set_visible (GTK_WIDGET (self->range_table), FALSE);
   /* The ranks compared were another trace's (or this one's before a capture into it ended). */
   show_ranks (self, trace, NULL);
-  if (self->baseline_group != SUANLI_FLAME_ALL_GROUPS)
-    set_comparison (self, NULL, SUANLI_FLAME_ALL_GROUPS, SUANLI_FLAME_ALL_GROUPS);
 
   suanli_timeline_set_trace (self->timeline, trace);
   /* The search is run again in the trace now shown: its count is of this trace's slices. */
   on_timeline_search_changed (self);
-  suanli_flame_graph_set_flame (self->flame_graph, NULL, FALSE);
-  g_object_set_data (G_OBJECT (self->flame_graph), "shown", NULL);
-  g_clear_pointer (&self->flame_wanted, g_free);
-  update_flame (self);
+  suanli_flame_view_set_trace (self->flame_view, trace);
+  flame_follows_range (self);
   if (trace == NULL)
     {
       if (self->loading == NULL)
@@ -1014,9 +827,8 @@ on_row_selected (SuanliProfilePage *self,
   if (self->timeline_search == NULL)
     return;   /* the page is being taken apart */
   gtk_editable_set_text (GTK_EDITABLE (self->timeline_search), name);
-  gtk_editable_set_text (GTK_EDITABLE (self->flame_search), name);
   on_timeline_search_changed (self);
-  on_flame_search_changed (self);
+  suanli_flame_view_search (self->flame_view, name);
 }
 
 /* Every slice that overlaps [@from, @to), by name: count, and the time inside the range (total,
@@ -1171,7 +983,7 @@ on_range_changed (SuanliProfilePage *self)
       self->working_out++;
       g_task_run_in_thread (task, work_out_range);
     }
-  update_flame (self);
+  flame_follows_range (self);
 }
 
 static void
@@ -1285,7 +1097,6 @@ suanli_profile_page_open_files (SuanliProfilePage *self,
   self->loading = g_cancellable_new ();
   loader = suanli_trace_loader_new (files, n_files);
   g_clear_pointer (&self->loading_files, g_ptr_array_unref);
-  g_clear_pointer (&self->flame_wanted, g_free);
   self->loading_files = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; i < n_files; i++)
     g_ptr_array_add (self->loading_files, g_object_ref (files[i]));
@@ -1337,10 +1148,11 @@ suanli_profile_page_get_timeline (SuanliProfilePage *self)
   return GTK_WIDGET (self->timeline);
 }
 
+/* Returns: (transfer none): the flame graph's view, in front after show_view ("flame"). */
 GtkWidget *
-suanli_profile_page_get_flame_graph (SuanliProfilePage *self)
+suanli_profile_page_get_flame_view (SuanliProfilePage *self)
 {
-  return GTK_WIDGET (self->flame_graph);
+  return GTK_WIDGET (self->flame_view);
 }
 
 /* Shows the "timeline" or the "flame" graph. */
@@ -1437,81 +1249,6 @@ open_action (GtkWidget  *widget,
 }
 
 static void
-on_baseline_loaded (GObject      *source,
-                    GAsyncResult *result,
-                    gpointer      data)
-{
-  g_autoptr(SuanliProfilePage) self = data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(SuanliTrace) trace = suanli_trace_loader_load_finish (SUANLI_TRACE_LOADER (source), result, &error);
-
-  if (self->baseline_loading == NULL || g_task_get_cancellable (G_TASK (result)) != self->baseline_loading)
-    return;
-  g_clear_object (&self->baseline_loading);
-  if (trace == NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        suanli_profile_toast (GTK_WIDGET (self), error->message);
-      return;
-    }
-  suanli_profile_page_set_baseline (self, trace);
-}
-
-/**
- * suanli_profile_page_set_baseline:
- * @baseline: (nullable): another trace to compare the flame graph with, or NULL to stop
- *
- * The flame graph then shows this trace's time coloured by how it differs from @baseline's.
- */
-void
-suanli_profile_page_set_baseline (SuanliProfilePage *self,
-                                  SuanliTrace       *baseline)
-{
-  set_comparison (self, baseline, SUANLI_FLAME_ALL_GROUPS, SUANLI_FLAME_ALL_GROUPS);
-  gtk_stack_set_visible_child_name (self->views, "flame");
-  update_flame (self);
-}
-
-static void
-on_compare_response (GtkNativeDialog   *dialog,
-                     int                response,
-                     SuanliProfilePage *self)
-{
-  g_autoptr(GPtrArray) array = NULL;
-  g_autoptr(SuanliTraceLoader) loader = NULL;
-
-  if (response != GTK_RESPONSE_ACCEPT)
-    return;
-  array = suanli_profile_chosen_files (dialog);
-  if (self->baseline_loading != NULL)
-    g_cancellable_cancel (self->baseline_loading);
-  g_clear_object (&self->baseline_loading);
-  self->baseline_loading = g_cancellable_new ();
-  loader = suanli_trace_loader_new ((GFile * const *) array->pdata, array->len);
-  suanli_trace_loader_load_async (loader, self->baseline_loading, on_baseline_loaded, g_object_ref (self));
-}
-
-/* Compare With… asks for the other trace; while comparing (with a trace or between ranks), the
- * same button stops it. */
-static void
-compare_action (GtkWidget  *widget,
-                const char *action_name,
-                GVariant   *parameter)
-{
-  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
-
-  if (self->baseline != NULL || self->baseline_group != SUANLI_FLAME_ALL_GROUPS)
-    {
-      suanli_profile_page_set_baseline (self, NULL);
-      return;
-    }
-  if (self->compare_dialog == NULL)
-    self->compare_dialog = suanli_profile_file_dialog_new (GTK_WIDGET (self), _("Compare With Another Trace"), GTK_FILE_CHOOSER_ACTION_OPEN,
-                                            _("_Compare"), TRUE, G_CALLBACK (on_compare_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->compare_dialog));
-}
-
-static void
 open_recent_action (GtkWidget  *widget,
                     const char *action_name,
                     GVariant   *parameter)
@@ -1567,13 +1304,8 @@ suanli_profile_page_dispose (GObject *object)
   g_clear_pointer (&self->pending, g_ptr_array_unref);
   g_clear_pointer (&self->loading_files, g_ptr_array_unref);
   suanli_profile_file_dialog_destroy (&self->open_dialog);
-  suanli_profile_file_dialog_destroy (&self->compare_dialog);
   _suanli_profile_page_actions_dispose (self);
   g_clear_pointer (&self->trace_accelerator, g_free);
-  if (self->baseline_loading != NULL)
-    g_cancellable_cancel (self->baseline_loading);
-  g_clear_object (&self->baseline_loading);
-  g_clear_object (&self->baseline);
   g_clear_pointer (&self->plan_text, g_free);
   g_clear_pointer (&self->ranks, g_array_unref);
   for (guint c = 0; c < N_RANK_COLUMNS; c++)
@@ -1601,7 +1333,7 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   object_class->dispose = suanli_profile_page_dispose;
   object_class->finalize = suanli_profile_page_finalize;
   g_type_ensure (SUANLI_TYPE_TIMELINE);
-  g_type_ensure (SUANLI_TYPE_FLAME_GRAPH);
+  g_type_ensure (SUANLI_TYPE_FLAME_VIEW);
   g_type_ensure (SUANLI_TYPE_STATS_TABLE);
   g_type_ensure (SUANLI_TYPE_WHATIF_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/suanli/Suanli/ui/suanli-profile-page.ui");
@@ -1615,12 +1347,7 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, timeline);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, details_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, views);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, flame_graph);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, gpu_toggle);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, icicle_toggle);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, breadcrumb_label);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, match_label);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, flame_search);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, flame_view);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, kernels_table);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, operators_table);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, range_table);
@@ -1633,15 +1360,12 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_timeline_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_timeline_search_activate);
   gtk_widget_class_bind_template_callback (widget_class, on_timeline_search_previous);
-  gtk_widget_class_install_action (widget_class, "profile.compare", NULL, compare_action);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, jump_button);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, breakdown_area);
   gtk_widget_class_install_action (widget_class, "profile.open-recent", "s", open_recent_action);
   gtk_widget_class_install_action (widget_class, "profile.none", NULL, NULL);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, recent_button);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, empty_recent_button);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, compare_button);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, flame_spinner);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_box);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_warning);
@@ -1652,15 +1376,6 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, whatif_view);
   gtk_widget_class_bind_template_callback (widget_class, on_slice_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_view_changed);
-  gtk_widget_class_bind_template_callback (widget_class, on_flame_kind_toggled);
-  gtk_widget_class_bind_template_callback (widget_class, on_icicle_toggled);
-  gtk_widget_class_bind_template_callback (widget_class, on_time_order_toggled);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, time_order_toggle);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, steps_toggle);
-  gtk_widget_class_bind_template_callback (widget_class, on_category_toggled);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, category_toggle);
-  gtk_widget_class_bind_template_callback (widget_class, on_flame_focus_changed);
-  gtk_widget_class_bind_template_callback (widget_class, on_flame_search_changed);
   gtk_widget_class_install_action (widget_class, "profile.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "profile.compare-ranks", NULL, compare_ranks_action);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, ranks_page);
@@ -1671,7 +1386,6 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, rank_dropdown);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, baseline_rank_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, baseline_rank_dropdown);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, comparison_label);
   gtk_widget_class_bind_template_callback (widget_class, on_rank_activated);
 }
 
@@ -1691,8 +1405,6 @@ init_ranks_table (SuanliProfilePage *self)
   /* (the labels' text without their mnemonics' underlines) */
   suanli_drop_down_set_accessible_name (self->rank_dropdown, gtk_label_get_text (self->rank_label));
   suanli_drop_down_set_accessible_name (self->baseline_rank_dropdown, gtk_label_get_text (self->baseline_rank_label));
-  self->compared_group = SUANLI_FLAME_ALL_GROUPS;
-  self->baseline_group = SUANLI_FLAME_ALL_GROUPS;
 }
 
 static void

@@ -20,14 +20,11 @@ void       suanli_profile_page_open_files (SuanliProfilePage  *self,
 void       suanli_profile_page_add_file   (SuanliProfilePage  *self,
                                            GFile              *file);
 gboolean   suanli_profile_page_is_loading (SuanliProfilePage  *self);
-gboolean   suanli_profile_page_flame_is_ready (SuanliProfilePage *self);
-void       suanli_profile_page_set_baseline (SuanliProfilePage *self,
-                                             SuanliTrace       *baseline);
 gboolean   suanli_profile_page_export_view (SuanliProfilePage *self,
                                             GFile             *file,
                                             GError           **error);
 GtkWidget *suanli_profile_page_get_timeline (SuanliProfilePage *self);
-GtkWidget *suanli_profile_page_get_flame_graph (SuanliProfilePage *self);
+GtkWidget *suanli_profile_page_get_flame_view (SuanliProfilePage *self);
 GtkWidget *suanli_profile_page_get_table  (SuanliProfilePage  *self,
                                            gboolean            operators);
 GtkWidget *suanli_profile_page_get_range_table (SuanliProfilePage *self);
