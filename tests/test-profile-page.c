@@ -1176,7 +1176,7 @@ test_ranks (Fixture       *fixture,
   g_assert_cmpuint (drop_downs->len, ==, 2);
   g_assert_cmpuint (gtk_drop_down_get_selected (g_ptr_array_index (drop_downs, 0)), ==, 1);
   g_assert_cmpuint (gtk_drop_down_get_selected (g_ptr_array_index (drop_downs, 1)), ==, 0);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "profile.compare-ranks", NULL));
+  g_assert_true (gtk_widget_activate_action (suanli_profile_page_get_ranks_view (fixture->page), "ranks.compare", NULL));
   wait_for_flame (fixture);
   flame = suanli_flame_graph_get_flame (graph);
   g_assert_true (suanli_flame_is_differential (flame));

@@ -13,16 +13,13 @@
 #include "suanli-flame-view.h"
 #include "suanli-page.h"
 #include "suanli-profile-page.h"
+#include "suanli-ranks-view.h"
 #include "suanli-stats-table.h"
 #include "suanli-timeline.h"
 #include "suanli-trace-figures.h"
 #include "suanli-whatif-view.h"
 
 G_BEGIN_DECLS
-
-/* The columns of the ranks table; the last says how the rank compares with the median one. */
-enum { RANK_NUMBER, RANK_FILE, RANK_STEPS, RANK_MEDIAN, RANK_SLOWEST, RANK_BUSY, RANK_COMPUTE, RANK_COMM, RANK_AGAINST,
-       N_RANK_COLUMNS };
 
 struct _SuanliProfilePage
 {
@@ -75,15 +72,7 @@ struct _SuanliProfilePage
   SuanliTraceFigures   *figures;         /* of the trace shown, once worked out */
   guint                 working_out;     /* figures on their way from worker threads */
   GtkStackPage         *ranks_page;
-  GtkLabel             *ranks_note;
-  GtkBox               *ranks_header;
-  GtkListBox           *ranks_list;
-  GtkLabel             *rank_label;
-  GtkDropDown          *rank_dropdown;
-  GtkLabel             *baseline_rank_label;
-  GtkDropDown          *baseline_rank_dropdown;
-  GtkSizeGroup         *rank_column_widths[N_RANK_COLUMNS];
-  GArray               *ranks;           /* SuanliRankStats of the trace shown, by group; NULL for one rank */
+  SuanliRanksView      *ranks_view;
 };
 
 void _suanli_profile_page_class_actions_init (GtkWidgetClass    *widget_class);

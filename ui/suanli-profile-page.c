@@ -20,7 +20,6 @@
 #include "suanli-bar-area.h"
 #include "suanli-catalog.h"
 #include "suanli-device-match.h"
-#include "suanli-drop-down-name.h"
 #include "suanli-estimate.h"
 #include "suanli-flame-view.h"
 #include "suanli-job-match.h"
@@ -29,6 +28,7 @@
 #include "suanli-plan-name.h"
 #include "suanli-profile-common.h"
 #include "suanli-profile-page-private.h"
+#include "suanli-ranks-view.h"
 #include "suanli-recent-menu.h"
 #include "suanli-stat-row.h"
 #include "suanli-stats-table.h"
@@ -40,11 +40,6 @@
 
 #define GATHER_MS      150     /* files opened within this long of each other are read together */
 #define MAX_ARGS_SHOWN 12
-
-static const struct { const char *title; float xalign; } rank_columns[N_RANK_COLUMNS] = {
-  { N_("Rank"), 0 }, { N_("File"), 0 }, { N_("Steps"), 1 }, { N_("Median Step"), 1 }, { N_("Slowest Step"), 1 },
-  { N_("GPU Busy"), 1 }, { N_("Compute"), 1 }, { N_("Communication"), 1 }, { N_("Against the Median"), 0 },
-};
 
 G_DEFINE_FINAL_TYPE (SuanliProfilePage, suanli_profile_page, SUANLI_TYPE_PAGE)
 
@@ -232,7 +227,7 @@ on_view_changed (SuanliProfilePage *self)
   if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "trace") == 0)
     gtk_widget_grab_focus (g_str_equal (view, "flame") ? GTK_WIDGET (self->flame_view)
                            : g_str_equal (view, "tables") ? GTK_WIDGET (self->kernels_table)
-                           : g_str_equal (view, "ranks") ? GTK_WIDGET (self->ranks_list)
+                           : g_str_equal (view, "ranks") ? GTK_WIDGET (self->ranks_view)
                            : GTK_WIDGET (self->timeline));
 }
 
@@ -409,184 +404,23 @@ watch_plan (SuanliProfilePage *self)
   compare_with_plan (self);
 }
 
-/* "Rank 3", or the file's name where the file gives no rank. */
-static char *
-rank_title (SuanliTrace           *trace,
-            const SuanliRankStats *rank)
-{
-  if (rank->rank >= 0)
-    return g_strdup_printf (_("Rank %d"), rank->rank);
-  return g_path_get_basename (suanli_trace_get_string (trace, rank->name));
-}
-
-/* How @rank compares with the median rank: "+1.2%", or "Straggler: +23.4%" (with "GPU busy" when
- * the ranks were compared by busy time, having no steps). */
-static char *
-against_text (const SuanliRankStats *rank)
-{
-  gboolean busy = rank->measure == SUANLI_RANK_BY_BUSY;
-
-  if (rank->reference_ns <= 0)
-    return g_strdup ("–");
-  if (rank->straggler)
-    return busy ? g_strdup_printf (_("Straggler: +%.1f%% GPU busy"), 100 * rank->slower)
-                : g_strdup_printf (_("Straggler: +%.1f%%"), 100 * rank->slower);
-  return busy ? g_strdup_printf (_("%+.1f%% GPU busy"), 100 * rank->slower) : g_strdup_printf ("%+.1f%%", 100 * rank->slower);
-}
-
-/* A cell of the ranks table: @child lines up with its column through the column's size group. */
-static GtkWidget *
-rank_cell (SuanliProfilePage *self,
-           guint              column,
-           GtkWidget         *child)
-{
-  if (GTK_IS_LABEL (child))
-    {
-      gtk_label_set_xalign (GTK_LABEL (child), rank_columns[column].xalign);
-      if (column == RANK_FILE)
-        gtk_label_set_ellipsize (GTK_LABEL (child), PANGO_ELLIPSIZE_MIDDLE);
-      else if (rank_columns[column].xalign > 0)
-        gtk_widget_add_css_class (child, "numeric");
-    }
-  gtk_widget_set_hexpand (child, column == RANK_FILE);
-  gtk_size_group_add_widget (self->rank_column_widths[column], child);
-  return child;
-}
-
-/* The last cell: a straggler is told by an icon and words, not by colour alone. */
-static GtkWidget *
-against_cell (const SuanliRankStats *rank)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  g_autofree char *text = against_text (rank);
-  GtkWidget *label = gtk_label_new (text);
-
-  if (rank->straggler)
-    {
-      GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
-
-      gtk_widget_add_css_class (icon, "warning");
-      gtk_box_append (GTK_BOX (box), icon);
-      gtk_widget_add_css_class (label, "warning");
-      gtk_widget_add_css_class (label, "heading");
-    }
-  else
-    gtk_widget_add_css_class (label, "dim-label");
-  gtk_box_append (GTK_BOX (box), label);
-  return box;
-}
-
-/* One rank's row; a screen reader hears the whole row as one sentence. */
-static GtkWidget *
-rank_row (SuanliProfilePage     *self,
-          SuanliTrace           *trace,
-          const SuanliRankStats *rank)
-{
-  g_autofree char *title = rank_title (trace, rank);
-  g_autofree char *file = g_path_get_basename (suanli_trace_get_string (trace, rank->name));
-  g_autofree char *number = rank->rank >= 0 ? g_strdup_printf ("%d", rank->rank) : g_strdup ("–");
-  g_autofree char *steps = g_strdup_printf ("%u", rank->steps);
-  g_autofree char *median = rank->steps > 0 ? suanli_format_duration_ns (rank->median_step_ns) : g_strdup ("–");
-  g_autofree char *slowest = rank->steps > 0 ? suanli_format_duration_ns (rank->slowest_step_ns) : g_strdup ("–");
-  g_autofree char *busy = suanli_format_duration_ns (rank->busy_ns);
-  g_autofree char *compute = suanli_format_duration_ns (rank->compute_ns);
-  g_autofree char *comm = suanli_format_duration_ns (rank->comm_ns);
-  g_autofree char *against = against_text (rank);
-  g_autofree char *spoken = NULL;
-  const char *cells[] = { number, file, steps, median, slowest, busy, compute, comm };
-  GtkWidget *row = gtk_list_box_row_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-
-  for (guint c = 0; c < G_N_ELEMENTS (cells); c++)
-    gtk_box_append (GTK_BOX (box), rank_cell (self, c, gtk_label_new (cells[c])));
-  gtk_box_append (GTK_BOX (box), rank_cell (self, RANK_AGAINST, against_cell (rank)));
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_widget_set_margin_top (box, 8);
-  gtk_widget_set_margin_bottom (box, 8);
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-  spoken = g_strdup_printf (ngettext ("%s (%s): %u step, median step %s, slowest step %s, GPU busy %s, compute %s, "
-                                      "communication %s; against the median rank: %s",
-                                      "%s (%s): %u steps, median step %s, slowest step %s, GPU busy %s, compute %s, "
-                                      "communication %s; against the median rank: %s",
-                                      rank->steps),
-                            title, file, rank->steps, median, slowest, busy, compute, comm, against);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, spoken, -1);
-  return row;
-}
-
-/* The ranks of the trace shown (SuanliRankStats by group; NULL or one rank: no Ranks view). The
- * drop-downs start on the rank furthest above the median, against the one furthest below. */
+/* The ranks of the trace shown (SuanliRankStats by group; NULL or one rank: no Ranks view). */
 static void
 show_ranks (SuanliProfilePage *self,
             SuanliTrace       *trace,
             GArray            *ranks)
 {
-  g_autoptr(GtkStringList) titles = gtk_string_list_new (NULL);
-  g_autofree char *note = NULL;
-  guint slowest = 0, fastest = 0;
-  GtkWidget *row;
-
-  g_clear_pointer (&self->ranks, g_array_unref);
-  while ((row = gtk_widget_get_first_child (GTK_WIDGET (self->ranks_list))) != NULL)
-    gtk_list_box_remove (self->ranks_list, row);
-  gtk_stack_page_set_visible (self->ranks_page, ranks != NULL && ranks->len >= 2);
-  if (ranks == NULL || ranks->len < 2)
-    return;
-  self->ranks = g_array_ref (ranks);
-  for (guint i = 0; i < ranks->len; i++)
-    {
-      SuanliRankStats *rank = &g_array_index (ranks, SuanliRankStats, i);
-      g_autofree char *title = rank_title (trace, rank);
-
-      gtk_list_box_append (self->ranks_list, rank_row (self, trace, rank));
-      gtk_string_list_append (titles, title);
-      if (rank->slower > g_array_index (ranks, SuanliRankStats, slowest).slower)
-        slowest = i;
-      if (rank->slower < g_array_index (ranks, SuanliRankStats, fastest).slower)
-        fastest = i;
-    }
-  if (slowest == fastest)
-    slowest = 1, fastest = 0;
-  gtk_drop_down_set_model (self->rank_dropdown, G_LIST_MODEL (titles));
-  gtk_drop_down_set_model (self->baseline_rank_dropdown, G_LIST_MODEL (titles));
-  gtk_drop_down_set_selected (self->rank_dropdown, slowest);
-  gtk_drop_down_set_selected (self->baseline_rank_dropdown, fastest);
-  note = g_strdup_printf (_("Each file is a rank. A straggler's median step time is more than %.0f%% above the median "
-                            "over the ranks (ranks without steps are compared by GPU busy time); at every collective "
-                            "the others wait for it. Activate a rank to see its flame graph against another's."),
-                          100 * SUANLI_STRAGGLER_THRESHOLD);
-  gtk_label_set_text (self->ranks_note, note);
+  suanli_ranks_view_set_ranks (self->ranks_view, trace, ranks);
+  gtk_stack_page_set_visible (self->ranks_page, suanli_ranks_view_has_ranks (self->ranks_view));
 }
 
-/* A row activated: its rank is the one to compare. */
+/* Show Difference in the Ranks view: the flame view shows it. */
 static void
-on_rank_activated (SuanliProfilePage *self,
-                   GtkListBoxRow     *row)
+on_compare_ranks (SuanliProfilePage *self,
+                  guint              group,
+                  guint              baseline_group,
+                  const char        *description)
 {
-  gtk_drop_down_set_selected (self->rank_dropdown, (guint) gtk_list_box_row_get_index (row));
-  gtk_widget_grab_focus (GTK_WIDGET (self->rank_dropdown));
-}
-
-static void
-compare_ranks_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *parameter)
-{
-  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
-  guint group = gtk_drop_down_get_selected (self->rank_dropdown);
-  guint baseline_group = gtk_drop_down_get_selected (self->baseline_rank_dropdown);
-
-  SuanliTrace *trace = suanli_timeline_get_trace (self->timeline);
-  g_autofree char *current = NULL;
-  g_autofree char *before = NULL;
-  g_autofree char *description = NULL;
-
-  if (self->ranks == NULL || trace == NULL || group >= self->ranks->len || baseline_group >= self->ranks->len)
-    return;
-  current = rank_title (trace, &g_array_index (self->ranks, SuanliRankStats, group));
-  before = rank_title (trace, &g_array_index (self->ranks, SuanliRankStats, baseline_group));
-  description = g_strdup_printf (_("%s against %s"), current, before);
   suanli_flame_view_compare_ranks (self->flame_view, group, baseline_group, description);
 }
 
@@ -1148,6 +982,13 @@ suanli_profile_page_get_timeline (SuanliProfilePage *self)
   return GTK_WIDGET (self->timeline);
 }
 
+/* Returns: (transfer none): the Ranks view (shown for a trace of several ranks). */
+GtkWidget *
+suanli_profile_page_get_ranks_view (SuanliProfilePage *self)
+{
+  return GTK_WIDGET (self->ranks_view);
+}
+
 /* Returns: (transfer none): the flame graph's view, in front after show_view ("flame"). */
 GtkWidget *
 suanli_profile_page_get_flame_view (SuanliProfilePage *self)
@@ -1307,9 +1148,6 @@ suanli_profile_page_dispose (GObject *object)
   _suanli_profile_page_actions_dispose (self);
   g_clear_pointer (&self->trace_accelerator, g_free);
   g_clear_pointer (&self->plan_text, g_free);
-  g_clear_pointer (&self->ranks, g_array_unref);
-  for (guint c = 0; c < N_RANK_COLUMNS; c++)
-    g_clear_object (&self->rank_column_widths[c]);
   gtk_widget_dispose_template (GTK_WIDGET (self), SUANLI_TYPE_PROFILE_PAGE);
   G_OBJECT_CLASS (suanli_profile_page_parent_class)->dispose (object);
 }
@@ -1334,6 +1172,7 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   object_class->finalize = suanli_profile_page_finalize;
   g_type_ensure (SUANLI_TYPE_TIMELINE);
   g_type_ensure (SUANLI_TYPE_FLAME_VIEW);
+  g_type_ensure (SUANLI_TYPE_RANKS_VIEW);
   g_type_ensure (SUANLI_TYPE_STATS_TABLE);
   g_type_ensure (SUANLI_TYPE_WHATIF_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/suanli/Suanli/ui/suanli-profile-page.ui");
@@ -1377,34 +1216,9 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_slice_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_view_changed);
   gtk_widget_class_install_action (widget_class, "profile.open", NULL, open_action);
-  gtk_widget_class_install_action (widget_class, "profile.compare-ranks", NULL, compare_ranks_action);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, ranks_page);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, ranks_note);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, ranks_header);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, ranks_list);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, rank_label);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, rank_dropdown);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, baseline_rank_label);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, baseline_rank_dropdown);
-  gtk_widget_class_bind_template_callback (widget_class, on_rank_activated);
-}
-
-/* The ranks table's heading row; its columns line up with the rows' through size groups. */
-static void
-init_ranks_table (SuanliProfilePage *self)
-{
-  for (guint c = 0; c < N_RANK_COLUMNS; c++)
-    {
-      GtkWidget *heading = gtk_label_new (_(rank_columns[c].title));
-
-      self->rank_column_widths[c] = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
-      gtk_widget_add_css_class (heading, "caption-heading");
-      gtk_widget_add_css_class (heading, "dim-label");
-      gtk_box_append (self->ranks_header, rank_cell (self, c, heading));
-    }
-  /* (the labels' text without their mnemonics' underlines) */
-  suanli_drop_down_set_accessible_name (self->rank_dropdown, gtk_label_get_text (self->rank_label));
-  suanli_drop_down_set_accessible_name (self->baseline_rank_dropdown, gtk_label_get_text (self->baseline_rank_label));
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, ranks_view);
+  gtk_widget_class_bind_template_callback (widget_class, on_compare_ranks);
 }
 
 static void
@@ -1433,7 +1247,6 @@ suanli_profile_page_init (SuanliProfilePage *self)
     suanli_stats_table_set_columns (self->operators_table, _("CPU Operators"), operator_columns,
                                     G_N_ELEMENTS (operator_columns));
   }
-  init_ranks_table (self);
   self->pending = g_ptr_array_new_with_free_func (g_object_unref);
   self->breakdown = suanli_stacked_bar_new ();
   gtk_drawing_area_set_draw_func (self->breakdown_area, suanli_bar_area_draw, self->breakdown, NULL);

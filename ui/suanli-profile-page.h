@@ -25,6 +25,7 @@ gboolean   suanli_profile_page_export_view (SuanliProfilePage *self,
                                             GError           **error);
 GtkWidget *suanli_profile_page_get_timeline (SuanliProfilePage *self);
 GtkWidget *suanli_profile_page_get_flame_view (SuanliProfilePage *self);
+GtkWidget *suanli_profile_page_get_ranks_view (SuanliProfilePage *self);
 GtkWidget *suanli_profile_page_get_table  (SuanliProfilePage  *self,
                                            gboolean            operators);
 GtkWidget *suanli_profile_page_get_range_table (SuanliProfilePage *self);
