@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 #include <adwaita.h>
 
+#include "suanli-against-plan-view.h"
 #include "suanli-catalog.h"
 #include "suanli-device-match.h"
 #include "suanli-estimate.h"
@@ -119,6 +120,12 @@ span (Fixture *fixture)
 
   suanli_timeline_get_window (fixture->timeline, &from, &to);
   return to - from;
+}
+
+static SuanliAgainstPlanView *
+against_plan (Fixture *fixture)
+{
+  return SUANLI_AGAINST_PLAN_VIEW (suanli_profile_page_get_against_plan_view (fixture->page));
 }
 
 static SuanliFlameView *
@@ -889,16 +896,16 @@ test_against_plan (Fixture       *fixture,
   /* (The planner starts every window with a plan; this one replaces it.) */
   g_assert_nonnull (seven_b);
   suanli_plan_replace (plan, seven_b);
-  g_assert_nonnull (suanli_profile_page_get_plan_comparison (fixture->page));
-  g_test_message ("%s", suanli_profile_page_get_plan_comparison (fixture->page));
-  g_assert_nonnull (strstr (suanli_profile_page_get_plan_comparison (fixture->page), measured));
-  g_assert_nonnull (strstr (suanli_profile_page_get_plan_comparison (fixture->page), "Seven B"));
+  g_assert_nonnull (suanli_against_plan_view_get_text (against_plan (fixture)));
+  g_test_message ("%s", suanli_against_plan_view_get_text (against_plan (fixture)));
+  g_assert_nonnull (strstr (suanli_against_plan_view_get_text (against_plan (fixture)), measured));
+  g_assert_nonnull (strstr (suanli_against_plan_view_get_text (against_plan (fixture)), "Seven B"));
   /* Peak memory from the trace's memory events (36 GiB reserved at most), and throughput from the
    * FLOPs of its two matrix products over the 520 ms from the first one's start to the last one's end. */
   {
     g_autofree char *reserved = suanli_format_bytes (38654705664, SUANLI_MEMORY_UNITS_GIB);
     g_autofree char *throughput = g_strdup_printf (_("%.1f TFLOP/s"), 2 * 274877906944.0 / 0.520 / 1e12);
-    const char *text = suanli_profile_page_get_plan_comparison (fixture->page);
+    const char *text = suanli_against_plan_view_get_text (against_plan (fixture));
 
     g_assert_nonnull (strstr (text, _("Peak memory per GPU")));
     g_assert_nonnull (strstr (text, reserved));
@@ -916,14 +923,14 @@ test_against_plan (Fixture       *fixture,
     g_assert_nonnull (button);
     g_assert_false (gtk_widget_is_sensitive (button));
   }
-  gtk_widget_activate_action (GTK_WIDGET (fixture->page), "profile.use-measured", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (against_plan (fixture)), "against-plan.use-measured", NULL);
   g_assert_null (json_object_get_member (suanli_plan_get_root (plan), "assumptions"));
 
   /* With 16 sequences a step, it is plausible; writing it closes the loop: the plan's step is then
    * the measured one. */
   g_assert_true (suanli_plan_apply_merge_patch_data (plan, "{\"workload\": {\"global_batch\": 16}}", NULL));
-  g_test_message ("%s", suanli_profile_page_get_plan_comparison (fixture->page));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "profile.use-measured", NULL));
+  g_test_message ("%s", suanli_against_plan_view_get_text (against_plan (fixture)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (against_plan (fixture)), "against-plan.use-measured", NULL));
   assumptions = json_object_get_object_member (suanli_plan_get_root (plan), "assumptions");
   g_assert_nonnull (assumptions);
   mfu = json_object_get_double_member (assumptions, "mfu");
@@ -989,14 +996,14 @@ test_other_job (Fixture       *fixture,
   g_assert_nonnull (seven_b);
   suanli_plan_replace (plan, seven_b);
   /* The generated trace is of 8 × H100: compared. */
-  g_assert_nonnull (suanli_profile_page_get_plan_comparison (fixture->page));
-  g_assert_null (suanli_profile_page_get_other_job (fixture->page));
+  g_assert_nonnull (suanli_against_plan_view_get_text (against_plan (fixture)));
+  g_assert_null (suanli_against_plan_view_get_other_job (against_plan (fixture)));
 
   /* One V100: no comparison, what it ran on, and the catalog's lack said plainly where it lacks it. */
   open_trace_on (fixture, "Tesla V100-SXM2-32GB", 34089730048, 1);
-  other = suanli_profile_page_get_other_job (fixture->page);
+  other = suanli_against_plan_view_get_other_job (against_plan (fixture));
   g_test_message ("%s", other);
-  g_assert_null (suanli_profile_page_get_plan_comparison (fixture->page));
+  g_assert_null (suanli_against_plan_view_get_text (against_plan (fixture)));
   g_assert_nonnull (other);
   g_assert_nonnull (strstr (other, "1 × Tesla V100-SXM2-32GB"));
   g_assert_nonnull (strstr (other, "Seven B"));
@@ -1008,15 +1015,15 @@ test_other_job (Fixture       *fixture,
   /* Eight H100s where the plan has 16: not compared either. */
   g_assert_true (suanli_plan_apply_merge_patch_data (plan, "{\"system\": {\"nodes\": 2}}", NULL));
   open_trace_on (fixture, "NVIDIA H100 80GB HBM3", 85520809984, 8);
-  g_assert_null (suanli_profile_page_get_plan_comparison (fixture->page));
-  g_assert_nonnull (strstr (suanli_profile_page_get_other_job (fixture->page), "8 × NVIDIA H100 80GB HBM3"));
+  g_assert_null (suanli_against_plan_view_get_text (against_plan (fixture)));
+  g_assert_nonnull (strstr (suanli_against_plan_view_get_other_job (against_plan (fixture)), "8 × NVIDIA H100 80GB HBM3"));
 
   /* Two A100s: Plan for This Hardware takes their model and count (tensor 8 cannot split 2 GPUs:
    * dropped), and then the two are compared. */
   open_trace_on (fixture, "NVIDIA A100-SXM4-80GB", 85198045184, 2);
-  g_assert_null (suanli_profile_page_get_plan_comparison (fixture->page));
+  g_assert_null (suanli_against_plan_view_get_text (against_plan (fixture)));
   g_assert_true (gtk_widget_is_sensitive (make));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "profile.plan-from-trace", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (against_plan (fixture)), "against-plan.plan-from-trace", NULL));
   {
     JsonObject *system = json_object_get_object_member (suanli_plan_get_root (plan), "system");
 
@@ -1024,8 +1031,8 @@ test_other_job (Fixture       *fixture,
     g_assert_cmpint (json_object_get_int_member (system, "gpus_per_node"), ==, 2);
     g_assert_cmpint (json_object_get_int_member (system, "nodes"), ==, 1);
   }
-  g_assert_null (suanli_profile_page_get_other_job (fixture->page));
-  g_assert_nonnull (suanli_profile_page_get_plan_comparison (fixture->page));
+  g_assert_null (suanli_against_plan_view_get_other_job (against_plan (fixture)));
+  g_assert_nonnull (suanli_against_plan_view_get_text (against_plan (fixture)));
 
   /* Open Another Plan…: a plan file of 8 × H100 against the generated trace again. */
   {
@@ -1039,7 +1046,7 @@ test_other_job (Fixture       *fixture,
     g_autofree char *earlier_after = NULL;
 
     open_trace_on (fixture, "NVIDIA H100 80GB HBM3", 85520809984, 8);
-    g_assert_nonnull (suanli_profile_page_get_other_job (fixture->page));
+    g_assert_nonnull (suanli_against_plan_view_get_other_job (against_plan (fixture)));
     g_assert_true (g_file_set_contents (path, "{\"name\": \"Eight H100\", \"model\": {\"preset\": \"llama-2-7b\"},"
                                               " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 8}}",
                                         -1, NULL));
@@ -1047,7 +1054,7 @@ test_other_job (Fixture       *fixture,
     g_assert_true (suanli_plan_page_save_file (planner, earlier, &error));
     g_assert_true (g_file_get_contents (earlier_path, &earlier_text, NULL, NULL));
 
-    g_assert_true (suanli_profile_page_open_plan (fixture->page, file, &error));
+    g_assert_true (suanli_against_plan_view_open_plan (against_plan (fixture), file, &error));
     g_assert_no_error (error);
     /* The planner's Save now writes this plan to this file, never over the one it showed before. */
     g_assert_true (g_file_equal (suanli_plan_page_get_file (planner), file));
@@ -1055,8 +1062,8 @@ test_other_job (Fixture       *fixture,
     g_assert_true (g_file_get_contents (earlier_path, &earlier_after, NULL, NULL));
     g_assert_cmpstr (earlier_after, ==, earlier_text);
     g_unlink (earlier_path);
-    g_assert_null (suanli_profile_page_get_other_job (fixture->page));
-    g_assert_nonnull (strstr (suanli_profile_page_get_plan_comparison (fixture->page), "Eight H100"));
+    g_assert_null (suanli_against_plan_view_get_other_job (against_plan (fixture)));
+    g_assert_nonnull (strstr (suanli_against_plan_view_get_text (against_plan (fixture)), "Eight H100"));
     suanli_test_screenshot_styles (GTK_WIDGET (fixture->window), "profiler-same-job");
     g_unlink (path);
   }

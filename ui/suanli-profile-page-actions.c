@@ -1,8 +1,9 @@
 /* suanli-profile-page-actions.c — the profiler page's actions and the file dialogs they open
  *
- * Everything the page's buttons and keys do, apart from opening traces (the page's own loading,
- * in suanli-profile-page.c): search, zoom, the linked slice, export, Live…, and what the plan
- * comparison offers (the measured MFU, a plan for the trace's hardware, another plan).
+ * Everything the page's own buttons and keys do, apart from opening traces (the page's loading,
+ * in suanli-profile-page.c): search, zoom, the linked slice, export, Live…, and What If…'s Plan
+ * with This. The views hold their own actions (the flame view's Compare With…, the ranks' Show
+ * Difference, the plan comparison's).
  *
  * The page calls this file (to install the actions, to let its dialogs go); this file calls
  * nothing of the page's, as no two files call each other (docs/architecture.md): it reaches the
@@ -14,14 +15,11 @@
  */
 #include "config.h"
 
-#include <math.h>
 #include <glib/gi18n.h>
 
 #include "suanli-flame-graph.h"
 #include "suanli-flame-view.h"
-#include "suanli-json-writer.h"
 #include "suanli-live-dialog.h"
-#include "suanli-plan-inputs.h"
 #include "suanli-profile-common.h"
 #include "suanli-profile-page-private.h"
 #include "suanli-timeline.h"
@@ -51,81 +49,6 @@ on_use_projection (SuanliProfilePage *self,
     suanli_profile_toast (GTK_WIDGET (self), _("The plan now uses the projected hardware and MFU"));
 }
 
-/* Plan for This Hardware: the plan keeps its model and workload, and takes the trace's accelerator
- * and GPU count (eight to a node when they split so); a split of the model the new count cannot
- * take is dropped for plain data parallelism. */
-static void
-plan_from_trace_action (GtkWidget  *widget,
-                        const char *action_name,
-                        GVariant   *parameter)
-{
-  SuanliProfilePage *self = PAGE (widget);
-  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
-  SuanliPlan *plan = workspace != NULL ? suanli_workspace_get_plan (workspace) : NULL;
-  g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
-  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonNode) patch = NULL;
-  SuanliPlanInputs inputs = { 0 };
-  guint gpus = self->trace_gpus, per_node = gpus > 8 && gpus % 8 == 0 ? 8 : gpus;
-  gboolean split_fits = TRUE;
-  g_autofree char *done = NULL;
-
-  if (plan == NULL || self->trace_accelerator == NULL || gpus == 0)
-    return;
-  if (suanli_plan_inputs_resolve (plan, suanli_workspace_get_catalog (workspace), &inputs, errors, warnings))
-    split_fits = fmod ((double) gpus, MAX (1, inputs.tensor * inputs.pipeline)) == 0;
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "system");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "accelerator");
-  json_builder_add_string_value (builder, self->trace_accelerator);
-  json_builder_set_member_name (builder, "gpus_per_node");
-  json_builder_add_int_value (builder, per_node);
-  json_builder_set_member_name (builder, "nodes");
-  json_builder_add_int_value (builder, gpus / per_node);
-  json_builder_set_member_name (builder, "cloud_instance");   /* its GPUs are another accelerator's */
-  json_builder_add_null_value (builder);
-  json_builder_end_object (builder);
-  if (!split_fits)
-    {
-      json_builder_set_member_name (builder, "parallelism");
-      json_builder_begin_object (builder);
-      for (const char * const *key = (const char * const[]) { "tensor", "pipeline", "data", "virtual_stages", NULL };
-           *key != NULL; key++)
-        {
-          json_builder_set_member_name (builder, *key);
-          json_builder_add_null_value (builder);
-        }
-      json_builder_end_object (builder);
-    }
-  json_builder_end_object (builder);
-  patch = json_builder_get_root (builder);
-  suanli_plan_apply_merge_patch (plan, patch);
-  done = g_strdup_printf (_("The plan now runs on the trace's %u GPUs (undo in the planner)"), gpus);
-  suanli_profile_toast (GTK_WIDGET (self), done);
-}
-
-/* Opens @file as the workspace's plan, to set the trace against. */
-gboolean
-suanli_profile_page_open_plan (SuanliProfilePage  *self,
-                               GFile              *file,
-                               GError            **error)
-{
-  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
-  g_autoptr(SuanliPlan) loaded = suanli_plan_new_from_file (file, error);
-  g_autofree char *uri = NULL;
-
-  if (loaded == NULL)
-    return FALSE;
-  suanli_plan_replace (suanli_workspace_get_plan (workspace), loaded);
-  /* The planner's Save now writes this file, not the one it showed before. */
-  suanli_workspace_set_plan_file (workspace, file);
-  uri = g_file_get_uri (file);
-  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
-  return TRUE;
-}
-
 /* A file dialog's answer: the file chosen goes to @use, and what goes wrong to a toast. */
 static void
 use_chosen_file (GtkNativeDialog   *dialog,
@@ -141,56 +64,6 @@ use_chosen_file (GtkNativeDialog   *dialog,
   file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
   if (!use (self, file, &error))
     suanli_profile_toast (GTK_WIDGET (self), error->message);
-}
-
-static void
-on_plan_response (GtkNativeDialog   *dialog,
-                  int                response,
-                  SuanliProfilePage *self)
-{
-  use_chosen_file (dialog, response, self, suanli_profile_page_open_plan);
-}
-
-static void
-open_plan_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *parameter)
-{
-  SuanliProfilePage *self = PAGE (widget);
-
-  if (self->plan_dialog == NULL)
-    {
-      g_autoptr(GtkFileFilter) plans = gtk_file_filter_new ();
-
-      self->plan_dialog = suanli_profile_file_dialog_new (GTK_WIDGET (self), _("Open Plan"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), FALSE,
-                                           G_CALLBACK (on_plan_response), self);
-      gtk_file_filter_set_name (plans, _("Plans"));
-      gtk_file_filter_add_pattern (plans, "*.suanli-plan");
-      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->plan_dialog), plans);
-    }
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->plan_dialog));
-}
-
-static void
-use_measured_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *parameter)
-{
-  SuanliProfilePage *self = PAGE (widget);
-  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
-  g_autofree char *data = NULL;
-  char number[SUANLI_JSON_NUMBER_SIZE];
-
-  if (!(self->measured_mfu >= SUANLI_PLAN_MIN_SHARE) || self->measured_mfu > 1)
-    {
-      suanli_profile_toast (GTK_WIDGET (self), _("The measured step implies no usable MFU"));
-      return;
-    }
-  /* Four decimals: more than a measurement says. */
-  suanli_json_format_number (round (self->measured_mfu * 1e4) / 1e4, number);
-  data = g_strdup_printf ("{\"assumptions\": {\"mfu\": %s}}", number);
-  if (workspace != NULL && suanli_plan_apply_merge_patch_data (suanli_workspace_get_plan (workspace), data, NULL))
-    suanli_profile_toast (GTK_WIDGET (self), _("The plan now assumes the measured MFU"));
 }
 
 static void
@@ -320,8 +193,8 @@ live_action (GtkWidget  *widget,
   suanli_profile_page_open_live (PAGE (widget));
 }
 
-/* Installs the page's actions (but Open, Open Recent and Compare With…, which stay by the code
- * they call) and binds the template's callbacks that belong to them. */
+/* Installs the page's actions (but Open and Open Recent, which stay by the loading they start) and
+ * binds the template's callbacks that belong to them. */
 void
 _suanli_profile_page_class_actions_init (GtkWidgetClass *widget_class)
 {
@@ -335,9 +208,6 @@ _suanli_profile_page_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "profile.export-view", NULL, export_view_action);
   gtk_widget_class_install_action (widget_class, "profile.live", NULL, live_action);
   gtk_widget_class_install_action (widget_class, "profile.cancel", NULL, cancel_action);
-  gtk_widget_class_install_action (widget_class, "profile.use-measured", NULL, use_measured_action);
-  gtk_widget_class_install_action (widget_class, "profile.plan-from-trace", NULL, plan_from_trace_action);
-  gtk_widget_class_install_action (widget_class, "profile.open-plan", NULL, open_plan_action);
   gtk_widget_class_bind_template_callback (widget_class, on_use_projection);
 }
 
@@ -346,7 +216,6 @@ void
 _suanli_profile_page_actions_dispose (SuanliProfilePage *self)
 {
   suanli_profile_file_dialog_destroy (&self->export_dialog);
-  suanli_profile_file_dialog_destroy (&self->plan_dialog);
   if (self->live_dialog != NULL)
     gtk_window_destroy (self->live_dialog);
 }

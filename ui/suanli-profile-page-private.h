@@ -9,6 +9,7 @@
 
 #include <adwaita.h>
 
+#include "suanli-against-plan-view.h"
 #include "suanli-bar-area.h"
 #include "suanli-flame-view.h"
 #include "suanli-page.h"
@@ -47,19 +48,6 @@ struct _SuanliProfilePage
   guint                 gather_source;
   GtkFileChooserNative *open_dialog;
   GtkFileChooserNative *export_dialog;
-  GtkWidget            *plan_box;
-  GtkLabel             *plan_label;
-  GtkLabel             *plan_warning;
-  GtkFlowBox           *plan_figures;
-  char                 *plan_text;       /* the comparison shown, as text */
-  double                measured_mfu;    /* what the last comparison implied; 0: none */
-  SuanliPlan           *watched_plan;    /* the workspace's plan, whose changes redo the comparison */
-  GtkWidget            *job_box;         /* shown instead when the trace is of another job */
-  GtkLabel             *job_label;
-  GtkWidget            *plan_from_trace_button;
-  char                 *trace_accelerator;   /* the catalog's id of what the trace ran on, or NULL */
-  guint                 trace_gpus;          /* and how many */
-  GtkFileChooserNative *plan_dialog;
   gboolean              tables_split_set;   /* the next position change is the page's own */
   gboolean              tables_dragged;     /* the user has moved the tables' handle */
   GtkWindow            *live_dialog;     /* Live…, once opened; it lives as long as it is open */
@@ -72,6 +60,7 @@ struct _SuanliProfilePage
   SuanliTraceFigures   *figures;         /* of the trace shown, once worked out */
   guint                 working_out;     /* figures on their way from worker threads */
   GtkStackPage         *ranks_page;
+  SuanliAgainstPlanView *against_plan_view;
   SuanliRanksView      *ranks_view;
 };
 

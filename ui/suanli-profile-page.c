@@ -16,16 +16,12 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "suanli-against-plan-view.h"
 #include "suanli-analysis.h"
 #include "suanli-bar-area.h"
 #include "suanli-catalog.h"
 #include "suanli-device-match.h"
-#include "suanli-estimate.h"
 #include "suanli-flame-view.h"
-#include "suanli-job-match.h"
-#include "suanli-plan-comparison.h"
-#include "suanli-plan-inputs.h"
-#include "suanli-plan-name.h"
 #include "suanli-profile-common.h"
 #include "suanli-profile-page-private.h"
 #include "suanli-ranks-view.h"
@@ -266,144 +262,6 @@ fill_tables_from (SuanliProfilePage *self,
   suanli_stats_table_set_rows (self->operators_table, G_LIST_MODEL (operators));
 }
 
-/* One figure of the comparison: its name, the measured value with its difference, the planned one. */
-static GtkWidget *
-comparison_cell (const SuanliComparisonRow *row)
-{
-  GtkWidget *cell = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *figure = gtk_label_new (row->figure);
-  GtkWidget *measured = gtk_label_new (NULL);
-  g_autofree char *planned_text = g_strdup_printf (_("%s planned"), row->planned);
-  GtkWidget *planned = gtk_label_new (planned_text);
-  g_autofree char *markup = NULL;
-
-  gtk_widget_add_css_class (figure, "caption-heading");
-  gtk_widget_add_css_class (figure, "dim-label");
-  gtk_widget_add_css_class (planned, "caption");
-  gtk_widget_add_css_class (planned, "dim-label");
-  markup = g_markup_printf_escaped ("<b>%s</b> %s", row->measured, row->difference != NULL ? row->difference : "");
-  gtk_label_set_markup (GTK_LABEL (measured), markup);
-  gtk_box_append (GTK_BOX (cell), figure);
-  gtk_box_append (GTK_BOX (cell), measured);
-  gtk_box_append (GTK_BOX (cell), planned);
-  for (GtkWidget *label = gtk_widget_get_first_child (cell); label != NULL; label = gtk_widget_get_next_sibling (label))
-    gtk_label_set_xalign (GTK_LABEL (label), 0);
-  if (row->detail != NULL)
-    gtk_widget_set_tooltip_text (cell, row->detail);
-  return cell;
-}
-
-static void
-show_comparison (SuanliProfilePage          *self,
-                 const SuanliPlanComparison *comparison)
-{
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->plan_figures))) != NULL)
-    gtk_flow_box_remove (self->plan_figures, child);
-  g_clear_pointer (&self->plan_text, g_free);
-  self->measured_mfu = 0;
-  gtk_widget_set_visible (self->plan_box, comparison != NULL);
-  if (comparison == NULL)
-    return;
-  self->plan_text = suanli_plan_comparison_to_text (comparison);
-  self->measured_mfu = comparison->measured_mfu;
-  gtk_label_set_text (self->plan_label, comparison->heading);
-  gtk_label_set_text (self->plan_warning, comparison->warning != NULL ? comparison->warning : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->plan_warning), comparison->warning != NULL);
-  for (guint i = 0; i < comparison->rows->len; i++)
-    {
-      gtk_flow_box_append (self->plan_figures, comparison_cell (&g_array_index (comparison->rows, SuanliComparisonRow, i)));
-      /* The cells are read, not chosen: no tab stop each. */
-      gtk_widget_set_focusable (gtk_widget_get_last_child (GTK_WIDGET (self->plan_figures)), FALSE);
-    }
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "profile.use-measured", self->measured_mfu > 0 && self->measured_mfu <= 1);
-}
-
-/* The trace is of another job than the plan's (@match), or NULL: say what each ran on, and offer
- * a plan for the trace's hardware (when the catalog has it) or another plan. */
-static void
-show_other_job (SuanliProfilePage    *self,
-                const SuanliJobMatch *match)
-{
-  g_clear_pointer (&self->trace_accelerator, g_free);
-  self->trace_gpus = 0;
-  gtk_widget_set_visible (self->job_box, match != NULL);
-  if (match == NULL)
-    return;
-  if (match->accelerator != NULL)
-    {
-      self->trace_accelerator = g_strdup (suanli_item_get_id (match->accelerator));
-      self->trace_gpus = match->gpus;
-      gtk_label_set_text (self->job_label, match->why);
-      gtk_widget_set_tooltip_text (self->plan_from_trace_button, _("Set the plan to the trace's accelerator and GPU count "
-                                                                   "(undo in the planner)"));
-    }
-  else
-    {
-      g_autofree char *text = g_strdup_printf ("%s %s", match->why,
-                                               match->ran_on != NULL ? _("A plan for it needs it in the catalog first.")
-                                                                     : "");
-
-      gtk_label_set_text (self->job_label, g_strchomp (text));
-      gtk_widget_set_tooltip_text (self->plan_from_trace_button,
-                                   match->ran_on != NULL ? _("The catalog has no such accelerator")
-                                                         : _("The trace does not say what it ran on"));
-    }
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "profile.plan-from-trace", self->trace_accelerator != NULL);
-}
-
-/* Measured against planned, when the workspace's plan resolves and the trace is of its job
- * (SuanliJobMatch says whether, SuanliPlanComparison which figures and how). */
-static void
-compare_with_plan (SuanliProfilePage *self)
-{
-  SuanliTrace *trace = suanli_timeline_get_trace (self->timeline);
-  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
-  g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
-  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
-  g_autoptr(SuanliPlanComparison) comparison = NULL;
-  g_autoptr(SuanliJobMatch) match = NULL;
-  SuanliPlanInputs inputs = { 0 };
-  SuanliEstimate estimate = { 0 };
-
-  if (trace != NULL && workspace != NULL && self->figures != NULL && self->figures->trace == trace)
-    {
-      SuanliPlan *plan = suanli_workspace_get_plan (workspace);
-      SuanliCatalog *catalog = suanli_workspace_get_catalog (workspace);
-
-      if (suanli_plan_inputs_resolve (plan, catalog, &inputs, errors, warnings))
-        {
-          g_autofree char *name = suanli_plan_name_dup (plan, &inputs);
-
-          match = suanli_job_match_new (trace, catalog, name, &inputs);
-          suanli_estimate_compute (&inputs, &estimate);
-          if (match->same_job)
-            comparison = suanli_plan_comparison_new (name, &inputs, &estimate, self->figures);
-        }
-    }
-  show_comparison (self, comparison);
-  show_other_job (self, match != NULL && !match->same_job ? match : NULL);
-}
-
-/* The workspace's plan, watched for changes (or another plan set in its place). */
-static void
-watch_plan (SuanliProfilePage *self)
-{
-  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
-  SuanliPlan *plan = workspace != NULL ? suanli_workspace_get_plan (workspace) : NULL;
-
-  if (self->watched_plan != NULL)
-    g_signal_handlers_disconnect_by_func (self->watched_plan, compare_with_plan, self);
-  g_clear_object (&self->watched_plan);
-  if (plan != NULL)
-    {
-      self->watched_plan = g_object_ref (plan);
-      g_signal_connect_swapped (plan, "changed", G_CALLBACK (compare_with_plan), self);
-    }
-  compare_with_plan (self);
-}
-
 /* The ranks of the trace shown (SuanliRankStats by group; NULL or one rank: no Ranks view). */
 static void
 show_ranks (SuanliProfilePage *self,
@@ -479,7 +337,7 @@ show_figures (SuanliProfilePage *self)
 
     show_ranks (self, figures->trace, ranks);
   }
-  compare_with_plan (self);
+  suanli_against_plan_view_set_figures (self->against_plan_view, figures);
   show_whatif (self, figures->trace);
 }
 
@@ -504,6 +362,7 @@ show_trace (SuanliProfilePage *self)
   show_ranks (self, trace, NULL);
 
   suanli_timeline_set_trace (self->timeline, trace);
+  suanli_against_plan_view_set_trace (self->against_plan_view, trace);
   /* The search is run again in the trace now shown: its count is of this trace's slices. */
   on_timeline_search_changed (self);
   suanli_flame_view_set_trace (self->flame_view, trace);
@@ -531,8 +390,7 @@ show_trace (SuanliProfilePage *self)
         g_signal_connect_object (trace, "grown", G_CALLBACK (on_live_grown), self, G_CONNECT_SWAPPED);
         /* Nothing of an earlier trace's figures stays on show. */
         g_clear_pointer (&self->figures, suanli_trace_figures_free);
-        show_comparison (self, NULL);
-        show_other_job (self, NULL);
+        suanli_against_plan_view_set_figures (self->against_plan_view, NULL);
         gtk_label_set_text (self->summary_label, _("Capturing live: the timeline grows as records come; the summary, "
                                                    "tables and flame graph follow when the capture stops."));
       }
@@ -982,6 +840,13 @@ suanli_profile_page_get_timeline (SuanliProfilePage *self)
   return GTK_WIDGET (self->timeline);
 }
 
+/* Returns: (transfer none): the trace against the plan, under the summary. */
+GtkWidget *
+suanli_profile_page_get_against_plan_view (SuanliProfilePage *self)
+{
+  return GTK_WIDGET (self->against_plan_view);
+}
+
 /* Returns: (transfer none): the Ranks view (shown for a trace of several ranks). */
 GtkWidget *
 suanli_profile_page_get_ranks_view (SuanliProfilePage *self)
@@ -1028,19 +893,6 @@ const char *
 suanli_profile_page_get_details (SuanliProfilePage *self)
 {
   return gtk_label_get_text (self->details_label);
-}
-
-const char *
-suanli_profile_page_get_plan_comparison (SuanliProfilePage *self)
-{
-  return gtk_widget_get_visible (self->plan_box) ? self->plan_text : NULL;
-}
-
-/* What the page says instead of a comparison when the trace is of another job, or NULL. */
-const char *
-suanli_profile_page_get_other_job (SuanliProfilePage *self)
-{
-  return gtk_widget_get_visible (self->job_box) ? gtk_label_get_text (self->job_label) : NULL;
 }
 
 const char *
@@ -1124,10 +976,8 @@ suanli_profile_page_constructed (GObject *object)
   G_OBJECT_CLASS (suanli_profile_page_parent_class)->constructed (object);
   g_signal_connect_object (suanli_page_get_workspace (SUANLI_PAGE (self)), "trace-replaced", G_CALLBACK (show_trace), self,
                            G_CONNECT_SWAPPED);
-  g_signal_connect_object (suanli_page_get_workspace (SUANLI_PAGE (self)), "plan-replaced", G_CALLBACK (watch_plan), self,
-                           G_CONNECT_SWAPPED);
   show_trace (self);
-  watch_plan (self);
+  suanli_against_plan_view_set_workspace (self->against_plan_view, suanli_page_get_workspace (SUANLI_PAGE (self)));
 }
 
 static void
@@ -1138,16 +988,11 @@ suanli_profile_page_dispose (GObject *object)
   if (self->loading != NULL)
     g_cancellable_cancel (self->loading);
   g_clear_object (&self->loading);
-  if (self->watched_plan != NULL)
-    g_signal_handlers_disconnect_by_func (self->watched_plan, compare_with_plan, self);
-  g_clear_object (&self->watched_plan);
   g_clear_handle_id (&self->gather_source, g_source_remove);
   g_clear_pointer (&self->pending, g_ptr_array_unref);
   g_clear_pointer (&self->loading_files, g_ptr_array_unref);
   suanli_profile_file_dialog_destroy (&self->open_dialog);
   _suanli_profile_page_actions_dispose (self);
-  g_clear_pointer (&self->trace_accelerator, g_free);
-  g_clear_pointer (&self->plan_text, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), SUANLI_TYPE_PROFILE_PAGE);
   G_OBJECT_CLASS (suanli_profile_page_parent_class)->dispose (object);
 }
@@ -1171,6 +1016,7 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   object_class->dispose = suanli_profile_page_dispose;
   object_class->finalize = suanli_profile_page_finalize;
   g_type_ensure (SUANLI_TYPE_TIMELINE);
+  g_type_ensure (SUANLI_TYPE_AGAINST_PLAN_VIEW);
   g_type_ensure (SUANLI_TYPE_FLAME_VIEW);
   g_type_ensure (SUANLI_TYPE_RANKS_VIEW);
   g_type_ensure (SUANLI_TYPE_STATS_TABLE);
@@ -1205,18 +1051,12 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_install_action (widget_class, "profile.none", NULL, NULL);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, recent_button);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, empty_recent_button);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_box);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_label);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_warning);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_figures);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, job_box);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, job_label);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_from_trace_button);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, whatif_view);
   gtk_widget_class_bind_template_callback (widget_class, on_slice_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_view_changed);
   gtk_widget_class_install_action (widget_class, "profile.open", NULL, open_action);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, ranks_page);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, against_plan_view);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, ranks_view);
   gtk_widget_class_bind_template_callback (widget_class, on_compare_ranks);
 }

@@ -25,6 +25,7 @@ gboolean   suanli_profile_page_export_view (SuanliProfilePage *self,
                                             GError           **error);
 GtkWidget *suanli_profile_page_get_timeline (SuanliProfilePage *self);
 GtkWidget *suanli_profile_page_get_flame_view (SuanliProfilePage *self);
+GtkWidget *suanli_profile_page_get_against_plan_view (SuanliProfilePage *self);
 GtkWidget *suanli_profile_page_get_ranks_view (SuanliProfilePage *self);
 GtkWidget *suanli_profile_page_get_table  (SuanliProfilePage  *self,
                                            gboolean            operators);
@@ -34,11 +35,6 @@ void       suanli_profile_page_show_view  (SuanliProfilePage  *self,
                                            const char         *view);
 const char *suanli_profile_page_get_details (SuanliProfilePage *self);
 const char *suanli_profile_page_get_summary (SuanliProfilePage *self);
-const char *suanli_profile_page_get_plan_comparison (SuanliProfilePage *self);
-const char *suanli_profile_page_get_other_job (SuanliProfilePage *self);
-gboolean    suanli_profile_page_open_plan (SuanliProfilePage  *self,
-                                           GFile              *file,
-                                           GError            **error);
 
 GtkWindow          *suanli_profile_page_open_live (SuanliProfilePage *self);
 
