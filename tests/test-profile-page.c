@@ -23,6 +23,7 @@
 #include "suanli-plan-page.h"
 #include "suanli-profile-page.h"
 #include "suanli-stats-table.h"
+#include "suanli-tables-view.h"
 #include "suanli-test-capture.h"
 #include "suanli-test-generator.h"
 #include "suanli-test-support.h"
@@ -126,6 +127,12 @@ static SuanliAgainstPlanView *
 against_plan (Fixture *fixture)
 {
   return SUANLI_AGAINST_PLAN_VIEW (suanli_profile_page_get_against_plan_view (fixture->page));
+}
+
+static SuanliTablesView *
+tables_view (Fixture *fixture)
+{
+  return SUANLI_TABLES_VIEW (suanli_profile_page_get_tables_view (fixture->page));
 }
 
 static SuanliFlameView *
@@ -448,7 +455,7 @@ static void
 test_ruler_drag (Fixture       *fixture,
                  gconstpointer  data)
 {
-  SuanliStatsTable *range = SUANLI_STATS_TABLE (suanli_profile_page_get_range_table (fixture->page));
+  SuanliStatsTable *range = SUANLI_STATS_TABLE (suanli_tables_view_get_range (tables_view (fixture)));
   double x0 = x_of (fixture, 100000), x1 = x_of (fixture, 300000);
   gint64 ns_per_pixel, from, to;
 
@@ -716,7 +723,7 @@ test_layout (Fixture       *fixture,
   suanli_profile_page_show_view (fixture->page, "tables");
   suanli_test_settle (GTK_WIDGET (fixture->window));
   {
-    GtkWidget *kernels = suanli_profile_page_get_table (fixture->page, FALSE);
+    GtkWidget *kernels = suanli_tables_view_get_kernels (tables_view (fixture));
     GtkWidget *paned = gtk_widget_get_ancestor (kernels, GTK_TYPE_PANED);
 
     g_test_message ("kernels %d px of %d", gtk_widget_get_height (kernels), gtk_widget_get_height (paned));
@@ -741,8 +748,8 @@ static void
 test_range (Fixture       *fixture,
             gconstpointer  data)
 {
-  SuanliStatsTable *range = SUANLI_STATS_TABLE (suanli_profile_page_get_range_table (fixture->page));
-  SuanliStatsTable *kernels = SUANLI_STATS_TABLE (suanli_profile_page_get_table (fixture->page, FALSE));
+  SuanliStatsTable *range = SUANLI_STATS_TABLE (suanli_tables_view_get_range (tables_view (fixture)));
+  SuanliStatsTable *kernels = SUANLI_STATS_TABLE (suanli_tables_view_get_kernels (tables_view (fixture)));
   SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_flame_view_get_graph (flame_view (fixture)));
   g_autofree char *name = g_strdup_printf ("profiler-range-light-%s", suanli_test_language_tag ());
   g_autofree char *range_csv = NULL;
@@ -787,8 +794,8 @@ static void
 test_tables (Fixture       *fixture,
              gconstpointer  data)
 {
-  SuanliStatsTable *kernels = SUANLI_STATS_TABLE (suanli_profile_page_get_table (fixture->page, FALSE));
-  SuanliStatsTable *operators = SUANLI_STATS_TABLE (suanli_profile_page_get_table (fixture->page, TRUE));
+  SuanliStatsTable *kernels = SUANLI_STATS_TABLE (suanli_tables_view_get_kernels (tables_view (fixture)));
+  SuanliStatsTable *operators = SUANLI_STATS_TABLE (suanli_tables_view_get_operators (tables_view (fixture)));
   GtkColumnView *view = GTK_COLUMN_VIEW (suanli_test_find_widget (GTK_WIDGET (kernels), GTK_TYPE_COLUMN_VIEW));
   g_autofree char *name = g_strdup_printf ("profiler-kernels-light-%s", suanli_test_language_tag ());
   g_autofree char *csv = NULL;

@@ -15,7 +15,7 @@
 #include "suanli-page.h"
 #include "suanli-profile-page.h"
 #include "suanli-ranks-view.h"
-#include "suanli-stats-table.h"
+#include "suanli-tables-view.h"
 #include "suanli-timeline.h"
 #include "suanli-trace-figures.h"
 #include "suanli-whatif-view.h"
@@ -36,10 +36,8 @@ struct _SuanliProfilePage
   GtkLabel             *details_label;
   GtkStack             *views;
   SuanliFlameView      *flame_view;
-  SuanliStatsTable     *kernels_table;
+  SuanliTablesView     *tables_view;
   SuanliWhatifView     *whatif_view;
-  SuanliStatsTable     *operators_table;
-  SuanliStatsTable     *range_table;
   GtkSearchEntry       *timeline_search;
   GtkLabel             *search_count_label;
 
@@ -48,8 +46,6 @@ struct _SuanliProfilePage
   guint                 gather_source;
   GtkFileChooserNative *open_dialog;
   GtkFileChooserNative *export_dialog;
-  gboolean              tables_split_set;   /* the next position change is the page's own */
-  gboolean              tables_dragged;     /* the user has moved the tables' handle */
   GtkWindow            *live_dialog;     /* Live…, once opened; it lives as long as it is open */
   GtkMenuButton        *recent_button;
   GtkMenuButton        *empty_recent_button;

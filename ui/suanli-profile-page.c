@@ -26,8 +26,7 @@
 #include "suanli-profile-page-private.h"
 #include "suanli-ranks-view.h"
 #include "suanli-recent-menu.h"
-#include "suanli-stat-row.h"
-#include "suanli-stats-table.h"
+#include "suanli-tables-view.h"
 #include "suanli-timeline.h"
 #include "suanli-trace-figures.h"
 #include "suanli-trace-loader.h"
@@ -222,44 +221,9 @@ on_view_changed (SuanliProfilePage *self)
   /* The view in front takes the keyboard (and the details' text is not left selected). */
   if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "trace") == 0)
     gtk_widget_grab_focus (g_str_equal (view, "flame") ? GTK_WIDGET (self->flame_view)
-                           : g_str_equal (view, "tables") ? GTK_WIDGET (self->kernels_table)
+                           : g_str_equal (view, "tables") ? GTK_WIDGET (self->tables_view)
                            : g_str_equal (view, "ranks") ? GTK_WIDGET (self->ranks_view)
                            : GTK_WIDGET (self->timeline));
-}
-
-/* Kernels and CPU operators (SuanliKernelStats and SuanliOperatorStats of @trace; NULL for none)
- * into the tables. */
-static void
-fill_tables_from (SuanliProfilePage *self,
-                  SuanliTrace       *trace,
-                  GArray            *kernel_stats,
-                  GArray            *operator_stats)
-{
-  g_autoptr(GListStore) kernels = g_list_store_new (SUANLI_TYPE_STAT_ROW);
-  g_autoptr(GListStore) operators = g_list_store_new (SUANLI_TYPE_STAT_ROW);
-  double all = 0;
-
-  for (guint i = 0; kernel_stats != NULL && i < kernel_stats->len; i++)
-    all += (double) g_array_index (kernel_stats, SuanliKernelStats, i).total_ns;
-  for (guint i = 0; kernel_stats != NULL && i < kernel_stats->len; i++)
-    {
-      SuanliKernelStats *k = &g_array_index (kernel_stats, SuanliKernelStats, i);
-      double values[] = { (double) k->count, (double) k->total_ns, (double) k->total_ns / (double) MAX (k->count, 1),
-                          (double) k->min_ns, (double) k->max_ns, 100.0 * (double) k->total_ns / MAX (all, 1) };
-      g_autoptr(SuanliStatRow) row = suanli_stat_row_new (suanli_trace_get_string (trace, k->name), values,
-                                                          G_N_ELEMENTS (values));
-      g_list_store_append (kernels, row);
-    }
-  for (guint i = 0; operator_stats != NULL && i < operator_stats->len; i++)
-    {
-      SuanliOperatorStats *o = &g_array_index (operator_stats, SuanliOperatorStats, i);
-      double values[] = { (double) o->count, (double) o->self_ns, (double) o->total_ns, (double) o->max_ns };
-      g_autoptr(SuanliStatRow) row = suanli_stat_row_new (suanli_trace_get_string (trace, o->name), values,
-                                                          G_N_ELEMENTS (values));
-      g_list_store_append (operators, row);
-    }
-  suanli_stats_table_set_rows (self->kernels_table, G_LIST_MODEL (kernels));
-  suanli_stats_table_set_rows (self->operators_table, G_LIST_MODEL (operators));
 }
 
 /* The ranks of the trace shown (SuanliRankStats by group; NULL or one rank: no Ranks view). */
@@ -331,7 +295,7 @@ show_figures (SuanliProfilePage *self)
   summary = summary_text (figures);
   gtk_label_set_text (self->summary_label, summary);
   fill_breakdown (self, figures->gpus);
-  fill_tables_from (self, figures->trace, figures->kernels, figures->operators);
+  suanli_tables_view_set_stats (self->tables_view, figures->trace, figures->kernels, figures->operators);
   {
     g_autoptr(GArray) ranks = suanli_analysis_ranks_from (figures->trace, figures->gpus, figures->steps);
 
@@ -356,8 +320,8 @@ show_trace (SuanliProfilePage *self)
 {
   SuanliTrace *trace = workspace_trace (self);
 
-  fill_tables_from (self, trace, NULL, NULL);
-  gtk_widget_set_visible (GTK_WIDGET (self->range_table), FALSE);
+  suanli_tables_view_set_stats (self->tables_view, trace, NULL, NULL);
+  suanli_tables_view_hide_range (self->tables_view);
   /* The ranks compared were another trace's (or this one's before a capture into it ended). */
   show_ranks (self, trace, NULL);
 
@@ -448,34 +412,6 @@ append_flows (GString     *text,
   return linked || launched > 0;
 }
 
-/* The kernels take two thirds of the tables' height and the operators the rest, until someone
- * drags the handle: by default a paned gives its first child no more than it asks for. */
-static void
-on_tables_resized (SuanliProfilePage *self,
-                   GParamSpec        *pspec,
-                   GtkPaned          *paned)
-{
-  int most = 0;
-
-  g_object_get (paned, "max-position", &most, NULL);
-  if (!self->tables_dragged && most > 0)
-    {
-      self->tables_split_set = TRUE;
-      gtk_paned_set_position (paned, most * 2 / 3);
-    }
-}
-
-/* A position set by anything else than on_tables_resized is the user's drag. */
-static void
-on_tables_position (SuanliProfilePage *self,
-                    GParamSpec        *pspec,
-                    GtkPaned          *paned)
-{
-  if (!self->tables_split_set)
-    self->tables_dragged = TRUE;
-  self->tables_split_set = FALSE;
-}
-
 static void
 on_timeline_search_changed (SuanliProfilePage *self)
 {
@@ -523,126 +459,30 @@ on_row_selected (SuanliProfilePage *self,
   suanli_flame_view_search (self->flame_view, name);
 }
 
-/* Every slice that overlaps [@from, @to), by name: count, and the time inside the range (total,
- * least, mean, most). */
-static GListStore *
-range_rows (SuanliTrace *trace,
-            gint64       from,
-            gint64       to,
-            guint64     *n_slices)
-{
-  g_autoptr(GHashTable) by_name = g_hash_table_new (NULL, NULL);
-  g_autoptr(GArray) figures = g_array_new (FALSE, FALSE, sizeof (double) * 4);   /* count, total, min, max */
-  g_autoptr(GArray) names = g_array_new (FALSE, FALSE, sizeof (SuanliString));
-  GListStore *rows = g_list_store_new (SUANLI_TYPE_STAT_ROW);
-
-  *n_slices = 0;
-  for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
-    {
-      GArray *slices = suanli_trace_get_track (trace, t)->slices;
-
-      for (guint i = 0; i < slices->len; i++)
-        {
-          SuanliSlice *slice = &g_array_index (slices, SuanliSlice, i);
-          gint64 inside = suanli_analysis_overlap (slice, from, to);
-          gpointer found;
-          double *entry;
-
-          if (slice->start >= to)
-            break;   /* sorted by start: nothing after it overlaps */
-          if (inside == 0 && (slice->start < from || slice->start >= to))
-            continue;
-          found = g_hash_table_lookup (by_name, GUINT_TO_POINTER (slice->name + 1));
-          if (found == NULL)
-            {
-              double fresh[4] = { 0, 0, G_MAXDOUBLE, 0 };
-
-              g_array_append_vals (figures, fresh, 1);
-              g_array_append_val (names, slice->name);
-              found = GUINT_TO_POINTER (figures->len);
-              g_hash_table_insert (by_name, GUINT_TO_POINTER (slice->name + 1), found);
-            }
-          entry = (double *) (figures->data + (GPOINTER_TO_UINT (found) - 1) * sizeof (double) * 4);
-          entry[0]++, entry[1] += (double) inside;
-          entry[2] = MIN (entry[2], (double) inside), entry[3] = MAX (entry[3], (double) inside);
-          (*n_slices)++;
-        }
-    }
-  for (guint i = 0; i < names->len; i++)
-    {
-      double *entry = (double *) (figures->data + i * sizeof (double) * 4);
-      double values[] = { entry[0], entry[1], entry[2], entry[1] / entry[0], entry[3] };
-      g_autoptr(SuanliStatRow) row = suanli_stat_row_new (suanli_trace_get_string (trace, g_array_index (names, SuanliString, i)),
-                                                          values, G_N_ELEMENTS (values));
-      g_list_store_append (rows, row);
-    }
-  return rows;
-}
-
-/* What a selected range shows, worked out on a worker thread. */
-typedef struct
-{
-  SuanliTrace *trace;
-  gint64       from, to;
-  GArray      *kernels;      /* of SuanliKernelStats */
-  GArray      *operators;    /* of SuanliOperatorStats */
-  GListStore  *rows;         /* of SuanliStatRow: every name in the range */
-  guint64      n_slices;
-} RangeJob;
-
+/* The range's tables are shown: the details say what it holds. */
 static void
-range_job_free (RangeJob *job)
+on_range_shown (SuanliProfilePage *self,
+                gint64             from,
+                gint64             to,
+                guint64            n_slices)
 {
-  g_object_unref (job->trace);
-  g_clear_pointer (&job->kernels, g_array_unref);
-  g_clear_pointer (&job->operators, g_array_unref);
-  g_clear_object (&job->rows);
-  g_free (job);
-}
-
-static void
-work_out_range (GTask        *task,
-                gpointer      source,
-                gpointer      data,
-                GCancellable *cancellable)
-{
-  RangeJob *job = data;
-
-  job->kernels = suanli_analysis_top_kernels_in (job->trace, job->from, job->to);
-  job->operators = suanli_analysis_cpu_operators_in (job->trace, job->from, job->to);
-  job->rows = range_rows (job->trace, job->from, job->to, &job->n_slices);
-  g_task_return_boolean (task, TRUE);
-}
-
-static void
-on_range_worked_out (GObject      *source,
-                     GAsyncResult *result,
-                     gpointer      data)
-{
-  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (source);
-  RangeJob *job = g_task_get_task_data (G_TASK (result));
+  SuanliTrace *trace = suanli_timeline_get_trace (self->timeline);
   g_autofree char *length = NULL;
   g_autofree char *start = NULL;
   g_autofree char *summary = NULL;
-  gint64 from, to, first, last;
+  gint64 first, last;
 
-  self->working_out--;
-  /* Only if the page still shows this trace and this range. */
-  if (self->timeline == NULL || suanli_timeline_get_trace (self->timeline) != job->trace ||
-      !suanli_timeline_get_range (self->timeline, &from, &to) || from != job->from || to != job->to)
-    return;
+  if (trace == NULL)
+    return;   /* the page is going */
   length = suanli_format_duration_ns (to - from);
-  suanli_trace_get_time_range (job->trace, &first, &last);
+  suanli_trace_get_time_range (trace, &first, &last);
   start = suanli_format_duration_ns (from - first);
   summary = g_strdup_printf (ngettext ("Range of %s from %s: %llu slice (its statistics are under Kernels; "
                                        "Escape forgets the range)",
                                        "Range of %s from %s: %llu slices (their statistics are under Kernels; "
                                        "Escape forgets the range)",
-                                       (gulong) MIN (job->n_slices, G_MAXULONG)),
-                             length, start, (unsigned long long) job->n_slices);
-  fill_tables_from (self, job->trace, job->kernels, job->operators);
-  suanli_stats_table_set_rows (self->range_table, G_LIST_MODEL (job->rows));
-  gtk_widget_set_visible (GTK_WIDGET (self->range_table), TRUE);
+                                       (gulong) MIN (n_slices, G_MAXULONG)),
+                             length, start, (unsigned long long) n_slices);
   set_details (self, summary);
 }
 
@@ -659,22 +499,12 @@ on_range_changed (SuanliProfilePage *self)
   if (!suanli_timeline_get_range (self->timeline, &from, &to))
     {
       if (self->figures != NULL && self->figures->trace == trace)
-        fill_tables_from (self, trace, self->figures->kernels, self->figures->operators);
-      gtk_widget_set_visible (GTK_WIDGET (self->range_table), FALSE);
+        suanli_tables_view_set_stats (self->tables_view, trace, self->figures->kernels, self->figures->operators);
+      suanli_tables_view_hide_range (self->tables_view);
       set_details (self, "");
     }
   else
-    {
-      g_autoptr(GTask) task = g_task_new (self, NULL, on_range_worked_out, NULL);
-      RangeJob *job = g_new0 (RangeJob, 1);
-
-      job->trace = g_object_ref (trace);
-      job->from = from;
-      job->to = to;
-      g_task_set_task_data (task, job, (GDestroyNotify) range_job_free);
-      self->working_out++;
-      g_task_run_in_thread (task, work_out_range);
-    }
+    suanli_tables_view_show_range (self->tables_view, trace, from, to);
   flame_follows_range (self);
 }
 
@@ -831,7 +661,8 @@ suanli_profile_page_add_file (SuanliProfilePage *self,
 gboolean
 suanli_profile_page_is_loading (SuanliProfilePage *self)
 {
-  return self->loading != NULL || self->gather_source != 0 || self->working_out > 0;
+  return self->loading != NULL || self->gather_source != 0 || self->working_out > 0 ||
+         suanli_tables_view_is_working (self->tables_view);
 }
 
 GtkWidget *
@@ -845,6 +676,13 @@ GtkWidget *
 suanli_profile_page_get_against_plan_view (SuanliProfilePage *self)
 {
   return GTK_WIDGET (self->against_plan_view);
+}
+
+/* Returns: (transfer none): the Kernels view, of the trace's (or the range's) tables. */
+GtkWidget *
+suanli_profile_page_get_tables_view (SuanliProfilePage *self)
+{
+  return GTK_WIDGET (self->tables_view);
 }
 
 /* Returns: (transfer none): the Ranks view (shown for a trace of several ranks). */
@@ -869,24 +707,11 @@ suanli_profile_page_show_view (SuanliProfilePage *self,
   gtk_stack_set_visible_child_name (self->views, view);
 }
 
-GtkWidget *
-suanli_profile_page_get_table (SuanliProfilePage *self,
-                               gboolean           operators)
-{
-  return GTK_WIDGET (operators ? self->operators_table : self->kernels_table);
-}
-
 /* Returns: (transfer none): What If…, the view that replays the trace on other hardware. */
 GtkWidget *
 suanli_profile_page_get_whatif_view (SuanliProfilePage *self)
 {
   return GTK_WIDGET (self->whatif_view);
-}
-
-GtkWidget *
-suanli_profile_page_get_range_table (SuanliProfilePage *self)
-{
-  return GTK_WIDGET (self->range_table);
 }
 
 const char *
@@ -1019,7 +844,7 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   g_type_ensure (SUANLI_TYPE_AGAINST_PLAN_VIEW);
   g_type_ensure (SUANLI_TYPE_FLAME_VIEW);
   g_type_ensure (SUANLI_TYPE_RANKS_VIEW);
-  g_type_ensure (SUANLI_TYPE_STATS_TABLE);
+  g_type_ensure (SUANLI_TYPE_TABLES_VIEW);
   g_type_ensure (SUANLI_TYPE_WHATIF_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/suanli/Suanli/ui/suanli-profile-page.ui");
   _suanli_profile_page_class_actions_init (widget_class);
@@ -1033,12 +858,7 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, details_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, views);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, flame_view);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, kernels_table);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, operators_table);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, range_table);
   gtk_widget_class_bind_template_callback (widget_class, on_range_changed);
-  gtk_widget_class_bind_template_callback (widget_class, on_tables_resized);
-  gtk_widget_class_bind_template_callback (widget_class, on_tables_position);
   gtk_widget_class_bind_template_callback (widget_class, on_row_selected);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, timeline_search);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, search_count_label);
@@ -1056,6 +876,8 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_view_changed);
   gtk_widget_class_install_action (widget_class, "profile.open", NULL, open_action);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, ranks_page);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, tables_view);
+  gtk_widget_class_bind_template_callback (widget_class, on_range_shown);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, against_plan_view);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, ranks_view);
   gtk_widget_class_bind_template_callback (widget_class, on_compare_ranks);
@@ -1067,26 +889,6 @@ suanli_profile_page_init (SuanliProfilePage *self)
   GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
 
   gtk_widget_init_template (GTK_WIDGET (self));
-  {
-    const SuanliStatColumn kernel_columns[] = {
-      { _("Count"), SUANLI_STAT_COUNT }, { _("Total"), SUANLI_STAT_DURATION }, { _("Mean"), SUANLI_STAT_DURATION },
-      { _("Min"), SUANLI_STAT_DURATION }, { _("Max"), SUANLI_STAT_DURATION }, { _("Share"), SUANLI_STAT_PERCENT },
-    };
-    const SuanliStatColumn operator_columns[] = {
-      { _("Count"), SUANLI_STAT_COUNT }, { _("Self"), SUANLI_STAT_DURATION }, { _("Total"), SUANLI_STAT_DURATION },
-      { _("Max"), SUANLI_STAT_DURATION },
-    };
-
-    const SuanliStatColumn range_columns[] = {
-      { _("Count"), SUANLI_STAT_COUNT }, { _("Total"), SUANLI_STAT_DURATION }, { _("Min"), SUANLI_STAT_DURATION },
-      { _("Mean"), SUANLI_STAT_DURATION }, { _("Max"), SUANLI_STAT_DURATION },
-    };
-
-    suanli_stats_table_set_columns (self->range_table, _("Selected Range"), range_columns, G_N_ELEMENTS (range_columns));
-    suanli_stats_table_set_columns (self->kernels_table, _("GPU Kernels"), kernel_columns, G_N_ELEMENTS (kernel_columns));
-    suanli_stats_table_set_columns (self->operators_table, _("CPU Operators"), operator_columns,
-                                    G_N_ELEMENTS (operator_columns));
-  }
   self->pending = g_ptr_array_new_with_free_func (g_object_unref);
   self->breakdown = suanli_stacked_bar_new ();
   gtk_drawing_area_set_draw_func (self->breakdown_area, suanli_bar_area_draw, self->breakdown, NULL);

@@ -27,9 +27,7 @@ GtkWidget *suanli_profile_page_get_timeline (SuanliProfilePage *self);
 GtkWidget *suanli_profile_page_get_flame_view (SuanliProfilePage *self);
 GtkWidget *suanli_profile_page_get_against_plan_view (SuanliProfilePage *self);
 GtkWidget *suanli_profile_page_get_ranks_view (SuanliProfilePage *self);
-GtkWidget *suanli_profile_page_get_table  (SuanliProfilePage  *self,
-                                           gboolean            operators);
-GtkWidget *suanli_profile_page_get_range_table (SuanliProfilePage *self);
+GtkWidget *suanli_profile_page_get_tables_view (SuanliProfilePage *self);
 GtkWidget *suanli_profile_page_get_whatif_view (SuanliProfilePage *self);
 void       suanli_profile_page_show_view  (SuanliProfilePage  *self,
                                            const char         *view);
