@@ -322,14 +322,8 @@ on_plan_response (GtkNativeDialog       *dialog,
                   int                    response,
                   SuanliAgainstPlanView *self)
 {
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (response != GTK_RESPONSE_ACCEPT)
-    return;
-  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-  if (!suanli_against_plan_view_open_plan (self, file, &error))
-    suanli_profile_toast (GTK_WIDGET (self), error->message);
+  suanli_profile_use_chosen_file (dialog, response, GTK_WIDGET (self),
+                                  (SuanliProfileFileUse) suanli_against_plan_view_open_plan);
 }
 
 static void

@@ -55,6 +55,23 @@ suanli_profile_file_dialog_destroy (GtkFileChooserNative **dialog)
   g_clear_object (dialog);
 }
 
+/* A file dialog's answer: the file chosen goes to @use, and what goes wrong to a toast. */
+void
+suanli_profile_use_chosen_file (GtkNativeDialog      *dialog,
+                                int                   response,
+                                GtkWidget            *owner,
+                                SuanliProfileFileUse  use)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (response != GTK_RESPONSE_ACCEPT)
+    return;
+  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  if (!use (owner, file, &error))
+    suanli_profile_toast (owner, error->message);
+}
+
 /* Returns: (transfer full): the files chosen in @dialog, as an array of GFile. */
 GPtrArray *
 suanli_profile_chosen_files (GtkNativeDialog *dialog)

@@ -11,6 +11,11 @@
 
 G_BEGIN_DECLS
 
+/* What is done with a file chosen in a dialog (by @owner, the dialog's owner). */
+typedef gboolean (*SuanliProfileFileUse) (gpointer   owner,
+                                          GFile     *file,
+                                          GError   **error);
+
 void                  suanli_profile_toast                (GtkWidget             *widget,
                                                            const char            *message);
 GtkFileChooserNative *suanli_profile_file_dialog_new      (GtkWidget             *owner,
@@ -21,6 +26,10 @@ GtkFileChooserNative *suanli_profile_file_dialog_new      (GtkWidget            
                                                            GCallback              respond,
                                                            gpointer               data);
 void                  suanli_profile_file_dialog_destroy  (GtkFileChooserNative **dialog);
+void                  suanli_profile_use_chosen_file      (GtkNativeDialog       *dialog,
+                                                           int                    response,
+                                                           GtkWidget             *owner,
+                                                           SuanliProfileFileUse   use);
 GPtrArray            *suanli_profile_chosen_files         (GtkNativeDialog       *dialog);
 char                 *suanli_profile_files_text           (SuanliTrace           *trace);
 

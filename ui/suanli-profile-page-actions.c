@@ -49,23 +49,6 @@ on_use_projection (SuanliProfilePage *self,
     suanli_profile_toast (GTK_WIDGET (self), _("The plan now uses the projected hardware and MFU"));
 }
 
-/* A file dialog's answer: the file chosen goes to @use, and what goes wrong to a toast. */
-static void
-use_chosen_file (GtkNativeDialog   *dialog,
-                 int                response,
-                 SuanliProfilePage *self,
-                 gboolean         (*use) (SuanliProfilePage *, GFile *, GError **))
-{
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (response != GTK_RESPONSE_ACCEPT)
-    return;
-  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-  if (!use (self, file, &error))
-    suanli_profile_toast (GTK_WIDGET (self), error->message);
-}
-
 static void
 previous_match_action (GtkWidget  *widget,
                        const char *action_name,
@@ -126,7 +109,8 @@ on_export_response (GtkNativeDialog   *dialog,
                     int                response,
                     SuanliProfilePage *self)
 {
-  use_chosen_file (dialog, response, self, suanli_profile_page_export_view);
+  suanli_profile_use_chosen_file (dialog, response, GTK_WIDGET (self),
+                                  (SuanliProfileFileUse) suanli_profile_page_export_view);
 }
 
 static void
@@ -138,8 +122,8 @@ export_view_action (GtkWidget  *widget,
   gboolean flame = g_str_equal (gtk_stack_get_visible_child_name (self->views), "flame");
 
   if (self->export_dialog == NULL)
-    self->export_dialog = suanli_profile_file_dialog_new (GTK_WIDGET (self), _("Export the View"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), FALSE,
-                                           G_CALLBACK (on_export_response), self);
+    self->export_dialog = suanli_profile_file_dialog_new (widget, _("Export the View"), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                                          _("_Export"), FALSE, G_CALLBACK (on_export_response), self);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->export_dialog), flame ? "flame-graph.svg" : "timeline.svg");
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->export_dialog));
 }

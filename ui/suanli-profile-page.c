@@ -3,11 +3,14 @@
  * Trace files are read by a SuanliTraceLoader on a worker thread while the page shows progress
  * and a Cancel button; the finished trace becomes the workspace's "trace", and whatever sets that
  * property (this page, a live capture later) gets it shown: a header with the files, span and
- * ranks, a one-line summary of where GPU time went, the timeline (or the flame graph, worked out
- * when first shown), and the details of the slice last clicked. Files opened from the command line or the window's Open dialog arrive one by one;
- * those that arrive together are read together, as one trace with a group per file (rank). A trace
- * of several ranks gets a Ranks view: a row per rank with its steps and GPU time, stragglers
- * marked, and the flame graph of one rank against another's.
+ * ranks, a one-line summary of where GPU time went, the timeline, and the details of the slice
+ * last clicked. Files opened from the command line or the window's Open dialog arrive one by one;
+ * those that arrive together are read together, as one trace with a group per file (rank).
+ *
+ * The other views are widgets of their own, which the page hands the trace and its figures: the
+ * flame graph (SuanliFlameView), Kernels (SuanliTablesView), What If… (SuanliWhatifView), Ranks
+ * for a trace of several (SuanliRanksView), and under the summary the trace against the plan
+ * (SuanliAgainstPlanView). The page's other actions are in suanli-profile-page-actions.c.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -751,8 +754,8 @@ open_action (GtkWidget  *widget,
       g_autoptr(GtkFileFilter) traces = gtk_file_filter_new ();
       g_autoptr(GtkFileFilter) everything = gtk_file_filter_new ();
 
-      self->open_dialog = suanli_profile_file_dialog_new (GTK_WIDGET (self), _("Open Traces"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), TRUE,
-                                           G_CALLBACK (on_open_response), self);
+      self->open_dialog = suanli_profile_file_dialog_new (widget, _("Open Traces"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"),
+                                                          TRUE, G_CALLBACK (on_open_response), self);
       gtk_file_filter_set_name (traces, _("Traces"));
       for (const char * const *pattern = (const char * const[]) { "*.json", "*.json.gz", "*.gz", "*.folded", "*.suanli-capture",
                                                                   "*.collapsed", "*.txt", NULL };
