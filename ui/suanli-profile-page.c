@@ -469,14 +469,14 @@ on_range_shown (SuanliProfilePage *self,
                 gint64             to,
                 guint64            n_slices)
 {
-  SuanliTrace *trace = suanli_timeline_get_trace (self->timeline);
+  SuanliTrace *trace = self->timeline != NULL ? suanli_timeline_get_trace (self->timeline) : NULL;
   g_autofree char *length = NULL;
   g_autofree char *start = NULL;
   g_autofree char *summary = NULL;
   gint64 first, last;
 
   if (trace == NULL)
-    return;   /* the page is going */
+    return;   /* the page is going (its range's worker outlived it) */
   length = suanli_format_duration_ns (to - from);
   suanli_trace_get_time_range (trace, &first, &last);
   start = suanli_format_duration_ns (from - first);
