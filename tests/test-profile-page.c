@@ -11,16 +11,19 @@
 #include <glib/gstdio.h>
 #include <adwaita.h>
 
+#include "suanli-against-plan-view.h"
 #include "suanli-catalog.h"
 #include "suanli-device-match.h"
 #include "suanli-estimate.h"
 #include "suanli-flame-graph.h"
+#include "suanli-flame-view.h"
 #include "suanli-import.h"
 #include "suanli-inject.h"
 #include "suanli-live-dialog.h"
 #include "suanli-plan-page.h"
 #include "suanli-profile-page.h"
 #include "suanli-stats-table.h"
+#include "suanli-tables-view.h"
 #include "suanli-test-capture.h"
 #include "suanli-test-generator.h"
 #include "suanli-test-support.h"
@@ -120,17 +123,35 @@ span (Fixture *fixture)
   return to - from;
 }
 
+static SuanliAgainstPlanView *
+against_plan (Fixture *fixture)
+{
+  return SUANLI_AGAINST_PLAN_VIEW (suanli_profile_page_get_against_plan_view (fixture->page));
+}
+
+static SuanliTablesView *
+tables_view (Fixture *fixture)
+{
+  return SUANLI_TABLES_VIEW (suanli_profile_page_get_tables_view (fixture->page));
+}
+
+static SuanliFlameView *
+flame_view (Fixture *fixture)
+{
+  return SUANLI_FLAME_VIEW (suanli_profile_page_get_flame_view (fixture->page));
+}
+
 static gboolean
 flame_ready (gpointer data)
 {
-  return suanli_profile_page_flame_is_ready (SUANLI_PROFILE_PAGE (data));
+  return suanli_flame_view_is_ready (SUANLI_FLAME_VIEW (data));
 }
 
 /* The flame graph is worked out on a worker thread: wait for it. */
 static void
 wait_for_flame (Fixture *fixture)
 {
-  suanli_test_await (flame_ready, fixture->page);
+  suanli_test_await (flame_ready, flame_view (fixture));
 }
 
 /* Whether the menu of the page's recent-traces button lists @label. */
@@ -434,7 +455,7 @@ static void
 test_ruler_drag (Fixture       *fixture,
                  gconstpointer  data)
 {
-  SuanliStatsTable *range = SUANLI_STATS_TABLE (suanli_profile_page_get_range_table (fixture->page));
+  SuanliStatsTable *range = SUANLI_STATS_TABLE (suanli_tables_view_get_range (tables_view (fixture)));
   double x0 = x_of (fixture, 100000), x1 = x_of (fixture, 300000);
   gint64 ns_per_pixel, from, to;
 
@@ -490,7 +511,7 @@ static void
 test_flame_graph (Fixture       *fixture,
                   gconstpointer  data)
 {
-  SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_profile_page_get_flame_graph (fixture->page));
+  SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_flame_view_get_graph (flame_view (fixture)));
   GtkWidget *search = find_search_entry (GTK_WIDGET (fixture->page), _("Search frames"));
   GtkWidget *gpu = suanli_test_find_label (GTK_WIDGET (fixture->page), _("GPU Time"));
   g_autofree char *matched = g_strdup_printf (_("%.1f%% matched"), 100.0 * 240 / 798);
@@ -702,7 +723,7 @@ test_layout (Fixture       *fixture,
   suanli_profile_page_show_view (fixture->page, "tables");
   suanli_test_settle (GTK_WIDGET (fixture->window));
   {
-    GtkWidget *kernels = suanli_profile_page_get_table (fixture->page, FALSE);
+    GtkWidget *kernels = suanli_tables_view_get_kernels (tables_view (fixture));
     GtkWidget *paned = gtk_widget_get_ancestor (kernels, GTK_TYPE_PANED);
 
     g_test_message ("kernels %d px of %d", gtk_widget_get_height (kernels), gtk_widget_get_height (paned));
@@ -727,9 +748,9 @@ static void
 test_range (Fixture       *fixture,
             gconstpointer  data)
 {
-  SuanliStatsTable *range = SUANLI_STATS_TABLE (suanli_profile_page_get_range_table (fixture->page));
-  SuanliStatsTable *kernels = SUANLI_STATS_TABLE (suanli_profile_page_get_table (fixture->page, FALSE));
-  SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_profile_page_get_flame_graph (fixture->page));
+  SuanliStatsTable *range = SUANLI_STATS_TABLE (suanli_tables_view_get_range (tables_view (fixture)));
+  SuanliStatsTable *kernels = SUANLI_STATS_TABLE (suanli_tables_view_get_kernels (tables_view (fixture)));
+  SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_flame_view_get_graph (flame_view (fixture)));
   g_autofree char *name = g_strdup_printf ("profiler-range-light-%s", suanli_test_language_tag ());
   g_autofree char *range_csv = NULL;
   g_autofree char *kernels_csv = NULL;
@@ -773,8 +794,8 @@ static void
 test_tables (Fixture       *fixture,
              gconstpointer  data)
 {
-  SuanliStatsTable *kernels = SUANLI_STATS_TABLE (suanli_profile_page_get_table (fixture->page, FALSE));
-  SuanliStatsTable *operators = SUANLI_STATS_TABLE (suanli_profile_page_get_table (fixture->page, TRUE));
+  SuanliStatsTable *kernels = SUANLI_STATS_TABLE (suanli_tables_view_get_kernels (tables_view (fixture)));
+  SuanliStatsTable *operators = SUANLI_STATS_TABLE (suanli_tables_view_get_operators (tables_view (fixture)));
   GtkColumnView *view = GTK_COLUMN_VIEW (suanli_test_find_widget (GTK_WIDGET (kernels), GTK_TYPE_COLUMN_VIEW));
   g_autofree char *name = g_strdup_printf ("profiler-kernels-light-%s", suanli_test_language_tag ());
   g_autofree char *csv = NULL;
@@ -808,7 +829,7 @@ test_tables (Fixture       *fixture,
   g_assert_true (suanli_stats_table_select (kernels, "ampere_sgemm_128x64_tn"));
   {
     g_autofree char *two = g_strdup_printf (ngettext ("%llu match", "%llu matches", 2), 2ULL);
-    SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_profile_page_get_flame_graph (fixture->page));
+    SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_flame_view_get_graph (flame_view (fixture)));
 
     g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (fixture->page), two));
     g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (find_search_entry (GTK_WIDGET (fixture->page),
@@ -882,16 +903,16 @@ test_against_plan (Fixture       *fixture,
   /* (The planner starts every window with a plan; this one replaces it.) */
   g_assert_nonnull (seven_b);
   suanli_plan_replace (plan, seven_b);
-  g_assert_nonnull (suanli_profile_page_get_plan_comparison (fixture->page));
-  g_test_message ("%s", suanli_profile_page_get_plan_comparison (fixture->page));
-  g_assert_nonnull (strstr (suanli_profile_page_get_plan_comparison (fixture->page), measured));
-  g_assert_nonnull (strstr (suanli_profile_page_get_plan_comparison (fixture->page), "Seven B"));
+  g_assert_nonnull (suanli_against_plan_view_get_text (against_plan (fixture)));
+  g_test_message ("%s", suanli_against_plan_view_get_text (against_plan (fixture)));
+  g_assert_nonnull (strstr (suanli_against_plan_view_get_text (against_plan (fixture)), measured));
+  g_assert_nonnull (strstr (suanli_against_plan_view_get_text (against_plan (fixture)), "Seven B"));
   /* Peak memory from the trace's memory events (36 GiB reserved at most), and throughput from the
    * FLOPs of its two matrix products over the 520 ms from the first one's start to the last one's end. */
   {
     g_autofree char *reserved = suanli_format_bytes (38654705664, SUANLI_MEMORY_UNITS_GIB);
     g_autofree char *throughput = g_strdup_printf (_("%.1f TFLOP/s"), 2 * 274877906944.0 / 0.520 / 1e12);
-    const char *text = suanli_profile_page_get_plan_comparison (fixture->page);
+    const char *text = suanli_against_plan_view_get_text (against_plan (fixture));
 
     g_assert_nonnull (strstr (text, _("Peak memory per GPU")));
     g_assert_nonnull (strstr (text, reserved));
@@ -909,14 +930,14 @@ test_against_plan (Fixture       *fixture,
     g_assert_nonnull (button);
     g_assert_false (gtk_widget_is_sensitive (button));
   }
-  gtk_widget_activate_action (GTK_WIDGET (fixture->page), "profile.use-measured", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (against_plan (fixture)), "against-plan.use-measured", NULL);
   g_assert_null (json_object_get_member (suanli_plan_get_root (plan), "assumptions"));
 
   /* With 16 sequences a step, it is plausible; writing it closes the loop: the plan's step is then
    * the measured one. */
   g_assert_true (suanli_plan_apply_merge_patch_data (plan, "{\"workload\": {\"global_batch\": 16}}", NULL));
-  g_test_message ("%s", suanli_profile_page_get_plan_comparison (fixture->page));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "profile.use-measured", NULL));
+  g_test_message ("%s", suanli_against_plan_view_get_text (against_plan (fixture)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (against_plan (fixture)), "against-plan.use-measured", NULL));
   assumptions = json_object_get_object_member (suanli_plan_get_root (plan), "assumptions");
   g_assert_nonnull (assumptions);
   mfu = json_object_get_double_member (assumptions, "mfu");
@@ -982,14 +1003,14 @@ test_other_job (Fixture       *fixture,
   g_assert_nonnull (seven_b);
   suanli_plan_replace (plan, seven_b);
   /* The generated trace is of 8 × H100: compared. */
-  g_assert_nonnull (suanli_profile_page_get_plan_comparison (fixture->page));
-  g_assert_null (suanli_profile_page_get_other_job (fixture->page));
+  g_assert_nonnull (suanli_against_plan_view_get_text (against_plan (fixture)));
+  g_assert_null (suanli_against_plan_view_get_other_job (against_plan (fixture)));
 
   /* One V100: no comparison, what it ran on, and the catalog's lack said plainly where it lacks it. */
   open_trace_on (fixture, "Tesla V100-SXM2-32GB", 34089730048, 1);
-  other = suanli_profile_page_get_other_job (fixture->page);
+  other = suanli_against_plan_view_get_other_job (against_plan (fixture));
   g_test_message ("%s", other);
-  g_assert_null (suanli_profile_page_get_plan_comparison (fixture->page));
+  g_assert_null (suanli_against_plan_view_get_text (against_plan (fixture)));
   g_assert_nonnull (other);
   g_assert_nonnull (strstr (other, "1 × Tesla V100-SXM2-32GB"));
   g_assert_nonnull (strstr (other, "Seven B"));
@@ -1001,15 +1022,15 @@ test_other_job (Fixture       *fixture,
   /* Eight H100s where the plan has 16: not compared either. */
   g_assert_true (suanli_plan_apply_merge_patch_data (plan, "{\"system\": {\"nodes\": 2}}", NULL));
   open_trace_on (fixture, "NVIDIA H100 80GB HBM3", 85520809984, 8);
-  g_assert_null (suanli_profile_page_get_plan_comparison (fixture->page));
-  g_assert_nonnull (strstr (suanli_profile_page_get_other_job (fixture->page), "8 × NVIDIA H100 80GB HBM3"));
+  g_assert_null (suanli_against_plan_view_get_text (against_plan (fixture)));
+  g_assert_nonnull (strstr (suanli_against_plan_view_get_other_job (against_plan (fixture)), "8 × NVIDIA H100 80GB HBM3"));
 
   /* Two A100s: Plan for This Hardware takes their model and count (tensor 8 cannot split 2 GPUs:
    * dropped), and then the two are compared. */
   open_trace_on (fixture, "NVIDIA A100-SXM4-80GB", 85198045184, 2);
-  g_assert_null (suanli_profile_page_get_plan_comparison (fixture->page));
+  g_assert_null (suanli_against_plan_view_get_text (against_plan (fixture)));
   g_assert_true (gtk_widget_is_sensitive (make));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "profile.plan-from-trace", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (against_plan (fixture)), "against-plan.plan-from-trace", NULL));
   {
     JsonObject *system = json_object_get_object_member (suanli_plan_get_root (plan), "system");
 
@@ -1017,8 +1038,8 @@ test_other_job (Fixture       *fixture,
     g_assert_cmpint (json_object_get_int_member (system, "gpus_per_node"), ==, 2);
     g_assert_cmpint (json_object_get_int_member (system, "nodes"), ==, 1);
   }
-  g_assert_null (suanli_profile_page_get_other_job (fixture->page));
-  g_assert_nonnull (suanli_profile_page_get_plan_comparison (fixture->page));
+  g_assert_null (suanli_against_plan_view_get_other_job (against_plan (fixture)));
+  g_assert_nonnull (suanli_against_plan_view_get_text (against_plan (fixture)));
 
   /* Open Another Plan…: a plan file of 8 × H100 against the generated trace again. */
   {
@@ -1032,7 +1053,7 @@ test_other_job (Fixture       *fixture,
     g_autofree char *earlier_after = NULL;
 
     open_trace_on (fixture, "NVIDIA H100 80GB HBM3", 85520809984, 8);
-    g_assert_nonnull (suanli_profile_page_get_other_job (fixture->page));
+    g_assert_nonnull (suanli_against_plan_view_get_other_job (against_plan (fixture)));
     g_assert_true (g_file_set_contents (path, "{\"name\": \"Eight H100\", \"model\": {\"preset\": \"llama-2-7b\"},"
                                               " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 8}}",
                                         -1, NULL));
@@ -1040,7 +1061,7 @@ test_other_job (Fixture       *fixture,
     g_assert_true (suanli_plan_page_save_file (planner, earlier, &error));
     g_assert_true (g_file_get_contents (earlier_path, &earlier_text, NULL, NULL));
 
-    g_assert_true (suanli_profile_page_open_plan (fixture->page, file, &error));
+    g_assert_true (suanli_against_plan_view_open_plan (against_plan (fixture), file, &error));
     g_assert_no_error (error);
     /* The planner's Save now writes this plan to this file, never over the one it showed before. */
     g_assert_true (g_file_equal (suanli_plan_page_get_file (planner), file));
@@ -1048,8 +1069,8 @@ test_other_job (Fixture       *fixture,
     g_assert_true (g_file_get_contents (earlier_path, &earlier_after, NULL, NULL));
     g_assert_cmpstr (earlier_after, ==, earlier_text);
     g_unlink (earlier_path);
-    g_assert_null (suanli_profile_page_get_other_job (fixture->page));
-    g_assert_nonnull (strstr (suanli_profile_page_get_plan_comparison (fixture->page), "Eight H100"));
+    g_assert_null (suanli_against_plan_view_get_other_job (against_plan (fixture)));
+    g_assert_nonnull (strstr (suanli_against_plan_view_get_text (against_plan (fixture)), "Eight H100"));
     suanli_test_screenshot_styles (GTK_WIDGET (fixture->window), "profiler-same-job");
     g_unlink (path);
   }
@@ -1067,14 +1088,14 @@ test_flame_diff (Fixture       *fixture,
     "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::linear\",\"pid\":7,\"tid\":70,\"ts\":10,\"dur\":300000}]}";
   g_autoptr(SuanliTrace) baseline = suanli_trace_new ();
   g_autoptr(GInputStream) stream = g_memory_input_stream_new_from_data (before, -1, NULL);
-  SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_profile_page_get_flame_graph (fixture->page));
+  SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_flame_view_get_graph (flame_view (fixture)));
   g_autofree char *name = g_strdup_printf ("profiler-flame-diff-light-%s", suanli_test_language_tag ());
   SuanliImportStats stats = { 0 };
   SuanliFlame *flame;
   const SuanliFlameNode *linear;
 
   g_assert_true (suanli_import_stream (baseline, stream, "before.json", &stats, NULL, NULL));
-  suanli_profile_page_set_baseline (fixture->page, baseline);
+  suanli_flame_view_set_baseline (flame_view (fixture), baseline);
   wait_for_flame (fixture);
   flame = suanli_flame_graph_get_flame (graph);
   g_assert_true (suanli_flame_is_differential (flame));
@@ -1089,7 +1110,7 @@ test_flame_diff (Fixture       *fixture,
   g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), name));
 
   /* The same button stops comparing. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "profile.compare", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (flame_view (fixture)), "flame.compare", NULL));
   wait_for_flame (fixture);
   g_assert_false (suanli_flame_is_differential (suanli_flame_graph_get_flame (graph)));
   suanli_import_stats_clear (&stats);
@@ -1119,7 +1140,7 @@ test_ranks (Fixture       *fixture,
   g_autoptr(GString) slow = NULL;
   g_autoptr(GPtrArray) drop_downs = g_ptr_array_new ();
   GFile *files[2];
-  SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_profile_page_get_flame_graph (fixture->page));
+  SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_flame_view_get_graph (flame_view (fixture)));
   g_autofree char *name = g_strdup_printf ("profiler-ranks-light-%s", suanli_test_language_tag ());
   g_autofree char *flame_name = g_strdup_printf ("profiler-ranks-flame-light-%s", suanli_test_language_tag ());
   g_autofree char *straggler = g_strdup_printf (_("Straggler: +%.1f%%"), 100 * (600.0 / 399.0 - 1));
@@ -1169,7 +1190,7 @@ test_ranks (Fixture       *fixture,
   g_assert_cmpuint (drop_downs->len, ==, 2);
   g_assert_cmpuint (gtk_drop_down_get_selected (g_ptr_array_index (drop_downs, 0)), ==, 1);
   g_assert_cmpuint (gtk_drop_down_get_selected (g_ptr_array_index (drop_downs, 1)), ==, 0);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "profile.compare-ranks", NULL));
+  g_assert_true (gtk_widget_activate_action (suanli_profile_page_get_ranks_view (fixture->page), "ranks.compare", NULL));
   wait_for_flame (fixture);
   flame = suanli_flame_graph_get_flame (graph);
   g_assert_true (suanli_flame_is_differential (flame));
@@ -1182,7 +1203,7 @@ test_ranks (Fixture       *fixture,
   /* Activating rank 0's row makes it the rank compared; Stop Comparing ends the comparison. */
   g_signal_emit_by_name (list, "row-activated", rows[0]);
   g_assert_cmpuint (gtk_drop_down_get_selected (g_ptr_array_index (drop_downs, 0)), ==, 0);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "profile.compare", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (flame_view (fixture)), "flame.compare", NULL));
   wait_for_flame (fixture);
   flame = suanli_flame_graph_get_flame (graph);
   g_assert_false (suanli_flame_is_differential (flame));

@@ -3,38 +3,33 @@
  * Trace files are read by a SuanliTraceLoader on a worker thread while the page shows progress
  * and a Cancel button; the finished trace becomes the workspace's "trace", and whatever sets that
  * property (this page, a live capture later) gets it shown: a header with the files, span and
- * ranks, a one-line summary of where GPU time went, the timeline (or the flame graph, worked out
- * when first shown), and the details of the slice last clicked. Files opened from the command line or the window's Open dialog arrive one by one;
- * those that arrive together are read together, as one trace with a group per file (rank). A trace
- * of several ranks gets a Ranks view: a row per rank with its steps and GPU time, stragglers
- * marked, and the flame graph of one rank against another's.
+ * ranks, a one-line summary of where GPU time went, the timeline, and the details of the slice
+ * last clicked. Files opened from the command line or the window's Open dialog arrive one by one;
+ * those that arrive together are read together, as one trace with a group per file (rank).
+ *
+ * The other views are widgets of their own, which the page hands the trace and its figures: the
+ * flame graph (SuanliFlameView), Kernels (SuanliTablesView), What If… (SuanliWhatifView), Ranks
+ * for a trace of several (SuanliRanksView), and under the summary the trace against the plan
+ * (SuanliAgainstPlanView). The page's other actions are in suanli-profile-page-actions.c.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
-#include <math.h>
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "suanli-against-plan-view.h"
 #include "suanli-analysis.h"
 #include "suanli-bar-area.h"
 #include "suanli-catalog.h"
 #include "suanli-device-match.h"
-#include "suanli-drop-down-name.h"
-#include "suanli-estimate.h"
-#include "suanli-flame.h"
-#include "suanli-flame-graph.h"
-#include "suanli-job-match.h"
-#include "suanli-json-writer.h"
-#include "suanli-live-dialog.h"
-#include "suanli-plan-comparison.h"
-#include "suanli-plan-inputs.h"
-#include "suanli-plan-name.h"
-#include "suanli-profile-page.h"
+#include "suanli-flame-view.h"
+#include "suanli-profile-common.h"
+#include "suanli-profile-page-private.h"
+#include "suanli-ranks-view.h"
 #include "suanli-recent-menu.h"
-#include "suanli-stat-row.h"
-#include "suanli-stats-table.h"
+#include "suanli-tables-view.h"
 #include "suanli-timeline.h"
 #include "suanli-trace-figures.h"
 #include "suanli-trace-loader.h"
@@ -44,105 +39,7 @@
 #define GATHER_MS      150     /* files opened within this long of each other are read together */
 #define MAX_ARGS_SHOWN 12
 
-/* The columns of the ranks table; the last says how the rank compares with the median one. */
-enum { RANK_NUMBER, RANK_FILE, RANK_STEPS, RANK_MEDIAN, RANK_SLOWEST, RANK_BUSY, RANK_COMPUTE, RANK_COMM, RANK_AGAINST,
-       N_RANK_COLUMNS };
-
-static const struct { const char *title; float xalign; } rank_columns[N_RANK_COLUMNS] = {
-  { N_("Rank"), 0 }, { N_("File"), 0 }, { N_("Steps"), 1 }, { N_("Median Step"), 1 }, { N_("Slowest Step"), 1 },
-  { N_("GPU Busy"), 1 }, { N_("Compute"), 1 }, { N_("Communication"), 1 }, { N_("Against the Median"), 0 },
-};
-
-struct _SuanliProfilePage
-{
-  SuanliPage            parent_instance;
-
-  GtkStack             *stack;
-  GtkLabel             *loading_label;
-  GtkProgressBar       *progress;
-  GtkLabel             *title_label;
-  GtkLabel             *subtitle_label;
-  GtkLabel             *summary_label;
-  SuanliTimeline       *timeline;
-  GtkLabel             *details_label;
-  GtkStack             *views;
-  SuanliFlameGraph     *flame_graph;
-  GtkToggleButton      *gpu_toggle;
-  GtkToggleButton      *icicle_toggle;
-  GtkToggleButton      *category_toggle;
-  GtkToggleButton      *time_order_toggle;
-  GtkToggleButton      *steps_toggle;     /* frames differing by a step number kept apart */
-  GtkLabel             *breadcrumb_label;
-  GtkLabel             *match_label;
-  GtkSearchEntry       *flame_search;
-  SuanliStatsTable     *kernels_table;
-  SuanliWhatifView     *whatif_view;
-  SuanliStatsTable     *operators_table;
-  SuanliStatsTable     *range_table;
-  GtkSearchEntry       *timeline_search;
-  GtkLabel             *search_count_label;
-
-  GCancellable         *loading;
-  GPtrArray            *pending;         /* of GFile, gathered before a load */
-  guint                 gather_source;
-  GtkFileChooserNative *open_dialog;
-  GtkFileChooserNative *export_dialog;
-  GtkWidget            *plan_box;
-  GtkLabel             *plan_label;
-  GtkLabel             *plan_warning;
-  GtkFlowBox           *plan_figures;
-  char                 *plan_text;       /* the comparison shown, as text */
-  double                measured_mfu;    /* what the last comparison implied; 0: none */
-  SuanliPlan           *watched_plan;    /* the workspace's plan, whose changes redo the comparison */
-  GtkWidget            *job_box;         /* shown instead when the trace is of another job */
-  GtkLabel             *job_label;
-  GtkWidget            *plan_from_trace_button;
-  char                 *trace_accelerator;   /* the catalog's id of what the trace ran on, or NULL */
-  guint                 trace_gpus;          /* and how many */
-  GtkFileChooserNative *plan_dialog;
-  gboolean              tables_split_set;   /* the next position change is the page's own */
-  gboolean              tables_dragged;     /* the user has moved the tables' handle */
-  SuanliTrace          *baseline;        /* another trace the flame graph is compared with, or NULL */
-  GtkButton            *compare_button;
-  GtkFileChooserNative *compare_dialog;
-  GtkWindow            *live_dialog;     /* Live…, once opened; it lives as long as it is open */
-  GCancellable         *baseline_loading;
-  GtkMenuButton        *recent_button;
-  GtkMenuButton        *empty_recent_button;
-  GPtrArray            *loading_files;   /* of GFile: what the load in progress reads */
-  char                 *flame_wanted;    /* what the flame graph should show (see update_flame) */
-  GtkSpinner           *flame_spinner;
-  GtkWidget            *jump_button;
-  GtkDrawingArea       *breakdown_area;
-  SuanliStackedBar     *breakdown;       /* where GPU time went, all GPUs together */
-  SuanliTraceFigures   *figures;         /* of the trace shown, once worked out */
-  guint                 working_out;     /* figures on their way from worker threads */
-  GtkStackPage         *ranks_page;
-  GtkLabel             *ranks_note;
-  GtkBox               *ranks_header;
-  GtkListBox           *ranks_list;
-  GtkLabel             *rank_label;
-  GtkDropDown          *rank_dropdown;
-  GtkLabel             *baseline_rank_label;
-  GtkDropDown          *baseline_rank_dropdown;
-  GtkLabel             *comparison_label;
-  GtkSizeGroup         *rank_column_widths[N_RANK_COLUMNS];
-  GArray               *ranks;           /* SuanliRankStats of the trace shown, by group; NULL for one rank */
-  guint                 compared_group;  /* the rank whose flame is shown against baseline_group's, or */
-  guint                 baseline_group;  /* SUANLI_FLAME_ALL_GROUPS for both when ranks are not compared */
-};
-
 G_DEFINE_FINAL_TYPE (SuanliProfilePage, suanli_profile_page, SUANLI_TYPE_PAGE)
-
-static void
-show_toast (SuanliProfilePage *self,
-            const char        *message)
-{
-  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
-
-  if (overlay != NULL)
-    adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (message));
-}
 
 static const char * const trace_suffixes[] = { ".json", ".json.gz", ".gz", ".folded", ".collapsed", NULL };
 
@@ -163,23 +60,6 @@ workspace_trace (SuanliProfilePage *self)
   SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
 
   return workspace != NULL ? suanli_workspace_get_trace (workspace) : NULL;
-}
-
-/* "rank0.json, rank1.json" — the files of the trace. */
-static char *
-files_text (SuanliTrace *trace)
-{
-  g_autoptr(GString) text = g_string_new (NULL);
-
-  for (guint g = 0; g < suanli_trace_get_n_groups (trace); g++)
-    {
-      g_autofree char *base = g_path_get_basename (suanli_trace_get_string (trace, suanli_trace_get_group (trace, g)->name));
-
-      if (g > 0)
-        g_string_append (text, ", ");
-      g_string_append (text, base);
-    }
-  return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
 /* The files' full paths, one a line: the title shows their names only. */
@@ -323,129 +203,17 @@ set_details (SuanliProfilePage *self,
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->timeline), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
 }
 
-static void on_flame_search_changed (SuanliProfilePage *self);
 static void on_timeline_search_changed (SuanliProfilePage *self);
 
-/* What a flame graph is worked out from, on a worker thread: the traces are finished and only
- * read there (a flame keeps the names it makes to itself). */
-typedef struct
-{
-  SuanliTrace *trace;
-  SuanliTrace *baseline;         /* or NULL */
-  guint        group;            /* the group counted, or SUANLI_FLAME_ALL_GROUPS */
-  guint        baseline_group;   /* the group @group is compared with, or SUANLI_FLAME_ALL_GROUPS */
-  gboolean     gpu;
-  SuanliFlameFlags flags;
-  gint64       from, to;
-  char        *key;
-} FlameJob;
-
+/* The flame graph keeps to the range selected on the timeline, if any. */
 static void
-flame_job_free (FlameJob *job)
+flame_follows_range (SuanliProfilePage *self)
 {
-  g_object_unref (job->trace);
-  g_clear_object (&job->baseline);
-  g_free (job->key);
-  g_free (job);
-}
+  gint64 from, to;
 
-static void
-work_out_flame (GTask        *task,
-                gpointer      source,
-                gpointer      data,
-                GCancellable *cancellable)
-{
-  FlameJob *job = data;
-  SuanliFlameKind kind = job->gpu ? SUANLI_FLAME_GPU : SUANLI_FLAME_CPU;
-  SuanliFlame *flame = suanli_flame_new_full (job->trace, kind, job->group, job->from, job->to, job->flags);
-  g_autoptr(SuanliFlame) before = NULL;
-
-  /* The difference from the other trace (all of it: its times are not this one's), or from
-   * another rank of this trace (in the same range: the ranks share the trace's clock). */
-  if (job->baseline != NULL)
-    before = suanli_flame_new_full (job->baseline, kind, SUANLI_FLAME_ALL_GROUPS, G_MININT64, G_MAXINT64, job->flags);
-  else if (job->baseline_group != SUANLI_FLAME_ALL_GROUPS)
-    before = suanli_flame_new_full (job->trace, kind, job->baseline_group, job->from, job->to, job->flags);
-  if (before != NULL)
-    {
-      SuanliFlame *diff = suanli_flame_new_diff (before, flame);
-
-      g_object_unref (flame);
-      flame = diff;
-    }
-  /* Laid out here too: for a million nodes that is a tenth of a second the main thread keeps. */
-  g_task_return_pointer (task, suanli_flame_painter_new (flame, job->gpu), (GDestroyNotify) suanli_flame_painter_free);
-  g_object_unref (flame);
-}
-
-static void
-on_flame_worked_out (GObject      *source,
-                     GAsyncResult *result,
-                     gpointer      data)
-{
-  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (source);
-  FlameJob *job = g_task_get_task_data (G_TASK (result));
-  g_autoptr(SuanliFlamePainter) painter = g_task_propagate_pointer (G_TASK (result), NULL);
-
-  if (self->flame_graph == NULL || g_strcmp0 (self->flame_wanted, job->key) != 0)
-    return;   /* the page is going, or something newer was asked for */
-  g_object_set_data_full (G_OBJECT (self->flame_graph), "shown", g_strdup (job->key), g_free);
-  suanli_flame_graph_set_painter (self->flame_graph, g_steal_pointer (&painter));
-  suanli_flame_graph_set_icicle (self->flame_graph, gtk_toggle_button_get_active (self->icicle_toggle));
-  suanli_flame_graph_set_time_order (self->flame_graph, gtk_toggle_button_get_active (self->time_order_toggle));
-  suanli_flame_graph_set_by_category (self->flame_graph, gtk_toggle_button_get_active (self->category_toggle));
-  on_flame_search_changed (self);   /* the search, if any, marks the new graph too */
-  gtk_spinner_stop (self->flame_spinner);
-}
-
-/* The flame graph is worked out (off the main thread) when it is first looked at, and again when
- * its kind, the range or the comparison changes. */
-static void
-update_flame (SuanliProfilePage *self)
-{
-  SuanliTrace *trace = suanli_timeline_get_trace (self->timeline);
-  gboolean gpu = gtk_toggle_button_get_active (self->gpu_toggle);
-  SuanliFlameFlags flags = gtk_toggle_button_get_active (self->steps_toggle) ? SUANLI_FLAME_KEEP_STEP_NUMBERS : 0;
-  gint64 from = G_MININT64, to = G_MAXINT64;
-  g_autofree char *key = NULL;
-  g_autoptr(GTask) task = NULL;
-  FlameJob *job;
-
-  /* A trace still growing is read by no worker: its flame graph comes when the capture ends. */
-  if (trace == NULL || suanli_trace_is_growing (trace) ||
-      !g_str_equal (gtk_stack_get_visible_child_name (self->views), "flame"))
-    return;
-  /* A selected range on the timeline restricts the flame graph to it. */
   if (!suanli_timeline_get_range (self->timeline, &from, &to))
     from = G_MININT64, to = G_MAXINT64;
-  key = g_strdup_printf ("%p:%p:%u:%u:%d:%d:%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, (void *) trace, (void *) self->baseline,
-                         self->compared_group, self->baseline_group, gpu, (int) flags, from, to);
-  if (g_strcmp0 (self->flame_wanted, key) == 0)
-    return;   /* shown, or on its way */
-  g_free (self->flame_wanted);
-  self->flame_wanted = g_strdup (key);
-  job = g_new0 (FlameJob, 1);
-  job->trace = g_object_ref (trace);
-  job->baseline = self->baseline != NULL ? g_object_ref (self->baseline) : NULL;
-  job->group = self->compared_group;
-  job->baseline_group = self->baseline_group;
-  job->gpu = gpu;
-  job->flags = flags;
-  job->from = from;
-  job->to = to;
-  job->key = g_steal_pointer (&key);
-  task = g_task_new (self, NULL, on_flame_worked_out, NULL);
-  g_task_set_task_data (task, job, (GDestroyNotify) flame_job_free);
-  gtk_spinner_start (self->flame_spinner);
-  g_task_run_in_thread (task, work_out_flame);
-}
-
-/* Whether the flame graph shows what was last asked for (it is worked out off the main thread). */
-gboolean
-suanli_profile_page_flame_is_ready (SuanliProfilePage *self)
-{
-  return self->flame_wanted == NULL ||
-         g_strcmp0 (g_object_get_data (G_OBJECT (self->flame_graph), "shown"), self->flame_wanted) == 0;
+  suanli_flame_view_set_range (self->flame_view, from, to);
 }
 
 static void
@@ -453,608 +221,32 @@ on_view_changed (SuanliProfilePage *self)
 {
   const char *view = gtk_stack_get_visible_child_name (self->views);
 
-  update_flame (self);
   /* The view in front takes the keyboard (and the details' text is not left selected). */
   if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "trace") == 0)
-    gtk_widget_grab_focus (g_str_equal (view, "flame") ? GTK_WIDGET (self->flame_graph)
-                           : g_str_equal (view, "tables") ? GTK_WIDGET (self->kernels_table)
-                           : g_str_equal (view, "ranks") ? GTK_WIDGET (self->ranks_list)
+    gtk_widget_grab_focus (g_str_equal (view, "flame") ? GTK_WIDGET (self->flame_view)
+                           : g_str_equal (view, "tables") ? GTK_WIDGET (self->tables_view)
+                           : g_str_equal (view, "ranks") ? GTK_WIDGET (self->ranks_view)
                            : GTK_WIDGET (self->timeline));
 }
 
-static void
-on_flame_kind_toggled (SuanliProfilePage *self)
-{
-  update_flame (self);
-}
-
-static void
-on_category_toggled (SuanliProfilePage *self)
-{
-  suanli_flame_graph_set_by_category (self->flame_graph, gtk_toggle_button_get_active (self->category_toggle));
-}
-
-static void
-on_time_order_toggled (SuanliProfilePage *self)
-{
-  suanli_flame_graph_set_time_order (self->flame_graph, gtk_toggle_button_get_active (self->time_order_toggle));
-}
-
-static void
-on_icicle_toggled (SuanliProfilePage *self)
-{
-  suanli_flame_graph_set_icicle (self->flame_graph, gtk_toggle_button_get_active (self->icicle_toggle));
-}
-
-static void
-on_flame_focus_changed (SuanliProfilePage *self)
-{
-  g_autofree char *path = suanli_flame_graph_describe_focus (self->flame_graph);
-
-  gtk_label_set_text (self->breadcrumb_label, path);
-}
-
-static void
-on_flame_search_changed (SuanliProfilePage *self)
-{
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->flame_search));
-  double share = suanli_flame_graph_search (self->flame_graph, text);
-  g_autofree char *matched = *text != '\0' ? g_strdup_printf (_("%.1f%% matched"), 100 * share) : g_strdup ("");
-
-  gtk_label_set_text (self->match_label, matched);
-}
-
-/* Kernels and CPU operators (SuanliKernelStats and SuanliOperatorStats of @trace; NULL for none)
- * into the tables. */
-static void
-fill_tables_from (SuanliProfilePage *self,
-                  SuanliTrace       *trace,
-                  GArray            *kernel_stats,
-                  GArray            *operator_stats)
-{
-  g_autoptr(GListStore) kernels = g_list_store_new (SUANLI_TYPE_STAT_ROW);
-  g_autoptr(GListStore) operators = g_list_store_new (SUANLI_TYPE_STAT_ROW);
-  double all = 0;
-
-  for (guint i = 0; kernel_stats != NULL && i < kernel_stats->len; i++)
-    all += (double) g_array_index (kernel_stats, SuanliKernelStats, i).total_ns;
-  for (guint i = 0; kernel_stats != NULL && i < kernel_stats->len; i++)
-    {
-      SuanliKernelStats *k = &g_array_index (kernel_stats, SuanliKernelStats, i);
-      double values[] = { (double) k->count, (double) k->total_ns, (double) k->total_ns / (double) MAX (k->count, 1),
-                          (double) k->min_ns, (double) k->max_ns, 100.0 * (double) k->total_ns / MAX (all, 1) };
-      g_autoptr(SuanliStatRow) row = suanli_stat_row_new (suanli_trace_get_string (trace, k->name), values,
-                                                          G_N_ELEMENTS (values));
-      g_list_store_append (kernels, row);
-    }
-  for (guint i = 0; operator_stats != NULL && i < operator_stats->len; i++)
-    {
-      SuanliOperatorStats *o = &g_array_index (operator_stats, SuanliOperatorStats, i);
-      double values[] = { (double) o->count, (double) o->self_ns, (double) o->total_ns, (double) o->max_ns };
-      g_autoptr(SuanliStatRow) row = suanli_stat_row_new (suanli_trace_get_string (trace, o->name), values,
-                                                          G_N_ELEMENTS (values));
-      g_list_store_append (operators, row);
-    }
-  suanli_stats_table_set_rows (self->kernels_table, G_LIST_MODEL (kernels));
-  suanli_stats_table_set_rows (self->operators_table, G_LIST_MODEL (operators));
-}
-
-/* One figure of the comparison: its name, the measured value with its difference, the planned one. */
-static GtkWidget *
-comparison_cell (const SuanliComparisonRow *row)
-{
-  GtkWidget *cell = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *figure = gtk_label_new (row->figure);
-  GtkWidget *measured = gtk_label_new (NULL);
-  g_autofree char *planned_text = g_strdup_printf (_("%s planned"), row->planned);
-  GtkWidget *planned = gtk_label_new (planned_text);
-  g_autofree char *markup = NULL;
-
-  gtk_widget_add_css_class (figure, "caption-heading");
-  gtk_widget_add_css_class (figure, "dim-label");
-  gtk_widget_add_css_class (planned, "caption");
-  gtk_widget_add_css_class (planned, "dim-label");
-  markup = g_markup_printf_escaped ("<b>%s</b> %s", row->measured, row->difference != NULL ? row->difference : "");
-  gtk_label_set_markup (GTK_LABEL (measured), markup);
-  gtk_box_append (GTK_BOX (cell), figure);
-  gtk_box_append (GTK_BOX (cell), measured);
-  gtk_box_append (GTK_BOX (cell), planned);
-  for (GtkWidget *label = gtk_widget_get_first_child (cell); label != NULL; label = gtk_widget_get_next_sibling (label))
-    gtk_label_set_xalign (GTK_LABEL (label), 0);
-  if (row->detail != NULL)
-    gtk_widget_set_tooltip_text (cell, row->detail);
-  return cell;
-}
-
-static void
-show_comparison (SuanliProfilePage          *self,
-                 const SuanliPlanComparison *comparison)
-{
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->plan_figures))) != NULL)
-    gtk_flow_box_remove (self->plan_figures, child);
-  g_clear_pointer (&self->plan_text, g_free);
-  self->measured_mfu = 0;
-  gtk_widget_set_visible (self->plan_box, comparison != NULL);
-  if (comparison == NULL)
-    return;
-  self->plan_text = suanli_plan_comparison_to_text (comparison);
-  self->measured_mfu = comparison->measured_mfu;
-  gtk_label_set_text (self->plan_label, comparison->heading);
-  gtk_label_set_text (self->plan_warning, comparison->warning != NULL ? comparison->warning : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->plan_warning), comparison->warning != NULL);
-  for (guint i = 0; i < comparison->rows->len; i++)
-    {
-      gtk_flow_box_append (self->plan_figures, comparison_cell (&g_array_index (comparison->rows, SuanliComparisonRow, i)));
-      /* The cells are read, not chosen: no tab stop each. */
-      gtk_widget_set_focusable (gtk_widget_get_last_child (GTK_WIDGET (self->plan_figures)), FALSE);
-    }
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "profile.use-measured", self->measured_mfu > 0 && self->measured_mfu <= 1);
-}
-
-/* The trace is of another job than the plan's (@match), or NULL: say what each ran on, and offer
- * a plan for the trace's hardware (when the catalog has it) or another plan. */
-static void
-show_other_job (SuanliProfilePage    *self,
-                const SuanliJobMatch *match)
-{
-  g_clear_pointer (&self->trace_accelerator, g_free);
-  self->trace_gpus = 0;
-  gtk_widget_set_visible (self->job_box, match != NULL);
-  if (match == NULL)
-    return;
-  if (match->accelerator != NULL)
-    {
-      self->trace_accelerator = g_strdup (suanli_item_get_id (match->accelerator));
-      self->trace_gpus = match->gpus;
-      gtk_label_set_text (self->job_label, match->why);
-      gtk_widget_set_tooltip_text (self->plan_from_trace_button, _("Set the plan to the trace's accelerator and GPU count "
-                                                                   "(undo in the planner)"));
-    }
-  else
-    {
-      g_autofree char *text = g_strdup_printf ("%s %s", match->why,
-                                               match->ran_on != NULL ? _("A plan for it needs it in the catalog first.")
-                                                                     : "");
-
-      gtk_label_set_text (self->job_label, g_strchomp (text));
-      gtk_widget_set_tooltip_text (self->plan_from_trace_button,
-                                   match->ran_on != NULL ? _("The catalog has no such accelerator")
-                                                         : _("The trace does not say what it ran on"));
-    }
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "profile.plan-from-trace", self->trace_accelerator != NULL);
-}
-
-/* Measured against planned, when the workspace's plan resolves and the trace is of its job
- * (SuanliJobMatch says whether, SuanliPlanComparison which figures and how). */
-static void
-compare_with_plan (SuanliProfilePage *self)
-{
-  SuanliTrace *trace = suanli_timeline_get_trace (self->timeline);
-  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
-  g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
-  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
-  g_autoptr(SuanliPlanComparison) comparison = NULL;
-  g_autoptr(SuanliJobMatch) match = NULL;
-  SuanliPlanInputs inputs = { 0 };
-  SuanliEstimate estimate = { 0 };
-
-  if (trace != NULL && workspace != NULL && self->figures != NULL && self->figures->trace == trace)
-    {
-      SuanliPlan *plan = suanli_workspace_get_plan (workspace);
-      SuanliCatalog *catalog = suanli_workspace_get_catalog (workspace);
-
-      if (suanli_plan_inputs_resolve (plan, catalog, &inputs, errors, warnings))
-        {
-          g_autofree char *name = suanli_plan_name_dup (plan, &inputs);
-
-          match = suanli_job_match_new (trace, catalog, name, &inputs);
-          suanli_estimate_compute (&inputs, &estimate);
-          if (match->same_job)
-            comparison = suanli_plan_comparison_new (name, &inputs, &estimate, self->figures);
-        }
-    }
-  show_comparison (self, comparison);
-  show_other_job (self, match != NULL && !match->same_job ? match : NULL);
-}
-
-/* Plan with This (What If…): the plan takes the projection's accelerator and GPU count, and its
- * projected MFU as the plan's, so that its estimate starts from a measured step. */
-static void
-on_use_projection (SuanliProfilePage *self,
-                   const char        *accelerator,
-                   guint              gpus,
-                   double             mfu)
-{
-  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
-  guint per_node = gpus > 8 && gpus % 8 == 0 ? 8 : gpus;
-  char number[G_ASCII_DTOSTR_BUF_SIZE];
-  g_autofree char *data = NULL;
-
-  if (workspace == NULL || gpus == 0 || mfu <= 0 || mfu > 1)
-    return;
-  data = g_strdup_printf ("{\"system\": {\"accelerator\": \"%s\", \"gpus_per_node\": %u, \"nodes\": %u, "
-                          "\"cloud_instance\": null}, \"assumptions\": {\"mfu\": %s, \"mfu_reference\": \"bf16\"}}",
-                          accelerator, per_node, gpus / per_node,
-                          g_ascii_formatd (number, sizeof number, "%.4f", mfu));
-  if (suanli_plan_apply_merge_patch_data (suanli_workspace_get_plan (workspace), data, NULL))
-    show_toast (self, _("The plan now uses the projected hardware and MFU"));
-}
-
-/* Plan for This Hardware: the plan keeps its model and workload, and takes the trace's accelerator
- * and GPU count (eight to a node when they split so); a split of the model the new count cannot
- * take is dropped for plain data parallelism. */
-static void
-plan_from_trace_action (GtkWidget  *widget,
-                        const char *action_name,
-                        GVariant   *parameter)
-{
-  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
-  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
-  SuanliPlan *plan = workspace != NULL ? suanli_workspace_get_plan (workspace) : NULL;
-  g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
-  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonNode) patch = NULL;
-  SuanliPlanInputs inputs = { 0 };
-  guint gpus = self->trace_gpus, per_node = gpus > 8 && gpus % 8 == 0 ? 8 : gpus;
-  gboolean split_fits = TRUE;
-  g_autofree char *done = NULL;
-
-  if (plan == NULL || self->trace_accelerator == NULL || gpus == 0)
-    return;
-  if (suanli_plan_inputs_resolve (plan, suanli_workspace_get_catalog (workspace), &inputs, errors, warnings))
-    split_fits = fmod ((double) gpus, MAX (1, inputs.tensor * inputs.pipeline)) == 0;
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "system");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "accelerator");
-  json_builder_add_string_value (builder, self->trace_accelerator);
-  json_builder_set_member_name (builder, "gpus_per_node");
-  json_builder_add_int_value (builder, per_node);
-  json_builder_set_member_name (builder, "nodes");
-  json_builder_add_int_value (builder, gpus / per_node);
-  json_builder_set_member_name (builder, "cloud_instance");   /* its GPUs are another accelerator's */
-  json_builder_add_null_value (builder);
-  json_builder_end_object (builder);
-  if (!split_fits)
-    {
-      json_builder_set_member_name (builder, "parallelism");
-      json_builder_begin_object (builder);
-      for (const char * const *key = (const char * const[]) { "tensor", "pipeline", "data", "virtual_stages", NULL };
-           *key != NULL; key++)
-        {
-          json_builder_set_member_name (builder, *key);
-          json_builder_add_null_value (builder);
-        }
-      json_builder_end_object (builder);
-    }
-  json_builder_end_object (builder);
-  patch = json_builder_get_root (builder);
-  suanli_plan_apply_merge_patch (plan, patch);
-  done = g_strdup_printf (_("The plan now runs on the trace's %u GPUs (undo in the planner)"), gpus);
-  show_toast (self, done);
-}
-
-/* Opens @file as the workspace's plan, to set the trace against. */
-gboolean
-suanli_profile_page_open_plan (SuanliProfilePage  *self,
-                               GFile              *file,
-                               GError            **error)
-{
-  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
-  g_autoptr(SuanliPlan) loaded = suanli_plan_new_from_file (file, error);
-  g_autofree char *uri = NULL;
-
-  if (loaded == NULL)
-    return FALSE;
-  suanli_plan_replace (suanli_workspace_get_plan (workspace), loaded);
-  /* The planner's Save now writes this file, not the one it showed before. */
-  suanli_workspace_set_plan_file (workspace, file);
-  uri = g_file_get_uri (file);
-  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
-  return TRUE;
-}
-
-/* A file dialog's answer: the file chosen goes to @use, and what goes wrong to a toast. */
-static void
-use_chosen_file (GtkNativeDialog   *dialog,
-                 int                response,
-                 SuanliProfilePage *self,
-                 gboolean         (*use) (SuanliProfilePage *, GFile *, GError **))
-{
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (response != GTK_RESPONSE_ACCEPT)
-    return;
-  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-  if (!use (self, file, &error))
-    show_toast (self, error->message);
-}
-
-static void
-on_plan_response (GtkNativeDialog   *dialog,
-                  int                response,
-                  SuanliProfilePage *self)
-{
-  use_chosen_file (dialog, response, self, suanli_profile_page_open_plan);
-}
-
-static GtkFileChooserNative *new_file_dialog (SuanliProfilePage    *self,
-                                              const char           *title,
-                                              GtkFileChooserAction  action,
-                                              const char           *accept,
-                                              gboolean              several,
-                                              GCallback             respond);
-
-static void
-open_plan_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *parameter)
-{
-  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
-
-  if (self->plan_dialog == NULL)
-    {
-      g_autoptr(GtkFileFilter) plans = gtk_file_filter_new ();
-
-      self->plan_dialog = new_file_dialog (self, _("Open Plan"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), FALSE,
-                                           G_CALLBACK (on_plan_response));
-      gtk_file_filter_set_name (plans, _("Plans"));
-      gtk_file_filter_add_pattern (plans, "*.suanli-plan");
-      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->plan_dialog), plans);
-    }
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->plan_dialog));
-}
-
-static void
-use_measured_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *parameter)
-{
-  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
-  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
-  g_autofree char *data = NULL;
-  char number[SUANLI_JSON_NUMBER_SIZE];
-
-  if (!(self->measured_mfu >= SUANLI_PLAN_MIN_SHARE) || self->measured_mfu > 1)
-    {
-      show_toast (self, _("The measured step implies no usable MFU"));
-      return;
-    }
-  /* Four decimals: more than a measurement says. */
-  suanli_json_format_number (round (self->measured_mfu * 1e4) / 1e4, number);
-  data = g_strdup_printf ("{\"assumptions\": {\"mfu\": %s}}", number);
-  if (workspace != NULL && suanli_plan_apply_merge_patch_data (suanli_workspace_get_plan (workspace), data, NULL))
-    show_toast (self, _("The plan now assumes the measured MFU"));
-}
-
-/* The workspace's plan, watched for changes (or another plan set in its place). */
-static void
-watch_plan (SuanliProfilePage *self)
-{
-  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
-  SuanliPlan *plan = workspace != NULL ? suanli_workspace_get_plan (workspace) : NULL;
-
-  if (self->watched_plan != NULL)
-    g_signal_handlers_disconnect_by_func (self->watched_plan, compare_with_plan, self);
-  g_clear_object (&self->watched_plan);
-  if (plan != NULL)
-    {
-      self->watched_plan = g_object_ref (plan);
-      g_signal_connect_swapped (plan, "changed", G_CALLBACK (compare_with_plan), self);
-    }
-  compare_with_plan (self);
-}
-
-/* "Rank 3", or the file's name where the file gives no rank. */
-static char *
-rank_title (SuanliTrace           *trace,
-            const SuanliRankStats *rank)
-{
-  if (rank->rank >= 0)
-    return g_strdup_printf (_("Rank %d"), rank->rank);
-  return g_path_get_basename (suanli_trace_get_string (trace, rank->name));
-}
-
-/* How @rank compares with the median rank: "+1.2%", or "Straggler: +23.4%" (with "GPU busy" when
- * the ranks were compared by busy time, having no steps). */
-static char *
-against_text (const SuanliRankStats *rank)
-{
-  gboolean busy = rank->measure == SUANLI_RANK_BY_BUSY;
-
-  if (rank->reference_ns <= 0)
-    return g_strdup ("–");
-  if (rank->straggler)
-    return busy ? g_strdup_printf (_("Straggler: +%.1f%% GPU busy"), 100 * rank->slower)
-                : g_strdup_printf (_("Straggler: +%.1f%%"), 100 * rank->slower);
-  return busy ? g_strdup_printf (_("%+.1f%% GPU busy"), 100 * rank->slower) : g_strdup_printf ("%+.1f%%", 100 * rank->slower);
-}
-
-/* A cell of the ranks table: @child lines up with its column through the column's size group. */
-static GtkWidget *
-rank_cell (SuanliProfilePage *self,
-           guint              column,
-           GtkWidget         *child)
-{
-  if (GTK_IS_LABEL (child))
-    {
-      gtk_label_set_xalign (GTK_LABEL (child), rank_columns[column].xalign);
-      if (column == RANK_FILE)
-        gtk_label_set_ellipsize (GTK_LABEL (child), PANGO_ELLIPSIZE_MIDDLE);
-      else if (rank_columns[column].xalign > 0)
-        gtk_widget_add_css_class (child, "numeric");
-    }
-  gtk_widget_set_hexpand (child, column == RANK_FILE);
-  gtk_size_group_add_widget (self->rank_column_widths[column], child);
-  return child;
-}
-
-/* The last cell: a straggler is told by an icon and words, not by colour alone. */
-static GtkWidget *
-against_cell (const SuanliRankStats *rank)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  g_autofree char *text = against_text (rank);
-  GtkWidget *label = gtk_label_new (text);
-
-  if (rank->straggler)
-    {
-      GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
-
-      gtk_widget_add_css_class (icon, "warning");
-      gtk_box_append (GTK_BOX (box), icon);
-      gtk_widget_add_css_class (label, "warning");
-      gtk_widget_add_css_class (label, "heading");
-    }
-  else
-    gtk_widget_add_css_class (label, "dim-label");
-  gtk_box_append (GTK_BOX (box), label);
-  return box;
-}
-
-/* One rank's row; a screen reader hears the whole row as one sentence. */
-static GtkWidget *
-rank_row (SuanliProfilePage     *self,
-          SuanliTrace           *trace,
-          const SuanliRankStats *rank)
-{
-  g_autofree char *title = rank_title (trace, rank);
-  g_autofree char *file = g_path_get_basename (suanli_trace_get_string (trace, rank->name));
-  g_autofree char *number = rank->rank >= 0 ? g_strdup_printf ("%d", rank->rank) : g_strdup ("–");
-  g_autofree char *steps = g_strdup_printf ("%u", rank->steps);
-  g_autofree char *median = rank->steps > 0 ? suanli_format_duration_ns (rank->median_step_ns) : g_strdup ("–");
-  g_autofree char *slowest = rank->steps > 0 ? suanli_format_duration_ns (rank->slowest_step_ns) : g_strdup ("–");
-  g_autofree char *busy = suanli_format_duration_ns (rank->busy_ns);
-  g_autofree char *compute = suanli_format_duration_ns (rank->compute_ns);
-  g_autofree char *comm = suanli_format_duration_ns (rank->comm_ns);
-  g_autofree char *against = against_text (rank);
-  g_autofree char *spoken = NULL;
-  const char *cells[] = { number, file, steps, median, slowest, busy, compute, comm };
-  GtkWidget *row = gtk_list_box_row_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-
-  for (guint c = 0; c < G_N_ELEMENTS (cells); c++)
-    gtk_box_append (GTK_BOX (box), rank_cell (self, c, gtk_label_new (cells[c])));
-  gtk_box_append (GTK_BOX (box), rank_cell (self, RANK_AGAINST, against_cell (rank)));
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_widget_set_margin_top (box, 8);
-  gtk_widget_set_margin_bottom (box, 8);
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-  spoken = g_strdup_printf (ngettext ("%s (%s): %u step, median step %s, slowest step %s, GPU busy %s, compute %s, "
-                                      "communication %s; against the median rank: %s",
-                                      "%s (%s): %u steps, median step %s, slowest step %s, GPU busy %s, compute %s, "
-                                      "communication %s; against the median rank: %s",
-                                      rank->steps),
-                            title, file, rank->steps, median, slowest, busy, compute, comm, against);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, spoken, -1);
-  return row;
-}
-
-/* The ranks of the trace shown (SuanliRankStats by group; NULL or one rank: no Ranks view). The
- * drop-downs start on the rank furthest above the median, against the one furthest below. */
+/* The ranks of the trace shown (SuanliRankStats by group; NULL or one rank: no Ranks view). */
 static void
 show_ranks (SuanliProfilePage *self,
             SuanliTrace       *trace,
             GArray            *ranks)
 {
-  g_autoptr(GtkStringList) titles = gtk_string_list_new (NULL);
-  g_autofree char *note = NULL;
-  guint slowest = 0, fastest = 0;
-  GtkWidget *row;
-
-  g_clear_pointer (&self->ranks, g_array_unref);
-  while ((row = gtk_widget_get_first_child (GTK_WIDGET (self->ranks_list))) != NULL)
-    gtk_list_box_remove (self->ranks_list, row);
-  gtk_stack_page_set_visible (self->ranks_page, ranks != NULL && ranks->len >= 2);
-  if (ranks == NULL || ranks->len < 2)
-    return;
-  self->ranks = g_array_ref (ranks);
-  for (guint i = 0; i < ranks->len; i++)
-    {
-      SuanliRankStats *rank = &g_array_index (ranks, SuanliRankStats, i);
-      g_autofree char *title = rank_title (trace, rank);
-
-      gtk_list_box_append (self->ranks_list, rank_row (self, trace, rank));
-      gtk_string_list_append (titles, title);
-      if (rank->slower > g_array_index (ranks, SuanliRankStats, slowest).slower)
-        slowest = i;
-      if (rank->slower < g_array_index (ranks, SuanliRankStats, fastest).slower)
-        fastest = i;
-    }
-  if (slowest == fastest)
-    slowest = 1, fastest = 0;
-  gtk_drop_down_set_model (self->rank_dropdown, G_LIST_MODEL (titles));
-  gtk_drop_down_set_model (self->baseline_rank_dropdown, G_LIST_MODEL (titles));
-  gtk_drop_down_set_selected (self->rank_dropdown, slowest);
-  gtk_drop_down_set_selected (self->baseline_rank_dropdown, fastest);
-  note = g_strdup_printf (_("Each file is a rank. A straggler's median step time is more than %.0f%% above the median "
-                            "over the ranks (ranks without steps are compared by GPU busy time); at every collective "
-                            "the others wait for it. Activate a rank to see its flame graph against another's."),
-                          100 * SUANLI_STRAGGLER_THRESHOLD);
-  gtk_label_set_text (self->ranks_note, note);
+  suanli_ranks_view_set_ranks (self->ranks_view, trace, ranks);
+  gtk_stack_page_set_visible (self->ranks_page, suanli_ranks_view_has_ranks (self->ranks_view));
 }
 
-/* A row activated: its rank is the one to compare. */
+/* Show Difference in the Ranks view: the flame view shows it. */
 static void
-on_rank_activated (SuanliProfilePage *self,
-                   GtkListBoxRow     *row)
+on_compare_ranks (SuanliProfilePage *self,
+                  guint              group,
+                  guint              baseline_group,
+                  const char        *description)
 {
-  gtk_drop_down_set_selected (self->rank_dropdown, (guint) gtk_list_box_row_get_index (row));
-  gtk_widget_grab_focus (GTK_WIDGET (self->rank_dropdown));
-}
-
-/* What the flame graph is compared with: another trace (@baseline), or one rank of this trace
- * against another (@group against @baseline_group); neither when @baseline is NULL and the groups
- * are SUANLI_FLAME_ALL_GROUPS. The caller works the flame graph out again. */
-static void
-set_comparison (SuanliProfilePage *self,
-                SuanliTrace       *baseline,
-                guint              group,
-                guint              baseline_group)
-{
-  SuanliTrace *trace = suanli_timeline_get_trace (self->timeline);
-  g_autofree char *text = NULL;
-
-  g_set_object (&self->baseline, baseline);
-  self->compared_group = group;
-  self->baseline_group = baseline_group;
-  if (baseline != NULL)
-    {
-      g_autofree char *files = files_text (baseline);
-
-      text = g_strdup_printf (_("against “%s”"), files);
-    }
-  else if (baseline_group != SUANLI_FLAME_ALL_GROUPS && self->ranks != NULL && trace != NULL)
-    {
-      g_autofree char *current = rank_title (trace, &g_array_index (self->ranks, SuanliRankStats, group));
-      g_autofree char *before = rank_title (trace, &g_array_index (self->ranks, SuanliRankStats, baseline_group));
-
-      text = g_strdup_printf (_("%s against %s"), current, before);
-    }
-  gtk_button_set_label (self->compare_button, text != NULL ? _("Stop Comparing") : _("Compare With…"));
-  gtk_label_set_text (self->comparison_label, text != NULL ? text : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->comparison_label), text != NULL);
-}
-
-static void
-compare_ranks_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *parameter)
-{
-  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
-  guint group = gtk_drop_down_get_selected (self->rank_dropdown);
-  guint baseline_group = gtk_drop_down_get_selected (self->baseline_rank_dropdown);
-
-  if (self->ranks == NULL || group >= self->ranks->len || baseline_group >= self->ranks->len)
-    return;
-  set_comparison (self, NULL, group, baseline_group);
-  gtk_stack_set_visible_child_name (self->views, "flame");
-  update_flame (self);
+  suanli_flame_view_compare_ranks (self->flame_view, group, baseline_group, description);
 }
 
 static void show_figures (SuanliProfilePage *self);
@@ -1106,13 +298,13 @@ show_figures (SuanliProfilePage *self)
   summary = summary_text (figures);
   gtk_label_set_text (self->summary_label, summary);
   fill_breakdown (self, figures->gpus);
-  fill_tables_from (self, figures->trace, figures->kernels, figures->operators);
+  suanli_tables_view_set_stats (self->tables_view, figures->trace, figures->kernels, figures->operators);
   {
     g_autoptr(GArray) ranks = suanli_analysis_ranks_from (figures->trace, figures->gpus, figures->steps);
 
     show_ranks (self, figures->trace, ranks);
   }
-  compare_with_plan (self);
+  suanli_against_plan_view_set_figures (self->against_plan_view, figures);
   show_whatif (self, figures->trace);
 }
 
@@ -1131,20 +323,17 @@ show_trace (SuanliProfilePage *self)
 {
   SuanliTrace *trace = workspace_trace (self);
 
-  fill_tables_from (self, trace, NULL, NULL);
-  gtk_widget_set_visible (GTK_WIDGET (self->range_table), FALSE);
+  suanli_tables_view_set_stats (self->tables_view, trace, NULL, NULL);
+  suanli_tables_view_hide_range (self->tables_view);
   /* The ranks compared were another trace's (or this one's before a capture into it ended). */
   show_ranks (self, trace, NULL);
-  if (self->baseline_group != SUANLI_FLAME_ALL_GROUPS)
-    set_comparison (self, NULL, SUANLI_FLAME_ALL_GROUPS, SUANLI_FLAME_ALL_GROUPS);
 
   suanli_timeline_set_trace (self->timeline, trace);
+  suanli_against_plan_view_set_trace (self->against_plan_view, trace);
   /* The search is run again in the trace now shown: its count is of this trace's slices. */
   on_timeline_search_changed (self);
-  suanli_flame_graph_set_flame (self->flame_graph, NULL, FALSE);
-  g_object_set_data (G_OBJECT (self->flame_graph), "shown", NULL);
-  g_clear_pointer (&self->flame_wanted, g_free);
-  update_flame (self);
+  suanli_flame_view_set_trace (self->flame_view, trace);
+  flame_follows_range (self);
   if (trace == NULL)
     {
       if (self->loading == NULL)
@@ -1152,7 +341,7 @@ show_trace (SuanliProfilePage *self)
       return;
     }
   {
-    g_autofree char *title = files_text (trace);
+    g_autofree char *title = suanli_profile_files_text (trace);
     g_autofree char *subtitle = subtitle_text (trace);
 
     gtk_label_set_text (self->title_label, title);
@@ -1168,8 +357,7 @@ show_trace (SuanliProfilePage *self)
         g_signal_connect_object (trace, "grown", G_CALLBACK (on_live_grown), self, G_CONNECT_SWAPPED);
         /* Nothing of an earlier trace's figures stays on show. */
         g_clear_pointer (&self->figures, suanli_trace_figures_free);
-        show_comparison (self, NULL);
-        show_other_job (self, NULL);
+        suanli_against_plan_view_set_figures (self->against_plan_view, NULL);
         gtk_label_set_text (self->summary_label, _("Capturing live: the timeline grows as records come; the summary, "
                                                    "tables and flame graph follow when the capture stops."));
       }
@@ -1227,34 +415,6 @@ append_flows (GString     *text,
   return linked || launched > 0;
 }
 
-/* The kernels take two thirds of the tables' height and the operators the rest, until someone
- * drags the handle: by default a paned gives its first child no more than it asks for. */
-static void
-on_tables_resized (SuanliProfilePage *self,
-                   GParamSpec        *pspec,
-                   GtkPaned          *paned)
-{
-  int most = 0;
-
-  g_object_get (paned, "max-position", &most, NULL);
-  if (!self->tables_dragged && most > 0)
-    {
-      self->tables_split_set = TRUE;
-      gtk_paned_set_position (paned, most * 2 / 3);
-    }
-}
-
-/* A position set by anything else than on_tables_resized is the user's drag. */
-static void
-on_tables_position (SuanliProfilePage *self,
-                    GParamSpec        *pspec,
-                    GtkPaned          *paned)
-{
-  if (!self->tables_split_set)
-    self->tables_dragged = TRUE;
-  self->tables_split_set = FALSE;
-}
-
 static void
 on_timeline_search_changed (SuanliProfilePage *self)
 {
@@ -1289,14 +449,6 @@ on_timeline_search_previous (SuanliProfilePage *self)
   gtk_widget_activate_action (GTK_WIDGET (self->timeline), "timeline.previous-match", NULL);
 }
 
-static void
-previous_match_action (GtkWidget  *widget,
-                       const char *action_name,
-                       GVariant   *parameter)
-{
-  on_timeline_search_previous (SUANLI_PROFILE_PAGE (widget));
-}
-
 /* A row picked in a table: its name is searched for in the timeline and the flame graph, so
  * both show where it is. */
 static void
@@ -1306,141 +458,34 @@ on_row_selected (SuanliProfilePage *self,
   if (self->timeline_search == NULL)
     return;   /* the page is being taken apart */
   gtk_editable_set_text (GTK_EDITABLE (self->timeline_search), name);
-  gtk_editable_set_text (GTK_EDITABLE (self->flame_search), name);
   on_timeline_search_changed (self);
-  on_flame_search_changed (self);
+  suanli_flame_view_search (self->flame_view, name);
 }
 
+/* The range's tables are shown: the details say what it holds. */
 static void
-search_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
+on_range_shown (SuanliProfilePage *self,
+                gint64             from,
+                gint64             to,
+                guint64            n_slices)
 {
-  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
-
-  gtk_widget_grab_focus (GTK_WIDGET (self->timeline_search));
-}
-
-/* Every slice that overlaps [@from, @to), by name: count, and the time inside the range (total,
- * least, mean, most). */
-static GListStore *
-range_rows (SuanliTrace *trace,
-            gint64       from,
-            gint64       to,
-            guint64     *n_slices)
-{
-  g_autoptr(GHashTable) by_name = g_hash_table_new (NULL, NULL);
-  g_autoptr(GArray) figures = g_array_new (FALSE, FALSE, sizeof (double) * 4);   /* count, total, min, max */
-  g_autoptr(GArray) names = g_array_new (FALSE, FALSE, sizeof (SuanliString));
-  GListStore *rows = g_list_store_new (SUANLI_TYPE_STAT_ROW);
-
-  *n_slices = 0;
-  for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
-    {
-      GArray *slices = suanli_trace_get_track (trace, t)->slices;
-
-      for (guint i = 0; i < slices->len; i++)
-        {
-          SuanliSlice *slice = &g_array_index (slices, SuanliSlice, i);
-          gint64 inside = suanli_analysis_overlap (slice, from, to);
-          gpointer found;
-          double *entry;
-
-          if (slice->start >= to)
-            break;   /* sorted by start: nothing after it overlaps */
-          if (inside == 0 && (slice->start < from || slice->start >= to))
-            continue;
-          found = g_hash_table_lookup (by_name, GUINT_TO_POINTER (slice->name + 1));
-          if (found == NULL)
-            {
-              double fresh[4] = { 0, 0, G_MAXDOUBLE, 0 };
-
-              g_array_append_vals (figures, fresh, 1);
-              g_array_append_val (names, slice->name);
-              found = GUINT_TO_POINTER (figures->len);
-              g_hash_table_insert (by_name, GUINT_TO_POINTER (slice->name + 1), found);
-            }
-          entry = (double *) (figures->data + (GPOINTER_TO_UINT (found) - 1) * sizeof (double) * 4);
-          entry[0]++, entry[1] += (double) inside;
-          entry[2] = MIN (entry[2], (double) inside), entry[3] = MAX (entry[3], (double) inside);
-          (*n_slices)++;
-        }
-    }
-  for (guint i = 0; i < names->len; i++)
-    {
-      double *entry = (double *) (figures->data + i * sizeof (double) * 4);
-      double values[] = { entry[0], entry[1], entry[2], entry[1] / entry[0], entry[3] };
-      g_autoptr(SuanliStatRow) row = suanli_stat_row_new (suanli_trace_get_string (trace, g_array_index (names, SuanliString, i)),
-                                                          values, G_N_ELEMENTS (values));
-      g_list_store_append (rows, row);
-    }
-  return rows;
-}
-
-/* What a selected range shows, worked out on a worker thread. */
-typedef struct
-{
-  SuanliTrace *trace;
-  gint64       from, to;
-  GArray      *kernels;      /* of SuanliKernelStats */
-  GArray      *operators;    /* of SuanliOperatorStats */
-  GListStore  *rows;         /* of SuanliStatRow: every name in the range */
-  guint64      n_slices;
-} RangeJob;
-
-static void
-range_job_free (RangeJob *job)
-{
-  g_object_unref (job->trace);
-  g_clear_pointer (&job->kernels, g_array_unref);
-  g_clear_pointer (&job->operators, g_array_unref);
-  g_clear_object (&job->rows);
-  g_free (job);
-}
-
-static void
-work_out_range (GTask        *task,
-                gpointer      source,
-                gpointer      data,
-                GCancellable *cancellable)
-{
-  RangeJob *job = data;
-
-  job->kernels = suanli_analysis_top_kernels_in (job->trace, job->from, job->to);
-  job->operators = suanli_analysis_cpu_operators_in (job->trace, job->from, job->to);
-  job->rows = range_rows (job->trace, job->from, job->to, &job->n_slices);
-  g_task_return_boolean (task, TRUE);
-}
-
-static void
-on_range_worked_out (GObject      *source,
-                     GAsyncResult *result,
-                     gpointer      data)
-{
-  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (source);
-  RangeJob *job = g_task_get_task_data (G_TASK (result));
+  SuanliTrace *trace = self->timeline != NULL ? suanli_timeline_get_trace (self->timeline) : NULL;
   g_autofree char *length = NULL;
   g_autofree char *start = NULL;
   g_autofree char *summary = NULL;
-  gint64 from, to, first, last;
+  gint64 first, last;
 
-  self->working_out--;
-  /* Only if the page still shows this trace and this range. */
-  if (self->timeline == NULL || suanli_timeline_get_trace (self->timeline) != job->trace ||
-      !suanli_timeline_get_range (self->timeline, &from, &to) || from != job->from || to != job->to)
-    return;
+  if (trace == NULL)
+    return;   /* the page is going (its range's worker outlived it) */
   length = suanli_format_duration_ns (to - from);
-  suanli_trace_get_time_range (job->trace, &first, &last);
+  suanli_trace_get_time_range (trace, &first, &last);
   start = suanli_format_duration_ns (from - first);
   summary = g_strdup_printf (ngettext ("Range of %s from %s: %llu slice (its statistics are under Kernels; "
                                        "Escape forgets the range)",
                                        "Range of %s from %s: %llu slices (their statistics are under Kernels; "
                                        "Escape forgets the range)",
-                                       (gulong) MIN (job->n_slices, G_MAXULONG)),
-                             length, start, (unsigned long long) job->n_slices);
-  fill_tables_from (self, job->trace, job->kernels, job->operators);
-  suanli_stats_table_set_rows (self->range_table, G_LIST_MODEL (job->rows));
-  gtk_widget_set_visible (GTK_WIDGET (self->range_table), TRUE);
+                                       (gulong) MIN (n_slices, G_MAXULONG)),
+                             length, start, (unsigned long long) n_slices);
   set_details (self, summary);
 }
 
@@ -1457,23 +502,13 @@ on_range_changed (SuanliProfilePage *self)
   if (!suanli_timeline_get_range (self->timeline, &from, &to))
     {
       if (self->figures != NULL && self->figures->trace == trace)
-        fill_tables_from (self, trace, self->figures->kernels, self->figures->operators);
-      gtk_widget_set_visible (GTK_WIDGET (self->range_table), FALSE);
+        suanli_tables_view_set_stats (self->tables_view, trace, self->figures->kernels, self->figures->operators);
+      suanli_tables_view_hide_range (self->tables_view);
       set_details (self, "");
     }
   else
-    {
-      g_autoptr(GTask) task = g_task_new (self, NULL, on_range_worked_out, NULL);
-      RangeJob *job = g_new0 (RangeJob, 1);
-
-      job->trace = g_object_ref (trace);
-      job->from = from;
-      job->to = to;
-      g_task_set_task_data (task, job, (GDestroyNotify) range_job_free);
-      self->working_out++;
-      g_task_run_in_thread (task, work_out_range);
-    }
-  update_flame (self);
+    suanli_tables_view_show_range (self->tables_view, trace, from, to);
+  flame_follows_range (self);
 }
 
 static void
@@ -1540,7 +575,7 @@ on_loaded (GObject      *source,
   if (trace == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        show_toast (self, error->message);
+        suanli_profile_toast (GTK_WIDGET (self), error->message);
       show_trace (self);   /* back to what was shown before */
       return;
     }
@@ -1556,7 +591,7 @@ on_loaded (GObject      *source,
       g_autofree char *message = g_strdup_printf (ngettext ("%s (and %u more warning)", "%s (and %u more warnings)", warnings->len - 1),
                                                   (const char *) g_ptr_array_index (warnings, 0), warnings->len - 1);
 
-      show_toast (self, warnings->len == 1 ? g_ptr_array_index (warnings, 0) : message);
+      suanli_profile_toast (GTK_WIDGET (self), warnings->len == 1 ? g_ptr_array_index (warnings, 0) : message);
     }
   /* The loader worked the figures out as it read: shown with the trace, not a frame later. */
   g_clear_pointer (&self->figures, suanli_trace_figures_free);
@@ -1587,7 +622,6 @@ suanli_profile_page_open_files (SuanliProfilePage *self,
   self->loading = g_cancellable_new ();
   loader = suanli_trace_loader_new (files, n_files);
   g_clear_pointer (&self->loading_files, g_ptr_array_unref);
-  g_clear_pointer (&self->flame_wanted, g_free);
   self->loading_files = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; i < n_files; i++)
     g_ptr_array_add (self->loading_files, g_object_ref (files[i]));
@@ -1630,7 +664,8 @@ suanli_profile_page_add_file (SuanliProfilePage *self,
 gboolean
 suanli_profile_page_is_loading (SuanliProfilePage *self)
 {
-  return self->loading != NULL || self->gather_source != 0 || self->working_out > 0;
+  return self->loading != NULL || self->gather_source != 0 || self->working_out > 0 ||
+         suanli_tables_view_is_working (self->tables_view);
 }
 
 GtkWidget *
@@ -1639,10 +674,32 @@ suanli_profile_page_get_timeline (SuanliProfilePage *self)
   return GTK_WIDGET (self->timeline);
 }
 
+/* Returns: (transfer none): the trace against the plan, under the summary. */
 GtkWidget *
-suanli_profile_page_get_flame_graph (SuanliProfilePage *self)
+suanli_profile_page_get_against_plan_view (SuanliProfilePage *self)
 {
-  return GTK_WIDGET (self->flame_graph);
+  return GTK_WIDGET (self->against_plan_view);
+}
+
+/* Returns: (transfer none): the Kernels view, of the trace's (or the range's) tables. */
+GtkWidget *
+suanli_profile_page_get_tables_view (SuanliProfilePage *self)
+{
+  return GTK_WIDGET (self->tables_view);
+}
+
+/* Returns: (transfer none): the Ranks view (shown for a trace of several ranks). */
+GtkWidget *
+suanli_profile_page_get_ranks_view (SuanliProfilePage *self)
+{
+  return GTK_WIDGET (self->ranks_view);
+}
+
+/* Returns: (transfer none): the flame graph's view, in front after show_view ("flame"). */
+GtkWidget *
+suanli_profile_page_get_flame_view (SuanliProfilePage *self)
+{
+  return GTK_WIDGET (self->flame_view);
 }
 
 /* Shows the "timeline" or the "flame" graph. */
@@ -1653,13 +710,6 @@ suanli_profile_page_show_view (SuanliProfilePage *self,
   gtk_stack_set_visible_child_name (self->views, view);
 }
 
-GtkWidget *
-suanli_profile_page_get_table (SuanliProfilePage *self,
-                               gboolean           operators)
-{
-  return GTK_WIDGET (operators ? self->operators_table : self->kernels_table);
-}
-
 /* Returns: (transfer none): What If…, the view that replays the trace on other hardware. */
 GtkWidget *
 suanli_profile_page_get_whatif_view (SuanliProfilePage *self)
@@ -1667,29 +717,10 @@ suanli_profile_page_get_whatif_view (SuanliProfilePage *self)
   return GTK_WIDGET (self->whatif_view);
 }
 
-GtkWidget *
-suanli_profile_page_get_range_table (SuanliProfilePage *self)
-{
-  return GTK_WIDGET (self->range_table);
-}
-
 const char *
 suanli_profile_page_get_details (SuanliProfilePage *self)
 {
   return gtk_label_get_text (self->details_label);
-}
-
-const char *
-suanli_profile_page_get_plan_comparison (SuanliProfilePage *self)
-{
-  return gtk_widget_get_visible (self->plan_box) ? self->plan_text : NULL;
-}
-
-/* What the page says instead of a comparison when the trace is of another job, or NULL. */
-const char *
-suanli_profile_page_get_other_job (SuanliProfilePage *self)
-{
-  return gtk_widget_get_visible (self->job_box) ? gtk_label_get_text (self->job_label) : NULL;
 }
 
 const char *
@@ -1703,34 +734,12 @@ on_open_response (GtkNativeDialog   *dialog,
                   int                response,
                   SuanliProfilePage *self)
 {
-  g_autoptr(GListModel) files = NULL;
-  g_autoptr(GPtrArray) array = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) array = NULL;
 
   if (response != GTK_RESPONSE_ACCEPT)
     return;
-  files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
-  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
-    g_ptr_array_add (array, g_list_model_get_item (files, i));
+  array = suanli_profile_chosen_files (dialog);
   suanli_profile_page_open_files (self, (GFile * const *) array->pdata, array->len);
-}
-
-/* A modal file dialog over the page's window; @respond gets its answer. */
-static GtkFileChooserNative *
-new_file_dialog (SuanliProfilePage    *self,
-                 const char           *title,
-                 GtkFileChooserAction  action,
-                 const char           *accept,
-                 gboolean              several,
-                 GCallback             respond)
-{
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (title, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                                              action, accept, _("_Cancel"));
-
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (dialog), several);
-  g_signal_connect (dialog, "response", respond, self);
-  return dialog;
 }
 
 static void
@@ -1745,8 +754,8 @@ open_action (GtkWidget  *widget,
       g_autoptr(GtkFileFilter) traces = gtk_file_filter_new ();
       g_autoptr(GtkFileFilter) everything = gtk_file_filter_new ();
 
-      self->open_dialog = new_file_dialog (self, _("Open Traces"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), TRUE,
-                                           G_CALLBACK (on_open_response));
+      self->open_dialog = suanli_profile_file_dialog_new (widget, _("Open Traces"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"),
+                                                          TRUE, G_CALLBACK (on_open_response), self);
       gtk_file_filter_set_name (traces, _("Traces"));
       for (const char * const *pattern = (const char * const[]) { "*.json", "*.json.gz", "*.gz", "*.folded", "*.suanli-capture",
                                                                   "*.collapsed", "*.txt", NULL };
@@ -1760,145 +769,6 @@ open_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->open_dialog));
 }
 
-/* The header's zoom buttons act on the view in front. */
-static void
-zoom_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
-  gboolean flame = g_str_equal (gtk_stack_get_visible_child_name (self->views), "flame");
-
-  if (g_str_equal (action_name, "profile.zoom-in"))
-    gtk_widget_activate_action (GTK_WIDGET (self->timeline), "timeline.zoom-in", NULL);
-  else if (g_str_equal (action_name, "profile.zoom-out"))
-    gtk_widget_activate_action (flame ? GTK_WIDGET (self->flame_graph) : GTK_WIDGET (self->timeline),
-                                flame ? "flame-graph.zoom-out" : "timeline.zoom-out", NULL);
-  else if (g_str_equal (action_name, "profile.reset"))
-    gtk_widget_activate_action (flame ? GTK_WIDGET (self->flame_graph) : GTK_WIDGET (self->timeline),
-                                flame ? "flame-graph.reset" : "timeline.reset", NULL);
-  else
-    gtk_widget_activate_action (GTK_WIDGET (self->flame_graph), "flame-graph.zoom-out", NULL);
-}
-
-/**
- * suanli_profile_page_export_view:
- *
- * Writes the timeline or the flame graph, whichever is in front, as it is shown (in the light
- * style) to @file: SVG when its name ends in .svg, else PNG. The file is replaced whole or not
- * at all.
- */
-gboolean
-suanli_profile_page_export_view (SuanliProfilePage  *self,
-                                 GFile              *file,
-                                 GError            **error)
-{
-  if (g_str_equal (gtk_stack_get_visible_child_name (self->views), "flame"))
-    return suanli_flame_graph_export (self->flame_graph, file, error);
-  return suanli_timeline_export (self->timeline, file, error);
-}
-
-static void
-on_export_response (GtkNativeDialog   *dialog,
-                    int                response,
-                    SuanliProfilePage *self)
-{
-  use_chosen_file (dialog, response, self, suanli_profile_page_export_view);
-}
-
-static void
-export_view_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
-{
-  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
-  gboolean flame = g_str_equal (gtk_stack_get_visible_child_name (self->views), "flame");
-
-  if (self->export_dialog == NULL)
-    self->export_dialog = new_file_dialog (self, _("Export the View"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), FALSE,
-                                           G_CALLBACK (on_export_response));
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->export_dialog), flame ? "flame-graph.svg" : "timeline.svg");
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->export_dialog));
-}
-
-static void
-on_baseline_loaded (GObject      *source,
-                    GAsyncResult *result,
-                    gpointer      data)
-{
-  g_autoptr(SuanliProfilePage) self = data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(SuanliTrace) trace = suanli_trace_loader_load_finish (SUANLI_TRACE_LOADER (source), result, &error);
-
-  if (self->baseline_loading == NULL || g_task_get_cancellable (G_TASK (result)) != self->baseline_loading)
-    return;
-  g_clear_object (&self->baseline_loading);
-  if (trace == NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        show_toast (self, error->message);
-      return;
-    }
-  suanli_profile_page_set_baseline (self, trace);
-}
-
-/**
- * suanli_profile_page_set_baseline:
- * @baseline: (nullable): another trace to compare the flame graph with, or NULL to stop
- *
- * The flame graph then shows this trace's time coloured by how it differs from @baseline's.
- */
-void
-suanli_profile_page_set_baseline (SuanliProfilePage *self,
-                                  SuanliTrace       *baseline)
-{
-  set_comparison (self, baseline, SUANLI_FLAME_ALL_GROUPS, SUANLI_FLAME_ALL_GROUPS);
-  gtk_stack_set_visible_child_name (self->views, "flame");
-  update_flame (self);
-}
-
-static void
-on_compare_response (GtkNativeDialog   *dialog,
-                     int                response,
-                     SuanliProfilePage *self)
-{
-  g_autoptr(GListModel) files = NULL;
-  g_autoptr(GPtrArray) array = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(SuanliTraceLoader) loader = NULL;
-
-  if (response != GTK_RESPONSE_ACCEPT)
-    return;
-  files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
-  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
-    g_ptr_array_add (array, g_list_model_get_item (files, i));
-  if (self->baseline_loading != NULL)
-    g_cancellable_cancel (self->baseline_loading);
-  g_clear_object (&self->baseline_loading);
-  self->baseline_loading = g_cancellable_new ();
-  loader = suanli_trace_loader_new ((GFile * const *) array->pdata, array->len);
-  suanli_trace_loader_load_async (loader, self->baseline_loading, on_baseline_loaded, g_object_ref (self));
-}
-
-/* Compare With… asks for the other trace; while comparing (with a trace or between ranks), the
- * same button stops it. */
-static void
-compare_action (GtkWidget  *widget,
-                const char *action_name,
-                GVariant   *parameter)
-{
-  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
-
-  if (self->baseline != NULL || self->baseline_group != SUANLI_FLAME_ALL_GROUPS)
-    {
-      suanli_profile_page_set_baseline (self, NULL);
-      return;
-    }
-  if (self->compare_dialog == NULL)
-    self->compare_dialog = new_file_dialog (self, _("Compare With Another Trace"), GTK_FILE_CHOOSER_ACTION_OPEN,
-                                            _("_Compare"), TRUE, G_CALLBACK (on_compare_response));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->compare_dialog));
-}
-
 static void
 open_recent_action (GtkWidget  *widget,
                     const char *action_name,
@@ -1907,25 +777,6 @@ open_recent_action (GtkWidget  *widget,
   g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (parameter, NULL));
 
   suanli_profile_page_open_files (SUANLI_PROFILE_PAGE (widget), &file, 1);
-}
-
-static void
-jump_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  gtk_widget_activate_action (GTK_WIDGET (SUANLI_PROFILE_PAGE (widget)->timeline), "timeline.jump-to-linked", NULL);
-}
-
-static void
-cancel_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  SuanliProfilePage *self = SUANLI_PROFILE_PAGE (widget);
-
-  if (self->loading != NULL)
-    g_cancellable_cancel (self->loading);
 }
 
 /* Files dropped on the page open as one trace. */
@@ -1953,40 +804,8 @@ suanli_profile_page_constructed (GObject *object)
   G_OBJECT_CLASS (suanli_profile_page_parent_class)->constructed (object);
   g_signal_connect_object (suanli_page_get_workspace (SUANLI_PAGE (self)), "trace-replaced", G_CALLBACK (show_trace), self,
                            G_CONNECT_SWAPPED);
-  g_signal_connect_object (suanli_page_get_workspace (SUANLI_PAGE (self)), "plan-replaced", G_CALLBACK (watch_plan), self,
-                           G_CONNECT_SWAPPED);
   show_trace (self);
-  watch_plan (self);
-}
-
-/**
- * suanli_profile_page_open_live:
- *
- * Live…: the window listing this machine's profilable jobs, one capture of which the page shows
- * growing. Returns: (transfer none): the window, presented.
- */
-GtkWindow *
-suanli_profile_page_open_live (SuanliProfilePage *self)
-{
-  if (self->live_dialog == NULL)
-    {
-      self->live_dialog = GTK_WINDOW (suanli_live_dialog_new (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))),
-                                                              suanli_page_get_workspace (SUANLI_PAGE (self))));
-      g_object_add_weak_pointer (G_OBJECT (self->live_dialog), (gpointer *) &self->live_dialog);
-      gtk_window_set_hide_on_close (self->live_dialog, TRUE);
-    }
-  else
-    suanli_live_dialog_refresh (SUANLI_LIVE_DIALOG (self->live_dialog));
-  gtk_window_present (self->live_dialog);
-  return self->live_dialog;
-}
-
-static void
-live_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  suanli_profile_page_open_live (SUANLI_PROFILE_PAGE (widget));
+  suanli_against_plan_view_set_workspace (self->against_plan_view, suanli_page_get_workspace (SUANLI_PAGE (self)));
 }
 
 static void
@@ -1997,35 +816,11 @@ suanli_profile_page_dispose (GObject *object)
   if (self->loading != NULL)
     g_cancellable_cancel (self->loading);
   g_clear_object (&self->loading);
-  if (self->watched_plan != NULL)
-    g_signal_handlers_disconnect_by_func (self->watched_plan, compare_with_plan, self);
-  g_clear_object (&self->watched_plan);
   g_clear_handle_id (&self->gather_source, g_source_remove);
   g_clear_pointer (&self->pending, g_ptr_array_unref);
   g_clear_pointer (&self->loading_files, g_ptr_array_unref);
-  if (self->open_dialog != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->open_dialog));
-  g_clear_object (&self->open_dialog);
-  if (self->export_dialog != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->export_dialog));
-  g_clear_object (&self->export_dialog);
-  if (self->live_dialog != NULL)
-    gtk_window_destroy (self->live_dialog);
-  if (self->compare_dialog != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->compare_dialog));
-  g_clear_object (&self->compare_dialog);
-  if (self->plan_dialog != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->plan_dialog));
-  g_clear_object (&self->plan_dialog);
-  g_clear_pointer (&self->trace_accelerator, g_free);
-  if (self->baseline_loading != NULL)
-    g_cancellable_cancel (self->baseline_loading);
-  g_clear_object (&self->baseline_loading);
-  g_clear_object (&self->baseline);
-  g_clear_pointer (&self->plan_text, g_free);
-  g_clear_pointer (&self->ranks, g_array_unref);
-  for (guint c = 0; c < N_RANK_COLUMNS; c++)
-    g_clear_object (&self->rank_column_widths[c]);
+  suanli_profile_file_dialog_destroy (&self->open_dialog);
+  _suanli_profile_page_actions_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), SUANLI_TYPE_PROFILE_PAGE);
   G_OBJECT_CLASS (suanli_profile_page_parent_class)->dispose (object);
 }
@@ -2049,10 +844,13 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   object_class->dispose = suanli_profile_page_dispose;
   object_class->finalize = suanli_profile_page_finalize;
   g_type_ensure (SUANLI_TYPE_TIMELINE);
-  g_type_ensure (SUANLI_TYPE_FLAME_GRAPH);
-  g_type_ensure (SUANLI_TYPE_STATS_TABLE);
+  g_type_ensure (SUANLI_TYPE_AGAINST_PLAN_VIEW);
+  g_type_ensure (SUANLI_TYPE_FLAME_VIEW);
+  g_type_ensure (SUANLI_TYPE_RANKS_VIEW);
+  g_type_ensure (SUANLI_TYPE_TABLES_VIEW);
   g_type_ensure (SUANLI_TYPE_WHATIF_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/suanli/Suanli/ui/suanli-profile-page.ui");
+  _suanli_profile_page_class_actions_init (widget_class);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, stack);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, loading_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, progress);
@@ -2062,99 +860,30 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, timeline);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, details_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, views);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, flame_graph);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, gpu_toggle);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, icicle_toggle);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, breadcrumb_label);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, match_label);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, flame_search);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, kernels_table);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, operators_table);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, range_table);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, flame_view);
   gtk_widget_class_bind_template_callback (widget_class, on_range_changed);
-  gtk_widget_class_bind_template_callback (widget_class, on_tables_resized);
-  gtk_widget_class_bind_template_callback (widget_class, on_tables_position);
   gtk_widget_class_bind_template_callback (widget_class, on_row_selected);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, timeline_search);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, search_count_label);
   gtk_widget_class_bind_template_callback (widget_class, on_timeline_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_timeline_search_activate);
   gtk_widget_class_bind_template_callback (widget_class, on_timeline_search_previous);
-  gtk_widget_class_install_action (widget_class, "profile.search", NULL, search_action);
-  gtk_widget_class_install_action (widget_class, "profile.export-view", NULL, export_view_action);
-  gtk_widget_class_install_action (widget_class, "profile.use-measured", NULL, use_measured_action);
-  gtk_widget_class_install_action (widget_class, "profile.compare", NULL, compare_action);
-  gtk_widget_class_install_action (widget_class, "profile.jump", NULL, jump_action);
-  gtk_widget_class_install_action (widget_class, "profile.live", NULL, live_action);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, jump_button);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, breakdown_area);
   gtk_widget_class_install_action (widget_class, "profile.open-recent", "s", open_recent_action);
   gtk_widget_class_install_action (widget_class, "profile.none", NULL, NULL);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, recent_button);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, empty_recent_button);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, compare_button);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, flame_spinner);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_box);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_label);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_warning);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_figures);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, job_box);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, job_label);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, plan_from_trace_button);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, whatif_view);
-  gtk_widget_class_bind_template_callback (widget_class, on_use_projection);
-  gtk_widget_class_install_action (widget_class, "profile.plan-from-trace", NULL, plan_from_trace_action);
-  gtk_widget_class_install_action (widget_class, "profile.open-plan", NULL, open_plan_action);
-  gtk_widget_class_install_action (widget_class, "profile.previous-match", NULL, previous_match_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "profile.search", NULL);
   gtk_widget_class_bind_template_callback (widget_class, on_slice_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_view_changed);
-  gtk_widget_class_bind_template_callback (widget_class, on_flame_kind_toggled);
-  gtk_widget_class_bind_template_callback (widget_class, on_icicle_toggled);
-  gtk_widget_class_bind_template_callback (widget_class, on_time_order_toggled);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, time_order_toggle);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, steps_toggle);
-  gtk_widget_class_bind_template_callback (widget_class, on_category_toggled);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, category_toggle);
-  gtk_widget_class_bind_template_callback (widget_class, on_flame_focus_changed);
-  gtk_widget_class_bind_template_callback (widget_class, on_flame_search_changed);
-  gtk_widget_class_install_action (widget_class, "profile.zoom-in", NULL, zoom_action);
-  gtk_widget_class_install_action (widget_class, "profile.zoom-out", NULL, zoom_action);
-  gtk_widget_class_install_action (widget_class, "profile.reset", NULL, zoom_action);
-  gtk_widget_class_install_action (widget_class, "profile.flame-zoom-out", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "profile.open", NULL, open_action);
-  gtk_widget_class_install_action (widget_class, "profile.cancel", NULL, cancel_action);
-  gtk_widget_class_install_action (widget_class, "profile.compare-ranks", NULL, compare_ranks_action);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, ranks_page);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, ranks_note);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, ranks_header);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, ranks_list);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, rank_label);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, rank_dropdown);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, baseline_rank_label);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, baseline_rank_dropdown);
-  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, comparison_label);
-  gtk_widget_class_bind_template_callback (widget_class, on_rank_activated);
-}
-
-/* The ranks table's heading row; its columns line up with the rows' through size groups. */
-static void
-init_ranks_table (SuanliProfilePage *self)
-{
-  for (guint c = 0; c < N_RANK_COLUMNS; c++)
-    {
-      GtkWidget *heading = gtk_label_new (_(rank_columns[c].title));
-
-      self->rank_column_widths[c] = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
-      gtk_widget_add_css_class (heading, "caption-heading");
-      gtk_widget_add_css_class (heading, "dim-label");
-      gtk_box_append (self->ranks_header, rank_cell (self, c, heading));
-    }
-  /* (the labels' text without their mnemonics' underlines) */
-  suanli_drop_down_set_accessible_name (self->rank_dropdown, gtk_label_get_text (self->rank_label));
-  suanli_drop_down_set_accessible_name (self->baseline_rank_dropdown, gtk_label_get_text (self->baseline_rank_label));
-  self->compared_group = SUANLI_FLAME_ALL_GROUPS;
-  self->baseline_group = SUANLI_FLAME_ALL_GROUPS;
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, tables_view);
+  gtk_widget_class_bind_template_callback (widget_class, on_range_shown);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, against_plan_view);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, ranks_view);
+  gtk_widget_class_bind_template_callback (widget_class, on_compare_ranks);
 }
 
 static void
@@ -2163,27 +892,6 @@ suanli_profile_page_init (SuanliProfilePage *self)
   GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
 
   gtk_widget_init_template (GTK_WIDGET (self));
-  {
-    const SuanliStatColumn kernel_columns[] = {
-      { _("Count"), SUANLI_STAT_COUNT }, { _("Total"), SUANLI_STAT_DURATION }, { _("Mean"), SUANLI_STAT_DURATION },
-      { _("Min"), SUANLI_STAT_DURATION }, { _("Max"), SUANLI_STAT_DURATION }, { _("Share"), SUANLI_STAT_PERCENT },
-    };
-    const SuanliStatColumn operator_columns[] = {
-      { _("Count"), SUANLI_STAT_COUNT }, { _("Self"), SUANLI_STAT_DURATION }, { _("Total"), SUANLI_STAT_DURATION },
-      { _("Max"), SUANLI_STAT_DURATION },
-    };
-
-    const SuanliStatColumn range_columns[] = {
-      { _("Count"), SUANLI_STAT_COUNT }, { _("Total"), SUANLI_STAT_DURATION }, { _("Min"), SUANLI_STAT_DURATION },
-      { _("Mean"), SUANLI_STAT_DURATION }, { _("Max"), SUANLI_STAT_DURATION },
-    };
-
-    suanli_stats_table_set_columns (self->range_table, _("Selected Range"), range_columns, G_N_ELEMENTS (range_columns));
-    suanli_stats_table_set_columns (self->kernels_table, _("GPU Kernels"), kernel_columns, G_N_ELEMENTS (kernel_columns));
-    suanli_stats_table_set_columns (self->operators_table, _("CPU Operators"), operator_columns,
-                                    G_N_ELEMENTS (operator_columns));
-  }
-  init_ranks_table (self);
   self->pending = g_ptr_array_new_with_free_func (g_object_unref);
   self->breakdown = suanli_stacked_bar_new ();
   gtk_drawing_area_set_draw_func (self->breakdown_area, suanli_bar_area_draw, self->breakdown, NULL);

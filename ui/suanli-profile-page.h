@@ -20,27 +20,19 @@ void       suanli_profile_page_open_files (SuanliProfilePage  *self,
 void       suanli_profile_page_add_file   (SuanliProfilePage  *self,
                                            GFile              *file);
 gboolean   suanli_profile_page_is_loading (SuanliProfilePage  *self);
-gboolean   suanli_profile_page_flame_is_ready (SuanliProfilePage *self);
-void       suanli_profile_page_set_baseline (SuanliProfilePage *self,
-                                             SuanliTrace       *baseline);
 gboolean   suanli_profile_page_export_view (SuanliProfilePage *self,
                                             GFile             *file,
                                             GError           **error);
 GtkWidget *suanli_profile_page_get_timeline (SuanliProfilePage *self);
-GtkWidget *suanli_profile_page_get_flame_graph (SuanliProfilePage *self);
-GtkWidget *suanli_profile_page_get_table  (SuanliProfilePage  *self,
-                                           gboolean            operators);
-GtkWidget *suanli_profile_page_get_range_table (SuanliProfilePage *self);
+GtkWidget *suanli_profile_page_get_flame_view (SuanliProfilePage *self);
+GtkWidget *suanli_profile_page_get_against_plan_view (SuanliProfilePage *self);
+GtkWidget *suanli_profile_page_get_ranks_view (SuanliProfilePage *self);
+GtkWidget *suanli_profile_page_get_tables_view (SuanliProfilePage *self);
 GtkWidget *suanli_profile_page_get_whatif_view (SuanliProfilePage *self);
 void       suanli_profile_page_show_view  (SuanliProfilePage  *self,
                                            const char         *view);
 const char *suanli_profile_page_get_details (SuanliProfilePage *self);
 const char *suanli_profile_page_get_summary (SuanliProfilePage *self);
-const char *suanli_profile_page_get_plan_comparison (SuanliProfilePage *self);
-const char *suanli_profile_page_get_other_job (SuanliProfilePage *self);
-gboolean    suanli_profile_page_open_plan (SuanliProfilePage  *self,
-                                           GFile              *file,
-                                           GError            **error);
 
 GtkWindow          *suanli_profile_page_open_live (SuanliProfilePage *self);
 
