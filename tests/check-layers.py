@@ -2,9 +2,9 @@
 """The layers of docs/architecture.md, checked against the sources and the built objects.
 
   - Every quoted #include of a source file names a header of its own folder or of a folder
-    below it (app → ui → ui/paint → catalog | profiler; catalog and profiler never touch; the
+    below it (app → ui → ui/paint → bridge → catalog | profiler; catalog and profiler never touch; the
     profiler's stages trace ← analysis ← import ← live, and analysis ← whatif).
-  - capture/ and inject/ include nothing of GLib; catalog/, profiler/ and ui/paint/ nothing of GTK.
+  - capture/ and inject/ include nothing of GLib; catalog/, profiler/, bridge/ and ui/paint/ nothing of GTK.
   - No page names a property of the workspace as a string: pages use its getters and signals.
   - No two object files call each other (nm: each defines a symbol the other uses).
 
@@ -35,17 +35,18 @@ MAY_INCLUDE = {
     "profiler/inject": ["profiler/inject", "profiler/capture"],
     "profiler/agent": ["profiler/agent", "profiler/live", "profiler/import", "profiler/analysis",
                        "profiler/trace", "profiler/capture", "profiler/inject"] + COMMON,
-    "ui/paint": ["ui/paint"] + CATALOG + ["profiler/trace", "profiler/analysis", "profiler/whatif",
-                                          "profiler/import"],
-    "ui": ["ui", "ui/paint"] + CATALOG + ["profiler/trace", "profiler/analysis", "profiler/whatif",
-                                          "profiler/import", "profiler/live"],
-    "app": ["app", "ui", "ui/paint"] + CATALOG + ["profiler/trace", "profiler/analysis", "profiler/whatif",
+    "bridge": ["bridge"] + CATALOG + ["profiler/trace", "profiler/analysis", "profiler/whatif"],
+    "ui/paint": ["ui/paint", "bridge"] + CATALOG + ["profiler/trace", "profiler/analysis", "profiler/whatif",
+                                                    "profiler/import"],
+    "ui": ["ui", "ui/paint", "bridge"] + CATALOG + ["profiler/trace", "profiler/analysis", "profiler/whatif",
+                                                    "profiler/import", "profiler/live"],
+    "app": ["app", "ui", "ui/paint", "bridge"] + CATALOG + ["profiler/trace", "profiler/analysis", "profiler/whatif",
                                                   "profiler/import", "profiler/live",
                                                   "profiler/capture", "profiler/inject"],
 }
 GLIB_FREE = ["profiler/capture", "profiler/inject"]
 GTK_FREE = CATALOG + ["profiler/" + stage for stage in
-                      ("trace", "analysis", "whatif", "import", "live", "capture", "inject", "agent")] + ["ui/paint"]
+                      ("trace", "analysis", "whatif", "import", "live", "capture", "inject", "agent")] + ["bridge", "ui/paint"]
 GLIB_HEADERS = re.compile(r"#\s*include\s*<(glib|gio|gobject|json-glib|libsoup)[^>]*>")
 GTK_HEADERS = re.compile(r"#\s*include\s*<(gtk/|adwaita\.h|gdk/)[^>]*>")
 QUOTED = re.compile(r'#\s*include\s*"([^"]+)"')
