@@ -98,28 +98,39 @@ add_edge (GArray  *raw,
   g_array_append_val (raw, edge);
 }
 
-/* Makes @track's chain: its outermost calls (any outermost slice in a trace without GPU work) and
- * its steps' markers, in time order, with the gaps between them. */
-static void
-build_chain (SuanliReplayGraph *self,
-             guint              t,
-             gboolean           gpu_trace,
-             GArray            *raw,
-             GHashTable        *runtime_categories)
+/* Whether @slice is a runtime or driver call, told once per category. */
+static gboolean
+is_runtime_call (SuanliReplayGraph *self,
+                 GHashTable        *runtime_categories,
+                 const SuanliSlice *slice)
 {
-  SuanliTrack *track = suanli_trace_get_track (self->trace, t);
-  g_autoptr(GArray) items = g_array_new (FALSE, FALSE, sizeof (Item));
-  gint64 outer_end = G_MININT64, cursor = 0;
-  guint32 previous = NONE;
+  gpointer key = GUINT_TO_POINTER (slice->category + 1);
+  guint runtime = GPOINTER_TO_UINT (g_hash_table_lookup (runtime_categories, key));
+
+  if (runtime == 0)
+    {
+      runtime = is_runtime_category (suanli_trace_get_string (self->trace, slice->category)) ? 1 : 2;
+      g_hash_table_insert (runtime_categories, key, GUINT_TO_POINTER (runtime));
+    }
+  return runtime == 1;
+}
+
+/* @track's items, in its order: its steps' markers (the steps are added to the graph), and its
+ * outermost calls (any outermost slice in a trace without GPU work). */
+static void
+collect_chain_items (SuanliReplayGraph *self,
+                     SuanliTrack       *track,
+                     gboolean           gpu_trace,
+                     GHashTable        *runtime_categories,
+                     GArray            *items)
+{
+  gint64 outer_end = G_MININT64;
 
   for (guint s = 0; s < track->slices->len; s++)
     {
       const SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
-      const char *name = suanli_trace_get_string (self->trace, slice->name);
-      gpointer key = GUINT_TO_POINTER (slice->category + 1);
-      guint runtime = GPOINTER_TO_UINT (g_hash_table_lookup (runtime_categories, key));
 
-      if (is_step_name (name))
+      if (is_step_name (suanli_trace_get_string (self->trace, slice->name)))
         {
           Item begin = { slice->start, slice->start, s, ITEM_BEGIN_MARKER, self->steps->len };
           Item end = { slice->start + slice->duration, slice->start + slice->duration, s, ITEM_END_MARKER, self->steps->len };
@@ -130,12 +141,7 @@ build_chain (SuanliReplayGraph *self,
           g_array_append_val (self->steps, step);
           continue;
         }
-      if (runtime == 0)
-        {
-          runtime = is_runtime_category (suanli_trace_get_string (self->trace, slice->category)) ? 1 : 2;
-          g_hash_table_insert (runtime_categories, key, GUINT_TO_POINTER (runtime));
-        }
-      if ((gpu_trace && runtime != 1) || slice->start < outer_end)
+      if ((!is_runtime_call (self, runtime_categories, slice) && gpu_trace) || slice->start < outer_end)
         continue;
       {
         Item call = { slice->start, slice->start + slice->duration, s, ITEM_CALL, NONE };
@@ -144,9 +150,19 @@ build_chain (SuanliReplayGraph *self,
         outer_end = call.end;
       }
     }
-  if (items->len == 0)
-    return;
-  g_array_sort (items, compare_items);
+}
+
+/* Track @t's chain from its @items in time order: a node each, with a gap node wherever time
+ * passes between them, and PROGRAM edges along it. */
+static void
+add_chain_nodes (SuanliReplayGraph *self,
+                 guint              t,
+                 GArray            *items,
+                 GArray            *raw)
+{
+  gint64 cursor = 0;
+  guint32 previous = NONE;
+
   self->chains[t].first = self->nodes->len;
   for (guint i = 0; i < items->len; i++)
     {
@@ -173,6 +189,24 @@ build_chain (SuanliReplayGraph *self,
       cursor = item->end;
     }
   self->chains[t].count = self->nodes->len - self->chains[t].first;
+}
+
+/* Makes track @t's chain: its outermost calls and its steps' markers, in time order, with the gaps
+ * between them. */
+static void
+build_chain (SuanliReplayGraph *self,
+             guint              t,
+             gboolean           gpu_trace,
+             GArray            *raw,
+             GHashTable        *runtime_categories)
+{
+  g_autoptr(GArray) items = g_array_new (FALSE, FALSE, sizeof (Item));
+
+  collect_chain_items (self, suanli_trace_get_track (self->trace, t), gpu_trace, runtime_categories, items);
+  if (items->len == 0)
+    return;
+  g_array_sort (items, compare_items);
+  add_chain_nodes (self, t, items, raw);
 }
 
 /* The position in @stream of the last work issued before @time, or −1. */
@@ -558,7 +592,8 @@ find_event_record_starts (GraphReading *r)
         if (node->kind != SUANLI_REPLAY_CALL)
           continue;
         record = record_of (r, call_slice (r, t, node));
-        if (record != NULL && suanli_trace_find_arg_int (r->trace, record->slice, "wait_on_cuda_event_record_corr_id", &recorded))
+        if (record != NULL &&
+            suanli_trace_find_arg_int (r->trace, record->slice, "wait_on_cuda_event_record_corr_id", &recorded))
           g_hash_table_add (wanted, g_memdup2 (&recorded, sizeof recorded));
       }
   if (g_hash_table_size (wanted) == 0)

@@ -189,6 +189,126 @@ target_event (guint32 to,
   return 2 * to + (kind == SUANLI_REPLAY_EDGE_SYNC ? 1 : 0);
 }
 
+/* The nodes' starts and ends as events (2n and 2n + 1) and the edges between them, as index_edges()
+ * orders them. */
+typedef struct
+{
+  guint     n_events;
+  guint32  *out_first;   /* per event, and one past the last: where its edges out begin in out_to */
+  guint32  *out_to;      /* the events each event's edges out lead to */
+  guint32  *waiting;     /* per event: its edges in from events not yet placed */
+  guint32  *position;    /* per event: its place in the order, G_MAXUINT32 until placed */
+} EventEdges;
+
+/* Counts each node's edges in and each event's edges out, and gives each node its first edge in. */
+static void
+count_edges (SuanliReplayGraph *self,
+             GArray            *raw,
+             EventEdges        *events)
+{
+  for (guint e = 0; e < raw->len; e++)
+    {
+      SuanliReplayRawEdge *edge = &g_array_index (raw, SuanliReplayRawEdge, e);
+
+      suanli_replay_graph_node (self, edge->to)->n_in++;
+      events->out_first[source_event (edge->from, edge->kind) + 1]++;
+      events->waiting[target_event (edge->to, edge->kind)]++;
+      self->counts[edge->kind]++;
+    }
+  for (guint n = 0; n < self->nodes->len; n++)
+    {
+      SuanliReplayNode *node = suanli_replay_graph_node (self, n);
+      const SuanliReplayNode *before = n > 0 ? suanli_replay_graph_node (self, n - 1) : NULL;
+
+      node->first_in = before == NULL ? 0 : before->first_in + before->n_in;
+      if (node->n_in == 0)
+        node->flags |= SUANLI_REPLAY_ANCHORED;
+      events->out_first[2 * n + 1]++;   /* a node's start → its end */
+      events->waiting[2 * n + 1]++;
+    }
+  for (guint v = 0; v < events->n_events; v++)
+    events->out_first[v + 1] += events->out_first[v];
+}
+
+/* Puts each raw edge in its place among the edges of the node it enters, and among the edges out
+ * of the event it follows. */
+static void
+place_edges (SuanliReplayGraph *self,
+             GArray            *raw,
+             EventEdges        *events)
+{
+  g_autofree guint32 *fill = g_new0 (guint32, self->nodes->len + 1);
+  g_autofree guint32 *out_fill = g_memdup2 (events->out_first, sizeof (guint32) * (events->n_events + 1));
+
+  g_array_set_size (self->edges, raw->len);
+  for (guint n = 0; n < self->nodes->len; n++)
+    events->out_to[out_fill[2 * n]++] = 2 * n + 1;
+  for (guint e = 0; e < raw->len; e++)
+    {
+      SuanliReplayRawEdge *edge = &g_array_index (raw, SuanliReplayRawEdge, e);
+      SuanliReplayNode *to = suanli_replay_graph_node (self, edge->to);
+      SuanliReplayEdge placed_edge = { edge->from, edge->kind, FALSE, edge->delay };
+
+      g_array_index (self->edges, SuanliReplayEdge, to->first_in + fill[edge->to]++) = placed_edge;
+      events->out_to[out_fill[source_event (edge->from, edge->kind)]++] = target_event (edge->to, edge->kind);
+    }
+}
+
+/* Orders the events so that each comes after what it depends on (Kahn's algorithm); a cycle is
+ * broken by taking the first event not yet placed. */
+static void
+order_events (SuanliReplayGraph *self,
+              EventEdges        *events)
+{
+  guint32 head = 0, tail = 0, *waiting = events->waiting;
+
+  self->order = g_new (guint32, MAX (events->n_events, 1));
+  for (guint v = 0; v < events->n_events; v++)
+    {
+      events->position[v] = G_MAXUINT32;
+      if (waiting[v] == 0)
+        self->order[tail++] = v;
+    }
+  for (guint32 next_unplaced = 0; head < events->n_events;)
+    {
+      guint32 v;
+
+      if (head == tail)
+        {
+          /* A cycle: take the first event not yet placed; its edges from events not placed are dropped below. */
+          self->cycle = TRUE;
+          for (; events->position[next_unplaced] != G_MAXUINT32 || waiting[next_unplaced] == 0; next_unplaced++)
+            ;
+          waiting[next_unplaced] = 0;
+          self->order[tail++] = next_unplaced;
+        }
+      v = self->order[head++];
+      events->position[v] = head - 1;
+      for (guint32 o = events->out_first[v]; o < events->out_first[v + 1]; o++)
+        if (waiting[events->out_to[o]] > 0 && --waiting[events->out_to[o]] == 0)
+          self->order[tail++] = events->out_to[o];
+    }
+}
+
+/* Drops the edges that go against the order: those a broken cycle left. */
+static void
+drop_cycle_edges (SuanliReplayGraph *self,
+                  EventEdges        *events)
+{
+  for (guint n = 0; n < self->nodes->len; n++)
+    {
+      SuanliReplayNode *node = suanli_replay_graph_node (self, n);
+
+      for (guint32 e = node->first_in; e < node->first_in + node->n_in; e++)
+        {
+          SuanliReplayEdge *edge = &g_array_index (self->edges, SuanliReplayEdge, e);
+
+          edge->dropped = events->position[source_event (edge->from, edge->kind)] >
+                          events->position[target_event (n, edge->kind)];
+        }
+    }
+}
+
 /* Groups the raw edges by the node they enter, and orders the nodes' starts and ends so that each
  * comes after what it depends on (Kahn's algorithm over 2 events per node: a blocking copy's call
  * starts, then its copy, then the call ends, so a synchronous copy makes no cycle). A cycle, which
@@ -202,85 +322,15 @@ index_edges (SuanliReplayGraph *self,
   guint n_nodes = self->nodes->len, n_events = 2 * n_nodes;
   g_autofree guint32 *out_first = g_new0 (guint32, n_events + 1);
   g_autofree guint32 *out_to = g_new (guint32, MAX (raw->len + n_nodes, 1));
-  g_autofree guint32 *fill = g_new0 (guint32, n_nodes + 1);
-  g_autofree guint32 *out_fill = NULL;
   g_autofree guint32 *waiting = g_new0 (guint32, MAX (n_events, 1));
   g_autofree guint32 *position = g_new (guint32, MAX (n_events, 1));
-  guint32 head = 0, tail = 0;
+  EventEdges events = { n_events, out_first, out_to, waiting, position };
 
-  for (guint e = 0; e < raw->len; e++)
-    {
-      SuanliReplayRawEdge *edge = &g_array_index (raw, SuanliReplayRawEdge, e);
-
-      suanli_replay_graph_node (self, edge->to)->n_in++;
-      out_first[source_event (edge->from, edge->kind) + 1]++;
-      waiting[target_event (edge->to, edge->kind)]++;
-      self->counts[edge->kind]++;
-    }
-  for (guint n = 0; n < n_nodes; n++)
-    {
-      SuanliReplayNode *node = suanli_replay_graph_node (self, n);
-
-      node->first_in = n == 0 ? 0 : suanli_replay_graph_node (self, n - 1)->first_in + suanli_replay_graph_node (self, n - 1)->n_in;
-      if (node->n_in == 0)
-        node->flags |= SUANLI_REPLAY_ANCHORED;
-      out_first[2 * n + 1]++;   /* a node's start → its end */
-      waiting[2 * n + 1]++;
-    }
-  for (guint v = 0; v < n_events; v++)
-    out_first[v + 1] += out_first[v];
-  g_array_set_size (self->edges, raw->len);
-  out_fill = g_memdup2 (out_first, sizeof (guint32) * (n_events + 1));
-  for (guint n = 0; n < n_nodes; n++)
-    out_to[out_fill[2 * n]++] = 2 * n + 1;
-  for (guint e = 0; e < raw->len; e++)
-    {
-      SuanliReplayRawEdge *edge = &g_array_index (raw, SuanliReplayRawEdge, e);
-      SuanliReplayNode *to = suanli_replay_graph_node (self, edge->to);
-      SuanliReplayEdge placed_edge = { edge->from, edge->kind, FALSE, edge->delay };
-
-      g_array_index (self->edges, SuanliReplayEdge, to->first_in + fill[edge->to]++) = placed_edge;
-      out_to[out_fill[source_event (edge->from, edge->kind)]++] = target_event (edge->to, edge->kind);
-    }
-
-  self->order = g_new (guint32, MAX (n_events, 1));
-  for (guint v = 0; v < n_events; v++)
-    {
-      position[v] = G_MAXUINT32;
-      if (waiting[v] == 0)
-        self->order[tail++] = v;
-    }
-  for (guint32 next_unplaced = 0; head < n_events;)
-    {
-      guint32 v;
-
-      if (head == tail)
-        {
-          /* A cycle: take the first event not yet placed; its edges from events not placed are dropped below. */
-          self->cycle = TRUE;
-          for (; position[next_unplaced] != G_MAXUINT32 || waiting[next_unplaced] == 0; next_unplaced++)
-            ;
-          waiting[next_unplaced] = 0;
-          self->order[tail++] = next_unplaced;
-        }
-      v = self->order[head++];
-      position[v] = head - 1;
-      for (guint32 o = out_first[v]; o < out_first[v + 1]; o++)
-        if (waiting[out_to[o]] > 0 && --waiting[out_to[o]] == 0)
-          self->order[tail++] = out_to[o];
-    }
+  count_edges (self, raw, &events);
+  place_edges (self, raw, &events);
+  order_events (self, &events);
   if (self->cycle)
-    for (guint n = 0; n < n_nodes; n++)
-      {
-        SuanliReplayNode *node = suanli_replay_graph_node (self, n);
-
-        for (guint32 e = node->first_in; e < node->first_in + node->n_in; e++)
-          {
-            SuanliReplayEdge *edge = &g_array_index (self->edges, SuanliReplayEdge, e);
-
-            edge->dropped = position[source_event (edge->from, edge->kind)] > position[target_event (n, edge->kind)];
-          }
-      }
+    drop_cycle_edges (self, &events);
 }
 
 /* Which step each node belongs to: its launch's (GPU work) or its own start's, in the steps' CPU spans. */
@@ -305,7 +355,8 @@ assign_steps (SuanliReplayGraph *self,
   for (guint n = 0; n < self->nodes->len && n_steps > 0; n++)
     {
       SuanliReplayNode *node = suanli_replay_graph_node (self, n);
-      gint64 time = node->kind == SUANLI_REPLAY_GPU && launch[n] != NONE ? suanli_replay_graph_node (self, launch[n])->start : node->start;
+      gint64 time = node->kind == SUANLI_REPLAY_GPU && launch[n] != NONE ? suanli_replay_graph_node (self, launch[n])->start
+                                                                         : node->start;
       guint low = 0, high = n_steps;
       SuanliReplayStep *step;
 

@@ -474,7 +474,8 @@ typedef struct
   SuanliReplayChoices     choices;
   guint64                 faster_by_name;    /* kernel names with the faster name in them */
   guint64                 faster_by_operator;   /* kernels made faster by the operator they were launched under */
-  gint64                  unscaled_ns[SUANLI_NUMBER_N_FORMATS];   /* compute time in the steps left unscaled, by the missing rate */
+  gint64                  unscaled_ns[SUANLI_NUMBER_N_FORMATS];   /* compute time in the steps left unscaled,
+                                                                   * by the missing rate */
 } Projection;
 
 static void
@@ -538,7 +539,8 @@ build_graph (Projection *p,
   p->n_nodes = suanli_replay_graph_get_n_nodes (p->graph);
   if (p->n_nodes == 0)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("the trace has no events on CPU threads or GPU streams to replay"));
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("the trace has no events on CPU threads or GPU streams to replay"));
       return FALSE;
     }
   p->nodes = suanli_replay_graph_get_nodes (p->graph);
@@ -760,7 +762,8 @@ host_time_removed (Projection *p,
   return p->options.no_host_gaps && suanli_replay_graph_has_gpu (p->graph) &&
          (p->self->figures.steps == 0 || node->step >= 0) &&
          (node->kind == SUANLI_REPLAY_GAP ||
-          (node->kind == SUANLI_REPLAY_CALL && (node->flags & SUANLI_REPLAY_LAUNCHES) && !(node->flags & SUANLI_REPLAY_BLOCKS)));
+          (node->kind == SUANLI_REPLAY_CALL && (node->flags & SUANLI_REPLAY_LAUNCHES) &&
+           !(node->flags & SUANLI_REPLAY_BLOCKS)));
 }
 
 /* Every node's projected duration, and each kernel name's row. */
@@ -797,7 +800,8 @@ finish_kernels (Projection *p)
   for (guint k = 0; k < kernels->len; k++)
     {
       SuanliWhatifKernel *kernel = &g_array_index (kernels, SuanliWhatifKernel, k);
-      NameScale *scale = &p->scales[GPOINTER_TO_UINT (g_hash_table_lookup (p->names, GUINT_TO_POINTER (kernel->name + 1))) - 1];
+      gpointer found = g_hash_table_lookup (p->names, GUINT_TO_POINTER (kernel->name + 1));
+      NameScale *scale = &p->scales[GPOINTER_TO_UINT (found) - 1];
 
       if (kernel->factor < scale->factor * (1 - FACTOR_TOLERANCE))
         {
