@@ -37,6 +37,8 @@ suanli_replay_graph_node (SuanliReplayGraph *self,
   return &g_array_index (self->nodes, SuanliReplayNode, index);
 }
 
+/* Defined with the reading (suanli-replay-graph-read.c), which uses it: the object files may
+ * not call each other both ways. */
 guint32  suanli_replay_graph_chain_node_at (SuanliReplayGraph *self,
                                             guint              track,
                                             gint64             time);

@@ -209,6 +209,28 @@ build_chain (SuanliReplayGraph *self,
   add_chain_nodes (self, t, items, raw);
 }
 
+/* The node of @t's chain that holds @time (the last to start at or before it), or NONE. */
+guint32
+suanli_replay_graph_chain_node_at (SuanliReplayGraph *self,
+                                   guint              t,
+                                   gint64             time)
+{
+  guint32 first = self->chains[t].first, low = 0, high = self->chains[t].count;
+
+  if (high == 0)
+    return NONE;
+  while (low < high)
+    {
+      guint32 middle = (low + high) / 2;
+
+      if (suanli_replay_graph_node (self, first + middle)->start <= time)
+        low = middle + 1;
+      else
+        high = middle;
+    }
+  return low == 0 ? first : first + low - 1;
+}
+
 /* The position in @stream of the last work issued before @time, or −1. */
 static gint64
 last_issued_before (Stream *stream,

@@ -29,28 +29,6 @@
 
 #define NONE G_MAXUINT32
 
-/* The node of @t's chain that holds @time (the last to start at or before it), or NONE. */
-guint32
-suanli_replay_graph_chain_node_at (SuanliReplayGraph *self,
-                                   guint              t,
-                                   gint64             time)
-{
-  guint32 first = self->chains[t].first, low = 0, high = self->chains[t].count;
-
-  if (high == 0)
-    return NONE;
-  while (low < high)
-    {
-      guint32 middle = (low + high) / 2;
-
-      if (suanli_replay_graph_node (self, first + middle)->start <= time)
-        low = middle + 1;
-      else
-        high = middle;
-    }
-  return low == 0 ? first : first + low - 1;
-}
-
 static int
 compare_int64 (gconstpointer a,
                gconstpointer b)
