@@ -16,6 +16,21 @@
 #define NONE G_MAXUINT32
 #define STEP_PREFIX "ProfilerStep#"
 
+/* What reading a file's nodes and edges carries from one stage to the next. */
+typedef struct
+{
+  SuanliReplayGraph *self;
+  SuanliTrace       *trace;
+  guint              group;
+  guint              n_tracks;
+  GArray            *raw;            /* of SuanliReplayRawEdge: the caller's */
+  SuanliClassifier  *classifier;
+  GPtrArray         *streams;        /* of Stream */
+  GHashTable        *records;        /* correlation → Record: Kineto's cuda_sync records */
+  GHashTable        *call_starts;    /* correlation of an event's record call → the call's start */
+  guint32           *launch;         /* per node: the call that launched it, or NONE */
+} GraphReading;
+
 /* One GPU stream's work, in order, with when each was issued (its launch call's start, or its own
  * start without one), kept non-decreasing for "the last work issued before". */
 typedef struct
@@ -98,21 +113,31 @@ add_edge (GArray  *raw,
   g_array_append_val (raw, edge);
 }
 
-/* Whether @slice is a runtime or driver call, told once per category. */
+/* Kineto's category of sync records. */
 static gboolean
-is_runtime_call (SuanliReplayGraph *self,
-                 GHashTable        *runtime_categories,
-                 const SuanliSlice *slice)
+is_sync_category (const char *category)
 {
-  gpointer key = GUINT_TO_POINTER (slice->category + 1);
-  guint runtime = GPOINTER_TO_UINT (g_hash_table_lookup (runtime_categories, key));
+  return g_str_equal (category, "cuda_sync");
+}
 
-  if (runtime == 0)
+/* Whether @category passes @test, told once per category: @told maps category + 1 to 1 (yes) or 2
+ * (no). Categories are compared by name, not interned: the trace is only read (a view may be
+ * drawing it). */
+static gboolean
+category_is (SuanliTrace  *trace,
+             GHashTable   *told,
+             SuanliString  category,
+             gboolean    (*test) (const char *category))
+{
+  gpointer key = GUINT_TO_POINTER (category + 1);
+  guint answer = GPOINTER_TO_UINT (g_hash_table_lookup (told, key));
+
+  if (answer == 0)
     {
-      runtime = is_runtime_category (suanli_trace_get_string (self->trace, slice->category)) ? 1 : 2;
-      g_hash_table_insert (runtime_categories, key, GUINT_TO_POINTER (runtime));
+      answer = test (suanli_trace_get_string (trace, category)) ? 1 : 2;
+      g_hash_table_insert (told, key, GUINT_TO_POINTER (answer));
     }
-  return runtime == 1;
+  return answer == 1;
 }
 
 /* @track's items, in its order: its steps' markers (the steps are added to the graph), and its
@@ -141,7 +166,7 @@ collect_chain_items (SuanliReplayGraph *self,
           g_array_append_val (self->steps, step);
           continue;
         }
-      if ((!is_runtime_call (self, runtime_categories, slice) && gpu_trace) || slice->start < outer_end)
+      if ((!category_is (self->trace, runtime_categories, slice->category, is_runtime_category) && gpu_trace) || slice->start < outer_end)
         continue;
       {
         Item call = { slice->start, slice->start + slice->duration, s, ITEM_CALL, NONE };
@@ -194,19 +219,17 @@ add_chain_nodes (SuanliReplayGraph *self,
 /* Makes track @t's chain: its outermost calls and its steps' markers, in time order, with the gaps
  * between them. */
 static void
-build_chain (SuanliReplayGraph *self,
-             guint              t,
-             gboolean           gpu_trace,
-             GArray            *raw,
-             GHashTable        *runtime_categories)
+build_chain (GraphReading *r,
+             guint         t,
+             GHashTable   *runtime_categories)
 {
   g_autoptr(GArray) items = g_array_new (FALSE, FALSE, sizeof (Item));
 
-  collect_chain_items (self, suanli_trace_get_track (self->trace, t), gpu_trace, runtime_categories, items);
+  collect_chain_items (r->self, suanli_trace_get_track (r->trace, t), r->self->has_gpu, runtime_categories, items);
   if (items->len == 0)
     return;
   g_array_sort (items, compare_items);
-  add_chain_nodes (self, t, items, raw);
+  add_chain_nodes (r->self, t, items, r->raw);
 }
 
 /* The node of @t's chain that holds @time (the last to start at or before it), or NONE. */
@@ -383,21 +406,6 @@ add_event_edge (SuanliReplayGraph *self,
   add_edge (raw, waited->first + (guint32) last, waiting->first + (guint32) next, SUANLI_REPLAY_EDGE_EVENT, 0);
 }
 
-/* What reading a file's nodes and edges carries from one stage to the next. */
-typedef struct
-{
-  SuanliReplayGraph *self;
-  SuanliTrace       *trace;
-  guint              group;
-  guint              n_tracks;
-  GArray            *raw;            /* of SuanliReplayRawEdge: the caller's */
-  SuanliClassifier  *classifier;
-  GPtrArray         *streams;        /* of Stream */
-  GHashTable        *records;        /* correlation → Record: Kineto's cuda_sync records */
-  GHashTable        *call_starts;    /* correlation of an event's record call → the call's start */
-  guint32           *launch;         /* per node: the call that launched it, or NONE */
-} GraphReading;
-
 /* Whether the file has GPU work: without it, a thread's chain is its outermost slices. */
 static void
 find_gpu_work (GraphReading *r)
@@ -413,39 +421,6 @@ find_gpu_work (GraphReading *r)
           self->has_gpu = suanli_classifier_work (r->classifier, &g_array_index (track->slices, SuanliSlice, s)) !=
                           SUANLI_WORK_NONE;
     }
-}
-
-/* The CPU threads' chains. */
-static void
-build_chains (GraphReading *r)
-{
-  g_autoptr(GHashTable) runtime_categories = g_hash_table_new (NULL, NULL);   /* category + 1 → 1 yes, 2 no */
-
-  for (guint t = 0; t < r->n_tracks; t++)
-    {
-      SuanliTrack *track = suanli_trace_get_track (r->trace, t);
-
-      if (track->kind == SUANLI_TRACK_THREAD && track->group == r->group)
-        build_chain (r->self, t, r->self->has_gpu, r->raw, runtime_categories);
-    }
-}
-
-/* Whether @slice is a sync record (Kineto's cuda_sync). Categories are compared by name, not
- * interned: the trace is only read (a view may be drawing it). */
-static gboolean
-is_sync_record (GraphReading      *r,
-                GHashTable        *sync_categories,
-                const SuanliSlice *slice)
-{
-  gpointer key = GUINT_TO_POINTER (slice->category + 1);
-  guint is_sync = GPOINTER_TO_UINT (g_hash_table_lookup (sync_categories, key));
-
-  if (is_sync == 0)
-    {
-      is_sync = g_str_equal (suanli_trace_get_string (r->trace, slice->category), "cuda_sync") ? 2 : 1;
-      g_hash_table_insert (sync_categories, key, GUINT_TO_POINTER (is_sync));
-    }
-  return is_sync == 2;
 }
 
 /* Keeps sync record @slice of device @pid by its correlation, for the call it belongs to. */
@@ -493,7 +468,7 @@ read_stream (GraphReading *r,
       SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
 
       self->gpu_nodes[t][s] = NONE;
-      if (is_sync_record (r, sync_categories, slice))
+      if (category_is (r->trace, sync_categories, slice->category, is_sync_category))
         {
           keep_record (r, slice, track->pid);
           continue;
@@ -509,18 +484,21 @@ read_stream (GraphReading *r,
     }
 }
 
-/* The GPU streams' work, and the sync records by correlation. */
+/* Reads each of the file's tracks of @kind with @read, in track order, which @categories (see
+ * category_is()) serves for them all. */
 static void
-read_streams (GraphReading *r)
+read_tracks (GraphReading     *r,
+             SuanliTrackKind   kind,
+             void            (*read) (GraphReading *r, guint t, GHashTable *categories))
 {
-  g_autoptr(GHashTable) sync_categories = g_hash_table_new (NULL, NULL);   /* category + 1 → 1 no, 2 yes */
+  g_autoptr(GHashTable) categories = g_hash_table_new (NULL, NULL);
 
   for (guint t = 0; t < r->n_tracks; t++)
     {
       SuanliTrack *track = suanli_trace_get_track (r->trace, t);
 
-      if (track->kind == SUANLI_TRACK_GPU_STREAM && track->group == r->group)
-        read_stream (r, t, sync_categories);
+      if (track->kind == kind && track->group == r->group)
+        read (r, t, categories);
     }
 }
 
@@ -724,8 +702,8 @@ suanli_replay_graph_read (SuanliReplayGraph *self,
   r.records = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   r.call_starts = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   find_gpu_work (&r);
-  build_chains (&r);
-  read_streams (&r);
+  read_tracks (&r, SUANLI_TRACK_THREAD, build_chain);      /* the CPU threads' chains */
+  read_tracks (&r, SUANLI_TRACK_GPU_STREAM, read_stream);   /* their work, and the sync records by correlation */
   add_launch_edges (&r);
   set_issue_times (&r);
   find_event_record_starts (&r);
