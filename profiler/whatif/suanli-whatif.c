@@ -18,6 +18,7 @@
 #include "suanli-analysis-private.h"
 #include "suanli-replay-graph.h"
 #include "suanli-whatif.h"
+#include "suanli-whatif-timeline.h"
 #include "suanli-work-classifier.h"
 
 /* MFU is stated against the dense BF16 peak: the format training runs in and catalogs quote. */
@@ -444,242 +445,574 @@ compare_kernels (gconstpointer a,
   return (x->measured_ns < y->measured_ns) - (x->measured_ns > y->measured_ns);
 }
 
-/* Maps a thread's or stream's measured times to replayed ones: exact at its nodes' starts and
- * ends, linear between them, shifted beyond them. */
+/* What a projection's stages pass on to the next: the options held to their ranges, the graph,
+ * each node's class and durations, each kernel name's scale, and what the notes will say. */
 typedef struct
 {
-  GArray *measured;   /* of gint64, non-decreasing */
-  GArray *replayed;
-} TimeMap;
+  SuanliWhatif           *self;
+  SuanliTrace            *trace;
+  SuanliWhatifOptions     options;           /* the caller's, the faster factor held to its range */
+  guint                   group;
+  SuanliReplayGraph      *graph;
+  const SuanliReplayNode *nodes;
+  const SuanliReplayEdge *edges;
+  GArray                 *steps;             /* of SuanliReplayStep: the graph's */
+  guint                   n_nodes;
+  guint                   n_tracks;
+  guint                   n_steps;           /* at least 1: what sums per step are divided by */
+  Scaling                 scaling;
+  SuanliWorkClassifier   *classifier;
+  ThreadMarks            *marks;             /* per track */
+  guint8                 *classes;           /* per node: its SuanliWorkClass */
+  NameScale              *scales;            /* per kernel name, in the order first seen */
+  GHashTable             *names;             /* name + 1 → index into scales + 1 */
+  gint64                 *durations;         /* per node: its measured own time */
+  gint64                 *projected;         /* per node: its projected own time */
+  gint64                 *projected_starts;
+  gint64                 *projected_ends;
+  guint8                 *overlapped;        /* per node, under --overlap-comm */
+  SuanliReplayChoices     choices;
+  guint64                 faster_by_name;    /* kernel names with the faster name in them */
+  guint64                 faster_by_operator;   /* kernels made faster by the operator they were launched under */
+  gint64                  unscaled_ns[SUANLI_NUMBER_N_FORMATS];   /* compute time in the steps left unscaled,
+                                                                   * by the missing rate */
+} Projection;
 
-static gint64
-map_time (const TimeMap *map,
-          gint64         time)
+static void
+projection_clear (Projection *p)
 {
-  guint low = 0, high;
-  gint64 m0, r0, m1, r1;
-
-  if (map->measured == NULL || map->measured->len == 0)
-    return time;
-  high = map->measured->len;
-  while (low < high)
-    {
-      guint middle = (low + high) / 2;
-
-      if (g_array_index (map->measured, gint64, middle) <= time)
-        low = middle + 1;
-      else
-        high = middle;
-    }
-  if (low == 0)
-    return g_array_index (map->replayed, gint64, 0) - (g_array_index (map->measured, gint64, 0) - time);
-  m0 = g_array_index (map->measured, gint64, low - 1);
-  r0 = g_array_index (map->replayed, gint64, low - 1);
-  if (low == map->measured->len)
-    return r0 + (time - m0);
-  m1 = g_array_index (map->measured, gint64, low);
-  r1 = g_array_index (map->replayed, gint64, low);
-  if (m1 <= m0)
-    return r0;
-  if (r1 - r0 == m1 - m0)
-    return r0 + (time - m0);
-  return r0 + (gint64) llround ((double) (time - m0) * (double) (r1 - r0) / (double) (m1 - m0));
-}
-
-/* A slice at its projected time, and its index in the measured track. */
-typedef struct
-{
-  SuanliSlice slice;
-  guint32     original;
-} Moved;
-
-/* The trace's own order (at equal start the longer first), which GLib's stable sort keeps: the
- * projected track is appended in it, so that finishing the trace does not move its slices. */
-static int
-compare_moved (gconstpointer a,
-               gconstpointer b)
-{
-  const Moved *x = a, *y = b;
-
-  if (x->slice.start != y->slice.start)
-    return x->slice.start < y->slice.start ? -1 : 1;
-  return (x->slice.duration < y->slice.duration) - (x->slice.duration > y->slice.duration);
-}
-
-static SuanliString
-copy_string (SuanliTrace  *from,
-             SuanliTrace  *to,
-             guint32      *map,
-             SuanliString  string)
-{
-  if (string == 0)
-    return 0;
-  if (map[string] == 0)
-    map[string] = suanli_trace_intern (to, suanli_trace_get_string (from, string), -1);
-  return map[string];
-}
-
-/* The replayed timeline of @group: its processes and their thread and stream tracks, each slice
- * at its replayed time (through the track's time map where it is not a node), and the flows
- * between them. */
-static SuanliTrace *
-make_projected (SuanliTrace       *trace,
-                guint              group,
-                SuanliReplayGraph *graph,
-                const gint64      *starts,
-                const gint64      *ends)
-{
-  SuanliTrace *projected = suanli_trace_new ();
-  SuanliGroup *source = suanli_trace_get_group (trace, group);
-  g_autofree guint32 *strings = g_new0 (guint32, suanli_trace_get_n_strings (trace) + 1);
-  guint n_tracks = suanli_trace_get_n_tracks (trace);
-  g_autofree TimeMap *maps = g_new0 (TimeMap, MAX (n_tracks, 1));
-  const SuanliReplayNode *nodes = suanli_replay_graph_get_nodes (graph);
-  g_autoptr(GArray) args = g_array_new (FALSE, FALSE, sizeof (SuanliArg));
-  g_autoptr(GArray) moved_slices = g_array_new (FALSE, FALSE, sizeof (Moved));
-  g_autofree guint *new_tracks = g_new (guint, MAX (n_tracks, 1));
-  g_autofree guint32 **new_slices = g_new0 (guint32 *, MAX (n_tracks, 1));
-  GArray *flows = suanli_trace_get_flows (trace);
-  guint new_group;
-
-  new_group = suanli_trace_begin_group (projected, source != NULL ? suanli_trace_get_string (trace, source->name) : "");
-  if (source != NULL)
-    {
-      SuanliGroup *copy = suanli_trace_get_group (projected, new_group);
-
-      copy->rank = source->rank;
-      copy->world_size = source->world_size;
-      copy->device = copy_string (trace, projected, strings, source->device);
-      copy->device_memory = source->device_memory;
-      copy->capture = source->capture;
-    }
-  for (guint p = 0; p < suanli_trace_get_n_processes (trace); p++)
-    {
-      SuanliProcess *process = suanli_trace_get_process (trace, p);
-      SuanliProcess *copy;
-
-      if (process->group != group)
-        continue;
-      copy = suanli_trace_ensure_process (projected, process->pid);
-      copy->name = copy_string (trace, projected, strings, process->name);
-      copy->labels = copy_string (trace, projected, strings, process->labels);
-      copy->sort_index = process->sort_index;
-      copy->rank = process->rank;
-    }
-  for (guint n = 0; n < suanli_replay_graph_get_n_nodes (graph); n++)
-    {
-      TimeMap *map = &maps[nodes[n].track];
-      gint64 last;
-
-      if (map->measured == NULL)
-        {
-          map->measured = g_array_new (FALSE, FALSE, sizeof (gint64));
-          map->replayed = g_array_new (FALSE, FALSE, sizeof (gint64));
-        }
-      last = map->measured->len > 0 ? g_array_index (map->measured, gint64, map->measured->len - 1) : G_MININT64;
-      /* Kept non-decreasing, so that the map can be searched: work that overlaps on one stream adds only its end. */
-      if (nodes[n].start >= last)
-        {
-          g_array_append_val (map->measured, nodes[n].start);
-          g_array_append_val (map->replayed, starts[n]);
-        }
-      if (nodes[n].start + nodes[n].duration >= MAX (last, nodes[n].start))
-        {
-          gint64 end = nodes[n].start + nodes[n].duration;
-
-          g_array_append_val (map->measured, end);
-          g_array_append_val (map->replayed, ends[n]);
-        }
-    }
-  for (guint t = 0; t < n_tracks; t++)
-    {
-      SuanliTrack *track = suanli_trace_get_track (trace, t);
-      SuanliTrack *copy;
-
-      if (track->group != group || (track->kind != SUANLI_TRACK_THREAD && track->kind != SUANLI_TRACK_GPU_STREAM))
-        continue;
-      copy = suanli_trace_ensure_track (projected, track->kind, track->pid, track->tid,
-                                        copy_string (trace, projected, strings, track->name), &new_tracks[t]);
-      copy->sort_index = track->sort_index;
-      g_array_set_size (moved_slices, 0);
-      for (guint s = 0; s < track->slices->len; s++)
-        {
-          const SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
-          guint32 n = suanli_replay_graph_find_node (graph, t, s);
-          SuanliSlice moved = *slice;
-          const SuanliArg *from = suanli_trace_get_args (trace, slice);
-          gint64 end;
-
-          if (n != NONE)
-            {
-              moved.start = starts[n];
-              end = ends[n];
-            }
-          else
-            {
-              moved.start = map_time (&maps[t], slice->start);
-              end = map_time (&maps[t], slice->start + slice->duration);
-            }
-          moved.duration = MAX (0, end - moved.start);
-          moved.name = copy_string (trace, projected, strings, slice->name);
-          moved.category = copy_string (trace, projected, strings, slice->category);
-          moved.depth = 0;
-          moved.args = G_MAXUINT32;
-          if (from != NULL)
-            {
-              g_array_set_size (args, 0);
-              for (guint a = 0; a < slice->n_args; a++)
-                {
-                  SuanliArg arg = from[a];
-
-                  arg.key = copy_string (trace, projected, strings, arg.key);
-                  if (arg.type == SUANLI_ARG_STRING)
-                    arg.s = copy_string (trace, projected, strings, arg.s);
-                  g_array_append_val (args, arg);
-                }
-              moved.args = suanli_trace_add_args (projected, (const SuanliArg *) args->data, args->len);
-            }
-          {
-            Moved entry = { moved, s };
-            g_array_append_val (moved_slices, entry);
-          }
-        }
-      g_array_sort (moved_slices, compare_moved);
-      new_slices[t] = g_new (guint32, MAX (track->slices->len, 1));
-      for (guint i = 0; i < moved_slices->len; i++)
-        {
-          Moved *entry = &g_array_index (moved_slices, Moved, i);
-
-          new_slices[t][entry->original] = copy->slices->len;
-          g_array_append_val (copy->slices, entry->slice);
-        }
-    }
-  for (guint t = 0; t < n_tracks; t++)
-    if (maps[t].measured != NULL)
+  if (p->marks != NULL)
+    for (guint t = 0; t < p->n_tracks; t++)
       {
-        g_array_unref (maps[t].measured);
-        g_array_unref (maps[t].replayed);
+        g_free (p->marks[t].op);
+        g_free (p->marks[t].faster);
       }
-  suanli_trace_finish (projected);
-  for (guint f = 0; f < flows->len; f++)
+  g_free (p->marks);
+  g_clear_pointer (&p->self, suanli_whatif_free);
+  g_clear_pointer (&p->graph, suanli_replay_graph_free);
+  g_clear_pointer (&p->classifier, suanli_work_classifier_free);
+  g_clear_pointer (&p->names, g_hash_table_unref);
+  g_free (p->classes);
+  g_free (p->scales);
+  g_free (p->durations);
+  g_free (p->projected);
+  g_free (p->projected_starts);
+  g_free (p->projected_ends);
+  g_free (p->overlapped);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Projection, projection_clear)
+
+static gboolean
+faster_named (const SuanliWhatifOptions *options)
+{
+  return options->faster != NULL && *options->faster != '\0';
+}
+
+/* The file to replay, from the options or the trace; FALSE with @error set when there is none. */
+static gboolean
+choose_group (Projection *p,
+              GError    **error)
+{
+  guint group = p->options.group;
+
+  if (group == G_MAXUINT)
+    group = default_group (p->trace);
+  if (group == G_MAXUINT || group >= MAX (suanli_trace_get_n_groups (p->trace), 1))
     {
-      const SuanliFlow *flow = &g_array_index (flows, SuanliFlow, f);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   group == G_MAXUINT ? _("the trace has no events on CPU threads or GPU streams to replay")
+                                      : _("the trace has no file %u to replay"),
+                   group);
+      return FALSE;
+    }
+  p->group = group;
+  return TRUE;
+}
 
-      if (flow->from_track < n_tracks && flow->to_track < n_tracks && new_slices[flow->from_track] != NULL &&
-          new_slices[flow->to_track] != NULL &&
-          flow->from_slice < suanli_trace_get_track (trace, flow->from_track)->slices->len &&
-          flow->to_slice < suanli_trace_get_track (trace, flow->to_track)->slices->len)
+/* The file's graph; FALSE with @error set when it has no node. */
+static gboolean
+build_graph (Projection *p,
+             GError    **error)
+{
+  p->graph = suanli_replay_graph_new (p->trace, p->group);
+  p->n_nodes = suanli_replay_graph_get_n_nodes (p->graph);
+  if (p->n_nodes == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("the trace has no events on CPU threads or GPU streams to replay"));
+      return FALSE;
+    }
+  p->nodes = suanli_replay_graph_get_nodes (p->graph);
+  p->edges = suanli_replay_graph_get_edges (p->graph);
+  p->steps = suanli_replay_graph_get_steps (p->graph);
+  p->n_steps = MAX (p->steps->len, 1);
+  p->self = g_new0 (SuanliWhatif, 1);
+  p->self->trace = g_object_ref (p->trace);
+  p->self->group = p->group;
+  p->self->kernels = g_array_new (FALSE, TRUE, sizeof (SuanliWhatifKernel));
+  g_array_set_clear_func (p->self->kernels, kernel_clear);
+  p->self->notes = g_ptr_array_new_with_free_func (g_free);
+  return TRUE;
+}
+
+/* The measured step (the median of the steps' measured durations) and the replay with the
+ * measured durations, which must give it back. */
+static void
+replay_measured (Projection *p)
+{
+  SuanliWhatifFigures *figures = &p->self->figures;
+  g_autofree gint64 *starts = g_new (gint64, p->n_nodes);
+  g_autofree gint64 *ends = g_new (gint64, p->n_nodes);
+  g_autofree gint64 *measured = g_new (gint64, p->n_steps);
+
+  p->durations = suanli_replay_graph_own_durations (p->graph);
+  suanli_replay_graph_run (p->graph, p->durations, NULL, starts, ends);
+  for (guint i = 0; i < p->steps->len; i++)
+    measured[i] = g_array_index (p->steps, SuanliReplayStep, i).duration;
+  qsort (measured, p->steps->len, sizeof (gint64), suanli_compare_int64);
+  figures->measured_ns = p->steps->len > 0 ? measured[(p->steps->len - 1) / 2] : 0;
+  figures->replayed_ns = suanli_replay_graph_median_step (p->graph, starts, ends);
+  figures->steps = p->steps->len > 0 && g_array_index (p->steps, SuanliReplayStep, 0).begin != NONE ? p->steps->len : 0;
+  figures->mfu_format = SUANLI_WHATIF_MFU_FORMAT;
+}
+
+/* Counts of GPUs: the job's, and the target's. */
+static void
+count_gpus (Projection *p)
+{
+  const SuanliWhatifOptions *options = &p->options;
+  guint trace_count = 1;
+
+  suanli_trace_get_accelerator (p->trace, NULL, &trace_count);
+  p->scaling.measured_count = MIN (options->measured.count > 0 ? options->measured.count : trace_count,
+                                   SUANLI_WHATIF_MAX_GPUS);
+  p->scaling.target_count = MIN (options->target.count > 0 ? options->target.count : p->scaling.measured_count,
+                                 SUANLI_WHATIF_MAX_GPUS);
+}
+
+/* The innermost operator around the call that launched GPU node @n, or NULL. */
+static const SuanliSlice *
+launching_operator (Projection *p,
+                    guint       n)
+{
+  guint32 call = launch_of (p->nodes, p->edges, n);
+  const ThreadMarks *marks;
+
+  if (call == NONE || p->nodes[call].slice == NONE)
+    return NULL;
+  marks = &p->marks[p->nodes[call].track];
+  if (marks->op == NULL || marks->op[p->nodes[call].slice] == NONE)
+    return NULL;
+  return &g_array_index (suanli_trace_get_track (p->trace, p->nodes[call].track)->slices, SuanliSlice,
+                         marks->op[p->nodes[call].slice]);
+}
+
+static const SuanliSlice *
+node_slice (Projection *p,
+            guint       n)
+{
+  return &g_array_index (suanli_trace_get_track (p->trace, p->nodes[n].track)->slices, SuanliSlice, p->nodes[n].slice);
+}
+
+/* Each node's class (each kernel name told once, from its first launch's operator), and the
+ * compute format with the most time, for memory work whose format is unknown under a precision
+ * change. */
+static void
+class_nodes (Projection *p)
+{
+  const SuanliWhatifOptions *options = &p->options;
+  gint64 format_ns[SUANLI_NUMBER_N_FORMATS] = { 0 };
+  double measured_ridge = options->measured.memory_bandwidth > 0
+                            ? options->measured.flops[SUANLI_WHATIF_MFU_FORMAT] / options->measured.memory_bandwidth
+                            : 0;
+
+  p->classifier = suanli_work_classifier_new (p->trace, measured_ridge);
+  p->marks = g_new0 (ThreadMarks, MAX (p->n_tracks, 1));
+  mark_threads (p->trace, p->group, faster_named (options) ? options->faster : NULL, p->marks);
+  p->classes = g_new0 (guint8, p->n_nodes);
+  for (guint n = 0; n < p->n_nodes; n++)
+    {
+      const SuanliWorkClassification *c;
+
+      if (p->nodes[n].kind != SUANLI_REPLAY_GPU)
         {
-          SuanliFlow copy = { new_tracks[flow->from_track], new_slices[flow->from_track][flow->from_slice],
-                              new_tracks[flow->to_track], new_slices[flow->to_track][flow->to_slice],
-                              copy_string (trace, projected, strings, flow->category) };
+          p->classes[n] = SUANLI_WORK_HOST;
+          continue;
+        }
+      c = suanli_work_classifier_classify (p->classifier, node_slice (p, n), launching_operator (p, n));
+      p->classes[n] = c->work_class;
+      if (c->work_class == SUANLI_WORK_COMPUTE && c->format_known)
+        format_ns[c->format] += p->nodes[n].duration;
+    }
+  p->scaling.step_format = SUANLI_NUMBER_FP32;
+  for (guint f = 0; f < SUANLI_NUMBER_N_FORMATS; f++)
+    if (format_ns[f] > format_ns[p->scaling.step_format])
+      p->scaling.step_format = f;
+  p->scaling.step_format_known = format_ns[p->scaling.step_format] > 0;
+}
 
-          suanli_trace_add_flow (projected, &copy);
+/* The scale of @slice's kernel name: found, and given its row in the kernels, the first time the
+ * name is seen. */
+static NameScale *
+name_scale (Projection        *p,
+            const SuanliSlice *slice)
+{
+  gpointer found = g_hash_table_lookup (p->names, GUINT_TO_POINTER (slice->name + 1));
+  SuanliWhatifKernel fresh = { slice->name };
+  const SuanliWorkClassification *c;
+  SuanliWorkClassification assumed;
+  const char *name;
+  NameScale *scale;
+
+  if (found != NULL)
+    return &p->scales[GPOINTER_TO_UINT (found) - 1];
+  name = suanli_trace_get_string (p->trace, slice->name);
+  scale = &p->scales[g_hash_table_size (p->names)];
+  c = suanli_work_classifier_classify (p->classifier, slice, NULL);
+  if (c->work_class == SUANLI_WORK_COMPUTE && !c->format_known && p->scaling.step_format_known)
+    {
+      /* A compute kernel whose name and operator give no format: the step's main one. */
+      assumed = *c;
+      assumed.format = p->scaling.step_format;
+      assumed.format_why = _("assumed: the step's main compute format, as neither the name nor the operator "
+                             "gives one");
+      c = &assumed;
+    }
+  scale->work_class = c->work_class;
+  scale->format = c->format;
+  fresh.work_class = c->work_class;
+  fresh.format = c->format;
+  fresh.reason = scale_name (&p->scaling, c, name, suanli_analysis_is_communication (name), &scale->factor);
+  scale->kernel = p->self->kernels->len;
+  g_array_append_val (p->self->kernels, fresh);
+  g_hash_table_insert (p->names, GUINT_TO_POINTER (slice->name + 1), GUINT_TO_POINTER (g_hash_table_size (p->names) + 1));
+  if (faster_named (&p->options) && strstr (name, p->options.faster) != NULL)
+    p->faster_by_name++;
+  return scale;
+}
+
+/* Whether GPU node @n, whose name does not have the faster name in it, was launched under an
+ * operator (or a slice around one) that has. */
+static gboolean
+launched_under_faster (Projection        *p,
+                       const SuanliSlice *slice,
+                       guint              n)
+{
+  const SuanliWhatifOptions *options = &p->options;
+  guint32 call = launch_of (p->nodes, p->edges, n);
+  const ThreadMarks *marks;
+
+  if (options->faster == NULL || !(options->faster_factor > 0) ||
+      strstr (suanli_trace_get_string (p->trace, slice->name), options->faster) != NULL || call == NONE ||
+      p->nodes[call].slice == NONE)
+    return FALSE;
+  marks = &p->marks[p->nodes[call].track];
+  return marks->faster != NULL && marks->faster[p->nodes[call].slice];
+}
+
+/* Compute work that a system has no rate for stays as measured: its time, by the missing rate. */
+static void
+count_unscaled_compute (Projection      *p,
+                        const NameScale *scale,
+                        guint            n)
+{
+  const SuanliWhatifOptions *options = &p->options;
+  int to;
+
+  if (scale->work_class != SUANLI_WORK_COMPUTE || p->nodes[n].step < 0)
+    return;
+  to = options->precision >= 0 && options->precision < SUANLI_NUMBER_N_FORMATS ? options->precision : (int) scale->format;
+  if (!(options->measured.flops[scale->format] > 0) || !(options->target.flops[to] > 0))
+    p->unscaled_ns[options->measured.flops[scale->format] > 0 ? to : (int) scale->format] += p->nodes[n].duration;
+}
+
+/* GPU node @n's projected duration, summed into its kernel's row. */
+static void
+scale_gpu_node (Projection *p,
+                guint       n)
+{
+  const SuanliSlice *slice = node_slice (p, n);
+  NameScale *scale = name_scale (p, slice);
+  double factor = scale->factor;
+  SuanliWhatifKernel *kernel;
+
+  if (launched_under_faster (p, slice, n))
+    {
+      factor /= p->options.faster_factor;
+      p->faster_by_operator++;
+    }
+  p->projected[n] = scaled_ns (p->durations[n], factor);
+  count_unscaled_compute (p, scale, n);
+  kernel = &g_array_index (p->self->kernels, SuanliWhatifKernel, scale->kernel);
+  kernel->count++;
+  kernel->measured_ns += p->nodes[n].duration;
+  kernel->projected_ns += scaled_ns (p->nodes[n].duration, factor);
+}
+
+/* Whether host node @n's time goes under --no-host-gaps. With steps, only the host time inside
+ * them goes: a gap between steps moves the next step's start earlier without moving the GPU work
+ * queued before it. */
+static gboolean
+host_time_removed (Projection *p,
+                   guint       n)
+{
+  const SuanliReplayNode *node = &p->nodes[n];
+
+  return p->options.no_host_gaps && suanli_replay_graph_has_gpu (p->graph) &&
+         (p->self->figures.steps == 0 || node->step >= 0) &&
+         (node->kind == SUANLI_REPLAY_GAP ||
+          (node->kind == SUANLI_REPLAY_CALL && (node->flags & SUANLI_REPLAY_LAUNCHES) &&
+           !(node->flags & SUANLI_REPLAY_BLOCKS)));
+}
+
+/* Every node's projected duration, and each kernel name's row. */
+static void
+scale_durations (Projection *p)
+{
+  p->scales = g_new0 (NameScale, p->n_nodes);
+  p->names = g_hash_table_new (NULL, NULL);
+  p->projected = g_memdup2 (p->durations, sizeof (gint64) * p->n_nodes);
+  for (guint n = 0; n < p->n_nodes; n++)
+    {
+      if (p->nodes[n].kind == SUANLI_REPLAY_GPU)
+        scale_gpu_node (p, n);
+      else if (host_time_removed (p, n))
+        p->projected[n] = 0;
+    }
+}
+
+/* Each kernel's factor, and the reason of those made faster by the operator they were launched
+ * under as well as by their name's scale. */
+static void
+finish_kernels (Projection *p)
+{
+  GArray *kernels = p->self->kernels;
+
+  for (guint k = 0; k < kernels->len; k++)
+    {
+      SuanliWhatifKernel *kernel = &g_array_index (kernels, SuanliWhatifKernel, k);
+
+      kernel->factor = kernel->measured_ns > 0 ? (double) kernel->projected_ns / (double) kernel->measured_ns : 1;
+    }
+  if (p->faster_by_operator == 0)
+    return;
+  for (guint k = 0; k < kernels->len; k++)
+    {
+      SuanliWhatifKernel *kernel = &g_array_index (kernels, SuanliWhatifKernel, k);
+      gpointer found = g_hash_table_lookup (p->names, GUINT_TO_POINTER (kernel->name + 1));
+      NameScale *scale = &p->scales[GPOINTER_TO_UINT (found) - 1];
+
+      if (kernel->factor < scale->factor * (1 - FACTOR_TOLERANCE))
+        {
+          g_autofree char *plain = kernel->reason;
+
+          /* Translators: "…; launched under “aten::linear”, 2× faster". */
+          kernel->reason = g_strdup_printf (_("%s; launched under “%s”, %g× faster"), plain, p->options.faster,
+                                            p->options.faster_factor);
         }
     }
-  for (guint t = 0; t < n_tracks; t++)
-    g_free (new_slices[t]);
-  return projected;
+}
+
+/* The replay with the projected durations and choices. */
+static void
+replay_projected (Projection *p)
+{
+  if (p->options.overlap_comm)
+    {
+      p->overlapped = g_new0 (guint8, p->n_nodes);
+      for (guint n = 0; n < p->n_nodes; n++)
+        p->overlapped[n] = p->nodes[n].kind == SUANLI_REPLAY_GPU && p->classes[n] == SUANLI_WORK_COMMUNICATION;
+      p->choices.overlapped = p->overlapped;
+    }
+  if (p->options.no_host_gaps && suanli_replay_graph_has_gpu (p->graph))
+    p->choices.launch_delay = suanli_replay_graph_typical_delay (p->graph, SUANLI_REPLAY_EDGE_STREAM);
+  p->projected_starts = g_new (gint64, p->n_nodes);
+  p->projected_ends = g_new (gint64, p->n_nodes);
+  suanli_replay_graph_run (p->graph, p->projected, &p->choices, p->projected_starts, p->projected_ends);
+  p->self->figures.projected_ns = suanli_replay_graph_median_step (p->graph, p->projected_starts, p->projected_ends);
+}
+
+/* Time in each class, per step. */
+static void
+sum_class_times (Projection *p)
+{
+  SuanliWhatifFigures *figures = &p->self->figures;
+
+  for (guint n = 0; n < p->n_nodes; n++)
+    if (p->nodes[n].step >= 0)
+      {
+        figures->measured_class_ns[p->classes[n]] += p->nodes[n].duration;
+        figures->projected_class_ns[p->classes[n]] += p->projected_ends[n] - p->projected_starts[n];
+      }
+  for (guint k = 0; k < SUANLI_WORK_N_CLASSES; k++)
+    {
+      figures->measured_class_ns[k] /= p->n_steps;
+      figures->projected_class_ns[k] /= p->n_steps;
+    }
+}
+
+/* FLOPs per step and MFU, measured and projected, with their notes. */
+static void
+state_mfu (Projection *p)
+{
+  const SuanliWhatifOptions *options = &p->options;
+  SuanliWhatifFigures *figures = &p->self->figures;
+  SuanliFlopCount flop_count = { 0 };
+  double files = MAX (suanli_trace_get_n_groups (p->trace), 1);
+  double measured_peak = options->measured.flops[SUANLI_WHATIF_MFU_FORMAT];
+  double target_peak = options->target.flops[SUANLI_WHATIF_MFU_FORMAT];
+
+  suanli_analysis_flops (p->trace, &flop_count);
+  if (!(flop_count.flops > 0))
+    {
+      note (p->self, g_strdup (_("The trace records no FLOPs (PyTorch's with_flops=True): MFU is not known.")));
+      return;
+    }
+  figures->flops = flop_count.flops / files / p->n_steps;
+  if (measured_peak > 0 && figures->measured_ns > 0)
+    figures->measured_mfu = figures->flops / (figures->measured_ns * 1e-9 * measured_peak);
+  if (target_peak > 0 && figures->projected_ns > 0)
+    figures->projected_mfu = figures->flops / (figures->projected_ns * 1e-9 * target_peak);
+  if (files > 1)
+    note (p->self, g_strdup_printf (_("FLOPs are those of all %.0f files, divided evenly among them."), files));
+  if (measured_peak <= 0 || target_peak <= 0)
+    note (p->self, g_strdup_printf (_("No dense BF16 peak for %s: its MFU is not known."),
+                                    measured_peak <= 0 ? options->measured.name : options->target.name));
+  else
+    note (p->self, g_strdup (_("MFU is stated against each system's dense BF16 peak.")));
+}
+
+/* Notes on the file replayed and its steps. */
+static void
+note_steps (Projection *p)
+{
+  gint64 shortest = G_MAXINT64, longest = 0;
+
+  if (suanli_trace_get_n_groups (p->trace) > 1)
+    {
+      SuanliGroup *replayed = suanli_trace_get_group (p->trace, p->group);
+
+      note (p->self, g_strdup_printf (_("File %s (rank %d) is replayed, of %u; other ranks are not, and waits on them "
+                                        "inside collectives stay as measured."),
+                                      suanli_trace_get_string (p->trace, replayed->name), replayed->rank,
+                                      suanli_trace_get_n_groups (p->trace)));
+    }
+  if (p->self->figures.steps == 0)
+    {
+      note (p->self, g_strdup (_("The trace marks no ProfilerStep#N: the whole trace is one step.")));
+      return;
+    }
+  for (guint i = 0; i < p->steps->len; i++)
+    {
+      shortest = MIN (shortest, g_array_index (p->steps, SuanliReplayStep, i).duration);
+      longest = MAX (longest, g_array_index (p->steps, SuanliReplayStep, i).duration);
+    }
+  if (longest > STEP_SPREAD_NOTED * shortest)
+    {
+      g_autofree char *low = delay_text (shortest), *high = delay_text (longest);
+
+      note (p->self, g_strdup_printf (_("The measured steps differ by more than %d× (%s to %s): the median (the lower "
+                                        "middle one of an even count) may not be a typical step."),
+                                      STEP_SPREAD_NOTED, low, high));
+    }
+  note (p->self, g_strdup_printf (_("The step is the median of %u: each from its ProfilerStep#N's start until it and "
+                                    "the GPU work launched in it have ended."),
+                                  p->self->figures.steps));
+}
+
+/* Notes on the graph: its typical delays, and what it could not model. */
+static void
+note_graph (Projection *p)
+{
+  if (!suanli_replay_graph_has_gpu (p->graph))
+    note (p->self, g_strdup (_("No GPU work: the threads' host work is replayed as measured; nothing is projected.")));
+  else
+    {
+      g_autofree char *launch = delay_text (suanli_replay_graph_typical_delay (p->graph, SUANLI_REPLAY_EDGE_LAUNCH));
+      g_autofree char *gap = delay_text (suanli_replay_graph_typical_delay (p->graph, SUANLI_REPLAY_EDGE_STREAM));
+
+      note (p->self, g_strdup_printf (_("Typical delays (medians of the binding ones): launch to start %s, between work "
+                                        "on a stream %s; work queued behind other work starts no later than its launch "
+                                        "plus these."),
+                                      launch, gap));
+    }
+  if (suanli_replay_graph_get_unplaced_waits (p->graph) > 0)
+    note (p->self, g_strdup_printf (_("%u stream waits on events have no cuda_sync record giving their streams: they are "
+                                      "not modelled."),
+                                    suanli_replay_graph_get_unplaced_waits (p->graph)));
+  if (suanli_replay_graph_get_cycle (p->graph))
+    note (p->self, g_strdup (_("The measured times make a cycle in the graph; it was broken and the replay is approximate.")));
+}
+
+/* A note on the compute time left as measured for want of a rate, if any. */
+static void
+note_unscaled_compute (Projection *p)
+{
+  g_autoptr(GString) formats = g_string_new (NULL);
+  g_autofree char *time = NULL;
+  gint64 total = 0;
+
+  for (guint f = 0; f < SUANLI_NUMBER_N_FORMATS; f++)
+    if (p->unscaled_ns[f] > 0)
+      {
+        g_autofree char *title = format_title (f);
+
+        if (formats->len > 0)
+          /* Translators: between formats, "no FP32 or TF32 rate". */
+          g_string_append (formats, _(" or "));
+        g_string_append (formats, title);
+        total += p->unscaled_ns[f];
+      }
+  if (total == 0)
+    return;
+  time = delay_text (total / p->n_steps);
+  note (p->self, g_strdup_printf (_("%s of compute per step was left as measured: a system has no %s rate for it (see "
+                                    "the kernels' reasons), so the projected step mixes measured and projected "
+                                    "times."),
+                                  time, formats->str));
+}
+
+/* Notes on the choices made, and on what every projection assumes. */
+static void
+note_choices (Projection *p)
+{
+  const SuanliWhatifOptions *options = &p->options;
+  gboolean has_gpu = suanli_replay_graph_has_gpu (p->graph);
+
+  if (options->overlap_comm && has_gpu)
+    note (p->self, g_strdup (_("Communication fully overlapped: it no longer delays compute or synchronisation, but each "
+                               "step still ends after it.")));
+  if (options->no_host_gaps && has_gpu)
+    {
+      g_autofree char *delay = delay_text (p->choices.launch_delay);
+
+      note (p->self, g_strdup_printf (_("Host gaps and launch calls removed, as CUDA graphs would: each launch's delay is "
+                                        "the typical stream gap, %s, or its measured one where that is smaller; blocking "
+                                        "calls keep their own time. All the host's time between calls is removed, "
+                                        "Python and compilation included, not only what CUDA graphs would save."),
+                                      delay));
+    }
+  if (faster_named (options) && options->faster_factor > 0)
+    note (p->self, p->faster_by_name + p->faster_by_operator > 0
+                     ? g_strdup_printf (_("Work named “%s”, or launched under an operator so named, made %g× faster."),
+                                        options->faster, options->faster_factor)
+                     : g_strdup_printf (_("No kernel or operator is named “%s”: nothing was made faster."), options->faster));
+  if (p->scaling.target_count != p->scaling.measured_count)
+    note (p->self, g_strdup_printf (_("%u → %u GPUs under data parallelism: each GPU's work is unchanged and collectives are "
+                                      "resized by their ring bus factor, 2(n−1)/n for all-reduce."),
+                                    p->scaling.measured_count, p->scaling.target_count));
+  if (options->precision >= 0 && options->precision < SUANLI_NUMBER_N_FORMATS)
+    {
+      g_autofree char *to = format_title (options->precision);
+
+      note (p->self, g_strdup_printf (_("Compute work changed to %s at its rate; memory work scaled by the bytes per element; "
+                                        "collectives keep their size."),
+                                      to));
+    }
+  note (p->self, g_strdup (_("Kernels keep their measured efficiency: each is scaled by the ratio of the two systems' rates "
+                             "for its class, which is wrong for kernels limited by latency or occupancy and where the other "
+                             "GPU would run other kernels.")));
 }
 
 /**
@@ -697,397 +1030,30 @@ suanli_whatif_new (SuanliTrace               *trace,
                    const SuanliWhatifOptions *given,
                    GError                   **error)
 {
-  SuanliWhatifOptions bounded = *given;
-  const SuanliWhatifOptions *options = &bounded;
-  g_autoptr(SuanliWhatif) self = NULL;
-  g_autoptr(SuanliReplayGraph) graph = NULL;
-  g_autoptr(SuanliWorkClassifier) classifier = NULL;
-  g_autoptr(GHashTable) names = NULL;
-  g_autofree ThreadMarks *marks = NULL;
-  g_autofree gint64 *durations = NULL, *starts = NULL, *ends = NULL, *projected = NULL;
-  g_autofree gint64 *projected_starts = NULL, *projected_ends = NULL;
-  g_autofree guint8 *classes = NULL, *overlapped = NULL;
-  g_autofree NameScale *scales = NULL;
-  const SuanliReplayNode *nodes;
-  const SuanliReplayEdge *edges;
-  SuanliReplayChoices choices = { NULL, -1 };
-  SuanliFlopCount flop_count = { 0 };
-  Scaling scaling = { options };
-  guint group = options->group, n_nodes, n_tracks = suanli_trace_get_n_tracks (trace), n_steps;
-  guint64 faster_by_operator = 0, faster_by_name = 0;
-  gint64 format_ns[SUANLI_NUMBER_N_FORMATS] = { 0 };
-  gint64 unscaled_ns[SUANLI_NUMBER_N_FORMATS] = { 0 };   /* compute time in the steps left unscaled, by the missing rate */
-  double measured_ridge;
-  guint trace_count = 1;
-  GArray *steps;
+  g_auto(Projection) p = { NULL, trace, *given };
 
-  if (bounded.faster_factor > 0)
-    bounded.faster_factor = CLAMP (bounded.faster_factor, SUANLI_WHATIF_FASTER_MIN, SUANLI_WHATIF_FASTER_MAX);
-  if (group == G_MAXUINT)
-    group = default_group (trace);
-  if (group == G_MAXUINT || group >= MAX (suanli_trace_get_n_groups (trace), 1))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   group == G_MAXUINT ? _("the trace has no events on CPU threads or GPU streams to replay")
-                                      : _("the trace has no file %u to replay"),
-                   group);
-      return NULL;
-    }
-  graph = suanli_replay_graph_new (trace, group);
-  n_nodes = suanli_replay_graph_get_n_nodes (graph);
-  if (n_nodes == 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("the trace has no events on CPU threads or GPU streams to replay"));
-      return NULL;
-    }
-  self = g_new0 (SuanliWhatif, 1);
-  self->trace = g_object_ref (trace);
-  self->group = group;
-  self->kernels = g_array_new (FALSE, TRUE, sizeof (SuanliWhatifKernel));
-  g_array_set_clear_func (self->kernels, kernel_clear);
-  self->notes = g_ptr_array_new_with_free_func (g_free);
-  nodes = suanli_replay_graph_get_nodes (graph);
-  edges = suanli_replay_graph_get_edges (graph);
-  steps = suanli_replay_graph_get_steps (graph);
-  n_steps = MAX (steps->len, 1);
-
-  /* The replay with the measured durations. */
-  durations = suanli_replay_graph_own_durations (graph);
-  starts = g_new (gint64, n_nodes);
-  ends = g_new (gint64, n_nodes);
-  suanli_replay_graph_run (graph, durations, NULL, starts, ends);
-  {
-    g_autofree gint64 *measured = g_new (gint64, n_steps);
-
-    for (guint i = 0; i < steps->len; i++)
-      measured[i] = g_array_index (steps, SuanliReplayStep, i).duration;
-    qsort (measured, steps->len, sizeof (gint64), suanli_compare_int64);
-    self->figures.measured_ns = steps->len > 0 ? measured[(steps->len - 1) / 2] : 0;
-  }
-  self->figures.replayed_ns = suanli_replay_graph_median_step (graph, starts, ends);
-  self->figures.steps = steps->len > 0 && g_array_index (steps, SuanliReplayStep, 0).begin != NONE ? steps->len : 0;
-  self->figures.mfu_format = SUANLI_WHATIF_MFU_FORMAT;
-
-  /* Counts of GPUs: the job's, and the target's. */
-  suanli_trace_get_accelerator (trace, NULL, &trace_count);
-  scaling.measured_count = MIN (options->measured.count > 0 ? options->measured.count : trace_count,
-                                SUANLI_WHATIF_MAX_GPUS);
-  scaling.target_count = MIN (options->target.count > 0 ? options->target.count : scaling.measured_count,
-                              SUANLI_WHATIF_MAX_GPUS);
-
-  /* Each GPU node's class and factor. */
-  measured_ridge = options->measured.memory_bandwidth > 0
-                     ? options->measured.flops[SUANLI_WHATIF_MFU_FORMAT] / options->measured.memory_bandwidth
-                     : 0;
-  classifier = suanli_work_classifier_new (trace, measured_ridge);
-  marks = g_new0 (ThreadMarks, MAX (n_tracks, 1));
-  mark_threads (trace, group, options->faster != NULL && *options->faster != '\0' ? options->faster : NULL, marks);
-  classes = g_new0 (guint8, n_nodes);
-  scales = g_new0 (NameScale, n_nodes);
-  names = g_hash_table_new (NULL, NULL);   /* name + 1 → index into scales + 1 */
-  {
-    /* First pass: classes, and the compute format with the most time (for memory work whose format
-     * is unknown, under a precision change). */
-    for (guint n = 0; n < n_nodes; n++)
-      {
-        const SuanliSlice *slice, *op = NULL;
-        const SuanliWorkClassification *c;
-        guint32 call;
-
-        if (nodes[n].kind != SUANLI_REPLAY_GPU)
-          {
-            classes[n] = SUANLI_WORK_HOST;
-            continue;
-          }
-        slice = &g_array_index (suanli_trace_get_track (trace, nodes[n].track)->slices, SuanliSlice, nodes[n].slice);
-        call = launch_of (nodes, edges, n);
-        if (call != NONE && nodes[call].slice != NONE && marks[nodes[call].track].op != NULL &&
-            marks[nodes[call].track].op[nodes[call].slice] != NONE)
-          op = &g_array_index (suanli_trace_get_track (trace, nodes[call].track)->slices, SuanliSlice,
-                               marks[nodes[call].track].op[nodes[call].slice]);
-        c = suanli_work_classifier_classify (classifier, slice, op);
-        classes[n] = c->work_class;
-        if (c->work_class == SUANLI_WORK_COMPUTE && c->format_known)
-          format_ns[c->format] += nodes[n].duration;
-      }
-    scaling.step_format = SUANLI_NUMBER_FP32;
-    for (guint f = 0; f < SUANLI_NUMBER_N_FORMATS; f++)
-      if (format_ns[f] > format_ns[scaling.step_format])
-        scaling.step_format = f;
-    scaling.step_format_known = format_ns[scaling.step_format] > 0;
-  }
-
-  projected = g_memdup2 (durations, sizeof (gint64) * n_nodes);
-  for (guint n = 0; n < n_nodes; n++)
-    {
-      const SuanliSlice *slice;
-      const SuanliWorkClassification *c;
-      SuanliWorkClassification assumed;
-      gpointer found;
-      NameScale *scale;
-      SuanliWhatifKernel *kernel;
-      double factor;
-      guint32 call;
-
-      if (nodes[n].kind != SUANLI_REPLAY_GPU)
-        {
-          /* With steps, only the host time inside them goes: a gap between steps moves the next
-           * step's start earlier without moving the GPU work queued before it. */
-          if (options->no_host_gaps && suanli_replay_graph_has_gpu (graph) &&
-              (self->figures.steps == 0 || nodes[n].step >= 0) &&
-              (nodes[n].kind == SUANLI_REPLAY_GAP ||
-               (nodes[n].kind == SUANLI_REPLAY_CALL && (nodes[n].flags & SUANLI_REPLAY_LAUNCHES) &&
-                !(nodes[n].flags & SUANLI_REPLAY_BLOCKS))))
-            projected[n] = 0;
-          continue;
-        }
-      slice = &g_array_index (suanli_trace_get_track (trace, nodes[n].track)->slices, SuanliSlice, nodes[n].slice);
-      found = g_hash_table_lookup (names, GUINT_TO_POINTER (slice->name + 1));
-      if (found == NULL)
-        {
-          const char *name = suanli_trace_get_string (trace, slice->name);
-          SuanliWhatifKernel fresh = { slice->name };
-
-          scale = &scales[g_hash_table_size (names)];
-          c = suanli_work_classifier_classify (classifier, slice, NULL);
-          if (c->work_class == SUANLI_WORK_COMPUTE && !c->format_known && scaling.step_format_known)
-            {
-              /* A compute kernel whose name and operator give no format: the step's main one. */
-              assumed = *c;
-              assumed.format = scaling.step_format;
-              assumed.format_why = _("assumed: the step's main compute format, as neither the name nor the operator "
-                                     "gives one");
-              c = &assumed;
-            }
-          scale->work_class = c->work_class;
-          scale->format = c->format;
-          fresh.work_class = c->work_class;
-          fresh.format = c->format;
-          fresh.reason = scale_name (&scaling, c, name, suanli_analysis_is_communication (name), &scale->factor);
-          scale->kernel = self->kernels->len;
-          g_array_append_val (self->kernels, fresh);
-          g_hash_table_insert (names, GUINT_TO_POINTER (slice->name + 1), GUINT_TO_POINTER (g_hash_table_size (names) + 1));
-          if (options->faster != NULL && *options->faster != '\0' && strstr (name, options->faster) != NULL)
-            faster_by_name++;
-        }
-      else
-        scale = &scales[GPOINTER_TO_UINT (found) - 1];
-      factor = scale->factor;
-      call = launch_of (nodes, edges, n);
-      if (options->faster != NULL && options->faster_factor > 0 &&
-          strstr (suanli_trace_get_string (trace, slice->name), options->faster) == NULL && call != NONE &&
-          nodes[call].slice != NONE && marks[nodes[call].track].faster != NULL &&
-          marks[nodes[call].track].faster[nodes[call].slice])
-        {
-          factor /= options->faster_factor;
-          faster_by_operator++;
-        }
-      projected[n] = scaled_ns (durations[n], factor);
-      if (scale->work_class == SUANLI_WORK_COMPUTE && nodes[n].step >= 0)
-        {
-          int to = options->precision >= 0 && options->precision < SUANLI_NUMBER_N_FORMATS ? options->precision
-                                                                                          : (int) scale->format;
-
-          if (!(options->measured.flops[scale->format] > 0) || !(options->target.flops[to] > 0))
-            unscaled_ns[options->measured.flops[scale->format] > 0 ? to : (int) scale->format] += nodes[n].duration;
-        }
-      kernel = &g_array_index (self->kernels, SuanliWhatifKernel, scale->kernel);
-      kernel->count++;
-      kernel->measured_ns += nodes[n].duration;
-      kernel->projected_ns += scaled_ns (nodes[n].duration, factor);
-    }
-  for (guint k = 0; k < self->kernels->len; k++)
-    {
-      SuanliWhatifKernel *kernel = &g_array_index (self->kernels, SuanliWhatifKernel, k);
-
-      kernel->factor = kernel->measured_ns > 0 ? (double) kernel->projected_ns / (double) kernel->measured_ns : 1;
-    }
-  if (faster_by_operator > 0)
-    for (guint k = 0; k < self->kernels->len; k++)
-      {
-        SuanliWhatifKernel *kernel = &g_array_index (self->kernels, SuanliWhatifKernel, k);
-        NameScale *scale = &scales[GPOINTER_TO_UINT (g_hash_table_lookup (names, GUINT_TO_POINTER (kernel->name + 1))) - 1];
-
-        if (kernel->factor < scale->factor * (1 - FACTOR_TOLERANCE))
-          {
-            g_autofree char *plain = kernel->reason;
-
-            /* Translators: "…; launched under “aten::linear”, 2× faster". */
-            kernel->reason = g_strdup_printf (_("%s; launched under “%s”, %g× faster"), plain, options->faster,
-                                              options->faster_factor);
-          }
-      }
-
-  /* The replay with the projected durations and choices. */
-  if (options->overlap_comm)
-    {
-      overlapped = g_new0 (guint8, n_nodes);
-      for (guint n = 0; n < n_nodes; n++)
-        overlapped[n] = nodes[n].kind == SUANLI_REPLAY_GPU && classes[n] == SUANLI_WORK_COMMUNICATION;
-      choices.overlapped = overlapped;
-    }
-  if (options->no_host_gaps && suanli_replay_graph_has_gpu (graph))
-    choices.launch_delay = suanli_replay_graph_typical_delay (graph, SUANLI_REPLAY_EDGE_STREAM);
-  projected_starts = g_new (gint64, n_nodes);
-  projected_ends = g_new (gint64, n_nodes);
-  suanli_replay_graph_run (graph, projected, &choices, projected_starts, projected_ends);
-  self->figures.projected_ns = suanli_replay_graph_median_step (graph, projected_starts, projected_ends);
-
-  /* Time in each class, per step. */
-  for (guint n = 0; n < n_nodes; n++)
-    if (nodes[n].step >= 0)
-      {
-        self->figures.measured_class_ns[classes[n]] += nodes[n].duration;
-        self->figures.projected_class_ns[classes[n]] += projected_ends[n] - projected_starts[n];
-      }
-  for (guint k = 0; k < SUANLI_WORK_N_CLASSES; k++)
-    {
-      self->figures.measured_class_ns[k] /= n_steps;
-      self->figures.projected_class_ns[k] /= n_steps;
-    }
-
-  /* MFU. */
-  suanli_analysis_flops (trace, &flop_count);
-  if (flop_count.flops > 0)
-    {
-      double files = MAX (suanli_trace_get_n_groups (trace), 1);
-      double measured_peak = options->measured.flops[SUANLI_WHATIF_MFU_FORMAT];
-      double target_peak = options->target.flops[SUANLI_WHATIF_MFU_FORMAT];
-
-      self->figures.flops = flop_count.flops / files / n_steps;
-      if (measured_peak > 0 && self->figures.measured_ns > 0)
-        self->figures.measured_mfu = self->figures.flops / (self->figures.measured_ns * 1e-9 * measured_peak);
-      if (target_peak > 0 && self->figures.projected_ns > 0)
-        self->figures.projected_mfu = self->figures.flops / (self->figures.projected_ns * 1e-9 * target_peak);
-      if (files > 1)
-        note (self, g_strdup_printf (_("FLOPs are those of all %.0f files, divided evenly among them."), files));
-      if (measured_peak <= 0 || target_peak <= 0)
-        note (self, g_strdup_printf (_("No dense BF16 peak for %s: its MFU is not known."),
-                                     measured_peak <= 0 ? options->measured.name : options->target.name));
-      else
-        note (self, g_strdup (_("MFU is stated against each system's dense BF16 peak.")));
-    }
-  else
-    note (self, g_strdup (_("The trace records no FLOPs (PyTorch's with_flops=True): MFU is not known.")));
-
-  g_array_sort (self->kernels, compare_kernels);
-  self->projected = make_projected (trace, group, graph, projected_starts, projected_ends);
-
-  /* Notes: what was replayed and assumed. */
-  if (suanli_trace_get_n_groups (trace) > 1)
-    {
-      SuanliGroup *replayed = suanli_trace_get_group (trace, group);
-
-      note (self, g_strdup_printf (_("File %s (rank %d) is replayed, of %u; other ranks are not, and waits on them "
-                                     "inside collectives stay as measured."),
-                                   suanli_trace_get_string (trace, replayed->name), replayed->rank,
-                                   suanli_trace_get_n_groups (trace)));
-    }
-  if (self->figures.steps == 0)
-    note (self, g_strdup (_("The trace marks no ProfilerStep#N: the whole trace is one step.")));
-  else
-    {
-      gint64 shortest = G_MAXINT64, longest = 0;
-
-      for (guint i = 0; i < steps->len; i++)
-        {
-          shortest = MIN (shortest, g_array_index (steps, SuanliReplayStep, i).duration);
-          longest = MAX (longest, g_array_index (steps, SuanliReplayStep, i).duration);
-        }
-      if (longest > STEP_SPREAD_NOTED * shortest)
-        {
-          g_autofree char *low = delay_text (shortest), *high = delay_text (longest);
-
-          note (self, g_strdup_printf (_("The measured steps differ by more than %d× (%s to %s): the median (the lower "
-                                         "middle one of an even count) may not be a typical step."),
-                                       STEP_SPREAD_NOTED, low, high));
-        }
-      note (self, g_strdup_printf (_("The step is the median of %u: each from its ProfilerStep#N's start until it and "
-                                     "the GPU work launched in it have ended."),
-                                   self->figures.steps));
-    }
-  if (!suanli_replay_graph_has_gpu (graph))
-    note (self, g_strdup (_("No GPU work: the threads' host work is replayed as measured; nothing is projected.")));
-  else
-    {
-      g_autofree char *launch = delay_text (suanli_replay_graph_typical_delay (graph, SUANLI_REPLAY_EDGE_LAUNCH));
-      g_autofree char *gap = delay_text (suanli_replay_graph_typical_delay (graph, SUANLI_REPLAY_EDGE_STREAM));
-
-      note (self, g_strdup_printf (_("Typical delays (medians of the binding ones): launch to start %s, between work "
-                                     "on a stream %s; work queued behind other work starts no later than its launch "
-                                     "plus these."),
-                                   launch, gap));
-    }
-  if (suanli_replay_graph_get_unplaced_waits (graph) > 0)
-    note (self, g_strdup_printf (_("%u stream waits on events have no cuda_sync record giving their streams: they are "
-                                   "not modelled."),
-                                 suanli_replay_graph_get_unplaced_waits (graph)));
-  if (suanli_replay_graph_get_cycle (graph))
-    note (self, g_strdup (_("The measured times make a cycle in the graph; it was broken and the replay is approximate.")));
-  {
-    g_autoptr(GString) formats = g_string_new (NULL);
-    gint64 total = 0;
-
-    for (guint f = 0; f < SUANLI_NUMBER_N_FORMATS; f++)
-      if (unscaled_ns[f] > 0)
-        {
-          g_autofree char *title = format_title (f);
-
-          if (formats->len > 0)
-            /* Translators: between formats, "no FP32 or TF32 rate". */
-            g_string_append (formats, _(" or "));
-          g_string_append (formats, title);
-          total += unscaled_ns[f];
-        }
-    if (total > 0)
-      {
-        g_autofree char *time = delay_text (total / n_steps);
-
-        note (self, g_strdup_printf (_("%s of compute per step was left as measured: a system has no %s rate for it (see "
-                                       "the kernels' reasons), so the projected step mixes measured and projected "
-                                       "times."),
-                                     time, formats->str));
-      }
-  }
-  if (options->overlap_comm && suanli_replay_graph_has_gpu (graph))
-    note (self, g_strdup (_("Communication fully overlapped: it no longer delays compute or synchronisation, but each "
-                            "step still ends after it.")));
-  if (options->no_host_gaps && suanli_replay_graph_has_gpu (graph))
-    {
-      g_autofree char *delay = delay_text (choices.launch_delay);
-
-      note (self, g_strdup_printf (_("Host gaps and launch calls removed, as CUDA graphs would: each launch's delay is "
-                                     "the typical stream gap, %s, or its measured one where that is smaller; blocking "
-                                     "calls keep their own time. All the host's time between calls is removed, "
-                                     "Python and compilation included, not only what CUDA graphs would save."),
-                                   delay));
-    }
-  if (options->faster != NULL && *options->faster != '\0' && options->faster_factor > 0)
-    note (self, faster_by_name + faster_by_operator > 0
-                  ? g_strdup_printf (_("Work named “%s”, or launched under an operator so named, made %g× faster."),
-                                     options->faster, options->faster_factor)
-                  : g_strdup_printf (_("No kernel or operator is named “%s”: nothing was made faster."), options->faster));
-  if (scaling.target_count != scaling.measured_count)
-    note (self, g_strdup_printf (_("%u → %u GPUs under data parallelism: each GPU's work is unchanged and collectives are "
-                                   "resized by their ring bus factor, 2(n−1)/n for all-reduce."),
-                                 scaling.measured_count, scaling.target_count));
-  if (options->precision >= 0 && options->precision < SUANLI_NUMBER_N_FORMATS)
-    {
-      g_autofree char *to = format_title (options->precision);
-
-      note (self, g_strdup_printf (_("Compute work changed to %s at its rate; memory work scaled by the bytes per element; "
-                                     "collectives keep their size."),
-                                   to));
-    }
-  note (self, g_strdup (_("Kernels keep their measured efficiency: each is scaled by the ratio of the two systems' rates "
-                          "for its class, which is wrong for kernels limited by latency or occupancy and where the other "
-                          "GPU would run other kernels.")));
-  for (guint t = 0; t < n_tracks; t++)
-    {
-      g_free (marks[t].op);
-      g_free (marks[t].faster);
-    }
-  return g_steal_pointer (&self);
+  if (p.options.faster_factor > 0)
+    p.options.faster_factor = CLAMP (p.options.faster_factor, SUANLI_WHATIF_FASTER_MIN, SUANLI_WHATIF_FASTER_MAX);
+  p.n_tracks = suanli_trace_get_n_tracks (trace);
+  p.scaling.options = &p.options;
+  p.choices.launch_delay = -1;
+  if (!choose_group (&p, error) || !build_graph (&p, error))
+    return NULL;
+  replay_measured (&p);
+  count_gpus (&p);
+  class_nodes (&p);
+  scale_durations (&p);
+  finish_kernels (&p);
+  replay_projected (&p);
+  sum_class_times (&p);
+  state_mfu (&p);
+  g_array_sort (p.self->kernels, compare_kernels);
+  p.self->projected = suanli_whatif_timeline_new (trace, p.group, p.graph, p.projected_starts, p.projected_ends);
+  note_steps (&p);
+  note_graph (&p);
+  note_unscaled_compute (&p);
+  note_choices (&p);
+  return g_steal_pointer (&p.self);
 }
 
 void

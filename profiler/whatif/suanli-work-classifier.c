@@ -270,60 +270,38 @@ classify_kernel (SuanliWorkClassifier     *self,
   out->why = g_strdup (_("no matrix work in its name or operator"));
 }
 
-/**
- * suanli_work_classifier_classify:
- * @work: a kernel, copy or memset
- * @op: (nullable): the CPU operator that launched it (the innermost around its launch)
- *
- * Returns: (transfer none): how @work's name is classed (the first call for a name decides).
- */
-const SuanliWorkClassification *
-suanli_work_classifier_classify (SuanliWorkClassifier *self,
-                                 const SuanliSlice    *work,
-                                 const SuanliSlice    *op)
+/* A copy's class, by its direction. */
+static void
+classify_copy (SuanliWorkClassifier     *self,
+               SuanliWorkClassification *out,
+               const SuanliSlice        *work)
 {
-  gpointer key = GUINT_TO_POINTER (work->name + 1);
-  SuanliWorkClassification *out = g_hash_table_lookup (self->by_name, key);
-  const char *name, *word = NULL, *input_type;
-
-  if (out != NULL)
-    return out;
-  out = g_new0 (SuanliWorkClassification, 1);
-  name = suanli_trace_get_string (self->trace, work->name);
-  switch (suanli_classifier_work (self->kinds, work))
+  switch (suanli_classifier_direction (self->kinds, work))
     {
-    case SUANLI_WORK_MEMCPY:
-      switch (suanli_classifier_direction (self->kinds, work))
-        {
-        case SUANLI_MEMCPY_HTOD:
-        case SUANLI_MEMCPY_DTOH:
-          out->work_class = SUANLI_WORK_HOST;
-          out->why = g_strdup (_("a copy between host and device"));
-          break;
-        case SUANLI_MEMCPY_PTOP:
-          out->work_class = SUANLI_WORK_COMMUNICATION;
-          out->why = g_strdup (_("a copy between GPUs"));
-          break;
-        default:
-          out->work_class = SUANLI_WORK_MEMORY;
-          out->why = g_strdup (_("a copy on the device"));
-          break;
-        }
+    case SUANLI_MEMCPY_HTOD:
+    case SUANLI_MEMCPY_DTOH:
+      out->work_class = SUANLI_WORK_HOST;
+      out->why = g_strdup (_("a copy between host and device"));
       break;
-    case SUANLI_WORK_MEMSET:
-      out->work_class = SUANLI_WORK_MEMORY;
-      out->why = g_strdup (_("a memset"));
+    case SUANLI_MEMCPY_PTOP:
+      out->work_class = SUANLI_WORK_COMMUNICATION;
+      out->why = g_strdup (_("a copy between GPUs"));
       break;
     default:
-      if (suanli_classifier_is_communication (self->kinds, work))
-        {
-          out->work_class = SUANLI_WORK_COMMUNICATION;
-          out->why = g_strdup (_("NCCL or RCCL in the name"));
-        }
-      else
-        classify_kernel (self, out, name, op);
+      out->work_class = SUANLI_WORK_MEMORY;
+      out->why = g_strdup (_("a copy on the device"));
       break;
     }
+}
+
+/* The work's number format: from its name, else its operator's input type, else assumed FP32. */
+static void
+find_format (SuanliWorkClassifier     *self,
+             SuanliWorkClassification *out,
+             const char               *name,
+             const SuanliSlice        *op)
+{
+  const char *word = NULL, *input_type;
 
   out->format = SUANLI_NUMBER_FP32;
   if (suanli_number_format_from_text (name, &out->format, &word))
@@ -339,6 +317,48 @@ suanli_work_classifier_classify (SuanliWorkClassifier *self,
     }
   else
     out->format_why = g_strdup (_("assumed: neither the name nor the operator gives one"));
+}
+
+/**
+ * suanli_work_classifier_classify:
+ * @work: a kernel, copy or memset
+ * @op: (nullable): the CPU operator that launched it (the innermost around its launch)
+ *
+ * Returns: (transfer none): how @work's name is classed (the first call for a name decides).
+ */
+const SuanliWorkClassification *
+suanli_work_classifier_classify (SuanliWorkClassifier *self,
+                                 const SuanliSlice    *work,
+                                 const SuanliSlice    *op)
+{
+  gpointer key = GUINT_TO_POINTER (work->name + 1);
+  SuanliWorkClassification *out = g_hash_table_lookup (self->by_name, key);
+  const char *name;
+
+  if (out != NULL)
+    return out;
+  out = g_new0 (SuanliWorkClassification, 1);
+  name = suanli_trace_get_string (self->trace, work->name);
+  switch (suanli_classifier_work (self->kinds, work))
+    {
+    case SUANLI_WORK_MEMCPY:
+      classify_copy (self, out, work);
+      break;
+    case SUANLI_WORK_MEMSET:
+      out->work_class = SUANLI_WORK_MEMORY;
+      out->why = g_strdup (_("a memset"));
+      break;
+    default:
+      if (suanli_classifier_is_communication (self->kinds, work))
+        {
+          out->work_class = SUANLI_WORK_COMMUNICATION;
+          out->why = g_strdup (_("NCCL or RCCL in the name"));
+        }
+      else
+        classify_kernel (self, out, name, op);
+      break;
+    }
+  find_format (self, out, name, op);
   g_hash_table_insert (self->by_name, key, out);
   return out;
 }
