@@ -4,6 +4,7 @@
   - Every quoted #include of a source file names a header of its own folder or of a folder
     below it (app → ui → ui/paint → bridge → catalog | profiler; catalog and profiler never touch; the
     profiler's stages trace ← analysis ← import ← live, and analysis ← whatif).
+  - A *-private.h header is included from its own folder only.
   - capture/ and inject/ include nothing of GLib; catalog/, profiler/, bridge/ and ui/paint/ nothing of GTK.
   - No page names a property of the workspace as a string: pages use its getters and signals.
   - No two object files call each other (nm: each defines a symbol the other uses).
@@ -90,6 +91,9 @@ def check_includes(root):
                     elif target not in MAY_INCLUDE[folder]:
                         fault(path, number, f'{folder}/ includes {target}/{os.path.basename(name)}, '
                                             f'which is not below it')
+                    elif name.endswith("-private.h") and target != folder:
+                        fault(path, number, f'{folder}/ includes {target}/{os.path.basename(name)}, '
+                                            f'which is private to {target}/')
                 if folder in GLIB_FREE and GLIB_HEADERS.search(text):
                     fault(path, number, f"{folder}/ runs inside other people's processes: no GLib")
                 if folder in GTK_FREE and GTK_HEADERS.search(text):

@@ -149,7 +149,7 @@ suanli_analysis_collectives (SuanliTrace *trace)
           guint64 bytes = 0;
           int group_size = 0;
 
-          if (suanli_classifier_work (classifier, slice) != SUANLI_WORK_KERNEL ||
+          if (suanli_classifier_work (classifier, slice) != SUANLI_GPU_WORK_KERNEL ||
               !suanli_classifier_is_communication (classifier, slice))
             continue;
           collective = suanli_analysis_collective_name (suanli_trace_get_string (trace, slice->name));

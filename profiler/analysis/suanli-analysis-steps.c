@@ -55,13 +55,13 @@ group_work (SuanliTrace *trace,
       for (guint s = 0; s < track->slices->len; s++)
         {
           SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
-          SuanliWorkKind kind = suanli_classifier_work (classifier, slice);
+          SuanliGpuWork kind = suanli_classifier_work (classifier, slice);
           SuanliInterval interval = { slice->start, slice->start + slice->duration, G_MININT64 };
 
-          if (kind == SUANLI_WORK_NONE)
+          if (kind == SUANLI_GPU_WORK_NONE)
             continue;
           g_array_append_val (lists[BUSY], interval);
-          if (kind != SUANLI_WORK_KERNEL)
+          if (kind != SUANLI_GPU_WORK_KERNEL)
             continue;
           g_array_append_val (lists[KERNELS], interval);
           g_array_append_val (starts, slice->start);

@@ -48,7 +48,7 @@ queue_steps (SuanliTrace      *trace,
       gint64 launch = suanli_analysis_launch_time (trace, launches, t, s);
       QueueStep in = { launch, +1 }, out = { slice->start + slice->duration, -1 };
 
-      if (launch == G_MININT64 || suanli_classifier_work (classifier, slice) == SUANLI_WORK_NONE)
+      if (launch == G_MININT64 || suanli_classifier_work (classifier, slice) == SUANLI_GPU_WORK_NONE)
         continue;
       g_array_append_val (steps, in);
       g_array_append_val (steps, out);
@@ -133,7 +133,7 @@ suanli_analysis_stream_time (SuanliTrace *trace)
           SuanliInterval interval = { slice->start, slice->start + slice->duration,
                                       suanli_analysis_launch_time (trace, launches, t, s) };
 
-          if (suanli_classifier_work (classifier, slice) != SUANLI_WORK_NONE)
+          if (suanli_classifier_work (classifier, slice) != SUANLI_GPU_WORK_NONE)
             g_array_append_val (busy, interval);
         }
       if (busy->len == 0)

@@ -204,18 +204,18 @@ add_slice (Device            *device,
            const SuanliSlice *slice,
            gint64             launch)
 {
-  SuanliWorkKind kind = suanli_classifier_work (classifier, slice);
+  SuanliGpuWork kind = suanli_classifier_work (classifier, slice);
   SuanliInterval interval = { slice->start, slice->start + slice->duration, launch };
 
-  if (kind == SUANLI_WORK_NONE)
+  if (kind == SUANLI_GPU_WORK_NONE)
     return;
   g_array_append_val (device->lists[BUSY], interval);
-  if (kind == SUANLI_WORK_MEMSET)
+  if (kind == SUANLI_GPU_WORK_MEMSET)
     {
       g_array_append_val (device->lists[MEMSET], interval);
       return;
     }
-  if (kind == SUANLI_WORK_KERNEL)
+  if (kind == SUANLI_GPU_WORK_KERNEL)
     {
       g_array_append_val (device->lists[KERNELS], interval);
       g_array_append_val (device->lists[suanli_classifier_is_communication (classifier, slice) ? COMMUNICATION : COMPUTE],
@@ -360,7 +360,7 @@ suanli_analysis_top_kernels_in (SuanliTrace *trace,
 
           gint64 duration = suanli_analysis_overlap (slice, from, to);
 
-          if (suanli_classifier_work (classifier, slice) != SUANLI_WORK_KERNEL ||
+          if (suanli_classifier_work (classifier, slice) != SUANLI_GPU_WORK_KERNEL ||
               (duration == 0 && (slice->start < from || slice->start >= to)))
             continue;
           stats = suanli_analysis_entry (result, by_name, slice->name, &fresh);

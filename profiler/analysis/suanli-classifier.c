@@ -9,23 +9,23 @@
 
 #include "suanli-analysis-private.h"
 
-SuanliWorkKind
+SuanliGpuWork
 suanli_analysis_work_kind (SuanliTrace       *trace,
                            const SuanliSlice *slice)
 {
   const char *category = suanli_trace_get_string (trace, slice->category);
 
   if (g_str_equal (category, "kernel") || g_str_equal (category, "Kernel"))
-    return SUANLI_WORK_KERNEL;
+    return SUANLI_GPU_WORK_KERNEL;
   if (g_str_equal (category, "gpu_memcpy") || g_str_equal (category, "Memcpy"))
-    return SUANLI_WORK_MEMCPY;
+    return SUANLI_GPU_WORK_MEMCPY;
   if (g_str_equal (category, "gpu_memset") || g_str_equal (category, "Memset"))
-    return SUANLI_WORK_MEMSET;
+    return SUANLI_GPU_WORK_MEMSET;
   /* Meta's MTIA: one category for the device's work, its DMA transfers named "dma_request". */
   if (g_str_equal (category, "mtia_ccp_events"))
-    return g_str_equal (suanli_trace_get_string (trace, slice->name), "dma_request") ? SUANLI_WORK_MEMCPY
-                                                                                     : SUANLI_WORK_KERNEL;
-  return SUANLI_WORK_NONE;
+    return g_str_equal (suanli_trace_get_string (trace, slice->name), "dma_request") ? SUANLI_GPU_WORK_MEMCPY
+                                                                                     : SUANLI_GPU_WORK_KERNEL;
+  return SUANLI_GPU_WORK_NONE;
 }
 
 /* Kernels, copies and memsets: the work that occupies a GPU (annotations on GPU tracks do not). */
@@ -33,7 +33,7 @@ gboolean
 suanli_analysis_is_gpu_work (SuanliTrace       *trace,
                              const SuanliSlice *slice)
 {
-  return suanli_analysis_work_kind (trace, slice) != SUANLI_WORK_NONE;
+  return suanli_analysis_work_kind (trace, slice) != SUANLI_GPU_WORK_NONE;
 }
 
 gboolean
@@ -131,7 +131,7 @@ name_bits (SuanliClassifier  *classifier,
   return bits;
 }
 
-SuanliWorkKind
+SuanliGpuWork
 suanli_classifier_work (SuanliClassifier  *classifier,
                         const SuanliSlice *slice)
 {

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "suanli-analysis-private.h"
+#include "suanli-classifier.h"
 #include "suanli-replay-graph-private.h"
 #include "suanli-replay-raw-edge.h"
 
@@ -419,7 +419,7 @@ find_gpu_work (GraphReading *r)
       if (track->kind == SUANLI_TRACK_GPU_STREAM && track->group == r->group)
         for (guint s = 0; s < track->slices->len && !self->has_gpu; s++)
           self->has_gpu = suanli_classifier_work (r->classifier, &g_array_index (track->slices, SuanliSlice, s)) !=
-                          SUANLI_WORK_NONE;
+                          SUANLI_GPU_WORK_NONE;
     }
 }
 
@@ -473,7 +473,7 @@ read_stream (GraphReading *r,
           keep_record (r, slice, track->pid);
           continue;
         }
-      if (suanli_classifier_work (r->classifier, slice) == SUANLI_WORK_NONE)
+      if (suanli_classifier_work (r->classifier, slice) == SUANLI_GPU_WORK_NONE)
         continue;
       if (stream == NULL)
         stream = add_stream (r, track);

@@ -15,7 +15,8 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
-#include "suanli-analysis-private.h"
+#include "suanli-classifier.h"
+#include "suanli-interval.h"
 #include "suanli-replay-graph.h"
 #include "suanli-whatif.h"
 #include "suanli-whatif-timeline.h"
@@ -158,7 +159,7 @@ default_group (SuanliTrace *trace)
         cpu = MIN (cpu, track->group);
       if (track->kind == SUANLI_TRACK_GPU_STREAM && track->group < gpu)
         for (guint s = 0; s < track->slices->len; s++)
-          if (suanli_classifier_work (classifier, &g_array_index (track->slices, SuanliSlice, s)) != SUANLI_WORK_NONE)
+          if (suanli_classifier_work (classifier, &g_array_index (track->slices, SuanliSlice, s)) != SUANLI_GPU_WORK_NONE)
             {
               gpu = track->group;
               break;

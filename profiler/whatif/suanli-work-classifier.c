@@ -15,7 +15,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
-#include "suanli-analysis-private.h"
+#include "suanli-classifier.h"
 #include "suanli-work-classifier.h"
 
 struct _SuanliWorkClassifier
@@ -341,10 +341,10 @@ suanli_work_classifier_classify (SuanliWorkClassifier *self,
   name = suanli_trace_get_string (self->trace, work->name);
   switch (suanli_classifier_work (self->kinds, work))
     {
-    case SUANLI_WORK_MEMCPY:
+    case SUANLI_GPU_WORK_MEMCPY:
       classify_copy (self, out, work);
       break;
-    case SUANLI_WORK_MEMSET:
+    case SUANLI_GPU_WORK_MEMSET:
       out->work_class = SUANLI_WORK_MEMORY;
       out->why = g_strdup (_("a memset"));
       break;
