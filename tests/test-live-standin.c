@@ -1,5 +1,5 @@
 /* test-live-standin.c — live capture end to end on this machine: the real injection library in a
- * stand-in CUDA job (tests/cupti-job.c) on the stand-in libcupti (tests/fake-libcupti.c), driven
+ * stand-in CUDA job (tests/standins/cupti-job.c) on the stand-in libcupti (tests/standins/fake-libcupti.c), driven
  * by `suanli-cli record` or its control socket, and read back with the real importer
  *
  * One case per behaviour issue 16 asks of the library (its faults 2 to 7), each run as a test of

@@ -1097,7 +1097,7 @@ test_fixtures (void)
   g_assert_cmpuint (seen, >, 0);
 }
 
-/* Debian's torch writes a CPU trace with ProfilerStep#N (the legacy form, as tests/check-torch-trace.py
+/* Debian's torch writes a CPU trace with ProfilerStep#N (the legacy form, as tests/scripts/check-torch-trace.py
  * makes them); its host chain replays to its measured step. */
 static void
 test_torch_trace (void)

@@ -10,7 +10,7 @@
  *
  * The layouts are CPython 3.11's (Include/cpython/pystate.h, internal/pycore_frame.h,
  * cpython/code.h, cpython/unicodeobject.h) on 64-bit Linux; they change between minor versions,
- * so any other version gets native frames only. tests/check-python-stack.py checks them against
+ * so any other version gets native frames only. tests/scripts/check-python-stack.py checks them against
  * the real interpreter.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later

@@ -1,5 +1,5 @@
 /* bench-launch-stacks.c — records per second captured with launch stacks on, from the stand-in
- * job (tests/cupti-job.c) with Debian's libtorch_cpu loaded and launching from 40 frames down
+ * job (tests/standins/cupti-job.c) with Debian's libtorch_cpu loaded and launching from 40 frames down
  *
  * The real injection library in the stand-in job on the stand-in libcupti, as test-live-standin
  * runs them: START over the control socket, LAUNCHES launches as fast as the job makes them, STOP,

@@ -1,4 +1,4 @@
-/* suanli-test-standin-job.h — the stand-in CUDA job (tests/cupti-job.c), driven a line at a time
+/* suanli-test-standin-job.h — the stand-in CUDA job (tests/standins/cupti-job.c), driven a line at a time
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -10,7 +10,7 @@ import sys
 import threading
 
 PROBE = sys.argv[1]
-FILE = "tests/check-python-stack.py"
+FILE = "scripts/check-python-stack.py"   # frames name a file by its last folder and name
 holding_gil = ctypes.PyDLL(PROBE)
 released_gil = ctypes.CDLL(PROBE)
 for library in (holding_gil, released_gil):

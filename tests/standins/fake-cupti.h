@@ -1,6 +1,6 @@
 /* fake-cupti.h — a TEST DOUBLE of CUDA 13's libcupti.so.13, and the "GPU work" it reports
  *
- * tests/fake-libcupti.c builds as libcupti.so.13 (soname and all), so the injection library finds
+ * tests/standins/fake-libcupti.c builds as libcupti.so.13 (soname and all), so the injection library finds
  * and loads it as it would NVIDIA's: already loaded in the job, or through SUANLI_CUPTI_PATH. It
  * implements the CUPTI calls of cupti.h that the library and Kineto make, with CUPTI's documented
  * semantics (one subscriber at a time; one pair of buffer callbacks for the whole process, the last
@@ -9,7 +9,7 @@
  * it had no buffer for counted as dropped; cuptiFinalize forgetting everything).
  *
  * There is no GPU: the functions below stand for what CUDA does when a job launches work, so a
- * stand-in job (tests/cupti-job.c) can call them where a real one calls cudaLaunchKernel and the
+ * stand-in job (tests/standins/cupti-job.c) can call them where a real one calls cudaLaunchKernel and the
  * rest. Each call makes what CUDA and CUPTI make of the real one: the API's enter callback in its
  * domain with a fresh correlation id (a runtime call also makes its nested driver call, with its
  * own callbacks and id, as libcudart does), the activity records of the kinds enabled (the GPU

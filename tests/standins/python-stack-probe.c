@@ -1,5 +1,5 @@
 /* python-stack-probe.c — launch stacks as the job takes them and the collector names them,
- * callable from Python through ctypes, for tests/check-python-stack.py: a launch "made" from Python
+ * callable from Python through ctypes, for tests/scripts/check-python-stack.py: a launch "made" from Python
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

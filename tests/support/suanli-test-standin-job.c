@@ -1,4 +1,4 @@
-/* suanli-test-standin-job.c — the stand-in CUDA job (tests/cupti-job.c), driven a line at a time
+/* suanli-test-standin-job.c — the stand-in CUDA job (tests/standins/cupti-job.c), driven a line at a time
  *
  * The job answers each command with one line of JSON; every wait for it is for that line (or its
  * exit), within the suite's patience, never for a fixed time.
