@@ -1,5 +1,6 @@
-/* test-trace-analysis.c — issue 19's analysis and flame-graph definitions, on small traces in
- * Kineto's own format and on the real Kineto fixtures where they are present
+/* test-trace-analysis.c — the analyses' definitions (idle time by cause, launch delays, queue
+ * length, GPU slices, warnings), on small traces in Kineto's own format and on the real Kineto
+ * fixtures (the flame graph's are in test-flame.c)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -10,7 +11,6 @@
 #include <glib/gstdio.h>
 
 #include "suanli-analysis.h"
-#include "suanli-flame.h"
 #include "suanli-import-chrome.h"
 #include "suanli-import.h"
 #include "suanli-test-fixtures.h"
@@ -312,151 +312,6 @@ test_rocm_fixture (void)
   g_assert_cmpint (g_array_index (gpus, SuanliGpuTime, 0).kernel_ns, >, 0);
 }
 
-/* ---- flame graphs ------------------------------------------------------------------------- */
-
-static void
-test_merged_names (void)
-{
-  static const char *cases[][2] = {
-    { "ProfilerStep#12", "ProfilerStep#*" }, { "Iteration#3", "Iteration#*" }, { "step 12", "step *" },
-    { "Iteration_3", "Iteration_*" }, { "epoch: 2", "epoch: *" }, { "train_batch 7", "train_batch *" },
-    { "aten::conv2d", NULL }, { "layer 3", NULL }, { "ProfilerStep#", NULL }, { "12", NULL }, { "footstep 3", NULL },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      g_autofree char *merged = suanli_flame_merged_name (cases[i][0]);
-
-      g_assert_cmpstr (merged, ==, cases[i][1]);
-    }
-}
-
-/* The child of @parent named @name, or 0. */
-static guint
-child_named (SuanliFlame *flame,
-             guint        parent,
-             const char  *name)
-{
-  for (guint c = suanli_flame_get_node (flame, parent)->first_child; c != 0; c = suanli_flame_get_node (flame, c)->next_sibling)
-    if (g_str_equal (suanli_flame_get_name (flame, c), name))
-      return c;
-  return 0;
-}
-
-#define STEP(n, ts) \
-  "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#" #n "\",\"pid\":1,\"tid\":1,\"ts\":" #ts ",\"dur\":10}," \
-  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":" #ts ",\"dur\":4},"
-#define THREAD "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"thread 1 (python)\"}},"
-/* Kineto's profiler span, on its own row as Kineto writes it, and (as some exports do) around the
- * steps of the program's thread. */
-#define SPAN(pid, tid, ts, dur) \
-  "{\"ph\":\"X\",\"cat\":\"Trace\",\"name\":\"PyTorch Profiler (0)\",\"pid\":" pid ",\"tid\":" tid ",\"ts\":" #ts \
-  ",\"dur\":" #dur ",\"args\":{\"Op count\":0}},"
-
-static void
-test_flame_steps_merged (void)
-{
-  g_autoptr(SuanliTrace) trace = import_text ("[" THREAD STEP (1, 0) STEP (2, 20) STEP (3, 40) "{}]");
-  g_autoptr(SuanliFlame) merged = suanli_flame_new (trace, SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
-  g_autoptr(SuanliFlame) apart = suanli_flame_new_full (trace, SUANLI_FLAME_CPU, SUANLI_FLAME_ALL_GROUPS, G_MININT64,
-                                                        G_MAXINT64, SUANLI_FLAME_KEEP_STEP_NUMBERS);
-  guint thread = child_named (merged, 0, "thread 1 (python)");
-  guint step = child_named (merged, thread, "ProfilerStep#*");
-
-  g_assert_cmpuint (step, !=, 0);
-  g_assert_cmpuint (suanli_flame_get_node (merged, step)->count, ==, 3);
-  g_assert_cmpint (suanli_flame_get_node (merged, step)->total, ==, 30000);
-  g_assert_cmpint (suanli_flame_get_node (merged, child_named (merged, step, "aten::mm"))->total, ==, 12000);
-  /* Kept apart on request. */
-  thread = child_named (apart, 0, "thread 1 (python)");
-  g_assert_cmpuint (child_named (apart, thread, "ProfilerStep#*"), ==, 0);
-  g_assert_cmpuint (child_named (apart, thread, "ProfilerStep#2"), !=, 0);
-}
-
-static void
-test_flame_profiler_span_left_out (void)
-{
-  g_autoptr(SuanliTrace) trace = import_text ("[" THREAD SPAN ("\"Spans\"", "\"PyTorch Profiler\"", 0, 100)
-                                              SPAN ("1", "1", 0, 100) STEP (1, 10) STEP (2, 30) "{}]");
-  g_autoptr(SuanliFlame) flame = suanli_flame_new (trace, SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
-  guint thread = child_named (flame, 0, "thread 1 (python)");
-  guint step = child_named (flame, thread, "ProfilerStep#*");
-
-  for (guint n = 1; n < suanli_flame_get_n_nodes (flame); n++)
-    g_assert_cmpstr (suanli_flame_get_name (flame, n), !=, "PyTorch Profiler (0)");
-  /* The steps the span held are the thread's own now, and all the graph holds. */
-  g_assert_cmpuint (step, !=, 0);
-  g_assert_cmpint (suanli_flame_get_node (flame, thread)->total, ==, 20000);
-  g_assert_cmpint (suanli_flame_get_node (flame, 0)->total, ==, 20000);
-  g_assert_cmpint (suanli_flame_get_node (flame, step)->self, ==, 12000);
-}
-
-/* Each frame knows when it first ran, for the time-order view. */
-static void
-test_flame_first (void)
-{
-  g_autoptr(SuanliTrace) trace = import_text (
-    "[" THREAD
-    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"late\",\"pid\":1,\"tid\":1,\"ts\":50,\"dur\":40},"
-    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"early\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":5},"
-    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"early\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":5}]");
-  g_autoptr(SuanliFlame) flame = suanli_flame_new (trace, SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
-  guint thread = child_named (flame, 0, "thread 1 (python)");
-
-  g_assert_cmpint (suanli_flame_get_node (flame, child_named (flame, thread, "early"))->first, ==, 10000);
-  g_assert_cmpint (suanli_flame_get_node (flame, child_named (flame, thread, "late"))->first, ==, 50000);
-  g_assert_cmpint (suanli_flame_get_node (flame, thread)->first, ==, 10000);
-  g_assert_cmpint (suanli_flame_get_node (flame, 0)->first, ==, 10000);
-}
-
-/* Two runs whose steps are numbered differently meet frame for frame in the difference graph. */
-static void
-test_flame_diff_matches_runs (void)
-{
-  g_autoptr(SuanliTrace) a = import_text ("[" THREAD STEP (1, 0) STEP (2, 20) "{}]");
-  g_autoptr(SuanliTrace) b = import_text ("[{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":7,\"tid\":7,"
-                                          "\"args\":{\"name\":\"thread 7 (python)\"}},"
-                                          "{\"ph\":\"X\",\"name\":\"ProfilerStep#40\",\"pid\":7,\"tid\":7,\"ts\":0,\"dur\":10},"
-                                          "{\"ph\":\"X\",\"name\":\"ProfilerStep#41\",\"pid\":7,\"tid\":7,\"ts\":20,\"dur\":12}]");
-  g_autoptr(SuanliFlame) before = suanli_flame_new (a, SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
-  g_autoptr(SuanliFlame) after = suanli_flame_new (b, SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
-  g_autoptr(SuanliFlame) diff = suanli_flame_new_diff (before, after);
-  guint thread = child_named (diff, 0, "python");
-  guint step = child_named (diff, thread, "ProfilerStep#*");
-  guint roots = 0;
-
-  for (guint c = suanli_flame_get_node (diff, thread)->first_child; c != 0; c = suanli_flame_get_node (diff, c)->next_sibling)
-    roots++;
-  g_assert_cmpuint (roots, ==, 1);
-  g_assert_cmpint (suanli_flame_get_node (diff, step)->baseline_total, ==, 20000);
-  g_assert_cmpint (suanli_flame_get_node (diff, step)->total, ==, 22000);
-}
-
-/* The real sampled training trace: its 50-odd steps are one frame, and no profiler span. */
-static void
-test_flame_fixture (void)
-{
-  g_autofree char *path = suanli_test_fixture_path ("timeline_analysis__sampled_rank-0.json.gz");
-  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(SuanliFlame) flame = NULL;
-  SuanliImportStats stats = { 0 };
-  guint steps = 0;
-
-  g_assert_true (suanli_import_file (trace, file, &stats, NULL, NULL));
-  suanli_import_stats_clear (&stats);
-  flame = suanli_flame_new (trace, SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
-  for (guint n = 1; n < suanli_flame_get_n_nodes (flame); n++)
-    {
-      const char *name = suanli_flame_get_name (flame, n);
-
-      g_assert_false (g_str_has_prefix (name, "PyTorch Profiler"));
-      g_assert_false (g_str_has_prefix (name, "ProfilerStep#") && !g_str_equal (name, "ProfilerStep#*"));
-      steps += g_str_equal (name, "ProfilerStep#*");
-    }
-  g_assert_cmpuint (steps, ==, 1);
-}
-
 int
 main (int    argc,
       char **argv)
@@ -472,11 +327,5 @@ main (int    argc,
   g_test_add_func ("/analysis/warnings-per-file", test_warnings_per_file);
   g_test_add_func ("/analysis/mtia", test_mtia);
   g_test_add_func ("/analysis/rocm-fixture", test_rocm_fixture);
-  g_test_add_func ("/flame/merged-names", test_merged_names);
-  g_test_add_func ("/flame/steps-merged", test_flame_steps_merged);
-  g_test_add_func ("/flame/profiler-span-left-out", test_flame_profiler_span_left_out);
-  g_test_add_func ("/flame/first", test_flame_first);
-  g_test_add_func ("/flame/diff-matches-runs", test_flame_diff_matches_runs);
-  g_test_add_func ("/flame/fixture", test_flame_fixture);
   return g_test_run ();
 }

@@ -21,6 +21,8 @@
 #include "suanli-import-folded.h"
 #include "suanli-import-limits.h"
 #include "suanli-test-fixtures.h"
+#include "suanli-test-flame.h"
+#include "suanli-test-samples.h"
 
 typedef struct
 {
@@ -102,13 +104,6 @@ slice_name (SuanliTrace *trace,
             guint        index)
 {
   return suanli_trace_get_string (trace, slice_at (track, index)->name);
-}
-
-static int
-g_strcmp0_indirect (const char * const *a,
-                    const char * const *b)
-{
-  return g_strcmp0 (*a, *b);
 }
 
 static gboolean
@@ -543,31 +538,10 @@ test_instants_counters_metadata (void)
   g_assert_cmpuint (counters, ==, 2);
 }
 
-/* A small Kineto-form trace: a CPU op launching two kernels on two streams (one an NCCL
- * collective), a host-to-device copy and a memset; one launch joined by an ac2g flow, the other
- * only by its correlation id. */
-static const char kineto_trace[] =
-  "{\"schemaVersion\":1,\"distributedInfo\":{\"rank\":3},\"traceEvents\":[\n"
-  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":100,\"tid\":100,\"ts\":0,\"dur\":50},\n"
-  "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":100,\"tid\":100,\"ts\":5,\"dur\":4,"
-  "\"args\":{\"correlation\":11}},\n"
-  "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":100,\"tid\":100,\"ts\":20,\"dur\":4,"
-  "\"args\":{\"correlation\":12}},\n"
-  "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":10,\"dur\":30,"
-  "\"args\":{\"device\":0,\"stream\":7,\"correlation\":11}},\n"
-  "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce_RING_LL_Sum_float\",\"pid\":0,\"tid\":13,"
-  "\"ts\":25,\"dur\":30,\"args\":{\"device\":0,\"stream\":13,\"correlation\":12}},\n"
-  "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD (Pageable -> Device)\",\"pid\":0,\"tid\":7,"
-  "\"ts\":60,\"dur\":10},\n"
-  "{\"ph\":\"X\",\"cat\":\"gpu_memset\",\"name\":\"Memset (Device)\",\"pid\":0,\"tid\":7,\"ts\":100,\"dur\":2},\n"
-  "{\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":11,\"pid\":100,\"tid\":100,\"ts\":5,\"bp\":\"e\"},\n"
-  "{\"ph\":\"f\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":11,\"pid\":0,\"tid\":7,\"ts\":10,\"bp\":\"e\"}\n"
-  "]}\n";
-
 static void
 test_gpu_time (void)
 {
-  g_autoptr(Imported) imported = import_text (kineto_trace);
+  g_autoptr(Imported) imported = import_text (suanli_test_kineto_trace);
   g_autoptr(GArray) gpus = NULL;
   g_autoptr(GArray) kernels = NULL;
   SuanliGpuTime *gpu;
@@ -681,7 +655,7 @@ test_memory_and_flops (void)
 
   /* A trace without either says nothing, rather than zeros. */
   {
-    g_autoptr(Imported) plain = import_text (kineto_trace);
+    g_autoptr(Imported) plain = import_text (suanli_test_kineto_trace);
     g_autoptr(GArray) none = suanli_analysis_memory_peaks (plain->trace);
 
     g_assert_cmpuint (none->len, ==, 0);
@@ -692,18 +666,6 @@ test_memory_and_flops (void)
 
 /* Two ranks into one trace: each keeps its own GPU, and correlation ids (which every rank numbers
  * alike) link launches to kernels within their own file only. */
-static guint
-flame_child (SuanliFlame *flame,
-             guint        parent,
-             const char  *name)
-{
-  for (guint at = suanli_flame_get_node (flame, parent)->first_child; at != 0;
-       at = suanli_flame_get_node (flame, at)->next_sibling)
-    if (g_str_equal (suanli_flame_get_name (flame, at), name))
-      return at;
-  return 0;
-}
-
 /* A step of a Kineto-form trace built for the analyses; the figures below are worked out by hand
  * in the comments. Times in µs. */
 static const char analysis_trace[] =
@@ -869,7 +831,7 @@ test_merged_ranks (void)
   for (guint rank = 0; rank < 2; rank++)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(GString) text = g_string_new (kineto_trace);
+      g_autoptr(GString) text = g_string_new (suanli_test_kineto_trace);
       g_autofree char *name = g_strdup_printf ("rank%u.json", rank);
       g_autoptr(GInputStream) stream = NULL;
 
@@ -909,15 +871,15 @@ test_merged_ranks (void)
     for (guint rank = 0; rank < 2; rank++)
       {
         g_autofree char *label = g_strdup_printf ("rank %u", rank);
-        guint cpu_rank = flame_child (cpu, 0, label);
-        guint gpu_rank = flame_child (gpu, 0, label);
+        guint cpu_rank = suanli_test_flame_child (cpu, 0, label);
+        guint gpu_rank = suanli_test_flame_child (gpu, 0, label);
 
         g_assert_cmpuint (cpu_rank, !=, 0);
         g_assert_cmpint (suanli_flame_get_node (cpu, cpu_rank)->total, ==, 50000);
-        g_assert_cmpint (suanli_flame_get_node (cpu, flame_child (cpu, cpu_rank, "thread 100"))->total, ==, 50000);
+        g_assert_cmpint (suanli_flame_get_node (cpu, suanli_test_flame_child (cpu, cpu_rank, "thread 100"))->total, ==, 50000);
         /* GPU: 30 µs of gemm launched by aten::mm; the rest was launched by nothing recorded. */
         g_assert_cmpint (suanli_flame_get_node (gpu, gpu_rank)->total, ==, 72000);
-        g_assert_cmpuint (flame_child (gpu, gpu_rank, "(launch not recorded)"), !=, 0);
+        g_assert_cmpuint (suanli_test_flame_child (gpu, gpu_rank, "(launch not recorded)"), !=, 0);
       }
     g_assert_cmpint (suanli_flame_get_node (cpu, 0)->total, ==, 100000);
   }
@@ -929,7 +891,7 @@ test_merged_ranks (void)
 static void
 test_flow_events_reach_streams (void)
 {
-  g_autoptr(GString) text = g_string_new (kineto_trace);
+  g_autoptr(GString) text = g_string_new (suanli_test_kineto_trace);
   g_autoptr(Imported) imported = NULL;
   SuanliFlow *flow;
 
@@ -949,7 +911,7 @@ test_flow_events_reach_streams (void)
 static void
 test_export_round_trip (void)
 {
-  g_autoptr(Imported) imported = import_text (kineto_trace);
+  g_autoptr(Imported) imported = import_text (suanli_test_kineto_trace);
   g_autoptr(GOutputStream) output = g_memory_output_stream_new_resizable ();
   g_autoptr(GError) error = NULL;
   g_autoptr(Imported) again = NULL;
@@ -1000,15 +962,15 @@ test_gzip_members (void)
 {
   /* Three members cut at arbitrary places (as `cat a.gz b.gz c.gz` makes): read as one text. */
   g_autoptr(GByteArray) gzip = g_byte_array_new ();
-  gsize length = sizeof kineto_trace - 1, first = length / 3, second = length / 2;
+  gsize length = sizeof suanli_test_kineto_trace - 1, first = length / 3, second = length / 2;
   g_autoptr(SuanliTrace) trace = suanli_trace_new ();
   g_autoptr(GInputStream) stream = NULL;
   g_autoptr(GError) error = NULL;
   SuanliImportStats stats = { 0 };
 
-  append_gzip_member (gzip, kineto_trace, first);
-  append_gzip_member (gzip, kineto_trace + first, second - first);
-  append_gzip_member (gzip, kineto_trace + second, length - second);
+  append_gzip_member (gzip, suanli_test_kineto_trace, first);
+  append_gzip_member (gzip, suanli_test_kineto_trace + first, second - first);
+  append_gzip_member (gzip, suanli_test_kineto_trace + second, length - second);
   stream = g_memory_input_stream_new_from_data (gzip->data, gzip->len, NULL);
   g_assert_true (suanli_import_stream (trace, stream, "members.json.gz", &stats, NULL, &error));
   g_assert_no_error (error);
@@ -1261,7 +1223,7 @@ test_gzip_cut (void)
   g_autofree char *expected = NULL;
   SuanliImportStats stats = { 0 };
 
-  append_gzip_member (gzip, kineto_trace, sizeof kineto_trace - 1);
+  append_gzip_member (gzip, suanli_test_kineto_trace, sizeof suanli_test_kineto_trace - 1);
   g_byte_array_set_size (gzip, gzip->len / 2);
   expected = g_strdup_printf ("cut.json.gz: the gzip data stops short at byte %u: the file was cut before its end",
                               gzip->len);
@@ -1285,7 +1247,7 @@ test_gzip_file (void)
   SuanliImportStats stats = { 0 };
   int fd;
 
-  g_assert_true (g_output_stream_write_all (gzip, kineto_trace, sizeof kineto_trace - 1, NULL, NULL, &error));
+  g_assert_true (g_output_stream_write_all (gzip, suanli_test_kineto_trace, sizeof suanli_test_kineto_trace - 1, NULL, NULL, &error));
   g_assert_true (g_output_stream_close (gzip, NULL, &error));
   fd = g_mkstemp (path);
   g_assert_cmpint (fd, >=, 0);
@@ -1297,7 +1259,7 @@ test_gzip_file (void)
   g_assert_true (suanli_import_file (trace, file, &stats, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (stats.events, ==, 9);
-  g_assert_cmpuint (stats.bytes, ==, sizeof kineto_trace - 1);
+  g_assert_cmpuint (stats.bytes, ==, sizeof suanli_test_kineto_trace - 1);
   g_assert_cmpuint (suanli_trace_get_n_slices (trace), ==, 7);
   suanli_import_stats_clear (&stats);
   g_unlink (path);
@@ -1368,11 +1330,11 @@ test_faults (void)
 static void
 test_every_prefix (void)
 {
-  gsize length = sizeof kineto_trace - 1;
+  gsize length = sizeof suanli_test_kineto_trace - 1;
 
   for (gsize cut = 0; cut <= length; cut++)
     {
-      g_autoptr(Imported) imported = import_bytes (kineto_trace, cut);
+      g_autoptr(Imported) imported = import_bytes (suanli_test_kineto_trace, cut);
 
       if (imported->ok)
         g_assert_cmpuint (suanli_trace_get_n_slices (imported->trace), <=, 7);
@@ -1408,20 +1370,11 @@ assert_slice (SuanliTrace *trace,
   g_assert_cmpuint (slice->depth, ==, depth);
 }
 
-static const char folded_sample[] =
-  "main;parse;lex 120\r\n"
-  "main;parse;tokens 30\r\n"
-  "\r\n"
-  "# a comment is not a stack\r\n"
-  "main;eval 50\r\n"
-  "main;eval;add 0\r\n"
-  "other_[k] 7";
-
 static void
 test_folded_layout (void)
 {
   /* Stacks laid end to end, a count wide, sharing frames while their prefixes match. */
-  g_autoptr(Imported) imported = import_folded_bytes (folded_sample, sizeof folded_sample - 1);
+  g_autoptr(Imported) imported = import_folded_bytes (suanli_test_folded_sample, sizeof suanli_test_folded_sample - 1);
   SuanliTrack *track;
 
   g_assert_no_error (imported->error);
@@ -1525,9 +1478,9 @@ test_folded_deep_and_bad (void)
 static void
 test_folded_every_prefix (void)
 {
-  for (gsize cut = 0; cut < sizeof folded_sample; cut++)
+  for (gsize cut = 0; cut < sizeof suanli_test_folded_sample; cut++)
     {
-      g_autoptr(Imported) imported = import_folded_bytes (folded_sample, cut);
+      g_autoptr(Imported) imported = import_folded_bytes (suanli_test_folded_sample, cut);
 
       if (imported->ok)
         g_assert_cmpuint (suanli_trace_get_n_slices (imported->trace), <=, 6);
@@ -1536,150 +1489,12 @@ test_folded_every_prefix (void)
     }
 }
 
-/* ---- flame graphs ------------------------------------------------------------------------- */
-
-/* The child of @parent named @name, or 0. */
-
-static void
-test_flame_diff (void)
-{
-  /* Two runs of one program: the thread ids differ, the thread names do not. */
-  g_autoptr(Imported) a = import_text (
-    "[{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":11,\"args\":{\"name\":\"thread 11 (python)\"}},"
-    " {\"ph\":\"X\",\"name\":\"main\",\"pid\":1,\"tid\":11,\"ts\":0,\"dur\":20},"
-    " {\"ph\":\"X\",\"name\":\"f\",\"pid\":1,\"tid\":11,\"ts\":1,\"dur\":10},"
-    " {\"ph\":\"X\",\"name\":\"g\",\"pid\":1,\"tid\":11,\"ts\":12,\"dur\":5}]");
-  g_autoptr(Imported) b = import_text (
-    "[{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":7,\"tid\":70,\"args\":{\"name\":\"thread 70 (python)\"}},"
-    " {\"ph\":\"X\",\"name\":\"main\",\"pid\":7,\"tid\":70,\"ts\":0,\"dur\":9},"
-    " {\"ph\":\"X\",\"name\":\"f\",\"pid\":7,\"tid\":70,\"ts\":1,\"dur\":4},"
-    " {\"ph\":\"X\",\"name\":\"h\",\"pid\":7,\"tid\":70,\"ts\":6,\"dur\":3}]");
-  g_autoptr(SuanliFlame) before = suanli_flame_new (a->trace, SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
-  g_autoptr(SuanliFlame) after = suanli_flame_new (b->trace, SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
-  g_autoptr(SuanliFlame) diff = suanli_flame_new_diff (before, after);
-  g_autoptr(GOutputStream) output = g_memory_output_stream_new_resizable ();
-  g_autoptr(GError) error = NULL;
-  g_autoptr(Imported) folded = NULL;
-  guint python = flame_child (diff, 0, "python");
-  guint main_node = flame_child (diff, python, "main");
-  const SuanliFlameNode *node;
-
-  g_assert_true (suanli_flame_is_differential (diff));
-  g_assert_false (suanli_flame_is_differential (before));
-  g_assert_cmpuint (python, !=, 0);
-  g_assert_cmpint (suanli_flame_get_node (diff, 0)->total, ==, 9000);
-  g_assert_cmpint (suanli_flame_get_node (diff, 0)->baseline_total, ==, 20000);
-  node = suanli_flame_get_node (diff, main_node);
-  g_assert_cmpint (node->total, ==, 9000);
-  g_assert_cmpint (node->baseline_total, ==, 20000);
-  g_assert_cmpint (node->self, ==, 2000);
-  g_assert_cmpint (node->baseline_self, ==, 5000);
-  node = suanli_flame_get_node (diff, flame_child (diff, main_node, "f"));
-  g_assert_cmpint (node->total, ==, 4000);
-  g_assert_cmpint (node->baseline_total, ==, 10000);
-  /* In one run only: the other side is 0. */
-  node = suanli_flame_get_node (diff, flame_child (diff, main_node, "g"));
-  g_assert_cmpint (node->total, ==, 0);
-  g_assert_cmpint (node->baseline_total, ==, 5000);
-  node = suanli_flame_get_node (diff, flame_child (diff, main_node, "h"));
-  g_assert_cmpint (node->total, ==, 3000);
-  g_assert_cmpint (node->baseline_total, ==, 0);
-
-  /* Written as two count columns, it reads back as a differential folded file. */
-  g_assert_true (suanli_flame_write_folded (diff, output, NULL, &error));
-  g_assert_true (g_output_stream_close (output, NULL, &error));
-  folded = import_with (suanli_import_folded, "diff.folded", g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (output)),
-                        g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (output)));
-  g_assert_no_error (folded->error);
-  {
-    g_autoptr(SuanliFlame) again = suanli_flame_new (folded->trace, SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
-    guint before_group = flame_child (again, 0, "diff.folded (before)");
-    guint after_group = flame_child (again, 0, "diff.folded (after)");
-
-    g_assert_cmpint (suanli_flame_get_node (again, before_group)->total, ==, 20000);
-    g_assert_cmpint (suanli_flame_get_node (again, after_group)->total, ==, 9000);
-  }
-}
-
-static void
-test_flame_cpu (void)
-{
-  /* outer 0–10 µs holds f twice (2–5, 6–8): outer's own time is what f leaves. */
-  g_autoptr(Imported) imported = import_text (
-    "[{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"main\"}},"
-    " {\"ph\":\"X\",\"name\":\"outer\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":10},"
-    " {\"ph\":\"X\",\"name\":\"f\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":3},"
-    " {\"ph\":\"X\",\"name\":\"f\",\"pid\":1,\"tid\":1,\"ts\":6,\"dur\":2}]");
-  g_autoptr(SuanliFlame) all = suanli_flame_new (imported->trace, SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
-  g_autoptr(SuanliFlame) window = suanli_flame_new (imported->trace, SUANLI_FLAME_CPU, 4000, 7000);
-  guint thread, outer, f;
-
-  thread = flame_child (all, 0, "main");
-  outer = flame_child (all, thread, "outer");
-  f = flame_child (all, outer, "f");
-  g_assert_cmpuint (f, !=, 0);
-  g_assert_cmpint (suanli_flame_get_node (all, 0)->total, ==, 10000);
-  g_assert_cmpint (suanli_flame_get_node (all, outer)->total, ==, 10000);
-  g_assert_cmpint (suanli_flame_get_node (all, outer)->self, ==, 5000);
-  g_assert_cmpint (suanli_flame_get_node (all, f)->total, ==, 5000);
-  g_assert_cmpuint (suanli_flame_get_node (all, f)->count, ==, 2);
-
-  /* Restricted to 4–7 µs: each slice counts only its part inside. */
-  outer = flame_child (window, flame_child (window, 0, "main"), "outer");
-  f = flame_child (window, outer, "f");
-  g_assert_cmpint (suanli_flame_get_node (window, outer)->total, ==, 3000);
-  g_assert_cmpint (suanli_flame_get_node (window, outer)->self, ==, 1000);
-  g_assert_cmpint (suanli_flame_get_node (window, f)->total, ==, 2000);
-}
-
-static void
-test_flame_gpu (void)
-{
-  /* Kernels under the CPU stack that launched them (by flow and by correlation); copies with no
-   * launch recorded under their own root. */
-  g_autoptr(Imported) imported = import_text (kineto_trace);
-  g_autoptr(SuanliFlame) flame = suanli_flame_new (imported->trace, SUANLI_FLAME_GPU, G_MININT64, G_MAXINT64);
-  guint launch, none;
-
-  launch = flame_child (flame, flame_child (flame, flame_child (flame, 0, "thread 100"), "aten::mm"), "cudaLaunchKernel");
-  g_assert_cmpuint (launch, !=, 0);
-  g_assert_cmpint (suanli_flame_get_node (flame, flame_child (flame, launch, "gemm"))->self, ==, 30000);
-  g_assert_cmpint (suanli_flame_get_node (flame, flame_child (flame, launch, "ncclKernel_AllReduce_RING_LL_Sum_float"))->self,
-                   ==, 30000);
-  g_assert_cmpint (suanli_flame_get_node (flame, launch)->total, ==, 60000);
-  none = flame_child (flame, 0, "(launch not recorded)");
-  g_assert_cmpint (suanli_flame_get_node (flame, none)->total, ==, 12000);
-  /* Every piece of GPU work once: kernels, copy and memset, 72 µs, summed (not a union). */
-  g_assert_cmpint (suanli_flame_get_node (flame, 0)->total, ==, 72000);
-}
-
-static void
-test_flame_folded_round_trip (void)
-{
-  g_autoptr(Imported) imported = import_folded_bytes (folded_sample, sizeof folded_sample - 1);
-  g_autoptr(SuanliFlame) flame = suanli_flame_new (imported->trace, SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
-  g_autoptr(GOutputStream) output = g_memory_output_stream_new_resizable ();
-  g_autoptr(GError) error = NULL;
-  g_autofree char *text = NULL;
-  g_auto(GStrv) lines = NULL;
-  const char *expected[] = { "main;eval 50", "main;parse;lex 120", "main;parse;tokens 30", "other_[k] 7", NULL };
-
-  g_assert_true (suanli_flame_write_folded (flame, output, NULL, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_output_stream_write_all (output, "", 1, NULL, NULL, &error));
-  g_assert_true (g_output_stream_close (output, NULL, &error));
-  text = g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (output));
-  lines = g_strsplit (g_strstrip (text), "\n", -1);
-  qsort (lines, g_strv_length (lines), sizeof (char *), (int (*) (const void *, const void *)) g_strcmp0_indirect);
-  g_assert_true (g_strv_equal ((const char * const *) lines, expected));
-}
-
 /* A GPU stream's name, sort order, syncs and flow ends come in events with no GPU category; they
  * all belong to the one row of that pid and tid. B/E pairs match on it too. */
 static void
 test_stream_rows (void)
 {
-  g_autoptr(GString) text = g_string_new (kineto_trace);
+  g_autoptr(GString) text = g_string_new (suanli_test_kineto_trace);
   g_autoptr(Imported) imported = NULL;
   g_autoptr(Imported) annotation = import_text (
     "[{\"ph\":\"B\",\"cat\":\"gpu_user_annotation\",\"name\":\"anno\",\"pid\":0,\"tid\":7,\"ts\":10},"
@@ -1768,11 +1583,11 @@ test_review_rules (void)
     g_assert_no_error (imported->error);
     g_assert_cmpuint (suanli_trace_get_n_slices (imported->trace), ==, 4);
     flame = suanli_flame_new (differential->trace, SUANLI_FLAME_CPU, G_MININT64, G_MAXINT64);
-    before = flame_child (flame, 0, "test.folded (before)");
-    after = flame_child (flame, 0, "test.folded (after)");
-    g_assert_cmpint (suanli_flame_get_node (flame, flame_child (flame, flame_child (flame, before, "main"), "a"))->total,
+    before = suanli_test_flame_child (flame, 0, "test.folded (before)");
+    after = suanli_test_flame_child (flame, 0, "test.folded (after)");
+    g_assert_cmpint (suanli_flame_get_node (flame, suanli_test_flame_child (flame, suanli_test_flame_child (flame, before, "main"), "a"))->total,
                      ==, 5);
-    g_assert_cmpint (suanli_flame_get_node (flame, flame_child (flame, flame_child (flame, after, "main"), "b"))->total,
+    g_assert_cmpint (suanli_flame_get_node (flame, suanli_test_flame_child (flame, suanli_test_flame_child (flame, after, "main"), "b"))->total,
                      ==, 7);
   }
 }
@@ -1930,9 +1745,5 @@ main (int    argc,
   g_test_add_func ("/trace/folded/utf16", test_folded_utf16);
   g_test_add_func ("/trace/folded/deep-and-bad", test_folded_deep_and_bad);
   g_test_add_func ("/trace/folded/every-prefix", test_folded_every_prefix);
-  g_test_add_func ("/trace/flame/cpu", test_flame_cpu);
-  g_test_add_func ("/trace/flame/diff", test_flame_diff);
-  g_test_add_func ("/trace/flame/gpu", test_flame_gpu);
-  g_test_add_func ("/trace/flame/folded-round-trip", test_flame_folded_round_trip);
   return g_test_run ();
 }
