@@ -363,6 +363,18 @@ test_round_trip (void)
 
 /* The stream cut after every byte: up to the header it is not yet a capture; after, every whole
  * record before the cut is there, and the cut is reported unless it falls between records. */
+/* A stream that has brought nothing yet may hand over no buffer at all (a GByteArray still empty):
+ * that is "more to come", never a pointer read (UndefinedBehaviorSanitizer caught memcmp (NULL)). */
+static void
+test_header_from_nothing (void)
+{
+  SuanliCaptureHeader header;
+  size_t consumed = 0;
+
+  g_assert_cmpint (suanli_capture_read_header (NULL, 0, &header, &consumed), ==, SUANLI_CAPTURE_NEED_MORE);
+  g_assert_cmpuint (consumed, ==, 0);
+}
+
 static void
 test_every_truncation (void)
 {
@@ -579,6 +591,7 @@ main (int    argc,
   g_test_add_func ("/capture/graph-node-and-old-header", test_graph_node_and_old_header);
   g_test_add_func ("/capture/round-trip", test_round_trip);
   g_test_add_func ("/capture/every-truncation", test_every_truncation);
+  g_test_add_func ("/capture/header-from-nothing", test_header_from_nothing);
   g_test_add_func ("/capture/damage", test_damage);
   g_test_add_func ("/capture/import-file", test_import_file);
   return g_test_run ();

@@ -69,6 +69,8 @@ suanli_capture_read_header (const void          *data,
   SuanliCaptureHeader raw;
   size_t size;
 
+  if (length == 0)
+    return SUANLI_CAPTURE_NEED_MORE;   /* nothing yet: data may be NULL, which memcmp may not be given */
   if (length < offsetof (SuanliCaptureHeader, endian) + sizeof raw.endian)
     return memcmp (data, SUANLI_CAPTURE_MAGIC, length < 8 ? length : 8) == 0 ? SUANLI_CAPTURE_NEED_MORE
                                                                            : SUANLI_CAPTURE_BAD_MAGIC;
