@@ -13,7 +13,7 @@
 #include "suanli-plan-form.h"
 #include "suanli-plan-name-row.h"
 #include "suanli-plan-page.h"
-#include "suanli-stacked-bar.h"
+#include "suanli-plan-results-view.h"
 
 G_BEGIN_DECLS
 
@@ -46,8 +46,6 @@ struct _SuanliPlanPage
   GPtrArray        *warnings;
   GPtrArray        *advice;
   GPtrArray        *pinned;         /* of Pinned */
-  SuanliStackedBar *memory_bar;
-  SuanliStackedBar *step_bar;
   GtkFileChooserNative *dialog;
   GtkFileChooserNative *report_dialog;
   guint             exporting;      /* reports on their way */
@@ -61,16 +59,7 @@ struct _SuanliPlanPage
   GtkMenuButton    *recent_button;
   GtkLabel         *file_label;
   GtkButton        *compare_button;
-  GtkImage         *fit_icon;
-  GtkLabel         *fit_label;
-  GtkDrawingArea   *memory_area;
-  GtkWidget        *part_popover;   /* a bar part's explanation; parented to the bar it explains */
-  GtkLabel         *step_label;
-  GtkDrawingArea   *step_area;
-  GtkFlowBox       *cards;
-  GtkLabel         *advice_title;
-  GtkListBox       *advice_list;
-  GtkListBox       *issue_list;
+  SuanliPlanResultsView *results_view;
 };
 
 void      _suanli_plan_page_class_actions_init  (GtkWidgetClass *widget_class);
