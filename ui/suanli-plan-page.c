@@ -3,7 +3,8 @@
  * The page edits the workspace's plan. Every change — a field, an advice applied, a configuration
  * found, undo, a file opened — goes through the plan, which emits "changed"; the page then keeps
  * the previous document for undo, schedules an autosave, resolves and estimates (microseconds), and
- * redraws the results. The form, the charts and the explanations all read the same estimate.
+ * hands the results to its SuanliPlanResultsView (the fit, the bars, the cards, advice and issues).
+ * The form, the charts and the explanations all read the same estimate.
  *
  * The page's actions (files, the report, advice, Pin and Compare, Find) and the dialogs they open
  * are in suanli-plan-page-actions.c, which shares the page's fields through
@@ -13,9 +14,7 @@
  */
 #include "config.h"
 
-#include <math.h>
 #include <adwaita.h>
-#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
 #include "suanli-plan-name.h"
