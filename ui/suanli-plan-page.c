@@ -3,89 +3,25 @@
  * The page edits the workspace's plan. Every change — a field, an advice applied, a configuration
  * found, undo, a file opened — goes through the plan, which emits "changed"; the page then keeps
  * the previous document for undo, schedules an autosave, resolves and estimates (microseconds), and
- * redraws the results. The form, the charts and the explanations all read the same estimate.
+ * hands the results to its SuanliPlanResultsView (the fit, the bars, the cards, advice and issues).
+ * The form, the charts and the explanations all read the same estimate.
+ *
+ * The page's actions (files, the report, advice, Pin and Compare, Find) and the dialogs they open
+ * are in suanli-plan-page-actions.c, which shares the page's fields through
+ * suanli-plan-page-private.h.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
-#include <math.h>
 #include <adwaita.h>
-#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
-#include "suanli-close-shortcuts.h"
-#include "suanli-advice.h"
-#include "suanli-plan-form.h"
 #include "suanli-plan-name.h"
-#include "suanli-plan-name-row.h"
-#include "suanli-bar-area.h"
-#include "suanli-plan-charts.h"
-#include "suanli-plan-page.h"
-#include "suanli-report.h"
-#include "suanli-recent-menu.h"
-#include "suanli-search-window.h"
-#include "suanli-stacked-bar.h"
-#include "suanli-units.h"
+#include "suanli-plan-page-private.h"
 
 #define UNDO_LIMIT 200
-#define MAX_PINNED 3
 #define AUTOSAVE_DELAY_MS 800
-
-typedef struct
-{
-  char             *name;
-  SuanliPlanInputs  inputs;
-  SuanliEstimate    estimate;
-} Pinned;
-
-struct _SuanliPlanPage
-{
-  SuanliPage        parent_instance;
-
-  SuanliPlan       *plan;
-  SuanliCatalog    *catalog;
-  GFile            *file;
-  char             *snapshot;       /* the document as it was after the last change */
-  GPtrArray        *undo;           /* of char *, documents */
-  GPtrArray        *redo;
-  gboolean          restoring;
-  guint             autosave_id;
-
-  gboolean          valid;
-  char             *name;           /* in effect: the plan's own, or made from its model and hardware */
-  SuanliPlanInputs  inputs;
-  SuanliEstimate    estimate;
-  GPtrArray        *errors;
-  GPtrArray        *warnings;
-  GPtrArray        *advice;
-  GPtrArray        *pinned;         /* of Pinned */
-  SuanliStackedBar *memory_bar;
-  SuanliStackedBar *step_bar;
-  GtkFileChooserNative *dialog;
-  GtkFileChooserNative *report_dialog;
-  guint             exporting;      /* reports on their way */
-  AdwToast         *export_toast;   /* "Writing the report…", while one is */
-  GtkWindow        *compare_window;
-  GtkWindow        *search_window;
-
-  /* Template children */
-  SuanliPlanNameRow *name_row;
-  SuanliPlanForm   *form;
-  GtkMenuButton    *recent_button;
-  GtkLabel         *file_label;
-  GtkButton        *compare_button;
-  GtkImage         *fit_icon;
-  GtkLabel         *fit_label;
-  GtkDrawingArea   *memory_area;
-  GtkWidget        *part_popover;   /* a bar part's explanation; parented to the bar it explains */
-  GtkLabel         *step_label;
-  GtkDrawingArea   *step_area;
-  GtkFlowBox       *cards;
-  GtkLabel         *advice_title;
-  GtkListBox       *advice_list;
-  GtkListBox       *issue_list;
-};
 
 G_DEFINE_FINAL_TYPE (SuanliPlanPage, suanli_plan_page, SUANLI_TYPE_PAGE)
 
@@ -106,313 +42,12 @@ pinned_free (Pinned *pinned)
   g_free (pinned);
 }
 
-/* ---- numbers as the cards show them ------------------------------------------------------- */
-
-/* ---- results ------------------------------------------------------------------------------ */
-
-/* A figure's formula as its popover shows it. */
-static GtkWidget *
-explanation_label (const char *explanation)
-{
-  GtkWidget *text = gtk_label_new (explanation);
-
-  gtk_label_set_wrap (GTK_LABEL (text), TRUE);
-  gtk_label_set_max_width_chars (GTK_LABEL (text), 60);
-  gtk_label_set_xalign (GTK_LABEL (text), 0);
-  gtk_widget_add_css_class (text, "monospace");
-  return text;
-}
-
+/* An advice's Apply, in the results: the page's action applies it (and offers to undo it). */
 static void
-add_card (SuanliPlanPage *self,
-          const char     *figure,
-          const char     *value,
-          const char     *caption)
+on_apply_advice (SuanliPlanPage *self,
+                 guint           index)
 {
-  GtkWidget *button = gtk_menu_button_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  GtkWidget *value_label = gtk_label_new (value);
-  GtkWidget *caption_label = gtk_label_new (caption);
-  GtkWidget *popover = gtk_popover_new ();
-  g_autofree char *explanation = suanli_estimate_explain (&self->inputs, &self->estimate, figure);
-
-  gtk_widget_add_css_class (value_label, "title-3");
-  gtk_widget_add_css_class (caption_label, "caption");
-  gtk_widget_add_css_class (caption_label, "dim-label");
-  gtk_label_set_wrap (GTK_LABEL (caption_label), TRUE);
-  gtk_box_append (GTK_BOX (box), value_label);
-  gtk_box_append (GTK_BOX (box), caption_label);
-  gtk_widget_set_margin_top (box, 6);
-  gtk_widget_set_margin_bottom (box, 6);
-  gtk_menu_button_set_child (GTK_MENU_BUTTON (button), box);
-  gtk_menu_button_set_always_show_arrow (GTK_MENU_BUTTON (button), FALSE);
-  gtk_widget_set_tooltip_text (button, _("How this is computed"));
-  {
-    /* Read out as the figure and its value, not as the button's type. */
-    g_autofree char *spoken = g_strdup_printf ("%s: %s", caption, value);
-
-    gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, spoken, -1);
-  }
-  gtk_widget_set_name (button, figure);
-
-  gtk_popover_set_child (GTK_POPOVER (popover), explanation_label (explanation));
-  gtk_menu_button_set_popover (GTK_MENU_BUTTON (button), popover);
-
-  gtk_flow_box_append (self->cards, button);
-}
-
-/* Each part of the memory and step bars, clicked (its segment or its legend entry), explains itself
- * with its formula, as the cards do. */
-static void
-bar_part_clicked (GtkGestureClick *click,
-                  int              n_press,
-                  double           x,
-                  double           y,
-                  SuanliPlanPage  *self)
-{
-  GtkWidget *area = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (click));
-  cairo_rectangle_t where;
-  const char *figure = suanli_stacked_bar_tag_at (g_object_get_data (G_OBJECT (area), "bar"), x, y, &where);
-  g_autofree char *explanation = NULL;
-
-  if (figure == NULL || !self->valid)
-    return;
-  explanation = suanli_estimate_explain (&self->inputs, &self->estimate, figure);
-  if (explanation == NULL)
-    return;
-  g_clear_pointer (&self->part_popover, gtk_widget_unparent);
-  self->part_popover = gtk_popover_new ();
-  gtk_widget_set_name (self->part_popover, figure);
-  gtk_popover_set_child (GTK_POPOVER (self->part_popover), explanation_label (explanation));
-  gtk_widget_set_parent (self->part_popover, area);
-  gtk_popover_set_pointing_to (GTK_POPOVER (self->part_popover),
-                               &(GdkRectangle) { (int) where.x, (int) where.y, MAX (1, (int) where.width),
-                                                 MAX (1, (int) where.height) });
-  gtk_popover_popup (GTK_POPOVER (self->part_popover));
-}
-
-static void
-update_cards (SuanliPlanPage *self)
-{
-  const SuanliEstimate *e = &self->estimate;
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->cards))) != NULL)
-    gtk_flow_box_remove (self->cards, child);
-  if (!self->valid)
-    return;
-
-  if (suanli_plan_inputs_is_training (&self->inputs))
-    {
-      g_autofree char *time = suanli_format_days (e->time_to_train_s);
-      g_autofree char *tokens = suanli_format_large (e->tokens_per_s);
-      g_autofree char *mfu = g_strdup_printf ("%.0f%%", 100 * e->mfu);
-      g_autofree char *cost_value = suanli_format_large (e->cost);
-      g_autofree char *cost = g_strdup_printf ("%s %s", cost_value, self->inputs.currency);
-      g_autofree char *energy = suanli_format_energy_kwh (e->energy_kwh);
-      g_autofree char *co2 = suanli_format_tonnes (e->co2_t);
-
-      add_card (self, "training.time_to_train_s", time, _("Time to train"));
-      add_card (self, "training.tokens_per_s", tokens, _("Tokens per second"));
-      add_card (self, "training.mfu", mfu, _("MFU"));
-      add_card (self, "training.cost", cost, _("Cost"));
-      add_card (self, "training.energy_kwh", energy, _("Energy"));
-      add_card (self, "training.co2_t", co2, _("CO₂"));
-    }
-  else
-    {
-      const SuanliInferenceFigures *f = &e->inference;
-      g_autofree char *ttft = suanli_format_seconds (f->ttft_s);
-      g_autofree char *tpot = suanli_format_seconds (f->tpot_s);
-      g_autofree char *tokens = suanli_format_large (f->tokens_per_s);
-      g_autofree char *sequences = g_strdup_printf ("%.0f", f->max_concurrent_sequences);
-      g_autofree char *ttft_range = NULL, *tpot_range = NULL, *tokens_range = NULL;
-      g_autofree char *low = NULL, *high = NULL;
-
-      low = suanli_format_seconds (e->inference_high.ttft_s);
-      high = suanli_format_seconds (e->inference_low.ttft_s);
-      ttft_range = g_strdup_printf (_("Time to first token (%s–%s)"), low, high);
-      g_free (low);
-      g_free (high);
-      low = suanli_format_seconds (e->inference_high.tpot_s);
-      high = suanli_format_seconds (e->inference_low.tpot_s);
-      tpot_range = g_strdup_printf (_("Per output token, %s bound (%s–%s)"),
-                                    f->memory_bound ? _("memory") : _("compute"), low, high);
-      g_free (low);
-      g_free (high);
-      low = suanli_format_large (e->inference_low.tokens_per_s);
-      high = suanli_format_large (e->inference_high.tokens_per_s);
-      tokens_range = g_strdup_printf (_("Tokens per second (%s–%s)"), low, high);
-
-      add_card (self, "inference.ttft_s", ttft, ttft_range);
-      add_card (self, "inference.tpot_s", tpot, tpot_range);
-      add_card (self, "inference.tokens_per_s", tokens, tokens_range);
-      add_card (self, "inference.max_concurrent_sequences", sequences, _("Sequences that fit per GPU"));
-      {
-        g_autofree char *capacity = suanli_format_large (f->capacity_rps);
-        g_autofree char *caption = e->replicas_needed > 0
-          ? g_strdup_printf (_("Requests/s it serves (%g asked: %g of %g replicas)"), self->inputs.requests_per_s,
-                             e->replicas_needed, e->replicas)
-          : g_strdup (_("Requests/s it serves"));
-
-        add_card (self, "inference.capacity_rps", capacity, caption);
-      }
-    }
-}
-
-static void
-apply_advice_clicked (GtkButton *button,
-                      gpointer   user_data)
-{
-  gtk_widget_activate_action (GTK_WIDGET (user_data), "plan.apply-advice", "u",
-                              GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "index")));
-}
-
-static void
-update_lists (SuanliPlanPage *self)
-{
-  GtkListBoxRow *row;
-
-  while ((row = gtk_list_box_get_row_at_index (self->advice_list, 0)) != NULL)
-    gtk_list_box_remove (self->advice_list, GTK_WIDGET (row));
-  while ((row = gtk_list_box_get_row_at_index (self->issue_list, 0)) != NULL)
-    gtk_list_box_remove (self->issue_list, GTK_WIDGET (row));
-
-  for (guint i = 0; self->advice != NULL && i < self->advice->len; i++)
-    {
-      SuanliAdvice *advice = g_ptr_array_index (self->advice, i);
-      SuanliItem *technique = advice->technique != NULL ? suanli_catalog_lookup (self->catalog, advice->technique)
-                                                        : NULL;
-      GtkWidget *item = adw_action_row_new ();
-      GtkWidget *icon = gtk_image_new_from_icon_name (g_str_equal (advice->severity, "warning")
-                                                        ? "dialog-warning-symbolic" : "dialog-information-symbolic");
-      GtkWidget *apply = gtk_button_new_with_mnemonic (_("_Apply"));
-      g_autofree char *title = g_markup_escape_text (advice->text, -1);
-
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (item), title);
-      if (technique != NULL || advice->effect != NULL)
-        {
-          GString *subtitle = g_string_new (NULL);
-
-          /* What the estimator says the change does, then the technique, and what a source article
-           * claims for it, with the catalog's verdict. */
-          if (advice->effect != NULL)
-            {
-              g_autofree char *effect = g_markup_escape_text (advice->effect, -1);
-
-              g_string_append_printf (subtitle, "<b>%s</b>", effect);
-            }
-          if (technique != NULL && suanli_item_get_n_claims (technique) > 0)
-            {
-              const SuanliClaim *claim = suanli_item_get_claim_at (technique, 0);
-              g_autofree char *line = g_markup_printf_escaped ("%s — “%s” (%s): %s", suanli_item_get_name (technique),
-                                                               claim->quote, claim->seed,
-                                                               suanli_verdict_get_title (claim->verdict));
-
-              g_string_append_printf (subtitle, "%s%s", subtitle->len > 0 ? "\n" : "", line);
-            }
-          else if (technique != NULL)
-            {
-              g_autofree char *line = g_markup_escape_text (suanli_item_get_name (technique), -1);
-
-              g_string_append_printf (subtitle, "%s%s", subtitle->len > 0 ? "\n" : "", line);
-            }
-          adw_action_row_set_subtitle (ADW_ACTION_ROW (item), subtitle->str);
-          adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (item), 3);
-          g_string_free (subtitle, TRUE);
-        }
-      adw_action_row_set_title_lines (ADW_ACTION_ROW (item), 3);
-      adw_action_row_add_prefix (ADW_ACTION_ROW (item), icon);
-      gtk_widget_set_valign (apply, GTK_ALIGN_CENTER);
-      g_object_set_data (G_OBJECT (apply), "index", GUINT_TO_POINTER (i));
-      g_signal_connect (apply, "clicked", G_CALLBACK (apply_advice_clicked), self);
-      adw_action_row_add_suffix (ADW_ACTION_ROW (item), apply);
-      gtk_list_box_append (self->advice_list, item);
-    }
-  gtk_widget_set_visible (GTK_WIDGET (self->advice_title), self->advice != NULL && self->advice->len > 0);
-  gtk_widget_set_visible (GTK_WIDGET (self->advice_list), self->advice != NULL && self->advice->len > 0);
-
-  for (int pass = 0; pass < 2; pass++)
-    {
-      GPtrArray *issues = pass == 0 ? self->errors : self->warnings;
-
-      for (guint i = 0; i < issues->len; i++)
-        {
-          SuanliPlanIssue *issue = g_ptr_array_index (issues, i);
-          GtkWidget *item = adw_action_row_new ();
-          GtkWidget *icon = gtk_image_new_from_icon_name (pass == 0 ? "dialog-error-symbolic"
-                                                                    : "dialog-warning-symbolic");
-          g_autofree char *title = g_markup_escape_text (issue->message, -1);
-
-          g_autofree char *field = g_markup_escape_text (issue->field, -1);
-
-          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (item), title);
-          adw_action_row_set_subtitle (ADW_ACTION_ROW (item), field);
-          adw_action_row_set_title_lines (ADW_ACTION_ROW (item), 3);
-          gtk_widget_add_css_class (icon, pass == 0 ? "error" : "warning");
-          adw_action_row_add_prefix (ADW_ACTION_ROW (item), icon);
-          gtk_list_box_append (self->issue_list, item);
-        }
-    }
-  gtk_widget_set_visible (GTK_WIDGET (self->issue_list), self->errors->len + self->warnings->len > 0);
-}
-
-static void
-update_bars (SuanliPlanPage *self)
-{
-  gboolean training = self->valid && suanli_plan_inputs_is_training (&self->inputs);
-
-  suanli_stacked_bar_clear (self->memory_bar);
-  suanli_stacked_bar_clear (self->step_bar);
-  if (self->valid)
-    suanli_plan_charts_fill_memory (self->memory_bar, &self->estimate);
-  if (training)
-    suanli_plan_charts_fill_step (self->step_bar, &self->estimate);
-  gtk_widget_set_visible (GTK_WIDGET (self->step_area), training);
-  gtk_widget_set_visible (GTK_WIDGET (self->step_label), training);
-  gtk_widget_queue_draw (GTK_WIDGET (self->memory_area));
-  gtk_widget_queue_draw (GTK_WIDGET (self->step_area));
-}
-
-static void
-update_summary (SuanliPlanPage *self)
-{
-  const SuanliEstimate *e = &self->estimate;
-  g_autofree char *fit = NULL;
-
-  if (!self->valid)
-    {
-      gtk_image_set_from_icon_name (self->fit_icon, "dialog-error-symbolic");
-      gtk_label_set_text (self->fit_label, _("The plan has errors: see the marked fields"));
-      return;
-    }
-  {
-    g_autofree char *total = suanli_format_gib (e->total);
-    g_autofree char *capacity = suanli_format_gib (e->capacity);
-
-    g_autofree char *offloaded = suanli_format_gib (e->cpu_offload_per_node * 1.5);
-    g_autofree char *cpu = suanli_format_gib (self->inputs.cpu_memory_per_node);
-
-    if (!e->cpu_fits)
-      fit = g_strdup_printf (_("Does not fit: the offloaded states need %s of CPU memory per node (with a 1.5× margin), "
-                               "%s is there"), offloaded, cpu);
-    else
-      /* Translators: "Fits: 61.2 GiB of 140 GiB per GPU on 64 × H200 SXM". */
-      fit = g_strdup_printf (e->fits ? _("Fits: %s of %s per GPU on %g × %s")
-                                     : _("Does not fit: %s of %s per GPU on %g × %s"),
-                             total, capacity, self->inputs.gpus, self->inputs.accelerator_name);
-  }
-  gtk_image_set_from_icon_name (self->fit_icon, e->fits ? "emblem-ok-symbolic" : "dialog-warning-symbolic");
-  gtk_widget_remove_css_class (GTK_WIDGET (self->fit_icon), e->fits ? "warning" : "success");
-  gtk_widget_add_css_class (GTK_WIDGET (self->fit_icon), e->fits ? "success" : "warning");
-  gtk_label_set_text (self->fit_label, fit);
-
-  if (suanli_plan_inputs_is_training (&self->inputs))
-    {
-      g_autofree char *step = suanli_format_seconds (e->step_time_s);
-      g_autofree char *text = g_strdup_printf (_("Step %s"), step);
-      gtk_label_set_text (self->step_label, text);
-    }
+  gtk_widget_activate_action (GTK_WIDGET (self), "plan.apply-advice", "u", index);
 }
 
 /* The name follows the model and hardware until the user gives one; inputs that did not fully
@@ -449,10 +84,8 @@ refresh (SuanliPlanPage *self)
 
   suanli_plan_form_sync (self->form, self->valid ? &self->inputs : NULL, self->errors);
   update_name (self);
-  update_summary (self);
-  update_bars (self);
-  update_cards (self);
-  update_lists (self);
+  suanli_plan_results_view_show (self->results_view, self->valid, &self->inputs, &self->estimate, self->catalog,
+                                 self->advice, self->errors, self->warnings);
 }
 
 
@@ -480,28 +113,6 @@ autosave (gpointer user_data)
 }
 
 static void
-update_actions (SuanliPlanPage *self)
-{
-  g_autofree char *compare = g_strdup_printf (_("Compare (%u)"), self->pinned->len);
-
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.undo", self->undo->len > 0);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.redo", self->redo->len > 0);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.compare", self->pinned->len > 0);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.pin", self->valid);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.export-report", self->valid);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.find", self->valid &&
-                                 suanli_plan_inputs_is_training (&self->inputs));
-  gtk_button_set_label (self->compare_button, compare);
-  if (self->file != NULL)
-    {
-      g_autofree char *name = g_file_get_parse_name (self->file);
-      gtk_label_set_text (self->file_label, name);
-    }
-  else
-    gtk_label_set_text (self->file_label, _("Not saved"));
-}
-
-static void
 on_plan_changed (SuanliPlan *plan,
                  gpointer    user_data)
 {
@@ -520,79 +131,9 @@ on_plan_changed (SuanliPlan *plan,
   if (self->autosave_id == 0)
     self->autosave_id = g_timeout_add (AUTOSAVE_DELAY_MS, autosave, self);
   refresh (self);
-  update_actions (self);
+  _suanli_plan_page_update_actions (self);
 }
 
-/* Puts the document @data back into the plan without recording it as a new change. */
-static void
-restore (SuanliPlanPage *self,
-         const char     *data)
-{
-  g_autoptr(SuanliPlan) previous = suanli_plan_new_from_data (data, -1, "undo", NULL);
-
-  if (previous == NULL)
-    return;
-  self->restoring = TRUE;
-  suanli_plan_replace (self->plan, previous);
-  self->restoring = FALSE;
-}
-
-static void
-undo_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  SuanliPlanPage *self = SUANLI_PLAN_PAGE (widget);
-  GPtrArray *from = g_str_equal (action_name, "plan.undo") ? self->undo : self->redo;
-  GPtrArray *to = from == self->undo ? self->redo : self->undo;
-  g_autofree char *data = NULL;
-
-  if (from->len == 0)
-    return;
-  data = g_ptr_array_steal_index (from, from->len - 1);
-  g_ptr_array_add (to, g_strdup (self->snapshot));
-  restore (self, data);
-}
-
-/* The toast overlay is the window's, above the page: its buttons cannot reach the page's actions by
- * name, so they call them. */
-static void
-undo_from_toast (SuanliPlanPage *self)
-{
-  gtk_widget_activate_action (GTK_WIDGET (self), "plan.undo", NULL);
-}
-
-static void
-open_report_from_toast (AdwToast       *toast,
-                        SuanliPlanPage *self)
-{
-  gtk_widget_activate_action (GTK_WIDGET (self), "plan.open-report", "s", g_object_get_data (G_OBJECT (toast), "uri"));
-}
-
-static void
-show_toast (SuanliPlanPage *self,
-            const char     *message)
-{
-  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
-
-  if (overlay != NULL)
-    adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (message));
-}
-
-/* Makes @file the one Save writes, here and for the workspace's other pages. */
-static void
-set_file (SuanliPlanPage *self,
-          GFile          *file)
-{
-  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
-
-  g_set_object (&self->file, file);
-  if (workspace != NULL)
-    suanli_workspace_set_plan_file (workspace, file);
-  update_actions (self);
-}
-
-/* Another page opened a plan from @file into the workspace. */
 static void
 on_plan_file_changed (SuanliWorkspace *workspace,
                       GFile           *file,
@@ -601,594 +142,7 @@ on_plan_file_changed (SuanliWorkspace *workspace,
   SuanliPlanPage *self = SUANLI_PLAN_PAGE (user_data);
 
   g_set_object (&self->file, file);
-  update_actions (self);
-}
-
-/* Opens @file into the workspace's plan (undoable). On error the plan, and the file Save writes,
- * are left as they were: Save must never write the plan shown over a file that failed to open. */
-gboolean
-suanli_plan_page_load_file (SuanliPlanPage  *self,
-                            GFile           *file,
-                            GError         **error)
-{
-  g_autoptr(SuanliPlan) loaded = NULL;
-  g_autofree char *uri = NULL;
-
-  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), FALSE);
-
-  loaded = suanli_plan_new_from_file (file, error);
-  if (loaded == NULL)
-    return FALSE;
-  suanli_plan_replace (self->plan, loaded);
-  set_file (self, file);
-  uri = g_file_get_uri (file);
-  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
-  return TRUE;
-}
-
-/* Returns: (transfer none) (nullable): the file Save writes, shown under the plan's name. */
-GFile *
-suanli_plan_page_get_file (SuanliPlanPage *self)
-{
-  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), NULL);
-
-  return self->file;
-}
-
-gboolean
-suanli_plan_page_save_file (SuanliPlanPage  *self,
-                            GFile           *file,
-                            GError         **error)
-{
-  g_autofree char *uri = NULL;
-
-  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), FALSE);
-
-  if (!suanli_plan_save (self->plan, file, error))
-    return FALSE;
-  set_file (self, file);
-  uri = g_file_get_uri (file);
-  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
-  return TRUE;
-}
-
-static void
-on_dialog_response (GtkNativeDialog *dialog,
-                    int              response,
-                    gpointer         user_data)
-{
-  SuanliPlanPage *self = SUANLI_PLAN_PAGE (user_data);
-  gboolean saving = gtk_file_chooser_get_action (GTK_FILE_CHOOSER (dialog)) == GTK_FILE_CHOOSER_ACTION_SAVE;
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (response != GTK_RESPONSE_ACCEPT)
-    return;
-  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-  if (!(saving ? suanli_plan_page_save_file (self, file, &error) : suanli_plan_page_load_file (self, file, &error)))
-    {
-      g_autofree char *message = g_strdup_printf (saving ? _("Cannot save the plan: %s") : _("Cannot open the plan: %s"),
-                                                  error->message);
-      show_toast (self, message);
-    }
-}
-
-/* "Llama 2 70B LoRA on 8 × H100 SXM.pdf": the plan's name as a file name. */
-static char *
-suggested_file_name (SuanliPlanPage *self,
-                     const char     *extension)
-{
-  char *name = g_strconcat (self->name, extension, NULL);
-
-  return g_strdelimit (name, "/\\", '-');
-}
-
-static void
-choose_file (SuanliPlanPage       *self,
-             GtkFileChooserAction  action)
-{
-  GtkWindow *parent = GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self)));
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-  g_autofree char *name = suggested_file_name (self, ".suanli-plan");
-
-  if (self->dialog != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->dialog));
-  g_clear_object (&self->dialog);
-  self->dialog = gtk_file_chooser_native_new (action == GTK_FILE_CHOOSER_ACTION_SAVE ? _("Save Plan") : _("Open Plan"),
-                                              parent, action,
-                                              action == GTK_FILE_CHOOSER_ACTION_SAVE ? _("_Save") : _("_Open"),
-                                              _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->dialog), TRUE);
-  gtk_file_filter_set_name (filter, _("Plans"));
-  gtk_file_filter_add_pattern (filter, "*.suanli-plan");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->dialog), filter);
-  if (action == GTK_FILE_CHOOSER_ACTION_SAVE)
-    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->dialog), name);
-  g_signal_connect (self->dialog, "response", G_CALLBACK (on_dialog_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->dialog));
-}
-
-static void
-file_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  SuanliPlanPage *self = SUANLI_PLAN_PAGE (widget);
-  g_autoptr(GError) error = NULL;
-
-  if (g_str_equal (action_name, "plan.open"))
-    choose_file (self, GTK_FILE_CHOOSER_ACTION_OPEN);
-  else if (g_str_equal (action_name, "plan.save") && self->file != NULL)
-    {
-      if (!suanli_plan_page_save_file (self, self->file, &error))
-        {
-          g_autofree char *message = g_strdup_printf (_("Cannot save the plan: %s"), error->message);
-          show_toast (self, message);
-        }
-    }
-  else
-    choose_file (self, GTK_FILE_CHOOSER_ACTION_SAVE);
-}
-
-/* ---- report ------------------------------------------------------------------------------- */
-
-typedef struct
-{
-  SuanliReport *report;
-  GFile        *file;
-  guint         pages;
-} ReportJob;
-
-static void
-report_job_free (ReportJob *job)
-{
-  suanli_report_free (job->report);
-  g_object_unref (job->file);
-  g_free (job);
-}
-
-static void
-write_report (GTask        *task,
-              gpointer      source,
-              gpointer      data,
-              GCancellable *cancellable)
-{
-  ReportJob *job = data;
-  g_autofree char *path = g_file_get_path (job->file);
-  GError *error = NULL;
-
-  if (path == NULL)
-    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Reports are written to local files only"));
-  else if (!suanli_report_write (job->report, path, &job->pages, &error))
-    g_task_return_error (task, error);
-  else
-    g_task_return_boolean (task, TRUE);
-}
-
-static void
-on_report_written (GObject      *source,
-                   GAsyncResult *result,
-                   gpointer      data)
-{
-  SuanliPlanPage *self = SUANLI_PLAN_PAGE (source);
-  ReportJob *job = g_task_get_task_data (G_TASK (result));
-  g_autoptr(GError) error = NULL;
-  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
-
-  self->exporting--;
-  if (self->export_toast != NULL && self->exporting == 0)
-    adw_toast_dismiss (self->export_toast);
-  if (self->exporting == 0)
-    g_clear_object (&self->export_toast);
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
-    {
-      g_autofree char *message = g_strdup_printf (_("Cannot export the report: %s"), error->message);
-
-      show_toast (self, message);
-      return;
-    }
-  if (suanli_report_get_font_warning (job->report) != NULL)
-    show_toast (self, suanli_report_get_font_warning (job->report));
-  if (overlay != NULL)
-    {
-      g_autofree char *name = g_file_get_basename (job->file);
-      g_autofree char *title = g_strdup_printf (ngettext ("Report written: %s, %u page", "Report written: %s, %u pages",
-                                                          job->pages), name, job->pages);
-      g_autofree char *uri = g_file_get_uri (job->file);
-      AdwToast *toast = adw_toast_new (title);
-
-      adw_toast_set_button_label (toast, _("_Open"));
-      g_object_set_data_full (G_OBJECT (toast), "uri", g_steal_pointer (&uri), g_free);
-      g_signal_connect_object (toast, "button-clicked", G_CALLBACK (open_report_from_toast), self, 0);
-      adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), toast);
-    }
-}
-
-/**
- * suanli_plan_page_export_report:
- * @file: where the PDF goes
- *
- * Writes the plan as it is now as a PDF report on a worker thread, with the pinned plans beside
- * it and the workspace's trace, if any; a toast says when it is done (with "Open") or why not.
- * Returns: whether it started (the plan must be valid).
- */
-gboolean
-suanli_plan_page_export_report (SuanliPlanPage *self,
-                                GFile          *file,
-                                SuanliPaper     paper)
-{
-  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
-  SuanliTrace *trace = NULL;
-  g_autoptr(GTask) task = NULL;
-  ReportJob *job;
-  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
-
-  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), FALSE);
-
-  if (!self->valid)
-    return FALSE;
-  job = g_new0 (ReportJob, 1);
-  job->file = g_object_ref (file);
-  job->report = suanli_report_new (self->plan, self->catalog, &self->inputs, self->warnings);
-  suanli_report_set_paper (job->report, paper);
-  for (guint i = 0; i < self->pinned->len; i++)
-    {
-      Pinned *pinned = g_ptr_array_index (self->pinned, i);
-      g_autofree char *name = g_strdelimit (g_strdup (pinned->name), "\n", ' ');
-
-      suanli_report_add_comparison (job->report, name, &pinned->inputs, &pinned->estimate);
-    }
-  if (workspace != NULL)
-    trace = suanli_workspace_get_trace (workspace);
-  if (trace != NULL && suanli_trace_get_n_groups (trace) > 0)
-    {
-      g_autofree char *name = g_path_get_basename (suanli_trace_get_string (trace, suanli_trace_get_group (trace, 0)->name));
-
-      suanli_report_set_trace (job->report, trace, name);
-    }
-  self->exporting++;
-  if (overlay != NULL && self->export_toast == NULL)
-    {
-      self->export_toast = adw_toast_new (_("Writing the report…"));
-      adw_toast_set_timeout (self->export_toast, 0);
-      adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), g_object_ref (self->export_toast));
-    }
-  task = g_task_new (self, NULL, on_report_written, NULL);
-  g_task_set_task_data (task, job, (GDestroyNotify) report_job_free);
-  g_task_run_in_thread (task, write_report);
-  return TRUE;
-}
-
-/* Whether a report is being written. */
-gboolean
-suanli_plan_page_is_exporting (SuanliPlanPage *self)
-{
-  return self->exporting > 0;
-}
-
-static void
-on_report_dialog_response (GtkNativeDialog *dialog,
-                           int              response,
-                           gpointer         user_data)
-{
-  SuanliPlanPage *self = SUANLI_PLAN_PAGE (user_data);
-  const char *paper_nick = gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (dialog), "paper");
-  g_autoptr(GFile) file = NULL;
-  SuanliPaper paper = SUANLI_PAPER_A4;
-
-  if (response != GTK_RESPONSE_ACCEPT)
-    return;
-  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-  if (paper_nick != NULL)
-    suanli_paper_from_nick (paper_nick, &paper);
-  suanli_plan_page_export_report (self, file, paper);
-}
-
-/* Export Report…: where to, and on which paper. */
-static void
-export_report_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *parameter)
-{
-  SuanliPlanPage *self = SUANLI_PLAN_PAGE (widget);
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-  g_autofree char *name = NULL;
-  const char *papers[] = { "a4", "letter", NULL };
-  const char *paper_labels[] = { _("A4"), _("Letter"), NULL };
-
-  if (!self->valid)
-    return;
-  if (self->report_dialog != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->report_dialog));
-  g_clear_object (&self->report_dialog);
-  self->report_dialog = gtk_file_chooser_native_new (_("Export Report"), GTK_WINDOW (gtk_widget_get_root (widget)),
-                                                     GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->report_dialog), TRUE);
-  gtk_file_filter_set_name (filter, _("PDF documents"));
-  gtk_file_filter_add_mime_type (filter, "application/pdf");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->report_dialog), filter);
-  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (self->report_dialog), "paper", _("Paper"), papers, paper_labels);
-  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (self->report_dialog), "paper", "a4");
-  name = suggested_file_name (self, ".pdf");
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->report_dialog), name);
-  g_signal_connect (self->report_dialog, "response", G_CALLBACK (on_report_dialog_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->report_dialog));
-}
-
-/* The toast's Open: the report in the desktop's PDF viewer. */
-static void
-open_report_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
-{
-  gtk_show_uri (GTK_WINDOW (gtk_widget_get_root (widget)), g_variant_get_string (parameter, NULL), GDK_CURRENT_TIME);
-}
-
-static void
-open_recent_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
-{
-  SuanliPlanPage *self = SUANLI_PLAN_PAGE (widget);
-  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (parameter, NULL));
-  g_autoptr(GError) error = NULL;
-
-  if (!suanli_plan_page_load_file (self, file, &error))
-    {
-      g_autofree char *message = g_strdup_printf (_("Cannot open the plan: %s"), error->message);
-      show_toast (self, message);
-    }
-}
-
-/* The recent-plans menu, rebuilt when it opens. */
-static void
-update_recent_menu (SuanliPlanPage *self)
-{
-  static const char * const plans[] = { ".suanli-plan", NULL };
-  g_autoptr(GMenuModel) menu = suanli_recent_menu_new (plans, "plan.open-recent", "plan.none", _("No recent plans"));
-
-  gtk_menu_button_set_menu_model (self->recent_button, menu);
-}
-
-/* ---- advice ------------------------------------------------------------------------------- */
-
-static void
-apply_advice_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *parameter)
-{
-  SuanliPlanPage *self = SUANLI_PLAN_PAGE (widget);
-  guint index = g_variant_get_uint32 (parameter);
-  g_autofree char *change = NULL;
-  g_autofree char *text = NULL;
-  g_autoptr(GError) error = NULL;
-  GtkWidget *overlay;
-
-  if (self->advice == NULL || index >= self->advice->len)
-    return;
-  change = g_strdup (((SuanliAdvice *) g_ptr_array_index (self->advice, index))->change);
-  text = g_strdup (((SuanliAdvice *) g_ptr_array_index (self->advice, index))->text);
-  if (!suanli_plan_apply_merge_patch_data (self->plan, change, &error))
-    {
-      g_critical ("advice change: %s", error->message);
-      return;
-    }
-  /* One click undoes it: the toast's button, or Ctrl+Z. */
-  overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
-  if (overlay != NULL)
-    {
-      g_autofree char *escaped = g_markup_escape_text (text, -1);
-      g_autofree char *title = g_strdup_printf (_("Applied: %s"), escaped);
-      AdwToast *toast = adw_toast_new (title);
-
-      adw_toast_set_button_label (toast, _("_Undo"));
-      g_signal_connect_object (toast, "button-clicked", G_CALLBACK (undo_from_toast), self, G_CONNECT_SWAPPED);
-      adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), toast);
-    }
-}
-
-/* ---- pin and compare ---------------------------------------------------------------------- */
-
-static void
-pin_action (GtkWidget  *widget,
-            const char *action_name,
-            GVariant   *parameter)
-{
-  SuanliPlanPage *self = SUANLI_PLAN_PAGE (widget);
-  Pinned *pinned;
-
-  if (!self->valid)
-    return;
-  pinned = g_new0 (Pinned, 1);
-  pinned->inputs = self->inputs;
-  pinned->estimate = self->estimate;
-  /* The plan's name; a name the user gave may not say the system, which tells pins of one plan apart. */
-  pinned->name = suanli_plan_name_is_edited (self->plan)
-                   ? g_strdup_printf ("%s\n%g × %s", self->name, self->inputs.gpus, self->inputs.accelerator_name)
-                   : g_strdup (self->name);
-  if (self->pinned->len >= MAX_PINNED)
-    g_ptr_array_remove_index (self->pinned, 0);
-  g_ptr_array_add (self->pinned, pinned);
-  update_actions (self);
-}
-
-typedef enum {
-  ROW_TEXT,
-  ROW_LOWER_BETTER,
-  ROW_HIGHER_BETTER,
-} RowKind;
-
-static char *
-compare_cell (const SuanliPlanInputs *in,
-              const SuanliEstimate   *e,
-              guint                   row,
-              double                 *value)
-{
-  gboolean training = suanli_plan_inputs_is_training (in);
-
-  switch (row)
-    {
-    case 0:
-      *value = 0;
-      return g_strdup (in->accelerator_name);
-    case 1:
-      *value = in->gpus;
-      return g_strdup_printf ("%g (t %g · p %g · d %g)", in->gpus, in->tensor, in->pipeline, in->data);
-    case 2:
-      {
-        g_autofree char *total = suanli_format_gib (e->total);
-
-        *value = e->total;
-        return g_strdup_printf ("%s%s", total, e->fits ? "" : " ⚠");
-      }
-    case 3:
-      *value = training ? e->step_time_s : e->inference.tpot_s;
-      return suanli_format_seconds (*value);
-    case 4:
-      *value = training ? e->tokens_per_s : e->inference.tokens_per_s;
-      return suanli_format_large (*value);
-    case 5:
-      *value = training ? e->time_to_train_s : e->inference.ttft_s;
-      return training ? suanli_format_days (*value) : suanli_format_seconds (*value);
-    case 6:
-      *value = e->mfu;
-      return g_strdup_printf ("%.0f%%", 100 * e->mfu);
-    case 7:
-      {
-        g_autofree char *cost = suanli_format_large (e->cost);
-
-        *value = e->cost;
-        return g_strdup_printf ("%s %s", cost, in->currency);
-      }
-    default:
-      *value = e->energy_kwh;
-      return suanli_format_energy_kwh (e->energy_kwh);
-    }
-}
-
-/* Opens the comparison of the pinned plans with the current one; values that differ from the
- * current plan's are marked, better ones in the accent colour. */
-GtkWindow *
-suanli_plan_page_open_compare (SuanliPlanPage *self)
-{
-  static const char * const rows[] = {
-    N_("Accelerator"), N_("GPUs"), N_("Memory per GPU"), N_("Step (or per token)"), N_("Tokens per second"),
-    N_("Time to train (or first token)"), N_("MFU"), N_("Cost"), N_("Energy"),
-  };
-  static const RowKind kinds[] = {
-    ROW_TEXT, ROW_LOWER_BETTER, ROW_LOWER_BETTER, ROW_LOWER_BETTER, ROW_HIGHER_BETTER, ROW_LOWER_BETTER,
-    ROW_HIGHER_BETTER, ROW_LOWER_BETTER, ROW_LOWER_BETTER,
-  };
-  GtkWidget *grid, *box, *scrolled;
-
-  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), NULL);
-
-  if (self->compare_window != NULL)
-    gtk_window_destroy (self->compare_window);
-  self->compare_window = GTK_WINDOW (adw_window_new ());
-  suanli_close_shortcuts_add (self->compare_window);
-  g_object_add_weak_pointer (G_OBJECT (self->compare_window), (gpointer *) &self->compare_window);
-  gtk_window_set_title (self->compare_window, _("Compare Plans"));
-  gtk_window_set_default_size (self->compare_window, 860, 460);
-  gtk_window_set_transient_for (self->compare_window, GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))));
-
-  grid = gtk_grid_new ();
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 24);
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
-  g_object_set (grid, "margin-start", 18, "margin-end", 18, "margin-top", 18, "margin-bottom", 18, NULL);
-  for (guint c = 0; c <= self->pinned->len; c++)
-    {
-      gboolean current = c == self->pinned->len;
-      const char *name = current ? _("Current") : ((Pinned *) g_ptr_array_index (self->pinned, c))->name;
-      GtkWidget *header = gtk_label_new (name);
-
-      gtk_widget_add_css_class (header, "heading");
-      gtk_label_set_xalign (GTK_LABEL (header), 0);
-      gtk_label_set_wrap (GTK_LABEL (header), TRUE);
-      gtk_grid_attach (GTK_GRID (grid), header, 1 + c, 0, 1, 1);
-    }
-  for (guint r = 0; r < G_N_ELEMENTS (rows); r++)
-    {
-      GtkWidget *title = gtk_label_new (_(rows[r]));
-      double now = 0;
-      g_autofree char *now_text = self->valid ? compare_cell (&self->inputs, &self->estimate, r, &now) : g_strdup ("—");
-
-      gtk_widget_add_css_class (title, "dim-label");
-      gtk_label_set_xalign (GTK_LABEL (title), 1);
-      gtk_grid_attach (GTK_GRID (grid), title, 0, 1 + r, 1, 1);
-      for (guint c = 0; c <= self->pinned->len; c++)
-        {
-          gboolean current = c == self->pinned->len;
-          Pinned *pinned = current ? NULL : g_ptr_array_index (self->pinned, c);
-          double value = now;
-          g_autofree char *text = current ? g_strdup (now_text) : compare_cell (&pinned->inputs, &pinned->estimate, r, &value);
-          GtkWidget *cell = gtk_label_new (text);
-
-          gtk_label_set_xalign (GTK_LABEL (cell), 0);
-          if (!current && g_strcmp0 (text, now_text) != 0)
-            {
-              gboolean better = kinds[r] == ROW_LOWER_BETTER ? value < now : kinds[r] == ROW_HIGHER_BETTER && value > now;
-
-              gtk_widget_add_css_class (cell, "heading");
-              if (better)
-                gtk_widget_add_css_class (cell, "compare-best");
-              gtk_widget_set_name (cell, "different");
-            }
-          gtk_grid_attach (GTK_GRID (grid), cell, 1 + c, 1 + r, 1, 1);
-        }
-    }
-
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_box_append (GTK_BOX (box), adw_header_bar_new ());
-  scrolled = gtk_scrolled_window_new ();
-  gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), grid);
-  gtk_box_append (GTK_BOX (box), scrolled);
-  adw_window_set_content (ADW_WINDOW (self->compare_window), box);
-  gtk_window_present (self->compare_window);
-  return self->compare_window;
-}
-
-static void
-compare_action (GtkWidget  *widget,
-                const char *action_name,
-                GVariant   *parameter)
-{
-  suanli_plan_page_open_compare (SUANLI_PLAN_PAGE (widget));
-}
-
-/* ---- find configurations ------------------------------------------------------------------ */
-
-static void
-on_search_apply (SuanliSearchWindow *window,
-                 const char         *patch,
-                 gpointer            user_data)
-{
-  suanli_plan_apply_merge_patch_data (SUANLI_PLAN_PAGE (user_data)->plan, patch, NULL);
-}
-
-/* Opens "Find configurations"; the configuration the user applies comes back as a merge patch. */
-GtkWindow *
-suanli_plan_page_open_search (SuanliPlanPage *self)
-{
-  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), NULL);
-
-  if (self->search_window != NULL)
-    gtk_window_destroy (self->search_window);
-  self->search_window = GTK_WINDOW (suanli_search_window_new (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))),
-                                                              self->plan, self->catalog));
-  g_object_add_weak_pointer (G_OBJECT (self->search_window), (gpointer *) &self->search_window);
-  g_signal_connect_object (self->search_window, "apply", G_CALLBACK (on_search_apply), self, 0);
-  gtk_window_present (self->search_window);
-  return self->search_window;
-}
-
-static void
-find_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  suanli_plan_page_open_search (SUANLI_PLAN_PAGE (widget));
+  _suanli_plan_page_update_actions (self);
 }
 
 /* ---- life cycle --------------------------------------------------------------------------- */
@@ -1204,7 +158,7 @@ on_catalog_changed (GListModel *catalog,
 
   suanli_plan_form_set_plan (self->form, self->plan, self->catalog);
   refresh (self);
-  update_actions (self);
+  _suanli_plan_page_update_actions (self);
 }
 
 static gboolean
@@ -1280,7 +234,7 @@ suanli_plan_page_constructed (GObject *object)
   /* The catalog may still be loading: the form's choices and the estimate follow it. */
   g_signal_connect (self->catalog, "items-changed", G_CALLBACK (on_catalog_changed), self);
   refresh (self);
-  update_actions (self);
+  _suanli_plan_page_update_actions (self);
 }
 
 static void
@@ -1297,19 +251,7 @@ suanli_plan_page_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->plan, self);
   if (self->catalog != NULL)
     g_signal_handlers_disconnect_by_data (self->catalog, self);
-  g_signal_handlers_disconnect_by_data (gtk_recent_manager_get_default (), self);
-  if (self->dialog != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->dialog));
-  g_clear_object (&self->dialog);
-  if (self->report_dialog != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->report_dialog));
-  g_clear_object (&self->report_dialog);
-  g_clear_object (&self->export_toast);
-  if (self->compare_window != NULL)
-    gtk_window_destroy (self->compare_window);
-  if (self->search_window != NULL)
-    gtk_window_destroy (self->search_window);
-  g_clear_pointer (&self->part_popover, gtk_widget_unparent);
+  _suanli_plan_page_actions_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), SUANLI_TYPE_PLAN_PAGE);
   g_clear_object (&self->plan);
   g_clear_object (&self->catalog);
@@ -1331,8 +273,6 @@ suanli_plan_page_finalize (GObject *object)
   g_ptr_array_unref (self->warnings);
   g_clear_pointer (&self->advice, g_ptr_array_unref);
   g_ptr_array_unref (self->pinned);
-  suanli_stacked_bar_free (self->memory_bar);
-  suanli_stacked_bar_free (self->step_bar);
 
   G_OBJECT_CLASS (suanli_plan_page_parent_class)->finalize (object);
 }
@@ -1374,34 +314,16 @@ suanli_plan_page_class_init (SuanliPlanPageClass *klass)
 
   g_type_ensure (SUANLI_TYPE_PLAN_FORM);
   g_type_ensure (SUANLI_TYPE_PLAN_NAME_ROW);
+  g_type_ensure (SUANLI_TYPE_PLAN_RESULTS_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/suanli/Suanli/ui/suanli-plan-page.ui");
   gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, name_row);
   gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, form);
   gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, recent_button);
   gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, file_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, compare_button);
-  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, fit_icon);
-  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, fit_label);
-  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, memory_area);
-  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, step_label);
-  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, step_area);
-  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, cards);
-  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, advice_title);
-  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, advice_list);
-  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, issue_list);
+  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, results_view);
 
-  gtk_widget_class_install_action (widget_class, "plan.undo", NULL, undo_action);
-  gtk_widget_class_install_action (widget_class, "plan.redo", NULL, undo_action);
-  gtk_widget_class_install_action (widget_class, "plan.open", NULL, file_action);
-  gtk_widget_class_install_action (widget_class, "plan.save", NULL, file_action);
-  gtk_widget_class_install_action (widget_class, "plan.save-as", NULL, file_action);
-  gtk_widget_class_install_action (widget_class, "plan.open-recent", "s", open_recent_action);
-  gtk_widget_class_install_action (widget_class, "plan.apply-advice", "u", apply_advice_action);
-  gtk_widget_class_install_action (widget_class, "plan.pin", NULL, pin_action);
-  gtk_widget_class_install_action (widget_class, "plan.compare", NULL, compare_action);
-  gtk_widget_class_install_action (widget_class, "plan.find", NULL, find_action);
-  gtk_widget_class_install_action (widget_class, "plan.export-report", NULL, export_report_action);
-  gtk_widget_class_install_action (widget_class, "plan.open-report", "s", open_report_action);
+  _suanli_plan_page_class_actions_init (widget_class);
 }
 
 static void
@@ -1420,20 +342,7 @@ suanli_plan_page_init (SuanliPlanPage *self)
   self->errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
   self->warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
   self->pinned = g_ptr_array_new_with_free_func ((GDestroyNotify) pinned_free);
-  self->memory_bar = suanli_stacked_bar_new ();
-  self->step_bar = suanli_stacked_bar_new ();
-  gtk_drawing_area_set_draw_func (self->memory_area, suanli_bar_area_draw, self->memory_bar, NULL);
-  gtk_drawing_area_set_draw_func (self->step_area, suanli_bar_area_draw, self->step_bar, NULL);
-  for (guint i = 0; i < 2; i++)
-    {
-      GtkGesture *click = gtk_gesture_click_new ();
-      GtkWidget *area = GTK_WIDGET (i == 0 ? self->memory_area : self->step_area);
-
-      g_object_set_data (G_OBJECT (area), "bar", i == 0 ? self->memory_bar : self->step_bar);
-      g_signal_connect (click, "released", G_CALLBACK (bar_part_clicked), self);
-      gtk_widget_add_controller (area, GTK_EVENT_CONTROLLER (click));
-      gtk_widget_set_tooltip_text (area, _("Click a part to see how it is computed"));
-    }
+  g_signal_connect_object (self->results_view, "apply-advice", G_CALLBACK (on_apply_advice), self, G_CONNECT_SWAPPED);
 
   gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_MANAGED);
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
@@ -1441,8 +350,9 @@ suanli_plan_page_init (SuanliPlanPage *self)
                                           gtk_shortcut_new (gtk_shortcut_trigger_parse_string (keys[i].trigger),
                                                             gtk_named_action_new (keys[i].action)));
   gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
-  g_signal_connect_swapped (gtk_recent_manager_get_default (), "changed", G_CALLBACK (update_recent_menu), self);
-  update_recent_menu (self);
+  g_signal_connect_swapped (gtk_recent_manager_get_default (), "changed", G_CALLBACK (_suanli_plan_page_update_recent_menu),
+                            self);
+  _suanli_plan_page_update_recent_menu (self);
 }
 
 GtkWidget *
@@ -1487,4 +397,72 @@ suanli_plan_page_get_editor (SuanliPlanPage *self,
 {
   g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), NULL);
   return suanli_plan_form_get_editor (self->form, field);
+}
+
+/* Opens @file into the workspace's plan (undoable). On error the plan, and the file Save writes,
+ * are left as they were: Save must never write the plan shown over a file that failed to open. */
+gboolean
+suanli_plan_page_load_file (SuanliPlanPage  *self,
+                            GFile           *file,
+                            GError         **error)
+{
+  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), FALSE);
+  return _suanli_plan_page_load_file (self, file, error);
+}
+
+/* Returns: (transfer none) (nullable): the file Save writes, shown under the plan's name. */
+GFile *
+suanli_plan_page_get_file (SuanliPlanPage *self)
+{
+  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), NULL);
+  return self->file;
+}
+
+gboolean
+suanli_plan_page_save_file (SuanliPlanPage  *self,
+                            GFile           *file,
+                            GError         **error)
+{
+  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), FALSE);
+  return _suanli_plan_page_save_file (self, file, error);
+}
+
+/**
+ * suanli_plan_page_export_report:
+ * @file: where the PDF goes
+ *
+ * Writes the plan as it is now as a PDF report on a worker thread, with the pinned plans beside
+ * it and the workspace's trace, if any; a toast says when it is done (with "Open") or why not.
+ * Returns: whether it started (the plan must be valid).
+ */
+gboolean
+suanli_plan_page_export_report (SuanliPlanPage *self,
+                                GFile          *file,
+                                SuanliPaper     paper)
+{
+  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), FALSE);
+  return _suanli_plan_page_export_report (self, file, paper);
+}
+
+/* Whether a report is being written. */
+gboolean
+suanli_plan_page_is_exporting (SuanliPlanPage *self)
+{
+  return self->exporting > 0;
+}
+
+/* Opens the comparison of the pinned plans with the current one. */
+GtkWindow *
+suanli_plan_page_open_compare (SuanliPlanPage *self)
+{
+  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), NULL);
+  return _suanli_plan_page_open_compare (self);
+}
+
+/* Opens "Find configurations". */
+GtkWindow *
+suanli_plan_page_open_search (SuanliPlanPage *self)
+{
+  g_return_val_if_fail (SUANLI_IS_PLAN_PAGE (self), NULL);
+  return _suanli_plan_page_open_search (self);
 }
