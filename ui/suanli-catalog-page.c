@@ -10,77 +10,19 @@
  */
 #include "config.h"
 
-#include <string.h>
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
 #include "suanli-cell-tooltip.h"
-#include "suanli-close-shortcuts.h"
-#include "suanli-catalog-page.h"
-#include "suanli-chart-view.h"
-#include "suanli-compare-view.h"
+#include "suanli-catalog-page-private.h"
 #include "suanli-drop-down-name.h"
-#include "suanli-item-csv.h"
-#include "suanli-plan.h"
-#include "suanli-units.h"
 
 /* The memory facet's thresholds, in the order of its dropdown (marketed GB ≈ GiB for HBM). */
 static const double memory_thresholds_gib[] = { 0, 24, 48, 80, 128 };
 
-struct _SuanliCatalogPage
-{
-  SuanliPage          parent_instance;
-
-  GListModel         *catalog;
-  GListStore         *compare_items;
-  GtkFilterListModel *filter_model;
-  GtkSortListModel   *sort_model;
-  GtkSingleSelection *selection;
-  GtkCustomFilter    *filter;
-  GSettings          *settings;
-  SuanliMemoryUnits   memory_units;
-  SuanliItemKind      kind;
-  char              **search_terms;
-  gboolean            searching;      /* terms given: the whole catalog is searched, not the kind */
-  GPtrArray          *vendors;          /* the vendor dropdown's entries after "All vendors" */
-  GPtrArray          *chart_keys;       /* spec keys in the X and Y dropdowns */
-  GtkFileChooserNative *save_dialog;
-  GtkWindow          *compare_window;
-  gboolean            rebuilding;
-  guint               spinner_timeout;
-
-  /* Template children */
-  GtkListBox         *kind_list;
-  GtkSearchEntry     *search_entry;
-  GtkDropDown        *vendor_dropdown;
-  GtkDropDown        *memory_dropdown;
-  GtkToggleButton    *fp8_toggle;
-  GtkToggleButton    *table_toggle;
-  GtkToggleButton    *chart_toggle;
-  GtkButton          *compare_button;
-  GtkStack           *content_stack;
-  AdwStatusPage      *loading_status;
-  AdwStatusPage      *empty_page;
-  GtkSpinner         *loading_spinner;
-  GtkColumnView      *column_view;
-  GtkBox             *detail_box;
-  GtkToggleButton    *bars_toggle;
-  GtkLabel           *x_label;
-  GtkDropDown        *x_dropdown;
-  GtkDropDown        *y_dropdown;
-  GtkLabel           *size_label;
-  GtkDropDown        *size_dropdown;
-  GtkCheckButton     *log_check;
-  SuanliChartView    *chart_view;
-  GtkLabel           *chart_left_out;
-};
-
 G_DEFINE_FINAL_TYPE (SuanliCatalogPage, suanli_catalog_page, SUANLI_TYPE_PAGE)
 
 static void update_detail (SuanliCatalogPage *self);
-static void show_toast    (SuanliCatalogPage *self,
-                           const char        *message);
-static char *plan_patch    (SuanliItem        *item);
 
 /* ---- filtering ---------------------------------------------------------------------------- */
 
@@ -854,7 +796,7 @@ update_detail (SuanliCatalogPage *self)
   button = gtk_button_new_with_mnemonic (_("_Add to Compare"));
   gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "catalog.add-to-compare");
   gtk_box_append (GTK_BOX (buttons), button);
-  if ((patch = plan_patch (item)) != NULL)
+  if ((patch = _suanli_catalog_plan_patch (item)) != NULL)
     {
       button = gtk_button_new_with_mnemonic (_("_Use in Plan"));
       gtk_widget_add_css_class (button, "suggested-action");
@@ -946,221 +888,6 @@ on_chart_item_activated (SuanliCatalogPage *self,
   suanli_catalog_page_select_item (self, item);
 }
 
-/* ---- use in plan -------------------------------------------------------------------------- */
-
-/* Returns: (transfer full) (nullable): the merge patch that puts @item into a plan, or NULL for
- * items a plan does not name. */
-static char *
-plan_patch (SuanliItem *item)
-{
-  const char * const *tags = suanli_item_get_tags (item);
-  const char *id = suanli_item_get_id (item);
-
-  switch (suanli_item_get_kind (item))
-    {
-    case SUANLI_ITEM_KIND_ACCELERATOR:
-      return g_strdup_printf ("{\"system\": {\"accelerator\": \"%s\", \"cloud_instance\": null}}", id);
-    case SUANLI_ITEM_KIND_CLOUD_INSTANCE:
-      return g_strdup_printf ("{\"system\": {\"cloud_instance\": \"%s\", \"accelerator\": null}}", id);
-    case SUANLI_ITEM_KIND_MODEL:
-      /* A preset replaces the whole model description. */
-      return g_strdup_printf ("{\"model\": {\"preset\": \"%s\", \"parameters\": null, \"active_parameters\": null, "
-                              "\"layers\": null, \"hidden\": null, \"heads\": null, \"kv_heads\": null, "
-                              "\"ffn_hidden\": null, \"vocab\": null, \"experts\": null, \"experts_per_token\": null}}",
-                              id);
-    case SUANLI_ITEM_KIND_LINK:
-      if (g_strv_contains (tags, "scale-up"))
-        return g_strdup_printf ("{\"system\": {\"scale_up\": \"%s\"}}", id);
-      if (g_strv_contains (tags, "scale-out"))
-        return g_strdup_printf ("{\"system\": {\"scale_out\": \"%s\"}}", id);
-      return NULL;
-    default:
-      return NULL;
-    }
-}
-
-/* Puts the selected item into the workspace's plan, where the planner picks it up. */
-static void
-use_in_plan_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
-{
-  SuanliCatalogPage *self = SUANLI_CATALOG_PAGE (widget);
-  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
-  SuanliItem *item = suanli_catalog_page_get_selected_item (self);
-  SuanliPlan *plan;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *patch = NULL;
-  g_autofree char *message = NULL;
-  if (item == NULL || workspace == NULL || (patch = plan_patch (item)) == NULL)
-    return;
-  plan = suanli_workspace_get_plan (workspace);
-  if (!suanli_plan_apply_merge_patch_data (plan, patch, &error))
-    g_critical ("%s", error->message);
-  /* Translators: "H200 SXM is in the plan now". */
-  message = g_strdup_printf (_("“%s” is in the plan now"), suanli_item_get_name (item));
-  show_toast (self, message);
-}
-
-/* ---- compare ------------------------------------------------------------------------------ */
-
-static void
-update_compare_button (SuanliCatalogPage *self)
-{
-  guint n = self->compare_items != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->compare_items)) : 0;
-  g_autofree char *label = g_strdup_printf (_("Compare (%u)"), n);
-
-  gtk_button_set_label (self->compare_button, label);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "catalog.compare", n > 0);
-}
-
-static void
-on_compare_items_changed (SuanliCatalogPage *self)
-{
-  update_compare_button (self);
-}
-
-static void
-add_to_compare_action (GtkWidget  *widget,
-                       const char *action_name,
-                       GVariant   *parameter)
-{
-  SuanliCatalogPage *self = SUANLI_CATALOG_PAGE (widget);
-  SuanliItem *item = suanli_catalog_page_get_selected_item (self);
-  guint position;
-
-  if (item == NULL || self->compare_items == NULL ||
-      g_list_store_find (self->compare_items, item, &position))
-    return;
-  /* The oldest choice makes room when four are already there. */
-  if (g_list_model_get_n_items (G_LIST_MODEL (self->compare_items)) >= SUANLI_COMPARE_MAX_ITEMS)
-    g_list_store_remove (self->compare_items, 0);
-  g_list_store_append (self->compare_items, item);
-}
-
-static void
-clear_compare (GtkButton *button,
-               gpointer   user_data)
-{
-  g_list_store_remove_all (G_LIST_STORE (user_data));
-}
-
-static void
-compare_action (GtkWidget  *widget,
-                const char *action_name,
-                GVariant   *parameter)
-{
-  suanli_catalog_page_open_compare (SUANLI_CATALOG_PAGE (widget));
-}
-
-/* ---- export ------------------------------------------------------------------------------- */
-
-static GPtrArray *
-dup_visible_items (SuanliCatalogPage *self)
-{
-  GListModel *model = G_LIST_MODEL (self->sort_model);
-  GPtrArray *items = g_ptr_array_new_with_free_func (g_object_unref);
-
-  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-    g_ptr_array_add (items, g_list_model_get_item (model, i));
-  return items;
-}
-
-static void
-show_toast (SuanliCatalogPage *self,
-            const char        *message)
-{
-  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
-
-  if (overlay != NULL)
-    adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (message));
-}
-
-static void
-on_save_response (GtkNativeDialog *dialog,
-                  int              response,
-                  gpointer         user_data)
-{
-  SuanliCatalogPage *self = SUANLI_CATALOG_PAGE (user_data);
-  const char *format = g_object_get_data (G_OBJECT (dialog), "format");
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *name = NULL;
-  gboolean ok;
-
-  if (response != GTK_RESPONSE_ACCEPT)
-    return;
-  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-  name = g_file_get_basename (file);
-  if (g_str_equal (format, "csv"))
-    {
-      g_autoptr(GPtrArray) items = dup_visible_items (self);
-      g_autofree char *csv = suanli_items_to_csv (items, self->kind);
-
-      ok = g_file_replace_contents (file, csv, strlen (csv), NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
-                                    NULL, NULL, &error);
-    }
-  else
-    ok = suanli_chart_view_export (self->chart_view, file, &error);
-
-  if (ok)
-    {
-      g_autofree char *message = g_strdup_printf (_("Saved “%s”"), name);
-      show_toast (self, message);
-    }
-  else
-    {
-      g_autofree char *message = g_strdup_printf (_("Cannot save “%s”: %s"), name, error->message);
-      show_toast (self, message);
-    }
-}
-
-static void
-save_as (SuanliCatalogPage *self,
-         const char        *format,
-         const char        *title)
-{
-  g_autofree char *suggested = g_strdup_printf ("suanli-%s.%s", suanli_item_kind_to_nick (self->kind), format);
-  GtkWindow *parent = GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self)));
-
-  if (self->save_dialog != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->save_dialog));
-  g_clear_object (&self->save_dialog);
-  self->save_dialog = gtk_file_chooser_native_new (title, parent, GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"),
-                                                   _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->save_dialog), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->save_dialog), suggested);
-  g_object_set_data (G_OBJECT (self->save_dialog), "format", (gpointer) g_intern_string (format));
-  g_signal_connect (self->save_dialog, "response", G_CALLBACK (on_save_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->save_dialog));
-}
-
-static void
-export_csv_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *parameter)
-{
-  save_as (SUANLI_CATALOG_PAGE (widget), "csv", _("Export Table as CSV"));
-}
-
-static void
-export_chart_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *parameter)
-{
-  const char *format = g_variant_get_string (parameter, NULL);
-
-  save_as (SUANLI_CATALOG_PAGE (widget), g_str_equal (format, "svg") ? "svg" : "png", _("Export Chart"));
-}
-
-static void
-search_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  gtk_widget_grab_focus (GTK_WIDGET (SUANLI_CATALOG_PAGE (widget)->search_entry));
-}
-
 /* ---- settings ----------------------------------------------------------------------------- */
 
 static void
@@ -1212,7 +939,7 @@ suanli_catalog_page_constructed (GObject *object)
 
   g_signal_connect (self->catalog, "items-changed", G_CALLBACK (on_catalog_changed), self);
   if (self->compare_items != NULL)
-    g_signal_connect_swapped (self->compare_items, "items-changed", G_CALLBACK (on_compare_items_changed), self);
+    g_signal_connect_swapped (self->compare_items, "items-changed", G_CALLBACK (_suanli_catalog_page_update_compare), self);
 
   build_kind_list (self);
   {
@@ -1227,7 +954,7 @@ suanli_catalog_page_constructed (GObject *object)
   on_memory_units_changed (self);
   gtk_list_box_select_row (self->kind_list, gtk_list_box_get_row_at_index (self->kind_list, 0));
   show_kind (self, SUANLI_ITEM_KIND_ACCELERATOR);
-  update_compare_button (self);
+  _suanli_catalog_page_update_compare (self);
 }
 
 static void
@@ -1240,11 +967,7 @@ suanli_catalog_page_dispose (GObject *object)
   if (self->compare_items != NULL)
     g_signal_handlers_disconnect_by_data (self->compare_items, self);
   g_clear_handle_id (&self->spinner_timeout, g_source_remove);
-  if (self->save_dialog != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->save_dialog));
-  g_clear_object (&self->save_dialog);
-  if (self->compare_window != NULL)
-    gtk_window_destroy (self->compare_window);
+  _suanli_catalog_page_actions_dispose (self);
   if (self->column_view != NULL)
     gtk_column_view_set_model (self->column_view, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), SUANLI_TYPE_CATALOG_PAGE);
@@ -1314,12 +1037,7 @@ suanli_catalog_page_class_init (SuanliCatalogPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_chart_item_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_chart_left_out);
 
-  gtk_widget_class_install_action (widget_class, "catalog.add-to-compare", NULL, add_to_compare_action);
-  gtk_widget_class_install_action (widget_class, "catalog.compare", NULL, compare_action);
-  gtk_widget_class_install_action (widget_class, "catalog.use-in-plan", NULL, use_in_plan_action);
-  gtk_widget_class_install_action (widget_class, "catalog.export-csv", NULL, export_csv_action);
-  gtk_widget_class_install_action (widget_class, "catalog.export-chart", "s", export_chart_action);
-  gtk_widget_class_install_action (widget_class, "catalog.search", NULL, search_action);
+  _suanli_catalog_page_class_actions_init (widget_class);
 }
 
 static void
@@ -1443,41 +1161,7 @@ suanli_catalog_page_show_chart (SuanliCatalogPage *self,
 GtkWindow *
 suanli_catalog_page_open_compare (SuanliCatalogPage *self)
 {
-  GtkWidget *header, *scrolled, *view, *clear, *box;
-
   g_return_val_if_fail (SUANLI_IS_CATALOG_PAGE (self), NULL);
 
-  if (self->compare_window != NULL)
-    {
-      gtk_window_present (self->compare_window);
-      return self->compare_window;
-    }
-
-  self->compare_window = GTK_WINDOW (adw_window_new ());
-  suanli_close_shortcuts_add (self->compare_window);
-  gtk_window_set_title (self->compare_window, _("Compare"));
-  gtk_window_set_default_size (self->compare_window, 820, 620);
-  gtk_window_set_transient_for (self->compare_window, GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))));
-  gtk_window_set_hide_on_close (self->compare_window, FALSE);
-  g_object_add_weak_pointer (G_OBJECT (self->compare_window), (gpointer *) &self->compare_window);
-
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  header = adw_header_bar_new ();
-  clear = gtk_button_new_with_mnemonic (_("C_lear"));
-  gtk_widget_set_tooltip_text (clear, _("Remove every item from the comparison"));
-  g_signal_connect (clear, "clicked", G_CALLBACK (clear_compare), self->compare_items);
-  adw_header_bar_pack_start (ADW_HEADER_BAR (header), clear);
-  gtk_box_append (GTK_BOX (box), header);
-
-  view = suanli_compare_view_new ();
-  suanli_compare_view_set_memory_units (SUANLI_COMPARE_VIEW (view), self->memory_units);
-  suanli_compare_view_set_items (SUANLI_COMPARE_VIEW (view), G_LIST_MODEL (self->compare_items));
-  scrolled = gtk_scrolled_window_new ();
-  gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), view);
-  gtk_box_append (GTK_BOX (box), scrolled);
-  adw_window_set_content (ADW_WINDOW (self->compare_window), box);
-
-  gtk_window_present (self->compare_window);
-  return self->compare_window;
+  return _suanli_catalog_page_present_compare (self);
 }
