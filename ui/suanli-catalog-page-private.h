@@ -9,6 +9,7 @@
 
 #include <adwaita.h>
 
+#include "suanli-catalog-detail.h"
 #include "suanli-catalog-page.h"
 #include "suanli-chart-view.h"
 #include "suanli-page.h"
@@ -52,7 +53,7 @@ struct _SuanliCatalogPage
   AdwStatusPage      *empty_page;
   GtkSpinner         *loading_spinner;
   GtkColumnView      *column_view;
-  GtkBox             *detail_box;
+  SuanliCatalogDetail *detail_view;
   GtkToggleButton    *bars_toggle;
   GtkLabel           *x_label;
   GtkDropDown        *x_dropdown;
