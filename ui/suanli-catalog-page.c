@@ -10,77 +10,20 @@
  */
 #include "config.h"
 
-#include <string.h>
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
-#include "suanli-cell-tooltip.h"
-#include "suanli-close-shortcuts.h"
-#include "suanli-catalog-page.h"
-#include "suanli-chart-view.h"
-#include "suanli-compare-view.h"
+#include "suanli-catalog-columns.h"
+#include "suanli-catalog-detail.h"
+#include "suanli-catalog-page-private.h"
 #include "suanli-drop-down-name.h"
-#include "suanli-item-csv.h"
-#include "suanli-plan.h"
-#include "suanli-units.h"
 
 /* The memory facet's thresholds, in the order of its dropdown (marketed GB ≈ GiB for HBM). */
 static const double memory_thresholds_gib[] = { 0, 24, 48, 80, 128 };
 
-struct _SuanliCatalogPage
-{
-  SuanliPage          parent_instance;
-
-  GListModel         *catalog;
-  GListStore         *compare_items;
-  GtkFilterListModel *filter_model;
-  GtkSortListModel   *sort_model;
-  GtkSingleSelection *selection;
-  GtkCustomFilter    *filter;
-  GSettings          *settings;
-  SuanliMemoryUnits   memory_units;
-  SuanliItemKind      kind;
-  char              **search_terms;
-  gboolean            searching;      /* terms given: the whole catalog is searched, not the kind */
-  GPtrArray          *vendors;          /* the vendor dropdown's entries after "All vendors" */
-  GPtrArray          *chart_keys;       /* spec keys in the X and Y dropdowns */
-  GtkFileChooserNative *save_dialog;
-  GtkWindow          *compare_window;
-  gboolean            rebuilding;
-  guint               spinner_timeout;
-
-  /* Template children */
-  GtkListBox         *kind_list;
-  GtkSearchEntry     *search_entry;
-  GtkDropDown        *vendor_dropdown;
-  GtkDropDown        *memory_dropdown;
-  GtkToggleButton    *fp8_toggle;
-  GtkToggleButton    *table_toggle;
-  GtkToggleButton    *chart_toggle;
-  GtkButton          *compare_button;
-  GtkStack           *content_stack;
-  AdwStatusPage      *loading_status;
-  AdwStatusPage      *empty_page;
-  GtkSpinner         *loading_spinner;
-  GtkColumnView      *column_view;
-  GtkBox             *detail_box;
-  GtkToggleButton    *bars_toggle;
-  GtkLabel           *x_label;
-  GtkDropDown        *x_dropdown;
-  GtkDropDown        *y_dropdown;
-  GtkLabel           *size_label;
-  GtkDropDown        *size_dropdown;
-  GtkCheckButton     *log_check;
-  SuanliChartView    *chart_view;
-  GtkLabel           *chart_left_out;
-};
-
 G_DEFINE_FINAL_TYPE (SuanliCatalogPage, suanli_catalog_page, SUANLI_TYPE_PAGE)
 
 static void update_detail (SuanliCatalogPage *self);
-static void show_toast    (SuanliCatalogPage *self,
-                           const char        *message);
-static char *plan_patch    (SuanliItem        *item);
 
 /* ---- filtering ---------------------------------------------------------------------------- */
 
@@ -263,297 +206,11 @@ build_kind_list (SuanliCatalogPage *self)
 
 /* ---- the table ---------------------------------------------------------------------------- */
 
-typedef enum {
-  COLUMN_SPEC,
-  COLUMN_FLOPS_PER_WATT,
-  COLUMN_BYTES_PER_FLOP,
-  COLUMN_CLAIMS,
-} ColumnType;
-
-typedef struct
-{
-  ColumnType  type;
-  const char *key;   /* interned spec key for COLUMN_SPEC */
-  const char *unit;  /* the unit its header names, or NULL */
-} Column;
-
-/* A derived accelerator figure: BF16 TFLOP/s per watt, or bytes of memory traffic per FLOP. */
-static gboolean
-derived_value (SuanliItem *item,
-               ColumnType  type,
-               double     *value)
-{
-  double bf16 = 0, other = 0;
-
-  if (!suanli_item_get_spec_value (item, "bf16_tflops", &bf16) || bf16 <= 0)
-    return FALSE;
-  if (type == COLUMN_FLOPS_PER_WATT)
-    {
-      if (!suanli_item_get_spec_value (item, "tdp", &other) || other <= 0)
-        return FALSE;
-      *value = bf16 / other;
-      return TRUE;
-    }
-  if (!suanli_item_get_spec_value (item, "memory_bandwidth", &other))
-    return FALSE;
-  *value = other / bf16;   /* (TB/s) / (TFLOP/s) = bytes per FLOP */
-  return TRUE;
-}
-
-static gboolean
-column_value (SuanliItem   *item,
-              const Column *column,
-              double       *value)
-{
-  switch (column->type)
-    {
-    case COLUMN_SPEC:
-      return suanli_item_get_spec_value (item, column->key, value);
-    case COLUMN_CLAIMS:
-      *value = suanli_item_count_disputed_claims (item);
-      return *value > 0;
-    default:
-      return derived_value (item, column->type, value);
-    }
-}
-
-static char *
-column_text (SuanliCatalogPage *self,
-             SuanliItem        *item,
-             const Column      *column)
-{
-  double value = 0;
-
-  if (!column_value (item, column, &value))
-    {
-      /* "unknown" where the catalog says no source gives the figure; "—" where it has none. */
-      if (column->type == COLUMN_SPEC && suanli_item_find_unknown (item, column->key) != NULL)
-        return g_strdup (_("unknown"));
-      return g_strdup (column->type == COLUMN_CLAIMS ? "" : "—");
-    }
-  switch (column->type)
-    {
-    case COLUMN_SPEC:
-      {
-        const SuanliSpec *spec = suanli_item_find_spec (item, column->key);
-
-        /* The header names the unit; sizes and counts, which scale, keep theirs. */
-        if (g_strcmp0 (spec->unit, column->unit) == 0 && !g_str_equal (spec->unit, "B") &&
-            !g_str_equal (spec->unit, "count") && !g_str_equal (spec->unit, "tokens"))
-          return g_strdup_printf ("%.6g", spec->value);
-        return suanli_format_quantity (spec->value, spec->unit, self->memory_units);
-      }
-    case COLUMN_CLAIMS:
-      return g_strdup_printf ("⚠ %.0f", value);
-    case COLUMN_FLOPS_PER_WATT:
-      return g_strdup_printf ("%.2f", value);
-    case COLUMN_BYTES_PER_FLOP:
-    default:
-      return g_strdup_printf ("%.4f", value);
-    }
-}
-
-static void
-setup_number_cell (GtkSignalListItemFactory *factory,
-                   GtkListItem              *list_item,
-                   gpointer                  user_data)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 1);
-  gtk_widget_add_css_class (label, "numeric");
-  gtk_list_item_set_child (list_item, label);
-}
-
-static void
-bind_number_cell (GtkSignalListItemFactory *factory,
-                  GtkListItem              *list_item,
-                  gpointer                  user_data)
-{
-  SuanliCatalogPage *self = user_data;
-  const Column *column = g_object_get_data (G_OBJECT (factory), "column");
-  SuanliItem *item = gtk_list_item_get_item (list_item);
-  GtkWidget *label = gtk_list_item_get_child (list_item);
-  g_autofree char *text = column_text (self, item, column);
-
-  gtk_label_set_text (GTK_LABEL (label), text);
-  if (column->type == COLUMN_CLAIMS)
-    {
-      gtk_widget_add_css_class (label, "claim-disputed");
-      suanli_cell_set_tooltip (label, *text ? _("The source articles misquote this item") : NULL);
-    }
-  else if (column->type == COLUMN_SPEC)
-    {
-      const SuanliSpec *spec = suanli_item_find_spec (item, column->key);
-      g_autofree char *tooltip = spec != NULL ? g_strdup_printf ("%.15g %s — %s (%s)", spec->value, spec->unit,
-                                                                 spec->source,
-                                                                 suanli_confidence_get_title (spec->confidence))
-                                              : NULL;
-      suanli_cell_set_tooltip (label, tooltip);
-    }
-}
-
-static void
-setup_text_cell (GtkSignalListItemFactory *factory,
-                 GtkListItem              *list_item,
-                 gpointer                  user_data)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_list_item_set_child (list_item, label);
-}
-
-static void
-bind_text_cell (GtkSignalListItemFactory *factory,
-                GtkListItem              *list_item,
-                gpointer                  user_data)
-{
-  SuanliItem *item = gtk_list_item_get_item (list_item);
-  const char *property = g_object_get_data (G_OBJECT (factory), "property");
-  GtkWidget *label = gtk_list_item_get_child (list_item);
-
-  gtk_label_set_text (GTK_LABEL (label), g_str_equal (property, "name") ? suanli_item_get_name (item)
-                                         : g_str_equal (property, "kind") ? suanli_item_kind_get_title (suanli_item_get_kind (item))
-                                         : suanli_item_get_vendor (item));
-}
-
-/* The kind of an item as the sidebar names it, for the Kind column's sorter. */
-static char *
-kind_title_of (SuanliItem *item)
-{
-  return g_strdup (item != NULL ? suanli_item_kind_get_title (suanli_item_get_kind (item)) : "");
-}
-
-/* Items without the value count as the smallest: ranked highest first (the usual way to read a
- * spec column), they come last. GTK 4.8's column sorter does not tell a column which way it sorts,
- * so ascending shows them first. */
-static int
-compare_column (gconstpointer a,
-                gconstpointer b,
-                gpointer      user_data)
-{
-  const Column *column = user_data;
-  double x = 0, y = 0;
-  gboolean has_x = column_value ((SuanliItem *) a, column, &x);
-  gboolean has_y = column_value ((SuanliItem *) b, column, &y);
-
-  if (has_x != has_y)
-    return has_x ? GTK_ORDERING_LARGER : GTK_ORDERING_SMALLER;
-  return x < y ? GTK_ORDERING_SMALLER : x > y ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
-}
-
-static void
-add_text_column (SuanliCatalogPage *self,
-                 const char        *title,
-                 const char        *property,
-                 gboolean           expand)
-{
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-  GtkExpression *expression = g_str_equal (property, "kind")
-    ? gtk_cclosure_expression_new (G_TYPE_STRING, NULL, 0, NULL, G_CALLBACK (kind_title_of), NULL, NULL)
-    : gtk_property_expression_new (SUANLI_TYPE_ITEM, NULL, property);
-  GtkColumnViewColumn *column = gtk_column_view_column_new (title, factory);
-
-  g_object_set_data (G_OBJECT (factory), "property", (gpointer) g_intern_string (property));
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_text_cell), self);
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_text_cell), self);
-  gtk_column_view_column_set_sorter (column, GTK_SORTER (gtk_string_sorter_new (expression)));
-  gtk_column_view_column_set_expand (column, expand);
-  gtk_column_view_column_set_resizable (column, TRUE);
-  if (expand)
-    gtk_column_view_column_set_fixed_width (column, 170);
-  gtk_column_view_append_column (self->column_view, column);
-  g_object_unref (column);
-}
-
-static void
-add_number_column (SuanliCatalogPage *self,
-                   const char        *title,
-                   ColumnType         type,
-                   const char        *key,
-                   const char        *unit)
-{
-  gboolean unit_in_header = unit != NULL && !g_str_equal (unit, "B") && !g_str_equal (unit, "count") &&
-                            !g_str_equal (unit, "tokens") && !g_str_equal (unit, "year");
-  g_autofree char *header = unit_in_header ? g_strdup_printf ("%s %s", title, unit) : g_strdup (title);
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-  GtkColumnViewColumn *column = gtk_column_view_column_new (header, factory);
-  Column *data = g_new0 (Column, 1);
-
-  data->type = type;
-  data->key = key != NULL ? g_intern_string (key) : NULL;
-  data->unit = unit != NULL ? g_intern_string (unit) : NULL;
-  g_object_set_data_full (G_OBJECT (factory), "column", data, g_free);
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_number_cell), self);
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_number_cell), self);
-  gtk_column_view_column_set_sorter (column, GTK_SORTER (gtk_custom_sorter_new (compare_column, data, NULL)));
-  gtk_column_view_column_set_resizable (column, TRUE);
-  gtk_column_view_append_column (self->column_view, column);
-  g_object_unref (column);
-}
-
-static gboolean
-kind_has_spec (SuanliCatalogPage *self,
-               const char        *key)
-{
-  guint n = g_list_model_get_n_items (self->catalog);
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(SuanliItem) item = g_list_model_get_item (self->catalog, i);
-
-      if (suanli_item_get_kind (item) == self->kind && suanli_item_get_spec_value (item, key, NULL))
-        return TRUE;
-    }
-  return FALSE;
-}
-
-/* Columns for the kind shown: name, vendor, each spec some item of the kind has, then for
- * accelerators TFLOP/s per watt and bytes per FLOP, then disputed claims. */
 static void
 rebuild_columns (SuanliCatalogPage *self)
 {
-  GListModel *columns = gtk_column_view_get_columns (self->column_view);
-  const SuanliSpecKey *keys;
-  guint n_keys = 0;
-
-  /* Without a model, adding a column binds no cells: they are made once, when it comes back. */
-  gtk_column_view_set_model (self->column_view, NULL);
-
-  while (g_list_model_get_n_items (columns) > 0)
-    {
-      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, 0);
-      gtk_column_view_remove_column (self->column_view, column);
-    }
-
-  add_text_column (self, _("Name"), "name", TRUE);
-  /* A search covers the whole catalog: its results are of every kind, so no kind's specs. */
-  if (self->searching)
-    {
-      add_text_column (self, _("Kind"), "kind", FALSE);
-      add_text_column (self, _("Vendor"), "vendor", FALSE);
-      add_number_column (self, _("Claims"), COLUMN_CLAIMS, NULL, NULL);
-      if (self->selection != NULL)
-        gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
-      return;
-    }
-  add_text_column (self, _("Vendor"), "vendor", FALSE);
-  keys = suanli_item_kind_get_spec_keys (self->kind, &n_keys);
-  for (guint k = 0; k < n_keys; k++)
-    if (kind_has_spec (self, keys[k].key))
-      add_number_column (self, _(keys[k].title), COLUMN_SPEC, keys[k].key, keys[k].units[0]);
-  if (self->kind == SUANLI_ITEM_KIND_ACCELERATOR)
-    {
-      /* Translators: BF16 TFLOP/s per watt of board power. */
-      add_number_column (self, _("TF/s per W"), COLUMN_FLOPS_PER_WATT, NULL, NULL);
-      /* Translators: memory bandwidth over compute, in bytes per FLOP. */
-      add_number_column (self, _("Bytes/FLOP"), COLUMN_BYTES_PER_FLOP, NULL, NULL);
-    }
-  add_number_column (self, _("Claims"), COLUMN_CLAIMS, NULL, NULL);
-  if (self->selection != NULL)
-    gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  suanli_catalog_columns_rebuild (self->column_view, self->catalog, self->kind, self->searching, self->memory_units,
+                                  self->selection != NULL ? GTK_SELECTION_MODEL (self->selection) : NULL);
 }
 
 /* ---- facets and chart choices for the kind ------------------------------------------------ */
@@ -615,7 +272,7 @@ rebuild_chart_choices (SuanliCatalogPage *self)
   keys = suanli_item_kind_get_spec_keys (self->kind, &n_keys);
   gtk_string_list_append (sizes, _("None"));
   for (guint k = 0; k < n_keys; k++)
-    if (kind_has_spec (self, keys[k].key))
+    if (suanli_catalog_kind_has_spec (self->catalog, self->kind, keys[k].key))
       {
         g_ptr_array_add (self->chart_keys, (gpointer) keys[k].key);
         gtk_string_list_append (titles, _(keys[k].title));
@@ -721,205 +378,13 @@ on_catalog_changed (GListModel *model,
 
 /* ---- the detail pane ---------------------------------------------------------------------- */
 
-static GtkWidget *
-detail_label (const char *text,
-              const char *style_class)
-{
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  if (style_class != NULL)
-    gtk_widget_add_css_class (label, style_class);
-  return label;
-}
-
-static void
-append_specs (SuanliCatalogPage *self,
-              SuanliItem        *item)
-{
-  GtkWidget *grid = gtk_grid_new ();
-
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 18);
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 4);
-  for (guint i = 0; i < suanli_item_get_n_specs (item); i++)
-    {
-      const SuanliSpec *spec = suanli_item_get_spec_at (item, i);
-      const SuanliSpecKey *key = suanli_item_kind_find_spec_key (suanli_item_get_kind (item), spec->key);
-      g_autofree char *value = suanli_format_quantity (spec->value, spec->unit, self->memory_units);
-      g_autofree char *shown = spec->label != NULL ? g_strdup_printf ("%s (%s)", value, spec->label) : g_strdup (value);
-      GtkWidget *source = detail_label (spec->source, "dim-label");
-
-      if (spec->note.en != NULL)
-        {
-          g_autofree char *with_note = g_strdup_printf ("%s — %s", spec->source, suanli_text_get (&spec->note));
-          gtk_label_set_text (GTK_LABEL (source), with_note);
-        }
-      gtk_widget_set_hexpand (source, TRUE);
-      gtk_grid_attach (GTK_GRID (grid), detail_label (_(key->title), "dim-label"), 0, (int) i, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), detail_label (shown, "numeric"), 1, (int) i, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), source, 2, (int) i, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), detail_label (suanli_confidence_get_title (spec->confidence), "caption"),
-                       3, (int) i, 1, 1);
-    }
-  gtk_box_append (self->detail_box, grid);
-}
-
-/* The figures no source confirms, each with why. */
-static void
-append_unknown (SuanliCatalogPage *self,
-                SuanliItem        *item)
-{
-  GtkWidget *grid = gtk_grid_new ();
-
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 18);
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 4);
-  for (guint i = 0; i < suanli_item_get_n_unknown (item); i++)
-    {
-      const SuanliText *note;
-      const char *key = suanli_item_get_unknown_at (item, i, &note);
-      const SuanliSpecKey *spec_key = suanli_item_kind_find_spec_key (suanli_item_get_kind (item), key);
-      GtkWidget *why = detail_label (suanli_text_get (note), "dim-label");
-
-      gtk_widget_set_hexpand (why, TRUE);
-      gtk_grid_attach (GTK_GRID (grid), detail_label (_(spec_key->title), "dim-label"), 0, (int) i, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), detail_label (_("unknown"), NULL), 1, (int) i, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), why, 2, (int) i, 1, 1);
-    }
-  gtk_box_append (self->detail_box, grid);
-}
-
-static void
-append_claims (SuanliCatalogPage *self,
-               SuanliItem        *item)
-{
-  for (guint i = 0; i < suanli_item_get_n_claims (item); i++)
-    {
-      const SuanliClaim *claim = suanli_item_get_claim_at (item, i);
-      gboolean disputed = suanli_verdict_needs_correct_value (claim->verdict);
-      GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-      GtkWidget *icon = gtk_image_new_from_icon_name (disputed ? "dialog-warning-symbolic" : "dialog-information-symbolic");
-      GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-      g_autofree char *value = suanli_format_quantity (claim->value, claim->unit, self->memory_units);
-      g_autofree char *heading = NULL;
-      g_autofree char *quote = g_strdup_printf ("“%s” — %s", claim->quote, claim->seed);
-
-      if (claim->has_correct_value)
-        {
-          g_autofree char *correct = suanli_format_quantity (claim->correct_value, claim->unit, self->memory_units);
-          /* Translators: "1979 TFLOP/s: A sparse figure quoted as dense; right: 989 TFLOP/s". */
-          heading = g_strdup_printf (_("%s: %s; right: %s"), value, suanli_verdict_get_title (claim->verdict), correct);
-        }
-      else
-        heading = g_strdup_printf ("%s: %s", value, suanli_verdict_get_title (claim->verdict));
-
-      gtk_widget_set_valign (icon, GTK_ALIGN_START);
-      if (disputed)
-        gtk_widget_add_css_class (icon, "claim-disputed");
-      gtk_box_append (GTK_BOX (text), detail_label (heading, disputed ? "claim-disputed" : NULL));
-      gtk_box_append (GTK_BOX (text), detail_label (quote, "dim-label"));
-      gtk_box_append (GTK_BOX (text), detail_label (suanli_text_get (&claim->note), NULL));
-      gtk_box_append (GTK_BOX (row), icon);
-      gtk_box_append (GTK_BOX (row), text);
-      gtk_box_append (self->detail_box, row);
-    }
-}
-
 static void
 update_detail (SuanliCatalogPage *self)
 {
-  static const char * const trade_titles[SUANLI_N_TRADES] = { N_("Memory"), N_("Speed"), N_("Accuracy") };
   SuanliItem *item = suanli_catalog_page_get_selected_item (self);
-  GtkWidget *child, *header, *title_box, *buttons, *button;
-  g_autofree char *subtitle = NULL;
-  g_autofree char *patch = NULL;
+  g_autofree char *patch = item != NULL ? _suanli_catalog_plan_patch (item) : NULL;
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->detail_box))) != NULL)
-    gtk_box_remove (self->detail_box, child);
-  if (item == NULL)
-    return;
-
-  header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  title_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  gtk_widget_set_hexpand (title_box, TRUE);
-  gtk_box_append (GTK_BOX (title_box), detail_label (suanli_item_get_name (item), "title-2"));
-  subtitle = suanli_item_get_year (item) != 0
-               ? g_strdup_printf ("%s · %d", suanli_item_get_vendor (item), suanli_item_get_year (item))
-               : g_strdup (suanli_item_get_vendor (item));
-  gtk_box_append (GTK_BOX (title_box), detail_label (subtitle, "dim-label"));
-  gtk_box_append (GTK_BOX (header), title_box);
-  buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_widget_set_valign (buttons, GTK_ALIGN_START);
-  button = gtk_button_new_with_mnemonic (_("_Add to Compare"));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "catalog.add-to-compare");
-  gtk_box_append (GTK_BOX (buttons), button);
-  if ((patch = plan_patch (item)) != NULL)
-    {
-      button = gtk_button_new_with_mnemonic (_("_Use in Plan"));
-      gtk_widget_add_css_class (button, "suggested-action");
-      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "catalog.use-in-plan");
-      gtk_box_append (GTK_BOX (buttons), button);
-    }
-  gtk_box_append (GTK_BOX (header), buttons);
-  gtk_box_append (self->detail_box, header);
-
-  gtk_box_append (self->detail_box, detail_label (suanli_text_get (suanli_item_get_summary (item)), NULL));
-
-  if (suanli_item_get_n_specs (item) > 0)
-    {
-      gtk_box_append (self->detail_box, detail_label (_("Specifications"), "heading"));
-      append_specs (self, item);
-    }
-  if (suanli_item_get_n_unknown (item) > 0)
-    {
-      gtk_box_append (self->detail_box, detail_label (_("Not known"), "heading"));
-      append_unknown (self, item);
-    }
-  if (suanli_item_get_trade (item, SUANLI_TRADE_MEMORY)->en != NULL)
-    {
-      gtk_box_append (self->detail_box, detail_label (_("What it trades"), "heading"));
-      for (guint i = 0; i < SUANLI_N_TRADES; i++)
-        {
-          g_autofree char *line = g_strdup_printf ("%s: %s", _(trade_titles[i]),
-                                                   suanli_text_get (suanli_item_get_trade (item, i)));
-          gtk_box_append (self->detail_box, detail_label (line, NULL));
-        }
-    }
-  if (g_hash_table_size (suanli_item_get_parts (item)) > 0)
-    {
-      GHashTableIter iter;
-      gpointer role, id;
-
-      gtk_box_append (self->detail_box, detail_label (_("Parts"), "heading"));
-      g_hash_table_iter_init (&iter, suanli_item_get_parts (item));
-      while (g_hash_table_iter_next (&iter, &role, &id))
-        {
-          g_autofree char *line = g_strdup_printf ("%s: %s", (const char *) role, (const char *) id);
-          gtk_box_append (self->detail_box, detail_label (line, NULL));
-        }
-    }
-  if (suanli_item_get_n_claims (item) > 0)
-    {
-      gtk_box_append (self->detail_box, detail_label (_("What the source articles say"), "heading"));
-      append_claims (self, item);
-    }
-  for (guint i = 0; i < suanli_item_get_n_links (item); i++)
-    {
-      const char *title, *url;
-
-      suanli_item_get_link_at (item, i, &title, &url);
-      button = gtk_link_button_new_with_label (url, title);
-      gtk_widget_set_halign (button, GTK_ALIGN_START);
-      gtk_box_append (self->detail_box, button);
-    }
-  if (suanli_item_get_no_source (item)->en != NULL)
-    {
-      /* Translators: why an item has no source, e.g. "No source: a general technique…". */
-      g_autofree char *line = g_strdup_printf (_("No source: %s"), suanli_text_get (suanli_item_get_no_source (item)));
-
-      gtk_box_append (self->detail_box, detail_label (line, "dim-label"));
-    }
+  suanli_catalog_detail_show (self->detail_view, item, self->memory_units, patch != NULL);
 }
 
 static void
@@ -944,221 +409,6 @@ on_chart_item_activated (SuanliCatalogPage *self,
                          SuanliItem        *item)
 {
   suanli_catalog_page_select_item (self, item);
-}
-
-/* ---- use in plan -------------------------------------------------------------------------- */
-
-/* Returns: (transfer full) (nullable): the merge patch that puts @item into a plan, or NULL for
- * items a plan does not name. */
-static char *
-plan_patch (SuanliItem *item)
-{
-  const char * const *tags = suanli_item_get_tags (item);
-  const char *id = suanli_item_get_id (item);
-
-  switch (suanli_item_get_kind (item))
-    {
-    case SUANLI_ITEM_KIND_ACCELERATOR:
-      return g_strdup_printf ("{\"system\": {\"accelerator\": \"%s\", \"cloud_instance\": null}}", id);
-    case SUANLI_ITEM_KIND_CLOUD_INSTANCE:
-      return g_strdup_printf ("{\"system\": {\"cloud_instance\": \"%s\", \"accelerator\": null}}", id);
-    case SUANLI_ITEM_KIND_MODEL:
-      /* A preset replaces the whole model description. */
-      return g_strdup_printf ("{\"model\": {\"preset\": \"%s\", \"parameters\": null, \"active_parameters\": null, "
-                              "\"layers\": null, \"hidden\": null, \"heads\": null, \"kv_heads\": null, "
-                              "\"ffn_hidden\": null, \"vocab\": null, \"experts\": null, \"experts_per_token\": null}}",
-                              id);
-    case SUANLI_ITEM_KIND_LINK:
-      if (g_strv_contains (tags, "scale-up"))
-        return g_strdup_printf ("{\"system\": {\"scale_up\": \"%s\"}}", id);
-      if (g_strv_contains (tags, "scale-out"))
-        return g_strdup_printf ("{\"system\": {\"scale_out\": \"%s\"}}", id);
-      return NULL;
-    default:
-      return NULL;
-    }
-}
-
-/* Puts the selected item into the workspace's plan, where the planner picks it up. */
-static void
-use_in_plan_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
-{
-  SuanliCatalogPage *self = SUANLI_CATALOG_PAGE (widget);
-  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
-  SuanliItem *item = suanli_catalog_page_get_selected_item (self);
-  SuanliPlan *plan;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *patch = NULL;
-  g_autofree char *message = NULL;
-  if (item == NULL || workspace == NULL || (patch = plan_patch (item)) == NULL)
-    return;
-  plan = suanli_workspace_get_plan (workspace);
-  if (!suanli_plan_apply_merge_patch_data (plan, patch, &error))
-    g_critical ("%s", error->message);
-  /* Translators: "H200 SXM is in the plan now". */
-  message = g_strdup_printf (_("“%s” is in the plan now"), suanli_item_get_name (item));
-  show_toast (self, message);
-}
-
-/* ---- compare ------------------------------------------------------------------------------ */
-
-static void
-update_compare_button (SuanliCatalogPage *self)
-{
-  guint n = self->compare_items != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->compare_items)) : 0;
-  g_autofree char *label = g_strdup_printf (_("Compare (%u)"), n);
-
-  gtk_button_set_label (self->compare_button, label);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "catalog.compare", n > 0);
-}
-
-static void
-on_compare_items_changed (SuanliCatalogPage *self)
-{
-  update_compare_button (self);
-}
-
-static void
-add_to_compare_action (GtkWidget  *widget,
-                       const char *action_name,
-                       GVariant   *parameter)
-{
-  SuanliCatalogPage *self = SUANLI_CATALOG_PAGE (widget);
-  SuanliItem *item = suanli_catalog_page_get_selected_item (self);
-  guint position;
-
-  if (item == NULL || self->compare_items == NULL ||
-      g_list_store_find (self->compare_items, item, &position))
-    return;
-  /* The oldest choice makes room when four are already there. */
-  if (g_list_model_get_n_items (G_LIST_MODEL (self->compare_items)) >= SUANLI_COMPARE_MAX_ITEMS)
-    g_list_store_remove (self->compare_items, 0);
-  g_list_store_append (self->compare_items, item);
-}
-
-static void
-clear_compare (GtkButton *button,
-               gpointer   user_data)
-{
-  g_list_store_remove_all (G_LIST_STORE (user_data));
-}
-
-static void
-compare_action (GtkWidget  *widget,
-                const char *action_name,
-                GVariant   *parameter)
-{
-  suanli_catalog_page_open_compare (SUANLI_CATALOG_PAGE (widget));
-}
-
-/* ---- export ------------------------------------------------------------------------------- */
-
-static GPtrArray *
-dup_visible_items (SuanliCatalogPage *self)
-{
-  GListModel *model = G_LIST_MODEL (self->sort_model);
-  GPtrArray *items = g_ptr_array_new_with_free_func (g_object_unref);
-
-  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-    g_ptr_array_add (items, g_list_model_get_item (model, i));
-  return items;
-}
-
-static void
-show_toast (SuanliCatalogPage *self,
-            const char        *message)
-{
-  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
-
-  if (overlay != NULL)
-    adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (message));
-}
-
-static void
-on_save_response (GtkNativeDialog *dialog,
-                  int              response,
-                  gpointer         user_data)
-{
-  SuanliCatalogPage *self = SUANLI_CATALOG_PAGE (user_data);
-  const char *format = g_object_get_data (G_OBJECT (dialog), "format");
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *name = NULL;
-  gboolean ok;
-
-  if (response != GTK_RESPONSE_ACCEPT)
-    return;
-  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-  name = g_file_get_basename (file);
-  if (g_str_equal (format, "csv"))
-    {
-      g_autoptr(GPtrArray) items = dup_visible_items (self);
-      g_autofree char *csv = suanli_items_to_csv (items, self->kind);
-
-      ok = g_file_replace_contents (file, csv, strlen (csv), NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
-                                    NULL, NULL, &error);
-    }
-  else
-    ok = suanli_chart_view_export (self->chart_view, file, &error);
-
-  if (ok)
-    {
-      g_autofree char *message = g_strdup_printf (_("Saved “%s”"), name);
-      show_toast (self, message);
-    }
-  else
-    {
-      g_autofree char *message = g_strdup_printf (_("Cannot save “%s”: %s"), name, error->message);
-      show_toast (self, message);
-    }
-}
-
-static void
-save_as (SuanliCatalogPage *self,
-         const char        *format,
-         const char        *title)
-{
-  g_autofree char *suggested = g_strdup_printf ("suanli-%s.%s", suanli_item_kind_to_nick (self->kind), format);
-  GtkWindow *parent = GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self)));
-
-  if (self->save_dialog != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->save_dialog));
-  g_clear_object (&self->save_dialog);
-  self->save_dialog = gtk_file_chooser_native_new (title, parent, GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"),
-                                                   _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->save_dialog), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->save_dialog), suggested);
-  g_object_set_data (G_OBJECT (self->save_dialog), "format", (gpointer) g_intern_string (format));
-  g_signal_connect (self->save_dialog, "response", G_CALLBACK (on_save_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->save_dialog));
-}
-
-static void
-export_csv_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *parameter)
-{
-  save_as (SUANLI_CATALOG_PAGE (widget), "csv", _("Export Table as CSV"));
-}
-
-static void
-export_chart_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *parameter)
-{
-  const char *format = g_variant_get_string (parameter, NULL);
-
-  save_as (SUANLI_CATALOG_PAGE (widget), g_str_equal (format, "svg") ? "svg" : "png", _("Export Chart"));
-}
-
-static void
-search_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  gtk_widget_grab_focus (GTK_WIDGET (SUANLI_CATALOG_PAGE (widget)->search_entry));
 }
 
 /* ---- settings ----------------------------------------------------------------------------- */
@@ -1212,7 +462,7 @@ suanli_catalog_page_constructed (GObject *object)
 
   g_signal_connect (self->catalog, "items-changed", G_CALLBACK (on_catalog_changed), self);
   if (self->compare_items != NULL)
-    g_signal_connect_swapped (self->compare_items, "items-changed", G_CALLBACK (on_compare_items_changed), self);
+    g_signal_connect_swapped (self->compare_items, "items-changed", G_CALLBACK (_suanli_catalog_page_update_compare), self);
 
   build_kind_list (self);
   {
@@ -1227,7 +477,7 @@ suanli_catalog_page_constructed (GObject *object)
   on_memory_units_changed (self);
   gtk_list_box_select_row (self->kind_list, gtk_list_box_get_row_at_index (self->kind_list, 0));
   show_kind (self, SUANLI_ITEM_KIND_ACCELERATOR);
-  update_compare_button (self);
+  _suanli_catalog_page_update_compare (self);
 }
 
 static void
@@ -1240,11 +490,7 @@ suanli_catalog_page_dispose (GObject *object)
   if (self->compare_items != NULL)
     g_signal_handlers_disconnect_by_data (self->compare_items, self);
   g_clear_handle_id (&self->spinner_timeout, g_source_remove);
-  if (self->save_dialog != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->save_dialog));
-  g_clear_object (&self->save_dialog);
-  if (self->compare_window != NULL)
-    gtk_window_destroy (self->compare_window);
+  _suanli_catalog_page_actions_dispose (self);
   if (self->column_view != NULL)
     gtk_column_view_set_model (self->column_view, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), SUANLI_TYPE_CATALOG_PAGE);
@@ -1282,6 +528,7 @@ suanli_catalog_page_class_init (SuanliCatalogPageClass *klass)
   object_class->finalize = suanli_catalog_page_finalize;
 
   g_type_ensure (SUANLI_TYPE_CHART_VIEW);
+  g_type_ensure (SUANLI_TYPE_CATALOG_DETAIL);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/suanli/Suanli/ui/suanli-catalog-page.ui");
   gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, kind_list);
   gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, search_entry);
@@ -1296,7 +543,7 @@ suanli_catalog_page_class_init (SuanliCatalogPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, empty_page);
   gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, loading_spinner);
   gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, column_view);
-  gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, detail_box);
+  gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, detail_view);
   gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, bars_toggle);
   gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, x_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliCatalogPage, x_dropdown);
@@ -1314,12 +561,7 @@ suanli_catalog_page_class_init (SuanliCatalogPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_chart_item_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_chart_left_out);
 
-  gtk_widget_class_install_action (widget_class, "catalog.add-to-compare", NULL, add_to_compare_action);
-  gtk_widget_class_install_action (widget_class, "catalog.compare", NULL, compare_action);
-  gtk_widget_class_install_action (widget_class, "catalog.use-in-plan", NULL, use_in_plan_action);
-  gtk_widget_class_install_action (widget_class, "catalog.export-csv", NULL, export_csv_action);
-  gtk_widget_class_install_action (widget_class, "catalog.export-chart", "s", export_chart_action);
-  gtk_widget_class_install_action (widget_class, "catalog.search", NULL, search_action);
+  _suanli_catalog_page_class_actions_init (widget_class);
 }
 
 static void
@@ -1443,41 +685,7 @@ suanli_catalog_page_show_chart (SuanliCatalogPage *self,
 GtkWindow *
 suanli_catalog_page_open_compare (SuanliCatalogPage *self)
 {
-  GtkWidget *header, *scrolled, *view, *clear, *box;
-
   g_return_val_if_fail (SUANLI_IS_CATALOG_PAGE (self), NULL);
 
-  if (self->compare_window != NULL)
-    {
-      gtk_window_present (self->compare_window);
-      return self->compare_window;
-    }
-
-  self->compare_window = GTK_WINDOW (adw_window_new ());
-  suanli_close_shortcuts_add (self->compare_window);
-  gtk_window_set_title (self->compare_window, _("Compare"));
-  gtk_window_set_default_size (self->compare_window, 820, 620);
-  gtk_window_set_transient_for (self->compare_window, GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))));
-  gtk_window_set_hide_on_close (self->compare_window, FALSE);
-  g_object_add_weak_pointer (G_OBJECT (self->compare_window), (gpointer *) &self->compare_window);
-
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  header = adw_header_bar_new ();
-  clear = gtk_button_new_with_mnemonic (_("C_lear"));
-  gtk_widget_set_tooltip_text (clear, _("Remove every item from the comparison"));
-  g_signal_connect (clear, "clicked", G_CALLBACK (clear_compare), self->compare_items);
-  adw_header_bar_pack_start (ADW_HEADER_BAR (header), clear);
-  gtk_box_append (GTK_BOX (box), header);
-
-  view = suanli_compare_view_new ();
-  suanli_compare_view_set_memory_units (SUANLI_COMPARE_VIEW (view), self->memory_units);
-  suanli_compare_view_set_items (SUANLI_COMPARE_VIEW (view), G_LIST_MODEL (self->compare_items));
-  scrolled = gtk_scrolled_window_new ();
-  gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), view);
-  gtk_box_append (GTK_BOX (box), scrolled);
-  adw_window_set_content (ADW_WINDOW (self->compare_window), box);
-
-  gtk_window_present (self->compare_window);
-  return self->compare_window;
+  return _suanli_catalog_page_present_compare (self);
 }
