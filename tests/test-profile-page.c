@@ -638,7 +638,6 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *state = suanli_test_profile_state_new ();
   g_autofree char *runtime = g_dir_make_tmp ("suanli-profile-runtime-XXXXXX", NULL);
   g_autofree char *sockets = g_build_filename (runtime, "suanli", NULL);
   int status;
@@ -647,7 +646,7 @@ main (int   argc,
   g_setenv ("XDG_RUNTIME_DIR", runtime, TRUE);
   g_setenv ("SUANLI_QUIET", "1", TRUE);
   g_assert_cmpint (suanli_inject_control_start (suanli_test_generator_source (&live_generator), 4 << 20), ==, 0);
-  suanli_test_init_gtk (&argc, &argv);
+  suanli_test_profile_init (&argc, &argv);
   g_test_add ("/profile-page/summary", Fixture, NULL, suanli_test_profile_set_up, test_summary, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/recent", Fixture, NULL, suanli_test_profile_set_up, test_recent, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/bad-file", Fixture, NULL, suanli_test_profile_set_up, test_bad_file, suanli_test_profile_tear_down);
@@ -659,9 +658,8 @@ main (int   argc,
   g_test_add ("/profile-page/ranks", Fixture, NULL, suanli_test_profile_set_up, test_ranks, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/live", Fixture, NULL, suanli_test_profile_set_up, test_live, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/screenshots", Fixture, NULL, suanli_test_profile_set_up, test_screenshots, suanli_test_profile_tear_down);
-  status = g_test_run ();
+  status = suanli_test_profile_run ();
   suanli_inject_control_stop ();
-  suanli_test_profile_state_remove (state);
   g_rmdir (sockets);
   g_rmdir (runtime);
   return status;

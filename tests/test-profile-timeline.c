@@ -321,10 +321,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *state = suanli_test_profile_state_new ();
-  int status;
-
-  suanli_test_init_gtk (&argc, &argv);
+  suanli_test_profile_init (&argc, &argv);
   g_test_add ("/profile-page/zoom-and-pan", Fixture, NULL, suanli_test_profile_set_up, test_zoom_and_pan, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/select", Fixture, NULL, suanli_test_profile_set_up, test_select, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/spike-visible", Fixture, NULL, suanli_test_profile_set_up, test_spike_visible, suanli_test_profile_tear_down);
@@ -333,7 +330,5 @@ main (int   argc,
   g_test_add ("/profile-page/pin", Fixture, NULL, suanli_test_profile_set_up, test_pin, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/keyboard", Fixture, NULL, suanli_test_profile_set_up, test_keyboard, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/search", Fixture, NULL, suanli_test_profile_set_up, test_search, suanli_test_profile_tear_down);
-  status = g_test_run ();
-  suanli_test_profile_state_remove (state);
-  return status;
+  return suanli_test_profile_run ();
 }

@@ -412,16 +412,11 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *state = suanli_test_profile_state_new ();
-  int status;
-
-  suanli_test_init_gtk (&argc, &argv);
+  suanli_test_profile_init (&argc, &argv);
   g_test_add ("/profile-page/flame-graph", Fixture, NULL, suanli_test_profile_set_up, test_flame_graph, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/tables", Fixture, NULL, suanli_test_profile_set_up, test_tables, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/against-plan", Fixture, NULL, suanli_test_profile_set_up, test_against_plan, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/flame-diff", Fixture, NULL, suanli_test_profile_set_up, test_flame_diff, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/whatif", Fixture, NULL, suanli_test_profile_set_up, test_whatif, suanli_test_profile_tear_down);
-  status = g_test_run ();
-  suanli_test_profile_state_remove (state);
-  return status;
+  return suanli_test_profile_run ();
 }

@@ -409,17 +409,8 @@ test_faults (void)
 static void
 test_every_prefix (void)
 {
-  gsize length = sizeof suanli_test_kineto_trace - 1;
-
-  for (gsize cut = 0; cut <= length; cut++)
-    {
-      g_autoptr(SuanliTestImport) imported = suanli_test_import_bytes (suanli_test_kineto_trace, cut);
-
-      if (imported->ok)
-        g_assert_cmpuint (suanli_trace_get_n_slices (imported->trace), <=, 7);
-      else
-        g_assert_nonnull (imported->error);
-    }
+  suanli_test_import_every_prefix (suanli_import_chrome, "test.json", suanli_test_kineto_trace,
+                                   sizeof suanli_test_kineto_trace - 1, 7);
 }
 
 int

@@ -95,3 +95,21 @@ suanli_test_import_folded (const char *text,
 {
   return suanli_test_import_with (suanli_import_stream, "test.folded", text, length);
 }
+
+void
+suanli_test_import_every_prefix (SuanliTestImportFunc import,
+                                 const char          *name,
+                                 const char          *text,
+                                 gsize                length,
+                                 guint                max_slices)
+{
+  for (gsize cut = 0; cut <= length; cut++)
+    {
+      g_autoptr(SuanliTestImport) imported = suanli_test_import_with (import, name, text, cut);
+
+      if (imported->ok)
+        g_assert_cmpuint (suanli_trace_get_n_slices (imported->trace), <=, max_slices);
+      else
+        g_assert_nonnull (imported->error);
+    }
+}

@@ -54,3 +54,10 @@ const char  *suanli_test_slice_name   (SuanliTrace    *trace,
 /* Whether a warning of @trace contains @part. */
 gboolean     suanli_test_has_warning  (SuanliTrace    *trace,
                                        const char     *part);
+/* Every prefix of the @length bytes of @text imports or fails cleanly: no crash, no leak (the
+ * sanitizer build runs this too), and what it keeps, never more than @max_slices slices. */
+void         suanli_test_import_every_prefix (SuanliTestImportFunc import,
+                                              const char          *name,
+                                              const char          *text,
+                                              gsize                length,
+                                              guint                max_slices);

@@ -11,24 +11,29 @@
 #include "suanli-test-support.h"
 #include "suanli-timeline-painter.h"
 
-char *
-suanli_test_profile_state_new (void)
-{
-  char *state = g_dir_make_tmp ("suanli-profile-state-XXXXXX", NULL);
-
-  g_setenv ("XDG_STATE_HOME", state, TRUE);
-  return state;
-}
+static char *state;
 
 void
-suanli_test_profile_state_remove (const char *state)
+suanli_test_profile_init (int    *argc,
+                          char ***argv)
 {
+  state = g_dir_make_tmp ("suanli-profile-state-XXXXXX", NULL);
+  g_setenv ("XDG_STATE_HOME", state, TRUE);
+  suanli_test_init_gtk (argc, argv);
+}
+
+int
+suanli_test_profile_run (void)
+{
+  int status = g_test_run ();
   g_autofree char *autosave = g_build_filename (state, "suanli", "autosave.suanli-plan", NULL);
   g_autofree char *folder = g_build_filename (state, "suanli", NULL);
 
   g_unlink (autosave);
   g_rmdir (folder);
   g_rmdir (state);
+  g_clear_pointer (&state, g_free);
+  return status;
 }
 
 gboolean

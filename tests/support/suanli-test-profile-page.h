@@ -30,10 +30,11 @@ typedef struct
 } SuanliTestProfileFixture;
 
 /* The planner autosaves its plan; the plans these tests set must not reach the other tests'
- * windows (or their screenshots), so each program keeps its state in a folder of its own:
- * made and set as XDG_STATE_HOME by the first, removed by the second. */
-char                  *suanli_test_profile_state_new      (void);
-void                   suanli_test_profile_state_remove   (const char               *state);
+ * windows (or their screenshots), so each program keeps its state in a folder of its own, made
+ * (and set as XDG_STATE_HOME) before GTK starts, and removed when the tests have run. */
+void                   suanli_test_profile_init           (int                      *argc,
+                                                           char                   ***argv);
+int                    suanli_test_profile_run            (void);
 
 /* A window on the profiler page, the tests' Kineto trace loaded. */
 void                   suanli_test_profile_set_up         (SuanliTestProfileFixture *fixture,
