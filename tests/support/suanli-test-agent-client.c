@@ -14,6 +14,7 @@
 #include "suanli-agent-protocol.h"
 #include "suanli-remote-capture.h"
 #include "suanli-test-agent-client.h"
+#include "suanli-test-wait.h"
 
 static char *runtime_dir;
 
@@ -317,4 +318,19 @@ gboolean
 suanli_test_has_exited (gpointer process)
 {
   return g_subprocess_get_identifier (process) == NULL;
+}
+
+char *
+suanli_test_agent_refusal (GSubprocess *agent)
+{
+  g_autoptr(GDataInputStream) errors = NULL;
+  gsize length = 0;
+  char *said;
+
+  suanli_test_await (suanli_test_has_exited, agent);
+  g_assert_false (g_subprocess_get_successful (agent));
+  errors = g_data_input_stream_new (g_subprocess_get_stderr_pipe (agent));
+  said = g_data_input_stream_read_upto (errors, "", 0, &length, NULL, NULL);
+  g_test_message ("%s", said);
+  return said;
 }

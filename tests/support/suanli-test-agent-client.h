@@ -95,4 +95,8 @@ void         suanli_test_serve_no_jobs    (SoupServer          *server,
                                            GHashTable          *query,
                                            gpointer             data);
 
+/* Waits for @agent, started with its stderr piped, to exit unsuccessfully; returns what it said
+ * there (also given to g_test_message). */
+char        *suanli_test_agent_refusal    (GSubprocess         *agent);
+
 G_END_DECLS
