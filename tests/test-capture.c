@@ -11,6 +11,7 @@
 #include "suanli-capture-decoder.h"
 #include "suanli-import.h"
 #include "suanli-test-capture.h"
+#include "suanli-test-import.h"
 #include "suanli-trace-format.h"
 
 #define PID        4242
@@ -232,18 +233,6 @@ name_at (SuanliTrace *trace,
   return suanli_trace_get_string (trace, g_array_index (track->slices, SuanliSlice, index).name);
 }
 
-static gboolean
-has_warning (SuanliTrace *trace,
-             const char  *part)
-{
-  GPtrArray *warnings = suanli_trace_get_warnings (trace);
-
-  for (guint i = 0; i < warnings->len; i++)
-    if (strstr (g_ptr_array_index (warnings, i), part) != NULL)
-      return TRUE;
-  return FALSE;
-}
-
 /* Feeds @length bytes of @stream in pieces of @piece, then finishes. */
 static SuanliTrace *
 decode (const guint8 *data,
@@ -339,7 +328,7 @@ check_round_trip (SuanliTrace *trace)
   g_assert_cmpint (suanli_trace_get_group (trace, 0)->rank, ==, 3);
   g_assert_cmpint (suanli_trace_get_group (trace, 0)->world_size, ==, 8);
   g_assert_cmpstr (suanli_trace_get_string (trace, suanli_trace_ensure_process (trace, 1)->name), ==, "NVIDIA H200");
-  g_assert_true (has_warning (trace, "12 records were dropped"));
+  g_assert_true (suanli_test_has_warning (trace, "12 records were dropped"));
 }
 
 static void
@@ -353,7 +342,7 @@ test_round_trip (void)
   g_assert_no_error (error);
   g_assert_nonnull (whole);
   check_round_trip (whole);
-  g_assert_false (has_warning (whole, "cut off"));
+  g_assert_false (suanli_test_has_warning (whole, "cut off"));
 
   /* A byte at a time, as a slow socket would bring it: the same trace. */
   bytewise = decode (stream->bytes->data, stream->bytes->len, 1, &error);
@@ -416,7 +405,7 @@ test_every_truncation (void)
           g_assert_cmpuint (suanli_trace_get_n_slices (trace), ==, suanli_trace_get_n_slices (expected));
         }
       if (length >= header_end && !between)
-        g_assert_true (has_warning (trace, "ends inside a record"));
+        g_assert_true (suanli_test_has_warning (trace, "ends inside a record"));
     }
 }
 
@@ -525,7 +514,7 @@ test_drops_counted_once (void)
       g_assert_no_error (error);
       g_assert_cmpuint (suanli_capture_decoder_get_dropped (decoder), ==, cases[c].total);
       for (guint i = 0; i < G_N_ELEMENTS (cases[c].said) && cases[c].said[i] != NULL; i++, n_said++)
-        g_assert_true (has_warning (trace, cases[c].said[i]));
+        g_assert_true (suanli_test_has_warning (trace, cases[c].said[i]));
       g_assert_cmpuint (suanli_trace_get_warnings (trace)->len, ==, n_said + !cases[c].ends);
     }
 }
@@ -578,8 +567,8 @@ test_graph_node_and_old_header (void)
   g_assert_cmpstr (suanli_test_find_string_arg (trace, &g_array_index (stream->slices, SuanliSlice, 1), "Call stack"), ==,
                    "main (train)\n_ZN5torch6launchEv (libtorch_cuda.so)");
   g_assert_cmpint (suanli_trace_get_group (trace, 0)->capture, ==, SUANLI_GROUP_CAPTURED_FROM_START);
-  g_assert_true (has_warning (trace, "Captured from START (attached to a running job: earlier work is not in it)"));
-  g_assert_true (has_warning (trace, "2 records with times no clock gives were left out"));
+  g_assert_true (suanli_test_has_warning (trace, "Captured from START (attached to a running job: earlier work is not in it)"));
+  g_assert_true (suanli_test_has_warning (trace, "2 records with times no clock gives were left out"));
 }
 
 int

@@ -1,7 +1,8 @@
 /* fake-cupti.h — a TEST DOUBLE of CUDA 13's libcupti.so.13, and the "GPU work" it reports
  *
- * tests/standins/fake-libcupti.c builds as libcupti.so.13 (soname and all), so the injection library finds
- * and loads it as it would NVIDIA's: already loaded in the job, or through SUANLI_CUPTI_PATH. It
+ * tests/standins/fake-libcupti.c (with fake-libcupti-buffers.c and fake-libcupti-subscriber.c) builds
+ * as libcupti.so.13 (soname and all), so the injection library finds and loads it as it would
+ * NVIDIA's: already loaded in the job, or through SUANLI_CUPTI_PATH. It
  * implements the CUPTI calls of cupti.h that the library and Kineto make, with CUPTI's documented
  * semantics (one subscriber at a time; one pair of buffer callbacks for the whole process, the last
  * registration winning; records written into the client's buffers 8-byte aligned, full buffers

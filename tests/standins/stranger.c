@@ -1,4 +1,4 @@
-/* stranger.c — another user of the node, for test-agent: listens where a workbench may look for
+/* stranger.c — another user of the node, for test-agent-attacks: listens where a workbench may look for
  * an agent and either relays every connection to the real agent or redirects every request to it
  *
  *   stranger relay|redirect LISTEN-IP LISTEN-PORT AGENT-IP AGENT-PORT
