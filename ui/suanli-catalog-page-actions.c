@@ -16,8 +16,8 @@
 #include <glib/gi18n.h>
 
 #include "suanli-catalog-page-private.h"
-#include "suanli-close-shortcuts.h"
 #include "suanli-compare-view.h"
+#include "suanli-compare-window.h"
 #include "suanli-item-csv.h"
 #include "suanli-plan.h"
 #include "suanli-workspace.h"
@@ -131,7 +131,7 @@ clear_compare (GtkButton *button,
 GtkWindow *
 _suanli_catalog_page_present_compare (SuanliCatalogPage *self)
 {
-  GtkWidget *header, *scrolled, *view, *clear, *box;
+  GtkWidget *view, *clear;
 
   if (self->compare_window != NULL)
     {
@@ -139,30 +139,13 @@ _suanli_catalog_page_present_compare (SuanliCatalogPage *self)
       return self->compare_window;
     }
 
-  self->compare_window = GTK_WINDOW (adw_window_new ());
-  suanli_close_shortcuts_add (self->compare_window);
-  gtk_window_set_title (self->compare_window, _("Compare"));
-  gtk_window_set_default_size (self->compare_window, 820, 620);
-  gtk_window_set_transient_for (self->compare_window, GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))));
-  gtk_window_set_hide_on_close (self->compare_window, FALSE);
-  g_object_add_weak_pointer (G_OBJECT (self->compare_window), (gpointer *) &self->compare_window);
-
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  header = adw_header_bar_new ();
   clear = gtk_button_new_with_mnemonic (_("C_lear"));
   gtk_widget_set_tooltip_text (clear, _("Remove every item from the comparison"));
   g_signal_connect (clear, "clicked", G_CALLBACK (clear_compare), self->compare_items);
-  adw_header_bar_pack_start (ADW_HEADER_BAR (header), clear);
-  gtk_box_append (GTK_BOX (box), header);
-
   view = suanli_compare_view_new ();
   suanli_compare_view_set_memory_units (SUANLI_COMPARE_VIEW (view), self->memory_units);
   suanli_compare_view_set_items (SUANLI_COMPARE_VIEW (view), G_LIST_MODEL (self->compare_items));
-  scrolled = gtk_scrolled_window_new ();
-  gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), view);
-  gtk_box_append (GTK_BOX (box), scrolled);
-  adw_window_set_content (ADW_WINDOW (self->compare_window), box);
+  suanli_compare_window_new (GTK_WIDGET (self), &self->compare_window, _("Compare"), 820, 620, clear, view);
 
   gtk_window_present (self->compare_window);
   return self->compare_window;

@@ -17,7 +17,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
-#include "suanli-close-shortcuts.h"
+#include "suanli-compare-window.h"
 #include "suanli-plan-name.h"
 #include "suanli-plan-page-private.h"
 #include "suanli-recent-menu.h"
@@ -568,17 +568,10 @@ _suanli_plan_page_open_compare (SuanliPlanPage *self)
     ROW_TEXT, ROW_LOWER_BETTER, ROW_LOWER_BETTER, ROW_LOWER_BETTER, ROW_HIGHER_BETTER, ROW_LOWER_BETTER,
     ROW_HIGHER_BETTER, ROW_LOWER_BETTER, ROW_LOWER_BETTER,
   };
-  GtkWidget *grid, *box, *scrolled;
+  GtkWidget *grid;
 
   if (self->compare_window != NULL)
     gtk_window_destroy (self->compare_window);
-  self->compare_window = GTK_WINDOW (adw_window_new ());
-  suanli_close_shortcuts_add (self->compare_window);
-  g_object_add_weak_pointer (G_OBJECT (self->compare_window), (gpointer *) &self->compare_window);
-  gtk_window_set_title (self->compare_window, _("Compare Plans"));
-  gtk_window_set_default_size (self->compare_window, 860, 460);
-  gtk_window_set_transient_for (self->compare_window, GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))));
-
   grid = gtk_grid_new ();
   gtk_grid_set_column_spacing (GTK_GRID (grid), 24);
   gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
@@ -625,13 +618,7 @@ _suanli_plan_page_open_compare (SuanliPlanPage *self)
         }
     }
 
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_box_append (GTK_BOX (box), adw_header_bar_new ());
-  scrolled = gtk_scrolled_window_new ();
-  gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), grid);
-  gtk_box_append (GTK_BOX (box), scrolled);
-  adw_window_set_content (ADW_WINDOW (self->compare_window), box);
+  suanli_compare_window_new (GTK_WIDGET (self), &self->compare_window, _("Compare Plans"), 860, 460, NULL, grid);
   gtk_window_present (self->compare_window);
   return self->compare_window;
 }
