@@ -1,6 +1,10 @@
 /* suanli-analysis-steps.c — training steps: each ProfilerStep#N annotation with the GPU work of its
  * file (rank) inside it
  *
+ * A step's time is its period (docs/trace-analysis.md, "The step"): from its start to the next
+ * step's start in its file; the last step's until every step's CPU span and the GPU work launched in
+ * them have ended. What If's replay (profiler/whatif/suanli-replay-graph.c) counts steps the same way.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -104,12 +108,79 @@ compare_steps (gconstpointer a,
   return (x->start > y->start) - (x->start < y->start);
 }
 
+/* The step of @steps[@first … @first + @count − 1] (sorted by start) whose CPU span holds @time, or -1. */
+static gint64
+step_holding (GArray *steps,
+              guint   first,
+              guint   count,
+              gint64  time)
+{
+  guint low = first, high = first + count;
+  SuanliStepStats *step;
+
+  while (low < high)
+    {
+      guint middle = (low + high) / 2;
+
+      if (g_array_index (steps, SuanliStepStats, middle).start <= time)
+        low = middle + 1;
+      else
+        high = middle;
+    }
+  if (low == first)
+    return -1;
+  step = &g_array_index (steps, SuanliStepStats, low - 1);
+  return time < step->start + step->cpu_ns || (time == step->start && step->cpu_ns == 0) ? (gint64) low - 1 : -1;
+}
+
+/* Each of @group's steps (@steps[@first …], @count of them) given its period: to the next step's
+ * start; the last to when every step's CPU span and the GPU work launched in them have ended. */
+static void
+set_periods (SuanliTrace *trace,
+             guint32    **launches,
+             guint        group,
+             GArray      *steps,
+             guint        first,
+             guint        count)
+{
+  g_autoptr(SuanliClassifier) classifier = suanli_classifier_new (trace);
+  gint64 finish = G_MININT64;
+
+  for (guint i = first; i < first + count; i++)
+    finish = MAX (finish, g_array_index (steps, SuanliStepStats, i).start + g_array_index (steps, SuanliStepStats, i).cpu_ns);
+  for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
+    {
+      SuanliTrack *track = suanli_trace_get_track (trace, t);
+
+      if (track->kind != SUANLI_TRACK_GPU_STREAM || track->group != group)
+        continue;
+      for (guint s = 0; s < track->slices->len; s++)
+        {
+          SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
+          gint64 launched = suanli_analysis_launch_time (trace, launches, t, s);
+
+          if (slice->start + slice->duration <= finish || suanli_classifier_work (classifier, slice) == SUANLI_GPU_WORK_NONE)
+            continue;
+          if (step_holding (steps, first, count, launched != G_MININT64 ? launched : slice->start) >= 0)
+            finish = slice->start + slice->duration;
+        }
+    }
+  for (guint i = first; i < first + count; i++)
+    {
+      SuanliStepStats *step = &g_array_index (steps, SuanliStepStats, i);
+      gint64 next = i + 1 < first + count ? g_array_index (steps, SuanliStepStats, i + 1).start : finish;
+
+      step->duration_ns = MAX (next - step->start, 0);
+    }
+}
+
 /* Returns: (transfer full): SuanliStepStats for each ProfilerStep#N slice on a CPU thread, by file
- * then time. */
+ * then time, each with its period and the GPU work in it. */
 GArray *
 suanli_analysis_steps (SuanliTrace *trace)
 {
   GArray *result = g_array_new (FALSE, TRUE, sizeof (SuanliStepStats));
+  guint32 **launches;
 
   for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
     {
@@ -123,7 +194,7 @@ suanli_analysis_steps (SuanliTrace *trace)
           gint64 number = step_number (suanli_trace_get_string (trace, slice->name));
           SuanliGroup *group = suanli_trace_get_group (trace, track->group);
           SuanliStepStats step = { track->group, group != NULL ? group->rank : -1, number, slice->start,
-                                   slice->duration, 0, 0, 0, 0 };
+                                   slice->duration, slice->duration, 0, 0, 0, 0 };
 
           if (number >= 0)
             g_array_append_val (result, step);
@@ -132,11 +203,17 @@ suanli_analysis_steps (SuanliTrace *trace)
   g_array_sort (result, compare_steps);
 
   /* GPU work per group, gathered once for all of the group's steps. */
+  launches = suanli_analysis_launch_table (trace);
   for (guint i = 0; i < result->len;)
     {
       guint group = g_array_index (result, SuanliStepStats, i).group;
       g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (gint64));
       GArray **lists = group_work (trace, group, starts);
+      guint count = 0;
+
+      while (i + count < result->len && g_array_index (result, SuanliStepStats, i + count).group == group)
+        count++;
+      set_periods (trace, launches, group, result, i, count);
 
       g_array_sort (starts, suanli_compare_int64);
       for (; i < result->len && g_array_index (result, SuanliStepStats, i).group == group; i++)
@@ -153,10 +230,28 @@ suanli_analysis_steps (SuanliTrace *trace)
         g_array_unref (lists[k]);
       g_free (lists);
     }
+  suanli_analysis_launch_table_free (trace, launches);
   return result;
 }
 
-/* The median duration of @steps (SuanliStepStats, of every file); -1 when there are none. */
+/* The step time of @steps (SuanliStepStats, of every file): the mean of their periods, which is
+ * the steps' time divided by their count (docs/trace-analysis.md, "The step"); -1 when there are
+ * none. */
+gint64
+suanli_analysis_step_time (GArray *steps)
+{
+  gint64 total = 0;
+
+  if (steps->len == 0)
+    return -1;
+  for (guint i = 0; i < steps->len; i++)
+    total += g_array_index (steps, SuanliStepStats, i).duration_ns;
+  return total / (gint64) steps->len;
+}
+
+/* The median of @steps' CPU spans (SuanliStepStats, of every file), the ProfilerStep#N annotations'
+ * own lengths: the ranks are compared by it, as a rank that works longer in a step shows there
+ * while collectives give every rank the same period; -1 when there are none. */
 gint64
 suanli_analysis_median_step (GArray *steps)
 {
@@ -165,7 +260,7 @@ suanli_analysis_median_step (GArray *steps)
   if (steps->len == 0)
     return -1;
   for (guint i = 0; i < steps->len; i++)
-    g_array_append_val (durations, g_array_index (steps, SuanliStepStats, i).duration_ns);
+    g_array_append_val (durations, g_array_index (steps, SuanliStepStats, i).cpu_ns);
   g_array_sort (durations, suanli_compare_int64);
   return g_array_index (durations, gint64, durations->len / 2);
 }
