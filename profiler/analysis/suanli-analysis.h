@@ -192,11 +192,12 @@ typedef struct
 } SuanliMemoryPeak;
 
 /* Floating-point operations that PyTorch's profiler counted (with_flops=True: matrix products and
- * convolutions carry a "flops" argument). */
+ * convolutions carry a "flops" argument), or that the inputs' shapes give (record_shapes=True). */
 typedef struct
 {
   double  flops;           /* summed over the outermost operators that carry one */
   guint64 operators;       /* how many did */
+  guint64 from_shapes;     /* of them, those counted from their inputs' shapes (record_shapes=True) */
   gint64  first_ns;        /* the first such operator's start */
   gint64  last_ns;         /* the last one's end */
 } SuanliFlopCount;

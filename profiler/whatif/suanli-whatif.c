@@ -36,6 +36,7 @@ struct _SuanliWhatif
   GArray              *kernels;     /* of SuanliWhatifKernel */
   SuanliTrace         *projected;
   GPtrArray           *notes;
+  char                *mfu_unknown; /* why the projected MFU is not known (nor Plan with This offered), or NULL */
 };
 
 /* How far below its name's factor a kernel's must be to count as made faster under an operator
@@ -879,19 +880,36 @@ state_mfu (Projection *p)
   suanli_analysis_flops (p->trace, &flop_count);
   if (!(flop_count.flops > 0))
     {
-      note (p->self, g_strdup (_("The trace records no FLOPs (PyTorch's with_flops=True): MFU is not known.")));
+      p->self->mfu_unknown = g_strdup (_("The trace records no FLOPs (PyTorch's with_flops=True), nor the input shapes "
+                                         "of matrix products, convolutions or attention to count them from "
+                                         "(record_shapes=True): MFU is not known."));
+      note (p->self, g_strdup (p->self->mfu_unknown));
       return;
     }
+  if (flop_count.from_shapes > 0)
+    note (p->self, g_strdup_printf (_("FLOPs of %llu operators counted from their input shapes (record_shapes=True): "
+                                      "matrix products, convolutions (their output taken as large as their input) "
+                                      "and attention."),
+                                    (unsigned long long) flop_count.from_shapes));
   figures->flops = flop_count.flops / files / p->n_steps;
   if (measured_peak > 0 && figures->measured_ns > 0)
     figures->measured_mfu = figures->flops / (figures->measured_ns * 1e-9 * measured_peak);
   if (target_peak > 0 && figures->projected_ns > 0)
     figures->projected_mfu = figures->flops / (figures->projected_ns * 1e-9 * target_peak);
+  if (figures->projected_mfu > 1)
+    p->self->mfu_unknown = g_strdup (_("The projected MFU is above one: the trace's FLOPs or its step are not what "
+                                       "they seem."));
   if (files > 1)
     note (p->self, g_strdup_printf (_("FLOPs are those of all %.0f files, divided evenly among them."), files));
   if (measured_peak <= 0 || target_peak <= 0)
-    note (p->self, g_strdup_printf (_("No dense BF16 peak for %s: its MFU is not known."),
-                                    measured_peak <= 0 ? options->measured.name : options->target.name));
+    {
+      g_autofree char *why = g_strdup_printf (_("No dense BF16 peak for %s: its MFU is not known."),
+                                              measured_peak <= 0 ? options->measured.name : options->target.name);
+
+      if (target_peak <= 0)
+        p->self->mfu_unknown = g_strdup (why);
+      note (p->self, g_steal_pointer (&why));
+    }
   else
     note (p->self, g_strdup (_("MFU is stated against each system's dense BF16 peak.")));
 }
@@ -1076,6 +1094,7 @@ suanli_whatif_free (SuanliWhatif *self)
   g_clear_object (&self->projected);
   g_clear_pointer (&self->kernels, g_array_unref);
   g_clear_pointer (&self->notes, g_ptr_array_unref);
+  g_free (self->mfu_unknown);
   g_free (self);
 }
 
@@ -1111,4 +1130,12 @@ GPtrArray *
 suanli_whatif_get_notes (SuanliWhatif *self)
 {
   return self->notes;
+}
+
+/* Returns: (nullable): why the projected MFU is not known, and so a plan cannot start from it (for
+ * the What If view's "Plan with This"); NULL when it is known. */
+const char *
+suanli_whatif_get_mfu_unknown (SuanliWhatif *self)
+{
+  return self->mfu_unknown;
 }
