@@ -37,18 +37,20 @@ step_number (const char *name)
   return number;
 }
 
-/* Per group, the merged intervals of its kernels, all its work and its communication kernels. */
-enum { KERNELS, BUSY, COMMUNICATION, N_LISTS };
+/* Per group, the merged intervals of its kernels, all its work and its communication kernels; and
+ * (LAUNCHED) each piece of its work as { when it was launched (its start without a launch), its end }. */
+enum { KERNELS, BUSY, COMMUNICATION, N_LISTS, LAUNCHED = N_LISTS, N_GATHERED };
 
 static GArray **
 group_work (SuanliTrace *trace,
+            guint32    **launches,
             guint        group,
             GArray      *starts)
 {
-  GArray **lists = g_new0 (GArray *, N_LISTS);
+  GArray **lists = g_new0 (GArray *, N_GATHERED);
   g_autoptr(SuanliClassifier) classifier = suanli_classifier_new (trace);
 
-  for (guint k = 0; k < N_LISTS; k++)
+  for (guint k = 0; k < N_GATHERED; k++)
     lists[k] = g_array_new (FALSE, FALSE, sizeof (SuanliInterval));
   for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
     {
@@ -62,8 +64,13 @@ group_work (SuanliTrace *trace,
           SuanliGpuWork kind = suanli_classifier_work (classifier, slice);
           SuanliInterval interval = { slice->start, slice->start + slice->duration, G_MININT64 };
 
+          SuanliInterval launched = { suanli_analysis_launch_time (trace, launches, t, s), interval.end, G_MININT64 };
+
           if (kind == SUANLI_GPU_WORK_NONE)
             continue;
+          if (launched.start == G_MININT64)
+            launched.start = slice->start;
+          g_array_append_val (lists[LAUNCHED], launched);
           g_array_append_val (lists[BUSY], interval);
           if (kind != SUANLI_GPU_WORK_KERNEL)
             continue;
@@ -108,62 +115,47 @@ compare_steps (gconstpointer a,
   return (x->start > y->start) - (x->start < y->start);
 }
 
-/* The step of @steps[@first … @first + @count − 1] (sorted by start) whose CPU span holds @time, or -1. */
-static gint64
-step_holding (GArray *steps,
-              guint   first,
-              guint   count,
-              gint64  time)
+/* Whether one of @steps[@first …] (@count of them, their starts @step_starts) holds @time in its CPU span. */
+static gboolean
+in_a_step (GArray *steps,
+           guint   first,
+           GArray *step_starts,
+           gint64  time)
 {
-  guint low = first, high = first + count;
-  SuanliStepStats *step;
+  guint after = first_at_or_after (step_starts, time == G_MAXINT64 ? time : time + 1);   /* the first starting after */
+  const SuanliStepStats *step;
 
-  while (low < high)
-    {
-      guint middle = (low + high) / 2;
-
-      if (g_array_index (steps, SuanliStepStats, middle).start <= time)
-        low = middle + 1;
-      else
-        high = middle;
-    }
-  if (low == first)
-    return -1;
-  step = &g_array_index (steps, SuanliStepStats, low - 1);
-  return time < step->start + step->cpu_ns || (time == step->start && step->cpu_ns == 0) ? (gint64) low - 1 : -1;
+  if (after == 0)
+    return FALSE;
+  step = &g_array_index (steps, SuanliStepStats, first + after - 1);
+  return time < step->start + step->cpu_ns || (time == step->start && step->cpu_ns == 0);
 }
 
-/* Each of @group's steps (@steps[@first …], @count of them) given its period: to the next step's
- * start; the last to when every step's CPU span and the GPU work launched in them have ended. */
+/* Each of a group's steps (@steps[@first …], @count of them) given its period: to the next step's
+ * start; the last to when every step's CPU span and the work (@launched, see group_work())
+ * launched in them have ended. */
 static void
-set_periods (SuanliTrace *trace,
-             guint32    **launches,
-             guint        group,
-             GArray      *steps,
-             guint        first,
-             guint        count)
+set_periods (GArray *steps,
+             guint   first,
+             guint   count,
+             GArray *launched)
 {
-  g_autoptr(SuanliClassifier) classifier = suanli_classifier_new (trace);
+  g_autoptr(GArray) step_starts = g_array_sized_new (FALSE, FALSE, sizeof (gint64), count);
   gint64 finish = G_MININT64;
 
   for (guint i = first; i < first + count; i++)
-    finish = MAX (finish, g_array_index (steps, SuanliStepStats, i).start + g_array_index (steps, SuanliStepStats, i).cpu_ns);
-  for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
     {
-      SuanliTrack *track = suanli_trace_get_track (trace, t);
+      const SuanliStepStats *step = &g_array_index (steps, SuanliStepStats, i);
 
-      if (track->kind != SUANLI_TRACK_GPU_STREAM || track->group != group)
-        continue;
-      for (guint s = 0; s < track->slices->len; s++)
-        {
-          SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
-          gint64 launched = suanli_analysis_launch_time (trace, launches, t, s);
+      g_array_append_val (step_starts, step->start);
+      finish = MAX (finish, step->start + step->cpu_ns);
+    }
+  for (guint w = 0; w < launched->len; w++)
+    {
+      const SuanliInterval *work = &g_array_index (launched, SuanliInterval, w);
 
-          if (slice->start + slice->duration <= finish || suanli_classifier_work (classifier, slice) == SUANLI_GPU_WORK_NONE)
-            continue;
-          if (step_holding (steps, first, count, launched != G_MININT64 ? launched : slice->start) >= 0)
-            finish = slice->start + slice->duration;
-        }
+      if (work->end > finish && in_a_step (steps, first, step_starts, work->start))
+        finish = work->end;
     }
   for (guint i = first; i < first + count; i++)
     {
@@ -208,12 +200,12 @@ suanli_analysis_steps (SuanliTrace *trace)
     {
       guint group = g_array_index (result, SuanliStepStats, i).group;
       g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (gint64));
-      GArray **lists = group_work (trace, group, starts);
+      GArray **lists = group_work (trace, launches, group, starts);
       guint count = 0;
 
       while (i + count < result->len && g_array_index (result, SuanliStepStats, i + count).group == group)
         count++;
-      set_periods (trace, launches, group, result, i, count);
+      set_periods (result, i, count, lists[LAUNCHED]);
 
       g_array_sort (starts, suanli_compare_int64);
       for (; i < result->len && g_array_index (result, SuanliStepStats, i).group == group; i++)
@@ -226,7 +218,7 @@ suanli_analysis_steps (SuanliTrace *trace)
           step->comm_ns = suanli_interval_covered (lists[COMMUNICATION], step->start, end);
           step->kernels = first_at_or_after (starts, end) - first_at_or_after (starts, step->start);
         }
-      for (guint k = 0; k < N_LISTS; k++)
+      for (guint k = 0; k < N_GATHERED; k++)
         g_array_unref (lists[k]);
       g_free (lists);
     }
