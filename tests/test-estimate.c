@@ -301,6 +301,71 @@ test_communication (void)
   assert_close (e.exposed_communication_s, 1.435364314074e-03);
 }
 
+/* Tensor parallelism of 8 on five parts, each costed on the fabric its wiring gives (the catalog's
+ * "Topology"). Llama 2 70B (80 layers, hidden 8192), sequence 4096, micro-batch 1, global batch 8
+ * on 8 GPUs of one node: m = 8 micro-batches, each layer 4 all-reduces (2 forward, 2 backward) of
+ * the activations, S = 1 × 4096 × 8192 × 2 B = 67,108,864 B. A ring all-reduce over 8 ranks moves
+ * 2 × 7/8 × S = 117,440,512 B per GPU each way; at 75 % of the fabric, plus 10 µs per call, and
+ * 8 × 80 × 4 = 2,560 calls a step:
+ *   Ascend 910B, eight cards in a full HCCS mesh (domain 8), 7 links × 28 GB/s = 196 GB/s:
+ *     117,440,512 / 147e9 + 10 µs = 808.915 µs; × 2,560 = 2.070822522 s
+ *     (one 28 GB/s link, as the catalog had it, would be 7 times that)
+ *   A100 SXM, HGX board (domain 8), NVLink 3, 12 links = 300 GB/s:
+ *     117,440,512 / 225e9 + 10 µs = 531.958 µs; × 2,560 = 1.361812048 s
+ *   H200 SXM, HGX board (domain 8), NVLink 4, 18 links = 450 GB/s:
+ *     117,440,512 / 337.5e9 + 10 µs = 357.972 µs; × 2,560 = 0.9164080318 s
+ *   H200 NVL, 4-way bridge (domain 4 < 8): the ring crosses PCIe 5.0 x16, 63 GB/s:
+ *     117,440,512 / 47.25e9 + 10 µs = 2,495.513 µs; × 2,560 = 6.388514513 s
+ *   H100 PCIe, 2-way bridge (domain 2 < 8): the same PCIe 5.0 x16, 6.388514513 s. */
+static void
+test_topology_tensor_parallel (void)
+{
+  static const struct {
+    const char *accelerator;
+    double      tensor_parallel_s;
+    gboolean    crosses_host_link;
+  } parts[] = {
+    { "huawei-ascend-910b", 2.070822521904762, FALSE },
+    { "nvidia-a100-80gb-sxm", 1.3618120476444444, FALSE },
+    { "nvidia-h200-sxm", 0.916408031762963, FALSE },
+    { "nvidia-h200-nvl", 6.388514512592592, TRUE },
+    { "nvidia-h100-pcie", 6.388514512592592, TRUE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    {
+      g_autofree char *json = g_strdup_printf (
+        "{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"seq_len\": 4096, \"global_batch\": 8,"
+        " \"micro_batch\": 1, \"tokens\": 1e12}, \"parallelism\": {\"tensor\": 8},"
+        " \"assumptions\": {\"comm_efficiency\": 0.75},"
+        " \"system\": {\"accelerator\": \"%s\", \"gpus_per_node\": 8, \"nodes\": 1}}", parts[i].accelerator);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SuanliPlan) plan = suanli_plan_new_from_data (json, -1, "test.suanli-plan", &error);
+      g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+      g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+      g_autofree char *explained = NULL;
+      gboolean warned = FALSE;
+      SuanliPlanInputs in;
+      SuanliEstimate e;
+
+      g_assert_no_error (error);
+      g_assert_true (suanli_plan_inputs_resolve (plan, catalog, &in, errors, warnings));
+      suanli_estimate_compute (&in, &e);
+      assert_close (e.tensor_parallel_s, parts[i].tensor_parallel_s);
+
+      /* The plan and its explanation say when the group is larger than the scale-up domain. */
+      for (guint w = 0; w < warnings->len; w++)
+        {
+          SuanliPlanIssue *issue = g_ptr_array_index (warnings, w);
+
+          warned |= g_str_equal (issue->field, "parallelism.tensor") && strstr (issue->message, "host link") != NULL;
+        }
+      g_assert_cmpint (warned, ==, parts[i].crosses_host_link);
+      explained = suanli_estimate_explain (&in, &e, "training.communication_s");
+      g_assert_nonnull (strstr (explained, parts[i].crosses_host_link ? "slower host link" : "stays within"));
+    }
+}
+
 /* Offloaded states must fit the node's CPU memory (with a 1.5x margin). 7.5e9 parameters on 8 GPUs,
  * ZeRO-1, AdamW: each rank moves its partition of the optimizer (12 × 7.5e9 / 8) and of the gradients
  * it steps with (2 × 7.5e9 / 8), 13.125e9 B; × 8 GPUs = 105e9 B per node; × 1.5 = 157.5e9 B, which
@@ -928,6 +993,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/estimate/flops", test_flops);
   g_test_add_func ("/estimate/decode", test_decode);
   g_test_add_func ("/estimate/communication", test_communication);
+  g_test_add_func ("/estimate/topology-tensor-parallel", test_topology_tensor_parallel);
   g_test_add_func ("/estimate/nan-is-not-json", test_nan_is_not_json);
   g_test_add_func ("/estimate/offload-needs-cpu-memory", test_offload_needs_cpu_memory);
   g_test_add_func ("/estimate/bad-plans", test_bad_plans);

@@ -607,6 +607,53 @@ link_bandwidth (Resolver   *resolver,
   return bandwidth;
 }
 
+/* How the GPUs are wired: the catalog's topology of the accelerator and its cloud instance
+ * (suanli-plan-hardware.c), what the plan names over it, and the defaults it falls back to. */
+static void
+resolve_links (Resolver         *resolver,
+               SuanliItem       *accelerator,
+               SuanliItem       *cloud,
+               const char       *scale_up_id,
+               const char       *scale_out_id,
+               SuanliPlanInputs *in)
+{
+  SuanliPlanLinks links = { 0 };
+
+  if (accelerator != NULL || cloud != NULL)
+    suanli_plan_hardware_links (resolver->catalog, accelerator, cloud, in->gpus_per_node, &links);
+  /* A scale-up link the plan names replaces the catalog's figure, in the same domain. */
+  if (scale_up_id != NULL)
+    links.scale_up_bandwidth = link_bandwidth (resolver, "system.scale_up", scale_up_id);
+  if (scale_out_id != NULL)
+    links.scale_out_bandwidth = link_bandwidth (resolver, "system.scale_out", scale_out_id);
+  if (links.scale_up_bandwidth == 0 && in->gpus_per_node > 1)
+    warning (resolver, "system.scale_up", _("no scale-up link known: PCIe 4.0 x16 (31.5 GB/s) assumed"));
+  else if (links.scale_up_domain == 0 && accelerator != NULL && in->gpus_per_node > 1)
+    {
+      const SuanliText *why = suanli_item_find_unknown (accelerator, "scale_up_domain");
+
+      /* Translators: "MTT S4000: no scale-up domain in the catalog (…): its 120 GB/s taken to join
+       * all 8 GPUs of a node". */
+      if (why != NULL)
+        warning (resolver, "system.scale_up", _("%s: no scale-up domain in the catalog (%s): its %.4g GB/s taken to "
+                                                 "join all %g GPUs of a node"),
+                 suanli_item_get_name (accelerator), suanli_text_get (why), links.scale_up_bandwidth / 1e9,
+                 in->gpus_per_node);
+      else
+        warning (resolver, "system.scale_up", _("%s: no scale-up domain in the catalog: its %.4g GB/s taken to join "
+                                                 "all %g GPUs of a node"),
+                 suanli_item_get_name (accelerator), links.scale_up_bandwidth / 1e9, in->gpus_per_node);
+    }
+  suanli_plan_hardware_set_links (in, &links);
+  in->scale_out_from_cloud = cloud != NULL && scale_out_id == NULL && in->scale_out_bandwidth > 0;
+  if (in->scale_out_bandwidth == 0)
+    {
+      in->scale_out_bandwidth = SUANLI_PLAN_DEFAULT_SCALE_OUT_BANDWIDTH;
+      if (in->nodes > 1)
+        warning (resolver, "system.scale_out", _("no scale-out link known: InfiniBand NDR (50 GB/s per GPU) assumed"));
+    }
+}
+
 /* Returns: (nullable) (transfer none): the accelerator, when the catalog has it. */
 static SuanliItem *
 resolve_system (Resolver         *resolver,
@@ -630,8 +677,6 @@ resolve_system (Resolver         *resolver,
       spec (cloud, "accelerators", &in->gpus_per_node);
       if (accelerator_id == NULL)
         accelerator_id = suanli_item_get_part (cloud, "accelerator");
-      if (scale_up_id == NULL)
-        scale_up_id = suanli_item_get_part (cloud, "scale_up");
     }
   number (resolver, system, "system", "gpus_per_node", POSITIVE_INTEGER, &in->gpus_per_node);
   number (resolver, system, "system", "nodes", POSITIVE_INTEGER, &in->nodes);
@@ -656,33 +701,7 @@ resolve_system (Resolver         *resolver,
         missing_figure (resolver, "system.accelerator", accelerator, "tdp", FALSE);
     }
 
-  /* A scale-up link the plan names, else its cloud instance's (scale_up_id above), replaces the
-   * accelerator's own. */
-  if (scale_up_id != NULL)
-    in->scale_up_bandwidth = link_bandwidth (resolver, "system.scale_up", scale_up_id);
-  if (in->scale_up_bandwidth == 0)
-    {
-      in->scale_up_bandwidth = SUANLI_PLAN_DEFAULT_SCALE_UP_BANDWIDTH;
-      if (in->gpus_per_node > 1)
-        warning (resolver, "system.scale_up", _("no scale-up link known: PCIe 4.0 x16 (31.5 GB/s) assumed"));
-    }
-
-  if (scale_out_id != NULL)
-    in->scale_out_bandwidth = link_bandwidth (resolver, "system.scale_out", scale_out_id);
-  else if (cloud != NULL)
-    {
-      SuanliPlanLinks links;
-
-      suanli_plan_hardware_cloud_links (resolver->catalog, cloud, in->gpus_per_node, &links);
-      in->scale_out_bandwidth = links.scale_out_bandwidth;
-    }
-  in->scale_out_from_cloud = cloud != NULL && scale_out_id == NULL && in->scale_out_bandwidth > 0;
-  if (in->scale_out_bandwidth == 0)
-    {
-      in->scale_out_bandwidth = SUANLI_PLAN_DEFAULT_SCALE_OUT_BANDWIDTH;
-      if (in->nodes > 1)
-        warning (resolver, "system.scale_out", _("no scale-out link known: InfiniBand NDR (50 GB/s per GPU) assumed"));
-    }
+  resolve_links (resolver, accelerator, cloud, scale_up_id, scale_out_id, in);
 
   in->cpu_memory_per_node = 1024 * GIB;
   if (cloud != NULL)
@@ -761,7 +780,7 @@ static void
 check_combinations (Resolver         *resolver,
                     SuanliPlanInputs *in)
 {
-  double model_parallel = in->tensor * in->pipeline;
+  double model_parallel = in->tensor * in->pipeline, host_link = 0;
 
   if (in->gpus > 0 && fmod (in->gpus, model_parallel) != 0)
     error (resolver, "parallelism.tensor", _("tensor × pipeline = %g does not divide the %g GPUs"), model_parallel,
@@ -786,9 +805,15 @@ check_combinations (Resolver         *resolver,
     error (resolver, "parallelism.expert", _("expert parallelism needs a mixture-of-experts model"));
   else if (in->experts > 1 && fmod (in->experts, in->expert) != 0)
     error (resolver, "parallelism.expert", _("%g does not divide the %g experts"), in->expert, in->experts);
-  if (in->tensor > in->gpus_per_node)
+  if (in->tensor > in->gpus_per_node && in->tensor > in->scale_up_domain)
     warning (resolver, "parallelism.tensor", _("tensor parallelism across nodes: its all-reduces go over the "
                                                "scale-out network"));
+  else if (suanli_plan_hardware_fabric (in, in->tensor, &host_link) == SUANLI_FABRIC_HOST_LINK)
+    /* Translators: "tensor parallelism of 8 spans more than the 2 GPUs of H100 PCIe's scale-up domain: …". */
+    warning (resolver, "parallelism.tensor", _("tensor parallelism of %g spans more than the %g GPUs of %s's "
+                                               "scale-up domain: its all-reduces cross the host link (%.4g GB/s "
+                                               "per direction, not %.4g)"),
+             in->tensor, in->scale_up_domain, in->accelerator_name, host_link / 1e9, in->scale_up_bandwidth / 1e9);
   if (in->sequence_parallel && in->tensor == 1)
     warning (resolver, "parallelism.sequence_parallel", _("sequence parallelism does nothing without tensor "
                                                           "parallelism"));
