@@ -13,6 +13,7 @@
 #include "suanli-advice.h"
 #include "suanli-catalog.h"
 #include "suanli-estimate-json.h"
+#include "suanli-plan-hardware.h"
 #include "suanli-search.h"
 
 static SuanliCatalog *catalog;
@@ -364,6 +365,47 @@ test_topology_tensor_parallel (void)
       explained = suanli_estimate_explain (&in, &e, "training.communication_s");
       g_assert_nonnull (strstr (explained, parts[i].crosses_host_link ? "slower host link" : "stays within"));
     }
+}
+
+/* A plan names a catalog system as its server: its accelerator, its count per node and its wiring.
+ * On an Atlas 800T A2 (eight 910Bs in a full HCCS mesh, a 200 GE RoCE port each) the tensor-parallel
+ * all-reduces are the 910B's above, 2.070822522 s; the scale-out network is 200 Gb/s = 25 GB/s per
+ * NPU. On a CloudMatrix384 (384 910Cs on one Unified Bus) tensor parallelism of 16 stays on the bus,
+ * 392 GB/s; on GB200 NVL72 nodes of 4 GPUs (Azure's ND GB200 v6), 16 GPUs across four nodes are
+ * still one NVLink domain. */
+static void
+test_topology_servers (void)
+{
+  g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+  SuanliPlanInputs in;
+  SuanliEstimate e;
+  double bandwidth = 0;
+
+  estimate_valid ("{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"seq_len\": 4096, \"global_batch\": 8,"
+                  " \"micro_batch\": 1, \"tokens\": 1e12}, \"parallelism\": {\"tensor\": 8},"
+                  " \"assumptions\": {\"comm_efficiency\": 0.75}, \"system\": {\"server\": \"huawei-atlas-800t-a2\"}}",
+                  &in, &e);
+  g_assert_cmpstr (in.accelerator_id, ==, "huawei-ascend-910b");
+  g_assert_cmpfloat (in.gpus_per_node, ==, 8);
+  assert_close (e.tensor_parallel_s, 2.070822521904762);
+  g_assert_cmpfloat (in.scale_out_bandwidth, ==, 25e9);
+
+  estimate_valid ("{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"mode\": \"inference\", \"prompt_tokens\": 1024,"
+                  " \"output_tokens\": 256, \"batch\": 1}, \"parallelism\": {\"tensor\": 16},"
+                  " \"system\": {\"server\": \"huawei-cloudmatrix-384\", \"gpus_per_node\": 16}}", &in, &e);
+  g_assert_cmpint (suanli_plan_hardware_fabric (&in, 16, &bandwidth), ==, SUANLI_FABRIC_SCALE_UP);
+  g_assert_cmpfloat (bandwidth, ==, 392e9);
+
+  estimate_valid ("{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"mode\": \"inference\", \"prompt_tokens\": 1024,"
+                  " \"output_tokens\": 256, \"batch\": 1}, \"parallelism\": {\"tensor\": 16},"
+                  " \"system\": {\"cloud_instance\": \"azure-nd-gb200-v6\", \"nodes\": 4}}", &in, &e);
+  g_assert_cmpint (suanli_plan_hardware_fabric (&in, 16, &bandwidth), ==, SUANLI_FABRIC_SCALE_UP);
+  g_assert_cmpfloat (bandwidth, ==, 900e9);
+
+  g_assert_false (resolve ("{\"model\": {\"preset\": \"llama-2-7b\"}, \"workload\": {\"tokens\": 1e11},"
+                           " \"system\": {\"server\": \"nvidia-dgx-h100\", \"cloud_instance\": \"aws-p5-48xlarge\"}}",
+                           &in, &e, errors));
+  g_assert_cmpstr (((SuanliPlanIssue *) g_ptr_array_index (errors, 0))->field, ==, "system.server");
 }
 
 /* Offloaded states must fit the node's CPU memory (with a 1.5x margin). 7.5e9 parameters on 8 GPUs,
@@ -1006,6 +1048,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/estimate/decode", test_decode);
   g_test_add_func ("/estimate/communication", test_communication);
   g_test_add_func ("/estimate/topology-tensor-parallel", test_topology_tensor_parallel);
+  g_test_add_func ("/estimate/topology-servers", test_topology_servers);
   g_test_add_func ("/estimate/nan-is-not-json", test_nan_is_not_json);
   g_test_add_func ("/estimate/offload-needs-cpu-memory", test_offload_needs_cpu_memory);
   g_test_add_func ("/estimate/bad-plans", test_bad_plans);

@@ -45,7 +45,8 @@ static const char * const parallelism_keys[] = {
 };
 static const char * const technique_keys[] = { "recompute", "flash_attention", NULL };
 static const char * const system_keys[] = {
-  "accelerator", "gpus_per_node", "nodes", "scale_up", "scale_out", "cloud_instance", "cpu_memory_per_node_gib", NULL
+  "accelerator", "gpus_per_node", "nodes", "scale_up", "scale_out", "cloud_instance", "server", "cpu_memory_per_node_gib",
+  NULL
 };
 static const char * const assumption_keys[] = {
   "mfu", "achieved_tflops", "compute_efficiency", "comm_efficiency", "memory_efficiency", "framework_overhead_gib",
@@ -607,20 +608,21 @@ link_bandwidth (Resolver   *resolver,
   return bandwidth;
 }
 
-/* How the GPUs are wired: the catalog's topology of the accelerator and its cloud instance
- * (suanli-plan-hardware.c), what the plan names over it, and the defaults it falls back to. */
+/* How the GPUs are wired: the catalog's topology of the accelerator and the cloud instance or
+ * server it is in (suanli-plan-hardware.c), what the plan names over it, and the defaults it falls
+ * back to. */
 static void
 resolve_links (Resolver         *resolver,
                SuanliItem       *accelerator,
-               SuanliItem       *cloud,
+               SuanliItem       *container,
                const char       *scale_up_id,
                const char       *scale_out_id,
                SuanliPlanInputs *in)
 {
   SuanliPlanLinks links = { 0 };
 
-  if (accelerator != NULL || cloud != NULL)
-    suanli_plan_hardware_links (resolver->catalog, accelerator, cloud, in->gpus_per_node, &links);
+  if (accelerator != NULL || container != NULL)
+    suanli_plan_hardware_links (resolver->catalog, accelerator, container, in->gpus_per_node, &links);
   /* A scale-up link the plan names replaces the catalog's figure, in the same domain. */
   if (scale_up_id != NULL)
     links.scale_up_bandwidth = link_bandwidth (resolver, "system.scale_up", scale_up_id);
@@ -645,7 +647,8 @@ resolve_links (Resolver         *resolver,
                  suanli_item_get_name (accelerator), links.scale_up_bandwidth / 1e9, in->gpus_per_node);
     }
   suanli_plan_hardware_set_links (in, &links);
-  in->scale_out_from_cloud = cloud != NULL && scale_out_id == NULL && in->scale_out_bandwidth > 0;
+  in->scale_out_from_cloud = container != NULL && suanli_item_get_kind (container) == SUANLI_ITEM_KIND_CLOUD_INSTANCE &&
+                             scale_out_id == NULL && in->scale_out_bandwidth > 0;
   if (in->scale_out_bandwidth == 0)
     {
       in->scale_out_bandwidth = SUANLI_PLAN_DEFAULT_SCALE_OUT_BANDWIDTH;
@@ -665,24 +668,33 @@ resolve_system (Resolver         *resolver,
   const char *cloud_id = string (resolver, system, "system", "cloud_instance");
   const char *scale_up_id = string (resolver, system, "system", "scale_up");
   const char *scale_out_id = string (resolver, system, "system", "scale_out");
+  const char *server_id = string (resolver, system, "system", "server");
   SuanliItem *cloud = cloud_id != NULL ? catalog_item (resolver, "system.cloud_instance", cloud_id,
                                                        SUANLI_ITEM_KIND_CLOUD_INSTANCE) : NULL;
+  SuanliItem *server = server_id != NULL ? catalog_item (resolver, "system.server", server_id, SUANLI_ITEM_KIND_SYSTEM)
+                                         : NULL;
+  /* What the accelerators are in: its count is a node, its parts and wiring the plan's. */
+  SuanliItem *container = cloud != NULL ? cloud : server;
   SuanliItem *accelerator = NULL;
   double cpu_memory_gib = 0, per_instance = 0;
 
+  if (cloud != NULL && server != NULL)
+    error (resolver, "system.server", _("give a cloud instance or a server, not both"));
   in->gpus_per_node = 8;
   in->nodes = 1;
-  if (cloud != NULL)
+  if (container != NULL)
     {
-      spec (cloud, "accelerators", &in->gpus_per_node);
+      spec (container, "accelerators", &in->gpus_per_node);
       if (accelerator_id == NULL)
-        accelerator_id = suanli_item_get_part (cloud, "accelerator");
+        accelerator_id = suanli_item_get_part (container, "accelerator");
     }
   number (resolver, system, "system", "gpus_per_node", POSITIVE_INTEGER, &in->gpus_per_node);
   number (resolver, system, "system", "nodes", POSITIVE_INTEGER, &in->nodes);
   in->gpus = in->gpus_per_node * in->nodes;
 
-  if (accelerator_id == NULL)
+  if (accelerator_id == NULL && server != NULL)
+    error (resolver, "system.accelerator", _("the catalog names no accelerator for “%s”: give one"), server_id);
+  else if (accelerator_id == NULL)
     error (resolver, "system.accelerator", _("missing: give a catalog accelerator or a cloud instance"));
   else
     accelerator = catalog_item (resolver, "system.accelerator", accelerator_id, SUANLI_ITEM_KIND_ACCELERATOR);
@@ -701,11 +713,11 @@ resolve_system (Resolver         *resolver,
         missing_figure (resolver, "system.accelerator", accelerator, "tdp", FALSE);
     }
 
-  resolve_links (resolver, accelerator, cloud, scale_up_id, scale_out_id, in);
+  resolve_links (resolver, accelerator, container, scale_up_id, scale_out_id, in);
 
   in->cpu_memory_per_node = 1024 * GIB;
-  if (cloud != NULL)
-    spec (cloud, "cpu_memory_bytes", &in->cpu_memory_per_node);
+  if (container != NULL)
+    spec (container, "cpu_memory_bytes", &in->cpu_memory_per_node);
   if (number (resolver, system, "system", "cpu_memory_per_node_gib", POSITIVE, &cpu_memory_gib))
     in->cpu_memory_per_node = cpu_memory_gib * GIB;
 
