@@ -200,7 +200,7 @@ suanli_plan_hardware_set_links (SuanliPlanInputs      *in,
 
 /**
  * suanli_plan_hardware_fabric:
- * @inputs: resolved inputs
+ * @in: resolved inputs
  * @span: the consecutive GPUs a group of ranks covers
  * @bandwidth: (out) (optional): what each GPU of the group sends at, B/s per direction, before
  *   the communication efficiency
@@ -211,8 +211,8 @@ suanli_plan_hardware_set_links (SuanliPlanInputs      *in,
  */
 SuanliFabric
 suanli_plan_hardware_fabric (const SuanliPlanInputs *in,
-                        double                  span,
-                        double                 *bandwidth)
+                             double                  span,
+                             double                 *bandwidth)
 {
   double domain = in->scale_up_domain > 0 ? in->scale_up_domain : in->gpus_per_node;
   SuanliFabric fabric;

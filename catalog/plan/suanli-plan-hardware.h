@@ -42,10 +42,6 @@ typedef enum {
   SUANLI_FABRIC_SCALE_OUT,   /* between nodes */
 } SuanliFabric;
 
-SuanliFabric suanli_plan_hardware_fabric (const SuanliPlanInputs *inputs,
-                                          double                  span,
-                                          double                 *bandwidth);
-
 double            suanli_plan_hardware_peak_for         (SuanliItem       *accelerator,
                                                          SuanliPrecision   precision);
 const char       *suanli_plan_hardware_peak_key         (SuanliPrecision   precision);
@@ -60,5 +56,8 @@ void              suanli_plan_hardware_links            (SuanliCatalog    *catal
                                                          SuanliPlanLinks  *links);
 void              suanli_plan_hardware_set_links        (SuanliPlanInputs *in,
                                                          const SuanliPlanLinks *links);
+SuanliFabric      suanli_plan_hardware_fabric           (const SuanliPlanInputs *in,
+                                                         double            span,
+                                                         double           *bandwidth);
 
 G_END_DECLS
