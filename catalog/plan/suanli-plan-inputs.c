@@ -647,8 +647,6 @@ resolve_links (Resolver         *resolver,
                  suanli_item_get_name (accelerator), links.scale_up_bandwidth / 1e9, in->gpus_per_node);
     }
   suanli_plan_hardware_set_links (in, &links);
-  in->scale_out_from_cloud = container != NULL && suanli_item_get_kind (container) == SUANLI_ITEM_KIND_CLOUD_INSTANCE &&
-                             scale_out_id == NULL && in->scale_out_bandwidth > 0;
   if (in->scale_out_bandwidth == 0)
     {
       in->scale_out_bandwidth = SUANLI_PLAN_DEFAULT_SCALE_OUT_BANDWIDTH;

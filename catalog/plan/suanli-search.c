@@ -417,9 +417,10 @@ suanli_search_run (const SuanliPlanInputs        *base,
       if (!set_accelerator (&in, offer->accelerator))
         continue;
       in.offload = SUANLI_OFFLOAD_NONE;
-      /* Off a cloud instance, the network is the plan's own link, or the default a plan without
-       * one resolves to (suanli-plan-inputs.c). */
-      if (offer->cloud == NULL && base->scale_out_from_cloud)
+      /* The network is the candidate's cloud instance's, else the plan's own link, else the default
+       * a plan without one resolves to (suanli-plan-inputs.c): never the one that came with the
+       * plan's cloud instance or server. */
+      if (offer->cloud != NULL || !base->scale_out_explicit)
         in.scale_out_bandwidth = SUANLI_PLAN_DEFAULT_SCALE_OUT_BANDWIDTH;
       node_choices = node_counts (offer, constraints, &in.gpus_per_node);
       in.price_per_gpu_hour = offer->price.per_gpu_hour;
@@ -530,6 +531,9 @@ result_patch_node (const SuanliSearchResult *result)
   json_builder_set_member_name (builder, cloud ? "cloud_instance" : "accelerator");
   json_builder_add_string_value (builder, cloud ? result->cloud_instance_id : result->accelerator_id);
   json_builder_set_member_name (builder, cloud ? "accelerator" : "cloud_instance");
+  json_builder_add_null_value (builder);
+  /* A server's own wiring would not be the candidate's. */
+  json_builder_set_member_name (builder, "server");
   json_builder_add_null_value (builder);
   json_builder_set_member_name (builder, "scale_up");
   json_builder_add_null_value (builder);
