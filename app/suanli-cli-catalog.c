@@ -137,11 +137,9 @@ print_item (SuanliItem *item)
     {
       const SuanliSpec *spec = suanli_item_get_spec_at (item, i);
       const SuanliSpecKey *key = suanli_item_kind_find_spec_key (suanli_item_get_kind (item), spec->key);
-      g_autofree char *value = suanli_format_quantity (spec->value, spec->unit, SUANLI_MEMORY_UNITS_GB);
+      g_autofree char *value = suanli_spec_format_value (spec, SUANLI_MEMORY_UNITS_GB);
 
       g_print ("  %-20s %s", _(key->title), value);
-      if (spec->label != NULL)
-        g_print (" (%s)", spec->label);
       g_print ("  [%s] %s\n", suanli_confidence_get_title (spec->confidence), spec->source);
       if (spec->note.en != NULL)
         g_print ("  %-20s %s\n", "", suanli_text_get (&spec->note));
@@ -163,15 +161,14 @@ print_item (SuanliItem *item)
   for (guint i = 0; i < suanli_item_get_n_claims (item); i++)
     {
       const SuanliClaim *claim = suanli_item_get_claim_at (item, i);
-      g_autofree char *value = suanli_format_quantity (claim->value, claim->unit, SUANLI_MEMORY_UNITS_GB);
+      g_autofree char *value = suanli_claim_format_figure (claim, claim->value);
 
-      g_print ("  %s %s: “%s”\n", suanli_verdict_needs_correct_value (claim->verdict) ? "⚠" : "•",
+      g_print ("  %s %s: “%s”\n", suanli_verdict_is_disputed (claim->verdict) ? "⚠" : "•",
                claim->seed, claim->quote);
       g_print ("    %s — %s", value, suanli_verdict_get_title (claim->verdict));
       if (claim->has_correct_value)
         {
-          g_autofree char *correct = suanli_format_quantity (claim->correct_value, claim->unit,
-                                                             SUANLI_MEMORY_UNITS_GB);
+          g_autofree char *correct = suanli_claim_format_figure (claim, claim->correct_value);
           g_print (_(" (right: %s)"), correct);
         }
       g_print ("\n    %s\n", suanli_text_get (&claim->note));

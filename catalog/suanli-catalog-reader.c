@@ -472,7 +472,7 @@ read_claim (Reader     *reader,
   verdict = get_string (reader, object, node, path, "verdict", TRUE);
   if (verdict != NULL && !suanli_verdict_from_nick (verdict, &claim->verdict))
     problem (reader, json_object_get_member (object, "verdict"), path,
-             _("the verdict must be consistent, sparse-as-dense, wrong or unverifiable, not “%s”"), verdict);
+             _("the verdict must be consistent, sparse-as-dense, wrong, refuted, misnamed or unverifiable, not “%s”"), verdict);
 
   claim->has_correct_value = get_number (reader, object, node, path, "correct_value", FALSE,
                                          &claim->correct_value);

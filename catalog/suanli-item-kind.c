@@ -23,7 +23,7 @@ static const char * const kind_titles[SUANLI_N_ITEM_KINDS] = {
 
 static const char * const units[] = {
   "TFLOP/s", "TOPS", "B", "GB/s", "TB/s", "Gb/s", "W", "count", "tokens", "USD/h", "CNY/h", "%", "GHz",
-  "nm", "year",
+  "nm", "year", "h", "min", "ms", "°C", "TOPS/W", "USD",
 };
 
 #define U1(a) { a, NULL, NULL }

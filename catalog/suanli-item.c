@@ -388,7 +388,8 @@ suanli_item_get_claim_at (SuanliItem *self,
   return g_ptr_array_index (self->claims, position);
 }
 
-/* Claims the sources contradict: wrong figures and sparse figures quoted as dense. */
+/* Claims the sources contradict: wrong figures, sparse figures quoted as dense, statements refuted
+ * and names of products that do not exist. */
 guint
 suanli_item_count_disputed_claims (SuanliItem *self)
 {
@@ -400,7 +401,7 @@ suanli_item_count_disputed_claims (SuanliItem *self)
     {
       const SuanliClaim *claim = g_ptr_array_index (self->claims, i);
 
-      if (suanli_verdict_needs_correct_value (claim->verdict))
+      if (suanli_verdict_is_disputed (claim->verdict))
         count++;
     }
   return count;

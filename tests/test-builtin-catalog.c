@@ -273,7 +273,7 @@ test_second_read (void)
     { "intel-gaudi3-pcie", "Intel Gaudi3 | 1835 | 96GB | 600", SUANLI_VERDICT_CONSISTENT },   /* 600 W: the PCIe card */
     { "infiniband-hdr", "1.2T tokens/天", SUANLI_VERDICT_UNVERIFIABLE },
     { "llama-3-70b", "1.2T tokens/天", SUANLI_VERDICT_UNVERIFIABLE },
-    { "gcp-a2-highgpu-8g", "a2-megagpu-1g（8xA100）", SUANLI_VERDICT_CONSISTENT },            /* the machine meant */
+    { "gcp-a2-highgpu-8g", "a2-megagpu-1g（8xA100）", SUANLI_VERDICT_MISNAMED },              /* no such machine */
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
@@ -299,6 +299,95 @@ test_second_read (void)
   for (guint j = 0; j < suanli_item_get_n_claims (suanli_catalog_lookup (catalog, "gcp-a2-megagpu-16g")); j++)
     g_assert_null (strstr (suanli_item_get_claim_at (suanli_catalog_lookup (catalog, "gcp-a2-megagpu-16g"), j)->quote,
                            "8xA100"));
+}
+
+static const SuanliClaim *
+find_claim (SuanliCatalog *catalog,
+            const char    *id,
+            const char    *quote)
+{
+  SuanliItem *item = suanli_catalog_lookup (catalog, id);
+
+  g_assert_nonnull (item);
+  for (guint j = 0; j < suanli_item_get_n_claims (item); j++)
+    if (strstr (suanli_item_get_claim_at (item, j)->quote, quote) != NULL)
+      return suanli_item_get_claim_at (item, j);
+  g_error ("%s has no claim quoting “%s”", id, quote);
+  return NULL;
+}
+
+static void
+assert_claim_shown (SuanliCatalog *catalog,
+                    const char    *id,
+                    const char    *quote,
+                    const char    *value,
+                    const char    *correct)
+{
+  const SuanliClaim *claim = find_claim (catalog, id, quote);
+  g_autofree char *shown = suanli_claim_format_figure (claim, claim->value);
+
+  g_assert_cmpstr (shown, ==, value);
+  if (correct != NULL)
+    {
+      g_autofree char *right = suanli_claim_format_figure (claim, claim->correct_value);
+
+      g_assert_true (claim->has_correct_value);
+      g_assert_cmpstr (right, ==, correct);
+    }
+}
+
+/* Figures read in the unit their source uses: a vendor's GB of HBM as printed, with the GiB the
+ * planner computes in beside it; an article's "96GB" as 96 GB; hours, ms and °C as hours, ms and °C. */
+static void
+test_shown_as_stated (void)
+{
+  g_autoptr(SuanliCatalog) catalog = load_builtin ();
+  const SuanliSpec *h200 = suanli_item_find_spec (suanli_catalog_lookup (catalog, "nvidia-h200-sxm"), "memory_bytes");
+  const SuanliSpec *dgx = suanli_item_find_spec (suanli_catalog_lookup (catalog, "nvidia-dgx-h200"),
+                                                 "accelerator_memory_bytes");
+  g_autofree char *h200_gb = suanli_spec_format_value (h200, SUANLI_MEMORY_UNITS_GB);
+  g_autofree char *h200_gib = suanli_spec_format_value (h200, SUANLI_MEMORY_UNITS_GIB);
+  g_autofree char *h200_cell = suanli_spec_format_short (h200, SUANLI_MEMORY_UNITS_GB);
+  g_autofree char *dgx_gb = suanli_spec_format_value (dgx, SUANLI_MEMORY_UNITS_GB);
+
+  g_assert_cmpstr (h200_gb, ==, "141 GB HBM3e (140\u202fGiB)");
+  g_assert_cmpstr (h200_gib, ==, "140\u202fGiB (141 GB HBM3e)");
+  g_assert_cmpstr (h200_cell, ==, "141 GB");
+  g_assert_cmpstr (dgx_gb, ==, "1,128 GB (1.10\u202fTiB)");
+
+  assert_claim_shown (catalog, "intel-gaudi3", "96GB", "96\u202fGB", "128\u202fGB");
+  assert_claim_shown (catalog, "nvidia-h200-sxm", "141GB HBM3e", "141\u202fGB", NULL);
+  assert_claim_shown (catalog, "nvidia-dgx-h200", "1.1PB", "1.1\u202fPB", "1.128\u202fTB");
+  assert_claim_shown (catalog, "nvidia-h200-sxm", "首token延迟8.3ms", "8.3\u202fms", NULL);
+  assert_claim_shown (catalog, "nvidia-h200-sxm", "降低18℃", "18\u202f°C", NULL);
+  assert_claim_shown (catalog, "ego4d", "3650小时", "3650\u202fh", "3670\u202fh");
+  assert_claim_shown (catalog, "lightmatter-passage", "16TOPS/W", "16\u202fTOPS/W", NULL);
+  assert_claim_shown (catalog, "nvidia-h200-sxm", "较前代提升1.4倍", "1.4", NULL);
+}
+
+/* Claims whose own notes show them wrong have a verdict, not "cannot be checked"; a product name
+ * that does not exist is marked so. */
+static void
+test_verdicts_given (void)
+{
+  g_autoptr(SuanliCatalog) catalog = load_builtin ();
+  const struct { const char *id; const char *quote; SuanliVerdict verdict; } expected[] = {
+    { "megatron-lm", "Megatron-LM 5.0", SUANLI_VERDICT_REFUTED },
+    { "structured-sparsity", "使LLM推理吞吐量提升3倍", SUANLI_VERDICT_WRONG },
+    { "webdataset", "减少70%的存储开销", SUANLI_VERDICT_WRONG },
+    { "tvm", "200+硬件后端", SUANLI_VERDICT_REFUTED },
+    { "lightmatter-passage", "16TOPS/W", SUANLI_VERDICT_REFUTED },
+    { "gcp-a2-highgpu-8g", "a2-megagpu-1g", SUANLI_VERDICT_MISNAMED },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      const SuanliClaim *claim = find_claim (catalog, expected[i].id, expected[i].quote);
+
+      g_assert_cmpstr (suanli_verdict_to_nick (claim->verdict), ==, suanli_verdict_to_nick (expected[i].verdict));
+      g_assert_true (suanli_verdict_is_disputed (claim->verdict));
+    }
+  g_assert_cmpfloat (find_claim (catalog, "structured-sparsity", "提升3倍")->correct_value, ==, 2);
 }
 
 /* Every item has a source, or says why it has none; every figure marked unknown says why. */
@@ -383,6 +472,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/builtin-catalog/claims-cite-titles", test_claims_cite_titles);
   g_test_add_func ("/builtin-catalog/second-read", test_second_read);
   g_test_add_func ("/builtin-catalog/sourced", test_sourced);
+  g_test_add_func ("/builtin-catalog/shown-as-stated", test_shown_as_stated);
+  g_test_add_func ("/builtin-catalog/verdicts-given", test_verdicts_given);
 
   return g_test_run ();
 }

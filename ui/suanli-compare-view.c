@@ -148,7 +148,7 @@ rebuild (SuanliCompareView *self)
                 gtk_box_append (GTK_BOX (box), cell_label ("—", "dim-label", 0));
               else
                 {
-                  value = suanli_format_quantity (spec->value, spec->unit, self->memory_units);
+                  value = suanli_spec_format_short (spec, self->memory_units);
                   gtk_box_append (GTK_BOX (box), cell_label (value, (int) i == best ? "compare-best" : NULL, 0));
                   if (i > 0 && has_first && first != 0)
                     {
