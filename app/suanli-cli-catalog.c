@@ -126,7 +126,7 @@ print_item (SuanliItem *item)
 
   g_print ("%s — %s\n", suanli_item_get_name (item), suanli_item_get_vendor (item));
   g_print ("%s: %s", _("id"), suanli_item_get_id (item));
-  g_print (", %s: %s", _("kind"), suanli_item_kind_to_nick (suanli_item_get_kind (item)));
+  g_print (", %s: %s", _("kind"), suanli_item_kind_get_singular (suanli_item_get_kind (item)));
   if (suanli_item_get_year (item) != 0)
     g_print (", %s: %d", _("year"), suanli_item_get_year (item));
   g_print ("\n%s\n", suanli_text_get (suanli_item_get_summary (item)));
@@ -139,7 +139,9 @@ print_item (SuanliItem *item)
       const SuanliSpecKey *key = suanli_item_kind_find_spec_key (suanli_item_get_kind (item), spec->key);
       g_autofree char *value = suanli_spec_format_value (spec, SUANLI_MEMORY_UNITS_GB);
 
-      g_print ("  %-20s %s", _(key->title), value);
+      g_print ("  ");
+      suanli_cli_print_padded (_(key->title), 21);
+      g_print ("%s", value);
       g_print ("  [%s] %s\n", suanli_confidence_get_title (spec->confidence), spec->source);
       if (spec->note.en != NULL)
         g_print ("  %-20s %s\n", "", suanli_text_get (&spec->note));
@@ -147,7 +149,11 @@ print_item (SuanliItem *item)
 
   g_hash_table_iter_init (&iter, suanli_item_get_parts (item));
   while (g_hash_table_iter_next (&iter, &role, &id))
-    g_print ("  %-20s %s\n", (const char *) role, (const char *) id);
+    {
+      g_print ("  ");
+      suanli_cli_print_padded (suanli_part_role_get_title (role), 21);
+      g_print ("%s\n", (const char *) id);
+    }
 
   if (suanli_item_get_trade (item, SUANLI_TRADE_MEMORY)->en != NULL)
     {

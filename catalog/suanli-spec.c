@@ -23,7 +23,7 @@ suanli_spec_free (SuanliSpec *spec)
   if (spec == NULL)
     return;
   g_free (spec->source);
-  g_free (spec->label);
+  suanli_text_clear (&spec->label);
   suanli_text_clear (&spec->note);
   g_free (spec);
 }
@@ -75,18 +75,20 @@ suanli_spec_format_value (const SuanliSpec  *spec,
 {
   g_autofree char *value = NULL;
 
-  if (g_strcmp0 (spec->unit, "B") == 0 && spec->label != NULL)
+  const char *label = spec->label.en != NULL ? suanli_text_get (&spec->label) : NULL;
+
+  if (g_strcmp0 (spec->unit, "B") == 0 && label != NULL)
     {
       g_autofree char *gib = suanli_format_gib (spec->value);
 
       if (memory_units == SUANLI_MEMORY_UNITS_GIB)
-        return g_strdup_printf ("%s (%s)", gib, spec->label);
-      return g_strdup_printf ("%s (%s)", spec->label, gib);
+        return g_strdup_printf ("%s (%s)", gib, label);
+      return g_strdup_printf ("%s (%s)", label, gib);
     }
   value = suanli_format_quantity (spec->value, spec->unit, memory_units);
-  if (spec->label == NULL)
+  if (label == NULL)
     return g_steal_pointer (&value);
-  return g_strdup_printf ("%s (%s)", value, spec->label);
+  return g_strdup_printf ("%s (%s)", value, label);
 }
 
 /* The size a vendor states in @spec's label, "141 GB" of "141 GB HBM3e", for a table cell that has
@@ -97,10 +99,10 @@ suanli_spec_dup_stated_size (const SuanliSpec *spec)
   g_autoptr(GRegex) size = NULL;
   g_autoptr(GMatchInfo) match = NULL;
 
-  if (g_strcmp0 (spec->unit, "B") != 0 || spec->label == NULL)
+  if (g_strcmp0 (spec->unit, "B") != 0 || spec->label.en == NULL)
     return NULL;
   size = g_regex_new ("[0-9][0-9.,–]*\\s?[kMGTP]i?B\\b", 0, 0, NULL);
-  if (!g_regex_match (size, spec->label, 0, &match))
+  if (!g_regex_match (size, spec->label.en, 0, &match))
     return NULL;
   return g_match_info_fetch (match, 0);
 }

@@ -22,7 +22,7 @@ typedef struct
   const char       *unit;        /* interned */
   char             *source;      /* the document: a title or URL, and a date */
   SuanliConfidence  confidence;
-  char             *label;       /* the marketed figure, or NULL */
+  SuanliText        label;       /* the marketed figure, in each language; en NULL when none */
   SuanliText        note;
 } SuanliSpec;
 

@@ -390,6 +390,43 @@ test_verdicts_given (void)
   g_assert_cmpfloat (find_claim (catalog, "structured-sparsity", "提升3倍")->correct_value, ==, 2);
 }
 
+/* A label with words in it ("~10.2 kW max", "NVLink bridge 600 GB/s") reads in Chinese too; one of
+ * figures and names only ("141 GB HBM3e") is the same in both. */
+static void
+test_labels_translated (void)
+{
+  g_autoptr(SuanliCatalog) catalog = load_builtin ();
+  g_autoptr(GRegex) names = g_regex_new ("NVLink|MTLink|GDDR\\w*|HBM\\w*|LPDDR\\w*|Infinity Fabric|[TP]FLOPS|TOPS|GBps|Gbps",
+                                         0, 0, NULL);
+  g_autoptr(GRegex) word = g_regex_new ("[a-z]{3,}", 0, 0, NULL);
+  guint translated = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (catalog)); i++)
+    {
+      g_autoptr(SuanliItem) item = g_list_model_get_item (G_LIST_MODEL (catalog), i);
+
+      for (guint j = 0; j < suanli_item_get_n_specs (item); j++)
+        {
+          const SuanliSpec *spec = suanli_item_get_spec_at (item, j);
+          g_autofree char *bare = NULL;
+
+          if (spec->label.en == NULL)
+            continue;
+          if (g_strcmp0 (spec->label.en, spec->label.zh_CN) != 0)
+            {
+              translated++;
+              continue;
+            }
+          bare = g_regex_replace_literal (names, spec->label.en, -1, 0, "", 0, NULL);
+          if (g_regex_match (word, bare, 0, NULL))
+            g_error ("%s: the label of %s, “%s”, has words but no Chinese", suanli_item_get_id (item), spec->key,
+                     spec->label.en);
+        }
+    }
+  g_test_message ("%u labels read in Chinese", translated);
+  g_assert_cmpuint (translated, >, 50);
+}
+
 /* Every item has a source, or says why it has none; every figure marked unknown says why. */
 static void
 test_sourced (void)
@@ -474,6 +511,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/builtin-catalog/sourced", test_sourced);
   g_test_add_func ("/builtin-catalog/shown-as-stated", test_shown_as_stated);
   g_test_add_func ("/builtin-catalog/verdicts-given", test_verdicts_given);
+  g_test_add_func ("/builtin-catalog/labels-translated", test_labels_translated);
 
   return g_test_run ();
 }
