@@ -371,8 +371,8 @@ suanli_cli_trace_whatif (int    argc,
     }
   if (subject.cpu_only)
     subject.measured = subject.target;
-  suanli_whatif_hardware_from_item (subject.measured, &options.measured);
-  suanli_whatif_hardware_from_item (subject.target, &options.target);
+  suanli_whatif_hardware_from_item (catalog, subject.measured, &options.measured);
+  suanli_whatif_hardware_from_item (catalog, subject.target, &options.target);
   options.target.count = gpus != G_MININT ? (guint) gpus : 0;
   options.overlap_comm = overlap;
   options.no_host_gaps = no_gaps;

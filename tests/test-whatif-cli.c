@@ -262,8 +262,10 @@ test_cpu_only_and_steps (void)
   g_assert_true (said);
 }
 
-/* An A100's all-reduce onto an Ascend 910B, whose link figure is one HCCS link where the A100's is
- * all twelve NVLinks: the collective's reason gives both catalog notes. */
+/* An A100's all-reduce over 8 GPUs onto an Ascend 910B, whose seven HCCS links are counted together
+ * as the A100's twelve NVLinks are: the collective's reason gives both catalog notes and 300 → 196
+ * GB/s. Onto H200 NVL, whose 4-way bridge joins fewer than the job's 8 GPUs, the all-reduce crosses
+ * PCIe 5.0 x16: 300 → 63 GB/s, and the reason says why. */
 static void
 test_link_notes (void)
 {
@@ -278,6 +280,7 @@ test_link_notes (void)
   g_autofree char *directory = g_dir_make_tmp ("suanli-whatif-cli-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (directory, "allreduce.json", NULL);
   g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(JsonParser) bridged_parser = NULL;
   JsonObject *root;
   JsonArray *kernels;
   gboolean seen = FALSE;
@@ -294,7 +297,24 @@ test_link_notes (void)
         continue;
       g_assert_nonnull (strstr (reason, "the catalog's notes: "));
       g_assert_nonnull (strstr (reason, "“NVLink 3: 12 links"));
-      g_assert_nonnull (strstr (reason, "Ascend 910B: “One HCCS link"));
+      g_assert_nonnull (strstr (reason, "Ascend 910B: “All seven HCCS links"));
+      g_assert_nonnull (strstr (reason, "link 300 → 196 GB/s"));
+      seen = TRUE;
+    }
+  g_assert_true (seen);
+
+  seen = FALSE;
+  root = run_json (path, (const char *[]) { "--accelerator", "nvidia-h200-nvl", NULL }, &bridged_parser);
+  kernels = json_object_get_array_member (root, "kernels");
+  for (guint i = 0; i < json_array_get_length (kernels); i++)
+    {
+      JsonObject *kernel = json_array_get_object_element (kernels, i);
+      const char *reason = json_object_get_string_member (kernel, "reason");
+
+      if (!g_str_equal (json_object_get_string_member (kernel, "class"), "communication"))
+        continue;
+      g_assert_nonnull (strstr (reason, "link 300 → 63 GB/s"));
+      g_assert_nonnull (strstr (reason, "8 GPUs span more than H200 NVL's scale-up domain of 4: its host link"));
       seen = TRUE;
     }
   g_assert_true (seen);

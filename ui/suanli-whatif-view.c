@@ -363,7 +363,7 @@ fill_hardware (SuanliWhatifView     *self,
 
   memset (hardware, 0, sizeof *hardware);
   if (item != NULL)
-    suanli_whatif_hardware_from_item (item, hardware);
+    suanli_whatif_hardware_from_item (self->catalog, item, hardware);
   hardware->count = gpus;
 }
 

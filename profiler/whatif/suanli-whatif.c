@@ -350,6 +350,31 @@ memory_reason (const Scaling                  *scaling,
   return g_string_free (reason, FALSE);
 }
 
+/* The link a job of @count GPUs on @hardware communicates over: the scale-up fabric while the job
+ * fits in its domain, else the slower host link between domains (the job's collectives cross it,
+ * and a ring runs at its slowest hop). Sets @beyond when the job spans more than the domain. */
+static double
+job_link (const SuanliWhatifHardware *hardware,
+          guint                       count,
+          gboolean                   *beyond)
+{
+  *beyond = hardware->scale_up_domain > 0 && count > hardware->scale_up_domain && hardware->host_link_bandwidth > 0;
+  return *beyond ? MIN (hardware->host_link_bandwidth, hardware->link_bandwidth) : hardware->link_bandwidth;
+}
+
+/* "; 8 GPUs span more than H200 NVL's scale-up domain of 4: its host link" for each side that does. */
+static void
+append_beyond (GString                    *reason,
+               const SuanliWhatifHardware *hardware,
+               guint                       count,
+               gboolean                    beyond)
+{
+  if (beyond)
+    /* Translators: "; 8 GPUs span more than H200 NVL's scale-up domain of 4: its host link". */
+    g_string_append_printf (reason, _("; %u GPUs span more than %s's scale-up domain of %u: its host link"), count,
+                            hardware->name, hardware->scale_up_domain);
+}
+
 static char *
 communication_reason (const Scaling                  *scaling,
                       const SuanliWorkClassification *c,
@@ -358,12 +383,19 @@ communication_reason (const Scaling                  *scaling,
                       double                         *factor)
 {
   const SuanliWhatifOptions *o = scaling->options;
-  double link = ratio (o->measured.link_bandwidth, o->target.link_bandwidth);
+  gboolean measured_beyond, target_beyond;
+  double measured = job_link (&o->measured, scaling->measured_count, &measured_beyond);
+  double target = job_link (&o->target, scaling->target_count, &target_beyond);
+  double link = ratio (measured, target);
   GString *reason = g_string_new (NULL);
 
   if (link > 0)
-    g_string_printf (reason, _("%s (%s): link %.0f → %.0f GB/s"), suanli_work_class_name (c->work_class), c->why,
-                     o->measured.link_bandwidth / 1e9, o->target.link_bandwidth / 1e9);
+    {
+      g_string_printf (reason, _("%s (%s): link %.0f → %.0f GB/s"), suanli_work_class_name (c->work_class), c->why,
+                       measured / 1e9, target / 1e9);
+      append_beyond (reason, &o->measured, scaling->measured_count, measured_beyond);
+      append_beyond (reason, &o->target, scaling->target_count, target_beyond);
+    }
   else
     g_string_printf (reason, _("%s (%s): no link bandwidth for %s, so the link is not scaled"),
                      suanli_work_class_name (c->work_class), c->why,

@@ -38,7 +38,9 @@ typedef struct
   char    name[96];                               /* "A100 80GB SXM" */
   double  flops[SUANLI_NUMBER_N_FORMATS];         /* dense FLOP/s of one accelerator */
   double  memory_bandwidth;                       /* B/s */
-  double  link_bandwidth;                         /* scale-up B/s per accelerator, one direction */
+  double  link_bandwidth;                         /* scale-up B/s per accelerator, one direction, all links */
+  guint   scale_up_domain;                        /* accelerators that share the scale-up fabric; 0: unknown */
+  double  host_link_bandwidth;                    /* B/s per direction between domains (PCIe); 0: unknown */
   guint   count;                                  /* accelerators in the job; 0: as the trace says */
   char    flops_note[SUANLI_NUMBER_N_FORMATS][160];   /* what the catalog says a rate counts ("Vector; …"), or "" */
   char    link_note[160];                         /* what the link figure counts ("One HCCS link, …"), or "" */
