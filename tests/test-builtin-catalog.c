@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "suanli-catalog.h"
+#include "suanli-plan-hardware.h"
 
 static SuanliCatalog *
 load_builtin (void)
@@ -484,6 +485,49 @@ test_labels_translated (void)
   g_assert_cmpuint (translated, >, 50);
 }
 
+/* Every accelerator can be planned on (a BF16 plan finds its dense rate, memory and bandwidth), or
+ * names each of those it lacks in "unknown", with why: the planner then says so instead of
+ * failing without a reason. */
+static void
+test_accelerators_plan (void)
+{
+  g_autoptr(SuanliCatalog) catalog = load_builtin ();
+  const struct { SuanliPlanMissing bit; const char *keys[2]; } needed[] = {
+    { SUANLI_PLAN_MISSING_PEAK, { "bf16_tflops", "fp16_tflops" } },
+    { SUANLI_PLAN_MISSING_MEMORY, { "memory_bytes", NULL } },
+    { SUANLI_PLAN_MISSING_MEMORY_BANDWIDTH, { "memory_bandwidth", NULL } },
+  };
+  guint accelerators = 0, plannable = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (catalog)); i++)
+    {
+      g_autoptr(SuanliItem) item = g_list_model_get_item (G_LIST_MODEL (catalog), i);
+      SuanliPlanInputs in = { 0 };
+      SuanliPlanMissing missing;
+
+      if (suanli_item_get_kind (item) != SUANLI_ITEM_KIND_ACCELERATOR)
+        continue;
+      accelerators++;
+      in.compute = SUANLI_PRECISION_BF16;
+      missing = suanli_plan_hardware_set_accelerator (&in, item);
+      plannable += (missing & ~SUANLI_PLAN_MISSING_TDP) == 0;
+      for (guint n = 0; n < G_N_ELEMENTS (needed); n++)
+        {
+          gboolean named = FALSE;
+
+          if ((missing & needed[n].bit) == 0)
+            continue;
+          for (guint k = 0; k < G_N_ELEMENTS (needed[n].keys) && needed[n].keys[k] != NULL; k++)
+            named |= suanli_item_find_unknown (item, needed[n].keys[k]) != NULL;
+          if (!named)
+            g_error ("%s cannot be planned on and does not say why: no %s, and no “unknown” entry for it",
+                     suanli_item_get_id (item), needed[n].keys[0]);
+        }
+    }
+  g_test_message ("%u of %u accelerators plan; the others name what they lack", plannable, accelerators);
+  g_assert_cmpuint (accelerators, >=, 60);
+}
+
 /* Every item has a source, or says why it has none; every figure marked unknown says why. */
 static void
 test_sourced (void)
@@ -570,6 +614,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/builtin-catalog/shown-as-stated", test_shown_as_stated);
   g_test_add_func ("/builtin-catalog/verdicts-given", test_verdicts_given);
   g_test_add_func ("/builtin-catalog/labels-translated", test_labels_translated);
+  g_test_add_func ("/builtin-catalog/accelerators-plan", test_accelerators_plan);
 
   return g_test_run ();
 }
