@@ -206,13 +206,14 @@ rects_overlap (const cairo_rectangle_t *a,
   return a->x < b->x + b->width && b->x < a->x + a->width && a->y < b->y + b->height && b->y < a->y + a->height;
 }
 
+/* Whether @rect lies inside @area (the plot, not the axes' tick labels) and over nothing taken. */
 static gboolean
 rect_is_free (const cairo_rectangle_t *rect,
               GArray                  *taken,
-              double                   width,
-              double                   height)
+              const cairo_rectangle_t *area)
 {
-  if (rect->x < 0 || rect->y < 0 || rect->x + rect->width > width || rect->y + rect->height > height)
+  if (rect->x < area->x || rect->y < area->y || rect->x + rect->width > area->x + area->width ||
+      rect->y + rect->height > area->y + area->height)
     return FALSE;
   for (guint i = 0; i < taken->len; i++)
     if (rects_overlap (rect, &g_array_index (taken, cairo_rectangle_t, i)))
@@ -239,8 +240,7 @@ place_label (Point                  *point,
              cairo_t                *cr,
              PangoLayout            *layout,
              GArray                 *taken,
-             double                  width,
-             double                  height,
+             const cairo_rectangle_t *area,
              const SuanliColor      *color)
 {
   static const double rings[] = { 3, 12, 26, 44 };
@@ -262,7 +262,7 @@ place_label (Point                  *point,
         {
           cairo_rectangle_t *rect = &candidates[c];
 
-          if (!rect_is_free (rect, taken, width, height))
+          if (!rect_is_free (rect, taken, area))
             continue;
           g_array_append_val (taken, *rect);
           suanli_color_set_source (cr, color);
@@ -288,11 +288,10 @@ place_label (Point                  *point,
 }
 
 static void
-draw_labels (SuanliScatterChart     *chart,
-             cairo_t                *cr,
-             double                  width,
-             double                  height,
-             const SuanliChartStyle *style)
+draw_labels (SuanliScatterChart      *chart,
+             cairo_t                 *cr,
+             const cairo_rectangle_t *area,
+             const SuanliChartStyle  *style)
 {
   g_autoptr(GArray) taken = g_array_new (FALSE, FALSE, sizeof (cairo_rectangle_t));
   SuanliColor color;
@@ -319,7 +318,7 @@ draw_labels (SuanliScatterChart     *chart,
             (point->faded && pass == 2))
           continue;
         layout = suanli_chart_style_layout (style, cr, point->label, pass < 2);
-        point->labelled = place_label (point, cr, layout, taken, width, height, &color);
+        point->labelled = place_label (point, cr, layout, taken, area, &color);
       }
 }
 
@@ -396,7 +395,12 @@ suanli_scatter_chart_draw (SuanliScatterChart     *chart,
         }
     }
 
-  draw_labels (chart, cr, width, height, style);
+  {
+    /* Labels stay in the plot, off the tick labels of both axes. */
+    cairo_rectangle_t area = { x_axis.pixel_start, 0, width - x_axis.pixel_start, y_axis.pixel_start };
+
+    draw_labels (chart, cr, &area, style);
+  }
 }
 
 guint
