@@ -147,6 +147,18 @@ print_item (SuanliItem *item)
         g_print ("  %-20s %s\n", "", suanli_text_get (&spec->note));
     }
 
+  /* What no source gives, and why: the planner names these when a plan needs them. */
+  for (guint i = 0; i < suanli_item_get_n_unknown (item); i++)
+    {
+      const SuanliText *why;
+      const char *key = suanli_item_get_unknown_at (item, i, &why);
+      const SuanliSpecKey *spec_key = suanli_item_kind_find_spec_key (suanli_item_get_kind (item), key);
+
+      g_print ("  ");
+      suanli_cli_print_padded (spec_key != NULL ? _(spec_key->title) : key, 21);
+      g_print ("%s  %s\n", _("unknown"), suanli_text_get (why));
+    }
+
   g_hash_table_iter_init (&iter, suanli_item_get_parts (item));
   while (g_hash_table_iter_next (&iter, &role, &id))
     {
