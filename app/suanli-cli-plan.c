@@ -144,12 +144,17 @@ print_human (SuanliPlan             *plan,
 
 static const char * const recompute_names[] = { "none", "selective", "full" };
 
-/* Prints @text left-aligned in @width characters (not bytes: names hold "×" and CJK). */
-static void
-print_padded (const char *text,
-              int         width)
+/* Prints @text left-aligned in @width columns of a terminal (not bytes: names hold "×", and a
+ * Chinese character takes two columns). */
+void
+suanli_cli_print_padded (const char *text,
+                         int         width)
 {
-  g_print ("%s%*s", text, MAX (0, width - (int) g_utf8_strlen (text, -1)), "");
+  int columns = 0;
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    columns += g_unichar_iswide (g_utf8_get_char (p)) ? 2 : 1;
+  g_print ("%s%*s", text, MAX (0, width - columns), "");
 }
 
 static const char *
@@ -184,9 +189,9 @@ print_search (GArray     *results,
   g_print (_("%u configurations evaluated, %u fit and meet the constraints. The front of time against cost:\n"),
            evaluated, results->len);
   g_print ("  ");
-  print_padded (_("configuration"), 36);
+  suanli_cli_print_padded (_("configuration"), 36);
   g_print (" %3s %3s %5s %4s ", "t", "p", "d", "ZeRO");
-  print_padded (_("recompute"), 9);
+  suanli_cli_print_padded (_("recompute"), 9);
   g_print (" %10s %14s %10s  %s\n", _("days"), currency, per_gpu_hour, _("price from"));
   for (guint i = 0; i < results->len; i++)
     {
@@ -198,7 +203,7 @@ print_search (GArray     *results,
       front++;
       label = suanli_search_result_label (r);
       g_print ("  ");
-      print_padded (label, 36);
+      suanli_cli_print_padded (label, 36);
       g_print (" %3g %3g %5g %4d %-9s %10.1f %14.0f %10.2f  %s\n", r->tensor, r->pipeline, r->data, r->zero_stage,
                recompute_names[r->recompute], r->time_to_train_s / 86400, r->cost, r->price_per_gpu_hour,
                price_origin (r));

@@ -34,6 +34,7 @@ char              *suanli_format_large           (double             value);
 char              *suanli_format_energy_kwh      (double             kwh);
 char              *suanli_format_tonnes          (double             tonnes);
 char              *suanli_format_seconds         (double             seconds);
+char              *suanli_format_stated_bytes    (double             bytes);
 char              *suanli_format_gib             (double             bytes);
 char              *suanli_format_quantity        (double             value,
                                                   const char        *unit,

@@ -26,5 +26,8 @@ void       suanli_compare_view_set_memory_units    (SuanliCompareView *self,
 gboolean   suanli_spec_key_lower_is_better         (const char        *key);
 int        suanli_compare_view_get_best_column     (SuanliCompareView *self,
                                                     const char        *key);
+gboolean   suanli_compare_view_is_best             (SuanliCompareView *self,
+                                                    const char        *key,
+                                                    guint              column);
 
 G_END_DECLS

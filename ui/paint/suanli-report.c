@@ -337,17 +337,6 @@ write_summary (SuanliReport     *self,
     }
 }
 
-/* As the catalog shows it, with the marketed figure where there is one. */
-static char *
-spec_value (const SuanliSpec *spec)
-{
-  g_autofree char *value = suanli_format_quantity (spec->value, spec->unit, SUANLI_MEMORY_UNITS_GIB);
-
-  if (spec->label != NULL)
-    return g_strdup_printf ("%s (%s)", value, spec->label);
-  return g_steal_pointer (&value);
-}
-
 static void
 write_item (SuanliReport     *self,
             SuanliPageWriter *writer,
@@ -372,7 +361,7 @@ write_item (SuanliReport     *self,
       const SuanliSpecKey *key = suanli_item_kind_find_spec_key (suanli_item_get_kind (item), spec->key);
 
       /* The spec's label as the catalog page shows it, not its key. */
-      suanli_table_row_take (rows, 4, g_strdup (key != NULL ? _(key->title) : spec->key), spec_value (spec),
+      suanli_table_row_take (rows, 4, g_strdup (key != NULL ? _(key->title) : spec->key), suanli_spec_format_value (spec, SUANLI_MEMORY_UNITS_GIB),
                              g_strdup (spec->source),
                              g_strdup (suanli_confidence_get_title (spec->confidence)));
     }
@@ -384,7 +373,7 @@ write_item (SuanliReport     *self,
       const SuanliClaim *claim = suanli_item_get_claim_at (item, i);
 
       suanli_table_row_take (rows, 4, g_strdup (claim->seed), g_strdup (claim->quote),
-                             suanli_format_quantity (claim->value, claim->unit, SUANLI_MEMORY_UNITS_GIB),
+                             suanli_claim_format_figure (claim, claim->value),
                              g_strdup (suanli_verdict_get_title (claim->verdict)));
     }
   if (rows->len > 0)
