@@ -156,6 +156,8 @@ test_launch_mode (void)
     }
   g_list_free (names);
   g_assert_cmpuint (stream.kernels->len, ==, 3000);
+  /* The job's driver, loaded RTLD_LOCAL as cudart loads it, answered for its two devices. */
+  g_assert_cmpuint (stream.header.n_devices, ==, 2);
   summary = summary_of (output);
   g_assert_null (strstr (summary, "START"));
   g_unlink (output);
@@ -459,12 +461,12 @@ test_kineto_first_named (void)
   kineto_first ("PyTorch Profiler");   /* a holder that gave cuptiSubscribe_v2 its name */
 }
 
-/* torch.profiler starts while a capture runs: the capture ends with what it had, saying why, and
- * Kineto gets all that came after. */
+/* The Kineto after 2.11 (no subscription) starts while a capture runs: the capture ends with what
+ * it had, saying why, and Kineto gets all that came after. */
 static void
 test_kineto_during_capture (void)
 {
-  g_autoptr(Job) job = suanli_test_job_start (NULL, NULL);
+  g_autoptr(Job) job = suanli_test_job_start ((const char *[]) { "--kineto", "newer", NULL }, NULL);
   g_autoptr(Capture) capture = suanli_test_job_capture (job);
   KernelsSeen seen = { capture, 400 };
   g_autoptr(JsonObject) stopped = NULL;
@@ -499,7 +501,7 @@ test_kineto_during_capture (void)
 static void
 test_kineto_takes_over (void)
 {
-  g_autoptr(Job) job = suanli_test_job_start ((const char *[]) { "--rate", "5000", NULL }, NULL);
+  g_autoptr(Job) job = suanli_test_job_start ((const char *[]) { "--rate", "5000", "--kineto", "newer", NULL }, NULL);
   g_autoptr(Capture) capture = suanli_test_job_capture (job);
   KernelsSeen seen = { capture, 400 };
   g_autoptr(JsonObject) stopped = NULL;
@@ -841,6 +843,186 @@ test_newer_cupti_refused (void)
   suanli_test_job_exit (job);
 }
 
+/* ---- issue 36: PyTorch 2.11, the driver, graphs, versions, clocks --------------------------------------- */
+
+/* A copy of the stand-in driver under the name of PyTorch's CUDA library, for a job to load: what
+ * the capture's modules show of a PyTorch job. Returns its path. */
+static char *
+fake_torch_cuda (void)
+{
+  g_autofree char *folder = temporary_path ("torch-lib");
+  char *path = g_build_filename (folder, "libtorch_cuda.so", NULL);
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  g_assert_true (g_file_get_contents (g_getenv ("SUANLI_FAKE_CUDA"), &contents, &length, NULL));
+  g_assert_true (g_file_set_contents (path, contents, (gssize) length, NULL));
+  return path;
+}
+
+/* `record -- job` where the job runs torch.profiler (PyTorch 2.11's Kineto) around its launches:
+ * the capture keeps every kernel; Kineto, refused CUPTI, traces the CPU only; the summary says so. */
+static void
+test_kineto_2_11_under_record (void)
+{
+  g_autofree char *output = temporary_path ("torch-2-11.suanli-capture");
+  g_autofree char *report_path = temporary_path ("torch-2-11.json");
+  g_autofree char *torch_cuda = fake_torch_cuda ();
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_auto(SuanliTestRun) record = { 0 };
+  g_auto(Stream) stream = { 0 };
+  g_autofree char *summary = NULL;
+  JsonObject *kineto;
+
+  suanli_test_run_cli (&record, "en", (const char *[]) { "record", "-o", output, "--", g_getenv ("SUANLI_CUPTI_JOB"),
+                                                        "--load", torch_cuda, "--kineto-profile", "--launches", "2000",
+                                                        "--report", report_path, NULL });
+  g_test_message ("record: %s", record.err);
+  g_assert_cmpint (record.status, ==, 0);
+  suanli_test_stream_read_file (&stream, output);
+  g_assert_cmpuint (stream.kernels->len, ==, 2000);
+  g_assert_cmpuint (stream.end.reason, !=, SUANLI_END_CUPTI_TAKEN);
+  g_assert_true (json_parser_load_from_file (parser, report_path, NULL));
+  kineto = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "kineto");
+  g_assert_cmpint (json_object_get_int_member (kineto, "subscribe_result"), ==, 39);   /* MULTIPLE_SUBSCRIBERS */
+  g_assert_true (json_object_get_boolean_member (kineto, "cpu_only"));
+  g_assert_cmpint (json_object_get_int_member (kineto, "kernels"), ==, 0);
+  summary = summary_of (output);
+  g_assert_nonnull (strstr (summary, "torch.profiler"));
+  g_assert_nonnull (strstr (summary, "CPU only"));
+  g_unlink (output);
+  g_unlink (report_path);
+  g_unlink (torch_cuda);
+}
+
+/* PyTorch 2.11's torch.profiler starts while a capture runs: refused CUPTI, it changes nothing, and
+ * the capture goes on with every kernel. */
+static void
+test_kineto_2_11_during_capture (void)
+{
+  g_autoptr(Job) job = suanli_test_job_start (NULL, NULL);
+  g_autoptr(Capture) capture = suanli_test_job_capture (job);
+  g_autoptr(JsonObject) stopped = NULL;
+  JsonObject *kineto;
+
+  suanli_test_job_do (job, "launch 400");
+  suanli_test_job_do (job, "kineto-start");
+  suanli_test_job_do (job, "launch 20000");
+  stopped = suanli_test_job_ask (job, "kineto-stop");
+  kineto = json_object_get_object_member (stopped, "kineto");
+  g_assert_true (json_object_get_boolean_member (kineto, "cpu_only"));
+  g_assert_cmpint (json_object_get_int_member (kineto, "kernels"), ==, 0);
+  suanli_test_capture_finish (capture);
+  g_assert_true (capture->stream.ended);
+  g_assert_cmpuint (capture->stream.end.reason, ==, SUANLI_END_STOPPED);
+  g_assert_cmpuint (capture->stream.kernels->len, ==, 20400);
+  suanli_test_job_exit (job);
+}
+
+/* The Kineto after 2.11 collects without a subscription when a capture attaches: the capture's
+ * buffer callbacks replace its own, CUPTI hands the capture Kineto's buffers, and the capture says
+ * so at its end (it neither reads nor frees them). */
+static void
+test_kineto_newer_replaced (void)
+{
+  g_autoptr(Job) job = suanli_test_job_start ((const char *[]) { "--kineto", "newer", NULL }, NULL);
+  g_autoptr(Capture) capture = NULL;
+  g_autoptr(JsonObject) before = NULL;
+  g_autofree char *output = temporary_path ("replaced.suanli-capture");
+  g_autofree char *summary = NULL;
+  Flushed later = { job, 0 };
+
+  suanli_test_job_do (job, "kineto-start");
+  suanli_test_job_do (job, "launch 300");
+  capture = suanli_test_job_capture (job);
+  before = suanli_test_job_fake_state (job);
+  later.flushes = json_object_get_int_member (before, "flushes") + 2;
+  suanli_test_await (flushed, &later);
+  suanli_test_job_do (job, "launch 200");
+  suanli_test_capture_finish (capture);
+  suanli_test_job_do (job, "kineto-stop");
+  g_assert_true (capture->stream.ended);
+  g_assert_cmpuint (capture->stream.kernels->len, ==, 200);   /* none of Kineto's */
+  suanli_test_capture_save (capture, output);
+  summary = summary_of (output);
+  g_assert_nonnull (strstr (summary, "without a subscription"));
+  suanli_test_job_exit (job);
+  g_unlink (output);
+}
+
+/* A server capturing CUDA graphs: launches into a captured stream write only their API record,
+ * 24,000 of them in one buffer with no kernel record. The capture goes on, and has the graph's
+ * kernels when it runs. */
+static void
+test_graph_capture_not_taken (void)
+{
+  g_autoptr(Job) job = suanli_test_job_start (NULL, NULL);
+  g_autoptr(Capture) capture = suanli_test_job_capture (job);
+  g_autoptr(JsonObject) before = NULL;
+  Flushed later = { job, 0 };
+
+  suanli_test_job_do (job, "stream-capture 11 on");
+  suanli_test_job_do (job, "launch 24000 cudaLaunchKernel 11");
+  suanli_test_job_do (job, "stream-capture 11 off");
+  before = suanli_test_job_fake_state (job);
+  later.flushes = json_object_get_int_member (before, "flushes") + 3;
+  suanli_test_await (flushed, &later);
+  suanli_test_job_do (job, "graph 3 cudaGraphLaunch 11");
+  suanli_test_capture_finish (capture);
+  g_test_message ("%u API records, %u kernels; the end's reason %u", capture->stream.apis->len,
+                  capture->stream.kernels->len, capture->stream.end.reason);
+  g_assert_true (capture->stream.ended);
+  g_assert_cmpuint (capture->stream.end.reason, ==, SUANLI_END_STOPPED);
+  g_assert_cmpuint (capture->stream.apis->len, >=, 24000);
+  g_assert_cmpuint (capture->stream.kernels->len, ==, 3);
+  suanli_test_job_exit (job);
+}
+
+/* CUPTI 13.1 under a library built for 13.0: taken, with a note saying so. */
+static void
+test_newer_minor_accepted (void)
+{
+  g_autoptr(Job) job = suanli_test_job_start (NULL, (const char *[]) { "FAKE_CUPTI_VERSION=130100", NULL });
+  g_autoptr(Capture) capture = capture_command (job, "launch 50", NULL);
+  const char *detail = suanli_test_stream_string (&capture->stream, capture->stream.end.detail);
+
+  g_assert_cmpuint (capture->stream.kernels->len, ==, 50);
+  g_assert_cmpuint (capture->stream.header.cupti_version, ==, 130100);
+  g_test_message ("the end's note: %s", detail != NULL ? detail : "(none)");
+  g_assert_nonnull (detail);
+  g_assert_nonnull (strstr (detail, "13.1"));
+  suanli_test_job_exit (job);
+}
+
+/* PyTorch's profiler ran before the capture and left CUPTI a TSC clock (raw ticks, 3 a ns here):
+ * the capture's times are still nanoseconds. */
+static void
+test_tsc_clock_replaced (void)
+{
+  g_autoptr(Job) job = suanli_test_job_start ((const char *[]) { "--kineto", "newer", NULL }, NULL);
+  g_autoptr(Capture) capture = NULL;
+  guint wrong = 0;
+
+  suanli_test_job_do (job, "kineto-start");
+  suanli_test_job_do (job, "launch 10");
+  suanli_test_job_do (job, "kineto-stop");
+  capture = capture_command (job, "launch 100 cudaLaunchKernel 7 20000", NULL);
+  g_assert_cmpuint (capture->stream.kernels->len, ==, 100);
+  for (guint i = 0; i < capture->stream.kernels->len; i++)
+    {
+      const SuanliCaptureKernel *kernel = &g_array_index (capture->stream.kernels, SuanliCaptureKernel, i);
+
+      if (kernel->end - kernel->start < 19000 || kernel->end - kernel->start > 21000)
+        {
+          if (wrong++ == 0)
+            g_test_message ("a 20 µs kernel lasted %" G_GUINT64_FORMAT " units", kernel->end - kernel->start);
+        }
+    }
+  g_assert_cmpuint (wrong, ==, 0);
+  suanli_test_job_exit (job);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -874,6 +1056,12 @@ main (int    argc,
   g_test_add_func ("/live-standin/stack-every-path", test_stack_every_path);
   g_test_add_func ("/live-standin/graph-nodes", test_graph_nodes);
   g_test_add_func ("/live-standin/newer-cupti-refused", test_newer_cupti_refused);
+  g_test_add_func ("/live-standin/kineto-2-11-under-record", test_kineto_2_11_under_record);
+  g_test_add_func ("/live-standin/kineto-2-11-during-capture", test_kineto_2_11_during_capture);
+  g_test_add_func ("/live-standin/kineto-newer-replaced", test_kineto_newer_replaced);
+  g_test_add_func ("/live-standin/graph-capture-not-taken", test_graph_capture_not_taken);
+  g_test_add_func ("/live-standin/newer-minor-accepted", test_newer_minor_accepted);
+  g_test_add_func ("/live-standin/tsc-clock-replaced", test_tsc_clock_replaced);
   status = g_test_run ();
   {
     g_autofree char *folder = g_build_filename (runtime_dir, "suanli", NULL);

@@ -94,6 +94,7 @@ struct _SuanliCaptureDecoder
   char               *end_problem;   /* why the capture ended early, when it did */
   guint64             impossible;    /* records with times no clock gives, left out */
   gboolean            ended;
+  gboolean            pytorch_cuda;  /* a module record named PyTorch's CUDA library */
   gint64              clock_shift_ns; /* how far the job's host clock is ahead of the viewer's */
 };
 
@@ -711,6 +712,19 @@ decode_end (SuanliCaptureDecoder      *self,
 
       suanli_trace_add_warning (self->trace, warning);
     }
+  else if (detail != NULL)
+    {
+      /* A capture that ended as asked, with something the job had to say of it. */
+      g_autofree char *warning = g_strdup_printf (_("The job noted: %s."), detail);
+
+      suanli_trace_add_warning (self->trace, warning);
+    }
+  if (self->pytorch_cuda && end.reason != SUANLI_END_CUPTI_TAKEN)
+    suanli_trace_add_warning (self->trace,
+                              _("PyTorch runs in this job, and this capture held CUPTI: a torch.profiler run during it "
+                                "recorded no GPU work in its own trace (CUPTI takes one client at a time, and "
+                                "PyTorch 2.11's profiler, refused, traces the CPU only). That GPU work is in this "
+                                "capture."));
 }
 
 static void
@@ -720,6 +734,13 @@ decode_module (SuanliCaptureDecoder      *self,
   SuanliCaptureModule module;
 
   suanli_capture_copy_record (record, &module, sizeof module);
+  {
+    const char *path = known_text (self, module.path);
+    const char *name = path != NULL ? strrchr (path, '/') : NULL;
+
+    if (name != NULL && g_str_has_prefix (name + 1, "libtorch_cuda"))
+      self->pytorch_cuda = TRUE;
+  }
   if (self->symbolizer == NULL)
     self->symbolizer = suanli_symbolizer_new ();
   suanli_symbolizer_add_module (self->symbolizer, module.bias, module.start, module.end,

@@ -193,6 +193,7 @@ suanli_inject_cupti_load (char   *error,
     { "cuptiActivityEnableDriverApi", (void **) &suanli_cupti.enable_driver_api, true },
     { "cuptiFinalize", (void **) &suanli_cupti.finalize, true },
     { "cuptiEnableDomain", (void **) &suanli_cupti.enable_domain, true },
+    { "cuptiActivityRegisterTimestampCallback", (void **) &suanli_cupti.register_timestamp, true },
   };
 
   if (__atomic_load_n (&suanli_cupti.get_timestamp, __ATOMIC_ACQUIRE) != NULL)
@@ -239,20 +240,33 @@ suanli_inject_cupti_quote (CUptiResult  result,
 /**
  * suanli_inject_cupti_check_version:
  *
- * The activity records CUPTI writes are of its own version's structs: read with another version's
- * layout their fields would be wrong. So the library takes the CUPTI it was built for (its major
- * and minor, CUPTI_API_VERSION's xxyy), and refuses others with a message saying so.
- * Returns: 0, or -1 with why in @error.
+ * The activity records CUPTI writes are of its own version's structs. Within a major version NVIDIA
+ * only adds record versions and grows structs at their end (CUDA 13's Kernel4 to Kernel10 keep every
+ * offset the library reads), and the library asks for no record version by number: a newer minor
+ * of the major it was built for is taken, with @warning saying so. Another major, or an older minor
+ * (whose records may lack fields read here), is refused with a message saying what to do.
+ * Returns: 0 (with @warning set, or ""), or -1 with why in @error.
  */
 int
 suanli_inject_cupti_check_version (uint32_t  version,
+                                   char     *warning,
+                                   size_t    warning_size,
                                    char     *error,
                                    size_t    error_size)
 {
   uint32_t built = CUPTI_API_VERSION / 100;
 
+  if (warning_size > 0)
+    warning[0] = '\0';
   if (version / 100 == built)
     return 0;
+  if (version >= 10000 && version / 10000 == built / 100 && version / 100 > built)
+    {
+      snprintf (warning, warning_size, "%s is CUPTI %u.%u, newer than the %u.%u this library was built for: its "
+                "records were read with %u.%u's layout, which a newer %u.x keeps", suanli_cupti.path, version / 10000,
+                version / 100 % 100, built / 100, built % 100, built / 100, built % 100, built / 100);
+      return 0;
+    }
   if (version < 10000)   /* before CUDA 13 the version was a plain number (28: CUDA 12.9 Update 1) */
     snprintf (error, error_size, "%s is CUPTI API version %u (CUDA 12 or older), older than the CUDA %u.%u this "
               "library was built for: load CUDA %u.%u's libcupti (SUANLI_CUPTI_PATH) or rebuild against CUDA 12",

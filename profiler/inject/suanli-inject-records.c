@@ -48,6 +48,15 @@ typedef CUresult (*DeviceGetName) (char *, int, CUdevice);
 typedef CUresult (*DeviceGetAttribute) (int *, CUdevice_attribute, CUdevice);
 typedef CUresult (*DeviceTotalMem) (size_t *, CUdevice);
 
+/* The CUDA driver the job has loaded. cudart opens libcuda.so.1 RTLD_LOCAL, so its symbols are not
+ * in the global scope (dlsym (RTLD_DEFAULT) misses them): it is found by its soname among the
+ * loaded objects, never loaded. NULL when the job has no driver loaded by that name. */
+static void *
+loaded_driver (void)
+{
+  return dlopen ("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+}
+
 /**
  * suanli_inject_query_devices:
  *
@@ -58,17 +67,19 @@ uint16_t
 suanli_inject_query_devices (SuanliCaptureDevice *devices,
                              uint16_t             max_devices)
 {
-  DeviceGetCount get_count = (DeviceGetCount) dlsym (RTLD_DEFAULT, "cuDeviceGetCount");
-  DeviceGet get = (DeviceGet) dlsym (RTLD_DEFAULT, "cuDeviceGet");
-  DeviceGetName get_name = (DeviceGetName) dlsym (RTLD_DEFAULT, "cuDeviceGetName");
-  DeviceGetAttribute get_attribute = (DeviceGetAttribute) dlsym (RTLD_DEFAULT, "cuDeviceGetAttribute");
-  DeviceTotalMem total_memory = (DeviceTotalMem) dlsym (RTLD_DEFAULT, "cuDeviceTotalMem_v2");
+  void *driver = loaded_driver ();
+  void *scope = driver != NULL ? driver : RTLD_DEFAULT;   /* else one linked into the job itself */
+  DeviceGetCount get_count = (DeviceGetCount) dlsym (scope, "cuDeviceGetCount");
+  DeviceGet get = (DeviceGet) dlsym (scope, "cuDeviceGet");
+  DeviceGetName get_name = (DeviceGetName) dlsym (scope, "cuDeviceGetName");
+  DeviceGetAttribute get_attribute = (DeviceGetAttribute) dlsym (scope, "cuDeviceGetAttribute");
+  DeviceTotalMem total_memory = (DeviceTotalMem) dlsym (scope, "cuDeviceTotalMem_v2");
   int count = 0;
   uint16_t filled = 0;
 
   if (max_devices == 0 || get_count == NULL || get == NULL || get_name == NULL || get_attribute == NULL || total_memory == NULL ||
       get_count (&count) != CUDA_SUCCESS)
-    return 0;
+    count = 0;
   for (int i = 0; i < count && filled < max_devices; i++)
     {
       SuanliCaptureDevice *device = &devices[filled];
@@ -95,6 +106,8 @@ suanli_inject_query_devices (SuanliCaptureDevice *devices,
         device->memory_bytes = bytes;
       filled++;
     }
+  if (driver != NULL)
+    dlclose (driver);   /* the reference NOLOAD took: the job's own keeps it loaded */
   return filled;
 }
 

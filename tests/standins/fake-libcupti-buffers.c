@@ -381,6 +381,7 @@ cuptiFinalize (void)
   fake_cupti.requested = NULL;
   fake_cupti.completed = NULL;
   fake_cupti.thread_id_type = CUPTI_ACTIVITY_THREAD_ID_TYPE_DEFAULT;
+  fake_cupti.timestamp = NULL;   /* CUPTI's own clock again */
   /* What it held is never handed back: the client's memory is the client's loss. */
   retire_current ();
   while ((buffer = fake_cupti.full) != NULL)
