@@ -164,6 +164,45 @@ test_launch_mode (void)
   g_unlink (report_path);
 }
 
+/* `record -- sh -c …` (as `record -- torchrun …`): the CUDA processes the command starts, two ranks
+ * a level down and one two levels down, are each captured from their launch, into one file that
+ * opens as one group a rank. */
+static void
+test_launch_descendants (void)
+{
+  g_autofree char *output = temporary_path ("ranks.suanli-capture");
+  g_autofree char *script = g_strdup_printf ("RANK=0 WORLD_SIZE=3 '%1$s' --launches 300 & "
+                                             "RANK=1 WORLD_SIZE=3 '%1$s' --launches 500 & "
+                                             "sh -c \"RANK=2 WORLD_SIZE=3 '%1$s' --launches 700\"; wait",
+                                             g_getenv ("SUANLI_CUPTI_JOB"));
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(SuanliTestRun) record = { 0 };
+  SuanliImportStats stats = { 0 };
+  guint seen_ranks = 0;
+
+  suanli_test_run_cli (&record, "en", (const char *[]) { "record", "-o", output, "--", "sh", "-c", script, NULL });
+  g_test_message ("record: %s", record.err);
+  g_assert_cmpint (record.status, ==, 0);
+  file = g_file_new_for_path (output);
+  g_assert_true (suanli_import_file (trace, file, &stats, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (stats.by_category, "kernel")), ==, 1500);
+  suanli_import_stats_clear (&stats);
+  g_assert_cmpuint (suanli_trace_get_n_groups (trace), ==, 3);
+  for (guint g = 0; g < 3; g++)
+    {
+      const SuanliGroup *group = suanli_trace_get_group (trace, g);
+
+      g_assert_cmpint (group->world_size, ==, 3);
+      g_assert_cmpint (group->capture, ==, SUANLI_GROUP_CAPTURED_FROM_LAUNCH);
+      seen_ranks |= 1u << group->rank;
+    }
+  g_assert_cmpuint (seen_ranks, ==, 7);
+  g_unlink (output);
+}
+
 static void
 test_attach_mode (void)
 {
@@ -636,15 +675,20 @@ test_drops_reported (void)
 /* A condition: the stand-in has been flushed a given number of times more. */
 typedef struct
 {
-  Job    *job;
-  gint64  flushes;
+  Job     *job;
+  gint64   flushes;
+  Capture *capture;   /* or that capture has ended (NULL: not looked at) */
 } Flushed;
 
 static gboolean
 flushed (gpointer data)
 {
   Flushed *wanted = data;
-  g_autoptr(JsonObject) state = suanli_test_job_fake_state (wanted->job);
+  g_autoptr(JsonObject) state = NULL;
+
+  if (wanted->capture != NULL && suanli_test_capture_closed (wanted->capture))
+    return TRUE;
+  state = suanli_test_job_fake_state (wanted->job);
 
   return json_object_get_int_member (state, "flushes") >= wanted->flushes;
 }
@@ -658,7 +702,7 @@ test_held_stream_kept (void)
   g_autoptr(Job) job = suanli_test_job_start (NULL, NULL);
   g_autoptr(Capture) capture = suanli_test_job_capture (job);
   g_autoptr(JsonObject) before = NULL;
-  Flushed later = { job, 0 };
+  Flushed later = { job, 0, NULL };
   guint timed = 0;
 
   suanli_test_job_do (job, "hold 9");
@@ -931,7 +975,7 @@ test_kineto_newer_replaced (void)
   g_autoptr(JsonObject) before = NULL;
   g_autofree char *output = temporary_path ("replaced.suanli-capture");
   g_autofree char *summary = NULL;
-  Flushed later = { job, 0 };
+  Flushed later = { job, 0, NULL };
 
   suanli_test_job_do (job, "kineto-start");
   suanli_test_job_do (job, "launch 300");
@@ -960,13 +1004,14 @@ test_graph_capture_not_taken (void)
   g_autoptr(Job) job = suanli_test_job_start (NULL, NULL);
   g_autoptr(Capture) capture = suanli_test_job_capture (job);
   g_autoptr(JsonObject) before = NULL;
-  Flushed later = { job, 0 };
+  Flushed later = { job, 0, NULL };
 
   suanli_test_job_do (job, "stream-capture 11 on");
   suanli_test_job_do (job, "launch 24000 cudaLaunchKernel 11");
   suanli_test_job_do (job, "stream-capture 11 off");
   before = suanli_test_job_fake_state (job);
   later.flushes = json_object_get_int_member (before, "flushes") + 3;
+  later.capture = capture;   /* a capture that ended meanwhile flushes no more */
   suanli_test_await (flushed, &later);
   suanli_test_job_do (job, "graph 3 cudaGraphLaunch 11");
   suanli_test_capture_finish (capture);
@@ -1034,6 +1079,7 @@ main (int    argc,
   g_setenv ("XDG_RUNTIME_DIR", runtime_dir, TRUE);
   g_test_add_func ("/live-standin/launch-mode", test_launch_mode);
   g_test_add_func ("/live-standin/attach-mode", test_attach_mode);
+  g_test_add_func ("/live-standin/launch-descendants", test_launch_descendants);
   g_test_add_func ("/live-standin/no-drops-deep-stacks", test_no_drops_deep_stacks);
   g_test_add_func ("/live-standin/cupti-path-first", test_cupti_path_first);
   g_test_add_func ("/live-standin/loaded-copy-used", test_loaded_copy_used);

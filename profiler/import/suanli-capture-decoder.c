@@ -182,6 +182,22 @@ suanli_capture_decoder_free (SuanliCaptureDecoder *self)
   g_free (self);
 }
 
+/**
+ * suanli_capture_decoder_steal_rest:
+ *
+ * Once the stream has ended: the bytes given after its end record (the next stream of a file that
+ * holds several, `record`'s of several processes), taken away from the decoder.
+ * Returns: (transfer full): those bytes, maybe none.
+ */
+GBytes *
+suanli_capture_decoder_steal_rest (SuanliCaptureDecoder *self)
+{
+  GBytes *rest = g_bytes_new (self->pending->data, self->pending->len);
+
+  g_byte_array_set_size (self->pending, 0);
+  return rest;
+}
+
 guint64
 suanli_capture_decoder_get_records (SuanliCaptureDecoder *self)
 {
@@ -222,6 +238,13 @@ gboolean
 suanli_capture_decoder_has_ended (SuanliCaptureDecoder *self)
 {
   return self->ended;
+}
+
+/* Whether bytes came after the end record (another stream's). */
+gboolean
+suanli_capture_decoder_has_rest (SuanliCaptureDecoder *self)
+{
+  return self->ended && self->pending->len > 0;
 }
 
 /* For a capture from another host: its clock runs @shift_ns ahead of this one's (as estimated
@@ -901,7 +924,9 @@ suanli_capture_decoder_feed (SuanliCaptureDecoder *self,
   /* Several captures (ranks) may be appending to one trace in turns. */
   suanli_trace_set_current_group (self->trace, self->group);
   g_byte_array_append (self->pending, data, (guint) length);
-  while (used < self->pending->len)
+  /* Nothing after the end record is this stream's: it stays pending, for the next stream of a file
+   * that holds several (suanli_capture_decoder_steal_rest). */
+  while (used < self->pending->len && !self->ended)
     {
       const guint8 *at = self->pending->data + used;
       gsize left = self->pending->len - used;

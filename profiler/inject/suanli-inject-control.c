@@ -691,8 +691,9 @@ start_capture (int fd)
  * start_at_launch:
  *
  * Inside InitializeInjection, before the job's first CUDA call returns, when `suanli-cli record --
- * COMMAND` launched the job (SUANLI_CAPTURE_FROM_LAUNCH holds the pid of the record that is its
- * parent: a process the job starts in turn is not waited for): the capture starts here, so nothing the job does is missed,
+ * COMMAND` launched the job (SUANLI_CAPTURE_FROM_LAUNCH holds the pid of that record, and it is
+ * one of the job's ancestors: its child, or a process its command started however deep, as
+ * torchrun's workers or a shell's): the capture starts here, so nothing the job does is missed,
  * and its records wait in the queue for the collector's START (LAUNCH_WAIT_MS at most; after that
  * the capture is dropped and the job is idle). The header says it holds the job from its start.
  */
@@ -715,6 +716,37 @@ start_at_launch (void)
     }
   control.header.flags |= SUANLI_CAPTURE_FROM_LAUNCH;
   control.claim_deadline = suanli_inject_now_ms () + LAUNCH_WAIT_MS;
+}
+
+/* Whether process @ancestor is this process's parent, or its parent's, and so on up (a record that
+ * is a subreaper stays the ancestor of what its command left behind). */
+static bool
+descends_from (int ancestor)
+{
+  int pid = (int) getppid ();
+
+  for (int depth = 0; depth < 256 && pid > 1; depth++)
+    {
+      char path[64], stat[512], *close_paren;
+      ssize_t length;
+      int fd, parent = 0;
+
+      if (pid == ancestor)
+        return true;
+      snprintf (path, sizeof path, "/proc/%d/stat", pid);
+      if ((fd = open (path, O_RDONLY | O_CLOEXEC)) < 0)
+        return false;
+      length = read (fd, stat, sizeof stat - 1);
+      close (fd);
+      if (length <= 0)
+        return false;
+      stat[length] = '\0';
+      /* "pid (command) state ppid …": the command may hold spaces and parentheses. */
+      if ((close_paren = strrchr (stat, ')')) == NULL || sscanf (close_paren + 1, " %*c %d", &parent) != 1)
+        return false;
+      pid = parent;
+    }
+  return false;
 }
 
 /* The end record, after a string record with why it ended, when there are words for it. */
@@ -925,7 +957,7 @@ suanli_inject_control_start (SuanliInjectSource *source,
     const char *launcher = getenv ("SUANLI_CAPTURE_FROM_LAUNCH");
 
     /* Before the control thread exists: no START can race it. */
-    if (launcher != NULL && atoi (launcher) == (int) getppid ())
+    if (launcher != NULL && atoi (launcher) > 1 && descends_from (atoi (launcher)))
       start_at_launch ();
   }
   control.thread_started = pthread_create (&control.control_thread, NULL, control_main, NULL) == 0;
