@@ -427,7 +427,8 @@ static int
 record_launch (char       **command,
                const char  *output_path,
                double       duration_s,
-               double       delay_s)
+               double       delay_s,
+               int          stack_depth)
 {
   g_auto(GStrv) environment = profilable_environment ();
   g_autofree char *launcher = g_strdup_printf ("%d", (int) getpid ());
@@ -441,6 +442,12 @@ record_launch (char       **command,
    * the library waits for this process (its ancestor) to claim it. */
   if (delay_s <= 0)
     environment = g_environ_setenv (environment, "SUANLI_CAPTURE_FROM_LAUNCH", launcher, TRUE);
+  if (stack_depth >= 0)
+    {
+      g_autofree char *depth = g_strdup_printf ("%d", stack_depth);
+
+      environment = g_environ_setenv (environment, "SUANLI_STACK_DEPTH", depth, TRUE);
+    }
   prctl (PR_SET_CHILD_SUBREAPER, 1);
   /* The command runs as it would without record, its standard input too. */
   if (!g_spawn_async (NULL, command, environment,
@@ -478,12 +485,14 @@ suanli_cli_record (int    argc,
 {
   g_autofree char *output_path = NULL;
   double duration = 0, delay = 0;
-  int attach = 0;
+  int attach = 0, stack_depth = -1;
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output_path, N_("Write the capture here"), N_("OUT.suanli-capture") },
     { "attach", 0, 0, G_OPTION_ARG_INT, &attach, N_("Capture a running profilable job"), N_("PID") },
     { "duration", 0, 0, G_OPTION_ARG_DOUBLE, &duration, N_("Stop after this many seconds"), N_("S") },
     { "delay", 0, 0, G_OPTION_ARG_DOUBLE, &delay, N_("Start this many seconds after the job reaches CUDA"), N_("S") },
+    { "stack-depth", 0, 0, G_OPTION_ARG_INT, &stack_depth,
+      N_("Frames of each kernel launch's CPU stack, 0 to 32 (0: no stacks, the least overhead; default 32)"), N_("N") },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (N_("[-- COMMAND ARGUMENTS…]"));
@@ -504,15 +513,17 @@ suanli_cli_record (int    argc,
       }
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 1 || output_path == NULL ||
-      (attach > 0) == (command != NULL && command[0] != NULL))
+      (attach > 0) == (command != NULL && command[0] != NULL) || stack_depth < -1 ||
+      stack_depth > SUANLI_INJECT_MAX_STACK_DEPTH)
     {
       g_printerr ("suanli-cli record: %s\n", error != NULL ? error->message
-                                                           : _("give -o OUT.suanli-capture and either --attach PID or -- COMMAND"));
+                                                           : _("give -o OUT.suanli-capture and either --attach PID or -- COMMAND "
+                                                             "(and --stack-depth from 0 to 32)"));
       return SUANLI_EXIT_USAGE_OR_IO;
     }
   signal (SIGINT, on_interrupt);
   if (command != NULL)
-    return record_launch (command, output_path, duration, delay);
+    return record_launch (command, output_path, duration, delay, stack_depth);
   {
     char message[256];
     char path[256];
@@ -529,7 +540,7 @@ suanli_cli_record (int    argc,
     return SUANLI_EXIT_USAGE_OR_IO;
   if (delay > 0)
     g_usleep ((gulong) (delay * G_USEC_PER_SEC));
-  if ((fd = suanli_live_start (socket_path, &error)) < 0)
+  if ((fd = suanli_live_start_with_stacks (socket_path, stack_depth, &error)) < 0)
     {
       g_printerr ("suanli-cli record: %s\n", error->message);
       return SUANLI_EXIT_USAGE_OR_IO;

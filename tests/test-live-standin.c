@@ -1068,6 +1068,46 @@ test_tsc_clock_replaced (void)
   suanli_test_job_exit (job);
 }
 
+/* `record --stack-depth N`: launch stacks of N frames at most, none at 0 (the least overhead); and
+ * START's stack-depth=N for an attached capture. */
+static void
+test_stack_depth (void)
+{
+  static const char * const depths[] = { "0", "6" };
+  g_autoptr(Job) job = suanli_test_job_start (NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  int fd;
+
+  for (guint d = 0; d < G_N_ELEMENTS (depths); d++)
+    {
+      g_autofree char *output = temporary_path ("depth.suanli-capture");
+      g_auto(SuanliTestRun) record = { 0 };
+      g_auto(Stream) stream = { 0 };
+      GHashTableIter iter;
+      gpointer depth;
+      guint deepest = 0;
+
+      suanli_test_run_cli (&record, "en", (const char *[]) { "record", "--stack-depth", depths[d], "-o", output, "--",
+                                                            g_getenv ("SUANLI_CUPTI_JOB"), "--launches", "500", NULL });
+      g_assert_cmpint (record.status, ==, 0);
+      suanli_test_stream_read_file (&stream, output);
+      g_assert_cmpuint (stream.kernels->len, ==, 500);
+      g_hash_table_iter_init (&iter, stream.stacks);
+      while (g_hash_table_iter_next (&iter, NULL, &depth))
+        deepest = MAX (deepest, GPOINTER_TO_UINT (depth));
+      g_test_message ("--stack-depth %s: %u stacks, the deepest %u frames", depths[d], g_hash_table_size (stream.stacks),
+                      deepest);
+      g_assert_cmpuint (g_hash_table_size (stream.stacks), ==, atoi (depths[d]) == 0 ? 0 : 500);
+      g_assert_cmpuint (deepest, <=, (guint) atoi (depths[d]));
+      g_unlink (output);
+    }
+  /* Attached: the option goes with START; a bad one is refused. */
+  fd = suanli_live_start_with_stacks (job->socket_path, 33, &error);
+  g_assert_cmpint (fd, <, 0);
+  g_assert_nonnull (strstr (error->message, "stack-depth"));
+  suanli_test_job_exit (job);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1108,6 +1148,7 @@ main (int    argc,
   g_test_add_func ("/live-standin/graph-capture-not-taken", test_graph_capture_not_taken);
   g_test_add_func ("/live-standin/newer-minor-accepted", test_newer_minor_accepted);
   g_test_add_func ("/live-standin/tsc-clock-replaced", test_tsc_clock_replaced);
+  g_test_add_func ("/live-standin/stack-depth", test_stack_depth);
   status = g_test_run ();
   {
     g_autofree char *folder = g_build_filename (runtime_dir, "suanli", NULL);

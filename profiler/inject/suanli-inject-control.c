@@ -65,10 +65,13 @@ typedef struct
                                         * InitializeInjection's before the thread runs) */
   uint64_t            claim_deadline;  /* suanli_inject_now_ms () by when a collector must come */
   int                 end_reason;      /* SuanliEndReason of the capture in progress */
+  int                 default_depth;   /* launch stacks' frames: SUANLI_STACK_DEPTH, else the most */
+  int                 stack_depth;     /* (atomic) this capture's: START's stack-depth=N, else the default */
   char                end_why[256];
 } Control;
 
-static Control control = { .listen_fd = -1, .wake = { -1, -1 }, .capture_fd = -1, .state = SUANLI_INJECT_INERT };
+static Control control = { .listen_fd = -1, .wake = { -1, -1 }, .capture_fd = -1, .state = SUANLI_INJECT_INERT,
+                           .default_depth = SUANLI_INJECT_MAX_STACK_DEPTH, .stack_depth = SUANLI_INJECT_MAX_STACK_DEPTH };
 
 /* The flags the control thread, the writer and the job's threads share. */
 #define GET(field)        __atomic_load_n (&control.field, __ATOMIC_ACQUIRE)
@@ -652,7 +655,8 @@ hand_to_collector (int fd)
 }
 
 static void
-start_capture (int fd)
+start_capture (int fd,
+               int stack_depth)
 {
   char error[400], line[480];
 
@@ -661,6 +665,8 @@ start_capture (int fd)
       /* The capture begun at the launch: this collector is the one it waited for. The devices are
        * asked for now, with cuInit done. */
       SET (unclaimed, 0);
+      if (stack_depth >= 0)
+        SET (stack_depth, stack_depth);
       if (control.n_devices == 0 && control.source->devices != NULL)
         control.header.n_devices = control.n_devices = control.source->devices (control.source, control.devices, MAX_DEVICES);
       hand_to_collector (fd);
@@ -675,6 +681,7 @@ start_capture (int fd)
   /* Capturing from here on, before the source starts (the launches it sees at once take their
    * stacks into the queue) and before the collector hears OK (what it asks next must see it so). */
   SET (state, SUANLI_INJECT_CAPTURING);
+  SET (stack_depth, stack_depth >= 0 ? stack_depth : control.default_depth);
   if (start_source (MAX_DEVICES, error, sizeof error) != 0)
     {
       SET (state, SUANLI_INJECT_IDLE);
@@ -824,6 +831,30 @@ stop_capture (void)
 
 /* ---- the control thread -------------------------------------------------------------------------- */
 
+/* N in "@prefixN" (N from 0 to SUANLI_INJECT_MAX_STACK_DEPTH, nothing after it), else -1. */
+static int
+parse_depth (const char *text,
+             const char *prefix)
+{
+  char *end = NULL;
+  long depth;
+
+  if (text == NULL || strncmp (text, prefix, strlen (prefix)) != 0)
+    return -1;
+  text += strlen (prefix);
+  if (*text < '0' || *text > '9')
+    return -1;
+  depth = strtol (text, &end, 10);
+  return *end == '\0' && depth >= 0 && depth <= SUANLI_INJECT_MAX_STACK_DEPTH ? (int) depth : -1;
+}
+
+/* How many frames each launch stack of the capture now takes (0: none). */
+int
+suanli_inject_control_stack_depth (void)
+{
+  return GET (stack_depth);
+}
+
 static void
 serve (int fd)
 {
@@ -835,10 +866,18 @@ serve (int fd)
     ;   /* nothing said, or not in time */
   else if (strcmp (line, "STATUS") == 0)
     send_status (fd);
-  else if (strcmp (line, "START") == 0)
+  else if (strcmp (line, "START") == 0 || strncmp (line, "START ", 6) == 0)
     {
-      start_capture (fd);
-      return;   /* the connection is now the capture's, or closed */
+      int depth = -1;
+
+      /* START's one option: how many frames a launch stack takes (0: none). */
+      if (line[5] != '\0' && (depth = parse_depth (line + 6, "stack-depth=")) < 0)
+        reply (fd, "ERROR START takes only stack-depth=N, N from 0 to 32\n");
+      else
+        {
+          start_capture (fd, depth);
+          return;   /* the connection is now the capture's, or closed */
+        }
     }
   else
     reply (fd, "ERROR unknown command (STATUS, START, STOP)\n");
@@ -927,6 +966,20 @@ suanli_inject_control_start (SuanliInjectSource *source,
     return 0;   /* started already */
   /* The environment is read here, once: later the job's threads may change it under us. */
   control.quiet = getenv ("SUANLI_QUIET") != NULL && strcmp (getenv ("SUANLI_QUIET"), "1") == 0;
+  {
+    /* SUANLI_STACK_DEPTH=N: launch stacks of N frames, 0 for none (`record --stack-depth`). */
+    const char *depth = getenv ("SUANLI_STACK_DEPTH");
+    char prefixed[32];
+
+    snprintf (prefixed, sizeof prefixed, "=%s", depth != NULL ? depth : "");
+    control.default_depth = depth != NULL ? parse_depth (prefixed, "=") : -1;
+    if (depth != NULL && control.default_depth < 0)
+      suanli_inject_say ("SUANLI_STACK_DEPTH=%s is not a number from 0 to %d: stacks of %d frames", depth,
+                         SUANLI_INJECT_MAX_STACK_DEPTH, SUANLI_INJECT_MAX_STACK_DEPTH);
+    if (control.default_depth < 0)
+      control.default_depth = SUANLI_INJECT_MAX_STACK_DEPTH;
+    control.stack_depth = control.default_depth;
+  }
   control.rank = env_int ("RANK");
   control.local_rank = env_int ("LOCAL_RANK");
   control.world_size = env_int ("WORLD_SIZE");
