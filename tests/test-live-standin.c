@@ -741,6 +741,9 @@ test_zero_timestamps (void)
     }
   g_assert_cmpuint (zeros, ==, 0);
   g_assert_cmpuint (capture->stream.kernels->len, ==, 300);   /* every fourth had no times */
+  /* Left out, and counted as drops: in the stream's drop records and in the end's total. */
+  g_assert_cmpuint (capture->stream.dropped, ==, 100);
+  g_assert_cmpuint (capture->stream.end.dropped, ==, 100);
   suanli_test_job_exit (job);
 }
 

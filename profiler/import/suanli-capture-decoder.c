@@ -89,7 +89,7 @@ struct _SuanliCaptureDecoder
   guint32             kept[KEPT_STACKS];   /* the correlations of the last stacks, a ring */
   guint               kept_next;
   guint64             records;
-  guint64             dropped[SUANLI_DROPPED_BY_RELAY + 1];   /* by the drop records, by reason */
+  guint64             dropped[SUANLI_DROPPED_UNTIMED + 1];   /* by the drop records, by reason */
   guint64             end_dropped;   /* the job's own total, as its end record says */
   char               *end_problem;   /* why the capture ended early, when it did */
   guint64             impossible;    /* records with times no clock gives, left out */
@@ -209,7 +209,8 @@ suanli_capture_decoder_get_records (SuanliCaptureDecoder *self)
 static guint64
 job_dropped (SuanliCaptureDecoder *self)
 {
-  return MAX (self->dropped[SUANLI_DROPPED_BY_CUPTI] + self->dropped[SUANLI_DROPPED_SLOW_READER], self->end_dropped);
+  return MAX (self->dropped[SUANLI_DROPPED_BY_CUPTI] + self->dropped[SUANLI_DROPPED_SLOW_READER] +
+              self->dropped[SUANLI_DROPPED_UNTIMED], self->end_dropped);
 }
 
 /* Records lost before they reached the stream, each counted once: the job's, and those a relay
@@ -669,7 +670,7 @@ decode_dropped (SuanliCaptureDecoder      *self,
 
   suanli_capture_copy_record (record, &dropped, sizeof dropped);
   /* A reason from a newer writer: the job's, as CUPTI's are. */
-  self->dropped[dropped.reason <= SUANLI_DROPPED_BY_RELAY ? dropped.reason : SUANLI_DROPPED_BY_CUPTI] += dropped.count;
+  self->dropped[dropped.reason <= SUANLI_DROPPED_UNTIMED ? dropped.reason : SUANLI_DROPPED_BY_CUPTI] += dropped.count;
 }
 
 static void
@@ -677,7 +678,8 @@ warn_dropped (SuanliCaptureDecoder *self)
 {
   guint64 cupti = self->dropped[SUANLI_DROPPED_BY_CUPTI];
   /* The job's drops its drop records did not report (its queue was full then too) are its queue's. */
-  guint64 slow = job_dropped (self) - cupti;
+  guint64 untimed = self->dropped[SUANLI_DROPPED_UNTIMED];
+  guint64 slow = job_dropped (self) - cupti - untimed;
   guint64 relay = self->dropped[SUANLI_DROPPED_BY_RELAY];
 
   if (cupti > 0)
@@ -686,6 +688,16 @@ warn_dropped (SuanliCaptureDecoder *self)
                                                             "%llu records were dropped by CUPTI (its buffers were full)",
                                                             (gulong) MIN (cupti, G_MAXULONG)),
                                                   (unsigned long long) cupti);
+      suanli_trace_add_warning (self->trace, warning);
+    }
+  if (untimed > 0)
+    {
+      g_autofree char *warning = g_strdup_printf (ngettext ("%llu record came from CUPTI without its times (work cut off "
+                                                            "by a flush) and was left out",
+                                                            "%llu records came from CUPTI without their times (work cut "
+                                                            "off by a flush) and were left out",
+                                                            (gulong) MIN (untimed, G_MAXULONG)),
+                                                  (unsigned long long) untimed);
       suanli_trace_add_warning (self->trace, warning);
     }
   if (slow > 0)

@@ -7,10 +7,17 @@
  * decoding thread. CUPTI's buffer callbacks only take a buffer from a pool allocated at START and
  * hand finished ones to that thread: all the work on records happens there.
  *
- * While capturing, a client that calls cuptiActivityRegisterCallbacks after us (PyTorch's profiler
- * does at its start) takes the activity buffers over; CUPTI gives no word of it. The flush tick
- * notices (launches seen, yet a forced flush brings us nothing) and the capture ends, keeping what
- * it has, leaving every CUPTI setting as the other client needs it.
+ * PyTorch's profiler in the same job: 2.11's Kineto subscribes at its first run and, refused while
+ * we hold the subscription, traces the CPU only (the capture keeps every kernel; the importer says
+ * so of a PyTorch job). The Kineto after it never subscribes: a client that calls
+ * cuptiActivityRegisterCallbacks after us takes the activity buffers over, and CUPTI gives no word
+ * of it. The flush tick notices (launches seen, yet CUPTI neither asks us for a buffer nor hands one
+ * back) and the capture ends, keeping what it has, leaving every CUPTI setting as the other client
+ * needs it. The other way round (we START while it collects), its buffers come back to us: they are
+ * counted, never read or freed, and the end record says so.
+ *
+ * START registers our own timestamp callback (CLOCK_REALTIME, CUPTI's default), so a TSC clock
+ * another profiler left does not stamp our records in raw ticks.
  *
  * STOP disables what START enabled, forces a flush, drains the decoding thread and detaches CUPTI
  * (cuptiFinalize, at the exit of the job's next CUDA call as CUPTI advises, or after a short wait
@@ -668,6 +675,7 @@ cupti_stop (SuanliInjectSource *source,
   note_foreign_buffers ();
   if (!cupti.taken && cupti.note[0] != '\0')
     snprintf (why, why_size, "%s", cupti.note);
+  cupti.dropped += suanli_inject_records_untimed ();
   cupti.queue = NULL;
   suanli_inject_records_begin (NULL);   /* a buffer CUPTI hands back late has nowhere to go */
   release_pool ();

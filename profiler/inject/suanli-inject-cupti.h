@@ -73,6 +73,7 @@ size_t suanli_inject_cupti_decode_buffer (uint8_t           *buffer,
                                           size_t             valid,
                                           SuanliInjectQueue *queue);
 void   suanli_inject_records_begin       (SuanliInjectQueue *queue);
+uint64_t suanli_inject_records_untimed   (void);
 uint32_t suanli_inject_intern            (SuanliInjectQueue *queue,
                                           const char        *name);
 

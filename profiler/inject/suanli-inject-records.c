@@ -38,6 +38,8 @@ static struct
   OpenMarker         markers[OPEN_MARKERS];
   unsigned           n_markers;
   char              *api_names[2][API_NAMES];   /* [runtime, driver][cbid], without "_v7000" */
+  uint64_t           untimed;         /* records left out for want of times, in this buffer */
+  uint64_t           untimed_total;   /* and in this capture */
 } records = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* ---- devices ------------------------------------------------------------------------------------- */
@@ -201,7 +203,10 @@ static bool
 timed (uint64_t start,
        uint64_t end)
 {
-  return start != 0 && end != 0 && end >= start;
+  if (start != 0 && end != 0 && end >= start)
+    return true;
+  records.untimed++;   /* left out, and counted as a drop */
+  return false;
 }
 
 static void
@@ -436,10 +441,22 @@ suanli_inject_cupti_decode_buffer (uint8_t           *buffer,
       pthread_mutex_unlock (&records.lock);
       return 0;
     }
+  records.untimed = 0;
   while (suanli_cupti.get_next_record (buffer, valid, &record) == CUPTI_SUCCESS)
     {
       convert (record);
       count++;
+    }
+  if (records.untimed > 0)
+    {
+      SuanliCaptureDropped dropped;
+
+      memset (&dropped, 0, sizeof dropped);
+      suanli_capture_init_record (&dropped.record, SUANLI_CAPTURE_DROPPED, sizeof dropped);
+      dropped.count = records.untimed;
+      dropped.reason = SUANLI_DROPPED_UNTIMED;
+      suanli_inject_queue_push (records.queue, &dropped, sizeof dropped);
+      records.untimed_total += records.untimed;
     }
   pthread_mutex_unlock (&records.lock);
   return count;
@@ -452,8 +469,23 @@ suanli_inject_records_begin (SuanliInjectQueue *queue)
 {
   pthread_mutex_lock (&records.lock);
   if (queue != NULL)
-    forget_names ();
+    {
+      records.untimed_total = 0;
+      forget_names ();
+    }
   records.queue = queue;
   pthread_mutex_unlock (&records.lock);
 }
 
+
+/* Records of this capture left out for want of times (each sent as a drop record already). */
+uint64_t
+suanli_inject_records_untimed (void)
+{
+  uint64_t untimed;
+
+  pthread_mutex_lock (&records.lock);
+  untimed = records.untimed_total;
+  pthread_mutex_unlock (&records.lock);
+  return untimed;
+}
