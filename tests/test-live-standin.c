@@ -1111,6 +1111,34 @@ test_stack_depth (void)
   suanli_test_job_exit (job);
 }
 
+/* STOP's detach runs on the job's thread, at its next CUDA call, and takes a while (cuptiFinalize):
+ * STOP waits for it to finish, so the next START's subscription is not forgotten by it. */
+static void
+test_detach_finishes (void)
+{
+  g_autoptr(Job) job = suanli_test_job_start (NULL, (const char *[]) { "FAKE_CUPTI_FINALIZE_MS=300", NULL });
+  g_autoptr(Capture) first = capture_command (job, "launch 10", NULL);
+  g_autoptr(Capture) second = NULL;
+  g_autoptr(Capture) third = suanli_test_job_capture (job);
+
+  /* A capture whose STOP meets the job's next launch, then at once the next capture. */
+  suanli_test_job_do (job, "launch 10");
+  suanli_test_capture_stop (third);
+  suanli_test_job_say (job, "sleep 50");   /* the launch comes while STOP waits for one */
+  suanli_test_job_say (job, "launch 1");
+  second = suanli_test_job_capture (job);
+  json_object_unref (suanli_test_job_answer (job));
+  json_object_unref (suanli_test_job_answer (job));
+  suanli_test_job_do (job, "launch 50");
+  suanli_test_capture_finish (second);
+  suanli_test_await (suanli_test_capture_closed, third);
+  g_test_message ("%u kernels in the first, %u in the third, %u in the second", first->stream.kernels->len,
+                  third->stream.kernels->len, second->stream.kernels->len);
+  g_assert_cmpuint (first->stream.kernels->len, ==, 10);
+  g_assert_cmpuint (second->stream.kernels->len, ==, 50);
+  suanli_test_job_exit (job);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1152,6 +1180,7 @@ main (int    argc,
   g_test_add_func ("/live-standin/newer-minor-accepted", test_newer_minor_accepted);
   g_test_add_func ("/live-standin/tsc-clock-replaced", test_tsc_clock_replaced);
   g_test_add_func ("/live-standin/stack-depth", test_stack_depth);
+  g_test_add_func ("/live-standin/detach-finishes", test_detach_finishes);
   status = g_test_run ();
   {
     g_autofree char *folder = g_build_filename (runtime_dir, "suanli", NULL);

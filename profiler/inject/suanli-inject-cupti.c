@@ -46,6 +46,10 @@
  * flush hands that buffer back to us: a capture of graphs is never silence on both counts.) */
 #define TAKEOVER_LAUNCHES (3u * BUFFER_SIZE / 256u)
 #define FINALIZE_WAIT_MS 200          /* a CUDA call's exit to detach CUPTI at, before doing it anyway */
+#define DETACH_WAIT_MS   2000         /* a detach under way on a job's thread has this long to finish */
+
+/* The detach STOP asks of the job's next CUDA call (finalize_wanted). */
+enum { DETACH_NONE, DETACH_WANTED, DETACH_RUNNING };
 
 typedef struct
 {
@@ -78,7 +82,7 @@ static struct
   unsigned               n_owned;
   uint64_t               foreign;       /* (atomic) buffers handed to us that we never gave CUPTI */
   char                   note[512];     /* said in the end record of a capture that ends as asked */
-  int                    finalize_wanted;   /* (atomic) detach at the next CUDA call's exit */
+  int                    finalize_wanted;   /* (atomic) a Detach state: detach at the next CUDA call's exit */
   bool                   driver_api_on;
 } cupti = {
   .pool_lock = PTHREAD_MUTEX_INITIALIZER, .finished_ready = PTHREAD_COND_INITIALIZER,
@@ -323,6 +327,36 @@ detach (void)
     suanli_cupti.finalize ();
 }
 
+/* Whether this thread takes the detach STOP asked for (then it is under way until it says done). */
+static bool
+take_detach (void)
+{
+  int wanted = DETACH_WANTED;
+
+  return __atomic_compare_exchange_n (&cupti.finalize_wanted, &wanted, DETACH_RUNNING, false, __ATOMIC_ACQ_REL,
+                                      __ATOMIC_ACQUIRE);
+}
+
+/* Until no detach is asked for or under way; one still asked for at @until is done here. Returns
+ * false when one under way on a job's thread did not finish within DETACH_WAIT_MS more. */
+static bool
+settle_detach (uint64_t until)
+{
+  uint64_t running_until = until + DETACH_WAIT_MS;
+
+  while (__atomic_load_n (&cupti.finalize_wanted, __ATOMIC_ACQUIRE) == DETACH_WANTED && suanli_inject_now_ms () < until)
+    pause_briefly ();
+  if (take_detach ())
+    {
+      detach ();
+      __atomic_store_n (&cupti.finalize_wanted, DETACH_NONE, __ATOMIC_RELEASE);
+    }
+  while (__atomic_load_n (&cupti.finalize_wanted, __ATOMIC_ACQUIRE) == DETACH_RUNNING &&
+         suanli_inject_now_ms () < running_until)
+    pause_briefly ();
+  return __atomic_load_n (&cupti.finalize_wanted, __ATOMIC_ACQUIRE) == DETACH_NONE;
+}
+
 static void CUPTIAPI
 on_callback (void                   *data,
              CUpti_CallbackDomain    domain,
@@ -335,9 +369,11 @@ on_callback (void                   *data,
   if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API)
     return;
   /* After STOP: CUPTI detaches best at the exit of a CUDA call (its documentation's advice). */
-  if (call->callbackSite == CUPTI_API_EXIT && __atomic_exchange_n (&cupti.finalize_wanted, 0, __ATOMIC_ACQ_REL))
+  if (call->callbackSite == CUPTI_API_EXIT && take_detach ())
     {
+      /* STOP waits for this to finish before it frees what cuptiFinalize may still hand back. */
       detach ();
+      __atomic_store_n (&cupti.finalize_wanted, DETACH_NONE, __ATOMIC_RELEASE);
       return;
     }
   if (!(runtime ? is_one_of (id, runtime_launches, N_OF (runtime_launches))
@@ -471,8 +507,11 @@ cupti_start (SuanliInjectSource  *source,
     suanli_inject_say ("%s", cupti.note);
   header->cupti_version = version;
   /* A detach asked for at the last STOP and not done yet is done now, before anything is set up. */
-  if (__atomic_exchange_n (&cupti.finalize_wanted, 0, __ATOMIC_ACQ_REL))
-    detach ();
+  if (!settle_detach (suanli_inject_now_ms ()))
+    {
+      snprintf (error, error_size, "the last capture's detach (cuptiFinalize) has not finished on the job's thread");
+      return -1;
+    }
   /* Nothing is touched before the subscription: a failure here leaves another client's CUPTI as it was. */
   if (subscribe (error, error_size) != 0)
     return -1;
@@ -621,6 +660,8 @@ cupti_stop (SuanliInjectSource *source,
             size_t              why_size,
             int                *reason)
 {
+  bool pool_safe = true;
+
   if (!cupti.taken && buffers_asked_elsewhere ())
     *reason = taken_over (why, why_size);
   if (!cupti.taken)
@@ -659,15 +700,11 @@ cupti_stop (SuanliInjectSource *source,
         }
       else if (suanli_cupti.finalize != NULL && suanli_cupti.enable_domain != NULL)
         {
-          uint64_t until = suanli_inject_now_ms () + FINALIZE_WAIT_MS;
-
-          __atomic_store_n (&cupti.finalize_wanted, 1, __ATOMIC_RELEASE);
+          __atomic_store_n (&cupti.finalize_wanted, DETACH_WANTED, __ATOMIC_RELEASE);
           suanli_cupti.enable_domain (1, cupti.subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
           suanli_cupti.enable_domain (1, cupti.subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
-          while (__atomic_load_n (&cupti.finalize_wanted, __ATOMIC_ACQUIRE) && suanli_inject_now_ms () < until)
-            pause_briefly ();
-          if (__atomic_exchange_n (&cupti.finalize_wanted, 0, __ATOMIC_ACQ_REL))
-            detach ();
+          /* cuptiFinalize may still hand buffers back: the pool stays until it has returned. */
+          pool_safe = settle_detach (suanli_inject_now_ms () + FINALIZE_WAIT_MS);
         }
       else
         detach ();
@@ -678,7 +715,8 @@ cupti_stop (SuanliInjectSource *source,
   cupti.dropped += suanli_inject_records_untimed ();
   cupti.queue = NULL;
   suanli_inject_records_begin (NULL);   /* a buffer CUPTI hands back late has nowhere to go */
-  release_pool ();
+  if (pool_safe)
+    release_pool ();   /* (else kept: a detach stuck on a job's thread may still write into it) */
   return cupti.dropped;
 }
 

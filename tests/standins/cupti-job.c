@@ -24,6 +24,7 @@
  *   memcpy BYTES    memset BYTES    hold STREAM    release STREAM    launch-until-dropped STREAM
  *   kineto-init [NAME]    kineto-start    kineto-stop    flush-hang    state    exit [STATUS]
  *   stream-capture STREAM on|off   (cudaStreamBeginCapture / EndCapture: launches there build a graph)
+ *   sleep MS   (the job busy on its CPU: its next command comes that much later)
  * (end of input: exit). --report FILE gets the state at the very end, after the injection
  * library's own exit handler: launches per name, the launching threads' OS ids, Kineto's counts
  * and the stand-in libcupti's state.
@@ -605,6 +606,14 @@ command (char *line)
     }
   else if (strcmp (words[0], "state") == 0)
     answer_state ();
+  else if (strcmp (words[0], "sleep") == 0 && n >= 2)
+    {
+      unsigned ms = (unsigned) strtoul (words[1], NULL, 10);
+      struct timespec pause = { (time_t) (ms / 1000), (long) (ms % 1000) * 1000000 };
+
+      nanosleep (&pause, NULL);   /* a job busy on its CPU for a while */
+      answer ("{\"ok\": true}");
+    }
   else if (strcmp (words[0], "exit") == 0)
     {
       if (n >= 2)

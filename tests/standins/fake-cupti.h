@@ -28,7 +28,7 @@
  *
  * Switches, read when the library is loaded: FAKE_CUPTI_VERSION=N (what cuptiGetVersion says;
  * 130001 by default), FAKE_CUPTI_ZERO_TIMESTAMPS=N (every Nth kernel record has zero start and
- * end), FAKE_CUPTI_FLUSH_HANG=1 (cuptiActivityFlushAll never returns; also fake_cupti_set_flush_hang).
+ * end), FAKE_CUPTI_FINALIZE_MS=N (cuptiFinalize takes N ms before it forgets), FAKE_CUPTI_FLUSH_HANG=1 (cuptiActivityFlushAll never returns; also fake_cupti_set_flush_hang).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -373,6 +373,13 @@ cuptiFinalize (void)
 {
   FakeBuffer *buffer;
 
+  /* Detaching from a device takes a while; what CUPTI holds is forgotten at its end. */
+  if (fake_cupti.finalize_ms > 0)
+    {
+      struct timespec pause = { (time_t) (fake_cupti.finalize_ms / 1000), (long) (fake_cupti.finalize_ms % 1000) * 1000000 };
+
+      nanosleep (&pause, NULL);
+    }
   fake_cupti_lock ();
   fake_cupti_forget_subscriber ();
   fake_cupti.kinds = 0;

@@ -83,6 +83,7 @@ typedef struct
   uint32_t                           version;
   unsigned                           zero_every;     /* FAKE_CUPTI_ZERO_TIMESTAMPS */
   bool                               flush_hang;
+  unsigned                           finalize_ms;    /* FAKE_CUPTI_FINALIZE_MS: cuptiFinalize takes this long */
   /* The subscriber. */
   bool                               subscribed;
   CUpti_CallbackFunc                 callback;

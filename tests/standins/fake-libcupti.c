@@ -106,12 +106,14 @@ read_switches (void)
   const char *version = getenv ("FAKE_CUPTI_VERSION");
   const char *zeros = getenv ("FAKE_CUPTI_ZERO_TIMESTAMPS");
   const char *hang = getenv ("FAKE_CUPTI_FLUSH_HANG");
+  const char *finalize = getenv ("FAKE_CUPTI_FINALIZE_MS");
 
   if (version != NULL && *version != '\0')
     fake_cupti.version = (uint32_t) strtoul (version, NULL, 10);
   if (zeros != NULL)
     fake_cupti.zero_every = (unsigned) strtoul (zeros + strcspn (zeros, "0123456789"), NULL, 10);
   fake_cupti.flush_hang = hang != NULL && strcmp (hang, "1") == 0;
+  fake_cupti.finalize_ms = finalize != NULL ? (unsigned) strtoul (finalize, NULL, 10) : 0;
 }
 
 void
