@@ -4,8 +4,9 @@
  * one is used, whatever else is set. Otherwise, in this order: SUANLI_CUPTI_PATH; the
  * nvidia-cuda-cupti wheel beside the job's Python packages (found from where the job loaded
  * libtorch or another module from site-packages); the toolkit of the libcudart the job loaded;
- * $CUDA_HOME, $CUDA_PATH and /usr/local/cuda, each in lib64/ and extras/CUPTI/lib64/; then the
- * loader's own search. Nothing is loaded before the first START, and a library once loaded stays:
+ * $CUDA_HOME, $CUDA_PATH, then /usr/local/cuda (SUANLI_CUDA_DEFAULT_TOOLKIT: another, or "" for
+ * none), each in lib64/, extras/CUPTI/lib64/, targets/x86_64-linux/lib/ and lib/ (the layout of
+ * pip's nvidia/cu13 wheel); then the loader's own search. Nothing is loaded before the first START, and a library once loaded stays:
  * CUPTI cannot be unloaded safely, and cuptiFinalize detaches it instead.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -109,7 +110,23 @@ try_wheel (void)
   return false;
 }
 
-/* The toolkit a libcudart came from: <toolkit>/lib64/libcudart.so.13 → <toolkit>. */
+/* Where a toolkit keeps libcupti: NVIDIA's installers, and pip's nvidia/cu13 wheel (lib/). */
+static bool
+try_toolkit (const char *toolkit)
+{
+  static const char * const layouts[] = {
+    "lib64/libcupti.so.13", "extras/CUPTI/lib64/libcupti.so.13", "targets/x86_64-linux/lib/libcupti.so.13",
+    "lib/libcupti.so.13",
+  };
+
+  for (unsigned i = 0; i < sizeof layouts / sizeof layouts[0]; i++)
+    if (try_under (toolkit, layouts[i]))
+      return true;
+  return false;
+}
+
+/* The toolkit a libcudart came from: <toolkit>/lib64/libcudart.so.13 (or pip's …/nvidia/cu13/lib/)
+ * → <toolkit>. */
 static bool
 try_runtime_toolkit (void)
 {
@@ -118,20 +135,19 @@ try_runtime_toolkit (void)
   loaded_module ("libcudart.so", path, sizeof path);
   for (int up = 0; up < 2 && (slash = strrchr (path, '/')) != NULL; up++)
     *slash = '\0';
-  return path[0] != '\0' && (try_under (path, "lib64/libcupti.so.13") ||
-                             try_under (path, "extras/CUPTI/lib64/libcupti.so.13"));
+  return path[0] != '\0' && try_toolkit (path);
 }
 
-/* $CUDA_HOME and $CUDA_PATH, or /usr/local/cuda when neither is set: a toolkit named is the one. */
+/* $CUDA_HOME, $CUDA_PATH, then the machine's own toolkit: a toolkit named comes first, and the
+ * others are still looked in (a CUDA_HOME may name a toolkit without CUPTI). */
 static bool
 try_toolkits (void)
 {
-  bool named = getenv ("CUDA_HOME") != NULL || getenv ("CUDA_PATH") != NULL;
-  const char *toolkits[] = { getenv ("CUDA_HOME"), getenv ("CUDA_PATH"), named ? NULL : "/usr/local/cuda" };
+  const char *fallback = getenv ("SUANLI_CUDA_DEFAULT_TOOLKIT");
+  const char *toolkits[] = { getenv ("CUDA_HOME"), getenv ("CUDA_PATH"), fallback != NULL ? fallback : "/usr/local/cuda" };
 
   for (unsigned i = 0; i < sizeof toolkits / sizeof toolkits[0]; i++)
-    if (try_under (toolkits[i], "lib64/libcupti.so.13") || try_under (toolkits[i], "extras/CUPTI/lib64/libcupti.so.13") ||
-        try_under (toolkits[i], "targets/x86_64-linux/lib/libcupti.so.13"))
+    if (try_toolkit (toolkits[i]))
       return true;
   return false;
 }
@@ -150,9 +166,9 @@ open_library (char   *error,
   for (unsigned i = 0; i < sizeof sonames / sizeof sonames[0]; i++)
     if (try_open (sonames[i], RTLD_NOW | RTLD_NOLOAD))
       return true;
-  /* The loader's own search last, and only when no toolkit is named. */
+  /* The loader's own search last (LD_LIBRARY_PATH, the system's folders). */
   if (try_open (override, RTLD_NOW | RTLD_LOCAL) || try_wheel () || try_runtime_toolkit () || try_toolkits () ||
-      (getenv ("CUDA_HOME") == NULL && getenv ("CUDA_PATH") == NULL && try_open ("libcupti.so.13", RTLD_NOW | RTLD_LOCAL)))
+      try_open ("libcupti.so.13", RTLD_NOW | RTLD_LOCAL))
     return true;
   if (override != NULL)
     snprintf (error, error_size, "no libcupti: SUANLI_CUPTI_PATH=%s did not load (%s), and none was found in the job, "
