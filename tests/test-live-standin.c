@@ -1184,6 +1184,45 @@ test_detach_finishes (void)
   suanli_test_job_exit (job);
 }
 
+/* Anonymous mappings of 64 MiB or more in the job: the record queue's, once it has one. */
+static guint
+large_mappings (Job *job)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%s/maps", job->pid);
+  g_autofree char *maps = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint n = 0;
+
+  g_assert_true (g_file_get_contents (path, &maps, NULL, NULL));
+  lines = g_strsplit (maps, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      guint64 start = 0, end = 0;
+      char file[256] = "";
+
+      if (sscanf (lines[i], "%" G_GINT64_MODIFIER "x-%" G_GINT64_MODIFIER "x %*s %*s %*s %*s %255s", &start, &end,
+                  file) >= 2 && file[0] != '/' && end - start >= (64u << 20))
+        n++;
+    }
+  return n;
+}
+
+/* An idle job holds no record queue: the 64 MiB are taken at the first START. */
+static void
+test_queue_at_start (void)
+{
+  g_autoptr(Job) job = suanli_test_job_start (NULL, NULL);
+  guint idle = large_mappings (job);
+  g_autoptr(Capture) capture = suanli_test_job_capture (job);
+  guint capturing = large_mappings (job);
+
+  g_test_message ("%u large anonymous mappings idle, %u capturing", idle, capturing);
+  g_assert_cmpuint (idle, ==, 0);
+  g_assert_cmpuint (capturing, ==, 1);
+  suanli_test_capture_finish (capture);
+  suanli_test_job_exit (job);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1228,6 +1267,7 @@ main (int    argc,
   g_test_add_func ("/live-standin/tsc-clock-replaced", test_tsc_clock_replaced);
   g_test_add_func ("/live-standin/stack-depth", test_stack_depth);
   g_test_add_func ("/live-standin/detach-finishes", test_detach_finishes);
+  g_test_add_func ("/live-standin/queue-at-start", test_queue_at_start);
   status = g_test_run ();
   {
     g_autofree char *folder = g_build_filename (runtime_dir, "suanli", NULL);

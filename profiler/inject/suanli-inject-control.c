@@ -65,6 +65,7 @@ typedef struct
                                         * InitializeInjection's before the thread runs) */
   uint64_t            claim_deadline;  /* suanli_inject_now_ms () by when a collector must come */
   int                 end_reason;      /* SuanliEndReason of the capture in progress */
+  size_t              queue_capacity;  /* the record queue's, allocated at the first START */
   int                 default_depth;   /* launch stacks' frames: SUANLI_STACK_DEPTH, else the most */
   int                 stack_depth;     /* (atomic) this capture's: START's stack-depth=N, else the default */
   char                end_why[256];
@@ -600,6 +601,11 @@ start_source (uint16_t  max_devices,
               size_t    error_size)
 {
   fill_header (&control.header);
+  if (control.queue.data == NULL && suanli_inject_queue_init (&control.queue, control.queue_capacity) != 0)
+    {
+      snprintf (error, error_size, "no memory for the record queue (%zu bytes)", control.queue_capacity);
+      return -1;
+    }
   suanli_inject_queue_clear (&control.queue);
   suanli_inject_reset_string_ids ();
   error[0] = '\0';
@@ -989,11 +995,7 @@ suanli_inject_control_start (SuanliInjectSource *source,
       return -1;
     }
   control.source = source;
-  if (suanli_inject_queue_init (&control.queue, queue_capacity) != 0)
-    {
-      suanli_inject_say ("not attachable: no memory for the record queue");
-      return -1;
-    }
+  control.queue_capacity = queue_capacity;   /* allocated at the first START: an idle job holds none */
   snprintf (address.sun_path, sizeof address.sun_path, "%s", control.path);
   unlink (control.path);   /* a socket left by an earlier process of this pid */
   control.listen_fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
