@@ -384,10 +384,11 @@ test_no_cupti_to_find (void)
   g_rmdir (empty);
 }
 
-/* A copy of the stand-in libcupti at @relative under @folder. Returns its path. */
+/* A copy of the file @source at @relative under @folder. Returns its path. */
 static char *
-place_cupti (const char *folder,
-             const char *relative)
+place_copy (const char *source,
+            const char *folder,
+            const char *relative)
 {
   char *path = g_build_filename (folder, relative, NULL);
   g_autofree char *parent = g_path_get_dirname (path);
@@ -395,9 +396,17 @@ place_cupti (const char *folder,
   gsize length;
 
   g_assert_cmpint (g_mkdir_with_parents (parent, 0700), ==, 0);
-  g_assert_true (g_file_get_contents (g_getenv ("FAKE_CUPTI_LIBRARY"), &contents, &length, NULL));
+  g_assert_true (g_file_get_contents (source, &contents, &length, NULL));
   g_assert_true (g_file_set_contents (path, contents, (gssize) length, NULL));
   return path;
+}
+
+/* A copy of the stand-in libcupti at @relative under @folder. Returns its path. */
+static char *
+place_cupti (const char *folder,
+             const char *relative)
+{
+  return place_copy (g_getenv ("FAKE_CUPTI_LIBRARY"), folder, relative);
 }
 
 /* A job without libcupti, in whose toolkit (CUDA_HOME) CUPTI sits at @relative: that one is loaded. */
@@ -943,14 +952,8 @@ static char *
 fake_torch_cuda (void)
 {
   g_autofree char *folder = temporary_path ("torch-lib");
-  char *path = g_build_filename (folder, "libtorch_cuda.so", NULL);
-  g_autofree char *contents = NULL;
-  gsize length;
 
-  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
-  g_assert_true (g_file_get_contents (g_getenv ("SUANLI_FAKE_CUDA"), &contents, &length, NULL));
-  g_assert_true (g_file_set_contents (path, contents, (gssize) length, NULL));
-  return path;
+  return place_copy (g_getenv ("SUANLI_FAKE_CUDA"), folder, "libtorch_cuda.so");
 }
 
 /* `record -- job` where the job runs torch.profiler (PyTorch 2.11's Kineto) around its launches:
