@@ -747,6 +747,18 @@ flushed (gpointer data)
   return json_object_get_int_member (state, "flushes") >= wanted->flushes;
 }
 
+/* Until the library has flushed the stand-in @more times again (or @capture, when not NULL, ended). */
+static void
+await_flushes (Job     *job,
+               Capture *capture,
+               guint    more)
+{
+  g_autoptr(JsonObject) before = suanli_test_job_fake_state (job);
+  Flushed later = { job, json_object_get_int_member (before, "flushes") + more, capture };
+
+  suanli_test_await (flushed, &later);
+}
+
 /* Kernels queued behind a long one (their stream held) for a dozen of the library's flush ticks:
  * each of them comes, with its times, once they have run. A forced flush meanwhile would hand
  * their records back unfinished, with no times, and lose them. */
@@ -755,15 +767,11 @@ test_held_stream_kept (void)
 {
   g_autoptr(Job) job = suanli_test_job_start (NULL, NULL);
   g_autoptr(Capture) capture = suanli_test_job_capture (job);
-  g_autoptr(JsonObject) before = NULL;
-  Flushed later = { job, 0, NULL };
   guint timed = 0;
 
   suanli_test_job_do (job, "hold 9");
   suanli_test_job_do (job, "launch 20000 cudaLaunchKernel 9");
-  before = suanli_test_job_fake_state (job);
-  later.flushes = json_object_get_int_member (before, "flushes") + 12;
-  suanli_test_await (flushed, &later);
+  await_flushes (job, NULL, 12);
   suanli_test_job_do (job, "release 9");
   suanli_test_capture_finish (capture);
   for (guint i = 0; i < capture->stream.kernels->len; i++)
@@ -1023,17 +1031,13 @@ test_kineto_newer_replaced (void)
 {
   g_autoptr(Job) job = suanli_test_job_start ((const char *[]) { "--kineto", "newer", NULL }, NULL);
   g_autoptr(Capture) capture = NULL;
-  g_autoptr(JsonObject) before = NULL;
   g_autofree char *output = temporary_path ("replaced.suanli-capture");
   g_autofree char *summary = NULL;
-  Flushed later = { job, 0, NULL };
 
   suanli_test_job_do (job, "kineto-start");
   suanli_test_job_do (job, "launch 300");
   capture = suanli_test_job_capture (job);
-  before = suanli_test_job_fake_state (job);
-  later.flushes = json_object_get_int_member (before, "flushes") + 2;
-  suanli_test_await (flushed, &later);
+  await_flushes (job, NULL, 2);
   suanli_test_job_do (job, "launch 200");
   suanli_test_capture_finish (capture);
   suanli_test_job_do (job, "kineto-stop");
@@ -1054,16 +1058,11 @@ test_graph_capture_not_taken (void)
 {
   g_autoptr(Job) job = suanli_test_job_start (NULL, NULL);
   g_autoptr(Capture) capture = suanli_test_job_capture (job);
-  g_autoptr(JsonObject) before = NULL;
-  Flushed later = { job, 0, NULL };
 
   suanli_test_job_do (job, "stream-capture 11 on");
   suanli_test_job_do (job, "launch 24000 cudaLaunchKernel 11");
   suanli_test_job_do (job, "stream-capture 11 off");
-  before = suanli_test_job_fake_state (job);
-  later.flushes = json_object_get_int_member (before, "flushes") + 3;
-  later.capture = capture;   /* a capture that ended meanwhile flushes no more */
-  suanli_test_await (flushed, &later);
+  await_flushes (job, capture, 3);   /* (a capture that ended meanwhile flushes no more) */
   suanli_test_job_do (job, "graph 3 cudaGraphLaunch 11");
   suanli_test_capture_finish (capture);
   g_test_message ("%u API records, %u kernels; the end's reason %u", capture->stream.apis->len,
