@@ -36,7 +36,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Job, suanli_test_job_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Capture, suanli_test_capture_free)
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Stream, suanli_test_stream_clear)
 
-static char *runtime_dir;
 
 /* A condition: the stream holds at least this many kernels. */
 typedef struct
@@ -73,36 +72,6 @@ cupti_is_on (gpointer data)
   return json_object_get_boolean_member (state, "subscribed") && json_object_get_int_member (state, "kinds") != 0;
 }
 
-/* START, @command to the job, then STOP and the stream to its end; the job's answer in @answer
- * (NULL: not wanted). */
-static Capture *
-capture_command (Job         *job,
-                 const char  *command,
-                 JsonObject **answer)
-{
-  Capture *capture = suanli_test_job_capture (job);
-  JsonObject *said = suanli_test_job_ask (job, command);
-
-  suanli_test_capture_finish (capture);
-  if (answer != NULL)
-    *answer = said;
-  else
-    json_object_unref (said);
-  return capture;
-}
-
-/* What `suanli-cli trace summary --json` says of @path, all of it. */
-static char *
-summary_of (const char *path)
-{
-  g_auto(SuanliTestRun) summary = { 0 };
-
-  suanli_test_run_cli (&summary, "en", (const char *[]) { "trace", "summary", "--json", path, NULL });
-  g_test_message ("summary: %s", summary.out);
-  g_assert_cmpint (summary.status, ==, 0);
-  return g_steal_pointer (&summary.out);
-}
-
 static guint
 kernels_named (Stream     *stream,
                const char *name)
@@ -118,19 +87,13 @@ kernels_named (Stream     *stream,
   return n;
 }
 
-static char *
-temporary_path (const char *name)
-{
-  return g_build_filename (runtime_dir, name, NULL);
-}
-
 /* ---- fault 2: launch mode captures from the first launch, attach mode from START ------------------- */
 
 static void
 test_launch_mode (void)
 {
-  g_autofree char *output = temporary_path ("launch.suanli-capture");
-  g_autofree char *report_path = temporary_path ("launch.json");
+  g_autofree char *output = suanli_test_standin_path ("launch.suanli-capture");
+  g_autofree char *report_path = suanli_test_standin_path ("launch.json");
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_auto(SuanliTestRun) record = { 0 };
   g_auto(Stream) stream = { 0 };
@@ -158,56 +121,17 @@ test_launch_mode (void)
   g_assert_cmpuint (stream.kernels->len, ==, 3000);
   /* The job's driver, loaded RTLD_LOCAL as cudart loads it, answered for its two devices. */
   g_assert_cmpuint (stream.header.n_devices, ==, 2);
-  summary = summary_of (output);
+  summary = suanli_test_summary_json (output);
   g_assert_null (strstr (summary, "START"));
   g_unlink (output);
   g_unlink (report_path);
-}
-
-/* `record -- sh -c …` (as `record -- torchrun …`): the CUDA processes the command starts, two ranks
- * a level down and one two levels down, are each captured from their launch, into one file that
- * opens as one group a rank. */
-static void
-test_launch_descendants (void)
-{
-  g_autofree char *output = temporary_path ("ranks.suanli-capture");
-  g_autofree char *script = g_strdup_printf ("RANK=0 WORLD_SIZE=3 '%1$s' --launches 300 & "
-                                             "RANK=1 WORLD_SIZE=3 '%1$s' --launches 500 & "
-                                             "sh -c \"RANK=2 WORLD_SIZE=3 '%1$s' --launches 700\"; wait",
-                                             g_getenv ("SUANLI_CUPTI_JOB"));
-  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GError) error = NULL;
-  g_auto(SuanliTestRun) record = { 0 };
-  SuanliImportStats stats = { 0 };
-  guint seen_ranks = 0;
-
-  suanli_test_run_cli (&record, "en", (const char *[]) { "record", "-o", output, "--", "sh", "-c", script, NULL });
-  g_test_message ("record: %s", record.err);
-  g_assert_cmpint (record.status, ==, 0);
-  file = g_file_new_for_path (output);
-  g_assert_true (suanli_import_file (trace, file, &stats, NULL, &error));
-  g_assert_no_error (error);
-  g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (stats.by_category, "kernel")), ==, 1500);
-  suanli_import_stats_clear (&stats);
-  g_assert_cmpuint (suanli_trace_get_n_groups (trace), ==, 3);
-  for (guint g = 0; g < 3; g++)
-    {
-      const SuanliGroup *group = suanli_trace_get_group (trace, g);
-
-      g_assert_cmpint (group->world_size, ==, 3);
-      g_assert_cmpint (group->capture, ==, SUANLI_GROUP_CAPTURED_FROM_LAUNCH);
-      seen_ranks |= 1u << group->rank;
-    }
-  g_assert_cmpuint (seen_ranks, ==, 7);
-  g_unlink (output);
 }
 
 static void
 test_attach_mode (void)
 {
   g_autoptr(Job) job = suanli_test_job_start (NULL, NULL);
-  g_autofree char *output = temporary_path ("attached.suanli-capture");
+  g_autofree char *output = suanli_test_standin_path ("attached.suanli-capture");
   g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
   g_autoptr(GSubprocess) record = NULL;
   g_autoptr(GError) error = NULL;
@@ -228,7 +152,7 @@ test_attach_mode (void)
   suanli_test_stream_read_file (&stream, output);
   g_assert_false (stream.header.flags & SUANLI_CAPTURE_FROM_LAUNCH);
   g_assert_cmpuint (stream.kernels->len, ==, 300);
-  summary = summary_of (output);
+  summary = suanli_test_summary_json (output);
   g_assert_nonnull (strstr (summary, "START"));
   suanli_test_job_exit (job);
   g_unlink (output);
@@ -242,8 +166,8 @@ test_no_drops_deep_stacks (void)
   static const char * const options[] = { "--torch", "--depth", "40", "--rate", "100000", NULL };
   g_autoptr(Job) job = suanli_test_job_start (options, NULL);
   g_autoptr(JsonObject) launched = NULL;
-  g_autoptr(Capture) capture = capture_command (job, "launch 300000", &launched);
-  g_autofree char *output = temporary_path ("deep.suanli-capture");
+  g_autoptr(Capture) capture = suanli_test_job_capture_command (job, "launch 300000", &launched);
+  g_autofree char *output = suanli_test_standin_path ("deep.suanli-capture");
   g_autoptr(SuanliTrace) trace = suanli_trace_new ();
   g_autoptr(GFile) file = NULL;
   g_autoptr(GError) error = NULL;
@@ -305,7 +229,7 @@ test_cupti_path_first (void)
 {
   g_autofree char *setting = g_strdup_printf ("SUANLI_CUPTI_PATH=%s", g_getenv ("FAKE_CUPTI_LIBRARY"));
   g_autoptr(Job) job = suanli_test_job_start ((const char *[]) { "--no-cupti", NULL }, (const char *[]) { setting, NULL });
-  g_autoptr(Capture) capture = capture_command (job, "launch 50", NULL);
+  g_autoptr(Capture) capture = suanli_test_job_capture_command (job, "launch 50", NULL);
   g_autoptr(GPtrArray) mapped = suanli_test_job_cupti_mappings (job);
 
   g_assert_cmpuint (capture->stream.kernels->len, ==, 50);
@@ -320,7 +244,7 @@ test_cupti_path_first (void)
 static void
 test_loaded_copy_used (void)
 {
-  g_autofree char *folder = temporary_path ("second-cupti");
+  g_autofree char *folder = suanli_test_standin_path ("second-cupti");
   g_autofree char *copy = g_build_filename (folder, "libcupti.so.13", NULL);
   g_autofree char *setting = g_strdup_printf ("SUANLI_CUPTI_PATH=%s", copy);
   g_autofree char *contents = NULL;
@@ -333,7 +257,7 @@ test_loaded_copy_used (void)
   g_assert_true (g_file_get_contents (g_getenv ("FAKE_CUPTI_LIBRARY"), &contents, &length, NULL));
   g_assert_true (g_file_set_contents (copy, contents, (gssize) length, NULL));
   job = suanli_test_job_start (NULL, (const char *[]) { setting, NULL });
-  capture = capture_command (job, "launch 50", NULL);
+  capture = suanli_test_job_capture_command (job, "launch 50", NULL);
   mapped = suanli_test_job_cupti_mappings (job);
   g_assert_cmpuint (capture->stream.kernels->len, ==, 50);
   for (guint i = 0; i < mapped->len; i++)
@@ -350,7 +274,7 @@ test_loaded_copy_used (void)
 static void
 test_no_cupti_to_find (void)
 {
-  g_autofree char *empty = temporary_path ("no-cuda");
+  g_autofree char *empty = suanli_test_standin_path ("no-cuda");
   g_autofree char *missing = g_build_filename (empty, "lib64", "libcupti.so.13", NULL);
   g_autofree char *setting = g_strdup_printf ("SUANLI_CUPTI_PATH=%s", missing);
   g_autofree char *home = g_strdup_printf ("CUDA_HOME=%s", empty);
@@ -384,40 +308,23 @@ test_no_cupti_to_find (void)
   g_rmdir (empty);
 }
 
-/* A copy of the file @source at @relative under @folder. Returns its path. */
-static char *
-place_copy (const char *source,
-            const char *folder,
-            const char *relative)
-{
-  char *path = g_build_filename (folder, relative, NULL);
-  g_autofree char *parent = g_path_get_dirname (path);
-  g_autofree char *contents = NULL;
-  gsize length;
-
-  g_assert_cmpint (g_mkdir_with_parents (parent, 0700), ==, 0);
-  g_assert_true (g_file_get_contents (source, &contents, &length, NULL));
-  g_assert_true (g_file_set_contents (path, contents, (gssize) length, NULL));
-  return path;
-}
-
 /* A copy of the stand-in libcupti at @relative under @folder. Returns its path. */
 static char *
 place_cupti (const char *folder,
              const char *relative)
 {
-  return place_copy (g_getenv ("FAKE_CUPTI_LIBRARY"), folder, relative);
+  return suanli_test_copy_file (g_getenv ("FAKE_CUPTI_LIBRARY"), folder, relative);
 }
 
 /* A job without libcupti, in whose toolkit (CUDA_HOME) CUPTI sits at @relative: that one is loaded. */
 static void
 toolkit_layout (const char *relative)
 {
-  g_autofree char *toolkit = temporary_path ("toolkit");
+  g_autofree char *toolkit = suanli_test_standin_path ("toolkit");
   g_autofree char *cupti = place_cupti (toolkit, relative);
   g_autofree char *home = g_strdup_printf ("CUDA_HOME=%s", toolkit);
   g_autoptr(Job) job = suanli_test_job_start ((const char *[]) { "--no-cupti", NULL }, (const char *[]) { home, NULL });
-  g_autoptr(Capture) capture = capture_command (job, "launch 20", NULL);
+  g_autoptr(Capture) capture = suanli_test_job_capture_command (job, "launch 20", NULL);
   g_autoptr(GPtrArray) mapped = suanli_test_job_cupti_mappings (job);
 
   g_assert_cmpuint (capture->stream.kernels->len, ==, 20);
@@ -450,8 +357,8 @@ test_toolkit_pip_lib (void)
 static void
 test_toolkit_named_then_default (void)
 {
-  g_autofree char *named = temporary_path ("named-toolkit");
-  g_autofree char *machine = temporary_path ("machine-toolkit");
+  g_autofree char *named = suanli_test_standin_path ("named-toolkit");
+  g_autofree char *machine = suanli_test_standin_path ("machine-toolkit");
   g_autofree char *cupti = place_cupti (machine, "lib64/libcupti.so.13");
   g_autofree char *home = g_strdup_printf ("CUDA_HOME=%s", named);
   g_autofree char *fallback = g_strdup_printf ("SUANLI_CUDA_DEFAULT_TOOLKIT=%s", machine);
@@ -461,7 +368,7 @@ test_toolkit_named_then_default (void)
 
   g_assert_cmpint (g_mkdir_with_parents (named, 0700), ==, 0);
   job = suanli_test_job_start ((const char *[]) { "--no-cupti", NULL }, (const char *[]) { home, fallback, NULL });
-  capture = capture_command (job, "launch 20", NULL);
+  capture = suanli_test_job_capture_command (job, "launch 20", NULL);
   mapped = suanli_test_job_cupti_mappings (job);
   g_assert_cmpuint (capture->stream.kernels->len, ==, 20);
   g_assert_cmpuint (mapped->len, ==, 1);
@@ -476,8 +383,8 @@ test_toolkit_named_then_default (void)
 static void
 test_wheel_layout (void)
 {
-  g_autofree char *packages = temporary_path ("venv/lib/python3.12/site-packages");
-  g_autofree char *empty = temporary_path ("empty-toolkit");
+  g_autofree char *packages = suanli_test_standin_path ("venv/lib/python3.12/site-packages");
+  g_autofree char *empty = suanli_test_standin_path ("empty-toolkit");
   g_autofree char *cupti = place_cupti (packages, "nvidia/cu13/lib/libcupti.so.13");
   g_autofree char *torch_lib = g_build_filename (packages, "torch", "lib", NULL);
   g_autofree char *c10 = g_build_filename (torch_lib, "libc10_cuda.so", NULL);
@@ -494,7 +401,7 @@ test_wheel_layout (void)
   g_assert_true (g_file_get_contents (g_getenv ("SUANLI_FAKE_CUDA"), &contents, &length, NULL));
   g_assert_true (g_file_set_contents (c10, contents, (gssize) length, NULL));
   job = suanli_test_job_start ((const char *[]) { "--no-cupti", "--load", c10, NULL }, (const char *[]) { home, NULL });
-  capture = capture_command (job, "launch 20", NULL);
+  capture = suanli_test_job_capture_command (job, "launch 20", NULL);
   mapped = suanli_test_job_cupti_mappings (job);
   g_assert_cmpuint (capture->stream.kernels->len, ==, 20);
   g_assert_cmpuint (mapped->len, ==, 1);
@@ -563,7 +470,7 @@ test_kineto_during_capture (void)
   g_autoptr(Capture) capture = suanli_test_job_capture (job);
   KernelsSeen seen = { capture, 400 };
   g_autoptr(JsonObject) stopped = NULL;
-  g_autofree char *output = temporary_path ("taken.suanli-capture");
+  g_autofree char *output = suanli_test_standin_path ("taken.suanli-capture");
   g_autofree char *summary = NULL;
   g_autofree char *lowered = NULL;
   JsonObject *kineto;
@@ -581,7 +488,7 @@ test_kineto_during_capture (void)
   g_assert_cmpuint (capture->stream.end.reason, ==, SUANLI_END_CUPTI_TAKEN);
   g_assert_cmpuint (capture->stream.kernels->len, ==, 400);
   suanli_test_capture_save (capture, output);
-  summary = summary_of (output);
+  summary = suanli_test_summary_json (output);
   lowered = g_ascii_strdown (summary, -1);
   g_assert_nonnull (strstr (lowered, "cupti"));
   g_assert_true (strstr (lowered, "took") != NULL || strstr (lowered, "taken") != NULL);
@@ -650,7 +557,7 @@ test_teardown (void)
   g_assert_false (json_object_get_boolean_member (before, "callbacks_registered"));
   for (guint round = 0; round < 2; round++)
     {
-      g_autoptr(Capture) capture = capture_command (job, round == 0 ? "launch 100" : "launch 50", NULL);
+      g_autoptr(Capture) capture = suanli_test_job_capture_command (job, round == 0 ? "launch 100" : "launch 50", NULL);
 
       g_assert_true (capture->stream.ended);
       g_assert_cmpuint (capture->stream.kernels->len, ==, round == 0 ? 100 : 50);
@@ -726,39 +633,6 @@ test_drops_reported (void)
   suanli_test_job_exit (job);
 }
 
-/* A condition: the stand-in has been flushed a given number of times more. */
-typedef struct
-{
-  Job     *job;
-  gint64   flushes;
-  Capture *capture;   /* or that capture has ended (NULL: not looked at) */
-} Flushed;
-
-static gboolean
-flushed (gpointer data)
-{
-  Flushed *wanted = data;
-  g_autoptr(JsonObject) state = NULL;
-
-  if (wanted->capture != NULL && suanli_test_capture_closed (wanted->capture))
-    return TRUE;
-  state = suanli_test_job_fake_state (wanted->job);
-
-  return json_object_get_int_member (state, "flushes") >= wanted->flushes;
-}
-
-/* Until the library has flushed the stand-in @more times again (or @capture, when not NULL, ended). */
-static void
-await_flushes (Job     *job,
-               Capture *capture,
-               guint    more)
-{
-  g_autoptr(JsonObject) before = suanli_test_job_fake_state (job);
-  Flushed later = { job, json_object_get_int_member (before, "flushes") + more, capture };
-
-  suanli_test_await (flushed, &later);
-}
-
 /* Kernels queued behind a long one (their stream held) for a dozen of the library's flush ticks:
  * each of them comes, with its times, once they have run. A forced flush meanwhile would hand
  * their records back unfinished, with no times, and lose them. */
@@ -771,7 +645,7 @@ test_held_stream_kept (void)
 
   suanli_test_job_do (job, "hold 9");
   suanli_test_job_do (job, "launch 20000 cudaLaunchKernel 9");
-  await_flushes (job, NULL, 12);
+  suanli_test_job_await_flushes (job, NULL, 12);
   suanli_test_job_do (job, "release 9");
   suanli_test_capture_finish (capture);
   for (guint i = 0; i < capture->stream.kernels->len; i++)
@@ -792,7 +666,7 @@ static void
 test_zero_timestamps (void)
 {
   g_autoptr(Job) job = suanli_test_job_start (NULL, (const char *[]) { "FAKE_CUPTI_ZERO_TIMESTAMPS=4", NULL });
-  g_autoptr(Capture) capture = capture_command (job, "launch 400", NULL);
+  g_autoptr(Capture) capture = suanli_test_job_capture_command (job, "launch 400", NULL);
   guint zeros = 0;
 
   for (guint i = 0; i < capture->stream.kernels->len; i++)
@@ -813,7 +687,7 @@ static void
 test_thread_ids (void)
 {
   g_autoptr(Job) job = suanli_test_job_start ((const char *[]) { "--threads", "3", NULL }, NULL);
-  g_autoptr(Capture) capture = capture_command (job, "launch 300", NULL);
+  g_autoptr(Capture) capture = suanli_test_job_capture_command (job, "launch 300", NULL);
   g_autoptr(JsonObject) state = suanli_test_job_ask (job, "state");
   JsonArray *threads = json_object_get_array_member (state, "threads");
   g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
@@ -918,7 +792,7 @@ test_graph_nodes (void)
 {
   g_autoptr(Job) job = suanli_test_job_start (NULL, NULL);
   g_autoptr(JsonObject) graph = NULL;
-  g_autoptr(Capture) capture = capture_command (job, "graph 5", &graph);
+  g_autoptr(Capture) capture = suanli_test_job_capture_command (job, "graph 5", &graph);
   JsonArray *nodes = json_object_get_array_member (graph, "nodes");
   guint found = 0;
 
@@ -952,291 +826,17 @@ test_newer_cupti_refused (void)
   suanli_test_job_exit (job);
 }
 
-/* ---- issue 36: PyTorch 2.11, the driver, graphs, versions, clocks --------------------------------------- */
-
-/* A copy of the stand-in driver under the name of PyTorch's CUDA library, for a job to load: what
- * the capture's modules show of a PyTorch job. Returns its path. */
-static char *
-fake_torch_cuda (void)
-{
-  g_autofree char *folder = temporary_path ("torch-lib");
-
-  return place_copy (g_getenv ("SUANLI_FAKE_CUDA"), folder, "libtorch_cuda.so");
-}
-
-/* `record -- job` where the job runs torch.profiler (PyTorch 2.11's Kineto) around its launches:
- * the capture keeps every kernel; Kineto, refused CUPTI, traces the CPU only; the summary says so. */
-static void
-test_kineto_2_11_under_record (void)
-{
-  g_autofree char *output = temporary_path ("torch-2-11.suanli-capture");
-  g_autofree char *report_path = temporary_path ("torch-2-11.json");
-  g_autofree char *torch_cuda = fake_torch_cuda ();
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_auto(SuanliTestRun) record = { 0 };
-  g_auto(Stream) stream = { 0 };
-  g_autofree char *summary = NULL;
-  JsonObject *kineto;
-
-  suanli_test_run_cli (&record, "en", (const char *[]) { "record", "-o", output, "--", g_getenv ("SUANLI_CUPTI_JOB"),
-                                                        "--load", torch_cuda, "--kineto-profile", "--launches", "2000",
-                                                        "--report", report_path, NULL });
-  g_test_message ("record: %s", record.err);
-  g_assert_cmpint (record.status, ==, 0);
-  suanli_test_stream_read_file (&stream, output);
-  g_assert_cmpuint (stream.kernels->len, ==, 2000);
-  g_assert_cmpuint (stream.end.reason, !=, SUANLI_END_CUPTI_TAKEN);
-  g_assert_true (json_parser_load_from_file (parser, report_path, NULL));
-  kineto = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "kineto");
-  g_assert_cmpint (json_object_get_int_member (kineto, "subscribe_result"), ==, 39);   /* MULTIPLE_SUBSCRIBERS */
-  g_assert_true (json_object_get_boolean_member (kineto, "cpu_only"));
-  g_assert_cmpint (json_object_get_int_member (kineto, "kernels"), ==, 0);
-  summary = summary_of (output);
-  g_assert_nonnull (strstr (summary, "torch.profiler"));
-  g_assert_nonnull (strstr (summary, "CPU only"));
-  g_unlink (output);
-  g_unlink (report_path);
-  g_unlink (torch_cuda);
-}
-
-/* PyTorch 2.11's torch.profiler starts while a capture runs: refused CUPTI, it changes nothing, and
- * the capture goes on with every kernel. */
-static void
-test_kineto_2_11_during_capture (void)
-{
-  g_autoptr(Job) job = suanli_test_job_start (NULL, NULL);
-  g_autoptr(Capture) capture = suanli_test_job_capture (job);
-  g_autoptr(JsonObject) stopped = NULL;
-  JsonObject *kineto;
-
-  suanli_test_job_do (job, "launch 400");
-  suanli_test_job_do (job, "kineto-start");
-  suanli_test_job_do (job, "launch 20000");
-  stopped = suanli_test_job_ask (job, "kineto-stop");
-  kineto = json_object_get_object_member (stopped, "kineto");
-  g_assert_true (json_object_get_boolean_member (kineto, "cpu_only"));
-  g_assert_cmpint (json_object_get_int_member (kineto, "kernels"), ==, 0);
-  suanli_test_capture_finish (capture);
-  g_assert_true (capture->stream.ended);
-  g_assert_cmpuint (capture->stream.end.reason, ==, SUANLI_END_STOPPED);
-  g_assert_cmpuint (capture->stream.kernels->len, ==, 20400);
-  suanli_test_job_exit (job);
-}
-
-/* The Kineto after 2.11 collects without a subscription when a capture attaches: the capture's
- * buffer callbacks replace its own, CUPTI hands the capture Kineto's buffers, and the capture says
- * so at its end (it neither reads nor frees them). */
-static void
-test_kineto_newer_replaced (void)
-{
-  g_autoptr(Job) job = suanli_test_job_start ((const char *[]) { "--kineto", "newer", NULL }, NULL);
-  g_autoptr(Capture) capture = NULL;
-  g_autofree char *output = temporary_path ("replaced.suanli-capture");
-  g_autofree char *summary = NULL;
-
-  suanli_test_job_do (job, "kineto-start");
-  suanli_test_job_do (job, "launch 300");
-  capture = suanli_test_job_capture (job);
-  await_flushes (job, NULL, 2);
-  suanli_test_job_do (job, "launch 200");
-  suanli_test_capture_finish (capture);
-  suanli_test_job_do (job, "kineto-stop");
-  g_assert_true (capture->stream.ended);
-  g_assert_cmpuint (capture->stream.kernels->len, ==, 200);   /* none of Kineto's */
-  suanli_test_capture_save (capture, output);
-  summary = summary_of (output);
-  g_assert_nonnull (strstr (summary, "without a subscription"));
-  suanli_test_job_exit (job);
-  g_unlink (output);
-}
-
-/* A server capturing CUDA graphs: launches into a captured stream write only their API record,
- * 24,000 of them in one buffer with no kernel record. The capture goes on, and has the graph's
- * kernels when it runs. */
-static void
-test_graph_capture_not_taken (void)
-{
-  g_autoptr(Job) job = suanli_test_job_start (NULL, NULL);
-  g_autoptr(Capture) capture = suanli_test_job_capture (job);
-
-  suanli_test_job_do (job, "stream-capture 11 on");
-  suanli_test_job_do (job, "launch 24000 cudaLaunchKernel 11");
-  suanli_test_job_do (job, "stream-capture 11 off");
-  await_flushes (job, capture, 3);   /* (a capture that ended meanwhile flushes no more) */
-  suanli_test_job_do (job, "graph 3 cudaGraphLaunch 11");
-  suanli_test_capture_finish (capture);
-  g_test_message ("%u API records, %u kernels; the end's reason %u", capture->stream.apis->len,
-                  capture->stream.kernels->len, capture->stream.end.reason);
-  g_assert_true (capture->stream.ended);
-  g_assert_cmpuint (capture->stream.end.reason, ==, SUANLI_END_STOPPED);
-  g_assert_cmpuint (capture->stream.apis->len, >=, 24000);
-  g_assert_cmpuint (capture->stream.kernels->len, ==, 3);
-  suanli_test_job_exit (job);
-}
-
-/* CUPTI 13.1 under a library built for 13.0: taken, with a note saying so. */
-static void
-test_newer_minor_accepted (void)
-{
-  g_autoptr(Job) job = suanli_test_job_start (NULL, (const char *[]) { "FAKE_CUPTI_VERSION=130100", NULL });
-  g_autoptr(Capture) capture = capture_command (job, "launch 50", NULL);
-  const char *detail = suanli_test_stream_string (&capture->stream, capture->stream.end.detail);
-
-  g_assert_cmpuint (capture->stream.kernels->len, ==, 50);
-  g_assert_cmpuint (capture->stream.header.cupti_version, ==, 130100);
-  g_test_message ("the end's note: %s", detail != NULL ? detail : "(none)");
-  g_assert_nonnull (detail);
-  g_assert_nonnull (strstr (detail, "13.1"));
-  suanli_test_job_exit (job);
-}
-
-/* PyTorch's profiler ran before the capture and left CUPTI a TSC clock (raw ticks, 3 a ns here):
- * the capture's times are still nanoseconds. */
-static void
-test_tsc_clock_replaced (void)
-{
-  g_autoptr(Job) job = suanli_test_job_start ((const char *[]) { "--kineto", "newer", NULL }, NULL);
-  g_autoptr(Capture) capture = NULL;
-  guint wrong = 0;
-
-  suanli_test_job_do (job, "kineto-start");
-  suanli_test_job_do (job, "launch 10");
-  suanli_test_job_do (job, "kineto-stop");
-  capture = capture_command (job, "launch 100 cudaLaunchKernel 7 20000", NULL);
-  g_assert_cmpuint (capture->stream.kernels->len, ==, 100);
-  for (guint i = 0; i < capture->stream.kernels->len; i++)
-    {
-      const SuanliCaptureKernel *kernel = &g_array_index (capture->stream.kernels, SuanliCaptureKernel, i);
-
-      if (kernel->end - kernel->start < 19000 || kernel->end - kernel->start > 21000)
-        {
-          if (wrong++ == 0)
-            g_test_message ("a 20 µs kernel lasted %" G_GUINT64_FORMAT " units", kernel->end - kernel->start);
-        }
-    }
-  g_assert_cmpuint (wrong, ==, 0);
-  suanli_test_job_exit (job);
-}
-
-/* `record --stack-depth N`: launch stacks of N frames at most, none at 0 (the least overhead); and
- * START's stack-depth=N for an attached capture. */
-static void
-test_stack_depth (void)
-{
-  static const char * const depths[] = { "0", "6" };
-  g_autoptr(Job) job = suanli_test_job_start (NULL, NULL);
-  g_autoptr(GError) error = NULL;
-  int fd;
-
-  for (guint d = 0; d < G_N_ELEMENTS (depths); d++)
-    {
-      g_autofree char *output = temporary_path ("depth.suanli-capture");
-      g_auto(SuanliTestRun) record = { 0 };
-      g_auto(Stream) stream = { 0 };
-      GHashTableIter iter;
-      gpointer depth;
-      guint deepest = 0;
-
-      suanli_test_run_cli (&record, "en", (const char *[]) { "record", "--stack-depth", depths[d], "-o", output, "--",
-                                                            g_getenv ("SUANLI_CUPTI_JOB"), "--launches", "500", NULL });
-      g_assert_cmpint (record.status, ==, 0);
-      suanli_test_stream_read_file (&stream, output);
-      g_assert_cmpuint (stream.kernels->len, ==, 500);
-      g_hash_table_iter_init (&iter, stream.stacks);
-      while (g_hash_table_iter_next (&iter, NULL, &depth))
-        deepest = MAX (deepest, GPOINTER_TO_UINT (depth));
-      g_test_message ("--stack-depth %s: %u stacks, the deepest %u frames", depths[d], g_hash_table_size (stream.stacks),
-                      deepest);
-      g_assert_cmpuint (g_hash_table_size (stream.stacks), ==, atoi (depths[d]) == 0 ? 0 : 500);
-      g_assert_cmpuint (deepest, <=, (guint) atoi (depths[d]));
-      g_unlink (output);
-    }
-  /* Attached: the option goes with START; a bad one is refused. */
-  fd = suanli_live_start_with_stacks (job->socket_path, 33, &error);
-  g_assert_cmpint (fd, <, 0);
-  g_assert_nonnull (strstr (error->message, "stack-depth"));
-  suanli_test_job_exit (job);
-}
-
-/* STOP's detach runs on the job's thread, at its next CUDA call, and takes a while (cuptiFinalize):
- * STOP waits for it to finish, so the next START's subscription is not forgotten by it. */
-static void
-test_detach_finishes (void)
-{
-  g_autoptr(Job) job = suanli_test_job_start (NULL, (const char *[]) { "FAKE_CUPTI_FINALIZE_MS=300", NULL });
-  g_autoptr(Capture) first = capture_command (job, "launch 10", NULL);
-  g_autoptr(Capture) second = NULL;
-  g_autoptr(Capture) third = suanli_test_job_capture (job);
-
-  /* A capture whose STOP meets the job's next launch, then at once the next capture. */
-  suanli_test_job_do (job, "launch 10");
-  suanli_test_capture_stop (third);
-  suanli_test_job_say (job, "sleep 50");   /* the launch comes while STOP waits for one */
-  suanli_test_job_say (job, "launch 1");
-  second = suanli_test_job_capture (job);
-  json_object_unref (suanli_test_job_answer (job));
-  json_object_unref (suanli_test_job_answer (job));
-  suanli_test_job_do (job, "launch 50");
-  suanli_test_capture_finish (second);
-  suanli_test_await (suanli_test_capture_closed, third);
-  g_test_message ("%u kernels in the first, %u in the third, %u in the second", first->stream.kernels->len,
-                  third->stream.kernels->len, second->stream.kernels->len);
-  g_assert_cmpuint (first->stream.kernels->len, ==, 10);
-  g_assert_cmpuint (second->stream.kernels->len, ==, 50);
-  suanli_test_job_exit (job);
-}
-
-/* Anonymous mappings of 64 MiB or more in the job: the record queue's, once it has one. */
-static guint
-large_mappings (Job *job)
-{
-  g_autofree char *path = g_strdup_printf ("/proc/%s/maps", job->pid);
-  g_autofree char *maps = NULL;
-  g_auto(GStrv) lines = NULL;
-  guint n = 0;
-
-  g_assert_true (g_file_get_contents (path, &maps, NULL, NULL));
-  lines = g_strsplit (maps, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      guint64 start = 0, end = 0;
-      char file[256] = "";
-
-      if (sscanf (lines[i], "%" G_GINT64_MODIFIER "x-%" G_GINT64_MODIFIER "x %*s %*s %*s %*s %255s", &start, &end,
-                  file) >= 2 && file[0] != '/' && end - start >= (64u << 20))
-        n++;
-    }
-  return n;
-}
-
-/* An idle job holds no record queue: the 64 MiB are taken at the first START. */
-static void
-test_queue_at_start (void)
-{
-  g_autoptr(Job) job = suanli_test_job_start (NULL, NULL);
-  guint idle = large_mappings (job);
-  g_autoptr(Capture) capture = suanli_test_job_capture (job);
-  guint capturing = large_mappings (job);
-
-  g_test_message ("%u large anonymous mappings idle, %u capturing", idle, capturing);
-  g_assert_cmpuint (idle, ==, 0);
-  g_assert_cmpuint (capturing, ==, 1);
-  suanli_test_capture_finish (capture);
-  suanli_test_job_exit (job);
-}
-
 int
 main (int    argc,
       char **argv)
 {
+  g_autofree char *runtime_dir = NULL;
   int status;
 
   g_test_init (&argc, &argv, NULL);
-  runtime_dir = g_dir_make_tmp ("suanli-standin-XXXXXX", NULL);
-  g_setenv ("XDG_RUNTIME_DIR", runtime_dir, TRUE);
+  runtime_dir = suanli_test_standin_begin ();
   g_test_add_func ("/live-standin/launch-mode", test_launch_mode);
   g_test_add_func ("/live-standin/attach-mode", test_attach_mode);
-  g_test_add_func ("/live-standin/launch-descendants", test_launch_descendants);
   g_test_add_func ("/live-standin/no-drops-deep-stacks", test_no_drops_deep_stacks);
   g_test_add_func ("/live-standin/cupti-path-first", test_cupti_path_first);
   g_test_add_func ("/live-standin/loaded-copy-used", test_loaded_copy_used);
@@ -1261,21 +861,7 @@ main (int    argc,
   g_test_add_func ("/live-standin/stack-every-path", test_stack_every_path);
   g_test_add_func ("/live-standin/graph-nodes", test_graph_nodes);
   g_test_add_func ("/live-standin/newer-cupti-refused", test_newer_cupti_refused);
-  g_test_add_func ("/live-standin/kineto-2-11-under-record", test_kineto_2_11_under_record);
-  g_test_add_func ("/live-standin/kineto-2-11-during-capture", test_kineto_2_11_during_capture);
-  g_test_add_func ("/live-standin/kineto-newer-replaced", test_kineto_newer_replaced);
-  g_test_add_func ("/live-standin/graph-capture-not-taken", test_graph_capture_not_taken);
-  g_test_add_func ("/live-standin/newer-minor-accepted", test_newer_minor_accepted);
-  g_test_add_func ("/live-standin/tsc-clock-replaced", test_tsc_clock_replaced);
-  g_test_add_func ("/live-standin/stack-depth", test_stack_depth);
-  g_test_add_func ("/live-standin/detach-finishes", test_detach_finishes);
-  g_test_add_func ("/live-standin/queue-at-start", test_queue_at_start);
   status = g_test_run ();
-  {
-    g_autofree char *folder = g_build_filename (runtime_dir, "suanli", NULL);
-
-    g_rmdir (folder);
-    g_rmdir (runtime_dir);
-  }
+  suanli_test_standin_end (runtime_dir);
   return status;
 }
