@@ -316,14 +316,14 @@ place_cupti (const char *folder,
   return suanli_test_copy_file (g_getenv ("FAKE_CUPTI_LIBRARY"), folder, relative);
 }
 
-/* A job without libcupti, in whose toolkit (CUDA_HOME) CUPTI sits at @relative: that one is loaded. */
+/* A job without libcupti (with @arguments and @environment) captures 20 launches through the one at
+ * @cupti, and no other is mapped. */
 static void
-toolkit_layout (const char *relative)
+assert_cupti_found (const char * const *arguments,
+                    const char * const *environment,
+                    const char         *cupti)
 {
-  g_autofree char *toolkit = suanli_test_standin_path ("toolkit");
-  g_autofree char *cupti = place_cupti (toolkit, relative);
-  g_autofree char *home = g_strdup_printf ("CUDA_HOME=%s", toolkit);
-  g_autoptr(Job) job = suanli_test_job_start ((const char *[]) { "--no-cupti", NULL }, (const char *[]) { home, NULL });
+  g_autoptr(Job) job = suanli_test_job_start (arguments, environment);
   g_autoptr(Capture) capture = suanli_test_job_capture_command (job, "launch 20", NULL);
   g_autoptr(GPtrArray) mapped = suanli_test_job_cupti_mappings (job);
 
@@ -331,6 +331,17 @@ toolkit_layout (const char *relative)
   g_assert_cmpuint (mapped->len, ==, 1);
   g_assert_cmpstr (g_ptr_array_index (mapped, 0), ==, cupti);
   suanli_test_job_exit (job);
+}
+
+/* A job without libcupti, in whose toolkit (CUDA_HOME) CUPTI sits at @relative: that one is loaded. */
+static void
+toolkit_layout (const char *relative)
+{
+  g_autofree char *toolkit = suanli_test_standin_path ("toolkit");
+  g_autofree char *cupti = place_cupti (toolkit, relative);
+  g_autofree char *home = g_strdup_printf ("CUDA_HOME=%s", toolkit);
+
+  assert_cupti_found ((const char *[]) { "--no-cupti", NULL }, (const char *[]) { home, NULL }, cupti);
   g_unlink (cupti);
 }
 
@@ -362,18 +373,9 @@ test_toolkit_named_then_default (void)
   g_autofree char *cupti = place_cupti (machine, "lib64/libcupti.so.13");
   g_autofree char *home = g_strdup_printf ("CUDA_HOME=%s", named);
   g_autofree char *fallback = g_strdup_printf ("SUANLI_CUDA_DEFAULT_TOOLKIT=%s", machine);
-  g_autoptr(Job) job = NULL;
-  g_autoptr(Capture) capture = NULL;
-  g_autoptr(GPtrArray) mapped = NULL;
 
   g_assert_cmpint (g_mkdir_with_parents (named, 0700), ==, 0);
-  job = suanli_test_job_start ((const char *[]) { "--no-cupti", NULL }, (const char *[]) { home, fallback, NULL });
-  capture = suanli_test_job_capture_command (job, "launch 20", NULL);
-  mapped = suanli_test_job_cupti_mappings (job);
-  g_assert_cmpuint (capture->stream.kernels->len, ==, 20);
-  g_assert_cmpuint (mapped->len, ==, 1);
-  g_assert_cmpstr (g_ptr_array_index (mapped, 0), ==, cupti);
-  suanli_test_job_exit (job);
+  assert_cupti_found ((const char *[]) { "--no-cupti", NULL }, (const char *[]) { home, fallback, NULL }, cupti);
   g_unlink (cupti);
   g_rmdir (named);
 }
@@ -387,26 +389,12 @@ test_wheel_layout (void)
   g_autofree char *empty = suanli_test_standin_path ("empty-toolkit");
   g_autofree char *cupti = place_cupti (packages, "nvidia/cu13/lib/libcupti.so.13");
   g_autofree char *torch_lib = g_build_filename (packages, "torch", "lib", NULL);
-  g_autofree char *c10 = g_build_filename (torch_lib, "libc10_cuda.so", NULL);
-  g_autofree char *contents = NULL;
-  g_autofree char *home = g_strdup_printf ("CUDA_HOME=%s", empty);
-  g_autoptr(Job) job = NULL;
-  g_autoptr(Capture) capture = NULL;
-  g_autoptr(GPtrArray) mapped = NULL;
-  gsize length;
-
   /* Any shared library stands for torch's own: what matters is where it was loaded from. */
+  g_autofree char *c10 = suanli_test_copy_file (g_getenv ("SUANLI_FAKE_CUDA"), torch_lib, "libc10_cuda.so");
+  g_autofree char *home = g_strdup_printf ("CUDA_HOME=%s", empty);
+
   g_assert_cmpint (g_mkdir_with_parents (empty, 0700), ==, 0);
-  g_assert_cmpint (g_mkdir_with_parents (torch_lib, 0700), ==, 0);
-  g_assert_true (g_file_get_contents (g_getenv ("SUANLI_FAKE_CUDA"), &contents, &length, NULL));
-  g_assert_true (g_file_set_contents (c10, contents, (gssize) length, NULL));
-  job = suanli_test_job_start ((const char *[]) { "--no-cupti", "--load", c10, NULL }, (const char *[]) { home, NULL });
-  capture = suanli_test_job_capture_command (job, "launch 20", NULL);
-  mapped = suanli_test_job_cupti_mappings (job);
-  g_assert_cmpuint (capture->stream.kernels->len, ==, 20);
-  g_assert_cmpuint (mapped->len, ==, 1);
-  g_assert_cmpstr (g_ptr_array_index (mapped, 0), ==, cupti);
-  suanli_test_job_exit (job);
+  assert_cupti_found ((const char *[]) { "--no-cupti", "--load", c10, NULL }, (const char *[]) { home, NULL }, cupti);
   g_unlink (cupti);
   g_unlink (c10);
 }

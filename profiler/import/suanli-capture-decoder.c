@@ -673,52 +673,46 @@ decode_dropped (SuanliCaptureDecoder      *self,
   self->dropped[dropped.reason <= SUANLI_DROPPED_UNTIMED ? dropped.reason : SUANLI_DROPPED_BY_CUPTI] += dropped.count;
 }
 
+/* One warning of @count records lost, in @format (a translated "%llu records …"), when there are any. */
+static void
+warn_lost (SuanliCaptureDecoder *self,
+           guint64               count,
+           const char           *format)
+{
+  g_autofree char *warning = NULL;
+
+  if (count == 0)
+    return;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  warning = g_strdup_printf (format, (unsigned long long) count);
+#pragma GCC diagnostic pop
+  suanli_trace_add_warning (self->trace, warning);
+}
+
+#define PLURAL_OF(count) ((gulong) MIN ((count), G_MAXULONG))
+
 static void
 warn_dropped (SuanliCaptureDecoder *self)
 {
   guint64 cupti = self->dropped[SUANLI_DROPPED_BY_CUPTI];
-  /* The job's drops its drop records did not report (its queue was full then too) are its queue's. */
   guint64 untimed = self->dropped[SUANLI_DROPPED_UNTIMED];
+  /* The job's drops its drop records did not report (its queue was full then too) are its queue's. */
   guint64 slow = job_dropped (self) - cupti - untimed;
   guint64 relay = self->dropped[SUANLI_DROPPED_BY_RELAY];
 
-  if (cupti > 0)
-    {
-      g_autofree char *warning = g_strdup_printf (ngettext ("%llu record was dropped by CUPTI (its buffers were full)",
-                                                            "%llu records were dropped by CUPTI (its buffers were full)",
-                                                            (gulong) MIN (cupti, G_MAXULONG)),
-                                                  (unsigned long long) cupti);
-      suanli_trace_add_warning (self->trace, warning);
-    }
-  if (untimed > 0)
-    {
-      g_autofree char *warning = g_strdup_printf (ngettext ("%llu record came from CUPTI without its times (work cut off "
-                                                            "by a flush) and was left out",
-                                                            "%llu records came from CUPTI without their times (work cut "
-                                                            "off by a flush) and were left out",
-                                                            (gulong) MIN (untimed, G_MAXULONG)),
-                                                  (unsigned long long) untimed);
-      suanli_trace_add_warning (self->trace, warning);
-    }
-  if (slow > 0)
-    {
-      g_autofree char *warning = g_strdup_printf (ngettext ("%llu record was dropped because the collector did not keep up",
-                                                            "%llu records were dropped because the collector did not "
-                                                            "keep up",
-                                                            (gulong) MIN (slow, G_MAXULONG)),
-                                                  (unsigned long long) slow);
-      suanli_trace_add_warning (self->trace, warning);
-    }
-  if (relay > 0)
-    {
-      g_autofree char *warning = g_strdup_printf (ngettext ("%llu record was dropped by suanli-agent because the "
-                                                            "workbench did not keep up",
-                                                            "%llu records were dropped by suanli-agent because the "
-                                                            "workbench did not keep up",
-                                                            (gulong) MIN (relay, G_MAXULONG)),
-                                                  (unsigned long long) relay);
-      suanli_trace_add_warning (self->trace, warning);
-    }
+  warn_lost (self, cupti, ngettext ("%llu record was dropped by CUPTI (its buffers were full)",
+                                    "%llu records were dropped by CUPTI (its buffers were full)", PLURAL_OF (cupti)));
+  warn_lost (self, untimed, ngettext ("%llu record came from CUPTI without its times (work cut off by a flush) and "
+                                      "was left out",
+                                      "%llu records came from CUPTI without their times (work cut off by a flush) "
+                                      "and were left out", PLURAL_OF (untimed)));
+  warn_lost (self, slow, ngettext ("%llu record was dropped because the collector did not keep up",
+                                   "%llu records were dropped because the collector did not keep up",
+                                   PLURAL_OF (slow)));
+  warn_lost (self, relay, ngettext ("%llu record was dropped by suanli-agent because the workbench did not keep up",
+                                    "%llu records were dropped by suanli-agent because the workbench did not keep up",
+                                    PLURAL_OF (relay)));
 }
 
 static void
