@@ -286,12 +286,18 @@ start_launched_job (LaunchedJob *job,
 
   if (job->started || g_get_monotonic_time () < job->seen_at + (gint64) (delay_s * G_USEC_PER_SEC))
     return;
-  job->started = TRUE;
   if ((job->fd = suanli_live_start (job->socket_path, &error)) < 0)
     {
+      /* Its socket is there a moment before it listens: tried again at the next look, while the
+       * process lives. A refusal is its answer. */
+      if ((g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED) ||
+           g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND)) && kill (job->pid, 0) == 0)
+        return;
+      job->started = TRUE;
       g_printerr ("suanli-cli record: process %d: %s\n", job->pid, error->message);
       return;
     }
+  job->started = TRUE;
   if ((job->file = g_file_open_tmp ("suanli-record-XXXXXX", &temporary, &error)) >= 0)
     g_unlink (temporary);   /* kept open, gone once record is */
   else

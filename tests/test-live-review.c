@@ -322,15 +322,35 @@ large_mappings (Job *job)
   return n;
 }
 
+/* Whether this test runs under AddressSanitizer, whose allocator maps large regions of its own. */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature (address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+
 /* An idle job holds no record queue: the 64 MiB are taken at the first START. */
 static void
 test_queue_at_start (void)
 {
-  g_autoptr(Job) job = suanli_test_job_start (NULL, NULL);
-  guint idle = large_mappings (job);
-  g_autoptr(Capture) capture = suanli_test_job_capture (job);
-  guint capturing = large_mappings (job);
+  g_autoptr(Job) job = NULL;
+  g_autoptr(Capture) capture = NULL;
+  guint idle, capturing;
 
+  if (UNDER_ASAN)
+    {
+      g_test_skip ("AddressSanitizer's allocator maps large regions of its own: the queue's cannot be told apart");
+      return;
+    }
+  job = suanli_test_job_start (NULL, NULL);
+  idle = large_mappings (job);
+  capture = suanli_test_job_capture (job);
+  capturing = large_mappings (job);
   g_test_message ("%u large anonymous mappings idle, %u capturing", idle, capturing);
   g_assert_cmpuint (idle, ==, 0);
   g_assert_cmpuint (capturing, ==, 1);
