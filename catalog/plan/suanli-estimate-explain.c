@@ -147,7 +147,7 @@ explain_training (const SuanliPlanInputs *in,
                                 "= %.4g FLOP per token × %g × %g\n= %.4g FLOP\nSource: %s"),
                               suanli_plan_inputs_is_lora (in) ? _("2 (LoRA: no weight gradients for the base)") : "3",
                               suanli_architecture_matrix_parameters (in),
-                              suanli_architecture_attention_score_flops (in, suanli_architecture_attention_context (in, in->seq_len)),
+                              suanli_architecture_attention_score_flops (in, suanli_architecture_counted_attention_keys (in, in->seq_len)),
                               suanli_architecture_logit_flops_per_token (in),
                               suanli_architecture_forward_flops_per_token (in, in->seq_len), in->global_batch,
                               in->seq_len, e->model_flops_per_step, ARCHITECTURE_SOURCE);
