@@ -1003,6 +1003,41 @@ test_mfu_above_published (void)
   g_assert_true (suanli_estimate_mfu_above_published (&in, &e));
 }
 
+/* The time tile's explanation names the efficiency and its source, the goodput and what moves the
+ * figure most; the MFU's flags one above any published run; time to first token shows its
+ * tensor-parallel all-reduce beside the prefill and names the larger. */
+static void
+test_explanations_name_what_they_hinge_on (void)
+{
+  SuanliPlanInputs in;
+  SuanliEstimate e;
+  g_autofree char *time = NULL, *mfu = NULL, *ttft = NULL;
+
+  efficiency_plan ("llama-2-7b", 8, 1, 4096, "bf16", "nvidia-h100-sxm", "", &in, &e);
+  time = suanli_estimate_explain (&in, &e, "training.time_to_train_s");
+  g_assert_nonnull (strstr (time, "Efficiency: "));
+  g_assert_nonnull (strstr (time, "modelled from published runs"));
+  g_assert_nonnull (strstr (time, "Source: "));
+  g_assert_nonnull (strstr (time, "Goodput: 90 %"));
+  g_assert_nonnull (strstr (time, "Moves it most: the efficiency"));
+  g_assert_nonnull (strstr (time, "range "));
+
+  efficiency_plan ("llama-2-7b", 8, 1, 4096, "fp8", "nvidia-h100-sxm", ", \"compute_efficiency\": 0.9", &in, &e);
+  mfu = suanli_estimate_explain (&in, &e, "training.mfu");
+  g_assert_nonnull (strstr (mfu, "above the highest MFU any published fp8 run reached (47.1 %)"));
+
+  estimate_valid ("{\"model\": {\"preset\": \"llama-2-70b\"},"
+                  " \"workload\": {\"mode\": \"inference\", \"prompt_tokens\": 2048, \"batch\": 8},"
+                  " \"parallelism\": {\"tensor\": 8},"
+                  " \"system\": {\"accelerator\": \"nvidia-h100-pcie\", \"gpus_per_node\": 8}}", &in, &e);
+  ttft = suanli_estimate_explain (&in, &e, "inference.ttft_s");
+  g_assert_cmpfloat (e.inference.ttft_comm_s, >, 0);
+  assert_close (e.inference.ttft_compute_s + e.inference.ttft_comm_s, e.inference.ttft_s);
+  g_assert_nonnull (strstr (ttft, "tensor-parallel all-reduces"));
+  g_assert_nonnull (strstr (ttft, e.inference.ttft_comm_s > e.inference.ttft_compute_s ? "the all-reduce dominates"
+                                                                                       : "the prefill dominates"));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1037,6 +1072,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/estimate/every-accelerator", test_every_accelerator);
   g_test_add_func ("/estimate/efficiency-follows-work", test_efficiency_follows_work);
   g_test_add_func ("/estimate/mfu-above-published", test_mfu_above_published);
+  g_test_add_func ("/estimate/explanations-name-what-they-hinge-on", test_explanations_name_what_they_hinge_on);
 
   status = g_test_run ();
   g_object_unref (catalog);

@@ -545,7 +545,9 @@ static double
 prefill_s (const SuanliPlanInputs *in,
            double                  batch,
            double                  compute_efficiency,
-           double                  comm_efficiency)
+           double                  comm_efficiency,
+           double                 *compute_s,
+           double                 *comm_s)
 {
   double t = in->tensor, h = in->hidden;
   double per_token = 2 * in->active_parameters;
@@ -559,6 +561,10 @@ prefill_s (const SuanliPlanInputs *in,
   comm = t > 1 ? 2 * in->layers * ring_all_reduce_s (batch * in->prompt_tokens * h * 2, t,
                                                      in->scale_up_bandwidth * comm_efficiency) : 0;
 
+  if (compute_s != NULL)
+    *compute_s = per_token * in->prompt_tokens * batch / (t * in->peak_flops * compute_efficiency);
+  if (comm_s != NULL)
+    *comm_s = comm;
   return per_token * in->prompt_tokens * batch / (t * in->peak_flops * compute_efficiency) + comm;
 }
 
@@ -578,7 +584,7 @@ inference_figures (const SuanliPlanInputs *in,
                             suanli_precision_bytes (in->kv_cache);
   out->max_concurrent_sequences = MAX (0, floor (free_memory / suanli_estimate_kv_bytes_per_sequence_per_gpu (in, context)));
 
-  out->ttft_s = prefill_s (in, in->batch, compute_efficiency, comm_efficiency);
+  out->ttft_s = prefill_s (in, in->batch, compute_efficiency, comm_efficiency, &out->ttft_compute_s, &out->ttft_comm_s);
   out->tpot_s = decode_step_s (in, in->batch, compute_efficiency, memory_efficiency, comm_efficiency,
                                &out->expert_read_fraction, &out->memory_bound);
   out->tokens_per_s = in->batch / out->tpot_s;
@@ -590,7 +596,7 @@ inference_figures (const SuanliPlanInputs *in,
     return;
   out->capacity_step_s = decode_step_s (in, out->capacity_batch, compute_efficiency, memory_efficiency,
                                         comm_efficiency, NULL, NULL);
-  per_request = prefill_s (in, 1, compute_efficiency, comm_efficiency) +
+  per_request = prefill_s (in, 1, compute_efficiency, comm_efficiency, NULL, NULL) +
                 in->output_tokens * out->capacity_step_s / out->capacity_batch;
   out->capacity_rps = replicas / per_request;
 }

@@ -16,6 +16,8 @@ typedef struct
   double kv_bytes_per_token;         /* bytes, whole model, one sequence */
   double max_concurrent_sequences;
   double ttft_s;
+  double ttft_compute_s;             /* of it, the prompt's forward pass */
+  double ttft_comm_s;                /* of it, the tensor-parallel all-reduces */
   double tpot_s;
   double tokens_per_s;
   gboolean memory_bound;
