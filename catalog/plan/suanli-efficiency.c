@@ -120,15 +120,17 @@ common_factors (const SuanliPlanInputs *in,
   out->high = out->modelled ? SPREAD_HIGH : 1;
 }
 
-/* @attention_flops_per_token: the part of @hardware_flops_per_token in attention's scores and
+/* @model_flops_per_token and @hardware_flops_per_token: as the estimate counts them (hardware with
+ * what recomputation redoes); @attention_flops_per_token: the part of @hardware_flops_per_token in attention's scores and
  * values, counted over the whole sequence; a causal mask leaves half of it to run. */
 void
 suanli_efficiency_for_training (const SuanliPlanInputs *in,
+                                double                  model_flops_per_token,
                                 double                  hardware_flops_per_token,
                                 double                  attention_flops_per_token,
                                 SuanliEfficiency       *out)
 {
-  double gemm_rate, attention_rate, time;
+  double gemm_rate, attention_rate, time, most;
 
   common_factors (in, in->micro_batch * in->seq_len, out);
   if (in->compute_efficiency > 0)
@@ -141,6 +143,11 @@ suanli_efficiency_for_training (const SuanliPlanInputs *in,
   attention_rate = out->attention_ceiling;
   time = (1 - out->attention_share) / gemm_rate + out->attention_share / 2 / attention_rate;
   out->fraction = MIN (1, out->scale_factor / time);
+  /* Never more than any published run of the precision reached: on a few GPUs, with nothing to
+   * wait for, the fitted ceilings would otherwise promise it. */
+  most = suanli_efficiency_highest_published_mfu (in->compute) * hardware_flops_per_token / MAX (model_flops_per_token, 1);
+  out->capped = out->fraction > most;
+  out->fraction = MIN (out->fraction, most);
 }
 
 /* Prefill: the prompt's matrix products, one forward pass, at the same ceilings. */

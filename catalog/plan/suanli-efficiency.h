@@ -20,10 +20,12 @@ typedef struct
   double   attention_share;   /* of the hardware FLOPs (as counted), attention's scores and values */
   double   attention_ceiling; /* the share attention kernels reach, over the FLOPs a causal mask leaves */
   double   scale_factor;      /* straggling and synchronisation past 1,024 GPUs */
+  gboolean capped;            /* held to the highest MFU a published run of the precision reached */
   const char *basis;          /* the measurements the ceiling rests on, for explanations */
 } SuanliEfficiency;
 
 void   suanli_efficiency_for_training (const SuanliPlanInputs *inputs,
+                                       double                  model_flops_per_token,
                                        double                  hardware_flops_per_token,
                                        double                  attention_flops_per_token,
                                        SuanliEfficiency       *efficiency);

@@ -142,6 +142,12 @@ efficiency_note (const SuanliPlanInputs *in,
     return g_strdup_printf (_("Efficiency: the plan's achieved rate, %.4g TFLOP/s per GPU."), in->achieved_flops / 1e12);
   if (!f->modelled)
     return g_strdup_printf (_("Efficiency: the plan's compute efficiency, %.1f %% of the dense peak."), 100 * f->fraction);
+  if (f->capped)
+    return g_strdup_printf (_("Efficiency: %.1f %% of the dense %s peak, modelled from published runs and held to the "
+                              "highest MFU a published %s run reached (%.1f %%); the runs behind the model ran "
+                              "%.2f–%.2f times its rate: the range.\nSource: %s"),
+                            100 * f->fraction, suanli_precision_to_nick (in->compute), suanli_precision_to_nick (in->compute),
+                            100 * suanli_efficiency_highest_published_mfu (in->compute), f->low, f->high, EFFICIENCY_SOURCE);
   return g_strdup_printf (_("Efficiency: %.1f %% of the dense %s peak, modelled from published runs: matrix products at "
                             "%.0f %% on this accelerator (%s) × %.3g for the narrowest matrix one GPU multiplies (%g "
                             "wide after tensor parallelism); attention %.0f %% of the FLOPs, at %.0f %% of the peak "

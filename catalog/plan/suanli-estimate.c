@@ -644,7 +644,7 @@ suanli_estimate_mfu_above_published (const SuanliPlanInputs *in,
                                      const SuanliEstimate   *e)
 {
   return suanli_plan_inputs_is_training (in) &&
-         suanli_estimate_mfu_at_compute_peak (in, e) > suanli_efficiency_highest_published_mfu (in->compute);
+         suanli_estimate_mfu_at_compute_peak (in, e) > suanli_efficiency_highest_published_mfu (in->compute) * (1 + 1e-9);
 }
 
 /* A bound of the training estimate's range: the published runs behind the efficiency model ran
@@ -675,7 +675,8 @@ suanli_estimate_compute (const SuanliPlanInputs *inputs,
   if (suanli_plan_inputs_is_training (inputs))
     {
       training_memory (inputs, estimate);
-      suanli_efficiency_for_training (inputs, suanli_estimate_training_flops_per_token (inputs, TRUE),
+      suanli_efficiency_for_training (inputs, suanli_estimate_training_flops_per_token (inputs, FALSE),
+                                      suanli_estimate_training_flops_per_token (inputs, TRUE),
                                       training_attention_flops_per_token (inputs), &estimate->efficiency);
       training_time (inputs, estimate);
       training_range (estimate, estimate->efficiency.low, &estimate->training_low);
