@@ -18,9 +18,9 @@
 #define ZERO_SOURCE "Rajbhandari et al., ZeRO: Memory Optimizations Toward Training Trillion Parameter Models (2020)"
 #define ACTIVATION_SOURCE "Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models (2022)"
 #define FLOPS_SOURCE "Narayanan et al., Efficient Large-Scale Language Model Training on GPU Clusters (2021); Korthikanti et al. (2022)"
-#define NCCL_SOURCE "NVIDIA nccl-tests, PERFORMANCE.md (ring all-reduce bus bandwidth)"
-#define ARCHITECTURE_SOURCE "Counted from the weight matrices (suanli-architecture.c); reduces to Korthikanti et al. (2022) for GPT layers"
-#define EFFICIENCY_SOURCE "Korthikanti et al. (2022); The Llama 3 Herd of Models (2024); NVIDIA NeMo 24.07 performance summary; fitted in docs/plan-format.md, \"Efficiency\""
+#define NCCL_SOURCE "NVIDIA nccl-tests, performance notes (ring all-reduce bus bandwidth)"
+#define ARCHITECTURE_SOURCE "Counted from the weight matrices; for GPT layers 24h² + 4hs, Korthikanti et al. (2022); attention against the whole sequence as Narayanan et al. (2021) and PaLM (Chowdhery et al. 2022) count it"
+#define EFFICIENCY_SOURCE "fitted to Korthikanti et al. (2022), Table 5 (A100); The Llama 3 Herd of Models (2024), Table 4 (H100); the NVIDIA NeMo Framework 24.07 performance summary (H100, FP8); the Llama 3.1 model card"
 #define ROOFLINE_SOURCE "Williams, Waterman & Patterson, Roofline (CACM 2009); Pope et al., Efficiently Scaling Transformer Inference (MLSys 2023): decoding reads every weight and the KV cache each step"
 
 static const char * const figures[] = {
@@ -33,6 +33,7 @@ static const char * const figures[] = {
   "training.energy_kwh", "training.cost", "training.co2_t",
   "inference.weights_per_gpu", "inference.kv_bytes_per_token", "inference.max_concurrent_sequences",
   "inference.ttft_s", "inference.tpot_s", "inference.tokens_per_s", "inference.capacity_rps",
+  "inference.cost_per_million_tokens", "inference.kwh_per_million_tokens",
   NULL
 };
 
@@ -82,11 +83,29 @@ explain_memory (const SuanliPlanInputs *in,
                             in->zero_stage >= 3 ? zero : "", suanli_estimate_weight_bytes (in, psi), psi,
                             suanli_precision_bytes (in->weights), in->quant_group_size, e->weights,
                             memory_model_note (in), ZERO_SOURCE);
+  if (!suanli_plan_inputs_is_training (in) && (g_str_equal (key, "optimizer") || g_str_equal (key, "gradients")))
+    return g_strdup (_("0 B: serving keeps no gradients and no optimizer states"));
   if (g_str_equal (key, "gradients"))
     return g_strdup_printf (_("gradients = bytes per parameter × parameters per GPU%s\n= %.4g B%s%s\nSource: %s"),
                             in->zero_stage >= 2 ? zero : "", e->gradients,
                             in->offload != SUANLI_OFFLOAD_NONE ? _(" (offloaded with the optimizer: ZeRO-Offload steps on the host)") : "",
                             memory_model_note (in), ZERO_SOURCE);
+  if (g_str_equal (key, "optimizer") && (in->offload != SUANLI_OFFLOAD_NONE || suanli_plan_inputs_is_lora (in)))
+    {
+      double trained = suanli_plan_inputs_is_lora (in) ? suanli_estimate_lora_parameters_per_gpu (in) : psi;
+      double shards = in->zero_stage >= 1 ? in->data : 1;
+
+      if (in->offload != SUANLI_OFFLOAD_NONE)
+        return g_strdup_printf (_("optimizer = bytes per trained parameter × trained parameters per GPU%s\n"
+                                  "in host memory (offloaded) = %g × %.4g%s = %.4g B\non the GPU = %.4g B%s\nSource: %s"),
+                                in->zero_stage >= 1 ? zero : "", suanli_estimate_optimizer_bytes (in), trained,
+                                in->zero_stage >= 1 ? " ÷ d" : "", suanli_estimate_optimizer_bytes (in) * trained / shards,
+                                e->optimizer, memory_model_note (in), ZERO_SOURCE);
+      return g_strdup_printf (_("optimizer = bytes per trained parameter × trained parameters per GPU (the adapters)%s\n"
+                                "= %g × %.4g%s\n= %.4g B%s\nSource: %s"),
+                              in->zero_stage >= 1 ? zero : "", suanli_estimate_optimizer_bytes (in), trained,
+                              in->zero_stage >= 1 ? " ÷ d" : "", e->optimizer, memory_model_note (in), ZERO_SOURCE);
+    }
   if (g_str_equal (key, "optimizer"))
     return g_strdup_printf (_("optimizer = %g bytes per parameter (moments, and an fp32 master copy unless the "
                               "optimizer updates the weights in place) × parameters per GPU%s\n= %g × %.4g%s\n"
@@ -231,7 +250,8 @@ explain_training (const SuanliPlanInputs *in,
                                 FLOPS_SOURCE);
       return g_strdup_printf (_("model FLOPs per step = %s × forward FLOPs per token × B × s\n"
                                 "forward per token = 2 × weights it passes (%.4g: attention, its feed-forward or "
-                                "routed experts) + attention over the causal context (%.4g) + logits 2·h·V (%.4g)\n"
+                                "routed experts) + attention against the whole sequence, as budgets count it (%.4g) + "
+                                "logits 2·h·V (%.4g)\n"
                                 "= %.4g FLOP per token × %g × %g\n= %.4g FLOP\nSource: %s"),
                               suanli_plan_inputs_is_lora (in) ? _("2 (LoRA: no weight gradients for the base)") : "3",
                               suanli_architecture_matrix_parameters (in),
@@ -379,6 +399,16 @@ explain_inference (const SuanliPlanInputs *in,
                               "= %.4g requests/s%s"),
                             e->replicas, in->output_tokens, f->capacity_step_s, f->capacity_batch, f->capacity_rps,
                             e->replicas_needed > 0 ? _("; the load asked for needs more replicas when it exceeds this") : "");
+  if (g_str_equal (key, "cost_per_million_tokens"))
+    return g_strdup_printf (_("cost per million output tokens = GPUs × price per GPU-hour ÷ (capacity × output tokens × "
+                              "3600 ÷ 10⁶), every GPU busy\n= %g × %g %s ÷ (%.4g × %g × 3600 ÷ 10⁶)\n= %.4g %s"),
+                            in->gpus, in->price_per_gpu_hour, in->currency, f->capacity_rps, in->output_tokens,
+                            e->cost_per_million_tokens, in->currency);
+  if (g_str_equal (key, "kwh_per_million_tokens"))
+    return g_strdup_printf (_("energy per million output tokens = GPUs × board power × PUE ÷ (capacity × output tokens "
+                              "× 3600 ÷ 10⁶), every GPU busy\n= %g × %g kW × %g ÷ (%.4g × %g × 3600 ÷ 10⁶)\n= %.4g kWh"),
+                            in->gpus, in->board_power / 1000, in->pue, f->capacity_rps, in->output_tokens,
+                            e->kwh_per_million_tokens);
   return g_strdup_printf (_("tokens/s = batch ÷ time per output token\n= %g ÷ %.4g\n= %.4g (bounds %.4g–%.4g)"),
                           in->batch, f->tpot_s, f->tokens_per_s, e->inference_low.tokens_per_s,
                           e->inference_high.tokens_per_s);

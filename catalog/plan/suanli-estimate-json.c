@@ -106,6 +106,8 @@ inference_figures (JsonBuilder                  *builder,
       efficiency (builder, &e->efficiency);
       number (builder, "replicas", e->replicas);
       number (builder, "replicas_needed", e->replicas_needed);
+      number (builder, "cost_per_million_tokens", e->cost_per_million_tokens);
+      number (builder, "kwh_per_million_tokens", e->kwh_per_million_tokens);
       json_builder_set_member_name (builder, "low");
       inference_figures (builder, &e->inference_low, FALSE, e);
       json_builder_set_member_name (builder, "high");

@@ -625,6 +625,14 @@ inference (const SuanliPlanInputs *in,
   out->replicas = in->gpus / (in->tensor * in->pipeline);
   if (in->requests_per_s > 0 && out->inference.capacity_rps > 0)
     out->replicas_needed = ceil (in->requests_per_s / (out->inference.capacity_rps / out->replicas));
+  /* Every GPU busy at capacity: what an hour of them costs and draws, over the tokens it puts out. */
+  if (out->inference.capacity_rps > 0 && in->output_tokens > 0)
+    {
+      double million_tokens_per_hour = out->inference.capacity_rps * in->output_tokens * 3600 / 1e6;
+
+      out->cost_per_million_tokens = in->gpus * in->price_per_gpu_hour / million_tokens_per_hour;
+      out->kwh_per_million_tokens = in->gpus * in->board_power / 1000 * in->pue / million_tokens_per_hour;
+    }
 }
 
 /* The MFU against the dense peak of the precision the plan computes in (not the one MFU is stated

@@ -83,6 +83,9 @@ typedef struct
   /* inference */
   double replicas;                   /* independent copies of the model: GPUs ÷ (tensor × pipeline) */
   double replicas_needed;            /* for workload.requests_per_s at the nominal capacity; 0: not asked */
+  /* serving at capacity, per million output tokens; 0 when nothing fits (cost: or no price is given) */
+  double cost_per_million_tokens;
+  double kwh_per_million_tokens;
   SuanliInferenceFigures inference;
   SuanliInferenceFigures inference_low;
   SuanliInferenceFigures inference_high;
