@@ -463,6 +463,9 @@ test_headline_range (Fixture       *fixture,
   const SuanliEstimate *e = suanli_plan_page_get_estimate (fixture->page);
 
   g_assert_true (e->efficiency.modelled);
+  /* The form says the efficiency is modelled (0), not a made-up figure of its own. */
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (
+                       suanli_plan_page_get_editor (fixture->page, "assumptions.compute_efficiency"))), ==, 0);
   g_assert_nonnull (strstr (card_value (fixture, "training.time_to_train_s"), "–"));
   g_assert_false (g_str_has_prefix (card_value (fixture, "training.mfu"), "⚠"));
   screenshot_planner (fixture, "ranges");
