@@ -20,7 +20,7 @@
 #define FLOPS_SOURCE "Narayanan et al., Efficient Large-Scale Language Model Training on GPU Clusters (2021); Korthikanti et al. (2022)"
 #define NCCL_SOURCE "NVIDIA nccl-tests, performance notes (ring all-reduce bus bandwidth)"
 #define ARCHITECTURE_SOURCE "Counted from the weight matrices; for GPT layers 24h² + 4hs, Korthikanti et al. (2022); attention against the whole sequence as Narayanan et al. (2021) and PaLM (Chowdhery et al. 2022) count it"
-#define EFFICIENCY_SOURCE "fitted to Korthikanti et al. (2022), Table 5 (A100); The Llama 3 Herd of Models (2024), Table 4 (H100); the NVIDIA NeMo Framework 24.07 performance summary (H100, FP8); the Llama 3.1 model card"
+#define EFFICIENCY_SOURCE "Korthikanti et al. (2022), Table 5 (A100); The Llama 3 Herd of Models (2024), Table 4 (H100); the NVIDIA NeMo Framework 24.07 performance summary (H100, FP8); the Llama 3.1 model card"
 #define ROOFLINE_SOURCE "Williams, Waterman & Patterson, Roofline (CACM 2009); Pope et al., Efficiently Scaling Transformer Inference (MLSys 2023): decoding reads every weight and the KV cache each step"
 
 static const char * const figures[] = {
