@@ -108,10 +108,17 @@ print_human (SuanliPlan             *plan,
 
           g_print (_("  of it offload %s\n"), offload);
         }
-      g_print (_("Tokens/s %.4g · MFU %.1f%% · time to train %.3g days · %.4g GPU-hours\n"), e->tokens_per_s,
-               100 * e->mfu, e->time_to_train_s / 86400, e->gpu_hours);
-      g_print (_("Energy %.4g MWh · cost %.4g %s · CO₂ %.3g t\n"), e->energy_kwh / 1000, e->cost, in->currency,
-               e->co2_t);
+      g_print (_("Time to train %.3g days (%.3g–%.3g) · %.4g GPU-hours (%.4g–%.4g)\n"), e->time_to_train_s / 86400,
+               e->training_high.time_to_train_s / 86400, e->training_low.time_to_train_s / 86400, e->gpu_hours,
+               e->training_high.gpu_hours, e->training_low.gpu_hours);
+      g_print (_("Tokens/s %.4g (%.4g–%.4g) · MFU %.1f%%%s\n"), e->tokens_per_s, e->training_low.tokens_per_s,
+               e->training_high.tokens_per_s, 100 * e->mfu,
+               suanli_estimate_mfu_above_published (in, e) ? _(" (above any published run of its precision)") : "");
+      if (in->price_per_gpu_hour > 0)
+        g_print (_("Energy %.4g MWh · cost %.4g %s (%.4g–%.4g) · CO₂ %.3g t\n"), e->energy_kwh / 1000, e->cost,
+                 in->currency, e->training_high.cost, e->training_low.cost, e->co2_t);
+      else
+        g_print (_("Energy %.4g MWh · no price to cost it · CO₂ %.3g t\n"), e->energy_kwh / 1000, e->co2_t);
     }
   else
     {

@@ -117,6 +117,23 @@ suanli_format_days (double seconds)
   return with_unit (seconds / 86400, C_("unit", "d"));
 }
 
+/* A range of two formatted figures, "71.1–104 d": the unit once when both share it, else both whole
+ * ("20.5 h – 1.20 d"); one figure when they are the same. */
+char *
+suanli_format_range (const char *low,
+                     const char *high)
+{
+  const char *low_unit = g_strrstr (low, SUANLI_UNIT_SPACE), *high_unit = g_strrstr (high, SUANLI_UNIT_SPACE);
+
+  if (g_str_equal (low, high))
+    return g_strdup (low);
+  if (low_unit != NULL && high_unit != NULL && g_str_equal (low_unit, high_unit))
+    return g_strdup_printf ("%.*s–%s", (int) (low_unit - low), low, high);
+  if (low_unit == NULL && high_unit == NULL)
+    return g_strdup_printf ("%s–%s", low, high);
+  return g_strdup_printf ("%s – %s", low, high);
+}
+
 /* Energy in kWh, MWh or GWh, whichever keeps the number readable. */
 char *
 suanli_format_energy_kwh (double kwh)
