@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "suanli-counting-stream.h"
@@ -17,6 +18,7 @@
 #include "suanli-import-capture.h"
 #include "suanli-import-chrome.h"
 #include "suanli-import-folded.h"
+#include "suanli-import-nsys.h"
 #include "suanli-peekable-stream.h"
 #include "suanli-trace-format.h"
 
@@ -42,6 +44,21 @@ import_text (SuanliTrace       *trace,
       return suanli_import_folded (trace, text, name, stats, cancellable, error);
     case SUANLI_TRACE_FORMAT_CAPTURE:
       return suanli_import_capture (trace, text, name, stats, cancellable, error);
+    case SUANLI_TRACE_FORMAT_NSYS_SQLITE:
+      /* SQLite reads files, not streams (suanli_import_file() hands it the file). */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("%s: an SQLite database (Nsight Systems export) can only be read from a file, not a pipe or "
+                     "standard input, or from inside gzip"), name);
+      return FALSE;
+    case SUANLI_TRACE_FORMAT_NSYS_REPORT:
+      {
+        g_autofree char *command = suanli_import_nsys_export_command (name);
+
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                     _("%s: an Nsight Systems report, whose format is not public; Suanli reads its SQLite export, "
+                       "which this command writes: %s"), name, command);
+        return FALSE;
+      }
     case SUANLI_TRACE_FORMAT_CHROME_JSON:
     case SUANLI_TRACE_FORMAT_UNKNOWN:
     default:
@@ -90,6 +107,52 @@ suanli_import_stream (SuanliTrace       *trace,
   return import_text (trace, raw, name, stats, cancellable, error);
 }
 
+/* Whether @input starts as an SQLite database does; reads its first bytes (the caller reads the
+ * file again from its start). */
+static gboolean
+starts_as_sqlite (GInputStream *input,
+                  GCancellable *cancellable)
+{
+  guint8 head[sizeof SUANLI_NSYS_SQLITE_MAGIC];
+  gsize length = 0;
+
+  return g_input_stream_read_all (input, head, sizeof head, &length, cancellable, NULL) && length == sizeof head &&
+         memcmp (head, SUANLI_NSYS_SQLITE_MAGIC, sizeof head) == 0;
+}
+
+/**
+ * suanli_import_file_counted:
+ * @progress: (nullable): grows, atomically, by the bytes of the file read (what the loader's
+ *   fraction counts)
+ *
+ * Reads @file into @trace: through SQLite when it is a database on disk (an Nsight Systems
+ * export), as a stream otherwise.
+ */
+gboolean
+suanli_import_file_counted (SuanliTrace       *trace,
+                            GFile             *file,
+                            SuanliImportStats *stats,
+                            gsize             *progress,
+                            GCancellable      *cancellable,
+                            GError           **error)
+{
+  g_autoptr(GFileInputStream) input = g_file_read (file, cancellable, error);
+  g_autofree char *name = g_file_get_parse_name (file);
+  g_autofree char *path = g_file_get_path (file);
+  g_autoptr(GInputStream) counted = NULL;
+
+  if (input == NULL)
+    return FALSE;
+  if (path != NULL && starts_as_sqlite (G_INPUT_STREAM (input), cancellable))
+    return suanli_import_nsys (trace, path, name, stats, progress, cancellable, error);
+  if (!g_seekable_seek (G_SEEKABLE (input), 0, G_SEEK_SET, cancellable, error))
+    return FALSE;
+  if (progress == NULL)
+    return suanli_import_stream (trace, G_INPUT_STREAM (input), name, stats, cancellable, error);
+  counted = suanli_counting_stream_new (G_INPUT_STREAM (input), progress);
+  return suanli_import_stream (trace, counted, name, stats, cancellable, error);
+}
+
 gboolean
 suanli_import_file (SuanliTrace       *trace,
                     GFile             *file,
@@ -97,10 +160,5 @@ suanli_import_file (SuanliTrace       *trace,
                     GCancellable      *cancellable,
                     GError           **error)
 {
-  g_autoptr(GFileInputStream) input = g_file_read (file, cancellable, error);
-  g_autofree char *name = g_file_get_parse_name (file);
-
-  if (input == NULL)
-    return FALSE;
-  return suanli_import_stream (trace, G_INPUT_STREAM (input), name, stats, cancellable, error);
+  return suanli_import_file_counted (trace, file, stats, NULL, cancellable, error);
 }

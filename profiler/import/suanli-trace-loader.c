@@ -16,7 +16,6 @@
  */
 #include "config.h"
 
-#include "suanli-counting-stream.h"
 #include "suanli-trace-figures.h"
 #include "suanli-trace-loader.h"
 
@@ -155,17 +154,8 @@ load_in_thread (GTask        *task,
     {
       GFile *file = g_ptr_array_index (self->files, i);
       g_autoptr(GError) error = NULL;
-      g_autoptr(GFileInputStream) input = g_file_read (file, cancellable, &error);
-      g_autoptr(GInputStream) counted = NULL;
-      g_autofree char *name = g_file_get_parse_name (file);
 
-      if (input == NULL)
-        {
-          g_task_return_error (task, g_steal_pointer (&error));
-          return;
-        }
-      counted = suanli_counting_stream_new (G_INPUT_STREAM (input), &self->bytes_read);
-      if (!suanli_import_stream (trace, counted, name, &self->stats, cancellable, &error))
+      if (!suanli_import_file_counted (trace, file, &self->stats, &self->bytes_read, cancellable, &error))
         {
           g_task_return_error (task, g_steal_pointer (&error));
           return;
