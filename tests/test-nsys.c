@@ -376,6 +376,24 @@ find_slice (SuanliTrace  *trace,
   return NULL;
 }
 
+/* A launch's CPU stack from a CPU sample taken while its call ran (no --cudabacktrace there): on
+ * the copy it launched, outermost frame first, down to the call. */
+static void
+test_sampled_launch_stack (void)
+{
+  g_autofree char *path = data_path ("nsys-2025.5-vectoradd.sqlite");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SuanliTrace) trace = import (path, &error);
+  SuanliSlice *copy;
+
+  g_assert_no_error (error);
+  copy = find_slice (trace, "Memcpy DtoH (Device -> Pageable)", NULL);
+  g_assert_nonnull (copy);
+  g_assert_cmpstr (suanli_trace_find_arg_string (trace, copy, "Call stack"), ==,
+                   "_start (vecAdd)\n__libc_start_main (libc.so.6)\nmain (vecAdd)\nrunVectorAddTest(int) (vecAdd)\n"
+                   "cudaMemcpy (vecAdd)");
+}
+
 /* The tables no real export here has: call chains on the kernels they launched (for the flame
  * graph), an NCCL kernel, start/end NVTX ranges and marks, graph events, driver calls, names. */
 static void
@@ -619,6 +637,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/nsys/real-exports", test_real_exports);
   g_test_add_func ("/nsys/nvtx-and-hardware", test_nvtx_and_hardware);
+  g_test_add_func ("/nsys/sampled-launch-stack", test_sampled_launch_stack);
   g_test_add_func ("/nsys/generated-tables", test_generated_tables);
   g_test_add_func ("/nsys/generated-commands", test_generated_commands);
   g_test_add_func ("/nsys/identify", test_identify);

@@ -87,7 +87,7 @@ read_events (NsysReader *reader)
 
   nsys_read_session_start (reader);
   return nsys_read_api_calls (reader, stacks) && nsys_read_nvtx (reader) && nsys_read_os_runtime (reader) &&
-         nsys_read_graph_events (reader) && nsys_read_kernels (reader, stacks) && nsys_read_copies (reader) &&
+         nsys_read_graph_events (reader) && nsys_read_kernels (reader, stacks) && nsys_read_copies (reader, stacks) &&
          nsys_read_syncs (reader);
 }
 
@@ -128,7 +128,7 @@ suanli_import_nsys (SuanliTrace       *trace,
 {
   NsysReader *reader = nsys_reader_open (trace, path, name, cancellable, error);
   GStatBuf info;
-  const GError *fault;
+  g_autoptr(GError) fault = NULL;
   guint group;
 
   if (reader == NULL)
@@ -144,10 +144,10 @@ suanli_import_nsys (SuanliTrace       *trace,
   group = suanli_trace_begin_group (trace, name);
   nsys_reader_set_progress (reader, progress, g_stat (path, &info) == 0 ? (guint64) info.st_size : 0);
   read_events (reader);
-  fault = nsys_reader_get_error (reader);
+  fault = nsys_reader_take_error (reader);
   if (fault != NULL && (g_error_matches (fault, G_IO_ERROR, G_IO_ERROR_CANCELLED) || holds (trace, group) == 0))
     {
-      g_propagate_error (error, g_error_copy (fault));
+      g_propagate_error (error, g_steal_pointer (&fault));
       nsys_reader_free (reader);
       return FALSE;
     }
@@ -165,9 +165,12 @@ suanli_import_nsys (SuanliTrace       *trace,
 
       suanli_trace_add_warning (trace, warning);
     }
+  /* The names, even after a fault: what was read is shown with them. */
   nsys_read_names (reader);
   nsys_read_gpus (reader, group);
-  warn_unread (reader, trace);
+  /* After a fault, the tables after it were not read: the fault's warning says so already. */
+  if (fault == NULL)
+    warn_unread (reader, trace);
   nsys_reader_add_counts (reader, stats);
   stats->bytes += g_stat (path, &info) == 0 ? (guint64) info.st_size : 0;
   nsys_reader_free (reader);

@@ -68,6 +68,22 @@ triple_equal (gconstpointer a,
   return x[0] == y[0] && x[1] == y[1] && x[2] == y[2];
 }
 
+/* The launch's CPU stack, where the host's tables gave one. */
+static guint
+add_stack (NsysReader *reader,
+           GHashTable *stacks,
+           gint64      correlation,
+           SuanliArg  *args,
+           guint       n)
+{
+  gpointer stack = stacks != NULL ? g_hash_table_lookup (stacks, &correlation) : NULL;
+
+  if (stack == NULL)
+    return n;
+  args[n] = nsys_reader_string_arg (reader, NSYS_ARG_CALL_STACK, GPOINTER_TO_UINT (stack));
+  return n + 1;
+}
+
 static void
 read_kernel (NsysReader   *reader,
              sqlite3_stmt *row,
@@ -78,7 +94,6 @@ read_kernel (NsysReader   *reader,
   SuanliString name;
   SuanliArg args[11];
   guint n = 0;
-  gpointer stack;
 
   if (!nsys_row_times (reader, row, KERNEL_START, KERNEL_END, &start, &duration) ||
       !nsys_row_int (reader, row, KERNEL_DEVICE, &device) || !nsys_row_int (reader, row, KERNEL_STREAM, &stream) ||
@@ -108,8 +123,7 @@ read_kernel (NsysReader   *reader,
     args[n++] = nsys_reader_int_arg (reader, NSYS_ARG_GRAPH, graph);
   if (node != 0)
     args[n++] = nsys_reader_int_arg (reader, NSYS_ARG_GRAPH_NODE, node);
-  if (context->stacks != NULL && (stack = g_hash_table_lookup (context->stacks, &correlation)) != NULL)
-    args[n++] = nsys_reader_string_arg (reader, NSYS_ARG_CALL_STACK, GPOINTER_TO_UINT (stack));
+  n = add_stack (reader, context->stacks, correlation, args, n);
   nsys_reader_add_slice (reader, nsys_reader_stream_track (reader, device, stream), start, duration, name,
                          NSYS_CATEGORY_KERNEL, args, n);
 }
@@ -150,15 +164,49 @@ copy_name (gint64 kind)
   return kind >= 0 && kind < (gint64) G_N_ELEMENTS (names) ? names[kind] : names[0];
 }
 
-/* CUPTI's CUpti_ActivityMemoryKind (ENUM_CUDA_MEM_KIND). */
-static const char *
-memory_kind_name (gint64 kind)
+typedef struct
 {
-  static const char * const names[] = {
-    NULL, "Pageable", "Pinned", "Device", "Array", "Managed", "Device Static", "Managed Static",
-  };
+  GHashTable *stacks;
+  GPtrArray  *memory_kinds;   /* of char *, by id */
+} CopyContext;
 
-  return kind > 0 && kind < (gint64) G_N_ELEMENTS (names) ? names[kind] : NULL;
+/* Nsight Systems' ENUM_CUDA_MEM_KIND: the export's own table, else the names its exports of 2022 to
+ * 2026 give (not CUPTI's numbering). */
+static GPtrArray *
+memory_kinds (NsysReader *reader)
+{
+  static const char * const known[] = {
+    "Pageable", "Pinned", "Device", "Array", "Managed", "Device Static", "Managed Static",
+  };
+  GPtrArray *kinds = g_ptr_array_new_with_free_func (g_free);
+  sqlite3_stmt *query = NULL;
+
+  if (nsys_reader_has_table (reader, "ENUM_CUDA_MEM_KIND") &&
+      sqlite3_prepare_v2 (nsys_reader_get_db (reader), "SELECT id, label FROM ENUM_CUDA_MEM_KIND", -1, &query, NULL) == SQLITE_OK)
+    while (sqlite3_step (query) == SQLITE_ROW)
+      {
+        gint64 id = sqlite3_column_int64 (query, 0);
+
+        if (id < 0 || id >= 64 || sqlite3_column_type (query, 1) != SQLITE_TEXT ||
+            g_ascii_strcasecmp ((const char *) sqlite3_column_text (query, 1), "Unknown") == 0)
+          continue;
+        if ((guint) id >= kinds->len)
+          g_ptr_array_set_size (kinds, (guint) id + 1);
+        g_free (g_ptr_array_index (kinds, id));
+        g_ptr_array_index (kinds, id) = g_utf8_make_valid ((const char *) sqlite3_column_text (query, 1), -1);
+      }
+  sqlite3_finalize (query);
+  if (kinds->len == 0)
+    for (guint i = 0; i < G_N_ELEMENTS (known); i++)
+      g_ptr_array_add (kinds, g_strdup (known[i]));
+  return kinds;
+}
+
+static const char *
+memory_kind_name (CopyContext *context,
+                  gint64       kind)
+{
+  return kind >= 0 && kind < (gint64) context->memory_kinds->len ? g_ptr_array_index (context->memory_kinds, kind) : NULL;
 }
 
 static void
@@ -166,26 +214,29 @@ read_copy (NsysReader   *reader,
            sqlite3_stmt *row,
            gpointer      data)
 {
+  CopyContext *context = data;
   gint64 start, duration, device, stream, correlation, bytes, kind, source, destination, node;
   g_autofree char *name = NULL;
-  SuanliArg args[5];
+  SuanliArg args[6];
   guint n = 0;
 
   if (!nsys_row_times (reader, row, COPY_START, COPY_END, &start, &duration) ||
       !nsys_row_int (reader, row, COPY_DEVICE, &device) || !nsys_row_int (reader, row, COPY_STREAM, &stream) ||
       !nsys_row_int_or (reader, row, COPY_CORRELATION, 0, &correlation) || !nsys_row_int (reader, row, COPY_BYTES, &bytes) ||
-      !nsys_row_int_or (reader, row, COPY_KIND, 0, &kind) || !nsys_row_int_or (reader, row, COPY_SOURCE_KIND, 0, &source) ||
-      !nsys_row_int_or (reader, row, COPY_DESTINATION_KIND, 0, &destination) ||
+      !nsys_row_int_or (reader, row, COPY_KIND, 0, &kind) || !nsys_row_int_or (reader, row, COPY_SOURCE_KIND, -1, &source) ||
+      !nsys_row_int_or (reader, row, COPY_DESTINATION_KIND, -1, &destination) ||
       !nsys_row_int_or (reader, row, COPY_GRAPH_NODE, 0, &node))
     return;
-  if (kind <= 10 && memory_kind_name (source) != NULL && memory_kind_name (destination) != NULL)
-    name = g_strdup_printf ("%s (%s -> %s)", copy_name (kind), memory_kind_name (source), memory_kind_name (destination));
+  if (kind <= 10 && memory_kind_name (context, source) != NULL && memory_kind_name (context, destination) != NULL)
+    name = g_strdup_printf ("%s (%s -> %s)", copy_name (kind), memory_kind_name (context, source),
+                            memory_kind_name (context, destination));
   args[n++] = nsys_reader_int_arg (reader, NSYS_ARG_CORRELATION, correlation);
   args[n++] = nsys_reader_int_arg (reader, NSYS_ARG_BYTES, bytes);
   args[n++] = nsys_reader_int_arg (reader, NSYS_ARG_DEVICE, device);
   args[n++] = nsys_reader_int_arg (reader, NSYS_ARG_STREAM, stream);
   if (node != 0)
     args[n++] = nsys_reader_int_arg (reader, NSYS_ARG_GRAPH_NODE, node);
+  n = add_stack (reader, context->stacks, correlation, args, n);
   nsys_reader_add_slice (reader, nsys_reader_stream_track (reader, device, stream), start, duration,
                          suanli_trace_intern (nsys_reader_get_trace (reader), name != NULL ? name : copy_name (kind), -1),
                          NSYS_CATEGORY_MEMCPY, args, n);
@@ -203,8 +254,9 @@ read_memset (NsysReader   *reader,
              sqlite3_stmt *row,
              gpointer      data)
 {
+  CopyContext *context = data;
   gint64 start, duration, device, stream, correlation, bytes, node;
-  SuanliArg args[5];
+  SuanliArg args[6];
   guint n = 0;
 
   if (!nsys_row_times (reader, row, SET_START, SET_END, &start, &duration) ||
@@ -218,16 +270,24 @@ read_memset (NsysReader   *reader,
   args[n++] = nsys_reader_int_arg (reader, NSYS_ARG_STREAM, stream);
   if (node != 0)
     args[n++] = nsys_reader_int_arg (reader, NSYS_ARG_GRAPH_NODE, node);
+  n = add_stack (reader, context->stacks, correlation, args, n);
   nsys_reader_add_slice (reader, nsys_reader_stream_track (reader, device, stream), start, duration,
                          suanli_trace_intern (nsys_reader_get_trace (reader), "Memset (Device)", -1),
                          NSYS_CATEGORY_MEMSET, args, n);
 }
 
 gboolean
-nsys_read_copies (NsysReader *reader)
+nsys_read_copies (NsysReader *reader,
+                  GHashTable *stacks)
 {
-  return nsys_reader_read_table (reader, "CUPTI_ACTIVITY_KIND_MEMCPY", copy_columns, N_COPY_COLUMNS, read_copy, NULL) &&
-         nsys_reader_read_table (reader, "CUPTI_ACTIVITY_KIND_MEMSET", set_columns, N_SET_COLUMNS, read_memset, NULL);
+  CopyContext context = { stacks, memory_kinds (reader) };
+  gboolean read = nsys_reader_read_table (reader, "CUPTI_ACTIVITY_KIND_MEMCPY", copy_columns, N_COPY_COLUMNS, read_copy,
+                                          &context) &&
+                  nsys_reader_read_table (reader, "CUPTI_ACTIVITY_KIND_MEMSET", set_columns, N_SET_COLUMNS, read_memset,
+                                          &context);
+
+  g_ptr_array_unref (context.memory_kinds);
+  return read;
 }
 
 enum { SYNC_START, SYNC_END, SYNC_DEVICE, SYNC_STREAM, SYNC_CORRELATION, SYNC_TYPE, N_SYNC_COLUMNS };

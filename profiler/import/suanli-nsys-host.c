@@ -15,19 +15,30 @@
 /* Nsight Systems' event classes (ENUM_NSYS_EVENT_CLASS) for the CUDA API table's rows. */
 #define EVENT_CLASS_CUDA_DRIVER 1
 
+/* A frame Nsight Systems could not name: an address, or its mark for a stack it could not unwind. */
+static gboolean
+is_unnamed_frame (const char *symbol)
+{
+  return *symbol == '\0' || g_str_has_prefix (symbol, "0x") || g_str_has_prefix (symbol, "[Broken");
+}
+
 /**
  * nsys_format_callchain:
- * @table: CUDA_CALLCHAINS, OSRT_CALLCHAINS or SAMPLING_CALLCHAINS (id, symbol, module, stackDepth)
+ * @table: CUDA_CALLCHAINS or SAMPLING_CALLCHAINS (id, symbol, module, stackDepth)
+ * @api: (nullable): the API call the chain was taken in: the frames under its own (the CUDA
+ *   libraries' insides) are left out
  *
  * Returns: (transfer full) (nullable): the call chain @id as "Call stack" text: outermost frame
- * first, one "function (library)" a line; NULL when the table has no frame of it.
+ * first, one "function (library)" a line, unnamed frames left out; NULL when none is left.
  */
 char *
 nsys_format_callchain (NsysReader *reader,
                        const char *table,
-                       gint64      id)
+                       gint64      id,
+                       const char *api)
 {
   g_autofree char *sql = g_strdup_printf ("SELECT symbol, module FROM %s WHERE id = ? ORDER BY stackDepth DESC", table);
+  SuanliTrace *trace = nsys_reader_get_trace (reader);
   sqlite3_stmt *query = NULL;
   GString *text = g_string_new (NULL);
 
@@ -37,7 +48,6 @@ nsys_format_callchain (NsysReader *reader,
       sqlite3_bind_int64 (query, 1, id);
       while (sqlite3_step (query) == SQLITE_ROW)
         {
-          SuanliTrace *trace = nsys_reader_get_trace (reader);
           const char *symbol = sqlite3_column_type (query, 0) == SQLITE_INTEGER
                                ? suanli_trace_get_string (trace, nsys_reader_string (reader, sqlite3_column_int64 (query, 0)))
                                : "";
@@ -46,11 +56,15 @@ nsys_format_callchain (NsysReader *reader,
                                           trace, nsys_reader_string (reader, sqlite3_column_int64 (query, 1))))
                                     : NULL;
 
+          if (is_unnamed_frame (symbol))
+            continue;
           if (text->len > 0)
             g_string_append_c (text, '\n');
-          g_string_append (text, *symbol != '\0' ? symbol : "??");
+          g_string_append (text, symbol);
           if (module != NULL && *module != '\0' && strcmp (module, ".") != 0)
             g_string_append_printf (text, " (%s)", module);
+          if (api != NULL && g_str_equal (symbol, api))
+            break;
         }
     }
   sqlite3_finalize (query);
@@ -60,6 +74,76 @@ nsys_format_callchain (NsysReader *reader,
       return NULL;
     }
   return g_string_free (text, FALSE);
+}
+
+/* A CPU sample: when, on which thread, and its call chain's id. */
+typedef struct
+{
+  gint64 thread;
+  gint64 time;
+  gint64 id;
+} Sample;
+
+static int
+compare_samples (gconstpointer a,
+                 gconstpointer b)
+{
+  const Sample *x = a, *y = b;
+
+  if (x->thread != y->thread)
+    return x->thread < y->thread ? -1 : 1;
+  return x->time < y->time ? -1 : x->time > y->time;
+}
+
+/* The CPU samples (COMPOSITE_EVENTS), by thread and time, when the export has their call chains. */
+static GArray *
+read_samples (NsysReader *reader)
+{
+  GArray *samples = g_array_new (FALSE, FALSE, sizeof (Sample));
+  sqlite3_stmt *query = NULL;
+
+  if (!nsys_reader_has_table (reader, "COMPOSITE_EVENTS") || !nsys_reader_has_table (reader, "SAMPLING_CALLCHAINS"))
+    return samples;
+  nsys_reader_mark_read (reader, "COMPOSITE_EVENTS");
+  if (sqlite3_prepare_v2 (nsys_reader_get_db (reader), "SELECT globalTid, start, id FROM COMPOSITE_EVENTS", -1, &query,
+                          NULL) == SQLITE_OK)
+    while (sqlite3_step (query) == SQLITE_ROW)
+      if (sqlite3_column_type (query, 0) == SQLITE_INTEGER && sqlite3_column_type (query, 1) == SQLITE_INTEGER &&
+          sqlite3_column_type (query, 2) == SQLITE_INTEGER)
+        {
+          Sample sample = { sqlite3_column_int64 (query, 0), sqlite3_column_int64 (query, 1), sqlite3_column_int64 (query, 2) };
+
+          g_array_append_val (samples, sample);
+        }
+  sqlite3_finalize (query);
+  g_array_sort (samples, compare_samples);
+  return samples;
+}
+
+/* The first sample of @thread taken within [@start, @end]: the CPU stack while that call ran. */
+static const Sample *
+sample_within (GArray *samples,
+               gint64  thread,
+               gint64  start,
+               gint64  end)
+{
+  guint low = 0, high = samples->len;
+  const Sample *sample;
+
+  while (low < high)
+    {
+      guint middle = low + (high - low) / 2;
+      const Sample *at = &g_array_index (samples, Sample, middle);
+
+      if (at->thread < thread || (at->thread == thread && at->time < start))
+        low = middle + 1;
+      else
+        high = middle;
+    }
+  if (low == samples->len)
+    return NULL;
+  sample = &g_array_index (samples, Sample, low);
+  return sample->thread == thread && sample->time <= end ? sample : NULL;
 }
 
 enum { API_START, API_END, API_CLASS, API_THREAD, API_CORRELATION, API_NAME, API_CALLCHAIN, N_API_COLUMNS };
@@ -72,25 +156,75 @@ static const NsysColumn api_columns[N_API_COLUMNS] = {
 typedef struct
 {
   GHashTable *stacks;       /* correlation → "Call stack" */
-  GHashTable *callchains;   /* callchain id → "Call stack" (0: none) */
+  GHashTable *callchains;   /* CUDA_CALLCHAINS id → "Call stack" (0: none) */
+  GHashTable *sampled;      /* SAMPLING_CALLCHAINS id → "Call stack" (0: none) */
+  GHashTable *names;        /* a name as the export gives it → as shown */
+  GArray     *samples;      /* of Sample */
 } ApiContext;
+
+/* Nsight Systems names API calls by the version of their entry point ("cudaMalloc_v3020",
+ * "cudaLaunchKernel_v7000"); Kineto and CUDA's documentation by the function's name alone. */
+static SuanliString
+api_name (NsysReader   *reader,
+          ApiContext   *context,
+          SuanliString  name)
+{
+  SuanliTrace *trace = nsys_reader_get_trace (reader);
+  gpointer found;
+  const char *text, *suffix;
+  gsize digits;
+
+  if (g_hash_table_lookup_extended (context->names, GUINT_TO_POINTER (name), NULL, &found))
+    return GPOINTER_TO_UINT (found);
+  text = suanli_trace_get_string (trace, name);
+  suffix = strrchr (text, '_');
+  digits = suffix != NULL && suffix[1] == 'v' ? strspn (suffix + 2, "0123456789") : 0;
+  found = GUINT_TO_POINTER (name);
+  if (digits > 0 && suffix > text && suffix[2 + digits] == '\0')
+    found = GUINT_TO_POINTER (suanli_trace_intern (trace, text, suffix - text));
+  g_hash_table_insert (context->names, GUINT_TO_POINTER (name), found);
+  return GPOINTER_TO_UINT (found);
+}
 
 static SuanliString
 callchain_text (NsysReader *reader,
-                ApiContext *context,
-                gint64      id)
+                GHashTable *cache,
+                const char *table,
+                gint64      id,
+                const char *api)
 {
   gpointer found;
   g_autofree char *text = NULL;
   SuanliString string = 0;
 
-  if (g_hash_table_lookup_extended (context->callchains, &id, NULL, &found))
+  if (g_hash_table_lookup_extended (cache, &id, NULL, &found))
     return GPOINTER_TO_UINT (found);
-  text = nsys_format_callchain (reader, "CUDA_CALLCHAINS", id);
+  text = nsys_format_callchain (reader, table, id, api);
   if (text != NULL)
     string = suanli_trace_intern (nsys_reader_get_trace (reader), text, -1);
-  g_hash_table_insert (context->callchains, g_memdup2 (&id, sizeof id), GUINT_TO_POINTER (string));
+  g_hash_table_insert (cache, g_memdup2 (&id, sizeof id), GUINT_TO_POINTER (string));
   return string;
+}
+
+/* The launch's CPU stack: its CUDA call chain (nsys --cudabacktrace), else a CPU sample taken while
+ * the call ran, cut at the call itself. */
+static SuanliString
+launch_stack (NsysReader *reader,
+              ApiContext *context,
+              gint64      callchain,
+              gint64      thread,
+              gint64      start,
+              gint64      duration,
+              const char *api)
+{
+  const Sample *sample;
+
+  if (callchain >= 0 && nsys_reader_has_table (reader, "CUDA_CALLCHAINS"))
+    return callchain_text (reader, context->callchains, "CUDA_CALLCHAINS", callchain, NULL);
+  sample = sample_within (context->samples, thread, start, start + duration);
+  if (sample == NULL)
+    return 0;
+  return callchain_text (reader, context->sampled, "SAMPLING_CALLCHAINS", sample->id, api);
 }
 
 static void
@@ -109,7 +243,7 @@ read_api_call (NsysReader   *reader,
       !nsys_row_int_or (reader, row, API_CORRELATION, 0, &correlation) ||
       !nsys_row_int_or (reader, row, API_CALLCHAIN, -1, &callchain))
     return;
-  name = nsys_row_text (reader, row, G_MAXUINT, API_NAME);
+  name = api_name (reader, context, nsys_row_text (reader, row, G_MAXUINT, API_NAME));
   /* The table holds both APIs; the class says which, else the name (cu… is the driver's). */
   if (event_class >= 0)
     category = event_class == EVENT_CLASS_CUDA_DRIVER ? NSYS_CATEGORY_DRIVER : NSYS_CATEGORY_RUNTIME;
@@ -119,25 +253,34 @@ read_api_call (NsysReader   *reader,
   args[0] = nsys_reader_int_arg (reader, NSYS_ARG_CORRELATION, correlation);
   nsys_reader_add_slice (reader, nsys_reader_thread_track (reader, thread), start, duration, name, category, args,
                          correlation != 0 ? 1 : 0);
-  if (callchain >= 0 && correlation != 0 && nsys_reader_has_table (reader, "CUDA_CALLCHAINS"))
+  if (correlation != 0)
     {
-      SuanliString stack = callchain_text (reader, context, callchain);
+      SuanliString stack = launch_stack (reader, context, callchain, thread, start, duration,
+                                         suanli_trace_get_string (nsys_reader_get_trace (reader), name));
 
       if (stack != 0)
         g_hash_table_insert (context->stacks, g_memdup2 (&correlation, sizeof correlation), GUINT_TO_POINTER (stack));
     }
 }
 
-/* The CUDA runtime and driver calls; each launch's call chain (--cudabacktrace) into @stacks. */
+/* The CUDA runtime and driver calls; each launch's CPU stack, where the export has one, into @stacks. */
 gboolean
 nsys_read_api_calls (NsysReader *reader,
                      GHashTable *stacks)
 {
-  ApiContext context = { stacks, g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL) };
-  gboolean read = nsys_reader_read_table (reader, "CUPTI_ACTIVITY_KIND_RUNTIME", api_columns, N_API_COLUMNS,
-                                          read_api_call, &context);
+  ApiContext context = {
+    stacks, g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL),
+    g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL), g_hash_table_new (NULL, NULL), NULL,
+  };
+  gboolean read;
 
+  context.samples = read_samples (reader);
+  read = nsys_reader_read_table (reader, "CUPTI_ACTIVITY_KIND_RUNTIME", api_columns, N_API_COLUMNS, read_api_call,
+                                 &context);
   g_hash_table_unref (context.callchains);
+  g_hash_table_unref (context.sampled);
+  g_hash_table_unref (context.names);
+  g_array_unref (context.samples);
   return read;
 }
 

@@ -402,7 +402,7 @@ warn_left_out (NsysReader *reader,
  * Calls @func for each row of @table (nothing when the export has no such table), the @columns it
  * has by name, NULL for those it lacks. A row with a bad value is left out and counted, and the
  * first such row named in a warning. Returns: FALSE when the reading stopped (cancelled, SQLite
- * could not read on, or the trace outgrew its memory budget): nsys_reader_get_error() says why.
+ * could not read on, or the trace outgrew its memory budget): nsys_reader_take_error() says why.
  */
 gboolean
 nsys_reader_read_table (NsysReader       *reader,
@@ -466,10 +466,11 @@ nsys_reader_read_table (NsysReader       *reader,
   return reader->error == NULL;
 }
 
-const GError *
-nsys_reader_get_error (NsysReader *reader)
+/* Returns: (transfer full) (nullable): why the reading stopped; the reader reads on after it. */
+GError *
+nsys_reader_take_error (NsysReader *reader)
 {
-  return reader->error;
+  return g_steal_pointer (&reader->error);
 }
 
 guint64

@@ -87,7 +87,7 @@ gboolean      nsys_reader_read_table      (NsysReader         *reader,
                                            guint               n_columns,
                                            NsysRowFunc         func,
                                            gpointer            data);
-const GError *nsys_reader_get_error       (NsysReader         *reader);
+GError       *nsys_reader_take_error      (NsysReader         *reader);
 guint64       nsys_reader_get_rows        (NsysReader         *reader);
 
 /* Values of the row being read; a bad value leaves the row out and names its column. */

@@ -19,13 +19,15 @@ gboolean nsys_read_graph_events   (NsysReader *reader);
 void     nsys_read_names          (NsysReader *reader);
 gboolean nsys_read_kernels        (NsysReader *reader,
                                    GHashTable *stacks);
-gboolean nsys_read_copies         (NsysReader *reader);
+gboolean nsys_read_copies         (NsysReader *reader,
+                                   GHashTable *stacks);
 gboolean nsys_read_syncs          (NsysReader *reader);
 void     nsys_read_gpus           (NsysReader *reader,
                                    guint       group);
 void     nsys_read_session_start  (NsysReader *reader);
 char    *nsys_format_callchain    (NsysReader *reader,
                                    const char *table,
-                                   gint64      id);
+                                   gint64      id,
+                                   const char *api);
 
 G_END_DECLS
