@@ -3,7 +3,8 @@
  *
  * The files are read one after another on a GTask thread, each through a stream that counts the
  * bytes taken from the file (before any gzip inflation), so the fraction done is bytes read over
- * the files' sizes. The main loop samples that count ten times a second and publishes it as the
+ * the files' sizes; an Nsight Systems export, which SQLite reads itself, counts its rows read as
+ * that share of its size. The main loop samples that count ten times a second and publishes it as the
  * "fraction" property; nothing else crosses threads until the finished trace is handed over. A
  * file that cannot be read fails the whole load with its error, so that a view keeps what it
  * showed before; cancelling fails it with G_IO_ERROR_CANCELLED.
