@@ -560,12 +560,7 @@ test_nsys_export (Fixture       *fixture,
   }
   suanli_test_screenshot_styles (GTK_WIDGET (fixture->window), "profiler-nsys");
 
-  suanli_profile_page_show_view (fixture->page, "flame");
-  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (gtk_widget_get_ancestor (suanli_test_find_label (GTK_WIDGET (fixture->page),
-                                                                                                     _("GPU Time")),
-                                                                            GTK_TYPE_TOGGLE_BUTTON)),
-                                TRUE);
-  suanli_test_profile_wait_for_flame (fixture);
+  suanli_test_profile_show_gpu_flame (fixture);
   suanli_test_screenshot_styles (GTK_WIDGET (fixture->window), "profiler-nsys-flame");
 
   suanli_profile_page_show_view (fixture->page, "whatif");

@@ -209,6 +209,30 @@ memory_kind_name (CopyContext *context,
   return kind >= 0 && kind < (gint64) context->memory_kinds->len ? g_ptr_array_index (context->memory_kinds, kind) : NULL;
 }
 
+/* A copy or memset on its stream's row, with Kineto's arguments and its launch's stack. */
+static void
+add_transfer (NsysReader   *reader,
+              CopyContext  *context,
+              gint64        start,
+              gint64        duration,
+              const gint64  ids[4],   /* correlation, bytes, device, stream */
+              gint64        node,
+              SuanliString  name,
+              NsysCategory  category)
+{
+  static const NsysArg keys[4] = { NSYS_ARG_CORRELATION, NSYS_ARG_BYTES, NSYS_ARG_DEVICE, NSYS_ARG_STREAM };
+  SuanliArg args[6];
+  guint n = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    args[n++] = nsys_reader_int_arg (reader, keys[i], ids[i]);
+  if (node != 0)
+    args[n++] = nsys_reader_int_arg (reader, NSYS_ARG_GRAPH_NODE, node);
+  n = add_stack (reader, context->stacks, ids[0], args, n);
+  nsys_reader_add_slice (reader, nsys_reader_stream_track (reader, ids[2], ids[3]), start, duration, name, category,
+                         args, n);
+}
+
 static void
 read_copy (NsysReader   *reader,
            sqlite3_stmt *row,
@@ -217,8 +241,6 @@ read_copy (NsysReader   *reader,
   CopyContext *context = data;
   gint64 start, duration, device, stream, correlation, bytes, kind, source, destination, node;
   g_autofree char *name = NULL;
-  SuanliArg args[6];
-  guint n = 0;
 
   if (!nsys_row_times (reader, row, COPY_START, COPY_END, &start, &duration) ||
       !nsys_row_int (reader, row, COPY_DEVICE, &device) || !nsys_row_int (reader, row, COPY_STREAM, &stream) ||
@@ -230,16 +252,9 @@ read_copy (NsysReader   *reader,
   if (kind <= 10 && memory_kind_name (context, source) != NULL && memory_kind_name (context, destination) != NULL)
     name = g_strdup_printf ("%s (%s -> %s)", copy_name (kind), memory_kind_name (context, source),
                             memory_kind_name (context, destination));
-  args[n++] = nsys_reader_int_arg (reader, NSYS_ARG_CORRELATION, correlation);
-  args[n++] = nsys_reader_int_arg (reader, NSYS_ARG_BYTES, bytes);
-  args[n++] = nsys_reader_int_arg (reader, NSYS_ARG_DEVICE, device);
-  args[n++] = nsys_reader_int_arg (reader, NSYS_ARG_STREAM, stream);
-  if (node != 0)
-    args[n++] = nsys_reader_int_arg (reader, NSYS_ARG_GRAPH_NODE, node);
-  n = add_stack (reader, context->stacks, correlation, args, n);
-  nsys_reader_add_slice (reader, nsys_reader_stream_track (reader, device, stream), start, duration,
-                         suanli_trace_intern (nsys_reader_get_trace (reader), name != NULL ? name : copy_name (kind), -1),
-                         NSYS_CATEGORY_MEMCPY, args, n);
+  add_transfer (reader, context, start, duration, (const gint64[4]) { correlation, bytes, device, stream }, node,
+                suanli_trace_intern (nsys_reader_get_trace (reader), name != NULL ? name : copy_name (kind), -1),
+                NSYS_CATEGORY_MEMCPY);
 }
 
 enum { SET_START, SET_END, SET_DEVICE, SET_STREAM, SET_CORRELATION, SET_BYTES, SET_GRAPH_NODE, N_SET_COLUMNS };
@@ -256,24 +271,14 @@ read_memset (NsysReader   *reader,
 {
   CopyContext *context = data;
   gint64 start, duration, device, stream, correlation, bytes, node;
-  SuanliArg args[6];
-  guint n = 0;
 
   if (!nsys_row_times (reader, row, SET_START, SET_END, &start, &duration) ||
       !nsys_row_int (reader, row, SET_DEVICE, &device) || !nsys_row_int (reader, row, SET_STREAM, &stream) ||
       !nsys_row_int_or (reader, row, SET_CORRELATION, 0, &correlation) || !nsys_row_int (reader, row, SET_BYTES, &bytes) ||
       !nsys_row_int_or (reader, row, SET_GRAPH_NODE, 0, &node))
     return;
-  args[n++] = nsys_reader_int_arg (reader, NSYS_ARG_CORRELATION, correlation);
-  args[n++] = nsys_reader_int_arg (reader, NSYS_ARG_BYTES, bytes);
-  args[n++] = nsys_reader_int_arg (reader, NSYS_ARG_DEVICE, device);
-  args[n++] = nsys_reader_int_arg (reader, NSYS_ARG_STREAM, stream);
-  if (node != 0)
-    args[n++] = nsys_reader_int_arg (reader, NSYS_ARG_GRAPH_NODE, node);
-  n = add_stack (reader, context->stacks, correlation, args, n);
-  nsys_reader_add_slice (reader, nsys_reader_stream_track (reader, device, stream), start, duration,
-                         suanli_trace_intern (nsys_reader_get_trace (reader), "Memset (Device)", -1),
-                         NSYS_CATEGORY_MEMSET, args, n);
+  add_transfer (reader, context, start, duration, (const gint64[4]) { correlation, bytes, device, stream }, node,
+                suanli_trace_intern (nsys_reader_get_trace (reader), "Memset (Device)", -1), NSYS_CATEGORY_MEMSET);
 }
 
 gboolean

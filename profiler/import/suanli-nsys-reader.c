@@ -580,12 +580,7 @@ intern_valid (NsysReader *reader,
               const char *text,
               gssize      length)
 {
-  g_autofree char *valid = NULL;
-
-  if (g_utf8_validate (text, length, NULL))
-    return suanli_trace_intern (reader->trace, text, length);
-  valid = g_utf8_make_valid (text, length);
-  return suanli_trace_intern (reader->trace, valid, -1);
+  return suanli_trace_intern_valid (reader->trace, text, length);
 }
 
 /* A name given inline in @text_column (a TEXT), or by id into StringIds in @id_column; either may be
