@@ -12,6 +12,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "suanli-counting-stream.h"
 #include "suanli-inflate-stream.h"
 #include "suanli-import.h"
 #include "suanli-import-capture.h"
