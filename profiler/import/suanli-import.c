@@ -102,26 +102,13 @@ suanli_import_stream (SuanliTrace       *trace,
   return import_text (trace, raw, name, stats, cancellable, error);
 }
 
-/* Whether @input starts as an SQLite database does; reads its first bytes (the caller reads the
- * file again from its start). */
-static gboolean
-starts_as_sqlite (GInputStream *input,
-                  GCancellable *cancellable)
-{
-  guint8 head[sizeof SUANLI_NSYS_SQLITE_MAGIC];
-  gsize length = 0;
-
-  return g_input_stream_read_all (input, head, sizeof head, &length, cancellable, NULL) && length == sizeof head &&
-         memcmp (head, SUANLI_NSYS_SQLITE_MAGIC, sizeof head) == 0;
-}
-
 /**
  * suanli_import_file_counted:
  * @progress: (nullable): grows, atomically, by the bytes of the file read (what the loader's
  *   fraction counts)
  *
  * Reads @file into @trace: through SQLite when it is a database on disk (an Nsight Systems
- * export), as a stream otherwise.
+ * export), as a stream otherwise (a pipe too: its first bytes are peeked at, not read again).
  */
 gboolean
 suanli_import_file_counted (SuanliTrace       *trace,
@@ -135,17 +122,27 @@ suanli_import_file_counted (SuanliTrace       *trace,
   g_autofree char *name = g_file_get_parse_name (file);
   g_autofree char *path = g_file_get_path (file);
   g_autoptr(GInputStream) counted = NULL;
+  g_autoptr(GInputStream) peekable = NULL;
+  const guint8 *head;
+  gsize available = 0;
 
   if (input == NULL)
     return FALSE;
-  if (path != NULL && starts_as_sqlite (G_INPUT_STREAM (input), cancellable))
-    return suanli_import_nsys (trace, path, name, stats, progress, cancellable, error);
-  if (!g_seekable_seek (G_SEEKABLE (input), 0, G_SEEK_SET, cancellable, error))
+  counted = progress != NULL ? suanli_counting_stream_new (G_INPUT_STREAM (input), progress)
+                             : g_object_ref (G_INPUT_STREAM (input));
+  peekable = suanli_peekable_stream_new (counted, sizeof SUANLI_NSYS_SQLITE_MAGIC, cancellable, error);
+  if (peekable == NULL)
     return FALSE;
-  if (progress == NULL)
-    return suanli_import_stream (trace, G_INPUT_STREAM (input), name, stats, cancellable, error);
-  counted = suanli_counting_stream_new (G_INPUT_STREAM (input), progress);
-  return suanli_import_stream (trace, counted, name, stats, cancellable, error);
+  head = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (peekable), &available);
+  if (path != NULL && available >= sizeof SUANLI_NSYS_SQLITE_MAGIC &&
+      memcmp (head, SUANLI_NSYS_SQLITE_MAGIC, sizeof SUANLI_NSYS_SQLITE_MAGIC) == 0)
+    {
+      /* SQLite reads the file itself; the bytes peeked were counted already. */
+      if (progress != NULL)
+        g_atomic_pointer_add (progress, -(gssize) MIN (available, (gsize) G_MAXSSIZE));
+      return suanli_import_nsys (trace, path, name, stats, progress, cancellable, error);
+    }
+  return suanli_import_stream (trace, peekable, name, stats, cancellable, error);
 }
 
 gboolean
