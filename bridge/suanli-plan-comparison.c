@@ -120,16 +120,16 @@ compare_training (SuanliPlanComparison     *self,
                   const SuanliEstimate     *estimate,
                   const SuanliTraceFigures *figures)
 {
-  gint64 median = suanli_analysis_median_step (figures->steps);
+  gint64 step = suanli_analysis_step_time (figures->steps);   /* the mean period, as the profiler page gives it */
   double busy = measured_busy (figures->gpus);
-  double step_s = (double) median / 1e9;
+  double step_s = (double) step / 1e9;
   const SuanliFlopCount *flops = &figures->flops;
 
-  if (median > 0)
+  if (step > 0)
     {
       self->measured_mfu = estimate->model_flops_per_step / (step_s * inputs->gpus * inputs->peak_flops);
       add_row (self, _("Step time"), suanli_format_seconds (estimate->step_time_s),
-               suanli_format_duration_ns (median), relative (step_s, estimate->step_time_s));
+               suanli_format_duration_ns (step), relative (step_s, estimate->step_time_s));
     }
   if (busy >= 0 && estimate->step_time_s > 0)
     {
@@ -138,7 +138,7 @@ compare_training (SuanliPlanComparison     *self,
 
       add_row (self, _("GPU busy"), percent (planned), percent (busy), relative (busy, planned));
     }
-  if (median > 0)
+  if (step > 0)
     add_row (self, _("MFU"), percent (estimate->mfu), percent (self->measured_mfu),
              relative (self->measured_mfu, estimate->mfu));
   if (flops->operators > 0 && flops->last_ns > flops->first_ns && estimate->step_time_s > 0)

@@ -80,7 +80,11 @@ test_h100_projection (void)
   g_assert_cmpint (json_object_get_int_member (root, "projected_ns"), <=, json_object_get_int_member (root, "measured_ns"));
   g_assert_cmpint (class_ns (root, "compute", "projected_ns"), <, class_ns (root, "compute", "measured_ns"));
   g_assert_cmpint (class_ns (root, "memory", "projected_ns"), <, class_ns (root, "memory", "measured_ns"));
-  g_assert_cmpint (class_ns (root, "host", "projected_ns"), ==, class_ns (root, "host", "measured_ns"));
+  /* The classes are shares of the step: the host's (the GPU waiting) grows as the GPU gets faster. */
+  g_assert_cmpint (class_ns (root, "host", "projected_ns"), >=, class_ns (root, "host", "measured_ns"));
+  g_assert_cmpint (class_ns (root, "compute", "projected_ns") + class_ns (root, "memory", "projected_ns") +
+                   class_ns (root, "communication", "projected_ns") + class_ns (root, "host", "projected_ns"), <=,
+                   json_object_get_int_member (root, "projected_ns"));
   kernels = json_object_get_array_member (root, "kernels");
   g_assert_cmpuint (json_array_get_length (kernels), >, 0);
   for (guint i = 0; i < json_array_get_length (kernels); i++)

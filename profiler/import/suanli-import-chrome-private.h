@@ -23,6 +23,9 @@ G_BEGIN_DECLS
 #define MAX_DEPTH       64
 #define MAX_ARGS        32
 #define MAX_STRING      (1024 * 1024)
+/* An argument whose value is an array ("Input Dims": [[32, 64], [64, 128]], "Input type": ["float",
+ * "float"]) is kept as its compact JSON text, a string, up to this many bytes; a longer one is left out. */
+#define ARRAY_ARG_MAX   512
 /* Times, durations and the base time are each kept within ±2^61 ns (±73 years), so that a start
  * plus a duration plus a base can never overflow 64 bits, whatever a file says. */
 #define TIME_LIMIT_NS   (G_GINT64_CONSTANT (1) << 61)
@@ -149,6 +152,11 @@ typedef struct
   gboolean           in_args;
   gboolean           in_id2;
   int                skip_depth;      /* > 0 while skipping a value we do not read */
+  int                array_depth;     /* > 0 while reading an argument's array, from this depth */
+  gboolean           array_spoiled;   /* it holds an object, true, false or null, or is too long */
+  gboolean           array_comma;     /* the next element comes after a comma */
+  gsize              array_length;
+  char               array_text[ARRAY_ARG_MAX];   /* its compact JSON text so far */
   gboolean           top_key_events;
   gboolean           top_in_distributed;
   gboolean           top_in_devices;  /* in deviceProperties: an object per device */

@@ -248,6 +248,88 @@ add_arg (Importer     *importer,
     arg->s = suanli_trace_intern (importer->trace, s, (gssize) MIN (length, MAX_STRING));
 }
 
+/* ---- arguments whose value is an array ----------------------------------------------------- */
+
+/* Arrays of numbers, strings and arrays in an event's args (PyTorch's record_shapes writes "Input
+ * Dims" and "Input type" so) are kept as their compact JSON text: "[[32,64],[64,128]]". */
+static void
+array_append (Importer   *importer,
+              const char *text,
+              gsize       length)
+{
+  if (importer->array_spoiled || importer->array_length + length > sizeof importer->array_text)
+    {
+      importer->array_spoiled = TRUE;
+      return;
+    }
+  memcpy (importer->array_text + importer->array_length, text, length);
+  importer->array_length += length;
+}
+
+/* The start of an element: a comma after the one before. */
+static void
+array_element (Importer *importer)
+{
+  if (importer->array_comma)
+    array_append (importer, ",", 1);
+  importer->array_comma = TRUE;
+}
+
+/* A number or a string inside an argument's array; a string that would need escaping spoils it. */
+static void
+array_scalar (Importer   *importer,
+              const char *text,
+              gsize       length,
+              gboolean    is_string)
+{
+  array_element (importer);
+  if (!is_string)
+    {
+      array_append (importer, text, length);
+      return;
+    }
+  for (gsize i = 0; i < length; i++)
+    if (text[i] == '"' || text[i] == '\\' || (guchar) text[i] < 0x20)
+      importer->array_spoiled = TRUE;
+  array_append (importer, "\"", 1);
+  array_append (importer, text, length);
+  array_append (importer, "\"", 1);
+}
+
+/* An array opening at the current depth: an argument's value begins one, or one nests in it.
+ * Returns whether it is read so. */
+static gboolean
+array_begin (Importer *importer)
+{
+  if (importer->array_depth == 0 &&
+      !(importer->in_event && importer->in_args && importer->depth == importer->events_depth + 3))
+    return FALSE;
+  if (importer->array_depth == 0)
+    {
+      importer->array_depth = importer->depth;
+      importer->array_length = 0;
+      importer->array_spoiled = FALSE;
+    }
+  else
+    array_element (importer);
+  importer->array_comma = FALSE;
+  array_append (importer, "[", 1);
+  return TRUE;
+}
+
+/* An array closing: the argument's, when it was the outermost and nothing spoiled it. */
+static void
+array_end (Importer *importer)
+{
+  array_append (importer, "]", 1);
+  importer->array_comma = TRUE;
+  if (importer->depth != importer->array_depth)
+    return;
+  importer->array_depth = 0;
+  if (!importer->array_spoiled)
+    add_arg (importer, SUANLI_ARG_STRING, 0, 0, importer->array_text, importer->array_length);
+}
+
 /* ---- yajl callbacks ----------------------------------------------------------------------- */
 
 static gboolean
@@ -470,7 +552,9 @@ on_scalar (Importer   *importer,
   importer->progressed = TRUE;
   if (skipping (importer))
     return 1;
-  if (importer->in_event)
+  if (importer->array_depth > 0)
+    array_scalar (importer, text, length, is_string);
+  else if (importer->in_event)
     scalar_in_event (importer, text, length, is_string);
   else
     scalar_at_top (importer, text, length, is_string);
@@ -508,7 +592,9 @@ on_null (void *ctx)
   Importer *importer = ctx;
 
   importer->progressed = TRUE;
-  if (!skipping (importer))
+  if (!skipping (importer) && importer->array_depth > 0)
+    importer->array_spoiled = TRUE;
+  else if (!skipping (importer))
     check_member_type (importer, importer->depth);
   return 1;
 }
@@ -520,7 +606,9 @@ on_boolean (void *ctx,
   Importer *importer = ctx;
 
   importer->progressed = TRUE;
-  if (!skipping (importer) && importer->in_event && importer->in_args)
+  if (!skipping (importer) && importer->array_depth > 0)
+    importer->array_spoiled = TRUE;
+  else if (!skipping (importer) && importer->in_event && importer->in_args)
     add_arg (importer, SUANLI_ARG_INT, value, 0, NULL, 0);
   else if (!skipping (importer))
     check_member_type (importer, importer->depth);
@@ -610,6 +698,7 @@ on_start_map (void *ctx)
     importer->top_in_distributed = TRUE;
   else if (importer->depth > 1)
     {
+      importer->array_spoiled |= importer->array_depth > 0;
       check_member_type (importer, importer->depth - 1);
       importer->skip_depth = 1;
     }
@@ -742,7 +831,7 @@ on_start_array (void *ctx)
     importer->events_depth = 2;
   else if (importer->depth == 2 && !importer->array_form && g_str_equal (importer->key, "deviceProperties"))
     importer->top_in_devices = TRUE;
-  else
+  else if (!array_begin (importer))
     {
       check_member_type (importer, importer->depth - 1);
       importer->skip_depth = 1;
@@ -758,6 +847,8 @@ on_end_array (void *ctx)
   importer->progressed = TRUE;
   if (skipping (importer))
     importer->skip_depth--;
+  else if (importer->array_depth > 0)
+    array_end (importer);
   else if (importer->depth == 2)
     importer->top_in_devices = FALSE;
   importer->depth--;

@@ -108,6 +108,7 @@ GArray                    *suanli_whatif_get_kernels  (SuanliWhatif             
 SuanliTrace               *suanli_whatif_get_projected (SuanliWhatif             *self);   /* the replayed timeline: the same tracks, new times */
 GPtrArray                 *suanli_whatif_get_notes    (SuanliWhatif              *self);   /* what was assumed or left out, in sentences */
 guint                      suanli_whatif_get_group    (SuanliWhatif              *self);   /* the file (rank) replayed */
+const char                *suanli_whatif_get_mfu_unknown (SuanliWhatif           *self);   /* why Plan with This is not offered */
 
 const char *suanli_work_class_name    (SuanliWorkClass    work_class);   /* translated */
 const char *suanli_number_format_nick (SuanliNumberFormat format);       /* "bf16" */
