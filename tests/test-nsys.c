@@ -516,8 +516,9 @@ test_hostile (void)
   gsize length = 0;
   g_autoptr(GError) error = NULL;
   g_autoptr(SuanliTrace) trace = NULL;
+  static const char not_a_database[] = "SQLite format 3\0and then nothing of a database";
 
-  g_assert_true (g_file_set_contents (fake, "SQLite format 3\0and then nothing of a database", 48, NULL));
+  g_assert_true (g_file_set_contents (fake, not_a_database, sizeof not_a_database, NULL));
   trace = import (fake, &error);
   g_assert_null (trace);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);

@@ -149,7 +149,7 @@ nsys_reader_open (SuanliTrace  *trace,
   reader->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
   reader->tables = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, unref_columns);
   reader->read = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  reader->strings = g_hash_table_new (g_int64_hash, g_int64_equal);
+  reader->strings = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   reader->limits = suanli_import_limits ();
   reader->held_before = suanli_trace_get_memory_size (trace);
   for (guint i = 0; i < NSYS_N_CATEGORIES; i++)
