@@ -294,12 +294,7 @@ intern_text (SuanliCaptureDecoder *self,
              const char           *text,
              gssize                length)
 {
-  g_autofree char *valid = NULL;
-
-  if (g_utf8_validate (text, length, NULL))
-    return suanli_trace_intern (self->trace, text, length);
-  valid = g_utf8_make_valid (text, length);
-  return suanli_trace_intern (self->trace, valid, -1);
+  return suanli_trace_intern_valid (self->trace, text, length);
 }
 
 static SuanliString
