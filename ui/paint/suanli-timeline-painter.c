@@ -685,6 +685,7 @@ static void
 draw_slice (guint32            slice_index,
             const SuanliSlice *slice,
             gboolean           merged,
+            gint64             bucket_start,
             gpointer           data)
 {
   Frame *frame = data;
@@ -705,8 +706,9 @@ draw_slice (guint32            slice_index,
 
   if (merged || right - left < 1)
     {
-      /* Too short to see: a column of its pixel, so that spikes stay visible. */
-      left = floor (left);
+      /* Too short to see: a column of its pixel, so that spikes stay visible. A merged column
+       * is its bucket's pixel: its longest slice may start in the next one. */
+      left = floor (merged ? MAX (x_of (frame, bucket_start), frame->x0) : left);
       right = left + 1;
     }
   if (!selected && right - left < MIN_LABEL_WIDTH)
@@ -771,7 +773,9 @@ draw_counter (Frame       *frame,
               double       height)
 {
   GArray *samples = track->samples;
-  double low = 0, high = 0, last_x = -1, base = frame->y + height - 2;
+  double low = 0, high = 0, base = frame->y + height - 2;
+  double column_left = 0, column_right = 0, column_top = base;
+  gboolean column_open = FALSE;
   SuanliColor color;
 
   for (guint i = 0; i < samples->len; i++)
@@ -786,6 +790,8 @@ draw_counter (Frame       *frame,
   suanli_palette_category (SUANLI_CATEGORY_CPU, frame->style->dark, &color);
   color.alpha = 0.6;
   suanli_color_set_source (frame->cr, &color);
+  /* One step per pixel column, as high as the largest sample in it: a queue that filled and
+   * drained within a pixel still shows how full it got. */
   cairo_move_to (frame->cr, frame->x0, base);
   for (guint i = 0; i < samples->len; i++)
     {
@@ -797,13 +803,35 @@ draw_counter (Frame       *frame,
 
       if (next != NULL && x_next < frame->x0)
         continue;
-      if (floor (x) == floor (last_x) && x_next - x < 1)
-        continue;   /* one step per pixel column is enough */
-      cairo_line_to (frame->cr, x, top);
-      cairo_line_to (frame->cr, x_next, top);
-      last_x = x;
+      if (column_open && floor (x) == floor (column_left))
+        column_top = MIN (column_top, top);
+      else
+        {
+          if (column_open)
+            {
+              cairo_line_to (frame->cr, column_left, column_top);
+              cairo_line_to (frame->cr, x, column_top);
+            }
+          column_open = TRUE;
+          column_left = x;
+          column_top = top;
+        }
+      if (x_next > floor (x) + 1)
+        {
+          /* It runs on past its pixel: the column ends there, and the pixels after show it alone. */
+          cairo_line_to (frame->cr, column_left, column_top);
+          cairo_line_to (frame->cr, floor (x) + 1, column_top);
+          column_left = floor (x) + 1;
+          column_top = top;
+        }
+      column_right = x_next;
       if (x_next >= frame->right)
         break;
+    }
+  if (column_open)
+    {
+      cairo_line_to (frame->cr, column_left, column_top);
+      cairo_line_to (frame->cr, column_right, column_top);
     }
   cairo_line_to (frame->cr, frame->right, base);
   cairo_close_path (frame->cr);
@@ -1070,8 +1098,11 @@ suanli_timeline_painter_draw (SuanliTimelinePainter    *self,
   for (guint i = 0; i < self->rows->len && g_array_index (self->rows, Row, i).pinned; i++)
     draw_row (self, &frame, &g_array_index (self->rows, Row, i), width, height);
   cairo_restore (cr);
+  /* Arrows stay over the time axis: one from a launch scrolled off to the left would cross the
+   * track labels. */
   cairo_save (cr);
-  cairo_rectangle (cr, 0, SUANLI_TIMELINE_RULER_HEIGHT, width, height - SUANLI_TIMELINE_RULER_HEIGHT);
+  cairo_rectangle (cr, SUANLI_TIMELINE_GUTTER_WIDTH, SUANLI_TIMELINE_RULER_HEIGHT, MAX (width - SUANLI_TIMELINE_GUTTER_WIDTH, 0),
+                   height - SUANLI_TIMELINE_RULER_HEIGHT);
   cairo_clip (cr);
   draw_flows (self, &frame);
   cairo_restore (cr);
