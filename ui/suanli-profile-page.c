@@ -216,11 +216,40 @@ flame_follows_range (SuanliProfilePage *self)
   suanli_flame_view_set_range (self->flame_view, from, to);
 }
 
+/* Shows or hides the summary at once: while it slid away the window would have to hold both it and
+ * the view coming in, and would grow past its size to do so. */
+static void
+fold_summary (SuanliProfilePage *self,
+              gboolean           shown)
+{
+  GtkRevealerTransitionType transition = gtk_revealer_get_transition_type (self->summary_revealer);
+
+  gtk_revealer_set_transition_type (self->summary_revealer, GTK_REVEALER_TRANSITION_TYPE_NONE);
+  gtk_toggle_button_set_active (self->summary_toggle, shown);
+  gtk_revealer_set_transition_type (self->summary_revealer, transition);
+}
+
 static void
 on_view_changed (SuanliProfilePage *self)
 {
   const char *view = gtk_stack_get_visible_child_name (self->views);
+  gboolean whatif = g_str_equal (view, "whatif");
 
+  /* What If has its own figures and selects nothing to detail: the summary folds away while it is
+   * in front (the eye button shows it again) and the details line goes, so that its timelines and
+   * kernels fit the window. */
+  gtk_widget_set_visible (self->details_box, !whatif);
+  gtk_widget_set_visible (self->details_separator, !whatif);
+  if (whatif && gtk_toggle_button_get_active (self->summary_toggle))
+    {
+      self->summary_folded = TRUE;
+      fold_summary (self, FALSE);
+    }
+  else if (!whatif && self->summary_folded)
+    {
+      self->summary_folded = FALSE;
+      fold_summary (self, TRUE);
+    }
   /* The view in front takes the keyboard (and the details' text is not left selected). */
   if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "trace") == 0)
     gtk_widget_grab_focus (g_str_equal (view, "flame") ? GTK_WIDGET (self->flame_view)
@@ -859,6 +888,10 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, summary_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, timeline);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, details_label);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, details_box);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, details_separator);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, summary_toggle);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, summary_revealer);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, views);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, flame_view);
   gtk_widget_class_bind_template_callback (widget_class, on_range_changed);

@@ -57,7 +57,9 @@ suanli_test_profile_set_up (SuanliTestProfileFixture *fixture,
   suanli_catalog_load_builtin (catalog, problems);   /* for the plan the trace is compared with */
   fixture->workspace = suanli_workspace_new (catalog);
   fixture->window = g_object_ref (suanli_window_new (NULL, fixture->workspace));
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1180, 760);
+  /* @data, when given, is the window's size (two ints): the app's default of 1280 × 820, say. */
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), data != NULL ? ((const int *) data)[0] : 1180,
+                               data != NULL ? ((const int *) data)[1] : 760);
   gtk_window_present (GTK_WINDOW (fixture->window));
   suanli_window_show_page (fixture->window, SUANLI_PAGE_PROFILER);
   fixture->page = SUANLI_PROFILE_PAGE (suanli_window_get_page (fixture->window, SUANLI_PAGE_PROFILER));
