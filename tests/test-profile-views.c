@@ -447,7 +447,7 @@ shows_trace (GtkWidget     *widget,
   return SUANLI_IS_TIMELINE (widget) && suanli_timeline_get_trace (SUANLI_TIMELINE (widget)) == trace;
 }
 
-static const int default_size[] = { 1280, 820 };
+static const SuanliTestProfileSetUp default_size = { 1280, 820, FALSE };
 
 /* At the window's default size, What If shows it all: the window keeps its height, both timelines
  * show their streams, and the scaled kernels show as rows, not only a header. */
@@ -471,10 +471,37 @@ test_whatif_fits (Fixture       *fixture,
   g_test_message ("window %d × %d; kernel rows shown %u; kernels table %.0f px, timelines %.0f px", gtk_widget_get_width (window),
                   gtk_widget_get_height (window), rows, height_in_window (table, window), height_in_window (timeline, window));
   suanli_test_screenshot_styles (window, "profiler-whatif");
-  g_assert_cmpint (gtk_widget_get_height (window), <=, default_size[1]);
+  g_assert_cmpint (gtk_widget_get_height (window), <=, default_size.height);
   g_assert_cmpuint (rows, >=, 3);
   /* The ruler and the two pinned streams of the projection, at least. */
   g_assert_cmpfloat (height_in_window (timeline, window), >=, 100);
+}
+
+static const SuanliTestProfileSetUp catalog_later = { 1180, 760, TRUE };
+
+/* The trace opens before the catalog has loaded, as one given on the command line does: once the
+ * catalog is in, What If knows what the trace ran on. */
+static void
+test_catalog_later (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  SuanliWhatifView *view = SUANLI_WHATIF_VIEW (suanli_profile_page_get_whatif_view (fixture->page));
+  SuanliCatalog *catalog = suanli_workspace_get_catalog (fixture->workspace);
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *unknown = NULL, *known = NULL;
+  guint gpus = 0;
+
+  g_assert_nonnull (suanli_trace_get_accelerator (suanli_workspace_get_trace (fixture->workspace), NULL, &gpus));
+  unknown = g_strdup_printf (_("%s on %u × %s"), _("Measured"), gpus, "?");
+  known = g_strdup_printf (_("%s on %u × %s"), _("Measured"), gpus, "H100 SXM");
+  suanli_profile_page_show_view (fixture->page, "whatif");
+  projected_step (view);
+  g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (view), unknown));
+
+  suanli_catalog_load_builtin (catalog, problems);
+  suanli_test_await_label (GTK_WIDGET (view), known);
+  projected_step (view);
+  g_assert_null (suanli_test_find_label (GTK_WIDGET (view), unknown));
 }
 
 int
@@ -487,7 +514,9 @@ main (int   argc,
   g_test_add ("/profile-page/against-plan", Fixture, NULL, suanli_test_profile_set_up, test_against_plan, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/flame-diff", Fixture, NULL, suanli_test_profile_set_up, test_flame_diff, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/whatif", Fixture, NULL, suanli_test_profile_set_up, test_whatif, suanli_test_profile_tear_down);
-  g_test_add ("/profile-page/whatif-fits", Fixture, default_size, suanli_test_profile_set_up, test_whatif_fits,
+  g_test_add ("/profile-page/catalog-later", Fixture, &catalog_later, suanli_test_profile_set_up, test_catalog_later,
+              suanli_test_profile_tear_down);
+  g_test_add ("/profile-page/whatif-fits", Fixture, &default_size, suanli_test_profile_set_up, test_whatif_fits,
               suanli_test_profile_tear_down);
   return suanli_test_profile_run ();
 }

@@ -825,13 +825,24 @@ on_drop (GtkDropTarget     *target,
   return files->len > 0;
 }
 
+/* The catalog finished loading (a trace given on the command line opens before it has): what the
+ * trace ran on can now be found in it. */
+static void
+on_catalog_changed (SuanliProfilePage *self)
+{
+  if (self->figures != NULL)
+    show_whatif (self, self->figures->trace);
+}
+
 static void
 suanli_profile_page_constructed (GObject *object)
 {
   SuanliProfilePage *self = SUANLI_PROFILE_PAGE (object);
+  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
 
   G_OBJECT_CLASS (suanli_profile_page_parent_class)->constructed (object);
-  g_signal_connect_object (suanli_page_get_workspace (SUANLI_PAGE (self)), "trace-replaced", G_CALLBACK (show_trace), self,
+  g_signal_connect_object (workspace, "trace-replaced", G_CALLBACK (show_trace), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (suanli_workspace_get_catalog (workspace), "items-changed", G_CALLBACK (on_catalog_changed), self,
                            G_CONNECT_SWAPPED);
   show_trace (self);
   suanli_against_plan_view_set_workspace (self->against_plan_view, suanli_page_get_workspace (SUANLI_PAGE (self)));
