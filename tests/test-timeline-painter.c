@@ -4,7 +4,11 @@
  */
 #include "config.h"
 
+#include <locale.h>
+#include <glib/gi18n.h>
+
 #include "suanli-timeline-painter.h"
+#include "suanli-trace-names.h"
 
 static void
 add_slice (SuanliTrack *track,
@@ -257,6 +261,43 @@ test_flow_outside_labels (void)
   cairo_surface_destroy (selected);
 }
 
+/* The rows' names Kineto and the analyses write in English read in Chinese; a user's own do not
+ * change. */
+static void
+test_names_translated (void)
+{
+  const char *localedir = g_getenv ("SUANLI_LOCALEDIR");
+  const char *cases[][2] = {
+    { "stream 7 ", "流 7" },
+    { "Stream 7 queue length", "流 7 队列长度" },
+    { "Spans", "区间" },
+    { "Device 0", "设备 0" },
+    { "GPU 0 memory allocated", "GPU 0 已分配显存" },
+    { "CPU memory reserved", "CPU 已预留显存" },
+    { "stream of tokens", "stream of tokens" },
+    { "Device 0:1 memory allocated", "Device 0:1 memory allocated" },
+  };
+
+  if (localedir == NULL)
+    {
+      g_test_skip ("SUANLI_LOCALEDIR is not set");
+      return;
+    }
+  g_setenv ("LANGUAGE", "zh_CN", TRUE);
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, localedir);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *shown = suanli_trace_name_for_display (cases[i][0]);
+
+      g_assert_cmpstr (shown, ==, cases[i][1]);
+    }
+  g_setenv ("LANGUAGE", "en", TRUE);
+  setlocale (LC_ALL, "");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -267,5 +308,6 @@ main (int    argc,
   g_test_add_func ("/timeline-painter/zoomed-out-columns", test_zoomed_out_columns);
   g_test_add_func ("/timeline-painter/counter-largest", test_counter_largest);
   g_test_add_func ("/timeline-painter/flow-outside-labels", test_flow_outside_labels);
+  g_test_add_func ("/timeline-painter/names-translated", test_names_translated);
   return g_test_run ();
 }

@@ -17,6 +17,7 @@
 
 #include "suanli-analysis.h"
 #include "suanli-timeline-painter.h"
+#include "suanli-trace-names.h"
 #include "suanli-track-index.h"
 #include "suanli-units.h"
 
@@ -136,7 +137,7 @@ process_label (SuanliTimelinePainter *self,
 {
   SuanliGroup *group = suanli_trace_get_group (self->trace, group_index);
   const char *name = NULL;
-  g_autofree char *rank = NULL;
+  g_autofree char *rank = NULL, *shown_name = NULL;
 
   if (pid == G_MININT64)
     return g_strdup (_("Global markers"));   /* the importer's row for instants of scope "g" */
@@ -147,6 +148,7 @@ process_label (SuanliTimelinePainter *self,
       if (process->group == group_index && process->pid == pid && process->name != 0)
         name = suanli_trace_get_string (self->trace, process->name);
     }
+  shown_name = suanli_trace_name_for_display (name);
   if (group != NULL && group->rank >= 0 && suanli_trace_get_n_groups (self->trace) > 1)
     rank = g_strdup_printf (_("rank %d"), group->rank);
   {
@@ -154,12 +156,12 @@ process_label (SuanliTimelinePainter *self,
      * have a made-up negative number, not shown. */
     g_autofree char *what = gpu ? g_strdup_printf (_("GPU %lld"), (long long) pid)
                             : name == NULL ? g_strdup_printf (_("process %lld"), (long long) pid)
-                            : pid < 0 ? g_strdup (name)
-                            : g_strdup_printf ("%s (%lld)", name, (long long) pid);
+                            : pid < 0 ? suanli_trace_name_for_display (name)
+                            : g_strdup_printf ("%s (%lld)", shown_name, (long long) pid);
 
     if (gpu && name != NULL)
       {
-        char *with_name = g_strdup_printf ("%s · %s", what, name);
+        char *with_name = g_strdup_printf ("%s · %s", what, shown_name);
 
         g_free (what);
         what = with_name;
@@ -173,7 +175,7 @@ track_label (SuanliTimelinePainter *self,
              SuanliTrack           *track)
 {
   if (track->name != 0)
-    return g_strdup (suanli_trace_get_string (self->trace, track->name));
+    return suanli_trace_name_for_display (suanli_trace_get_string (self->trace, track->name));
   if (track->pid == G_MININT64)
     return g_strdup (_("markers"));
   if (track->kind == SUANLI_TRACK_GPU_STREAM)
