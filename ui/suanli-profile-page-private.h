@@ -31,6 +31,8 @@ struct _SuanliProfilePage
   GtkProgressBar       *progress;
   GtkLabel             *title_label;
   GtkLabel             *subtitle_label;
+  GtkWidget            *warnings_button;
+  GtkLabel             *warnings_label;
   GtkLabel             *summary_label;
   SuanliTimeline       *timeline;
   GtkLabel             *details_label;

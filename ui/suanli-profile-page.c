@@ -88,6 +88,14 @@ subtitle_text (SuanliTrace *trace)
 
   suanli_trace_get_time_range (trace, &first, &last);
   span = suanli_format_duration_ns (last - first);
+  if (suanli_trace_get_partial (trace) != NULL)
+    {
+      /* Marked for as long as it is shown, not only in the toast when it opened. */
+      char *partly = g_strdup_printf (_("%s · read partly"), span);
+
+      g_free (span);
+      span = partly;
+    }
   if (n_groups > 1)
     return g_strdup_printf (ngettext ("%s · %u rank · %llu slice", "%s · %u ranks · %llu slices", (gulong) slices), span,
                             n_groups, (unsigned long long) slices);
@@ -347,6 +355,20 @@ on_live_grown (SuanliProfilePage *self,
   gtk_label_set_text (self->subtitle_label, subtitle);
 }
 
+/* Every warning of reading the trace, behind the button beside its title. */
+static void
+show_warnings (SuanliProfilePage *self,
+               SuanliTrace       *trace)
+{
+  GPtrArray *warnings = suanli_trace_get_warnings (trace);
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < warnings->len; i++)
+    g_string_append_printf (text, "%s%s", i > 0 ? "\n" : "", (const char *) g_ptr_array_index (warnings, i));
+  gtk_label_set_text (self->warnings_label, text->str);
+  gtk_widget_set_visible (self->warnings_button, warnings->len > 0);
+}
+
 static void
 show_trace (SuanliProfilePage *self)
 {
@@ -376,6 +398,7 @@ show_trace (SuanliProfilePage *self)
     gtk_label_set_text (self->title_label, title);
     set_title_tooltip (self, trace);
     gtk_label_set_text (self->subtitle_label, subtitle);
+    show_warnings (self, trace);
     gtk_widget_set_visible (GTK_WIDGET (self->breakdown_area), FALSE);
     /* Shown again, with its figures, when a live capture into it ends. */
     g_signal_handlers_disconnect_by_func (trace, show_trace, self);
@@ -605,6 +628,14 @@ on_loaded (GObject      *source,
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         suanli_profile_toast (GTK_WIDGET (self), error->message);
+      /* The file dialog lists what it hands over among the recent files; one that cannot be
+       * opened is not one to come back to. */
+      for (guint i = 0; self->loading_files != NULL && i < self->loading_files->len; i++)
+        {
+          g_autofree char *uri = g_file_get_uri (g_ptr_array_index (self->loading_files, i));
+
+          gtk_recent_manager_remove_item (gtk_recent_manager_get_default (), uri, NULL);
+        }
       show_trace (self);   /* back to what was shown before */
       return;
     }
@@ -614,14 +645,10 @@ on_loaded (GObject      *source,
       gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
     }
   update_recent_menus (self);
-  if (suanli_trace_get_warnings (trace)->len > 0)
-    {
-      GPtrArray *warnings = suanli_trace_get_warnings (trace);
-      g_autofree char *message = g_strdup_printf (ngettext ("%s (and %u more warning)", "%s (and %u more warnings)", warnings->len - 1),
-                                                  (const char *) g_ptr_array_index (warnings, 0), warnings->len - 1);
-
-      suanli_profile_toast (GTK_WIDGET (self), warnings->len == 1 ? g_ptr_array_index (warnings, 0) : message);
-    }
+  /* A file read only partly (else an importer's first warning) is said at once; all of them, slices
+   * that overlap too, are behind the button beside the title. */
+  if (suanli_trace_get_headline_warning (trace) != NULL)
+    suanli_profile_toast (GTK_WIDGET (self), suanli_trace_get_headline_warning (trace));
   /* The loader worked the figures out as it read: shown with the trace, not a frame later. */
   g_clear_pointer (&self->figures, suanli_trace_figures_free);
   self->figures = suanli_trace_loader_steal_figures (loader);
@@ -795,6 +822,14 @@ open_action (GtkWidget  *widget,
       gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->open_dialog), traces);
       gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->open_dialog), everything);
     }
+  {
+    /* In a folder, not on Recent (where a path typed after Ctrl+L opens nothing): the last
+     * trace's, or the home folder. */
+    g_autoptr(GFile) folder = self->loading_files != NULL && self->loading_files->len > 0
+                                ? g_file_get_parent (g_ptr_array_index (self->loading_files, 0)) : NULL;
+
+    suanli_profile_set_dialog_folder (self->open_dialog, folder);
+  }
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->open_dialog));
 }
 
@@ -896,6 +931,8 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, progress);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, title_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, warnings_button);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, warnings_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, summary_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, timeline);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, details_label);

@@ -1840,14 +1840,14 @@ suanli_import_chrome (SuanliTrace       *trace,
                                                         "came before: %s"),
                                                       name, (unsigned long long) fault_offset,
                                                       (unsigned long long) fault_line, fault_message);
-          suanli_trace_add_warning (trace, warning);
+          suanli_trace_add_partial_warning (trace, warning);
         }
       else if (length >= 0)
         {
           g_autofree char *warning = g_strdup_printf (_("%s: read up to byte %llu (line %llu), where the JSON breaks: %s"),
                                                       name, (unsigned long long) fault_offset,
                                                       (unsigned long long) fault_line, fault_message);
-          suanli_trace_add_warning (trace, warning);
+          suanli_trace_add_partial_warning (trace, warning);
         }
       else
         {
@@ -1855,7 +1855,7 @@ suanli_import_chrome (SuanliTrace       *trace,
           g_autofree char *warning = g_strdup_printf (_("%s: read up to byte %llu (line %llu), where reading failed: %s"),
                                                       name, (unsigned long long) offset, (unsigned long long) line,
                                                       (*error)->message);
-          suanli_trace_add_warning (trace, warning);
+          suanli_trace_add_partial_warning (trace, warning);
           g_clear_error (error);
         }
     }
