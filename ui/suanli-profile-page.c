@@ -572,7 +572,10 @@ on_slice_selected (SuanliProfilePage *self,
   SuanliTrack *track = suanli_trace_get_track (trace, track_index);
   SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, slice_index);
   const SuanliArg *args = suanli_trace_get_args (trace, slice);
-  g_autofree char *duration = suanli_format_duration_to (slice->duration, 1);
+  /* Times with the precision the zoom shows (a pixel's worth), not to the nanosecond zoomed out;
+   * a duration to at least four digits. */
+  gint64 resolution = suanli_timeline_get_resolution (self->timeline);
+  g_autofree char *duration = suanli_format_duration_to (slice->duration, MAX (MIN (resolution, slice->duration / 1000), 1));
   g_autoptr(GString) text = g_string_new (suanli_trace_get_string (trace, slice->name));
   const char *category = suanli_trace_get_string (trace, slice->category);
   gboolean linked;
@@ -580,9 +583,8 @@ on_slice_selected (SuanliProfilePage *self,
 
   suanli_trace_get_time_range (trace, &first, &last);
   {
-    /* To the nanosecond, as the trace has them: a rounded figure hides what a zoom shows. */
-    g_autofree char *start = suanli_format_duration_to (slice->start - first, 1);
-    g_autofree char *end = suanli_format_duration_to (slice->start + slice->duration - first, 1);
+    g_autofree char *start = suanli_format_duration_to (slice->start - first, resolution);
+    g_autofree char *end = suanli_format_duration_to (slice->start + slice->duration - first, resolution);
 
     g_string_append_printf (text, " · %s", duration);
     if (*category != '\0')

@@ -806,6 +806,17 @@ suanli_timeline_get_selected (SuanliTimeline *self,
   return self->has_selection;
 }
 
+/* Returns: the time one pixel column covers in the view, in ns (at least 1): the precision a time
+ * read off the view needs. */
+gint64
+suanli_timeline_get_resolution (SuanliTimeline *self)
+{
+  double columns = MAX (gtk_widget_get_width (GTK_WIDGET (self)) - SUANLI_TIMELINE_GUTTER_WIDTH, 1);
+
+  g_return_val_if_fail (SUANLI_IS_TIMELINE (self), 1);
+  return MAX ((gint64) ((double) (self->view.to - self->view.from) / columns), 1);
+}
+
 void
 suanli_timeline_select (SuanliTimeline *self,
                         guint           track,
