@@ -205,6 +205,28 @@ test_tables (Fixture       *fixture,
     /* Both GEMMs, 200 of the GPU flame's 420 ms. */
     g_assert_cmpfloat_with_epsilon (suanli_flame_graph_search (graph, "ampere_sgemm_128x64_tn"), 200.0 / 420.0001, 1e-6);
   }
+
+  /* Double-clicked, the row shows its slices on the timeline: the whole trace in view, a GEMM
+   * selected. */
+  suanli_profile_page_show_view (fixture->page, "tables");
+  suanli_timeline_set_window (fixture->timeline, 0, 1000);
+  {
+    GtkWidget *column_view = suanli_test_find_widget (GTK_WIDGET (kernels), GTK_TYPE_COLUMN_VIEW);
+    GtkSingleSelection *selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (GTK_COLUMN_VIEW (column_view)));
+    SuanliTrace *trace = suanli_workspace_get_trace (fixture->workspace);
+    gint64 first, last;
+    guint track;
+    guint32 slice;
+
+    g_signal_emit_by_name (column_view, "activate", gtk_single_selection_get_selected (selection));
+    g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (fixture->timeline)))),
+                     ==, "timeline");
+    suanli_trace_get_time_range (trace, &first, &last);
+    g_assert_cmpint (suanli_test_profile_span (fixture), >=, last - first);
+    g_assert_true (suanli_timeline_get_selected (fixture->timeline, &track, &slice));
+    g_assert_cmpstr (suanli_trace_get_string (trace, g_array_index (suanli_trace_get_track (trace, track)->slices, SuanliSlice,
+                                                                     slice).name), ==, "ampere_sgemm_128x64_tn");
+  }
 }
 
 static void

@@ -514,6 +514,19 @@ on_row_selected (SuanliProfilePage *self,
   suanli_flame_view_search (self->flame_view, name);
 }
 
+/* A kernel or operator double-clicked in a table: its slices on the timeline, the whole trace in
+ * view so that every one shows (what does not match steps back), the next one selected and its
+ * row scrolled to. */
+static void
+on_row_activated (SuanliProfilePage *self,
+                  const char        *name)
+{
+  on_row_selected (self, name);
+  gtk_stack_set_visible_child_name (self->views, "timeline");
+  gtk_widget_activate_action (GTK_WIDGET (self->timeline), "timeline.reset", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (self->timeline), "timeline.next-match", NULL);
+}
+
 /* The range's tables are shown: the details say what it holds. */
 static void
 on_range_shown (SuanliProfilePage *self,
@@ -946,6 +959,7 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, flame_view);
   gtk_widget_class_bind_template_callback (widget_class, on_range_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_row_selected);
+  gtk_widget_class_bind_template_callback (widget_class, on_row_activated);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, timeline_search);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, search_count_label);
   gtk_widget_class_bind_template_callback (widget_class, on_timeline_search_changed);
