@@ -129,60 +129,6 @@ compare_tracks (gconstpointer a,
   return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
-static char *
-process_label (SuanliTimelinePainter *self,
-               guint                  group_index,
-               gint64                 pid,
-               gboolean               gpu)
-{
-  SuanliGroup *group = suanli_trace_get_group (self->trace, group_index);
-  const char *name = NULL;
-  g_autofree char *rank = NULL, *shown_name = NULL;
-
-  if (pid == G_MININT64)
-    return g_strdup (_("Global markers"));   /* the importer's row for instants of scope "g" */
-  for (guint p = 0; p < suanli_trace_get_n_processes (self->trace); p++)
-    {
-      SuanliProcess *process = suanli_trace_get_process (self->trace, p);
-
-      if (process->group == group_index && process->pid == pid && process->name != 0)
-        name = suanli_trace_get_string (self->trace, process->name);
-    }
-  shown_name = suanli_trace_name_for_display (name);
-  if (group != NULL && group->rank >= 0 && suanli_trace_get_n_groups (self->trace) > 1)
-    rank = g_strdup_printf (_("rank %d"), group->rank);
-  {
-    /* Kineto's GPUs are processes whose pid is the device index; pids given as words ("Spans")
-     * have a made-up negative number, not shown. */
-    g_autofree char *what = gpu ? g_strdup_printf (_("GPU %lld"), (long long) pid)
-                            : name == NULL ? g_strdup_printf (_("process %lld"), (long long) pid)
-                            : pid < 0 ? suanli_trace_name_for_display (name)
-                            : g_strdup_printf ("%s (%lld)", shown_name, (long long) pid);
-
-    if (gpu && name != NULL)
-      {
-        char *with_name = g_strdup_printf ("%s · %s", what, shown_name);
-
-        g_free (what);
-        what = with_name;
-      }
-    return rank != NULL ? g_strdup_printf ("%s · %s", rank, what) : g_steal_pointer (&what);
-  }
-}
-
-static char *
-track_label (SuanliTimelinePainter *self,
-             SuanliTrack           *track)
-{
-  if (track->name != 0)
-    return suanli_trace_name_for_display (suanli_trace_get_string (self->trace, track->name));
-  if (track->pid == G_MININT64)
-    return g_strdup (_("markers"));
-  if (track->kind == SUANLI_TRACK_GPU_STREAM)
-    return g_strdup_printf (_("stream %lld"), (long long) track->tid);
-  return g_strdup_printf (_("thread %lld"), (long long) track->tid);
-}
-
 static double
 track_height (SuanliTrack *track)
 {
@@ -230,7 +176,7 @@ layout_rows (SuanliTimelinePainter *self)
     {
       guint t = g_array_index (self->pinned, guint, i);
       SuanliTrack *track = suanli_trace_get_track (self->trace, t);
-      g_autofree char *label = track_label (self, track);
+      g_autofree char *label = suanli_trace_track_label (self->trace, track);
       Row row = { ROW_TRACK, track->group, track->pid, t, self->pinned_height, track_height (track),
                   g_strdup_printf (_("%s (pinned)"), label), TRUE };
 
@@ -247,7 +193,7 @@ layout_rows (SuanliTimelinePainter *self)
       if (!have_header || track->group != last_group || track->pid != last_pid)
         {
           Row header = { ROW_HEADER, track->group, track->pid, 0, y, HEADER_HEIGHT,
-                         process_label (self, track->group, track->pid, is_gpu_process (gpus, track)), FALSE };
+                         suanli_trace_process_label (self->trace, track->group, track->pid, is_gpu_process (gpus, track)), FALSE };
 
           g_array_append_val (self->rows, header);
           y += HEADER_HEIGHT;
@@ -259,7 +205,7 @@ layout_rows (SuanliTimelinePainter *self)
         continue;
       row.y = y;
       row.height = track_height (track);
-      row.label = track_label (self, track);
+      row.label = suanli_trace_track_label (self->trace, track);
       g_array_append_val (self->rows, row);
       y += row.height;
     }
