@@ -441,20 +441,6 @@ test_bar_parts_explained (Fixture       *fixture,
     }
 }
 
-typedef struct
-{
-  GtkWidget  *root;
-  const char *text;
-} LabelGone;
-
-static gboolean
-label_gone (gpointer data)
-{
-  LabelGone *gone = data;
-
-  return suanli_test_find_label (gone->root, gone->text) == NULL;
-}
-
 /* The journey a user brings: Llama 2 70B fine-tuned with LoRA on 8 × H100 does not fit; the first
  * suggestion, clicked, makes it fit and says so; the toast's Undo takes it back. */
 static void
@@ -464,7 +450,6 @@ test_lora_70b_journey (Fixture       *fixture,
   GPtrArray *advice;
   SuanliAdvice *first;
   GtkWidget *title, *row, *apply, *undo;
-  LabelGone gone = { NULL, NULL };
   g_autofree char *applied = NULL;
 
   select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
@@ -506,8 +491,7 @@ test_lora_70b_journey (Fixture       *fixture,
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.apply-advice", "u", 0));
   suanli_test_await_label (GTK_WIDGET (fixture->window), applied);
   suanli_window_show_page (fixture->window, SUANLI_PAGE_PROFILER);
-  gone.root = GTK_WIDGET (fixture->window), gone.text = applied;
-  g_assert_true (suanli_test_wait_until (label_gone, &gone, suanli_test_patience_ms ()));
+  suanli_test_await_no_label (GTK_WIDGET (fixture->window), applied);
   suanli_window_show_page (fixture->window, SUANLI_PAGE_PLANNER);
   suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
   g_assert_null (suanli_test_find_label (GTK_WIDGET (fixture->window), applied));
@@ -518,7 +502,7 @@ test_lora_70b_journey (Fixture       *fixture,
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.apply-advice", "u", 0));
   suanli_test_await_label (GTK_WIDGET (fixture->window), applied);
   select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 7B");
-  g_assert_true (suanli_test_wait_until (label_gone, &gone, suanli_test_patience_ms ()));
+  suanli_test_await_no_label (GTK_WIDGET (fixture->window), applied);
 }
 
 /* A plan is named after its model and hardware until the user names it; the name is one step of

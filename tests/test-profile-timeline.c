@@ -81,11 +81,13 @@ static void
 test_select (Fixture       *fixture,
              gconstpointer  data)
 {
-  /* The second step's GEMM (440–540 ms): its details name it and what launched it. */
+  /* The second step's GEMM (440–540 ms): its details name it and what launched it, with the CPU
+   * stack the launch was made from. */
   int timeline_height = gtk_widget_get_height (GTK_WIDGET (fixture->timeline));
   double y = suanli_test_profile_find_row (fixture, suanli_test_profile_x_of (fixture, 490000), "ampere_sgemm_128x64_tn");
   const char *details = suanli_profile_page_get_details (fixture->page);
-  g_autofree char *launched = g_strdup_printf (_("launched by %s"), "cudaLaunchKernel");
+  g_autofree char *launched = g_strdup_printf (_("launched by %s"),
+                                               "ProfilerStep#2 › aten::linear › aten::addmm › cudaLaunchKernel");
   gint64 from, to;
 
   g_assert_cmpfloat (y, >, 0);

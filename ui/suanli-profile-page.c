@@ -33,6 +33,7 @@
 #include "suanli-timeline.h"
 #include "suanli-trace-figures.h"
 #include "suanli-trace-loader.h"
+#include "suanli-track-index.h"
 #include "suanli-units.h"
 #include "suanli-whatif-view.h"
 
@@ -432,6 +433,29 @@ show_trace (SuanliProfilePage *self)
 }
 
 /* The other end of the flows that touch the slice: what launched it, or what it launched. */
+/* The CPU stack a launch was made from, outermost first: "ProfilerStep#2 › aten::linear ›
+ * aten::addmm › cudaLaunchKernel", each the slice around the launch one depth up. */
+static char *
+launching_stack (SuanliTrace *trace,
+                 guint        track,
+                 guint32      slice_index)
+{
+  SuanliSlice *launch = &g_array_index (suanli_trace_get_track (trace, track)->slices, SuanliSlice, slice_index);
+  SuanliTrackIndex *index = suanli_trace_get_track_index (trace, track);
+  g_autoptr(GString) stack = g_string_new (NULL);
+
+  for (guint depth = 0; depth < launch->depth; depth++)
+    {
+      guint32 around;
+
+      if (suanli_track_index_find (index, depth, launch->start, 0, &around))
+        g_string_append_printf (stack, "%s › ", suanli_trace_get_string (trace, g_array_index (suanli_trace_get_track (trace, track)->slices,
+                                                                                                SuanliSlice, around).name));
+    }
+  g_string_append (stack, suanli_trace_get_string (trace, launch->name));
+  return g_string_free (g_steal_pointer (&stack), FALSE);
+}
+
 static gboolean
 append_flows (GString     *text,
               SuanliTrace *trace,
@@ -449,11 +473,10 @@ append_flows (GString     *text,
 
       if (flow->to_track == track && flow->to_slice == slice)
         {
-          SuanliSlice *from = &g_array_index (suanli_trace_get_track (trace, flow->from_track)->slices, SuanliSlice,
-                                              flow->from_slice);
+          g_autofree char *stack = launching_stack (trace, flow->from_track, flow->from_slice);
 
           g_string_append (text, " · ");
-          g_string_append_printf (text, _("launched by %s"), suanli_trace_get_string (trace, from->name));
+          g_string_append_printf (text, _("launched by %s"), stack);
           linked = TRUE;
         }
       else if (flow->from_track == track && flow->from_slice == slice)
