@@ -802,9 +802,6 @@ suanli_cli_trace (int    argc,
     return suanli_cli_trace_diff (argc - 1, argv + 1);
   if (argc >= 2 && g_str_equal (argv[1], "whatif"))
     return suanli_cli_trace_whatif (argc - 1, argv + 1);
-  g_printerr (_("Usage: suanli-cli trace summary FILE… [--json] | convert IN… OUT.json[.gz]|OUT.folded [--gpu] [--keep-step-numbers] | "
-                "diff A B [--json] [--folded OUT] [--keep-step-numbers] | diff FILE… --rank R --against-rank R [--gpu] [--folded OUT] | "
-                "whatif TRACE --accelerator ID [--from ID] [--gpus N] [--overlap-comm] [--no-host-gaps] [--faster NAME=N] "
-                "[--precision FORMAT] [--json]\n"));
+  g_printerr ("%s suanli-cli trace %s\n", _("Usage:"), _(SUANLI_CLI_TRACE_ARGUMENTS));
   return SUANLI_EXIT_USAGE_OR_IO;
 }

@@ -39,8 +39,9 @@ static const Command commands[] = {
   { "plan", N_("FILE [--json] [--explain FIGURE] [--search [--budget AMOUNT] [--deadline-days DAYS] [--max-gpus N] "
                "[--cloud-only]] | new --preset MODEL --accelerator ID --gpus N [-o FILE]"),
     N_("Estimate memory, time, cost and energy of a plan; start a plan file"), suanli_cli_plan },
-  { "trace", N_("summary FILE… [--json] | convert IN… OUT.json[.gz]|OUT.folded [--gpu] | diff A B [--json] | diff FILE… --rank R --against-rank B"),
-    N_("Summarize PyTorch, Kineto and Chrome traces, or folded stacks (GPU time, top kernels, steps, collectives); convert them; compare two"),
+  { "trace", SUANLI_CLI_TRACE_ARGUMENTS,
+    N_("Summarize PyTorch, Kineto and Chrome traces, or folded stacks (GPU time, top kernels, steps, collectives); convert them; "
+       "compare two; project a step onto other hardware (whatif)"),
     suanli_cli_trace },
   { "run", N_("-- COMMAND [ARGUMENTS…]"), N_("Start a command profilable: a capture can attach to it later"),
     suanli_cli_run },

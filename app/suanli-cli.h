@@ -20,6 +20,13 @@ enum {
 
 int suanli_cli_catalog (int argc, char **argv);
 int suanli_cli_plan    (int argc, char **argv);
+/* `suanli-cli trace`'s arguments, for `help trace` and for a trace command it does not know. */
+#define SUANLI_CLI_TRACE_ARGUMENTS \
+  N_("summary FILE… [--json] | convert IN… OUT.json[.gz]|OUT.folded [--gpu] [--keep-step-numbers] | " \
+     "diff A B [--json] [--folded OUT] [--keep-step-numbers] | diff FILE… --rank R --against-rank R [--gpu] [--folded OUT] | " \
+     "whatif TRACE --accelerator ID [--from ID] [--gpus N] [--overlap-comm] [--no-host-gaps] [--faster NAME=N] " \
+     "[--precision FORMAT] [--json]")
+
 int suanli_cli_trace   (int argc, char **argv);
 int suanli_cli_trace_diff (int argc, char **argv);
 int suanli_cli_trace_whatif (int argc, char **argv);

@@ -48,6 +48,8 @@ test_usage_errors (void)
   g_auto(Run) nothing = { 0 };
   g_auto(Run) unknown = { 0 };
   g_auto(Run) no_files = { 0 };
+  g_auto(Run) trace_alone = { 0 };
+  g_auto(Run) trace_help = { 0 };
 
   /* Usage errors exit 1, say why on stderr and print nothing on stdout. */
   run_cli (&nothing, "", (const char *[]) { NULL });
@@ -62,6 +64,15 @@ test_usage_errors (void)
 
   run_cli (&no_files, "", (const char *[]) { "identify", NULL });
   g_assert_cmpint (no_files.status, ==, 1);
+
+  /* `trace` alone and `help trace` give the same arguments, whatif among them. */
+  run_cli (&trace_alone, "", (const char *[]) { "trace", NULL });
+  g_assert_cmpint (trace_alone.status, ==, 1);
+  run_cli (&trace_help, "", (const char *[]) { "help", "trace", NULL });
+  g_assert_cmpint (trace_help.status, ==, 0);
+  g_assert_nonnull (strstr (trace_alone.err, "whatif TRACE --accelerator ID"));
+  g_assert_nonnull (strstr (trace_help.out, "whatif TRACE --accelerator ID"));
+  g_assert_nonnull (strstr (trace_help.out, strchr (trace_alone.err, ' ') + 1));
 }
 
 static void

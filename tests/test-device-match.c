@@ -52,6 +52,12 @@ test_names (void)
   /* The V100 of most public traces. */
   v100 = match_id (catalog, "Tesla V100-SXM2-32GB", 34089730048);
   g_assert_cmpstr (v100, ==, "nvidia-v100-sxm2");
+  /* The 16 GB V100 of the first DGX-1s and of many public traces is its own part, with or without
+   * its memory in the trace; a 16 GB PCIe V100 is neither. */
+  g_assert_cmpstr (match_id (catalog, "Tesla V100-SXM2-16GB", 16945512448), ==, "nvidia-v100-sxm2-16gb");
+  g_assert_cmpstr (match_id (catalog, "Tesla V100-SXM2-16GB", 0), ==, "nvidia-v100-sxm2-16gb");
+  g_assert_cmpstr (match_id (catalog, "Tesla V100-SXM2-32GB", 0), ==, "nvidia-v100-sxm2");
+  g_assert_null (match_id (catalog, "Tesla V100-PCIE-16GB", 16945512448));
 }
 
 int

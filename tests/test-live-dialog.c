@@ -82,6 +82,28 @@ message_dialog_shown (gpointer data)
   return find_message_dialog () != NULL;
 }
 
+/* With no job anywhere, the window says how to start one, its text whole (not cut to half a
+ * line), under the profiler's icon. */
+static void
+check_empty_state (SuanliLiveDialog *dialog)
+{
+  GtkWidget *empty = suanli_test_find_named (GTK_WIDGET (dialog), "no-jobs");
+  GtkWidget *description = suanli_test_find_named (GTK_WIDGET (dialog), "no-jobs-description");
+  GtkWidget *icon;
+  int natural = 0;
+
+  g_assert_nonnull (empty);
+  g_assert_true (gtk_widget_get_mapped (empty));
+  g_assert_nonnull (description);
+  gtk_widget_measure (description, GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (description), NULL, &natural, NULL, NULL);
+  g_test_message ("description %d px tall, needs %d", gtk_widget_get_height (description), natural);
+  g_assert_cmpint (gtk_widget_get_height (description), >=, natural);
+  g_assert_true (gtk_widget_is_ancestor (description, empty));
+  icon = suanli_test_find_widget (empty, GTK_TYPE_IMAGE);
+  g_assert_nonnull (icon);
+  g_assert_cmpstr (gtk_image_get_icon_name (GTK_IMAGE (icon)), ==, "suanli-profiler-symbolic");
+}
+
 /* Without a CUDA driver the window says local jobs cannot be captured; with one it does not. */
 static void
 test_no_cuda_driver (void)
@@ -105,6 +127,7 @@ test_no_cuda_driver (void)
           g_assert_nonnull (warning);
           g_assert_true (gtk_widget_get_mapped (warning));
           g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (warning)), drivers[0]));
+          check_empty_state (dialog);
         }
       else
         g_assert_null (warning);

@@ -523,6 +523,23 @@ test_lora_70b_journey (Fixture       *fixture,
   suanli_test_click (undo, gtk_widget_get_width (undo) / 2.0, gtk_widget_get_height (undo) / 2.0);
   suanli_test_wait_until (plan_does_not_fit, fixture->page, suanli_test_patience_ms ());
   g_assert_false (suanli_plan_page_get_estimate (fixture->page)->fits);
+
+  /* Applied again, then off to the profiler: the toast stays with the planner. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.apply-advice", "u", 0));
+  suanli_test_await_label (GTK_WIDGET (fixture->window), applied);
+  suanli_window_show_page (fixture->window, SUANLI_PAGE_PROFILER);
+  suanli_test_await_no_label (GTK_WIDGET (fixture->window), applied);
+  suanli_window_show_page (fixture->window, SUANLI_PAGE_PLANNER);
+  suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
+  g_assert_null (suanli_test_find_label (GTK_WIDGET (fixture->window), applied));
+
+  /* And once the plan changes again, its Undo would take back another change: it goes too. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.undo", NULL));
+  suanli_test_wait_until (plan_does_not_fit, fixture->page, suanli_test_patience_ms ());
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.apply-advice", "u", 0));
+  suanli_test_await_label (GTK_WIDGET (fixture->window), applied);
+  select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 7B");
+  suanli_test_await_no_label (GTK_WIDGET (fixture->window), applied);
 }
 
 /* A plan is named after its model and hardware until the user names it; the name is one step of

@@ -22,10 +22,12 @@
 #include "suanli-inject.h"
 #include "suanli-live-dialog.h"
 #include "suanli-plan-page.h"
+#include "suanli-profile-common.h"
 #include "suanli-profile-page.h"
 #include "suanli-stats-table.h"
 #include "suanli-tables-view.h"
 #include "suanli-test-capture.h"
+#include "suanli-test-fixtures.h"
 #include "suanli-test-generator.h"
 #include "suanli-test-profile-page.h"
 #include "suanli-test-support.h"
@@ -632,11 +634,104 @@ test_capture_warnings (Fixture       *fixture,
   g_assert_true (g_str_has_suffix (g_ptr_array_index (warnings, 0), warning));
   g_assert_true (g_str_has_suffix (g_ptr_array_index (warnings, 1),
                                    _("Captured from START (attached to a running job: earlier work is not in it)")));
-  toast = g_strdup_printf (ngettext ("%s (and %u more warning)", "%s (and %u more warnings)", 1),
-                           (const char *) g_ptr_array_index (warnings, 0), 1);
+  toast = g_strdup (g_ptr_array_index (warnings, 0));
   suanli_test_await_label (GTK_WIDGET (fixture->window), toast);
   g_assert_cmpuint (suanli_timeline_search (fixture->timeline, "suanli_long_kernel(long long, int*)"), ==, 1);
   g_assert_cmpuint (suanli_timeline_search (fixture->timeline, "_Z18"), ==, 0);
+  g_unlink (path);
+}
+
+/* A label saying @text outside any popover: on the page or in a toast. */
+static gboolean
+says_outside_popover (GtkWidget     *widget,
+                      gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL &&
+         gtk_widget_get_ancestor (widget, GTK_TYPE_POPOVER) == NULL;
+}
+
+/* The page's title: the label reading @text, not an item of the recent traces' menu. */
+static gboolean
+is_title (GtkWidget     *widget,
+          gconstpointer  text)
+{
+  return reads_exactly (widget, text) && gtk_widget_get_ancestor (widget, GTK_TYPE_POPOVER) == NULL;
+}
+
+static GtkWidget *
+warnings_button (Fixture *fixture)
+{
+  g_autofree char *title = suanli_profile_files_text (suanli_workspace_get_trace (fixture->workspace));
+  GtkWidget *label = suanli_test_find_matching (GTK_WIDGET (fixture->page), is_title, title);
+  GtkWidget *row = label != NULL ? gtk_widget_get_parent (label) : NULL;
+
+  g_assert_nonnull (row);
+  for (GtkWidget *child = gtk_widget_get_first_child (row); child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_MENU_BUTTON (child))
+      return child;
+  g_assert_not_reached ();
+}
+
+/* The real trace whose seven slices overlap a sibling partly: that is kept among the warnings
+ * (behind the button beside the title), and no toast greets the user with it. A gzip cut in its
+ * middle loads partly, and stays marked so under the title, not only in the toast. */
+static void
+test_warnings_kept (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autofree char *overlapping = suanli_test_fixture_path ("critical_path__simple_add__trace.json.gz");
+  g_autofree char *whole = suanli_test_fixture_path ("timeline_analysis__sampled_rank-0.json.gz");
+  g_autofree char *cut = g_build_filename (fixture->directory, "cut.json.gz", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (overlapping);
+  g_autoptr(GFile) cut_file = g_file_new_for_path (cut);
+  g_autofree char *bytes = NULL;
+  gsize length = 0;
+  const char *partly = strstr (_("%s · read partly"), "%s") + 2;
+  g_autofree char *overlaps = g_strdup_printf (ngettext ("%u slice overlaps a sibling partly and was kept at its depth",
+                                                         "%u slices overlap a sibling partly and were kept at their depth", 7), 7);
+  GtkWidget *button;
+  const char *partial;
+
+  suanli_profile_page_open_files (fixture->page, &file, 1);
+  suanli_test_await (suanli_test_profile_loaded, fixture);
+  suanli_test_settle (GTK_WIDGET (fixture->window));
+  button = warnings_button (fixture);
+  g_assert_true (gtk_widget_get_visible (button));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (suanli_test_find_widget (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button))),
+                                                                                        GTK_TYPE_LABEL))),
+                            overlaps));
+  g_assert_null (suanli_test_find_matching (GTK_WIDGET (fixture->window), says_outside_popover, overlaps));
+  g_assert_null (suanli_test_find_matching (GTK_WIDGET (fixture->page), says_outside_popover, partly));
+
+  g_assert_true (g_file_get_contents (whole, &bytes, &length, NULL));
+  g_assert_true (g_file_set_contents (cut, bytes, (gssize) (length / 2), NULL));
+  suanli_profile_page_open_files (fixture->page, &cut_file, 1);
+  suanli_test_await (suanli_test_profile_loaded, fixture);
+  partial = suanli_trace_get_partial (suanli_workspace_get_trace (fixture->workspace));
+  g_assert_nonnull (partial);
+  suanli_test_await_label (GTK_WIDGET (fixture->window), partial);
+  g_assert_nonnull (suanli_test_find_matching (GTK_WIDGET (fixture->page), says_outside_popover, partly));
+  g_assert_true (gtk_widget_get_visible (warnings_button (fixture)));
+  g_unlink (cut);
+}
+
+/* A file that cannot be opened leaves Recent, where the file dialog put it when it was chosen. */
+static void
+test_failed_not_recent (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (fixture->directory, "broken.json", NULL);
+  g_autofree char *uri = g_filename_to_uri (path, NULL, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  GtkRecentManager *recent = gtk_recent_manager_get_default ();
+  GtkRecentData item = { NULL, NULL, (char *) "application/json", (char *) "suanli", (char *) "suanli %u", NULL, FALSE };
+
+  g_assert_true (g_file_set_contents (path, "{\"traceEvents\": [", -1, NULL));
+  g_assert_true (gtk_recent_manager_add_full (recent, uri, &item));
+  g_assert_true (gtk_recent_manager_has_item (recent, uri));
+  suanli_profile_page_open_files (fixture->page, &file, 1);
+  suanli_test_await (suanli_test_profile_loaded, fixture);
+  g_assert_false (gtk_recent_manager_has_item (recent, uri));
   g_unlink (path);
 }
 
@@ -703,6 +798,8 @@ main (int   argc,
   g_test_add ("/profile-page/export", Fixture, NULL, suanli_test_profile_set_up, test_export, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/other-job", Fixture, NULL, suanli_test_profile_set_up, test_other_job, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/capture-warnings", Fixture, NULL, suanli_test_profile_set_up, test_capture_warnings, suanli_test_profile_tear_down);
+  g_test_add ("/profile-page/warnings-kept", Fixture, NULL, suanli_test_profile_set_up, test_warnings_kept, suanli_test_profile_tear_down);
+  g_test_add ("/profile-page/failed-not-recent", Fixture, NULL, suanli_test_profile_set_up, test_failed_not_recent, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/ranks", Fixture, NULL, suanli_test_profile_set_up, test_ranks, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/live", Fixture, NULL, suanli_test_profile_set_up, test_live, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/screenshots", Fixture, NULL, suanli_test_profile_set_up, test_screenshots, suanli_test_profile_tear_down);

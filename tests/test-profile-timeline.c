@@ -81,26 +81,34 @@ static void
 test_select (Fixture       *fixture,
              gconstpointer  data)
 {
-  /* The second step's GEMM (440–540 ms): its details name it and what launched it. */
+  /* The second step's GEMM (440–540 ms): its details name it and what launched it, with the CPU
+   * stack the launch was made from. */
   int timeline_height = gtk_widget_get_height (GTK_WIDGET (fixture->timeline));
   double y = suanli_test_profile_find_row (fixture, suanli_test_profile_x_of (fixture, 490000), "ampere_sgemm_128x64_tn");
   const char *details = suanli_profile_page_get_details (fixture->page);
-  g_autofree char *launched = g_strdup_printf (_("launched by %s"), "cudaLaunchKernel");
+  g_autofree char *launched = g_strdup_printf (_("launched by %s"),
+                                               "ProfilerStep#2 › aten::linear › aten::addmm › cudaLaunchKernel");
   gint64 from, to;
 
   g_assert_cmpfloat (y, >, 0);
   g_test_message ("details: %s", details);
   {
-    /* To the nanosecond: 100.000000 ms, from 440.000000 ms to 540.000000 ms. */
-    g_autofree char *duration = suanli_format_duration_to (100000000, 1);
+    /* With the precision the whole trace's zoom needs (a pixel is hundreds of µs): 100.0 ms, from
+     * 440.0 ms to 540.0 ms, not nine decimals. */
+    gint64 resolution = suanli_timeline_get_resolution (fixture->timeline);
+    g_autofree char *duration = suanli_format_duration_to (100000000, MIN (resolution, 100000));
     g_autofree char *prefix = g_strdup_printf ("ampere_sgemm_128x64_tn · %s", duration);
-    g_autofree char *start = suanli_format_duration_to (440000000, 1);
-    g_autofree char *end = suanli_format_duration_to (540000000, 1);
+    g_autofree char *start = suanli_format_duration_to (440000000, resolution);
+    g_autofree char *end = suanli_format_duration_to (540000000, resolution);
     g_autofree char *span_text = g_strdup_printf (_("from %s to %s"), start, end);
 
+    g_test_message ("resolution %" G_GINT64_FORMAT " ns", resolution);
+    g_assert_cmpint (resolution, >, 100000);
     g_assert_true (g_str_has_prefix (details, prefix));
     g_assert_nonnull (strstr (details, span_text));
-    g_assert_nonnull (strstr (duration, "100.000000"));
+    g_assert_nonnull (strstr (duration, "100.0"));
+    g_assert_null (strstr (details, "100.000000"));
+    g_assert_null (strstr (details, "440.000000"));
   }
   /* The details panel never covers the selection: once it shows the details, the kernel is still
    * in view where it was clicked. */
@@ -317,6 +325,50 @@ test_search (Fixture       *fixture,
   }
 }
 
+/* Whether the selected slice is drawn somewhere down the column at @x. */
+static gboolean
+selection_on_screen (Fixture *fixture,
+                     double   x)
+{
+  guint track, found_track;
+  guint32 slice, found_slice;
+
+  g_assert_true (suanli_timeline_get_selected (fixture->timeline, &track, &slice));
+  for (double y = SUANLI_TIMELINE_RULER_HEIGHT; y < gtk_widget_get_height (GTK_WIDGET (fixture->timeline)); y += 3)
+    if (suanli_timeline_slice_at (fixture->timeline, x, y, &found_track, &found_slice) && found_track == track &&
+        found_slice == slice)
+      return TRUE;
+  return FALSE;
+}
+
+/* Enter on a match on a thread far below the rows in view scrolls down to it. */
+static void
+test_search_scrolls (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (fixture->directory, "threads.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GString) json = g_string_new ("[");
+  GtkWidget *entry = suanli_test_find_search_entry (GTK_WIDGET (fixture->page), _("Search slices (Ctrl+F)"));
+  double x = gtk_widget_get_width (GTK_WIDGET (fixture->timeline)) * 0.75;
+
+  for (int tid = 1; tid <= 80; tid++)
+    g_string_append_printf (json, "%s{\"ph\":\"X\",\"name\":\"%s\",\"pid\":1,\"tid\":%d,\"ts\":0,\"dur\":1000}",
+                            tid > 1 ? "," : "", tid == 80 ? "needle" : "hay", tid);
+  g_string_append (json, "]");
+  g_assert_true (g_file_set_contents (path, json->str, -1, NULL));
+  suanli_profile_page_open_files (fixture->page, &file, 1);
+  suanli_test_await (suanli_test_profile_loaded, fixture);
+  suanli_test_wait_for_frame (GTK_WIDGET (fixture->timeline));
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), "needle");
+  g_assert_cmpuint (suanli_timeline_search (fixture->timeline, "needle"), ==, 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.next-match", NULL));
+  g_assert_cmpstr (selected_name (fixture), ==, "needle");
+  g_assert_true (selection_on_screen (fixture, x));
+  g_unlink (path);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -330,5 +382,7 @@ main (int   argc,
   g_test_add ("/profile-page/pin", Fixture, NULL, suanli_test_profile_set_up, test_pin, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/keyboard", Fixture, NULL, suanli_test_profile_set_up, test_keyboard, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/search", Fixture, NULL, suanli_test_profile_set_up, test_search, suanli_test_profile_tear_down);
+  g_test_add ("/profile-page/search-scrolls", Fixture, NULL, suanli_test_profile_set_up, test_search_scrolls,
+              suanli_test_profile_tear_down);
   return suanli_test_profile_run ();
 }

@@ -200,6 +200,28 @@ test_tables (Fixture       *fixture,
     /* Both GEMMs, 200 of the GPU flame's 420 ms. */
     g_assert_cmpfloat_with_epsilon (suanli_flame_graph_search (graph, "ampere_sgemm_128x64_tn"), 200.0 / 420.0001, 1e-6);
   }
+
+  /* Double-clicked, the row shows its slices on the timeline: the whole trace in view, a GEMM
+   * selected. */
+  suanli_profile_page_show_view (fixture->page, "tables");
+  suanli_timeline_set_window (fixture->timeline, 0, 1000);
+  {
+    GtkWidget *column_view = suanli_test_find_widget (GTK_WIDGET (kernels), GTK_TYPE_COLUMN_VIEW);
+    GtkSingleSelection *selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (GTK_COLUMN_VIEW (column_view)));
+    SuanliTrace *trace = suanli_workspace_get_trace (fixture->workspace);
+    gint64 first, last;
+    guint track;
+    guint32 slice;
+
+    g_signal_emit_by_name (column_view, "activate", gtk_single_selection_get_selected (selection));
+    g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (fixture->timeline)))),
+                     ==, "timeline");
+    suanli_trace_get_time_range (trace, &first, &last);
+    g_assert_cmpint (suanli_test_profile_span (fixture), >=, last - first);
+    g_assert_true (suanli_timeline_get_selected (fixture->timeline, &track, &slice));
+    g_assert_cmpstr (suanli_trace_get_string (trace, g_array_index (suanli_trace_get_track (trace, track)->slices, SuanliSlice,
+                                                                     slice).name), ==, "ampere_sgemm_128x64_tn");
+  }
 }
 
 static void
@@ -392,7 +414,6 @@ test_whatif (Fixture       *fixture,
   overlapped = projected_step (view);
   g_test_message ("overlapped: %" G_GINT64_FORMAT " ns", overlapped);
   g_assert_cmpint (overlapped, <=, on_b200);
-  suanli_test_screenshot_styles (GTK_WIDGET (fixture->window), "profiler-whatif");
 
   /* The plan takes the B200s and the projected MFU. */
   g_assert_cmpfloat (suanli_whatif_get_figures (suanli_whatif_view_get_whatif (view))->projected_mfu, >, 0);
@@ -401,6 +422,103 @@ test_whatif (Fixture       *fixture,
   g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "system"), "accelerator"), ==, "nvidia-b200");
   g_assert_cmpfloat_with_epsilon (json_object_get_double_member (json_object_get_object_member (root, "assumptions"), "mfu"),
                                   suanli_whatif_get_figures (suanli_whatif_view_get_whatif (view))->projected_mfu, 1e-4);
+}
+
+/* How many of @table's rows show whole within its scrolled window. */
+static guint
+rows_in_view (GtkWidget *table)
+{
+  GtkWidget *list = suanli_test_find_widget (table, GTK_TYPE_LIST_VIEW);
+  GtkWidget *scrolled = suanli_test_find_widget (table, GTK_TYPE_SCROLLED_WINDOW);
+  guint shown = 0;
+
+  g_assert_nonnull (list);
+  g_assert_nonnull (scrolled);
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    {
+      graphene_rect_t bounds;
+
+      if (gtk_widget_get_mapped (row) && gtk_widget_compute_bounds (row, scrolled, &bounds) &&
+          bounds.size.height > 0 && bounds.origin.y >= 0 &&
+          bounds.origin.y + bounds.size.height <= gtk_widget_get_height (scrolled) + 0.5)
+        shown++;
+    }
+  return shown;
+}
+
+/* The part of @widget inside the window, in pixels of height. */
+static double
+height_in_window (GtkWidget *widget,
+                  GtkWidget *window)
+{
+  graphene_rect_t bounds;
+
+  g_assert_true (gtk_widget_compute_bounds (widget, window, &bounds));
+  return MIN (bounds.origin.y + bounds.size.height, gtk_widget_get_height (window)) - MAX (bounds.origin.y, 0);
+}
+
+static gboolean
+shows_trace (GtkWidget     *widget,
+             gconstpointer  trace)
+{
+  return SUANLI_IS_TIMELINE (widget) && suanli_timeline_get_trace (SUANLI_TIMELINE (widget)) == trace;
+}
+
+static const SuanliTestProfileSetUp default_size = { 1280, 820, FALSE };
+
+/* At the window's default size, What If shows it all: the window keeps its height, both timelines
+ * show their streams, and the scaled kernels show as rows, not only a header. */
+static void
+test_whatif_fits (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (fixture->window);
+  SuanliWhatifView *view = SUANLI_WHATIF_VIEW (suanli_profile_page_get_whatif_view (fixture->page));
+  GtkWidget *table = suanli_test_find_widget (GTK_WIDGET (view), SUANLI_TYPE_STATS_TABLE);
+  GtkWidget *timeline = NULL;
+  guint rows;
+
+  suanli_profile_page_show_view (fixture->page, "whatif");
+  projected_step (view);
+  suanli_test_settle (window);
+  timeline = suanli_test_find_matching (GTK_WIDGET (view), shows_trace,
+                                        suanli_whatif_get_projected (suanli_whatif_view_get_whatif (view)));
+  g_assert_nonnull (timeline);
+  rows = rows_in_view (table);
+  g_test_message ("window %d × %d; kernel rows shown %u; kernels table %.0f px, timelines %.0f px", gtk_widget_get_width (window),
+                  gtk_widget_get_height (window), rows, height_in_window (table, window), height_in_window (timeline, window));
+  suanli_test_screenshot_styles (window, "profiler-whatif");
+  g_assert_cmpint (gtk_widget_get_height (window), <=, default_size.height);
+  g_assert_cmpuint (rows, >=, 3);
+  /* The ruler and the two pinned streams of the projection, at least. */
+  g_assert_cmpfloat (height_in_window (timeline, window), >=, 100);
+}
+
+static const SuanliTestProfileSetUp catalog_later = { 1180, 760, TRUE };
+
+/* The trace opens before the catalog has loaded, as one given on the command line does: once the
+ * catalog is in, What If knows what the trace ran on. */
+static void
+test_catalog_later (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  SuanliWhatifView *view = SUANLI_WHATIF_VIEW (suanli_profile_page_get_whatif_view (fixture->page));
+  SuanliCatalog *catalog = suanli_workspace_get_catalog (fixture->workspace);
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *unknown = NULL, *known = NULL;
+  guint gpus = 0;
+
+  g_assert_nonnull (suanli_trace_get_accelerator (suanli_workspace_get_trace (fixture->workspace), NULL, &gpus));
+  unknown = g_strdup_printf (_("%s on %u × %s"), _("Measured"), gpus, "?");
+  known = g_strdup_printf (_("%s on %u × %s"), _("Measured"), gpus, "H100 SXM");
+  suanli_profile_page_show_view (fixture->page, "whatif");
+  projected_step (view);
+  g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (view), unknown));
+
+  suanli_catalog_load_builtin (catalog, problems);
+  suanli_test_await_label (GTK_WIDGET (view), known);
+  projected_step (view);
+  g_assert_null (suanli_test_find_label (GTK_WIDGET (view), unknown));
 }
 
 int
@@ -413,5 +531,9 @@ main (int   argc,
   g_test_add ("/profile-page/against-plan", Fixture, NULL, suanli_test_profile_set_up, test_against_plan, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/flame-diff", Fixture, NULL, suanli_test_profile_set_up, test_flame_diff, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/whatif", Fixture, NULL, suanli_test_profile_set_up, test_whatif, suanli_test_profile_tear_down);
+  g_test_add ("/profile-page/catalog-later", Fixture, &catalog_later, suanli_test_profile_set_up, test_catalog_later,
+              suanli_test_profile_tear_down);
+  g_test_add ("/profile-page/whatif-fits", Fixture, &default_size, suanli_test_profile_set_up, test_whatif_fits,
+              suanli_test_profile_tear_down);
   return suanli_test_profile_run ();
 }

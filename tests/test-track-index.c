@@ -23,6 +23,7 @@ static void
 count_visit (guint32            slice_index,
              const SuanliSlice *slice,
              gboolean           merged,
+             gint64             bucket_start,
              gpointer           data)
 {
   Visits *visits = data;

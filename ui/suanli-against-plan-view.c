@@ -196,6 +196,8 @@ suanli_against_plan_view_set_workspace (SuanliAgainstPlanView *self,
 
   self->workspace = g_object_ref (workspace);
   g_signal_connect_swapped (workspace, "plan-replaced", G_CALLBACK (watch_plan), self);
+  /* A trace opened before the catalog loaded is matched again once it has. */
+  g_signal_connect_swapped (suanli_workspace_get_catalog (workspace), "items-changed", G_CALLBACK (compare_with_plan), self);
   watch_plan (self);
 }
 
@@ -374,7 +376,10 @@ suanli_against_plan_view_dispose (GObject *object)
   SuanliAgainstPlanView *self = SUANLI_AGAINST_PLAN_VIEW (object);
 
   if (self->workspace != NULL)
-    g_signal_handlers_disconnect_by_func (self->workspace, watch_plan, self);
+    {
+      g_signal_handlers_disconnect_by_func (self->workspace, watch_plan, self);
+      g_signal_handlers_disconnect_by_func (suanli_workspace_get_catalog (self->workspace), compare_with_plan, self);
+    }
   if (self->watched_plan != NULL)
     g_signal_handlers_disconnect_by_func (self->watched_plan, compare_with_plan, self);
   g_clear_object (&self->watched_plan);

@@ -916,6 +916,37 @@ footer (SuanliLiveDialog *self)
   return footer;
 }
 
+/* What the window says with no job anywhere. Not an AdwStatusPage: that scrolls inside this
+ * window's scrolled list, which gave it the height of its title alone and cut its text. */
+static GtkWidget *
+empty_state (void)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  GtkWidget *icon = gtk_image_new_from_icon_name ("suanli-profiler-symbolic");
+  GtkWidget *title = gtk_label_new (_("No Profilable Jobs"));
+  GtkWidget *description = gtk_label_new (_("Start one with “suanli-cli run -- python train.py”, or connect to the agent "
+                                            "of a GPU node, then list the jobs again."));
+
+  gtk_widget_set_name (box, "no-jobs");
+  gtk_widget_set_name (description, "no-jobs-description");
+  gtk_widget_set_valign (box, GTK_ALIGN_CENTER);
+  gtk_widget_set_vexpand (box, TRUE);
+  gtk_widget_set_margin_top (box, 24);
+  gtk_widget_set_margin_bottom (box, 24);
+  gtk_image_set_pixel_size (GTK_IMAGE (icon), 96);
+  gtk_widget_add_css_class (icon, "dim-label");
+  gtk_widget_add_css_class (title, "title-2");
+  gtk_label_set_wrap (GTK_LABEL (title), TRUE);
+  gtk_label_set_justify (GTK_LABEL (description), GTK_JUSTIFY_CENTER);
+  gtk_label_set_wrap (GTK_LABEL (description), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (description), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (description), 60);
+  gtk_box_append (GTK_BOX (box), icon);
+  gtk_box_append (GTK_BOX (box), title);
+  gtk_box_append (GTK_BOX (box), description);
+  return box;
+}
+
 static void
 suanli_live_dialog_init (SuanliLiveDialog *self)
 {
@@ -967,12 +998,7 @@ suanli_live_dialog_init (SuanliLiveDialog *self)
   }
 
   self->groups = gtk_box_new (GTK_ORIENTATION_VERTICAL, 18);
-  self->empty = adw_status_page_new ();
-  adw_status_page_set_icon_name (ADW_STATUS_PAGE (self->empty), "media-record-symbolic");
-  adw_status_page_set_title (ADW_STATUS_PAGE (self->empty), _("No Profilable Jobs"));
-  adw_status_page_set_description (ADW_STATUS_PAGE (self->empty),
-                                   _("Start one with “suanli-cli run -- python train.py”, or connect to the agent of "
-                                     "a GPU node, then list the jobs again."));
+  self->empty = empty_state ();
   gtk_box_append (GTK_BOX (stack), self->groups);
   gtk_box_append (GTK_BOX (stack), self->empty);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), stack);

@@ -441,6 +441,16 @@ _suanli_plan_page_update_recent_menu (SuanliPlanPage *self)
 
 /* ---- advice ------------------------------------------------------------------------------- */
 
+/* The "Applied" toast goes once its Undo would take back another change than its own (the plan
+ * changed again) or once the planner is left: it is about this page. */
+void
+_suanli_plan_page_dismiss_applied (SuanliPlanPage *self)
+{
+  if (self->applied_toast != NULL)
+    adw_toast_dismiss (self->applied_toast);
+  g_clear_object (&self->applied_toast);
+}
+
 static void
 apply_advice_action (GtkWidget  *widget,
                      const char *action_name,
@@ -472,6 +482,7 @@ apply_advice_action (GtkWidget  *widget,
 
       adw_toast_set_button_label (toast, _("_Undo"));
       g_signal_connect_object (toast, "button-clicked", G_CALLBACK (undo_from_toast), self, G_CONNECT_SWAPPED);
+      g_set_object (&self->applied_toast, toast);
       adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), toast);
     }
 }
@@ -692,6 +703,7 @@ _suanli_plan_page_actions_dispose (SuanliPlanPage *self)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->report_dialog));
   g_clear_object (&self->report_dialog);
   g_clear_object (&self->export_toast);
+  g_clear_object (&self->applied_toast);
   if (self->compare_window != NULL)
     gtk_window_destroy (self->compare_window);
   if (self->search_window != NULL)

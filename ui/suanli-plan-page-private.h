@@ -50,6 +50,7 @@ struct _SuanliPlanPage
   GtkFileChooserNative *report_dialog;
   guint             exporting;      /* reports on their way */
   AdwToast         *export_toast;   /* "Writing the report…", while one is */
+  AdwToast         *applied_toast;  /* "Applied: … Undo", while its Undo still takes back that change */
   GtkWindow        *compare_window;
   GtkWindow        *search_window;
 
@@ -65,6 +66,7 @@ struct _SuanliPlanPage
 void      _suanli_plan_page_class_actions_init  (GtkWidgetClass *widget_class);
 void      _suanli_plan_page_actions_dispose     (SuanliPlanPage *self);
 void      _suanli_plan_page_update_actions      (SuanliPlanPage *self);
+void      _suanli_plan_page_dismiss_applied     (SuanliPlanPage *self);
 void      _suanli_plan_page_update_recent_menu  (SuanliPlanPage *self);
 gboolean  _suanli_plan_page_load_file           (SuanliPlanPage *self,
                                                  GFile          *file,

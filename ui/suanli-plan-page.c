@@ -127,6 +127,7 @@ on_plan_changed (SuanliPlan *plan,
     }
   g_free (self->snapshot);
   self->snapshot = suanli_plan_to_data (plan);
+  _suanli_plan_page_dismiss_applied (self);
 
   if (self->autosave_id == 0)
     self->autosave_id = g_timeout_add (AUTOSAVE_DELAY_MS, autosave, self);
@@ -295,6 +296,14 @@ suanli_plan_page_get_property (GObject    *object,
     }
 }
 
+/* Leaving the planner: its toasts about the plan stay with it. */
+static void
+suanli_plan_page_unmap (GtkWidget *widget)
+{
+  _suanli_plan_page_dismiss_applied (SUANLI_PLAN_PAGE (widget));
+  GTK_WIDGET_CLASS (suanli_plan_page_parent_class)->unmap (widget);
+}
+
 static void
 suanli_plan_page_class_init (SuanliPlanPageClass *klass)
 {
@@ -305,6 +314,7 @@ suanli_plan_page_class_init (SuanliPlanPageClass *klass)
   object_class->dispose = suanli_plan_page_dispose;
   object_class->finalize = suanli_plan_page_finalize;
   object_class->get_property = suanli_plan_page_get_property;
+  widget_class->unmap = suanli_plan_page_unmap;
 
   /* The plan's name in effect (the window's title shows it). */
   properties[PROP_PLAN_NAME] =

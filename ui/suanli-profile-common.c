@@ -46,6 +46,18 @@ suanli_profile_file_dialog_new (GtkWidget            *owner,
   return dialog;
 }
 
+/* Opens @dialog in @folder, or in the home folder when NULL: never on Recent, where GTK's dialog
+ * starts otherwise and where a path typed after Ctrl+L opens nothing. */
+void
+suanli_profile_set_dialog_folder (GtkFileChooserNative *dialog,
+                                  GFile                *folder)
+{
+  g_autoptr(GFile) home = g_file_new_for_path (g_get_home_dir ());
+
+  if (folder == NULL || !gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), folder, NULL))
+    gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), home, NULL);
+}
+
 /* Destroys *@dialog, if any, and forgets it (from a dispose). */
 void
 suanli_profile_file_dialog_destroy (GtkFileChooserNative **dialog)

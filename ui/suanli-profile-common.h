@@ -25,6 +25,8 @@ GtkFileChooserNative *suanli_profile_file_dialog_new      (GtkWidget            
                                                            gboolean               several,
                                                            GCallback              respond,
                                                            gpointer               data);
+void                  suanli_profile_set_dialog_folder (GtkFileChooserNative  *dialog,
+                                                        GFile                 *folder);
 void                  suanli_profile_file_dialog_destroy  (GtkFileChooserNative **dialog);
 void                  suanli_profile_use_chosen_file      (GtkNativeDialog       *dialog,
                                                            int                    response,

@@ -31,9 +31,16 @@ struct _SuanliProfilePage
   GtkProgressBar       *progress;
   GtkLabel             *title_label;
   GtkLabel             *subtitle_label;
+  GtkWidget            *warnings_button;
+  GtkLabel             *warnings_label;
   GtkLabel             *summary_label;
   SuanliTimeline       *timeline;
   GtkLabel             *details_label;
+  GtkWidget            *details_box;
+  GtkWidget            *details_separator;
+  GtkToggleButton      *summary_toggle;
+  GtkRevealer          *summary_revealer;
+  gboolean              summary_folded;  /* What If folded the summary away, to show it again after */
   GtkStack             *views;
   SuanliFlameView      *flame_view;
   SuanliTablesView     *tables_view;

@@ -33,6 +33,7 @@
 #include "suanli-timeline.h"
 #include "suanli-trace-figures.h"
 #include "suanli-trace-loader.h"
+#include "suanli-track-index.h"
 #include "suanli-units.h"
 #include "suanli-whatif-view.h"
 
@@ -88,6 +89,14 @@ subtitle_text (SuanliTrace *trace)
 
   suanli_trace_get_time_range (trace, &first, &last);
   span = suanli_format_duration_ns (last - first);
+  if (suanli_trace_get_partial (trace) != NULL)
+    {
+      /* Marked for as long as it is shown, not only in the toast when it opened. */
+      char *partly = g_strdup_printf (_("%s · read partly"), span);
+
+      g_free (span);
+      span = partly;
+    }
   if (n_groups > 1)
     return g_strdup_printf (ngettext ("%s · %u rank · %llu slice", "%s · %u ranks · %llu slices", (gulong) slices), span,
                             n_groups, (unsigned long long) slices);
@@ -217,11 +226,40 @@ flame_follows_range (SuanliProfilePage *self)
   suanli_flame_view_set_range (self->flame_view, from, to);
 }
 
+/* Shows or hides the summary at once: while it slid away the window would have to hold both it and
+ * the view coming in, and would grow past its size to do so. */
+static void
+fold_summary (SuanliProfilePage *self,
+              gboolean           shown)
+{
+  GtkRevealerTransitionType transition = gtk_revealer_get_transition_type (self->summary_revealer);
+
+  gtk_revealer_set_transition_type (self->summary_revealer, GTK_REVEALER_TRANSITION_TYPE_NONE);
+  gtk_toggle_button_set_active (self->summary_toggle, shown);
+  gtk_revealer_set_transition_type (self->summary_revealer, transition);
+}
+
 static void
 on_view_changed (SuanliProfilePage *self)
 {
   const char *view = gtk_stack_get_visible_child_name (self->views);
+  gboolean whatif = g_str_equal (view, "whatif");
 
+  /* What If has its own figures and selects nothing to detail: the summary folds away while it is
+   * in front (the eye button shows it again) and the details line goes, so that its timelines and
+   * kernels fit the window. */
+  gtk_widget_set_visible (self->details_box, !whatif);
+  gtk_widget_set_visible (self->details_separator, !whatif);
+  if (whatif && gtk_toggle_button_get_active (self->summary_toggle))
+    {
+      self->summary_folded = TRUE;
+      fold_summary (self, FALSE);
+    }
+  else if (!whatif && self->summary_folded)
+    {
+      self->summary_folded = FALSE;
+      fold_summary (self, TRUE);
+    }
   /* The view in front takes the keyboard (and the details' text is not left selected). */
   if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "trace") == 0)
     gtk_widget_grab_focus (g_str_equal (view, "flame") ? GTK_WIDGET (self->flame_view)
@@ -319,6 +357,20 @@ on_live_grown (SuanliProfilePage *self,
   gtk_label_set_text (self->subtitle_label, subtitle);
 }
 
+/* Every warning of reading the trace, behind the button beside its title. */
+static void
+show_warnings (SuanliProfilePage *self,
+               SuanliTrace       *trace)
+{
+  GPtrArray *warnings = suanli_trace_get_warnings (trace);
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < warnings->len; i++)
+    g_string_append_printf (text, "%s%s", i > 0 ? "\n" : "", (const char *) g_ptr_array_index (warnings, i));
+  gtk_label_set_text (self->warnings_label, text->str);
+  gtk_widget_set_visible (self->warnings_button, warnings->len > 0);
+}
+
 static void
 show_trace (SuanliProfilePage *self)
 {
@@ -348,6 +400,7 @@ show_trace (SuanliProfilePage *self)
     gtk_label_set_text (self->title_label, title);
     set_title_tooltip (self, trace);
     gtk_label_set_text (self->subtitle_label, subtitle);
+    show_warnings (self, trace);
     gtk_widget_set_visible (GTK_WIDGET (self->breakdown_area), FALSE);
     /* Shown again, with its figures, when a live capture into it ends. */
     g_signal_handlers_disconnect_by_func (trace, show_trace, self);
@@ -381,6 +434,29 @@ show_trace (SuanliProfilePage *self)
 }
 
 /* The other end of the flows that touch the slice: what launched it, or what it launched. */
+/* The CPU stack a launch was made from, outermost first: "ProfilerStep#2 › aten::linear ›
+ * aten::addmm › cudaLaunchKernel", each the slice around the launch one depth up. */
+static char *
+launching_stack (SuanliTrace *trace,
+                 guint        track,
+                 guint32      slice_index)
+{
+  SuanliSlice *launch = &g_array_index (suanli_trace_get_track (trace, track)->slices, SuanliSlice, slice_index);
+  SuanliTrackIndex *index = suanli_trace_get_track_index (trace, track);
+  g_autoptr(GString) stack = g_string_new (NULL);
+
+  for (guint depth = 0; depth < launch->depth; depth++)
+    {
+      guint32 around;
+
+      if (suanli_track_index_find (index, depth, launch->start, 0, &around))
+        g_string_append_printf (stack, "%s › ", suanli_trace_get_string (trace, g_array_index (suanli_trace_get_track (trace, track)->slices,
+                                                                                                SuanliSlice, around).name));
+    }
+  g_string_append (stack, suanli_trace_get_string (trace, launch->name));
+  return g_string_free (g_steal_pointer (&stack), FALSE);
+}
+
 static gboolean
 append_flows (GString     *text,
               SuanliTrace *trace,
@@ -398,11 +474,10 @@ append_flows (GString     *text,
 
       if (flow->to_track == track && flow->to_slice == slice)
         {
-          SuanliSlice *from = &g_array_index (suanli_trace_get_track (trace, flow->from_track)->slices, SuanliSlice,
-                                              flow->from_slice);
+          g_autofree char *stack = launching_stack (trace, flow->from_track, flow->from_slice);
 
           g_string_append (text, " · ");
-          g_string_append_printf (text, _("launched by %s"), suanli_trace_get_string (trace, from->name));
+          g_string_append_printf (text, _("launched by %s"), stack);
           linked = TRUE;
         }
       else if (flow->from_track == track && flow->from_slice == slice)
@@ -463,6 +538,19 @@ on_row_selected (SuanliProfilePage *self,
   suanli_flame_view_search (self->flame_view, name);
 }
 
+/* A kernel or operator double-clicked in a table: its slices on the timeline, the whole trace in
+ * view so that every one shows (what does not match steps back), the next one selected and its
+ * row scrolled to. */
+static void
+on_row_activated (SuanliProfilePage *self,
+                  const char        *name)
+{
+  on_row_selected (self, name);
+  gtk_stack_set_visible_child_name (self->views, "timeline");
+  gtk_widget_activate_action (GTK_WIDGET (self->timeline), "timeline.reset", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (self->timeline), "timeline.next-match", NULL);
+}
+
 /* The range's tables are shown: the details say what it holds. */
 static void
 on_range_shown (SuanliProfilePage *self,
@@ -521,7 +609,10 @@ on_slice_selected (SuanliProfilePage *self,
   SuanliTrack *track = suanli_trace_get_track (trace, track_index);
   SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, slice_index);
   const SuanliArg *args = suanli_trace_get_args (trace, slice);
-  g_autofree char *duration = suanli_format_duration_to (slice->duration, 1);
+  /* Times with the precision the zoom shows (a pixel's worth), not to the nanosecond zoomed out;
+   * a duration to at least four digits. */
+  gint64 resolution = suanli_timeline_get_resolution (self->timeline);
+  g_autofree char *duration = suanli_format_duration_to (slice->duration, MAX (MIN (resolution, slice->duration / 1000), 1));
   g_autoptr(GString) text = g_string_new (suanli_trace_get_string (trace, slice->name));
   const char *category = suanli_trace_get_string (trace, slice->category);
   gboolean linked;
@@ -529,9 +620,8 @@ on_slice_selected (SuanliProfilePage *self,
 
   suanli_trace_get_time_range (trace, &first, &last);
   {
-    /* To the nanosecond, as the trace has them: a rounded figure hides what a zoom shows. */
-    g_autofree char *start = suanli_format_duration_to (slice->start - first, 1);
-    g_autofree char *end = suanli_format_duration_to (slice->start + slice->duration - first, 1);
+    g_autofree char *start = suanli_format_duration_to (slice->start - first, resolution);
+    g_autofree char *end = suanli_format_duration_to (slice->start + slice->duration - first, resolution);
 
     g_string_append_printf (text, " · %s", duration);
     if (*category != '\0')
@@ -577,6 +667,14 @@ on_loaded (GObject      *source,
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         suanli_profile_toast (GTK_WIDGET (self), error->message);
+      /* The file dialog lists what it hands over among the recent files; one that cannot be
+       * opened is not one to come back to. */
+      for (guint i = 0; self->loading_files != NULL && i < self->loading_files->len; i++)
+        {
+          g_autofree char *uri = g_file_get_uri (g_ptr_array_index (self->loading_files, i));
+
+          gtk_recent_manager_remove_item (gtk_recent_manager_get_default (), uri, NULL);
+        }
       show_trace (self);   /* back to what was shown before */
       return;
     }
@@ -586,14 +684,10 @@ on_loaded (GObject      *source,
       gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
     }
   update_recent_menus (self);
-  if (suanli_trace_get_warnings (trace)->len > 0)
-    {
-      GPtrArray *warnings = suanli_trace_get_warnings (trace);
-      g_autofree char *message = g_strdup_printf (ngettext ("%s (and %u more warning)", "%s (and %u more warnings)", warnings->len - 1),
-                                                  (const char *) g_ptr_array_index (warnings, 0), warnings->len - 1);
-
-      suanli_profile_toast (GTK_WIDGET (self), warnings->len == 1 ? g_ptr_array_index (warnings, 0) : message);
-    }
+  /* A file read only partly (else an importer's first warning) is said at once; all of them, slices
+   * that overlap too, are behind the button beside the title. */
+  if (suanli_trace_get_headline_warning (trace) != NULL)
+    suanli_profile_toast (GTK_WIDGET (self), suanli_trace_get_headline_warning (trace));
   /* The loader worked the figures out as it read: shown with the trace, not a frame later. */
   g_clear_pointer (&self->figures, suanli_trace_figures_free);
   self->figures = suanli_trace_loader_steal_figures (loader);
@@ -768,6 +862,14 @@ open_action (GtkWidget  *widget,
       gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->open_dialog), traces);
       gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->open_dialog), everything);
     }
+  {
+    /* In a folder, not on Recent (where a path typed after Ctrl+L opens nothing): the last
+     * trace's, or the home folder. */
+    g_autoptr(GFile) folder = self->loading_files != NULL && self->loading_files->len > 0
+                                ? g_file_get_parent (g_ptr_array_index (self->loading_files, 0)) : NULL;
+
+    suanli_profile_set_dialog_folder (self->open_dialog, folder);
+  }
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->open_dialog));
 }
 
@@ -798,13 +900,24 @@ on_drop (GtkDropTarget     *target,
   return files->len > 0;
 }
 
+/* The catalog finished loading (a trace given on the command line opens before it has): what the
+ * trace ran on can now be found in it. */
+static void
+on_catalog_changed (SuanliProfilePage *self)
+{
+  if (self->figures != NULL)
+    show_whatif (self, self->figures->trace);
+}
+
 static void
 suanli_profile_page_constructed (GObject *object)
 {
   SuanliProfilePage *self = SUANLI_PROFILE_PAGE (object);
+  SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
 
   G_OBJECT_CLASS (suanli_profile_page_parent_class)->constructed (object);
-  g_signal_connect_object (suanli_page_get_workspace (SUANLI_PAGE (self)), "trace-replaced", G_CALLBACK (show_trace), self,
+  g_signal_connect_object (workspace, "trace-replaced", G_CALLBACK (show_trace), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (suanli_workspace_get_catalog (workspace), "items-changed", G_CALLBACK (on_catalog_changed), self,
                            G_CONNECT_SWAPPED);
   show_trace (self);
   suanli_against_plan_view_set_workspace (self->against_plan_view, suanli_page_get_workspace (SUANLI_PAGE (self)));
@@ -858,13 +971,20 @@ suanli_profile_page_class_init (SuanliProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, progress);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, title_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, warnings_button);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, warnings_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, summary_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, timeline);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, details_label);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, details_box);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, details_separator);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, summary_toggle);
+  gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, summary_revealer);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, views);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, flame_view);
   gtk_widget_class_bind_template_callback (widget_class, on_range_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_row_selected);
+  gtk_widget_class_bind_template_callback (widget_class, on_row_activated);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, timeline_search);
   gtk_widget_class_bind_template_child (widget_class, SuanliProfilePage, search_count_label);
   gtk_widget_class_bind_template_callback (widget_class, on_timeline_search_changed);

@@ -32,6 +32,7 @@ G_DEFINE_FINAL_TYPE (SuanliStatsTable, suanli_stats_table, GTK_TYPE_WIDGET)
 
 enum {
   ROW_SELECTED,
+  ROW_ACTIVATED,
   N_SIGNALS
 };
 
@@ -47,6 +48,18 @@ on_selected (GtkSingleSelection *selection,
 
   if (row != NULL)
     g_signal_emit (self, signals[ROW_SELECTED], 0, suanli_stat_row_get_name (row));
+}
+
+/* A row double-clicked (or Enter on it): its name goes out, for the timeline to show its slices. */
+static void
+on_activate (GtkColumnView    *view,
+             guint             position,
+             SuanliStatsTable *self)
+{
+  g_autoptr(SuanliStatRow) row = g_list_model_get_item (G_LIST_MODEL (gtk_column_view_get_model (view)), position);
+
+  if (row != NULL)
+    g_signal_emit (self, signals[ROW_ACTIVATED], 0, suanli_stat_row_get_name (row));
 }
 
 static char *
@@ -364,6 +377,8 @@ suanli_stats_table_class_init (SuanliStatsTableClass *klass)
   /* A row was selected (by the user: the first row a new list shows is not announced). */
   signals[ROW_SELECTED] = g_signal_new ("row-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                                         NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[ROW_ACTIVATED] = g_signal_new ("row-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                         NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void
@@ -400,6 +415,7 @@ suanli_stats_table_init (SuanliStatsTable *self)
     gtk_column_view_set_model (self->view, GTK_SELECTION_MODEL (selection));
   }
   gtk_column_view_set_show_column_separators (self->view, TRUE);
+  g_signal_connect (self->view, "activate", G_CALLBACK (on_activate), self);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->view));
   gtk_widget_set_vexpand (scrolled, TRUE);
   gtk_box_append (GTK_BOX (self->box), header);

@@ -4,7 +4,8 @@
  * The kernels take two thirds of the height and the operators the rest, until someone drags the
  * handle between them. A range asked for (show_range) is worked out on a worker thread: the
  * kernels and operators inside it, and a table of every slice name in it above them; the view
- * then says "range-shown". A row picked in any table is told with "row-selected".
+ * then says "range-shown". A row picked in any table is told with "row-selected", one
+ * double-clicked with "row-activated".
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -38,6 +39,7 @@ G_DEFINE_FINAL_TYPE (SuanliTablesView, suanli_tables_view, GTK_TYPE_WIDGET)
 
 enum {
   ROW_SELECTED,
+  ROW_ACTIVATED,
   RANGE_SHOWN,
   N_SIGNALS
 };
@@ -295,6 +297,13 @@ on_row_selected (SuanliTablesView *self,
   g_signal_emit (self, signals[ROW_SELECTED], 0, name);
 }
 
+static void
+on_row_activated (SuanliTablesView *self,
+                  const char       *name)
+{
+  g_signal_emit (self, signals[ROW_ACTIVATED], 0, name);
+}
+
 /* The view takes the keyboard through its kernels. */
 static gboolean
 suanli_tables_view_grab_focus (GtkWidget *widget)
@@ -322,6 +331,8 @@ suanli_tables_view_class_init (SuanliTablesViewClass *klass)
   widget_class->grab_focus = suanli_tables_view_grab_focus;
   signals[ROW_SELECTED] = g_signal_new ("row-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                         G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[ROW_ACTIVATED] = g_signal_new ("row-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                         G_TYPE_NONE, 1, G_TYPE_STRING);
   signals[RANGE_SHOWN] = g_signal_new ("range-shown", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                        G_TYPE_NONE, 3, G_TYPE_INT64, G_TYPE_INT64, G_TYPE_UINT64);
   g_type_ensure (SUANLI_TYPE_STATS_TABLE);
@@ -334,6 +345,7 @@ suanli_tables_view_class_init (SuanliTablesViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_tables_resized);
   gtk_widget_class_bind_template_callback (widget_class, on_tables_position);
   gtk_widget_class_bind_template_callback (widget_class, on_row_selected);
+  gtk_widget_class_bind_template_callback (widget_class, on_row_activated);
 }
 
 static void

@@ -206,17 +206,30 @@ zoom_to_selection_action (GtkWidget  *widget,
   set_view (self, slice->start - margin, slice->start + slice->duration + margin, self->view.scroll_y);
 }
 
-/* Brings the selected slice into view when it is outside it, keeping the zoom. */
+/* Brings the selected slice into view when it is outside it, keeping the zoom: its time, and its
+ * row when that is scrolled off (a search match on a thread far down, say). */
 static void
 reveal_selection (SuanliTimeline *self)
 {
   SuanliSlice *slice = &g_array_index (suanli_trace_get_track (self->trace, self->selected_track)->slices, SuanliSlice,
                                        self->selected_slice);
   gint64 span = self->view.to - self->view.from;
+  double rows = gtk_widget_get_height (GTK_WIDGET (self)) - SUANLI_TIMELINE_RULER_HEIGHT -
+                suanli_timeline_painter_get_pinned_height (self->painter);
+  double scroll_y = self->view.scroll_y, y;
+  gint64 from = self->view.from;
 
   if (slice->start + slice->duration < self->view.from || slice->start > self->view.to)
-    set_view (self, slice->start + slice->duration / 2 - span / 2, slice->start + slice->duration / 2 + span / 2,
-              self->view.scroll_y);
+    from = slice->start + slice->duration / 2 - span / 2;
+  /* Pinned rows are always in view; a row not laid out (its process folded) has no place. */
+  if (suanli_timeline_painter_track_y (self->painter, self->selected_track, &y))
+    {
+      double top = y + slice->depth * SUANLI_TIMELINE_LANE_HEIGHT;
+
+      if (top < scroll_y || top + SUANLI_TIMELINE_LANE_HEIGHT > scroll_y + rows)
+        scroll_y = top - rows / 3;
+    }
+  set_view (self, from, from + span, scroll_y);
 }
 
 /* J: to the other end of the selected slice's first flow (a kernel's launch, a launch's kernel),
@@ -228,7 +241,6 @@ jump_action (GtkWidget  *widget,
 {
   SuanliTimeline *self = SUANLI_TIMELINE (widget);
   GArray *flows;
-  double y;
 
   if (self->painter == NULL || !self->has_selection)
     return;
@@ -243,8 +255,6 @@ jump_action (GtkWidget  *widget,
         continue;
       suanli_timeline_select (self, from_here ? flow->to_track : flow->from_track, from_here ? flow->to_slice : flow->from_slice);
       reveal_selection (self);
-      if (suanli_timeline_painter_track_y (self->painter, self->selected_track, &y))
-        set_view (self, self->view.from, self->view.to, y - (gtk_widget_get_height (widget) - SUANLI_TIMELINE_RULER_HEIGHT) / 3);
       return;
     }
 }
@@ -794,6 +804,17 @@ suanli_timeline_get_selected (SuanliTimeline *self,
   *track = self->selected_track;
   *slice = self->selected_slice;
   return self->has_selection;
+}
+
+/* Returns: the time one pixel column covers in the view, in ns (at least 1): the precision a time
+ * read off the view needs. */
+gint64
+suanli_timeline_get_resolution (SuanliTimeline *self)
+{
+  double columns = MAX (gtk_widget_get_width (GTK_WIDGET (self)) - SUANLI_TIMELINE_GUTTER_WIDTH, 1);
+
+  g_return_val_if_fail (SUANLI_IS_TIMELINE (self), 1);
+  return MAX ((gint64) ((double) (self->view.to - self->view.from) / columns), 1);
 }
 
 void

@@ -24,6 +24,7 @@ void         suanli_timeline_get_window     (SuanliTimeline *self,
 void         suanli_timeline_set_window     (SuanliTimeline *self,
                                              gint64          from,
                                              gint64          to);
+gint64       suanli_timeline_get_resolution (SuanliTimeline *self);
 gboolean     suanli_timeline_get_selected   (SuanliTimeline *self,
                                              guint          *track,
                                              guint32        *slice);

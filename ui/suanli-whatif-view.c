@@ -5,9 +5,10 @@
  * turned into plain numbers by suanli-whatif-hardware), the GPU count, the precision, overlapped
  * communication, no host gaps, and one kernel or operator made faster. Each change replays the
  * trace's dependency graph again, off the main thread (a million events take under a second, too
- * long for a frame); the newest answer wins. Below: the step and its parts, measured, replayed and
- * projected; the notes the replay made; the two timelines, one above the other at the same scale;
- * and every kernel with its scale factor and the reason for it.
+ * long for a frame); the newest answer wins. Below, in a column at the left: the step and its parts,
+ * measured, replayed and projected, and the notes the replay made; at the right, the two timelines,
+ * one above the other at the same scale, and every kernel with its scale factor and the reason for
+ * it: so that all of it fits the window's default size.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

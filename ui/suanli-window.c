@@ -14,6 +14,7 @@
 #include "suanli-page-slot.h"
 #include "suanli-plan-page.h"
 #include "suanli-profile-page.h"
+#include "suanli-profile-common.h"
 #include "suanli-window.h"
 
 struct _SuanliWindow
@@ -158,6 +159,7 @@ open_action (GtkWidget  *widget,
       add_filter (chooser, _("Traces"), traces);
       add_filter (chooser, _("All Files"), everything);
       g_signal_connect (self->open_dialog, "response", G_CALLBACK (on_open_dialog_response), self);
+      suanli_profile_set_dialog_folder (self->open_dialog, NULL);   /* then where it was left */
     }
 
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->open_dialog));

@@ -734,7 +734,7 @@ decode_end (SuanliCaptureDecoder      *self,
       g_autofree char *warning = g_strdup_printf (_("The capture ended early: %s. What came before is kept."),
                                                   self->end_problem);
 
-      suanli_trace_add_warning (self->trace, warning);
+      suanli_trace_add_partial_warning (self->trace, warning);
     }
   else if (detail != NULL)
     {
@@ -1039,10 +1039,10 @@ suanli_capture_decoder_finish (SuanliCaptureDecoder *self,
                                                   (unsigned long long) self->offset,
                                                   (unsigned long long) self->pending->len);
 
-      suanli_trace_add_warning (self->trace, warning);
+      suanli_trace_add_partial_warning (self->trace, warning);
     }
   else if (!self->ended)
-    suanli_trace_add_warning (self->trace, _("The capture has no end record: it was cut off, not stopped"));
+    suanli_trace_add_partial_warning (self->trace, _("The capture has no end record: it was cut off, not stopped"));
   warn_at_end (self);
   suanli_trace_finish (self->trace);
   suanli_import_link_correlations (self->trace, self->group);
@@ -1072,7 +1072,7 @@ suanli_capture_decoder_finish_live (SuanliCaptureDecoder *self)
 {
   suanli_trace_set_current_group (self->trace, self->group);
   if (self->has_header && !self->ended)
-    suanli_trace_add_warning (self->trace, _("The capture has no end record: it was cut off, not stopped"));
+    suanli_trace_add_partial_warning (self->trace, _("The capture has no end record: it was cut off, not stopped"));
   warn_at_end (self);
   /* Sorted first: the links name slices by their index. */
   suanli_trace_finish_appended (self->trace);

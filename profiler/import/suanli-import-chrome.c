@@ -176,7 +176,7 @@ keep_what_was_read (SuanliTrace     *trace,
                                  (*error)->message);
       g_clear_error (error);
     }
-  suanli_trace_add_warning (trace, warning);
+  suanli_trace_add_partial_warning (trace, warning);
   return TRUE;
 }
 

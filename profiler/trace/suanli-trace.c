@@ -47,6 +47,8 @@ struct _SuanliTrace
   GArray       *flows;          /* of SuanliFlow */
   GPtrArray    *warnings;
   GArray       *warning_groups; /* of guint: the group each warning is about, G_MAXUINT for none */
+  int           partial;        /* the warning that says a file was read only partly, or -1 */
+  int           notable;        /* the first from an importer (not about overlapping slices), or -1 */
   GHashTable   *metadata;
   GArray       *finished;       /* per track: a TrackMark of what the last finish sorted */
   GPtrArray    *indexes;        /* per track: its SuanliTrackIndex, or NULL until asked for */
@@ -189,6 +191,8 @@ suanli_trace_init (SuanliTrace *self)
   self->flows = g_array_new (FALSE, FALSE, sizeof (SuanliFlow));
   self->warnings = g_ptr_array_new_with_free_func (g_free);
   self->warning_groups = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->partial = -1;
+  self->notable = -1;
   self->metadata = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->finished = g_array_new (FALSE, TRUE, sizeof (TrackMark));
   self->indexes = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_track_index_free);
@@ -669,7 +673,39 @@ void
 suanli_trace_add_warning (SuanliTrace *self,
                           const char  *warning)
 {
+  if (self->notable < 0)
+    self->notable = (int) self->warnings->len;
   add_group_warning (self, self->groups->len > 0 ? self->current_group : G_MAXUINT, warning);
+}
+
+/* Adds a warning that the current file was read only up to a point (a cut gzip, JSON that breaks
+ * off, a capture cut off): the trace holds what came before, and is partial. */
+void
+suanli_trace_add_partial_warning (SuanliTrace *self,
+                                  const char  *warning)
+{
+  if (self->partial < 0)
+    self->partial = (int) self->warnings->len;
+  suanli_trace_add_warning (self, warning);
+}
+
+/* Returns: (nullable) (transfer none): the first warning that a file was read only partly, or
+ * NULL when every file was read to its end. */
+const char *
+suanli_trace_get_partial (SuanliTrace *self)
+{
+  return self->partial >= 0 ? g_ptr_array_index (self->warnings, self->partial) : NULL;
+}
+
+/* Returns: (nullable) (transfer none): the warning to say at once when the trace opens: that a
+ * file was read only partly, else the first an importer gave; NULL when there is none (slices
+ * that overlap are said only among the warnings). */
+const char *
+suanli_trace_get_headline_warning (SuanliTrace *self)
+{
+  if (self->partial >= 0)
+    return g_ptr_array_index (self->warnings, self->partial);
+  return self->notable >= 0 ? g_ptr_array_index (self->warnings, self->notable) : NULL;
 }
 
 /* Returns: (transfer none): what the importer had to say (of char *), each naming its file. */

@@ -188,6 +188,10 @@ void                suanli_trace_add_flow         (SuanliTrace   *self,
 GArray             *suanli_trace_get_flows        (SuanliTrace   *self);
 void                suanli_trace_add_warning      (SuanliTrace   *self,
                                                    const char    *warning);
+void                suanli_trace_add_partial_warning (SuanliTrace *self,
+                                                      const char  *warning);
+const char         *suanli_trace_get_partial      (SuanliTrace   *self);
+const char         *suanli_trace_get_headline_warning (SuanliTrace *self);
 GPtrArray          *suanli_trace_get_warnings     (SuanliTrace   *self);
 guint               suanli_trace_count_warnings   (SuanliTrace   *self,
                                                    guint          group);

@@ -228,6 +228,15 @@ block_end (Depth  *depth,
   return MIN (low * BLOCK, depth->slices->len);
 }
 
+/* The start of the bucket (of @bucket_ns from @from on) that @time falls in; @from before it. */
+static gint64
+bucket_of (gint64 time,
+           gint64 from,
+           gint64 bucket_ns)
+{
+  return time < from ? from : from + (time - from) / bucket_ns * bucket_ns;
+}
+
 /**
  * suanli_track_index_visit:
  * @from, @to: the time window
@@ -260,7 +269,7 @@ suanli_track_index_visit (SuanliTrackIndex *self,
   while (i < n)
     {
       const SuanliSlice *slice;
-      gint64 bucket_end;
+      gint64 bucket_start, bucket_end;
       guint end, best = i;
 
       /* Zoomed far out, a bucket that starts a block and runs past the next one is taken whole
@@ -273,13 +282,13 @@ suanli_track_index_visit (SuanliTrackIndex *self,
 
           if (block->first_start >= to)
             break;
-          bucket_end = block->first_start < from ? from
-                                                 : from + ((block->first_start - from) / bucket_ns + 1) * bucket_ns;
+          bucket_start = bucket_of (block->first_start, from, bucket_ns);
+          bucket_end = block->first_start < from ? from : bucket_start + bucket_ns;
           if (block->longest < bucket_ns && block[1].first_start < bucket_end)
             {
               end = block_end (depth, i / BLOCK, bucket_end, &best);
               visit (g_array_index (depth->slices, guint32, best), slice_of (self, depth, best),
-                     slice_of (self, depth, best)->duration < bucket_ns, user_data);
+                     slice_of (self, depth, best)->duration < bucket_ns, bucket_start, user_data);
               i = end;
               continue;
             }
@@ -289,16 +298,17 @@ suanli_track_index_visit (SuanliTrackIndex *self,
         break;
       if (slice->duration >= bucket_ns)
         {
-          visit (g_array_index (depth->slices, guint32, i), slice, FALSE, user_data);
+          visit (g_array_index (depth->slices, guint32, i), slice, FALSE, slice->start, user_data);
           i++;
           continue;
         }
       /* The bucket this short slice starts in, aligned to the window, and all that start in it. */
-      bucket_end = slice->start < from ? from : from + ((slice->start - from) / bucket_ns + 1) * bucket_ns;
+      bucket_start = bucket_of (slice->start, from, bucket_ns);
+      bucket_end = slice->start < from ? from : bucket_start + bucket_ns;
       end = gallop_to (self, depth, i + 1, n, bucket_end);
       best = longest_between (self, depth, i, end);
       visit (g_array_index (depth->slices, guint32, best), slice_of (self, depth, best),
-             end - i > 1 && slice_of (self, depth, best)->duration < bucket_ns, user_data);
+             end - i > 1 && slice_of (self, depth, best)->duration < bucket_ns, bucket_start, user_data);
       i = end;
     }
 }

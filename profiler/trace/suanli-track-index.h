@@ -9,10 +9,13 @@
 G_BEGIN_DECLS
 
 /* One thing to draw: a slice wide enough to show on its own (@merged FALSE), or the longest of the
- * slices that start inside one bucket (@merged TRUE), standing for all of them. */
+ * slices that start inside one bucket (@merged TRUE), standing for all of them. @bucket_start is
+ * where that bucket begins: a merged column is drawn there, since its longest slice may start in
+ * the next pixel column and leave this one empty. */
 typedef void (*SuanliTrackVisit) (guint32            slice_index,
                                   const SuanliSlice *slice,
                                   gboolean           merged,
+                                  gint64             bucket_start,
                                   gpointer           user_data);
 
 SuanliTrackIndex *suanli_track_index_new      (SuanliTrack      *track);

@@ -49,16 +49,19 @@ void
 suanli_test_profile_set_up (SuanliTestProfileFixture *fixture,
                             gconstpointer             data)
 {
+  const SuanliTestProfileSetUp *options = data;
   g_autoptr(SuanliCatalog) catalog = suanli_catalog_new ();
   g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *path = NULL;
   g_autoptr(GFile) file = NULL;
 
   fixture->directory = g_dir_make_tmp ("suanli-profile-XXXXXX", NULL);
-  suanli_catalog_load_builtin (catalog, problems);   /* for the plan the trace is compared with */
+  if (options == NULL || !options->catalog_later)
+    suanli_catalog_load_builtin (catalog, problems);   /* for the plan the trace is compared with */
   fixture->workspace = suanli_workspace_new (catalog);
   fixture->window = g_object_ref (suanli_window_new (NULL, fixture->workspace));
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1180, 760);
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), options != NULL ? options->width : 1180,
+                               options != NULL ? options->height : 760);
   gtk_window_present (GTK_WINDOW (fixture->window));
   suanli_window_show_page (fixture->window, SUANLI_PAGE_PROFILER);
   fixture->page = SUANLI_PROFILE_PAGE (suanli_window_get_page (fixture->window, SUANLI_PAGE_PROFILER));

@@ -29,6 +29,14 @@ typedef struct
   char              *directory;
 } SuanliTestProfileFixture;
 
+/* What a test may ask of suanli_test_profile_set_up as its data (NULL: a 1180 × 760 window, the
+ * built-in catalog loaded before the trace opens). */
+typedef struct
+{
+  int      width, height;
+  gboolean catalog_later;   /* the catalog left empty, as while the app still loads it */
+} SuanliTestProfileSetUp;
+
 /* The planner autosaves its plan; the plans these tests set must not reach the other tests'
  * windows (or their screenshots), so each program keeps its state in a folder of its own, made
  * (and set as XDG_STATE_HOME) before GTK starts, and removed when the tests have run. */

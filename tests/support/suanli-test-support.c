@@ -140,6 +140,24 @@ suanli_test_await_label (GtkWidget  *root,
 }
 
 static gboolean
+label_is_gone (gpointer data)
+{
+  return !label_is_shown (data);
+}
+
+/* Waits until no label under @root shows @text any more: a toast dismissed, say. */
+void
+suanli_test_await_no_label (GtkWidget  *root,
+                            const char *text)
+{
+  LabelSearch search = { root, text };
+
+  if (!suanli_test_wait_until (label_is_gone, &search, suanli_test_patience_ms ()))
+    g_error ("a label under %s still says “%s” after %u s", G_OBJECT_TYPE_NAME (root), text,
+             suanli_test_patience_ms () / 1000);
+}
+
+static gboolean
 widget_is_unmapped (gpointer data)
 {
   return !gtk_widget_get_mapped (GTK_WIDGET (data));

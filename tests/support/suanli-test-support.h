@@ -18,6 +18,8 @@ void        suanli_test_wait_for_frame        (GtkWidget   *widget);
 void        suanli_test_settle                (GtkWidget   *widget);
 void        suanli_test_await_label           (GtkWidget   *root,
                                                const char  *text);
+void        suanli_test_await_no_label        (GtkWidget   *root,
+                                               const char  *text);
 void        suanli_test_await_unmapped        (GtkWidget   *widget);
 char       *suanli_test_screenshot            (GtkWidget   *widget,
                                                const char  *name);

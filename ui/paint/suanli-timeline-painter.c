@@ -17,6 +17,7 @@
 
 #include "suanli-analysis.h"
 #include "suanli-timeline-painter.h"
+#include "suanli-trace-names.h"
 #include "suanli-track-index.h"
 #include "suanli-units.h"
 
@@ -128,59 +129,6 @@ compare_tracks (gconstpointer a,
   return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
-static char *
-process_label (SuanliTimelinePainter *self,
-               guint                  group_index,
-               gint64                 pid,
-               gboolean               gpu)
-{
-  SuanliGroup *group = suanli_trace_get_group (self->trace, group_index);
-  const char *name = NULL;
-  g_autofree char *rank = NULL;
-
-  if (pid == G_MININT64)
-    return g_strdup (_("Global markers"));   /* the importer's row for instants of scope "g" */
-  for (guint p = 0; p < suanli_trace_get_n_processes (self->trace); p++)
-    {
-      SuanliProcess *process = suanli_trace_get_process (self->trace, p);
-
-      if (process->group == group_index && process->pid == pid && process->name != 0)
-        name = suanli_trace_get_string (self->trace, process->name);
-    }
-  if (group != NULL && group->rank >= 0 && suanli_trace_get_n_groups (self->trace) > 1)
-    rank = g_strdup_printf (_("rank %d"), group->rank);
-  {
-    /* Kineto's GPUs are processes whose pid is the device index; pids given as words ("Spans")
-     * have a made-up negative number, not shown. */
-    g_autofree char *what = gpu ? g_strdup_printf (_("GPU %lld"), (long long) pid)
-                            : name == NULL ? g_strdup_printf (_("process %lld"), (long long) pid)
-                            : pid < 0 ? g_strdup (name)
-                            : g_strdup_printf ("%s (%lld)", name, (long long) pid);
-
-    if (gpu && name != NULL)
-      {
-        char *with_name = g_strdup_printf ("%s · %s", what, name);
-
-        g_free (what);
-        what = with_name;
-      }
-    return rank != NULL ? g_strdup_printf ("%s · %s", rank, what) : g_steal_pointer (&what);
-  }
-}
-
-static char *
-track_label (SuanliTimelinePainter *self,
-             SuanliTrack           *track)
-{
-  if (track->name != 0)
-    return g_strdup (suanli_trace_get_string (self->trace, track->name));
-  if (track->pid == G_MININT64)
-    return g_strdup (_("markers"));
-  if (track->kind == SUANLI_TRACK_GPU_STREAM)
-    return g_strdup_printf (_("stream %lld"), (long long) track->tid);
-  return g_strdup_printf (_("thread %lld"), (long long) track->tid);
-}
-
 static double
 track_height (SuanliTrack *track)
 {
@@ -228,7 +176,7 @@ layout_rows (SuanliTimelinePainter *self)
     {
       guint t = g_array_index (self->pinned, guint, i);
       SuanliTrack *track = suanli_trace_get_track (self->trace, t);
-      g_autofree char *label = track_label (self, track);
+      g_autofree char *label = suanli_trace_track_label (self->trace, track);
       Row row = { ROW_TRACK, track->group, track->pid, t, self->pinned_height, track_height (track),
                   g_strdup_printf (_("%s (pinned)"), label), TRUE };
 
@@ -245,7 +193,7 @@ layout_rows (SuanliTimelinePainter *self)
       if (!have_header || track->group != last_group || track->pid != last_pid)
         {
           Row header = { ROW_HEADER, track->group, track->pid, 0, y, HEADER_HEIGHT,
-                         process_label (self, track->group, track->pid, is_gpu_process (gpus, track)), FALSE };
+                         suanli_trace_process_label (self->trace, track->group, track->pid, is_gpu_process (gpus, track)), FALSE };
 
           g_array_append_val (self->rows, header);
           y += HEADER_HEIGHT;
@@ -257,7 +205,7 @@ layout_rows (SuanliTimelinePainter *self)
         continue;
       row.y = y;
       row.height = track_height (track);
-      row.label = track_label (self, track);
+      row.label = suanli_trace_track_label (self->trace, track);
       g_array_append_val (self->rows, row);
       y += row.height;
     }
@@ -685,6 +633,7 @@ static void
 draw_slice (guint32            slice_index,
             const SuanliSlice *slice,
             gboolean           merged,
+            gint64             bucket_start,
             gpointer           data)
 {
   Frame *frame = data;
@@ -705,8 +654,9 @@ draw_slice (guint32            slice_index,
 
   if (merged || right - left < 1)
     {
-      /* Too short to see: a column of its pixel, so that spikes stay visible. */
-      left = floor (left);
+      /* Too short to see: a column of its pixel, so that spikes stay visible. A merged column
+       * is its bucket's pixel: its longest slice may start in the next one. */
+      left = floor (merged ? MAX (x_of (frame, bucket_start), frame->x0) : left);
       right = left + 1;
     }
   if (!selected && right - left < MIN_LABEL_WIDTH)
@@ -771,7 +721,9 @@ draw_counter (Frame       *frame,
               double       height)
 {
   GArray *samples = track->samples;
-  double low = 0, high = 0, last_x = -1, base = frame->y + height - 2;
+  double low = 0, high = 0, base = frame->y + height - 2;
+  double column_left = 0, column_right = 0, column_top = base;
+  gboolean column_open = FALSE;
   SuanliColor color;
 
   for (guint i = 0; i < samples->len; i++)
@@ -786,6 +738,8 @@ draw_counter (Frame       *frame,
   suanli_palette_category (SUANLI_CATEGORY_CPU, frame->style->dark, &color);
   color.alpha = 0.6;
   suanli_color_set_source (frame->cr, &color);
+  /* One step per pixel column, as high as the largest sample in it: a queue that filled and
+   * drained within a pixel still shows how full it got. */
   cairo_move_to (frame->cr, frame->x0, base);
   for (guint i = 0; i < samples->len; i++)
     {
@@ -797,13 +751,35 @@ draw_counter (Frame       *frame,
 
       if (next != NULL && x_next < frame->x0)
         continue;
-      if (floor (x) == floor (last_x) && x_next - x < 1)
-        continue;   /* one step per pixel column is enough */
-      cairo_line_to (frame->cr, x, top);
-      cairo_line_to (frame->cr, x_next, top);
-      last_x = x;
+      if (column_open && floor (x) == floor (column_left))
+        column_top = MIN (column_top, top);
+      else
+        {
+          if (column_open)
+            {
+              cairo_line_to (frame->cr, column_left, column_top);
+              cairo_line_to (frame->cr, x, column_top);
+            }
+          column_open = TRUE;
+          column_left = x;
+          column_top = top;
+        }
+      if (x_next > floor (x) + 1)
+        {
+          /* It runs on past its pixel: the column ends there, and the pixels after show it alone. */
+          cairo_line_to (frame->cr, column_left, column_top);
+          cairo_line_to (frame->cr, floor (x) + 1, column_top);
+          column_left = floor (x) + 1;
+          column_top = top;
+        }
+      column_right = x_next;
       if (x_next >= frame->right)
         break;
+    }
+  if (column_open)
+    {
+      cairo_line_to (frame->cr, column_left, column_top);
+      cairo_line_to (frame->cr, column_right, column_top);
     }
   cairo_line_to (frame->cr, frame->right, base);
   cairo_close_path (frame->cr);
@@ -1070,8 +1046,11 @@ suanli_timeline_painter_draw (SuanliTimelinePainter    *self,
   for (guint i = 0; i < self->rows->len && g_array_index (self->rows, Row, i).pinned; i++)
     draw_row (self, &frame, &g_array_index (self->rows, Row, i), width, height);
   cairo_restore (cr);
+  /* Arrows stay over the time axis: one from a launch scrolled off to the left would cross the
+   * track labels. */
   cairo_save (cr);
-  cairo_rectangle (cr, 0, SUANLI_TIMELINE_RULER_HEIGHT, width, height - SUANLI_TIMELINE_RULER_HEIGHT);
+  cairo_rectangle (cr, SUANLI_TIMELINE_GUTTER_WIDTH, SUANLI_TIMELINE_RULER_HEIGHT, MAX (width - SUANLI_TIMELINE_GUTTER_WIDTH, 0),
+                   height - SUANLI_TIMELINE_RULER_HEIGHT);
   cairo_clip (cr);
   draw_flows (self, &frame);
   cairo_restore (cr);
