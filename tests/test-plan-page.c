@@ -78,21 +78,6 @@ section (Fixture    *fixture,
 }
 
 static void
-select_choice (GtkWidget  *combo,
-               const char *title)
-{
-  GListModel *titles = adw_combo_row_get_model (ADW_COMBO_ROW (combo));
-
-  for (guint i = 0; i < g_list_model_get_n_items (titles); i++)
-    if (g_str_equal (gtk_string_list_get_string (GTK_STRING_LIST (titles), i), title))
-      {
-        adw_combo_row_set_selected (ADW_COMBO_ROW (combo), i);
-        return;
-      }
-  g_error ("no choice “%s”", title);
-}
-
-static void
 test_preset_and_edits (Fixture       *fixture,
                        gconstpointer  data)
 {
@@ -105,7 +90,7 @@ test_preset_and_edits (Fixture       *fixture,
   g_assert_true (suanli_plan_page_get_estimate (fixture->page)->total > 0);
 
   /* A preset chosen in the form goes into the document, and the results follow. */
-  select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
+  suanli_test_select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
   g_assert_cmpstr (json_object_get_string_member (section (fixture, "model"), "preset"), ==, "llama-2-70b");
   g_assert_false (suanli_plan_page_get_estimate (fixture->page)->fits);
   advice = suanli_plan_page_get_advice (fixture->page);
@@ -139,7 +124,7 @@ test_advice_and_undo (Fixture       *fixture,
   g_autofree char *redone = NULL;
   double total_before;
 
-  select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
+  suanli_test_select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
   before = suanli_plan_to_data (plan);
   total_before = suanli_plan_page_get_estimate (fixture->page)->total;
   g_assert_cmpuint (suanli_plan_page_get_advice (fixture->page)->len, >, 0);
@@ -258,7 +243,7 @@ test_compare (Fixture       *fixture,
   GtkWindow *compare;
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.pin", NULL));
-  select_choice (suanli_plan_page_get_editor (fixture->page, "system.accelerator"), "H200 SXM");
+  suanli_test_select_choice (suanli_plan_page_get_editor (fixture->page, "system.accelerator"), "H200 SXM");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.pin", NULL));
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (suanli_plan_page_get_editor (fixture->page, "system.nodes")), 2);
 
@@ -322,7 +307,7 @@ test_export_report (Fixture       *fixture,
   suanli_import_stats_clear (&stats);
   suanli_workspace_set_trace (fixture->workspace, trace);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.pin", NULL));
-  select_choice (suanli_plan_page_get_editor (fixture->page, "system.accelerator"), "H200 SXM");
+  suanli_test_select_choice (suanli_plan_page_get_editor (fixture->page, "system.accelerator"), "H200 SXM");
 
   g_assert_true (suanli_plan_page_export_report (fixture->page, file, SUANLI_PAPER_LETTER));
   suanli_test_await (report_written, fixture->page);
@@ -452,8 +437,8 @@ test_lora_70b_journey (Fixture       *fixture,
   GtkWidget *title, *row, *apply, *undo;
   g_autofree char *applied = NULL;
 
-  select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
-  select_choice (suanli_plan_page_get_editor (fixture->page, "workload.mode"), _("Fine-tune (LoRA)"));
+  suanli_test_select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
+  suanli_test_select_choice (suanli_plan_page_get_editor (fixture->page, "workload.mode"), _("Fine-tune (LoRA)"));
   g_assert_false (suanli_plan_page_get_estimate (fixture->page)->fits);
   /* No pre-training token budget: hours, not years. */
   g_assert_cmpfloat (suanli_plan_page_get_estimate (fixture->page)->time_to_train_s, <, 2 * 86400);
@@ -505,8 +490,8 @@ test_name_follows (Fixture       *fixture,
   assert_named (fixture, first);
   g_assert_false (gtk_widget_get_visible (suanli_plan_name_row_get_follow_button (row)));
 
-  select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
-  select_choice (suanli_plan_page_get_editor (fixture->page, "workload.mode"), _("Fine-tune (LoRA)"));
+  suanli_test_select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
+  suanli_test_select_choice (suanli_plan_page_get_editor (fixture->page, "workload.mode"), _("Fine-tune (LoRA)"));
   assert_named (fixture, lora);
   screenshot_planner (fixture, "name-derived");
 
@@ -515,7 +500,7 @@ test_name_follows (Fixture       *fixture,
   g_assert_cmpstr (json_object_get_string_member (root, "name"), ==, "Fine-tune for Ann");
   assert_named (fixture, "Fine-tune for Ann");
   g_assert_true (gtk_widget_get_visible (suanli_plan_name_row_get_follow_button (row)));
-  select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 13B");
+  suanli_test_select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 13B");
   assert_named (fixture, "Fine-tune for Ann");
   screenshot_planner (fixture, "name-edited");
 
@@ -563,8 +548,8 @@ test_name_in_compare_and_report (Fixture       *fixture,
   g_autofree char *edited_text = NULL;
   GtkWindow *compare;
 
-  select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
-  select_choice (suanli_plan_page_get_editor (fixture->page, "workload.mode"), _("Fine-tune (LoRA)"));
+  suanli_test_select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
+  suanli_test_select_choice (suanli_plan_page_get_editor (fixture->page, "workload.mode"), _("Fine-tune (LoRA)"));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.pin", NULL));
   type_name (name_row (GTK_WIDGET (fixture->page)), "Fine-tune for Ann");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.pin", NULL));
@@ -653,7 +638,7 @@ test_name_autosaved (void)
         if (open == 0)
           {
             /* Name it, or make it follow; then the window goes, and its plan is saved. */
-            select_choice (suanli_plan_page_get_editor (page, "model.preset"), "Llama 2 70B");
+            suanli_test_select_choice (suanli_plan_page_get_editor (page, "model.preset"), "Llama 2 70B");
             if (names[round] != NULL)
               type_name (row, names[round]);
             else
@@ -809,7 +794,7 @@ test_search (Fixture       *fixture,
   }
 
   /* Fix the accelerator: every row names it, none shows an id. */
-  select_choice (suanli_search_window_get_control (SUANLI_SEARCH_WINDOW (search), "accelerator"), "A100 80GB SXM");
+  suanli_test_select_choice (suanli_search_window_get_control (SUANLI_SEARCH_WINDOW (search), "accelerator"), "A100 80GB SXM");
   rows = search_rows (search);
   g_assert_cmpuint (rows->len, >, 0);
   for (guint i = 0; i < rows->len; i++)
@@ -831,7 +816,7 @@ test_search (Fixture       *fixture,
     g_assert_cmpstr (g_array_index (results, SuanliSearchResult, i).accelerator_id, ==, "nvidia-a100-80gb-sxm");
 
   /* A price typed for the MI325X, which has no offer, is kept in settings and brings it in. */
-  select_choice (suanli_search_window_get_control (SUANLI_SEARCH_WINDOW (search), "accelerator"), "Instinct MI325X");
+  suanli_test_select_choice (suanli_search_window_get_control (SUANLI_SEARCH_WINDOW (search), "accelerator"), "Instinct MI325X");
   g_assert_cmpuint (suanli_search_window_get_results (SUANLI_SEARCH_WINDOW (search))->len, ==, 0);
   mi325x_price = suanli_search_window_get_price_field (SUANLI_SEARCH_WINDOW (search), "amd-mi325x");
   g_assert_nonnull (mi325x_price);
@@ -870,7 +855,7 @@ test_search (Fixture       *fixture,
   g_assert_cmpstr (json_object_get_string_member (section (fixture, "system"), "accelerator"), ==, "nvidia-h100-sxm");
 
   /* Any accelerator again: the MI325X at its new price among those priced from their offers. */
-  select_choice (suanli_search_window_get_control (SUANLI_SEARCH_WINDOW (search), "accelerator"), _("Any"));
+  suanli_test_select_choice (suanli_search_window_get_control (SUANLI_SEARCH_WINDOW (search), "accelerator"), _("Any"));
   search_screenshot (search, "planner-search", FALSE);
   search_screenshot (search, "planner-search-prices", TRUE);
 
@@ -1039,8 +1024,8 @@ test_catalog_arrives_later (void)
   suanli_catalog_replace_all (catalog, loaded);
   suanli_catalog_replace_all (catalog, loaded);
   g_assert_true (suanli_plan_page_is_valid (page));
-  g_assert_cmpuint (g_list_model_get_n_items (adw_combo_row_get_model (
-                      ADW_COMBO_ROW (suanli_plan_page_get_editor (page, "model.preset")))), >, 10);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (
+                      GTK_DROP_DOWN (suanli_plan_page_get_editor (page, "model.preset")))), >, 10);
   nodes = suanli_plan_page_get_editor (page, "system.nodes");
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (nodes), 3);
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (

@@ -92,6 +92,13 @@ add_issue (GPtrArray  *issues,
 #define error(resolver, field, ...) add_issue ((resolver)->errors, field, __VA_ARGS__)
 #define warning(resolver, field, ...) add_issue ((resolver)->warnings, field, __VA_ARGS__)
 
+/* The keys of a plan's "model" section, NULL-terminated. */
+const char * const *
+suanli_plan_inputs_model_keys (void)
+{
+  return model_keys;
+}
+
 double
 suanli_precision_bytes (SuanliPrecision precision)
 {

@@ -175,6 +175,7 @@ gboolean suanli_plan_inputs_resolve (SuanliPlan       *plan,
                                      SuanliPlanInputs *inputs,
                                      GPtrArray        *errors,
                                      GPtrArray        *warnings);
+const char * const *suanli_plan_inputs_model_keys (void);
 double   suanli_precision_bytes     (SuanliPrecision   precision);
 const char *suanli_precision_to_nick (SuanliPrecision  precision);
 gboolean suanli_plan_inputs_is_training (const SuanliPlanInputs *inputs);

@@ -406,6 +406,47 @@ suanli_test_drag (GtkWidget *widget,
   gtk_widget_remove_controller (widget, watcher);
 }
 
+/* Turns the mouse wheel @clicks clicks down (up when negative) with the pointer at @x, @y of
+ * @widget, through the X server: each click waits until GTK has delivered its scroll event. */
+void
+suanli_test_scroll (GtkWidget *widget,
+                    double     x,
+                    double     y,
+                    int        clicks)
+{
+  GtkEventController *watcher = gtk_event_controller_legacy_new ();
+  DragStep step = { 0 };
+
+  gtk_event_controller_set_propagation_phase (watcher, GTK_PHASE_CAPTURE);
+  g_signal_connect (watcher, "event", G_CALLBACK (on_drag_event), &step);
+  gtk_widget_add_controller (widget, watcher);
+  xdotool_at (widget, x, y, NULL, NULL);
+  for (int i = 0; i < ABS (clicks); i++)
+    drag_step (widget, &step, GDK_SCROLL, NAN, NAN,
+               (char *[]) { (char *) "xdotool", (char *) "click", (char *) (clicks > 0 ? "5" : "4"), NULL });
+  gtk_widget_remove_controller (widget, watcher);
+}
+
+/* Chooses the entry titled @title in @choice, an AdwComboRow or a GtkDropDown of strings. */
+void
+suanli_test_select_choice (GtkWidget  *choice,
+                           const char *title)
+{
+  GListModel *titles = ADW_IS_COMBO_ROW (choice) ? adw_combo_row_get_model (ADW_COMBO_ROW (choice))
+                                                 : gtk_drop_down_get_model (GTK_DROP_DOWN (choice));
+
+  for (guint i = 0; i < g_list_model_get_n_items (titles); i++)
+    if (g_str_equal (gtk_string_list_get_string (GTK_STRING_LIST (titles), i), title))
+      {
+        if (ADW_IS_COMBO_ROW (choice))
+          adw_combo_row_set_selected (ADW_COMBO_ROW (choice), i);
+        else
+          gtk_drop_down_set_selected (GTK_DROP_DOWN (choice), i);
+        return;
+      }
+  g_error ("no choice “%s”", title);
+}
+
 /* Returns: (nullable) (transfer none): the first widget under @root (depth first, @root included)
  * that @matches. */
 GtkWidget *
