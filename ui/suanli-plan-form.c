@@ -183,6 +183,7 @@ typedef struct
   GtkWidget   *row;
   GtkWidget   *editor;      /* GtkSpinButton, GtkSwitch, or the AdwComboRow itself */
   GPtrArray   *values;      /* choice rows: document values (NULL: default) */
+  double       synced;      /* numbers: the value the last sync showed */
 } Editor;
 
 struct _SuanliPlanForm
@@ -295,8 +296,16 @@ on_number_changed (GtkSpinButton *spin,
 {
   SuanliPlanForm *self = SUANLI_PLAN_FORM (user_data);
   const Field *field = g_object_get_data (G_OBJECT (spin), "field");
+  Editor *editor = g_object_get_data (G_OBJECT (spin), "editor");
   double value = gtk_spin_button_get_value (spin) * field->scale;
-  JsonNode *node = json_node_new (JSON_NODE_VALUE);
+  JsonNode *node;
+
+  /* A value a sync showed is no edit. GtkAdjustment's "value-changed" does not recurse: a sync
+   * nested in an edit's handler has its change announced again once the edit's handler returns,
+   * when the sync is over (a parameter count set to 0 came back as the preset's, written out). */
+  if (editor != NULL && gtk_spin_button_get_value (spin) == editor->synced)
+    return;
+  node = json_node_new (JSON_NODE_VALUE);
 
   /* 0 means "not set" for what the engine derives or assumes otherwise: the member goes. */
   if (field->zero_unsets && value == 0)
@@ -404,6 +413,22 @@ on_switch_changed (GtkSwitch  *widget,
 
   json_node_set_boolean (node, gtk_switch_get_active (widget));
   apply_value (SUANLI_PLAN_FORM (user_data), field->path, node);
+}
+
+/* Ctrl+Z and Ctrl+Shift+Z for the plan's undo and redo, ahead of a text field's own. */
+static GtkEventController *
+plan_undo_keys (void)
+{
+  GtkEventController *keys = gtk_shortcut_controller_new ();
+
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (keys),
+                                        gtk_shortcut_new (gtk_shortcut_trigger_parse_string ("<Control>z"),
+                                                          gtk_named_action_new ("plan.undo")));
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (keys),
+                                        gtk_shortcut_new (gtk_shortcut_trigger_parse_string ("<Control><Shift>z"),
+                                                          gtk_named_action_new ("plan.redo")));
+  return keys;
 }
 
 /* Choices are an AdwComboRow (a few fixed ones) or a GtkDropDown with a search entry in an action
@@ -582,8 +607,10 @@ make_row (SuanliPlanForm *self,
         gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
         /* Not numeric: letters and signs are let in, to be refused with a message (on_number_input). */
         gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), FALSE);
-        /* Ctrl+Z goes to the plan's undo, which undoes the value, not to the text's. */
+        /* Ctrl+Z is the plan's undo (the page's plan.undo), which undoes the value: the text's own
+         * undo would take the key and restore only the text. Caught before the text sees it. */
         gtk_editable_set_enable_undo (GTK_EDITABLE (spin), FALSE);
+        gtk_widget_add_controller (spin, plan_undo_keys ());
         gtk_event_controller_set_propagation_phase (scroll, GTK_PHASE_CAPTURE);
         g_signal_connect (scroll, "scroll", G_CALLBACK (on_number_scroll), NULL);
         gtk_widget_add_controller (spin, scroll);
@@ -689,9 +716,9 @@ build (SuanliPlanForm *self)
     {
       Editor *editor = &g_array_index (self->editors, Editor, i);
 
+      g_object_set_data (G_OBJECT (editor->editor), "editor", editor);
       if (editor->field->type == FIELD_CHOICE)
         {
-          g_object_set_data (G_OBJECT (editor->editor), "editor", editor);
           g_signal_connect (editor->editor, "notify::selected", G_CALLBACK (on_choice_changed), self);
         }
     }
@@ -769,6 +796,7 @@ sync_editor (Editor                 *editor,
           number = in->achieved_flops / 1e12;
         /* Fractions are shown as they are; the MFU shows 0 when not assumed. */
         gtk_spin_button_set_value (GTK_SPIN_BUTTON (editor->editor), number / field->scale);
+        editor->synced = gtk_spin_button_get_value (GTK_SPIN_BUTTON (editor->editor));
         break;
       }
     case FIELD_SWITCH:

@@ -319,6 +319,21 @@ suanli_test_key (GtkWidget  *widget,
   xdotool_at (widget, gtk_widget_get_width (widget) / 2.0, gtk_widget_get_height (widget) / 2.0, "key", keys);
 }
 
+/* Presses @keys (NULL-terminated xdotool key names: "ctrl+a", "4", "Return") one after another
+ * in the window under the pointer, without moving it: for typing into a field just clicked. */
+void
+suanli_test_press (const char * const *keys)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+
+  g_ptr_array_add (argv, (char *) "xdotool");
+  g_ptr_array_add (argv, (char *) "key");
+  for (guint i = 0; keys[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) keys[i]);
+  g_ptr_array_add (argv, NULL);
+  run_xdotool ((char **) argv->pdata);
+}
+
 /* What GTK has seen of a drag: the last event of the kind expected, at the place expected. */
 typedef struct
 {
@@ -406,8 +421,19 @@ suanli_test_drag (GtkWidget *widget,
   gtk_widget_remove_controller (widget, watcher);
 }
 
+static gboolean
+on_scroll_event (GtkEventControllerLegacy *controller,
+                 GdkEvent                 *event,
+                 DragStep                 *step)
+{
+  if (gdk_event_get_event_type (event) == GDK_SCROLL)
+    step->seen = TRUE;
+  return FALSE;
+}
+
 /* Turns the mouse wheel @clicks clicks down (up when negative) with the pointer at @x, @y of
- * @widget, through the X server: each click waits until GTK has delivered its scroll event. */
+ * @widget, through the X server: each click waits until GTK has delivered a scroll event to
+ * @widget (a scroll event carries no position GTK gives back, so any will do). */
 void
 suanli_test_scroll (GtkWidget *widget,
                     double     x,
@@ -418,12 +444,15 @@ suanli_test_scroll (GtkWidget *widget,
   DragStep step = { 0 };
 
   gtk_event_controller_set_propagation_phase (watcher, GTK_PHASE_CAPTURE);
-  g_signal_connect (watcher, "event", G_CALLBACK (on_drag_event), &step);
+  g_signal_connect (watcher, "event", G_CALLBACK (on_scroll_event), &step);
   gtk_widget_add_controller (widget, watcher);
   xdotool_at (widget, x, y, NULL, NULL);
   for (int i = 0; i < ABS (clicks); i++)
-    drag_step (widget, &step, GDK_SCROLL, NAN, NAN,
-               (char *[]) { (char *) "xdotool", (char *) "click", (char *) (clicks > 0 ? "5" : "4"), NULL });
+    {
+      step.seen = FALSE;
+      run_xdotool ((char *[]) { (char *) "xdotool", (char *) "click", (char *) (clicks > 0 ? "5" : "4"), NULL });
+      suanli_test_await (drag_step_seen, &step);
+    }
   gtk_widget_remove_controller (widget, watcher);
 }
 

@@ -52,6 +52,7 @@ void        suanli_test_drag                  (GtkWidget   *widget,
                                                double       y0,
                                                double       x1,
                                                double       y1);
+void        suanli_test_press                 (const char * const *keys);
 void        suanli_test_scroll                (GtkWidget   *widget,
                                                double       x,
                                                double       y,
