@@ -234,7 +234,7 @@ print_text (const Subject *subject,
     g_print (_("Measured on %s (--from)\n"), suanli_item_get_name (subject->measured));
   g_print (_("Projected onto %s\n"), suanli_item_get_name (subject->target));
   if (figures->steps > 0)
-    g_print (_("Step (median of %u): measured %s, replayed %s; projected %s\n"), figures->steps, measured, replayed, step);
+    g_print (_("Step (mean of %u): measured %s, replayed %s; projected %s\n"), figures->steps, measured, replayed, step);
   else
     g_print (_("Step (the whole trace): measured %s, replayed %s; projected %s\n"), measured, replayed, step);
   g_print (_("Time per step by class:\n"));
@@ -371,8 +371,8 @@ suanli_cli_trace_whatif (int    argc,
     }
   if (subject.cpu_only)
     subject.measured = subject.target;
-  suanli_whatif_hardware_from_item (subject.measured, &options.measured);
-  suanli_whatif_hardware_from_item (subject.target, &options.target);
+  suanli_whatif_hardware_from_item (catalog, subject.measured, &options.measured);
+  suanli_whatif_hardware_from_item (catalog, subject.target, &options.target);
   options.target.count = gpus != G_MININT ? (guint) gpus : 0;
   options.overlap_comm = overlap;
   options.no_host_gaps = no_gaps;

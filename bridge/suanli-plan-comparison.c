@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "suanli-plan-comparison.h"
+#include "suanli-plan-hardware.h"
 #include "suanli-units.h"
 
 static void
@@ -120,16 +121,16 @@ compare_training (SuanliPlanComparison     *self,
                   const SuanliEstimate     *estimate,
                   const SuanliTraceFigures *figures)
 {
-  gint64 median = suanli_analysis_median_step (figures->steps);
+  gint64 step = suanli_analysis_step_time (figures->steps);   /* the mean period, as the profiler page gives it */
   double busy = measured_busy (figures->gpus);
-  double step_s = (double) median / 1e9;
+  double step_s = (double) step / 1e9;
   const SuanliFlopCount *flops = &figures->flops;
 
-  if (median > 0)
+  if (step > 0)
     {
       self->measured_mfu = estimate->model_flops_per_step / (step_s * inputs->gpus * inputs->peak_flops);
       add_row (self, _("Step time"), suanli_format_seconds (estimate->step_time_s),
-               suanli_format_duration_ns (median), relative (step_s, estimate->step_time_s));
+               suanli_format_duration_ns (step), relative (step_s, estimate->step_time_s));
     }
   if (busy >= 0 && estimate->step_time_s > 0)
     {
@@ -138,7 +139,7 @@ compare_training (SuanliPlanComparison     *self,
 
       add_row (self, _("GPU busy"), percent (planned), percent (busy), relative (busy, planned));
     }
-  if (median > 0)
+  if (step > 0)
     add_row (self, _("MFU"), percent (estimate->mfu), percent (self->measured_mfu),
              relative (self->measured_mfu, estimate->mfu));
   if (flops->operators > 0 && flops->last_ns > flops->first_ns && estimate->step_time_s > 0)
@@ -163,17 +164,20 @@ compare_links (SuanliPlanComparison     *self,
                const SuanliPlanInputs   *inputs,
                const SuanliTraceFigures *figures)
 {
-  double best = 0;
+  double best = 0, link = 0;
 
   for (guint i = 0; i < figures->collectives->len; i++)
     best = MAX (best, g_array_index (figures->collectives, SuanliCollectiveStats, i).busbw_gbps);
-  if (best > 0 && inputs->scale_up_bandwidth > 0)
+  /* The link a node's GPUs talk over: the host link where the node is larger than the domain. */
+  suanli_plan_hardware_fabric (inputs, MIN (inputs->gpus, inputs->gpus_per_node), &link);
+  if (best > 0 && link > 0)
     {
-      add_row (self, _("NCCL bus bandwidth"), g_strdup_printf (_("%.0f GB/s"), inputs->scale_up_bandwidth / 1e9),
+      add_row (self, _("NCCL bus bandwidth"), g_strdup_printf (_("%.0f GB/s"), link / 1e9),
                g_strdup_printf (_("%.0f GB/s"), best),
-               g_strdup_printf (_("%.0f%% of the link"), 100 * best * 1e9 / inputs->scale_up_bandwidth));
+               g_strdup_printf (_("%.0f%% of the link"), 100 * best * 1e9 / link));
       g_array_index (self->rows, SuanliComparisonRow, self->rows->len - 1).detail =
-        g_strdup (_("The best bus bandwidth of the trace's collectives, against the plan's scale-up link"));
+        g_strdup (_("The best bus bandwidth of the trace's collectives, against the link the plan gives a node's "
+                    "GPUs: the scale-up fabric, or the host link where the node is larger than the scale-up domain"));
     }
 }
 

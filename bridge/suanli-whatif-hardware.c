@@ -3,8 +3,8 @@
  * The profiler does not read the catalog (docs/architecture.md): the view and the CLI turn the
  * accelerator into plain numbers here. Rates are the catalog's dense ones, through the planner's
  * own reading (BF16 and FP16 stand in for each other where one is missing); memory bandwidth from
- * TB/s, the scale-up link from GB/s per direction. A figure the catalog lacks stays 0, which the
- * engine reports as unknown.
+ * TB/s, the scale-up link from GB/s per direction over all links, with the scale-up domain and
+ * the host link beyond it. A figure the catalog lacks stays 0, which the engine reports as unknown.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -37,13 +37,16 @@ copy_note (SuanliItem *item,
 
 /**
  * suanli_whatif_hardware_from_item:
+ * @catalog: (nullable): the catalog @item's links are looked up in; without it the job is taken to
+ *   fit the scale-up domain
  * @item: an accelerator of the catalog
  * @out: (out caller-allocates): its rates; count is left 0 (as the trace says)
  *
  * Returns: FALSE when @item is not an accelerator (@out is then cleared).
  */
 gboolean
-suanli_whatif_hardware_from_item (SuanliItem           *item,
+suanli_whatif_hardware_from_item (SuanliCatalog        *catalog,
+                                  SuanliItem           *item,
                                   SuanliWhatifHardware *out)
 {
   double value = 0;
@@ -58,6 +61,15 @@ suanli_whatif_hardware_from_item (SuanliItem           *item,
     out->memory_bandwidth = value * 1e12;
   if (suanli_item_get_spec_value (item, "scale_up_bandwidth", &value))
     out->link_bandwidth = value * 1e9;
+  if (catalog != NULL)
+    {
+      SuanliPlanLinks links;
+
+      /* The planner's own reading of how the part is wired (suanli-plan-hardware.c). */
+      suanli_plan_hardware_links (catalog, item, NULL, 1, &links);
+      out->scale_up_domain = (guint) MIN (links.scale_up_domain, G_MAXUINT);
+      out->host_link_bandwidth = links.host_link_bandwidth;
+    }
   /* What the figures count, where the catalog says (FP32 is vector on one part and matrix on
    * another; a link figure is one link on one and all of them on another). */
   copy_note (item, "fp32_tflops", out->flops_note[SUANLI_NUMBER_FP32], sizeof out->flops_note[SUANLI_NUMBER_FP32]);

@@ -9,7 +9,8 @@
 
 G_BEGIN_DECLS
 
-gboolean suanli_whatif_hardware_from_item (SuanliItem           *item,
+gboolean suanli_whatif_hardware_from_item (SuanliCatalog        *catalog,
+                                           SuanliItem           *item,
                                            SuanliWhatifHardware *out);
 
 G_END_DECLS

@@ -44,7 +44,8 @@ static const char * const spec_members[] = { "value", "unit", "source", "confide
 static const char * const claim_members[] = {
   "seed", "quote", "spec", "value", "unit", "verdict", "correct_value", "note", NULL
 };
-static const char * const part_roles[] = { "accelerator", "cpu", "scale_up", "scale_out", "storage", NULL };
+/* host_link: what joins accelerators of one box beyond their scale-up domain (PCIe, say). */
+static const char * const part_roles[] = { "accelerator", "cpu", "scale_up", "host_link", "scale_out", "storage", NULL };
 static const char * const trade_names[SUANLI_N_TRADES] = { "memory", "speed", "accuracy" };
 
 static void
@@ -592,6 +593,33 @@ read_trades (Reader     *reader,
     }
 }
 
+/* How the accelerators are wired is what plans go wrong on most (docs/catalog-format.md, "Topology"):
+ * a system states how many accelerators share its scale-up fabric, and an accelerator that gives a
+ * scale-up bandwidth states the domain it spans, or why no source gives it. */
+static void
+check_topology (Reader     *reader,
+                SuanliItem *item,
+                JsonObject *object,
+                JsonNode   *node,
+                const char *path)
+{
+  JsonNode *specs = json_object_get_member (object, "specs");
+  SuanliItemKind kind = suanli_item_get_kind (item);
+  gboolean has_domain = suanli_item_get_spec_value (item, "scale_up_domain", NULL);
+
+  /* Named where the specs are, else where the item is. */
+  if (specs != NULL)
+    node = specs;
+  if (kind == SUANLI_ITEM_KIND_SYSTEM && !has_domain)
+    problem (reader, node, path, _("a system must say how many accelerators share its scale-up fabric "
+                                   "(“specs.scale_up_domain”)"));
+  else if (kind == SUANLI_ITEM_KIND_ACCELERATOR && !has_domain &&
+           suanli_item_get_spec_value (item, "scale_up_bandwidth", NULL) &&
+           suanli_item_find_unknown (item, "scale_up_domain") == NULL)
+    problem (reader, node, path, _("an accelerator with a scale-up bandwidth must say how many accelerators "
+                                   "that fabric joins (“specs.scale_up_domain”, or why not in “unknown”)"));
+}
+
 static SuanliItem *
 read_item (Reader     *reader,
            JsonNode   *node,
@@ -734,6 +762,7 @@ read_item (Reader     *reader,
         }
     }
 
+  check_topology (reader, item, object, node, path);
   if (reader->problems->len != before)
     return NULL;
   return g_steal_pointer (&item);

@@ -43,6 +43,7 @@ static const SuanliSpecKey accelerator_keys[] = {
   { "memory_bandwidth", U1 ("TB/s"), N_("Bandwidth") },
   { "tdp", U1 ("W"), N_("TDP") },
   { "scale_up_bandwidth", U1 ("GB/s"), N_("Scale-up") },
+  { "scale_up_domain", U1 ("count"), N_("Scale-up domain") },
   { "process", U1 ("nm"), N_("Process") },
 };
 
@@ -76,6 +77,8 @@ static const SuanliSpecKey storage_keys[] = {
 static const SuanliSpecKey system_keys[] = {
   { "accelerators", U1 ("count"), N_("Accelerators") },
   { "accelerator_memory_bytes", U1 ("B"), N_("Accelerator memory") },
+  { "scale_up_domain", U1 ("count"), N_("Scale-up domain") },
+  { "scale_up_bandwidth", U1 ("GB/s"), N_("Scale-up") },
   { "cpu_memory_bytes", U1 ("B"), N_("CPU memory") },
   { "scale_out_ports", U1 ("count"), N_("Scale-out ports") },
   { "power", U1 ("W"), N_("Power") },
@@ -83,6 +86,7 @@ static const SuanliSpecKey system_keys[] = {
 
 static const SuanliSpecKey cloud_keys[] = {
   { "accelerators", U1 ("count"), N_("Accelerators") },
+  { "scale_up_domain", U1 ("count"), N_("Scale-up domain") },
   { "price_per_hour", U2 ("USD/h", "CNY/h"), N_("Price per hour") },
   { "network_bandwidth", U1 ("Gb/s"), N_("Network") },
   { "cpu_memory_bytes", U1 ("B"), N_("CPU memory") },

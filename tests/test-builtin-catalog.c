@@ -65,6 +65,63 @@ test_reference_parts (void)
   g_assert_cmpfloat (value, ==, 1307.4);
 }
 
+/* Figures fixed from the vendor's own document (issue 34), and how the parts are wired: every
+ * system states its scale-up domain, and each domain is what the vendor builds. */
+static void
+test_vendor_figures_and_topology (void)
+{
+  g_autoptr(SuanliCatalog) catalog = load_builtin ();
+  static const struct {
+    const char *id;
+    const char *key;
+    double      value;
+  } figures[] = {
+    /* Huawei's CloudMatrix384 paper (arXiv:2506.12708). */
+    { "huawei-ascend-910c", "bf16_tflops", 752 },
+    { "huawei-ascend-910c", "memory_bytes", 137438953472.0 },   /* 128 × 2^30 */
+    { "huawei-ascend-910c", "memory_bandwidth", 3.2 },
+    { "huawei-ascend-910c", "scale_up_bandwidth", 392 },
+    /* Cambricon's launch figures. */
+    { "cambricon-mlu370", "bf16_tflops", 96 },
+    { "cambricon-mlu370", "memory_bytes", 51539607552.0 },      /* 48 × 2^30 */
+    { "cambricon-mlu370", "memory_bandwidth", 0.6144 },
+    { "nvidia-l20", "fp8_tflops", 239 },
+    { "nvidia-l20", "tdp", 275 },
+    { "google-tpu-v6e", "memory_bandwidth", 1.638 },
+    { "nvidia-h800-sxm", "fp64_tflops", 1 },
+    /* All seven HCCS links per direction, not one. */
+    { "huawei-ascend-910b", "scale_up_bandwidth", 196 },
+    { "huawei-ascend-910b", "scale_up_domain", 8 },
+    { "nvidia-h200-nvl", "scale_up_domain", 4 },
+    { "nvidia-h100-pcie", "scale_up_domain", 2 },
+    { "nvidia-l40s", "scale_up_domain", 1 },
+    { "nvidia-gb200-nvl72", "scale_up_domain", 72 },
+    { "nvidia-gb300-nvl72", "scale_up_domain", 72 },
+    { "huawei-cloudmatrix-384", "scale_up_domain", 384 },
+    { "huawei-atlas-800t-a2", "scale_up_domain", 8 },
+    { "huawei-atlas-800t-a2", "scale_up_bandwidth", 196 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (figures); i++)
+    {
+      SuanliItem *item = suanli_catalog_lookup (catalog, figures[i].id);
+      double value = 0;
+
+      g_assert_nonnull (item);
+      if (!suanli_item_get_spec_value (item, figures[i].key, &value) || value != figures[i].value)
+        g_error ("%s: %s is %g, expected %g", figures[i].id, figures[i].key, value, figures[i].value);
+    }
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (catalog)); i++)
+    {
+      g_autoptr(SuanliItem) item = g_list_model_get_item (G_LIST_MODEL (catalog), i);
+
+      if (suanli_item_get_kind (item) == SUANLI_ITEM_KIND_SYSTEM &&
+          !suanli_item_get_spec_value (item, "scale_up_domain", NULL))
+        g_error ("%s does not state its scale-up domain", suanli_item_get_id (item));
+    }
+}
+
 /* The articles' known errors are recorded with the right verdict. */
 static void
 test_known_errors (void)
@@ -378,6 +435,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/builtin-catalog/loads-cleanly", test_loads_cleanly);
   g_test_add_func ("/builtin-catalog/reference-parts", test_reference_parts);
   g_test_add_func ("/builtin-catalog/known-errors", test_known_errors);
+  g_test_add_func ("/builtin-catalog/vendor-figures-and-topology", test_vendor_figures_and_topology);
   g_test_add_func ("/builtin-catalog/seed-names", test_seed_names);
   g_test_add_func ("/builtin-catalog/claim-quotes", test_claim_quotes);
   g_test_add_func ("/builtin-catalog/claims-cite-titles", test_claims_cite_titles);

@@ -37,7 +37,8 @@ static const char valid_catalog[] =
   "    {\n"
   "      \"id\": \"test-box\", \"kind\": \"system\", \"vendor\": \"Acme\", \"name\": \"Test Box\",\n"
   "      \"parts\": {\"accelerator\": \"test-gpu\"},\n"                          /* 20 */
-  "      \"specs\": {\"accelerators\": {\"value\": 8, \"unit\": \"count\", \"source\": \"Acme box guide (2024)\", \"confidence\": \"high\"}},\n"
+  "      \"specs\": {\"accelerators\": {\"value\": 8, \"unit\": \"count\", \"source\": \"Acme box guide (2024)\", \"confidence\": \"high\"},\n"
+  "                \"scale_up_domain\": {\"value\": 8, \"unit\": \"count\", \"source\": \"Acme box guide (2024)\", \"confidence\": \"high\"}},\n"
   "      \"summary\": {\"en\": \"Eight of them.\", \"zh_CN\": \"八块。\"}\n"
   "    },\n"
   "    {\n"
@@ -200,6 +201,15 @@ test_bad_items (void)
                                     (const char *[]) { "whole number", NULL }), ==, 2);
   g_assert_cmpuint (assert_problem ("\"bf16_tflops\": {", "\"bogomips\": {",
                                     (const char *[]) { "accelerator items have no spec “bogomips”", NULL }), ==, 2);
+  /* A system that does not say how its accelerators are wired is refused, named at the item; so is
+   * an accelerator whose scale-up bandwidth spans a domain it does not state. */
+  g_assert_cmpuint (assert_problem (",\n                \"scale_up_domain\": {\"value\": 8, \"unit\": \"count\", \"source\": \"Acme box guide (2024)\", \"confidence\": \"high\"}",
+                                    "",
+                                    (const char *[]) { "test.json:21:", "items[1] (test-box)", "“specs.scale_up_domain”", NULL }), ==, 2);
+  g_assert_cmpuint (assert_problem ("\"label\": \"141 GB HBM3e\"}\n",
+                                    "\"label\": \"141 GB HBM3e\"},\n"
+                                    "        \"scale_up_bandwidth\": {\"value\": 450, \"unit\": \"GB/s\", \"source\": \"Acme datasheet (2024)\", \"confidence\": \"high\"}\n",
+                                    (const char *[]) { "items[0] (test-gpu)", "how many accelerators that fabric joins", NULL }), ==, 2);
 }
 
 static void

@@ -106,8 +106,10 @@ test_catalog (void)
   g_autofree char *directory = g_dir_make_tmp ("suanli-cli-XXXXXX", NULL);
   g_autofree char *good = g_build_filename (directory, "good.json", NULL);
   g_autofree char *bad = g_build_filename (directory, "bad.json", NULL);
+  g_autofree char *unwired = g_build_filename (directory, "unwired.json", NULL);
   g_autofree char *missing = g_build_filename (directory, "missing.json", NULL);
   g_auto(Run) list = { 0 };
+  g_auto(Run) no_domain = { 0 };
   g_auto(Run) json = { 0 };
   g_auto(Run) show = { 0 };
   g_auto(Run) unknown = { 0 };
@@ -119,6 +121,12 @@ test_catalog (void)
   g_autofree char *reread_path = g_build_filename (directory, "listed.json", NULL);
 
   g_assert_true (g_file_set_contents (good,
+    "{\"schema\": \"suanli-catalog/1\", \"items\": [{\"id\": \"my-box\", \"kind\": \"system\", \"vendor\": \"Us\",\n"
+    " \"name\": \"Our Box\", \"parts\": {\"accelerator\": \"nvidia-h200-sxm\"},\n"
+    " \"specs\": {\"scale_up_domain\": {\"value\": 8, \"unit\": \"count\", \"source\": \"Our guide (2025)\", \"confidence\": \"high\"}},\n"
+    " \"summary\": {\"en\": \"Ours.\", \"zh_CN\": \"我们的。\"}}]}", -1, NULL));
+  /* The same box, not saying how its accelerators are wired. */
+  g_assert_true (g_file_set_contents (unwired,
     "{\"schema\": \"suanli-catalog/1\", \"items\": [{\"id\": \"my-box\", \"kind\": \"system\", \"vendor\": \"Us\",\n"
     " \"name\": \"Our Box\", \"parts\": {\"accelerator\": \"nvidia-h200-sxm\"},\n"
     " \"summary\": {\"en\": \"Ours.\", \"zh_CN\": \"我们的。\"}}]}", -1, NULL));
@@ -159,6 +167,13 @@ test_catalog (void)
   g_assert_nonnull (strstr (invalid.err, ":3:"));
   g_assert_nonnull (strstr (invalid.err, "must be a number, not a string"));
 
+  /* Every system states its scale-up domain: one that does not is invalid input. */
+  run_cli (&no_domain, "", (const char *[]) { "catalog", "validate", unwired, NULL });
+  g_assert_cmpint (no_domain.status, ==, 2);
+  g_assert_true (g_str_has_prefix (no_domain.err, unwired));
+  g_assert_nonnull (strstr (no_domain.err, "items[0] (my-box)"));
+  g_assert_nonnull (strstr (no_domain.err, "scale_up_domain"));
+
   run_cli (&absent, "", (const char *[]) { "catalog", "validate", missing, NULL });
   g_assert_cmpint (absent.status, ==, 1);
   /* A folder is a failure to read (exit 1), not invalid input (exit 2). */
@@ -168,6 +183,7 @@ test_catalog (void)
 
   g_unlink (good);
   g_unlink (bad);
+  g_unlink (unwired);
   g_unlink (reread_path);
   g_rmdir (directory);
 }

@@ -13,6 +13,7 @@
 #include "suanli-advice.h"
 #include "suanli-catalog.h"
 #include "suanli-estimate-json.h"
+#include "suanli-plan-hardware.h"
 #include "suanli-search.h"
 
 static SuanliCatalog *catalog;
@@ -299,6 +300,112 @@ test_communication (void)
   assert_close (e.tensor_parallel_s, 1.435364314074e-03);
   /* Tensor-parallel traffic is on the critical path: all of it is exposed. */
   assert_close (e.exposed_communication_s, 1.435364314074e-03);
+}
+
+/* Tensor parallelism of 8 on five parts, each costed on the fabric its wiring gives (the catalog's
+ * "Topology"). Llama 2 70B (80 layers, hidden 8192), sequence 4096, micro-batch 1, global batch 8
+ * on 8 GPUs of one node: m = 8 micro-batches, each layer 4 all-reduces (2 forward, 2 backward) of
+ * the activations, S = 1 × 4096 × 8192 × 2 B = 67,108,864 B. A ring all-reduce over 8 ranks moves
+ * 2 × 7/8 × S = 117,440,512 B per GPU each way; at 75 % of the fabric, plus 10 µs per call, and
+ * 8 × 80 × 4 = 2,560 calls a step:
+ *   Ascend 910B, eight cards in a full HCCS mesh (domain 8), 7 links × 28 GB/s = 196 GB/s:
+ *     117,440,512 / 147e9 + 10 µs = 808.915 µs; × 2,560 = 2.070822522 s
+ *     (one 28 GB/s link, as the catalog had it, would be 7 times that)
+ *   A100 SXM, HGX board (domain 8), NVLink 3, 12 links = 300 GB/s:
+ *     117,440,512 / 225e9 + 10 µs = 531.958 µs; × 2,560 = 1.361812048 s
+ *   H200 SXM, HGX board (domain 8), NVLink 4, 18 links = 450 GB/s:
+ *     117,440,512 / 337.5e9 + 10 µs = 357.972 µs; × 2,560 = 0.9164080318 s
+ *   H200 NVL, 4-way bridge (domain 4 < 8): the ring crosses PCIe 5.0 x16, 63 GB/s:
+ *     117,440,512 / 47.25e9 + 10 µs = 2,495.513 µs; × 2,560 = 6.388514513 s
+ *   H100 PCIe, 2-way bridge (domain 2 < 8): the same PCIe 5.0 x16, 6.388514513 s. */
+static void
+test_topology_tensor_parallel (void)
+{
+  static const struct {
+    const char *accelerator;
+    double      tensor_parallel_s;
+    gboolean    crosses_host_link;
+  } parts[] = {
+    { "huawei-ascend-910b", 2.070822521904762, FALSE },
+    { "nvidia-a100-80gb-sxm", 1.3618120476444444, FALSE },
+    { "nvidia-h200-sxm", 0.916408031762963, FALSE },
+    { "nvidia-h200-nvl", 6.388514512592592, TRUE },
+    { "nvidia-h100-pcie", 6.388514512592592, TRUE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    {
+      g_autofree char *json = g_strdup_printf (
+        "{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"seq_len\": 4096, \"global_batch\": 8,"
+        " \"micro_batch\": 1, \"tokens\": 1e12}, \"parallelism\": {\"tensor\": 8},"
+        " \"assumptions\": {\"comm_efficiency\": 0.75},"
+        " \"system\": {\"accelerator\": \"%s\", \"gpus_per_node\": 8, \"nodes\": 1}}", parts[i].accelerator);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SuanliPlan) plan = suanli_plan_new_from_data (json, -1, "test.suanli-plan", &error);
+      g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+      g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+      g_autofree char *explained = NULL;
+      gboolean warned = FALSE;
+      SuanliPlanInputs in;
+      SuanliEstimate e;
+
+      g_assert_no_error (error);
+      g_assert_true (suanli_plan_inputs_resolve (plan, catalog, &in, errors, warnings));
+      suanli_estimate_compute (&in, &e);
+      assert_close (e.tensor_parallel_s, parts[i].tensor_parallel_s);
+
+      /* The plan and its explanation say when the group is larger than the scale-up domain. */
+      for (guint w = 0; w < warnings->len; w++)
+        {
+          SuanliPlanIssue *issue = g_ptr_array_index (warnings, w);
+
+          warned |= g_str_equal (issue->field, "parallelism.tensor") && strstr (issue->message, "host link") != NULL;
+        }
+      g_assert_cmpint (warned, ==, parts[i].crosses_host_link);
+      explained = suanli_estimate_explain (&in, &e, "training.communication_s");
+      g_assert_nonnull (strstr (explained, parts[i].crosses_host_link ? "slower host link" : "stays within"));
+    }
+}
+
+/* A plan names a catalog system as its server: its accelerator, its count per node and its wiring.
+ * On an Atlas 800T A2 (eight 910Bs in a full HCCS mesh, a 200 GE RoCE port each) the tensor-parallel
+ * all-reduces are the 910B's above, 2.070822522 s; the scale-out network is 200 Gb/s = 25 GB/s per
+ * NPU. On a CloudMatrix384 (384 910Cs on one Unified Bus) tensor parallelism of 16 stays on the bus,
+ * 392 GB/s; on GB200 NVL72 nodes of 4 GPUs (Azure's ND GB200 v6), 16 GPUs across four nodes are
+ * still one NVLink domain. */
+static void
+test_topology_servers (void)
+{
+  g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+  SuanliPlanInputs in;
+  SuanliEstimate e;
+  double bandwidth = 0;
+
+  estimate_valid ("{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"seq_len\": 4096, \"global_batch\": 8,"
+                  " \"micro_batch\": 1, \"tokens\": 1e12}, \"parallelism\": {\"tensor\": 8},"
+                  " \"assumptions\": {\"comm_efficiency\": 0.75}, \"system\": {\"server\": \"huawei-atlas-800t-a2\"}}",
+                  &in, &e);
+  g_assert_cmpstr (in.accelerator_id, ==, "huawei-ascend-910b");
+  g_assert_cmpfloat (in.gpus_per_node, ==, 8);
+  assert_close (e.tensor_parallel_s, 2.070822521904762);
+  g_assert_cmpfloat (in.scale_out_bandwidth, ==, 25e9);
+
+  estimate_valid ("{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"mode\": \"inference\", \"prompt_tokens\": 1024,"
+                  " \"output_tokens\": 256, \"batch\": 1}, \"parallelism\": {\"tensor\": 16},"
+                  " \"system\": {\"server\": \"huawei-cloudmatrix-384\", \"gpus_per_node\": 16}}", &in, &e);
+  g_assert_cmpint (suanli_plan_hardware_fabric (&in, 16, &bandwidth), ==, SUANLI_FABRIC_SCALE_UP);
+  g_assert_cmpfloat (bandwidth, ==, 392e9);
+
+  estimate_valid ("{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"mode\": \"inference\", \"prompt_tokens\": 1024,"
+                  " \"output_tokens\": 256, \"batch\": 1}, \"parallelism\": {\"tensor\": 16},"
+                  " \"system\": {\"cloud_instance\": \"azure-nd-gb200-v6\", \"nodes\": 4}}", &in, &e);
+  g_assert_cmpint (suanli_plan_hardware_fabric (&in, 16, &bandwidth), ==, SUANLI_FABRIC_SCALE_UP);
+  g_assert_cmpfloat (bandwidth, ==, 900e9);
+
+  g_assert_false (resolve ("{\"model\": {\"preset\": \"llama-2-7b\"}, \"workload\": {\"tokens\": 1e11},"
+                           " \"system\": {\"server\": \"nvidia-dgx-h100\", \"cloud_instance\": \"aws-p5-48xlarge\"}}",
+                           &in, &e, errors));
+  g_assert_cmpstr (((SuanliPlanIssue *) g_ptr_array_index (errors, 0))->field, ==, "system.server");
 }
 
 /* Offloaded states must fit the node's CPU memory (with a 1.5x margin). 7.5e9 parameters on 8 GPUs,
@@ -835,33 +942,43 @@ test_search_front (void)
 static void
 test_search_patches_apply (void)
 {
-  const char *json = "{\"model\": {\"preset\": \"llama-2-7b\"}, \"workload\": {\"global_batch\": 256, \"tokens\": 1e11},"
-                     " \"parallelism\": {\"zero_stage\": 1, \"offload\": \"optimizer\"},"
-                     " \"system\": {\"cloud_instance\": \"aws-p4d-24xlarge\"}}";
-  SuanliSearchConstraints constraints = { 0, 0, 64, FALSE };
-  g_autoptr(GArray) results = NULL;
-  SuanliPlanInputs in;
-  SuanliEstimate e;
+  /* From a cloud instance, and from a server whose own wiring the candidate must not keep. */
+  const char *plans[] = {
+    "{\"model\": {\"preset\": \"llama-2-7b\"}, \"workload\": {\"global_batch\": 256, \"tokens\": 1e11},"
+    " \"parallelism\": {\"zero_stage\": 1, \"offload\": \"optimizer\"},"
+    " \"system\": {\"cloud_instance\": \"aws-p4d-24xlarge\"}}",
+    "{\"model\": {\"preset\": \"llama-2-7b\"}, \"workload\": {\"global_batch\": 256, \"tokens\": 1e11},"
+    " \"parallelism\": {\"zero_stage\": 1}, \"system\": {\"server\": \"huawei-atlas-800t-a2\"}}",
+  };
 
-  estimate_valid (json, &in, &e);
-  results = suanli_search_run (&in, catalog, &constraints, NULL);
-  g_assert_cmpuint (results->len, >, 0);
-  for (guint i = 0; i < results->len; i += MAX (1, results->len / 40))
+  for (guint p = 0; p < G_N_ELEMENTS (plans); p++)
     {
-      SuanliSearchResult *r = &g_array_index (results, SuanliSearchResult, i);
-      g_autofree char *patch = suanli_search_result_patch (r);
-      g_autoptr(SuanliPlan) plan = suanli_plan_new_from_data (json, -1, "search", NULL);
-      g_autoptr(GPtrArray) errors = new_issues ();
-      g_autoptr(GPtrArray) warnings = new_issues ();
-      SuanliPlanInputs after_in;
-      SuanliEstimate after;
+      const char *json = plans[p];
+      SuanliSearchConstraints constraints = { 0, 0, 64, FALSE };
+      g_autoptr(GArray) results = NULL;
+      SuanliPlanInputs in;
+      SuanliEstimate e;
 
-      g_assert_true (suanli_plan_apply_merge_patch_data (plan, patch, NULL));
-      if (!suanli_plan_inputs_resolve (plan, catalog, &after_in, errors, warnings))
-        g_error ("%s makes an invalid plan: %s", patch, ((SuanliPlanIssue *) g_ptr_array_index (errors, 0))->message);
-      suanli_estimate_compute (&after_in, &after);
-      assert_close (after.time_to_train_s, r->time_to_train_s);
-      assert_close (after.cost, r->cost);
+      estimate_valid (json, &in, &e);
+      results = suanli_search_run (&in, catalog, &constraints, NULL);
+      g_assert_cmpuint (results->len, >, 0);
+      for (guint i = 0; i < results->len; i += MAX (1, results->len / 40))
+        {
+          SuanliSearchResult *r = &g_array_index (results, SuanliSearchResult, i);
+          g_autofree char *patch = suanli_search_result_patch (r);
+          g_autoptr(SuanliPlan) plan = suanli_plan_new_from_data (json, -1, "search", NULL);
+          g_autoptr(GPtrArray) errors = new_issues ();
+          g_autoptr(GPtrArray) warnings = new_issues ();
+          SuanliPlanInputs after_in;
+          SuanliEstimate after;
+
+          g_assert_true (suanli_plan_apply_merge_patch_data (plan, patch, NULL));
+          if (!suanli_plan_inputs_resolve (plan, catalog, &after_in, errors, warnings))
+            g_error ("%s makes an invalid plan: %s", patch, ((SuanliPlanIssue *) g_ptr_array_index (errors, 0))->message);
+          suanli_estimate_compute (&after_in, &after);
+          assert_close (after.time_to_train_s, r->time_to_train_s);
+          assert_close (after.cost, r->cost);
+        }
     }
 }
 
@@ -936,8 +1053,20 @@ test_every_accelerator (void)
     g_assert_false (resolve (json, &in, &e, errors));
     for (guint k = 0; k < errors->len; k++)
       named |= g_str_has_prefix (((SuanliPlanIssue *) g_ptr_array_index (errors, k))->message,
-                                 "MLU590: no memory bandwidth in the catalog (No source found here");
+                                 "MLU590: no memory bandwidth in the catalog (Cambricon publishes no datasheet");
     g_assert_true (named);
+  }
+
+  /* Cambricon's launch figures make the MLU370-X8 plannable: 96 TFLOP/s BF16, 614.4 GB/s. */
+  {
+    g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+    g_autofree char *json = g_strconcat (jobs[1][0], "cambricon-mlu370", jobs[1][1], NULL);
+    SuanliPlanInputs in;
+    SuanliEstimate e;
+
+    g_assert_true (resolve (json, &in, &e, errors));
+    g_assert_cmpfloat (in.peak_flops, ==, 96e12);
+    assert_close (in.memory_bandwidth, 614.4e9);
   }
 }
 
@@ -960,6 +1089,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/estimate/flops", test_flops);
   g_test_add_func ("/estimate/decode", test_decode);
   g_test_add_func ("/estimate/communication", test_communication);
+  g_test_add_func ("/estimate/topology-tensor-parallel", test_topology_tensor_parallel);
+  g_test_add_func ("/estimate/topology-servers", test_topology_servers);
   g_test_add_func ("/estimate/nan-is-not-json", test_nan_is_not_json);
   g_test_add_func ("/estimate/offload-needs-cpu-memory", test_offload_needs_cpu_memory);
   g_test_add_func ("/estimate/bad-plans", test_bad_plans);

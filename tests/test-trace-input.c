@@ -11,10 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
+#include <gio/gunixinputstream.h>
 
 #include "suanli-import.h"
 #include "suanli-import-chrome.h"
 #include "suanli-import-limits.h"
+#include "suanli-trace-format.h"
 #include "suanli-test-fixtures.h"
 #include "suanli-test-import.h"
 #include "suanli-test-samples.h"
@@ -413,6 +415,119 @@ test_every_prefix (void)
                                    sizeof suanli_test_kineto_trace - 1, 7);
 }
 
+/* A trace of @n small complete events, longer than the sniffed head once @n passes a few hundred. */
+static GString *
+many_events (guint n)
+{
+  GString *text = g_string_new ("{\"traceEvents\": [");
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (text, "%s{\"ph\": \"X\", \"name\": \"op%u\", \"ts\": %u, \"dur\": 1, \"pid\": 1, \"tid\": 1}",
+                            i == 0 ? "" : ", ", i % 97, i * 2);
+  g_string_append (text, "]}");
+  return text;
+}
+
+/* A member whose checksum does not match what inflates: the events are kept, and the warning names
+ * the byte of the gzip data where the damage was found. */
+static void
+test_gzip_damaged (void)
+{
+  g_autoptr(GByteArray) gzip = g_byte_array_new ();
+  g_autoptr(GString) text = many_events (20000);
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected = NULL;
+  SuanliImportStats stats = { 0 };
+  GPtrArray *warnings;
+
+  append_gzip_member (gzip, text->str, text->len);
+  gzip->data[gzip->len - 8] ^= 0xff;   /* the CRC-32 of the member's trailer */
+  stream = g_memory_input_stream_new_from_data (gzip->data, gzip->len, NULL);
+  g_assert_true (suanli_import_stream (trace, stream, "damaged.json.gz", &stats, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats.events, ==, 20000);
+  warnings = suanli_trace_get_warnings (trace);
+  g_assert_cmpuint (warnings->len, ==, 1);
+  /* The checksum is checked at the member's end, where the warning places it. */
+  expected = g_strdup_printf ("where reading failed: at byte %u of the gzip data: the checksum does not match", gzip->len);
+  g_assert_nonnull (strstr (g_ptr_array_index (warnings, 0), expected));
+  suanli_import_stats_clear (&stats);
+}
+
+/* Bytes after a member's end that are not another member (some tools pad with them): the events
+ * before are kept, and the warning says the gzip data stops making sense there. */
+static void
+test_gzip_trailing_garbage (void)
+{
+  g_autoptr(GByteArray) gzip = g_byte_array_new ();
+  g_autoptr(GString) text = many_events (20000);
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(GError) error = NULL;
+  static const guint8 garbage[16] = { 'n', 'o', 't', ' ', 'g', 'z', 'i', 'p' };
+  SuanliImportStats stats = { 0 };
+  GPtrArray *warnings;
+
+  append_gzip_member (gzip, text->str, text->len);
+  g_byte_array_append (gzip, garbage, sizeof garbage);
+  stream = g_memory_input_stream_new_from_data (gzip->data, gzip->len, NULL);
+  g_assert_true (suanli_import_stream (trace, stream, "padded.json.gz", &stats, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats.events, ==, 20000);
+  warnings = suanli_trace_get_warnings (trace);
+  g_assert_cmpuint (warnings->len, ==, 1);
+  g_assert_nonnull (strstr (g_ptr_array_index (warnings, 0), " of the gzip data: not a gzip header"));
+  suanli_import_stats_clear (&stats);
+}
+
+/* A pipe whose writer stays open after more than the sniffed head of a text that is not JSON: the
+ * importer fails at the JSON while the inflating thread waits on the pipe for more, and dropping
+ * the stream stops that thread rather than hanging. */
+static void
+test_gzip_pipe_left_open (void)
+{
+  g_autoptr(GByteArray) gzip = g_byte_array_new ();
+  g_autoptr(GString) text = g_string_new ("[");
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(GError) error = NULL;
+  SuanliImportStats stats = { 0 };
+  int fds[2];
+
+  while (text->len < 4 * SUANLI_TRACE_SNIFF_LENGTH)
+    g_string_append (text, "not a trace ");
+  append_gzip_member (gzip, text->str, text->len);
+  g_assert_cmpint (pipe (fds), ==, 0);
+  g_assert_cmpint (write (fds[1], gzip->data, gzip->len), ==, (gssize) gzip->len);
+  stream = g_unix_input_stream_new (fds[0], TRUE);
+  g_assert_false (suanli_import_stream (trace, stream, "pipe.json.gz", &stats, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_assert_true (g_str_has_prefix (error->message, "pipe.json.gz: not a trace: at byte "));
+  close (fds[1]);
+  suanli_import_stats_clear (&stats);
+}
+
+/* Cancelled while it reads: the import stops with the cancellation, not with a gzip error. */
+static void
+test_gzip_cancelled (void)
+{
+  g_autoptr(GByteArray) gzip = g_byte_array_new ();
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  SuanliImportStats stats = { 0 };
+
+  append_gzip_member (gzip, suanli_test_kineto_trace, sizeof suanli_test_kineto_trace - 1);
+  stream = g_memory_input_stream_new_from_data (gzip->data, gzip->len, NULL);
+  g_cancellable_cancel (cancellable);
+  g_assert_false (suanli_import_stream (trace, stream, "cancelled.json.gz", &stats, cancellable, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  suanli_import_stats_clear (&stats);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -421,6 +536,10 @@ main (int    argc,
   g_test_add_func ("/trace/gzip-file", test_gzip_file);
   g_test_add_func ("/trace/gzip-members", test_gzip_members);
   g_test_add_func ("/trace/gzip-cut", test_gzip_cut);
+  g_test_add_func ("/trace/gzip-damaged", test_gzip_damaged);
+  g_test_add_func ("/trace/gzip-trailing-garbage", test_gzip_trailing_garbage);
+  g_test_add_func ("/trace/gzip-pipe-left-open", test_gzip_pipe_left_open);
+  g_test_add_func ("/trace/gzip-cancelled", test_gzip_cancelled);
   g_test_add_func ("/trace/budgets", test_budgets);
   g_test_add_func ("/trace/memory-budget-default", test_memory_budget_default);
   g_test_add_func ("/trace/memory-budget-across-files", test_memory_budget_across_files);

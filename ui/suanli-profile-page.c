@@ -172,11 +172,12 @@ summary_text (SuanliTraceFigures *figures)
                             100 * memcpy / MAX (span, 1), 100 * idle / MAX (span, 1), 100 * host / MAX (span, 1));
   if (steps->len > 0)
     {
-      g_autofree char *median = suanli_format_duration_ns (suanli_analysis_median_step (steps));
+      g_autofree char *step = suanli_format_duration_ns (suanli_analysis_step_time (steps));
 
       g_string_append (text, "  │  ");
-      g_string_append_printf (text, ngettext ("%u step, %s per step", "%u steps, median %s per step", steps->len),
-                              steps->len, median);
+      /* The mean of the steps' periods, as What If counts it (docs/trace-analysis.md, "The step"). */
+      g_string_append_printf (text, ngettext ("%u step, %s per step", "%u steps, %s per step", steps->len),
+                              steps->len, step);
     }
   if (kernels->len > 0)
     {

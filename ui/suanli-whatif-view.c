@@ -201,8 +201,8 @@ show_figures (SuanliWhatifView *self)
   g_autofree char *projected_mfu = mfu_text (figures->projected_mfu);
   g_autofree char *mfu_change = change_text (figures->measured_mfu, figures->projected_mfu);
   g_autofree char *mfu_name = g_strdup_printf (_("MFU (against %s)"), suanli_number_format_nick (figures->mfu_format));
-  g_autofree char *step_name = figures->steps > 0 ? g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Step (median of %u)",
-                                                                                  "Step (median of %u)", figures->steps),
+  g_autofree char *step_name = figures->steps > 0 ? g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Step (mean of %u)",
+                                                                                  "Step (mean of %u)", figures->steps),
                                                                      figures->steps)
                                                   : g_strdup (_("Step (the whole trace)"));
   GtkWidget *child;
@@ -225,7 +225,8 @@ show_figures (SuanliWhatifView *self)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->figures),
                                _("Replayed: the trace's dependency graph run again with the measured durations; it "
                                  "should come close to the measured step. Projected: the same graph with the durations "
-                                 "scaled and the choices above applied. The parts are summed durations per step."));
+                                 "scaled and the choices above applied. The parts are shares of the step: compute while any compute "
+                                 "runs on the GPU, else memory, else communication, else host (the GPU waiting)."));
 }
 
 static void
@@ -363,7 +364,7 @@ fill_hardware (SuanliWhatifView     *self,
 
   memset (hardware, 0, sizeof *hardware);
   if (item != NULL)
-    suanli_whatif_hardware_from_item (item, hardware);
+    suanli_whatif_hardware_from_item (self->catalog, item, hardware);
   hardware->count = gpus;
 }
 

@@ -13,6 +13,7 @@
 
 #include "suanli-architecture.h"
 #include "suanli-estimate.h"
+#include "suanli-plan-hardware.h"
 
 #define ZERO_SOURCE "Rajbhandari et al., ZeRO: Memory Optimizations Toward Training Trillion Parameter Models (2020)"
 #define ACTIVATION_SOURCE "Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models (2022)"
@@ -304,6 +305,64 @@ readable_exponents (char *text)
   return readable;
 }
 
+/* Which fabric a group of @span GPUs (@what: "tensor parallelism of 8") talks over, and why:
+ * a group larger than the scale-up domain is costed on the slower fabric. */
+static void
+append_fabric (GString                *text,
+               const SuanliPlanInputs *in,
+               const char             *what,
+               double                  span)
+{
+  double bandwidth = 0, domain = in->scale_up_domain > 0 ? in->scale_up_domain : in->gpus_per_node;
+
+  switch (suanli_plan_hardware_fabric (in, span, &bandwidth))
+    {
+    case SUANLI_FABRIC_SCALE_UP:
+      /* Translators: "Tensor parallelism of 8 stays within the scale-up domain of H200 SXM (8 GPUs): …". */
+      g_string_append_printf (text, _("\n%s stays within the scale-up domain of %s (%g GPUs): %.4g GB/s per "
+                                      "direction per GPU over all its links."),
+                              what, in->accelerator_name, domain, bandwidth / 1e9);
+      break;
+    case SUANLI_FABRIC_HOST_LINK:
+      g_string_append_printf (text, _("\n%s spans more than the scale-up domain of %s (%g GPUs), so it is costed "
+                                      "on the slower host link between domains: %.4g GB/s per direction per GPU, "
+                                      "not the scale-up fabric's %.4g."),
+                              what, in->accelerator_name, domain, bandwidth / 1e9, in->scale_up_bandwidth / 1e9);
+      break;
+    case SUANLI_FABRIC_SCALE_OUT:
+      g_string_append_printf (text, _("\n%s spans more than one node of %g GPUs, so it is costed on the scale-out "
+                                      "network: %.4g GB/s per direction per GPU."),
+                              what, in->gpus_per_node, bandwidth / 1e9);
+      break;
+    }
+}
+
+/* The fabrics a communication figure's collectives run over. */
+static char *
+with_fabrics (char                   *text,
+              const SuanliPlanInputs *in,
+              const char             *figure)
+{
+  GString *out = g_string_new (text);
+  gboolean training = g_str_has_prefix (figure, "training.");
+
+  g_free (text);
+  if (in->tensor > 1)
+    {
+      /* Translators: "Tensor parallelism of 8". */
+      g_autofree char *what = g_strdup_printf (_("Tensor parallelism of %g"), in->tensor);
+
+      append_fabric (out, in, what, in->tensor);
+    }
+  if (training && in->data > 1)
+    {
+      g_autofree char *what = g_strdup_printf (_("Data parallelism of %g"), in->data);
+
+      append_fabric (out, in, what, in->tensor * in->pipeline * in->data);
+    }
+  return g_string_free (out, FALSE);
+}
+
 /* Returns: (transfer full) (nullable): how @figure ("memory.activations", see
  * suanli_estimate_get_figures()) was computed, or NULL for an unknown figure. */
 char *
@@ -317,7 +376,13 @@ suanli_estimate_explain (const SuanliPlanInputs *inputs,
     return NULL;
   if (g_str_has_prefix (figure, "memory."))
     return readable_exponents (explain_memory (inputs, estimate, figure + strlen ("memory.")));
+  if (g_str_equal (figure, "training.communication_s") || g_str_equal (figure, "training.exposed_communication_s"))
+    return readable_exponents (with_fabrics (explain_training (inputs, estimate, figure + strlen ("training.")),
+                                             inputs, figure));
   if (g_str_has_prefix (figure, "training."))
     return readable_exponents (explain_training (inputs, estimate, figure + strlen ("training.")));
+  if (g_str_equal (figure, "inference.ttft_s") || g_str_equal (figure, "inference.tpot_s"))
+    return readable_exponents (with_fabrics (explain_inference (inputs, estimate, figure + strlen ("inference.")),
+                                             inputs, figure));
   return readable_exponents (explain_inference (inputs, estimate, figure + strlen ("inference.")));
 }

@@ -16,6 +16,7 @@
 
 #include "suanli-architecture.h"
 #include "suanli-estimate.h"
+#include "suanli-plan-hardware.h"
 
 /* Roofline estimates run ahead of the decoding speed serving engines reach: the low bound reads
  * memory at most 1/1.9 as fast, an assumption docs/estimation.md explains. */
@@ -350,15 +351,23 @@ ring_all_reduce_s (double bytes,
   return 2 * (ranks - 1) / ranks * bytes / bandwidth + COLLECTIVE_LATENCY_S;
 }
 
-/* The bandwidth a group of @span consecutive GPUs talks over: the scale-up link inside a node,
- * the scale-out network once it spans nodes. */
+/* What a group of @span GPUs reaches on its fabric, at @efficiency. */
+static double
+fabric_bandwidth (const SuanliPlanInputs *in,
+                  double                  span,
+                  double                  efficiency)
+{
+  double bandwidth = 0;
+
+  suanli_plan_hardware_fabric (in, span, &bandwidth);
+  return bandwidth * efficiency;
+}
+
 static double
 group_bandwidth (const SuanliPlanInputs *in,
                  double                  span)
 {
-  double bandwidth = span <= in->gpus_per_node ? in->scale_up_bandwidth : in->scale_out_bandwidth;
-
-  return bandwidth * in->comm_efficiency;
+  return fabric_bandwidth (in, span, in->comm_efficiency);
 }
 
 /* Seconds a step waits on offload: gradients down and updated weights up over the host link (or
@@ -518,7 +527,7 @@ decode_step_s (const SuanliPlanInputs *in,
          batch * suanli_estimate_kv_bytes_per_sequence_per_gpu (in, context) * in->pipeline;
   memory_s = read / (in->memory_bandwidth * memory_efficiency);
   compute_s = per_token * batch / (t * in->peak_flops * compute_efficiency);
-  comm_s = t > 1 ? 2 * in->layers * ring_all_reduce_s (batch * in->hidden * 2, t, in->scale_up_bandwidth * comm_efficiency) : 0;
+  comm_s = t > 1 ? 2 * in->layers * ring_all_reduce_s (batch * in->hidden * 2, t, fabric_bandwidth (in, t, comm_efficiency)) : 0;
   if (read_fraction != NULL)
     *read_fraction = fraction;
   if (memory_bound != NULL)
@@ -537,7 +546,7 @@ prefill_s (const SuanliPlanInputs *in,
   double per_token = has_architecture (in) ? suanli_architecture_forward_flops_per_token (in, in->prompt_tokens)
                                            : 2 * in->active_parameters;
   double comm = t > 1 ? 2 * in->layers * ring_all_reduce_s (batch * in->prompt_tokens * h * 2, t,
-                                                            in->scale_up_bandwidth * comm_efficiency) : 0;
+                                                            fabric_bandwidth (in, t, comm_efficiency)) : 0;
 
   return per_token * in->prompt_tokens * batch / (t * in->peak_flops * compute_efficiency) + comm;
 }

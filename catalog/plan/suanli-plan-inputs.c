@@ -45,7 +45,8 @@ static const char * const parallelism_keys[] = {
 };
 static const char * const technique_keys[] = { "recompute", "flash_attention", NULL };
 static const char * const system_keys[] = {
-  "accelerator", "gpus_per_node", "nodes", "scale_up", "scale_out", "cloud_instance", "cpu_memory_per_node_gib", NULL
+  "accelerator", "gpus_per_node", "nodes", "scale_up", "scale_out", "cloud_instance", "server", "cpu_memory_per_node_gib",
+  NULL
 };
 static const char * const assumption_keys[] = {
   "mfu", "achieved_tflops", "compute_efficiency", "comm_efficiency", "memory_efficiency", "framework_overhead_gib",
@@ -681,6 +682,53 @@ link_bandwidth (Resolver   *resolver,
   return bandwidth;
 }
 
+/* How the GPUs are wired: the catalog's topology of the accelerator and the cloud instance or
+ * server it is in (suanli-plan-hardware.c), what the plan names over it, and the defaults it falls
+ * back to. */
+static void
+resolve_links (Resolver         *resolver,
+               SuanliItem       *accelerator,
+               SuanliItem       *container,
+               const char       *scale_up_id,
+               const char       *scale_out_id,
+               SuanliPlanInputs *in)
+{
+  SuanliPlanLinks links = { 0 };
+
+  if (accelerator != NULL || container != NULL)
+    suanli_plan_hardware_links (resolver->catalog, accelerator, container, in->gpus_per_node, &links);
+  /* A scale-up link the plan names replaces the catalog's figure, in the same domain. */
+  if (scale_up_id != NULL)
+    links.scale_up_bandwidth = link_bandwidth (resolver, "system.scale_up", scale_up_id);
+  if (scale_out_id != NULL)
+    links.scale_out_bandwidth = link_bandwidth (resolver, "system.scale_out", scale_out_id);
+  if (links.scale_up_bandwidth == 0 && in->gpus_per_node > 1)
+    warning (resolver, "system.scale_up", _("no scale-up link known: PCIe 4.0 x16 (31.5 GB/s) assumed"));
+  else if (links.scale_up_domain == 0 && accelerator != NULL && in->gpus_per_node > 1)
+    {
+      const SuanliText *why = suanli_item_find_unknown (accelerator, "scale_up_domain");
+
+      /* Translators: "MTT S4000: no scale-up domain in the catalog (…): its 120 GB/s taken to join
+       * all 8 GPUs of a node". */
+      if (why != NULL)
+        warning (resolver, "system.scale_up", _("%s: no scale-up domain in the catalog (%s): its %.4g GB/s taken to "
+                                                 "join all %g GPUs of a node"),
+                 suanli_item_get_name (accelerator), suanli_text_get (why), links.scale_up_bandwidth / 1e9,
+                 in->gpus_per_node);
+      else
+        warning (resolver, "system.scale_up", _("%s: no scale-up domain in the catalog: its %.4g GB/s taken to join "
+                                                 "all %g GPUs of a node"),
+                 suanli_item_get_name (accelerator), links.scale_up_bandwidth / 1e9, in->gpus_per_node);
+    }
+  suanli_plan_hardware_set_links (in, &links);
+  if (in->scale_out_bandwidth == 0)
+    {
+      in->scale_out_bandwidth = SUANLI_PLAN_DEFAULT_SCALE_OUT_BANDWIDTH;
+      if (in->nodes > 1)
+        warning (resolver, "system.scale_out", _("no scale-out link known: InfiniBand NDR (50 GB/s per GPU) assumed"));
+    }
+}
+
 /* Returns: (nullable) (transfer none): the accelerator, when the catalog has it. */
 static SuanliItem *
 resolve_system (Resolver         *resolver,
@@ -692,26 +740,33 @@ resolve_system (Resolver         *resolver,
   const char *cloud_id = string (resolver, system, "system", "cloud_instance");
   const char *scale_up_id = string (resolver, system, "system", "scale_up");
   const char *scale_out_id = string (resolver, system, "system", "scale_out");
+  const char *server_id = string (resolver, system, "system", "server");
   SuanliItem *cloud = cloud_id != NULL ? catalog_item (resolver, "system.cloud_instance", cloud_id,
                                                        SUANLI_ITEM_KIND_CLOUD_INSTANCE) : NULL;
+  SuanliItem *server = server_id != NULL ? catalog_item (resolver, "system.server", server_id, SUANLI_ITEM_KIND_SYSTEM)
+                                         : NULL;
+  /* What the accelerators are in: its count is a node, its parts and wiring the plan's. */
+  SuanliItem *container = cloud != NULL ? cloud : server;
   SuanliItem *accelerator = NULL;
   double cpu_memory_gib = 0, per_instance = 0;
 
+  if (cloud != NULL && server != NULL)
+    error (resolver, "system.server", _("give a cloud instance or a server, not both"));
   in->gpus_per_node = 8;
   in->nodes = 1;
-  if (cloud != NULL)
+  if (container != NULL)
     {
-      spec (cloud, "accelerators", &in->gpus_per_node);
+      spec (container, "accelerators", &in->gpus_per_node);
       if (accelerator_id == NULL)
-        accelerator_id = suanli_item_get_part (cloud, "accelerator");
-      if (scale_up_id == NULL)
-        scale_up_id = suanli_item_get_part (cloud, "scale_up");
+        accelerator_id = suanli_item_get_part (container, "accelerator");
     }
   number (resolver, system, "system", "gpus_per_node", POSITIVE_INTEGER, &in->gpus_per_node);
   number (resolver, system, "system", "nodes", POSITIVE_INTEGER, &in->nodes);
   in->gpus = in->gpus_per_node * in->nodes;
 
-  if (accelerator_id == NULL)
+  if (accelerator_id == NULL && server != NULL)
+    error (resolver, "system.accelerator", _("the catalog names no accelerator for “%s”: give one"), server_id);
+  else if (accelerator_id == NULL)
     error (resolver, "system.accelerator", _("missing: give a catalog accelerator or a cloud instance"));
   else
     accelerator = catalog_item (resolver, "system.accelerator", accelerator_id, SUANLI_ITEM_KIND_ACCELERATOR);
@@ -730,37 +785,11 @@ resolve_system (Resolver         *resolver,
         missing_figure (resolver, "system.accelerator", accelerator, "tdp", FALSE);
     }
 
-  /* A scale-up link the plan names, else its cloud instance's (scale_up_id above), replaces the
-   * accelerator's own. */
-  if (scale_up_id != NULL)
-    in->scale_up_bandwidth = link_bandwidth (resolver, "system.scale_up", scale_up_id);
-  if (in->scale_up_bandwidth == 0)
-    {
-      in->scale_up_bandwidth = SUANLI_PLAN_DEFAULT_SCALE_UP_BANDWIDTH;
-      if (in->gpus_per_node > 1)
-        warning (resolver, "system.scale_up", _("no scale-up link known: PCIe 4.0 x16 (31.5 GB/s) assumed"));
-    }
-
-  if (scale_out_id != NULL)
-    in->scale_out_bandwidth = link_bandwidth (resolver, "system.scale_out", scale_out_id);
-  else if (cloud != NULL)
-    {
-      SuanliPlanLinks links;
-
-      suanli_plan_hardware_cloud_links (resolver->catalog, cloud, in->gpus_per_node, &links);
-      in->scale_out_bandwidth = links.scale_out_bandwidth;
-    }
-  in->scale_out_from_cloud = cloud != NULL && scale_out_id == NULL && in->scale_out_bandwidth > 0;
-  if (in->scale_out_bandwidth == 0)
-    {
-      in->scale_out_bandwidth = SUANLI_PLAN_DEFAULT_SCALE_OUT_BANDWIDTH;
-      if (in->nodes > 1)
-        warning (resolver, "system.scale_out", _("no scale-out link known: InfiniBand NDR (50 GB/s per GPU) assumed"));
-    }
+  resolve_links (resolver, accelerator, container, scale_up_id, scale_out_id, in);
 
   in->cpu_memory_per_node = 1024 * GIB;
-  if (cloud != NULL)
-    spec (cloud, "cpu_memory_bytes", &in->cpu_memory_per_node);
+  if (container != NULL)
+    spec (container, "cpu_memory_bytes", &in->cpu_memory_per_node);
   if (number (resolver, system, "system", "cpu_memory_per_node_gib", POSITIVE, &cpu_memory_gib))
     in->cpu_memory_per_node = cpu_memory_gib * GIB;
 
@@ -835,7 +864,7 @@ static void
 check_combinations (Resolver         *resolver,
                     SuanliPlanInputs *in)
 {
-  double model_parallel = in->tensor * in->pipeline;
+  double model_parallel = in->tensor * in->pipeline, host_link = 0;
 
   if (in->gpus > 0 && fmod (in->gpus, model_parallel) != 0)
     error (resolver, "parallelism.tensor", _("tensor × pipeline = %g does not divide the %g GPUs"), model_parallel,
@@ -860,9 +889,15 @@ check_combinations (Resolver         *resolver,
     error (resolver, "parallelism.expert", _("expert parallelism needs a mixture-of-experts model"));
   else if (in->experts > 1 && fmod (in->experts, in->expert) != 0)
     error (resolver, "parallelism.expert", _("%g does not divide the %g experts"), in->expert, in->experts);
-  if (in->tensor > in->gpus_per_node)
+  if (in->tensor > in->gpus_per_node && in->tensor > in->scale_up_domain)
     warning (resolver, "parallelism.tensor", _("tensor parallelism across nodes: its all-reduces go over the "
                                                "scale-out network"));
+  else if (suanli_plan_hardware_fabric (in, in->tensor, &host_link) == SUANLI_FABRIC_HOST_LINK)
+    /* Translators: "tensor parallelism of 8 spans more than the 2 GPUs of H100 PCIe's scale-up domain: …". */
+    warning (resolver, "parallelism.tensor", _("tensor parallelism of %g spans more than the %g GPUs of %s's "
+                                               "scale-up domain: its all-reduces cross the host link (%.4g GB/s "
+                                               "per direction, not %.4g)"),
+             in->tensor, in->scale_up_domain, in->accelerator_name, host_link / 1e9, in->scale_up_bandwidth / 1e9);
   if (in->sequence_parallel && in->tensor == 1)
     warning (resolver, "parallelism.sequence_parallel", _("sequence parallelism does nothing without tensor "
                                                           "parallelism"));

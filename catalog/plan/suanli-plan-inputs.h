@@ -148,9 +148,10 @@ typedef struct
   double          memory_capacity;      /* bytes, as the device reports */
   double          memory_bandwidth;     /* B/s */
   double          board_power;          /* W */
-  double          scale_up_bandwidth;   /* B/s per direction per GPU */
+  double          scale_up_domain;      /* GPUs that share the scale-up fabric; 0: the node */
+  double          scale_up_bandwidth;   /* B/s per direction per GPU, all links */
+  double          host_link_bandwidth;  /* B/s per direction per GPU between scale-up domains in a node */
   double          scale_out_bandwidth;  /* B/s per direction per GPU */
-  gboolean        scale_out_from_cloud; /* the bandwidth is the cloud instance's network */
   gboolean        scale_out_explicit;   /* the plan names its scale-out link */
   double          cpu_memory_per_node;  /* bytes */
   /* assumptions */

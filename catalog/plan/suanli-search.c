@@ -31,7 +31,7 @@ typedef struct
   SuanliItem *cloud;        /* or NULL */
   double      gpus_per_node;
   SuanliSearchPrice price;
-  SuanliPlanLinks links;            /* a cloud instance's own; 0: the accelerator's scale-up, the plan's scale-out */
+  SuanliPlanLinks links;            /* the accelerator's wiring, and its cloud instance's; scale-out 0: the plan's */
 } Offer;
 
 /* Puts @accelerator's figures into @in; FALSE when the catalog lacks what an estimate needs. */
@@ -41,8 +41,6 @@ set_accelerator (SuanliPlanInputs *in,
 {
   SuanliPlanMissing missing = suanli_plan_hardware_set_accelerator (in, accelerator);
 
-  if (in->scale_up_bandwidth == 0)
-    in->scale_up_bandwidth = SUANLI_PLAN_DEFAULT_SCALE_UP_BANDWIDTH;
   return !(missing & (SUANLI_PLAN_MISSING_PEAK | SUANLI_PLAN_MISSING_MEMORY)) &&
          (!(missing & SUANLI_PLAN_MISSING_MEMORY_BANDWIDTH) || suanli_plan_inputs_is_training (in));
 }
@@ -223,7 +221,7 @@ collect_offers (const SuanliPlanInputs        *base,
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(SuanliItem) item = g_list_model_get_item (G_LIST_MODEL (catalog), i);
-      Offer offer = { NULL, NULL, 8, { 0 }, { 0, 0 } };
+      Offer offer = { NULL, NULL, 8, { 0 }, { 0 } };
 
       if (constraints->cloud_only && suanli_item_get_kind (item) == SUANLI_ITEM_KIND_CLOUD_INSTANCE)
         {
@@ -247,7 +245,7 @@ collect_offers (const SuanliPlanInputs        *base,
           offer.price.offer = item;
           offer.cloud = item;
           offer.gpus_per_node = accelerators;
-          suanli_plan_hardware_cloud_links (catalog, item, accelerators, &offer.links);
+          suanli_plan_hardware_links (catalog, offer.accelerator, item, accelerators, &offer.links);
         }
       else if (!constraints->cloud_only && suanli_item_get_kind (item) == SUANLI_ITEM_KIND_ACCELERATOR)
         {
@@ -263,6 +261,7 @@ collect_offers (const SuanliPlanInputs        *base,
               continue;
             }
           offer.accelerator = item;
+          suanli_plan_hardware_links (catalog, item, NULL, base->gpus_per_node, &offer.links);
         }
       else
         continue;
@@ -418,16 +417,14 @@ suanli_search_run (const SuanliPlanInputs        *base,
       if (!set_accelerator (&in, offer->accelerator))
         continue;
       in.offload = SUANLI_OFFLOAD_NONE;
-      /* Off a cloud instance, the network is the plan's own link, or the default a plan without
-       * one resolves to (suanli-plan-inputs.c). */
-      if (offer->cloud == NULL && base->scale_out_from_cloud)
+      /* The network is the candidate's cloud instance's, else the plan's own link, else the default
+       * a plan without one resolves to (suanli-plan-inputs.c): never the one that came with the
+       * plan's cloud instance or server. */
+      if (offer->cloud != NULL || !base->scale_out_explicit)
         in.scale_out_bandwidth = SUANLI_PLAN_DEFAULT_SCALE_OUT_BANDWIDTH;
       node_choices = node_counts (offer, constraints, &in.gpus_per_node);
       in.price_per_gpu_hour = offer->price.per_gpu_hour;
-      if (offer->links.scale_up_bandwidth > 0)
-        in.scale_up_bandwidth = offer->links.scale_up_bandwidth;
-      if (offer->links.scale_out_bandwidth > 0)
-        in.scale_out_bandwidth = offer->links.scale_out_bandwidth;
+      suanli_plan_hardware_set_links (&in, &offer->links);
       for (guint k = 0; k < node_choices->len; k++)
         for (guint t = 0; t < n_tensors; t++)
           for (guint p = 0; p < n_pipelines; p++)
@@ -534,6 +531,9 @@ result_patch_node (const SuanliSearchResult *result)
   json_builder_set_member_name (builder, cloud ? "cloud_instance" : "accelerator");
   json_builder_add_string_value (builder, cloud ? result->cloud_instance_id : result->accelerator_id);
   json_builder_set_member_name (builder, cloud ? "accelerator" : "cloud_instance");
+  json_builder_add_null_value (builder);
+  /* A server's own wiring would not be the candidate's. */
+  json_builder_set_member_name (builder, "server");
   json_builder_add_null_value (builder);
   json_builder_set_member_name (builder, "scale_up");
   json_builder_add_null_value (builder);

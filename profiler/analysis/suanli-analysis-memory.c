@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "suanli-analysis-private.h"
+#include "suanli-shape-flops.h"
 
 #define ALLOCATED_SUFFIX " memory allocated"
 #define RESERVED_SUFFIX  " memory reserved"
@@ -138,19 +139,69 @@ suanli_analysis_memory_peaks (SuanliTrace *trace)
   return peaks;
 }
 
+/* What an argument's key is, to slice_flops(). */
+enum { KEY_UNKNOWN, KEY_FLOPS, KEY_INPUT_DIMS, KEY_OTHER };
+
+/* The FLOPs @slice records: its "flops" argument (with_flops=True), else those its inputs' shapes
+ * give ("Input Dims", record_shapes=True: suanli-shape-flops.c) for a matrix product, convolution
+ * or attention; 0 when neither. @from_shapes says which. */
+static double
+slice_flops (SuanliTrace       *trace,
+             const SuanliSlice *slice,
+             GHashTable        *key_kinds,
+             GHashTable        *shape_names,
+             gboolean          *from_shapes)
+{
+  const SuanliArg *args = suanli_trace_get_args (trace, slice);
+  const SuanliArg *dims = NULL;
+  gpointer shape_name;
+
+  *from_shapes = FALSE;
+  for (guint a = 0; a < slice->n_args; a++)
+    {
+      guint kind = GPOINTER_TO_UINT (g_hash_table_lookup (key_kinds, GUINT_TO_POINTER (args[a].key)));
+
+      if (kind == 0)
+        {
+          const char *key = suanli_trace_get_string (trace, args[a].key);
+
+          kind = g_str_equal (key, "flops") ? KEY_FLOPS : g_str_equal (key, "Input Dims") ? KEY_INPUT_DIMS : KEY_OTHER;
+          g_hash_table_insert (key_kinds, GUINT_TO_POINTER (args[a].key), GUINT_TO_POINTER (kind));
+        }
+      if (kind == KEY_FLOPS && args[a].type != SUANLI_ARG_STRING)
+        return args[a].type == SUANLI_ARG_INT ? (double) args[a].i : args[a].d;
+      if (kind == KEY_INPUT_DIMS && args[a].type == SUANLI_ARG_STRING)
+        dims = &args[a];
+    }
+  if (dims == NULL)
+    return 0;
+  shape_name = g_hash_table_lookup (shape_names, GUINT_TO_POINTER (slice->name + 1));
+  if (shape_name == NULL)
+    {
+      shape_name = GUINT_TO_POINTER (suanli_shape_flops_operator (suanli_trace_get_string (trace, slice->name)) ? 1 : 2);
+      g_hash_table_insert (shape_names, GUINT_TO_POINTER (slice->name + 1), shape_name);
+    }
+  if (GPOINTER_TO_UINT (shape_name) != 1)
+    return 0;
+  *from_shapes = TRUE;
+  return suanli_shape_flops (suanli_trace_get_string (trace, slice->name), suanli_trace_get_string (trace, dims->s));
+}
+
 /**
  * suanli_analysis_flops:
  * @count: (out caller-allocates): the operations counted
  *
- * Sums the "flops" argument of the CPU operators that carry one (PyTorch's profiler with
- * with_flops=True gives it for matrix products and convolutions). An operator inside another that
- * carries one is not counted again.
+ * Sums the FLOPs of the CPU operators that record them: their "flops" argument (PyTorch's profiler
+ * with with_flops=True gives it for matrix products and convolutions), else, for matrix products,
+ * convolutions and attention, those their inputs' shapes give (record_shapes=True). An operator
+ * inside another that was counted is not counted again.
  */
 void
 suanli_analysis_flops (SuanliTrace     *trace,
                        SuanliFlopCount *count)
 {
-  g_autoptr(GHashTable) key_is_flops = g_hash_table_new (NULL, NULL);   /* key → 1 yes, 2 no */
+  g_autoptr(GHashTable) key_kinds = g_hash_table_new (NULL, NULL);     /* key → KEY_* */
+  g_autoptr(GHashTable) shape_names = g_hash_table_new (NULL, NULL);   /* name + 1 → 1 counted by shapes, 2 not */
 
   memset (count, 0, sizeof *count);
   for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
@@ -163,34 +214,21 @@ suanli_analysis_flops (SuanliTrace     *trace,
       for (guint s = 0; s < track->slices->len; s++)
         {
           const SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
-          const SuanliArg *args;
+          gboolean from_shapes;
+          double value;
 
           if (slice->n_args == 0 || slice->start < counted_until)
             continue;
-          args = suanli_trace_get_args (trace, slice);
-          for (guint a = 0; a < slice->n_args; a++)
-            {
-              guint known = GPOINTER_TO_UINT (g_hash_table_lookup (key_is_flops, GUINT_TO_POINTER (args[a].key)));
-              double value;
-
-              if (known == 0)
-                {
-                  known = g_str_equal (suanli_trace_get_string (trace, args[a].key), "flops") ? 1 : 2;
-                  g_hash_table_insert (key_is_flops, GUINT_TO_POINTER (args[a].key), GUINT_TO_POINTER (known));
-                }
-              if (known != 1 || args[a].type == SUANLI_ARG_STRING)
-                continue;
-              value = args[a].type == SUANLI_ARG_INT ? (double) args[a].i : args[a].d;
-              if (!(value > 0))
-                break;
-              if (count->operators == 0 || slice->start < count->first_ns)
-                count->first_ns = slice->start;
-              count->last_ns = MAX (count->last_ns, slice->start + slice->duration);
-              count->flops += value;
-              count->operators++;
-              counted_until = slice->start + slice->duration;
-              break;
-            }
+          value = slice_flops (trace, slice, key_kinds, shape_names, &from_shapes);
+          if (!(value > 0))
+            continue;
+          if (count->operators == 0 || slice->start < count->first_ns)
+            count->first_ns = slice->start;
+          count->last_ns = MAX (count->last_ns, slice->start + slice->duration);
+          count->flops += value;
+          count->operators++;
+          count->from_shapes += from_shapes;
+          counted_until = slice->start + slice->duration;
         }
     }
 }

@@ -33,7 +33,8 @@ reference_of (GArray            *ranks,
   return g_array_index (values, gint64, (values->len - 1) / 2);
 }
 
-/* The count, median and longest of @rank's group's steps among @steps (SuanliStepStats). */
+/* The count, median and longest CPU span of @rank's group's steps among @steps (SuanliStepStats):
+ * see suanli_analysis_median_step(). */
 static void
 add_steps (SuanliRankStats *rank,
            GArray          *steps)
@@ -47,7 +48,7 @@ add_steps (SuanliRankStats *rank,
       if (step->group != rank->group)
         continue;
       g_array_append_val (own, *step);
-      rank->slowest_step_ns = MAX (rank->slowest_step_ns, step->duration_ns);
+      rank->slowest_step_ns = MAX (rank->slowest_step_ns, step->cpu_ns);
     }
   rank->steps = own->len;
   rank->median_step_ns = suanli_analysis_median_step (own);

@@ -1,6 +1,10 @@
 /* suanli-analysis-steps.c — training steps: each ProfilerStep#N annotation with the GPU work of its
  * file (rank) inside it
  *
+ * A step's time is its period (docs/trace-analysis.md, "The step"): from its start to the next
+ * step's start in its file; the last step's until every step's CPU span and the GPU work launched in
+ * them have ended. What If's replay (profiler/whatif/suanli-replay-graph.c) counts steps the same way.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -33,18 +37,20 @@ step_number (const char *name)
   return number;
 }
 
-/* Per group, the merged intervals of its kernels, all its work and its communication kernels. */
-enum { KERNELS, BUSY, COMMUNICATION, N_LISTS };
+/* Per group, the merged intervals of its kernels, all its work and its communication kernels; and
+ * (LAUNCHED) each piece of its work as { when it was launched (its start without a launch), its end }. */
+enum { KERNELS, BUSY, COMMUNICATION, N_LISTS, LAUNCHED = N_LISTS, N_GATHERED };
 
 static GArray **
 group_work (SuanliTrace *trace,
+            guint32    **launches,
             guint        group,
             GArray      *starts)
 {
-  GArray **lists = g_new0 (GArray *, N_LISTS);
+  GArray **lists = g_new0 (GArray *, N_GATHERED);
   g_autoptr(SuanliClassifier) classifier = suanli_classifier_new (trace);
 
-  for (guint k = 0; k < N_LISTS; k++)
+  for (guint k = 0; k < N_GATHERED; k++)
     lists[k] = g_array_new (FALSE, FALSE, sizeof (SuanliInterval));
   for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
     {
@@ -58,8 +64,13 @@ group_work (SuanliTrace *trace,
           SuanliGpuWork kind = suanli_classifier_work (classifier, slice);
           SuanliInterval interval = { slice->start, slice->start + slice->duration, G_MININT64 };
 
+          SuanliInterval launched = { suanli_analysis_launch_time (trace, launches, t, s), interval.end, G_MININT64 };
+
           if (kind == SUANLI_GPU_WORK_NONE)
             continue;
+          if (launched.start == G_MININT64)
+            launched.start = slice->start;
+          g_array_append_val (lists[LAUNCHED], launched);
           g_array_append_val (lists[BUSY], interval);
           if (kind != SUANLI_GPU_WORK_KERNEL)
             continue;
@@ -104,12 +115,64 @@ compare_steps (gconstpointer a,
   return (x->start > y->start) - (x->start < y->start);
 }
 
+/* Whether one of @steps[@first …] (@count of them, their starts @step_starts) holds @time in its CPU span. */
+static gboolean
+in_a_step (GArray *steps,
+           guint   first,
+           GArray *step_starts,
+           gint64  time)
+{
+  guint after = first_at_or_after (step_starts, time == G_MAXINT64 ? time : time + 1);   /* the first starting after */
+  const SuanliStepStats *step;
+
+  if (after == 0)
+    return FALSE;
+  step = &g_array_index (steps, SuanliStepStats, first + after - 1);
+  return time < step->start + step->cpu_ns || (time == step->start && step->cpu_ns == 0);
+}
+
+/* Each of a group's steps (@steps[@first …], @count of them) given its period: to the next step's
+ * start; the last to when every step's CPU span and the work (@launched, see group_work())
+ * launched in them have ended. */
+static void
+set_periods (GArray *steps,
+             guint   first,
+             guint   count,
+             GArray *launched)
+{
+  g_autoptr(GArray) step_starts = g_array_sized_new (FALSE, FALSE, sizeof (gint64), count);
+  gint64 finish = G_MININT64;
+
+  for (guint i = first; i < first + count; i++)
+    {
+      const SuanliStepStats *step = &g_array_index (steps, SuanliStepStats, i);
+
+      g_array_append_val (step_starts, step->start);
+      finish = MAX (finish, step->start + step->cpu_ns);
+    }
+  for (guint w = 0; w < launched->len; w++)
+    {
+      const SuanliInterval *work = &g_array_index (launched, SuanliInterval, w);
+
+      if (work->end > finish && in_a_step (steps, first, step_starts, work->start))
+        finish = work->end;
+    }
+  for (guint i = first; i < first + count; i++)
+    {
+      SuanliStepStats *step = &g_array_index (steps, SuanliStepStats, i);
+      gint64 next = i + 1 < first + count ? g_array_index (steps, SuanliStepStats, i + 1).start : finish;
+
+      step->duration_ns = MAX (next - step->start, 0);
+    }
+}
+
 /* Returns: (transfer full): SuanliStepStats for each ProfilerStep#N slice on a CPU thread, by file
- * then time. */
+ * then time, each with its period and the GPU work in it. */
 GArray *
 suanli_analysis_steps (SuanliTrace *trace)
 {
   GArray *result = g_array_new (FALSE, TRUE, sizeof (SuanliStepStats));
+  guint32 **launches;
 
   for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
     {
@@ -123,7 +186,7 @@ suanli_analysis_steps (SuanliTrace *trace)
           gint64 number = step_number (suanli_trace_get_string (trace, slice->name));
           SuanliGroup *group = suanli_trace_get_group (trace, track->group);
           SuanliStepStats step = { track->group, group != NULL ? group->rank : -1, number, slice->start,
-                                   slice->duration, 0, 0, 0, 0 };
+                                   slice->duration, slice->duration, 0, 0, 0, 0 };
 
           if (number >= 0)
             g_array_append_val (result, step);
@@ -132,11 +195,17 @@ suanli_analysis_steps (SuanliTrace *trace)
   g_array_sort (result, compare_steps);
 
   /* GPU work per group, gathered once for all of the group's steps. */
+  launches = suanli_analysis_launch_table (trace);
   for (guint i = 0; i < result->len;)
     {
       guint group = g_array_index (result, SuanliStepStats, i).group;
       g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (gint64));
-      GArray **lists = group_work (trace, group, starts);
+      GArray **lists = group_work (trace, launches, group, starts);
+      guint count = 0;
+
+      while (i + count < result->len && g_array_index (result, SuanliStepStats, i + count).group == group)
+        count++;
+      set_periods (result, i, count, lists[LAUNCHED]);
 
       g_array_sort (starts, suanli_compare_int64);
       for (; i < result->len && g_array_index (result, SuanliStepStats, i).group == group; i++)
@@ -149,14 +218,32 @@ suanli_analysis_steps (SuanliTrace *trace)
           step->comm_ns = suanli_interval_covered (lists[COMMUNICATION], step->start, end);
           step->kernels = first_at_or_after (starts, end) - first_at_or_after (starts, step->start);
         }
-      for (guint k = 0; k < N_LISTS; k++)
+      for (guint k = 0; k < N_GATHERED; k++)
         g_array_unref (lists[k]);
       g_free (lists);
     }
+  suanli_analysis_launch_table_free (trace, launches);
   return result;
 }
 
-/* The median duration of @steps (SuanliStepStats, of every file); -1 when there are none. */
+/* The step time of @steps (SuanliStepStats, of every file): the mean of their periods, which is
+ * the steps' time divided by their count (docs/trace-analysis.md, "The step"); -1 when there are
+ * none. */
+gint64
+suanli_analysis_step_time (GArray *steps)
+{
+  gint64 total = 0;
+
+  if (steps->len == 0)
+    return -1;
+  for (guint i = 0; i < steps->len; i++)
+    total += g_array_index (steps, SuanliStepStats, i).duration_ns;
+  return total / (gint64) steps->len;
+}
+
+/* The median of @steps' CPU spans (SuanliStepStats, of every file), the ProfilerStep#N annotations'
+ * own lengths: the ranks are compared by it, as a rank that works longer in a step shows there
+ * while collectives give every rank the same period; -1 when there are none. */
 gint64
 suanli_analysis_median_step (GArray *steps)
 {
@@ -165,7 +252,7 @@ suanli_analysis_median_step (GArray *steps)
   if (steps->len == 0)
     return -1;
   for (guint i = 0; i < steps->len; i++)
-    g_array_append_val (durations, g_array_index (steps, SuanliStepStats, i).duration_ns);
+    g_array_append_val (durations, g_array_index (steps, SuanliStepStats, i).cpu_ns);
   g_array_sort (durations, suanli_compare_int64);
   return g_array_index (durations, gint64, durations->len / 2);
 }

@@ -120,11 +120,12 @@ typedef struct
   int     rank;
   gint64  step;          /* N */
   gint64  start;
-  gint64  duration_ns;
-  gint64  kernel_ns;     /* union of the file's kernels inside the step */
-  gint64  busy_ns;       /* union of all the file's GPU work inside the step */
-  gint64  comm_ns;       /* union of its communication kernels inside the step */
-  guint64 kernels;       /* kernels starting inside the step */
+  gint64  cpu_ns;        /* the annotation's own span */
+  gint64  duration_ns;   /* its period: to the next step's start (see suanli-analysis-steps.c) */
+  gint64  kernel_ns;     /* union of the file's kernels inside the period */
+  gint64  busy_ns;       /* union of all the file's GPU work inside the period */
+  gint64  comm_ns;       /* union of its communication kernels inside the period */
+  guint64 kernels;       /* kernels starting inside the period */
 } SuanliStepStats;
 
 /* Communication kernels of one collective (AllReduce, AllGather, SendRecv …) in one file. */
@@ -191,11 +192,12 @@ typedef struct
 } SuanliMemoryPeak;
 
 /* Floating-point operations that PyTorch's profiler counted (with_flops=True: matrix products and
- * convolutions carry a "flops" argument). */
+ * convolutions carry a "flops" argument), or that the inputs' shapes give (record_shapes=True). */
 typedef struct
 {
   double  flops;           /* summed over the outermost operators that carry one */
   guint64 operators;       /* how many did */
+  guint64 from_shapes;     /* of them, those counted from their inputs' shapes (record_shapes=True) */
   gint64  first_ns;        /* the first such operator's start */
   gint64  last_ns;         /* the last one's end */
 } SuanliFlopCount;
@@ -229,6 +231,7 @@ GArray  *suanli_analysis_ranks_from       (SuanliTrace       *trace,
                                            GArray            *gpus,
                                            GArray            *steps);
 gint64   suanli_analysis_median_step      (GArray            *steps);
+gint64   suanli_analysis_step_time        (GArray            *steps);
 double   suanli_analysis_bus_factor       (const char        *collective,
                                            int                group_size);
 char    *suanli_analysis_collective_name  (const char        *kernel);

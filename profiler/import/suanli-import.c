@@ -11,8 +11,7 @@
 
 #include <glib/gi18n.h>
 
-#include "suanli-counting-stream.h"
-#include "suanli-gzip-decompressor.h"
+#include "suanli-inflate-stream.h"
 #include "suanli-import.h"
 #include "suanli-import-capture.h"
 #include "suanli-import-chrome.h"
@@ -67,22 +66,17 @@ suanli_import_stream (SuanliTrace       *trace,
   head = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (raw), &available);
   if (available >= 2 && head[0] == 0x1f && head[1] == 0x8b)
     {
-      g_autoptr(GConverter) decompressor = suanli_gzip_decompressor_new ();
-      gsize compressed = 0;   /* bytes of the file read so far, for the place of an error */
-      g_autoptr(GInputStream) counted = suanli_counting_stream_new (raw, &compressed);
-      g_autoptr(GInputStream) inflated = g_converter_input_stream_new (counted, decompressor);
+      g_autoptr(GInputStream) inflated = suanli_inflate_stream_new (raw, cancellable);
       g_autoptr(GError) inflating = NULL;
 
       if (import_text (trace, inflated, name, stats, cancellable, &inflating))
         return TRUE;
-      /* zlib's own words ("Need more input") name neither the file nor the place. */
-      if (g_error_matches (inflating, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
-        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                     _("%s: the gzip data stops short at byte %lu: the file was cut before its end"), name,
-                     (unsigned long) compressed);
-      else if (!g_str_has_prefix (inflating->message, name))
-        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: at byte %lu of the gzip data: %s"), name,
-                     (unsigned long) compressed, inflating->message);
+      /* The inflating stream's own words say where the gzip data failed, not which file. */
+      if (!g_str_has_prefix (inflating->message, name))
+        g_set_error (error, inflating->domain,
+                     g_error_matches (inflating, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT) ? G_IO_ERROR_INVALID_DATA
+                                                                                      : inflating->code,
+                     "%s: %s", name, inflating->message);
       else
         g_propagate_error (error, g_steal_pointer (&inflating));
       return FALSE;

@@ -17,6 +17,7 @@ struct _SuanliReplayGraph
   GArray      *edges;       /* of SuanliReplayEdge, grouped by the node they enter */
   GArray      *steps;       /* of SuanliReplayStep */
   guint32     *order;       /* the nodes in an order that puts predecessors first */
+  guint32     *step_order;  /* the steps by their start */
   struct
   {
     guint32 first;          /* a CPU thread's chain: nodes first … first + count − 1, by start */

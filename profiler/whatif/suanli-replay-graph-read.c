@@ -1,6 +1,7 @@
 /* suanli-replay-graph-read.c — a file's nodes and edges, read from its trace alone: its threads'
  * chains of calls, gaps and step markers; its streams' work; the launches (flows); the waits on
- * events and the blocking calls, joined to Kineto's cuda_sync records by correlation. What they are
+ * events and the blocking calls, joined to Kineto's cuda_sync records by correlation; the launch
+ * queue's back-pressure. What they are
  * and how they are replayed: suanli-replay-graph.c.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -682,6 +683,56 @@ add_blocking_copy_edges (GraphReading *r)
       }
 }
 
+/* A launch and the work it put in the launch queue, for add_queue_edges(). */
+typedef struct
+{
+  gint64  issued;   /* the launch call's start */
+  guint32 work;
+} Issue;
+
+static int
+compare_issues (gconstpointer a,
+                gconstpointer b)
+{
+  const Issue *x = a, *y = b;
+
+  if (x->issued != y->issued)
+    return x->issued < y->issued ? -1 : 1;
+  return (x->work > y->work) - (x->work < y->work);
+}
+
+/* The launch queue's back-pressure: the runtime holds at most SUANLI_REPLAY_LAUNCH_QUEUE_DEPTH
+ * launches whose work has not ended, and a launch made when it is full returns only once the work
+ * at the queue's head has ended. So each launch call may wait (a SYNC edge) on the work launched
+ * that many launches before its own, in the file's launch order. Where the queue was never full
+ * the edge waits on work long ended: the call keeps its measured time, and waits only when a
+ * slower GPU would fill the queue. */
+static void
+add_queue_edges (GraphReading *r)
+{
+  SuanliReplayGraph *self = r->self;
+  g_autoptr(GArray) issues = g_array_new (FALSE, FALSE, sizeof (Issue));
+
+  for (guint32 n = 0; n < self->nodes->len; n++)
+    if (r->launch[n] != NONE)
+      {
+        Issue issue = { suanli_replay_graph_node (self, r->launch[n])->start, n };
+
+        g_array_append_val (issues, issue);
+      }
+  if (issues->len <= SUANLI_REPLAY_LAUNCH_QUEUE_DEPTH)
+    return;
+  g_array_sort (issues, compare_issues);
+  for (guint k = SUANLI_REPLAY_LAUNCH_QUEUE_DEPTH; k < issues->len; k++)
+    {
+      guint32 ahead = g_array_index (issues, Issue, k - SUANLI_REPLAY_LAUNCH_QUEUE_DEPTH).work;
+      guint32 call = r->launch[g_array_index (issues, Issue, k).work];
+
+      add_edge (r->raw, ahead, call, SUANLI_REPLAY_EDGE_SYNC, 0);
+      suanli_replay_graph_node (self, call)->flags |= SUANLI_REPLAY_QUEUED;
+    }
+}
+
 /**
  * suanli_replay_graph_read:
  * @raw: (element-type SuanliReplayRawEdge): the edges read are appended to it
@@ -709,6 +760,7 @@ suanli_replay_graph_read (SuanliReplayGraph *self,
   find_event_record_starts (&r);
   add_wait_edges (&r);
   add_blocking_copy_edges (&r);
+  add_queue_edges (&r);
   g_hash_table_unref (r.call_starts);
   g_hash_table_unref (r.records);
   g_ptr_array_unref (r.streams);

@@ -128,7 +128,7 @@ set_delays (SuanliReplayGraph *self)
               edges[e].delay = &edges[e] == bound ? measured : MIN (measured, self->typical[edges[e].kind]);
             }
         }
-      else if (node->flags & SUANLI_REPLAY_BLOCKS)
+      else if (node->flags & (SUANLI_REPLAY_BLOCKS | SUANLI_REPLAY_QUEUED))
         {
           gint64 waited_end = G_MININT64, end = node->start + node->duration, wait;
 
@@ -316,7 +316,7 @@ static void
 assign_steps (SuanliReplayGraph *self,
               const guint32     *launch)
 {
-  g_autofree guint32 *by_start = g_new (guint32, MAX (self->steps->len, 1));
+  guint32 *by_start = self->step_order = g_new (guint32, MAX (self->steps->len, 1));
   guint n_steps = self->steps->len;
 
   for (guint i = 0; i < n_steps; i++)
@@ -384,6 +384,7 @@ measure_steps (SuanliReplayGraph *self)
     }
   whole.duration = last - whole.start;
   g_array_append_val (self->steps, whole);
+  self->step_order[0] = 0;
   for (guint n = 0; n < self->nodes->len; n++)
     suanli_replay_graph_node (self, n)->step = 0;
 }
@@ -427,6 +428,7 @@ suanli_replay_graph_free (SuanliReplayGraph *self)
   g_free (self->gpu_nodes);
   g_free (self->chains);
   g_free (self->order);
+  g_free (self->step_order);
   g_array_unref (self->nodes);
   g_array_unref (self->edges);
   g_array_unref (self->steps);
@@ -595,23 +597,16 @@ suanli_replay_graph_run (SuanliReplayGraph         *self,
     }
 }
 
-/**
- * suanli_replay_graph_step_durations:
- * @durations: (out caller-allocates): per step
- *
- * Each step's duration for the node times @starts and @ends: from its begin marker until its end
- * marker and all the GPU work launched in it have ended. One step without markers: the first
- * node's start to the last node's end.
- */
-void
-suanli_replay_graph_step_durations (SuanliReplayGraph *self,
-                                    const gint64      *starts,
-                                    const gint64      *ends,
-                                    gint64            *durations)
+/* Each step's begin (@first) and finish (@last: its end marker and the GPU work launched in it
+ * ended) for the node times @starts and @ends. One step without markers: the first node's start to
+ * the last node's end. */
+static void
+step_bounds (SuanliReplayGraph *self,
+             const gint64      *starts,
+             const gint64      *ends,
+             gint64            *first,
+             gint64            *last)
 {
-  g_autofree gint64 *last = g_new (gint64, MAX (self->steps->len, 1));
-  g_autofree gint64 *first = g_new (gint64, MAX (self->steps->len, 1));
-
   for (guint i = 0; i < self->steps->len; i++)
     {
       SuanliReplayStep *step = &g_array_index (self->steps, SuanliReplayStep, i);
@@ -632,22 +627,83 @@ suanli_replay_graph_step_durations (SuanliReplayGraph *self,
       if (node->kind == SUANLI_REPLAY_GPU || step->end == NONE)
         last[node->step] = MAX (last[node->step], ends[n]);
     }
-  for (guint i = 0; i < self->steps->len; i++)
-    durations[i] = first[i] == G_MAXINT64 ? 0 : last[i] - first[i];
 }
 
-/* The median of the steps' durations for the node times @starts and @ends (the lower middle one of
- * an even count). */
-gint64
-suanli_replay_graph_median_step (SuanliReplayGraph *self,
+/**
+ * suanli_replay_graph_step_window:
+ * @from: (out): the first step's start
+ * @to: (out): when every step's CPU span and the GPU work launched in them have ended
+ *
+ * The time the steps take together, for the node times @starts and @ends; @from = @to when there
+ * is no step.
+ */
+void
+suanli_replay_graph_step_window (SuanliReplayGraph *self,
                                  const gint64      *starts,
-                                 const gint64      *ends)
+                                 const gint64      *ends,
+                                 gint64            *from,
+                                 gint64            *to)
 {
-  g_autofree gint64 *durations = g_new (gint64, MAX (self->steps->len, 1));
+  g_autofree gint64 *first = g_new (gint64, MAX (self->steps->len, 1));
+  g_autofree gint64 *last = g_new (gint64, MAX (self->steps->len, 1));
+
+  *from = *to = 0;
+  if (self->steps->len == 0)
+    return;
+  step_bounds (self, starts, ends, first, last);
+  *from = first[self->step_order[0]];
+  *to = *from;
+  for (guint i = 0; i < self->steps->len; i++)
+    *to = MAX (*to, last[i]);
+  if (*from == G_MAXINT64)
+    *from = *to = 0;
+}
+
+/**
+ * suanli_replay_graph_step_durations:
+ * @durations: (out caller-allocates): per step
+ *
+ * Each step's period for the node times @starts and @ends (docs/trace-analysis.md, "The step"):
+ * from its begin marker to the next step's; the last step's until every step's CPU span and the
+ * GPU work launched in them have ended. The periods add up to the steps' window. One step without
+ * markers: the first node's start to the last node's end.
+ */
+void
+suanli_replay_graph_step_durations (SuanliReplayGraph *self,
+                                    const gint64      *starts,
+                                    const gint64      *ends,
+                                    gint64            *durations)
+{
+  g_autofree gint64 *last = g_new (gint64, MAX (self->steps->len, 1));
+  g_autofree gint64 *first = g_new (gint64, MAX (self->steps->len, 1));
+  gint64 finish = G_MININT64;
+  guint n_steps = self->steps->len;
+
+  if (n_steps == 0)
+    return;
+  step_bounds (self, starts, ends, first, last);
+  for (guint i = 0; i < n_steps; i++)
+    finish = MAX (finish, last[i]);
+  for (guint i = 0; i < n_steps; i++)
+    {
+      guint32 step = self->step_order[i];
+      gint64 next = i + 1 < n_steps ? first[self->step_order[i + 1]] : finish;
+
+      durations[step] = first[step] == G_MAXINT64 ? 0 : MAX (next - first[step], 0);
+    }
+}
+
+/* The step time for the node times @starts and @ends: the steps' window divided by their count,
+ * the mean of their periods (docs/trace-analysis.md, "The step"); 0 without steps. */
+gint64
+suanli_replay_graph_step_time (SuanliReplayGraph *self,
+                               const gint64      *starts,
+                               const gint64      *ends)
+{
+  gint64 from, to;
 
   if (self->steps->len == 0)
     return 0;
-  suanli_replay_graph_step_durations (self, starts, ends, durations);
-  qsort (durations, self->steps->len, sizeof (gint64), compare_int64);
-  return durations[(self->steps->len - 1) / 2];
+  suanli_replay_graph_step_window (self, starts, ends, &from, &to);
+  return (to - from) / (gint64) self->steps->len;
 }

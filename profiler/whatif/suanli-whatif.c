@@ -15,6 +15,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "suanli-class-shares.h"
 #include "suanli-classifier.h"
 #include "suanli-interval.h"
 #include "suanli-replay-graph.h"
@@ -35,6 +36,7 @@ struct _SuanliWhatif
   GArray              *kernels;     /* of SuanliWhatifKernel */
   SuanliTrace         *projected;
   GPtrArray           *notes;
+  char                *mfu_unknown; /* why the projected MFU is not known (nor Plan with This offered), or NULL */
 };
 
 /* How far below its name's factor a kernel's must be to count as made faster under an operator
@@ -350,6 +352,31 @@ memory_reason (const Scaling                  *scaling,
   return g_string_free (reason, FALSE);
 }
 
+/* The link a job of @count GPUs on @hardware communicates over: the scale-up fabric while the job
+ * fits in its domain, else the slower host link between domains (the job's collectives cross it,
+ * and a ring runs at its slowest hop). Sets @beyond when the job spans more than the domain. */
+static double
+job_link (const SuanliWhatifHardware *hardware,
+          guint                       count,
+          gboolean                   *beyond)
+{
+  *beyond = hardware->scale_up_domain > 0 && count > hardware->scale_up_domain && hardware->host_link_bandwidth > 0;
+  return *beyond ? MIN (hardware->host_link_bandwidth, hardware->link_bandwidth) : hardware->link_bandwidth;
+}
+
+/* "; 8 GPUs span more than H200 NVL's scale-up domain of 4: its host link" for each side that does. */
+static void
+append_beyond (GString                    *reason,
+               const SuanliWhatifHardware *hardware,
+               guint                       count,
+               gboolean                    beyond)
+{
+  if (beyond)
+    /* Translators: "; 8 GPUs span more than H200 NVL's scale-up domain of 4: its host link". */
+    g_string_append_printf (reason, _("; %u GPUs span more than %s's scale-up domain of %u: its host link"), count,
+                            hardware->name, hardware->scale_up_domain);
+}
+
 static char *
 communication_reason (const Scaling                  *scaling,
                       const SuanliWorkClassification *c,
@@ -358,12 +385,19 @@ communication_reason (const Scaling                  *scaling,
                       double                         *factor)
 {
   const SuanliWhatifOptions *o = scaling->options;
-  double link = ratio (o->measured.link_bandwidth, o->target.link_bandwidth);
+  gboolean measured_beyond, target_beyond;
+  double measured = job_link (&o->measured, scaling->measured_count, &measured_beyond);
+  double target = job_link (&o->target, scaling->target_count, &target_beyond);
+  double link = ratio (measured, target);
   GString *reason = g_string_new (NULL);
 
   if (link > 0)
-    g_string_printf (reason, _("%s (%s): link %.0f → %.0f GB/s"), suanli_work_class_name (c->work_class), c->why,
-                     o->measured.link_bandwidth / 1e9, o->target.link_bandwidth / 1e9);
+    {
+      g_string_printf (reason, _("%s (%s): link %.0f → %.0f GB/s"), suanli_work_class_name (c->work_class), c->why,
+                       measured / 1e9, target / 1e9);
+      append_beyond (reason, &o->measured, scaling->measured_count, measured_beyond);
+      append_beyond (reason, &o->target, scaling->target_count, target_beyond);
+    }
   else
     g_string_printf (reason, _("%s (%s): no link bandwidth for %s, so the link is not scaled"),
                      suanli_work_class_name (c->work_class), c->why,
@@ -557,23 +591,22 @@ build_graph (Projection *p,
   return TRUE;
 }
 
-/* The measured step (the median of the steps' measured durations) and the replay with the
- * measured durations, which must give it back. */
+/* The measured step (the mean of the steps' periods: docs/trace-analysis.md, "The step") and the
+ * replay with the measured durations, which must give it back. */
 static void
 replay_measured (Projection *p)
 {
   SuanliWhatifFigures *figures = &p->self->figures;
   g_autofree gint64 *starts = g_new (gint64, p->n_nodes);
   g_autofree gint64 *ends = g_new (gint64, p->n_nodes);
-  g_autofree gint64 *measured = g_new (gint64, p->n_steps);
+  gint64 total = 0;
 
   p->durations = suanli_replay_graph_own_durations (p->graph);
   suanli_replay_graph_run (p->graph, p->durations, NULL, starts, ends);
   for (guint i = 0; i < p->steps->len; i++)
-    measured[i] = g_array_index (p->steps, SuanliReplayStep, i).duration;
-  qsort (measured, p->steps->len, sizeof (gint64), suanli_compare_int64);
-  figures->measured_ns = p->steps->len > 0 ? measured[(p->steps->len - 1) / 2] : 0;
-  figures->replayed_ns = suanli_replay_graph_median_step (p->graph, starts, ends);
+    total += g_array_index (p->steps, SuanliReplayStep, i).duration;
+  figures->measured_ns = total / p->n_steps;
+  figures->replayed_ns = suanli_replay_graph_step_time (p->graph, starts, ends);
   figures->steps = p->steps->len > 0 && g_array_index (p->steps, SuanliReplayStep, 0).begin != NONE ? p->steps->len : 0;
   figures->mfu_format = SUANLI_WHATIF_MFU_FORMAT;
 }
@@ -815,7 +848,9 @@ finish_kernels (Projection *p)
     }
 }
 
-/* The replay with the projected durations and choices. */
+/* The replay with the projected durations and choices. With steps, only the communication in them
+ * is overlapped, as only the host time in them goes without host gaps: the first step then starts
+ * when it did without the choice, and the choice cannot lengthen the steps. */
 static void
 replay_projected (Projection *p)
 {
@@ -823,7 +858,8 @@ replay_projected (Projection *p)
     {
       p->overlapped = g_new0 (guint8, p->n_nodes);
       for (guint n = 0; n < p->n_nodes; n++)
-        p->overlapped[n] = p->nodes[n].kind == SUANLI_REPLAY_GPU && p->classes[n] == SUANLI_WORK_COMMUNICATION;
+        p->overlapped[n] = p->nodes[n].kind == SUANLI_REPLAY_GPU && p->classes[n] == SUANLI_WORK_COMMUNICATION &&
+                           (p->self->figures.steps == 0 || p->nodes[n].step >= 0);
       p->choices.overlapped = p->overlapped;
     }
   if (p->options.no_host_gaps && suanli_replay_graph_has_gpu (p->graph))
@@ -831,21 +867,30 @@ replay_projected (Projection *p)
   p->projected_starts = g_new (gint64, p->n_nodes);
   p->projected_ends = g_new (gint64, p->n_nodes);
   suanli_replay_graph_run (p->graph, p->projected, &p->choices, p->projected_starts, p->projected_ends);
-  p->self->figures.projected_ns = suanli_replay_graph_median_step (p->graph, p->projected_starts, p->projected_ends);
+  p->self->figures.projected_ns = suanli_replay_graph_step_time (p->graph, p->projected_starts, p->projected_ends);
 }
 
-/* Time in each class, per step. */
+/* Each class's share of the step, measured and projected (suanli-class-shares.c): they add up to
+ * the step. */
 static void
 sum_class_times (Projection *p)
 {
   SuanliWhatifFigures *figures = &p->self->figures;
+  g_autofree gint64 *measured_starts = g_new (gint64, p->n_nodes);
+  g_autofree gint64 *measured_ends = g_new (gint64, p->n_nodes);
+  gint64 from, to;
 
   for (guint n = 0; n < p->n_nodes; n++)
-    if (p->nodes[n].step >= 0)
-      {
-        figures->measured_class_ns[p->classes[n]] += p->nodes[n].duration;
-        figures->projected_class_ns[p->classes[n]] += p->projected_ends[n] - p->projected_starts[n];
-      }
+    {
+      measured_starts[n] = p->nodes[n].start;
+      measured_ends[n] = p->nodes[n].start + p->nodes[n].duration;
+    }
+  suanli_replay_graph_step_window (p->graph, measured_starts, measured_ends, &from, &to);
+  suanli_class_shares (p->nodes, p->n_nodes, p->classes, measured_starts, measured_ends, from, to,
+                       figures->measured_class_ns);
+  suanli_replay_graph_step_window (p->graph, p->projected_starts, p->projected_ends, &from, &to);
+  suanli_class_shares (p->nodes, p->n_nodes, p->classes, p->projected_starts, p->projected_ends, from, to,
+                       figures->projected_class_ns);
   for (guint k = 0; k < SUANLI_WORK_N_CLASSES; k++)
     {
       figures->measured_class_ns[k] /= p->n_steps;
@@ -867,19 +912,36 @@ state_mfu (Projection *p)
   suanli_analysis_flops (p->trace, &flop_count);
   if (!(flop_count.flops > 0))
     {
-      note (p->self, g_strdup (_("The trace records no FLOPs (PyTorch's with_flops=True): MFU is not known.")));
+      p->self->mfu_unknown = g_strdup (_("The trace records no FLOPs (PyTorch's with_flops=True), nor the input shapes "
+                                         "of matrix products, convolutions or attention to count them from "
+                                         "(record_shapes=True): MFU is not known."));
+      note (p->self, g_strdup (p->self->mfu_unknown));
       return;
     }
+  if (flop_count.from_shapes > 0)
+    note (p->self, g_strdup_printf (_("FLOPs of %llu operators counted from their input shapes (record_shapes=True): "
+                                      "matrix products, convolutions (their output taken as large as their input) "
+                                      "and attention."),
+                                    (unsigned long long) flop_count.from_shapes));
   figures->flops = flop_count.flops / files / p->n_steps;
   if (measured_peak > 0 && figures->measured_ns > 0)
     figures->measured_mfu = figures->flops / (figures->measured_ns * 1e-9 * measured_peak);
   if (target_peak > 0 && figures->projected_ns > 0)
     figures->projected_mfu = figures->flops / (figures->projected_ns * 1e-9 * target_peak);
+  if (figures->projected_mfu > 1)
+    p->self->mfu_unknown = g_strdup (_("The projected MFU is above one: the trace's FLOPs or its step are not what "
+                                       "they seem."));
   if (files > 1)
     note (p->self, g_strdup_printf (_("FLOPs are those of all %.0f files, divided evenly among them."), files));
   if (measured_peak <= 0 || target_peak <= 0)
-    note (p->self, g_strdup_printf (_("No dense BF16 peak for %s: its MFU is not known."),
-                                    measured_peak <= 0 ? options->measured.name : options->target.name));
+    {
+      g_autofree char *why = g_strdup_printf (_("No dense BF16 peak for %s: its MFU is not known."),
+                                              measured_peak <= 0 ? options->measured.name : options->target.name);
+
+      if (target_peak <= 0)
+        p->self->mfu_unknown = g_strdup (why);
+      note (p->self, g_steal_pointer (&why));
+    }
   else
     note (p->self, g_strdup (_("MFU is stated against each system's dense BF16 peak.")));
 }
@@ -913,12 +975,12 @@ note_steps (Projection *p)
     {
       g_autofree char *low = delay_text (shortest), *high = delay_text (longest);
 
-      note (p->self, g_strdup_printf (_("The measured steps differ by more than %d× (%s to %s): the median (the lower "
-                                        "middle one of an even count) may not be a typical step."),
+      note (p->self, g_strdup_printf (_("The measured steps differ by more than %d× (%s to %s): their mean may not "
+                                        "be a typical step."),
                                       STEP_SPREAD_NOTED, low, high));
     }
-  note (p->self, g_strdup_printf (_("The step is the median of %u: each from its ProfilerStep#N's start until it and "
-                                    "the GPU work launched in it have ended."),
+  note (p->self, g_strdup_printf (_("The step is the mean of %u: each from its ProfilerStep#N's start to the next "
+                                    "one's, the last until every step and the GPU work launched in them have ended."),
                                   p->self->figures.steps));
 }
 
@@ -1064,6 +1126,7 @@ suanli_whatif_free (SuanliWhatif *self)
   g_clear_object (&self->projected);
   g_clear_pointer (&self->kernels, g_array_unref);
   g_clear_pointer (&self->notes, g_ptr_array_unref);
+  g_free (self->mfu_unknown);
   g_free (self);
 }
 
@@ -1099,4 +1162,12 @@ GPtrArray *
 suanli_whatif_get_notes (SuanliWhatif *self)
 {
   return self->notes;
+}
+
+/* Returns: (nullable): why the projected MFU is not known, and so a plan cannot start from it (for
+ * the What If view's "Plan with This"); NULL when it is known. */
+const char *
+suanli_whatif_get_mfu_unknown (SuanliWhatif *self)
+{
+  return self->mfu_unknown;
 }

@@ -38,7 +38,9 @@ typedef struct
   char    name[96];                               /* "A100 80GB SXM" */
   double  flops[SUANLI_NUMBER_N_FORMATS];         /* dense FLOP/s of one accelerator */
   double  memory_bandwidth;                       /* B/s */
-  double  link_bandwidth;                         /* scale-up B/s per accelerator, one direction */
+  double  link_bandwidth;                         /* scale-up B/s per accelerator, one direction, all links */
+  guint   scale_up_domain;                        /* accelerators that share the scale-up fabric; 0: unknown */
+  double  host_link_bandwidth;                    /* B/s per direction between domains (PCIe); 0: unknown */
   guint   count;                                  /* accelerators in the job; 0: as the trace says */
   char    flops_note[SUANLI_NUMBER_N_FORMATS][160];   /* what the catalog says a rate counts ("Vector; …"), or "" */
   char    link_note[160];                         /* what the link figure counts ("One HCCS link, …"), or "" */
@@ -108,6 +110,7 @@ GArray                    *suanli_whatif_get_kernels  (SuanliWhatif             
 SuanliTrace               *suanli_whatif_get_projected (SuanliWhatif             *self);   /* the replayed timeline: the same tracks, new times */
 GPtrArray                 *suanli_whatif_get_notes    (SuanliWhatif              *self);   /* what was assumed or left out, in sentences */
 guint                      suanli_whatif_get_group    (SuanliWhatif              *self);   /* the file (rank) replayed */
+const char                *suanli_whatif_get_mfu_unknown (SuanliWhatif           *self);   /* why Plan with This is not offered */
 
 const char *suanli_work_class_name    (SuanliWorkClass    work_class);   /* translated */
 const char *suanli_number_format_nick (SuanliNumberFormat format);       /* "bf16" */

@@ -12,6 +12,8 @@
  *   - opening the trace in the workbench (bench-trace-open, SUANLI_BENCH_TRACE_OPEN: the real window)
  *     against `suanli-cli trace summary` (SUANLI_CLI) of the same file: time and peak memory, with
  *     the size of the timeline's indexes that the workbench makes besides;
+ *   - the same trace gzipped: Suanli's import of the .gz against the plain file (target: at least
+ *     80% of its speed), and inflating alone with zlib (GIO's) and with the importer's ISA-L stream;
  *   - json-glib's parser and Python's json.load as peers (files up to 200 MB);
  *   - the summary (GPU time with the idle split, top kernels, CPU operators, launch delays, steps and
  *     collectives) and both flame graphs of the loaded trace.
@@ -27,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -36,6 +39,7 @@
 #include "suanli-bench.h"
 #include "suanli-flame.h"
 #include "suanli-import.h"
+#include "suanli-inflate-stream.h"
 #include "suanli-track-index.h"
 
 #define CHUNK (64 * 1024)
@@ -464,6 +468,93 @@ bench_fixtures (void)
            "100%% would be an import that costs nothing past parsing.\n", suanli_bench_median (share_bench));
 }
 
+/* ---- gzip: the same trace compressed ------------------------------------------------------ */
+
+/* Writes @path gzipped (zlib, level 6, as gzip does by default) to a new temporary file. */
+static char *
+gzip_file (const char *path)
+{
+  g_autoptr(GFile) in = g_file_new_for_path (path);
+  g_autofree char *gz_path = g_strconcat (path, ".gz", NULL);
+  g_autoptr(GFile) out = g_file_new_for_path (gz_path);
+  g_autoptr(GInputStream) input = G_INPUT_STREAM (g_file_read (in, NULL, NULL));
+  g_autoptr(GOutputStream) file = G_OUTPUT_STREAM (g_file_replace (out, NULL, FALSE, G_FILE_CREATE_NONE, NULL, NULL));
+  g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6);
+  g_autoptr(GOutputStream) output = g_converter_output_stream_new (file, G_CONVERTER (compressor));
+
+  g_assert_cmpint (g_output_stream_splice (output, input, G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, NULL), >, 0);
+  return g_steal_pointer (&gz_path);
+}
+
+/* Reads @input to its end and drops the bytes. */
+static void
+drain (GInputStream *input)
+{
+  g_autofree guchar *buffer = g_malloc (1 << 20);
+  gssize got;
+
+  while ((got = g_input_stream_read (input, buffer, 1 << 20, NULL, NULL)) > 0)
+    ;
+  g_assert_cmpint (got, ==, 0);
+}
+
+static void
+zlib_inflate (gpointer data)
+{
+  Run *run = data;
+  g_autoptr(GFile) file = g_file_new_for_path (run->path);
+  g_autoptr(GInputStream) raw = G_INPUT_STREAM (g_file_read (file, NULL, NULL));
+  g_autoptr(GZlibDecompressor) gunzip = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+  g_autoptr(GInputStream) input = g_converter_input_stream_new (raw, G_CONVERTER (gunzip));
+
+  drain (input);
+}
+
+static void
+isal_inflate (gpointer data)
+{
+  Run *run = data;
+  g_autoptr(GFile) file = g_file_new_for_path (run->path);
+  g_autoptr(GInputStream) raw = G_INPUT_STREAM (g_file_read (file, NULL, NULL));
+  g_autoptr(GInputStream) input = suanli_inflate_stream_new (raw, NULL);
+
+  drain (input);
+}
+
+static void
+bench_gzip (Run *plain)
+{
+  g_autoptr(SuanliBench) plain_bench = suanli_bench_new ("gzip: Suanli import of the plain file", "ms");
+  g_autoptr(SuanliBench) gz_bench = suanli_bench_new ("gzip: Suanli import of the .gz", "ms");
+  g_autoptr(SuanliBench) zlib_bench = suanli_bench_new ("gzip: inflate alone, zlib", "ms");
+  g_autoptr(SuanliBench) isal_bench = suanli_bench_new ("gzip: inflate alone, ISA-L on its thread", "ms");
+  SuanliBench *benches[] = { plain_bench, gz_bench, zlib_bench, isal_bench };
+  g_autofree char *gz_path = gzip_file (plain->path);
+  Run gz = { gz_path, plain->events, NULL };
+  Run *runs[] = { plain, &gz, &gz, &gz };
+  void (*bodies[]) (gpointer) = { suanli_import, suanli_import, zlib_inflate, isal_inflate };
+  struct stat st;
+
+  g_assert_cmpint (g_stat (gz_path, &st), ==, 0);
+  for (guint round = 0; round < 3; round++)
+    for (guint b = 0; b < G_N_ELEMENTS (bodies); b++)
+      {
+        gint64 start = g_get_monotonic_time ();
+
+        bodies[b] (runs[b]);
+        suanli_bench_add (benches[b], (double) (g_get_monotonic_time () - start) / 1000.0);
+      }
+  g_clear_object (&plain->trace);
+  g_clear_object (&gz.trace);
+  for (guint b = 0; b < G_N_ELEMENTS (benches); b++)
+    suanli_bench_report (benches[b]);
+  g_print ("gzip (%.1f MB compressed): the .gz imports at %.0f%% of the plain file's speed (target at least 80%%); "
+           "inflating alone, ISA-L on its thread is %.1fx zlib\n", (double) st.st_size / 1e6,
+           100 * suanli_bench_median (plain_bench) / suanli_bench_median (gz_bench),
+           suanli_bench_median (zlib_bench) / suanli_bench_median (isal_bench));
+  g_unlink (gz_path);
+}
+
 /* ---- the workbench against the command line ---------------------------------------------- */
 
 /* Runs @argv to its end with its output read; returns the wall time in ms, and its peak RSS (KiB)
@@ -687,6 +778,7 @@ main (int   argc,
   index_mb = index_megabytes (run.trace);
   g_clear_object (&run.trace);
 
+  bench_gzip (&run);
   bench_fixtures ();
   bench_opening (path, file_mb, index_mb);
 

@@ -238,12 +238,17 @@ with tempfile.TemporaryDirectory() as directory:
     check(all(len(c) == 3 for c in columns), "the differential folded file has two count columns")
     print(f"ok: diff of two runs, {len(rows)} operators, steps {got['a']['step_median_ns']} → {got['b']['step_median_ns']} ns")
 
-    # The steps of a run: each ProfilerStep#N, its duration as written.
+    # The steps of a run: each ProfilerStep#N with its period (docs/trace-analysis.md, "The step"):
+    # to the next step's start, the last to the end of the steps (a CPU trace has no GPU work).
     status, out, err = summary(a_path)
     with open(a_path, "rb") as file:
         a_events = json.loads(file.read(), parse_float=decimal.Decimal)
-    want_steps = sorted((int(e["name"].split("#")[1]), int(decimal.Decimal(str(e["dur"])) * 1000))
-                        for e in a_events if e.get("ph") == "X" and e.get("name", "").startswith("ProfilerStep#"))
+    marked = sorted((int(decimal.Decimal(str(e["ts"])) * 1000), int(decimal.Decimal(str(e["dur"])) * 1000),
+                     int(e["name"].split("#")[1]))
+                    for e in a_events if e.get("ph") == "X" and e.get("name", "").startswith("ProfilerStep#"))
+    steps_end = max((start + duration for start, duration, _ in marked), default=0)
+    want_steps = sorted((number, (marked[i + 1][0] if i + 1 < len(marked) else steps_end) - start)
+                        for i, (start, _, number) in enumerate(marked))
     got_steps = sorted((s["step"], s["duration_ns"]) for s in json.loads(out)["steps"])
     check(len(want_steps) == 3 and got_steps == want_steps, f"steps: expected {want_steps}, got {got_steps}")
     print(f"ok: steps {got_steps}")

@@ -61,15 +61,16 @@ static void
 write_steps (SuanliPageWriter   *writer,
              SuanliTraceFigures *figures)
 {
-  gint64 median = suanli_analysis_median_step (figures->steps);
-  g_autofree char *median_text = NULL;
+  gint64 step = suanli_analysis_step_time (figures->steps);
+  g_autofree char *step_text = NULL;
   g_autofree char *line = NULL;
 
-  if (median <= 0)
+  if (step <= 0)
     return;
-  median_text = suanli_format_duration_ns (median);
-  line = g_strdup_printf (ngettext ("%u step, %s per step", "%u steps, median %s per step", figures->steps->len),
-                          figures->steps->len, median_text);
+  step_text = suanli_format_duration_ns (step);
+  /* The mean of the steps' periods, as the profiler page and What If give it. */
+  line = g_strdup_printf (ngettext ("%u step, %s per step", "%u steps, %s per step", figures->steps->len),
+                          figures->steps->len, step_text);
   suanli_page_writer_text (writer, line, SUANLI_TEXT_BODY);
 }
 

@@ -1,0 +1,219 @@
+/* suanli-import-chrome-private.h — the Chrome importer's state, shared by its stages
+ *
+ * The importer reads a trace in three stages, one file each: the tokens (yajl's callbacks, which
+ * gather an event's members as they come: suanli-import-chrome-tokens.c), the events (one
+ * finished event object becomes slices, instants, samples, metadata or flow ends:
+ * suanli-import-chrome-events.c) and what follows the stream (open slices closed, flows bound,
+ * the base time applied, the warnings: suanli-import-chrome-finish.c). suanli-import-chrome.c
+ * runs them over the stream. Only these files include this header.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <yajl/yajl_parse.h>
+
+#include "suanli-import.h"
+#include "suanli-import-limits.h"
+#include "suanli-trace.h"
+
+G_BEGIN_DECLS
+
+#define CHUNK_SIZE      (64 * 1024)
+#define MAX_DEPTH       64
+#define MAX_ARGS        32
+#define MAX_STRING      (1024 * 1024)
+/* An argument whose value is an array ("Input Dims": [[32, 64], [64, 128]], "Input type": ["float",
+ * "float"]) is kept as its compact JSON text, a string, up to this many bytes; a longer one is left out. */
+#define ARRAY_ARG_MAX   512
+/* Times, durations and the base time are each kept within ±2^61 ns (±73 years), so that a start
+ * plus a duration plus a base can never overflow 64 bits, whatever a file says. */
+#define TIME_LIMIT_NS   (G_GINT64_CONSTANT (1) << 61)
+/* The pid of the row for global instants: below every real or hashed (word) pid. */
+#define GLOBAL_PID      G_MININT64
+/* What a track, and an entry of a hash table, take besides their items: for the memory budget. */
+#define TRACK_BYTES     256
+#define ENTRY_BYTES     48
+
+/* Values an event cannot be placed with: warned about once per file, with the count and where the
+ * first was. */
+typedef enum {
+  BAD_TS,       /* ts: not a time within ±TIME_LIMIT_NS; the event is left out */
+  BAD_DUR,      /* dur: negative, or not a time within it; the slice is read as 0 long */
+  BAD_ID,       /* pid or tid: true, false, null, an array or an object; the event is left out */
+  N_BAD,
+} BadValue;
+
+/* Where in the file: the byte after the value, and its line. */
+typedef struct
+{
+  guint64 offset, line;
+} Place;
+
+typedef struct
+{
+  guint64 count;
+  Place   first;
+} BadCount;
+
+typedef struct
+{
+  SuanliString name;
+  SuanliString category;
+  char         phase;
+  guint8       bad;                   /* of 1 << BadValue */
+  Place        bad_at[N_BAD];         /* where, for the first of the file's */
+  gboolean     has_ts, has_dur;
+  gint64       ts, dur;
+  gint64       pid, tid;
+  gboolean     has_pid, has_tid;
+  SuanliString pid_name, tid_name;    /* pids and tids given as words */
+  char         scope;
+  gboolean     bind_enclosing;        /* "bp": "e" */
+  guint        n_args;
+  gint64       meta_index;            /* args.sort_index */
+  gboolean     has_meta_index;
+  /* Last, as only what a new event clears before them is read, and of these two only the text
+   * up to their NUL, and of the arguments the first n_args. */
+  char         id[64];
+  char         meta_name[128];        /* args.name of metadata events */
+  SuanliArg    args[MAX_ARGS];
+} Event;
+
+typedef struct
+{
+  guint   track;
+  gint64  time;
+  gboolean enclosing;
+} FlowEnd;
+
+/* How many items a track held before this import, so the base time shifts only this file's. */
+typedef struct
+{
+  guint slices, instants, samples;
+} TrackMark;
+
+/* A row (thread or GPU stream) an event went to: most events go to one of a few rows, found
+ * again here without hashing. */
+typedef struct
+{
+  gint64   pid, tid;
+  guint    index;
+  gboolean valid;
+} TrackHit;
+
+/* The members of an event that the importer reads, named once per key rather than compared per value. */
+typedef enum {
+  KEY_OTHER,
+  KEY_NAME,
+  KEY_CAT,
+  KEY_PH,
+  KEY_TS,
+  KEY_DUR,
+  KEY_PID,
+  KEY_TID,
+  KEY_ID,
+  KEY_BP,
+  KEY_SCOPE,
+  KEY_ARGS,
+  KEY_ID2,
+} EventKey;
+
+/* The key last read at one place in an event's args: events of one kind list the same keys in the
+ * same order, so the next event's key there is most often the same, and is then neither copied
+ * nor looked up again. */
+typedef struct
+{
+  char         text[128];      /* cut at a NUL (\u0000) and to 127 bytes */
+  gsize        length;
+  SuanliString id;
+  gboolean     interned;       /* id is text's; not until an argument with this key is added */
+  gboolean     is_name, is_sort_index;
+} ArgKey;
+
+#define MAX_ARG_KEYS 64        /* the keys of one args object held: arrays' too, past them one is reused */
+
+typedef struct
+{
+  SuanliTrace       *trace;
+  SuanliImportStats *stats;
+  yajl_handle        parser;
+  int                depth;
+  gboolean           array_form;      /* a bare array of events */
+  int                events_depth;    /* the depth of the events array; 0 until known */
+  gboolean           in_event;
+  char               key[64];         /* the member being read in an event, or at the top */
+  EventKey           event_key;       /* key, when it is an event's own member */
+  SuanliString       gpu_categories[8];
+  SuanliString       memory_event_name;   /* "[memory]", interned once */
+  ArgKey             arg_keys[MAX_ARG_KEYS + 1];
+  guint              arg_ordinal;     /* keys read so far in this event's args */
+  ArgKey            *arg_key;         /* the key of the argument being read */
+  gboolean           in_args;
+  gboolean           in_id2;
+  int                skip_depth;      /* > 0 while skipping a value we do not read */
+  int                array_depth;     /* > 0 while reading an argument's array, from this depth */
+  gboolean           array_spoiled;   /* it holds an object, true, false or null, or is too long */
+  gboolean           array_comma;     /* the next element comes after a comma */
+  gsize              array_length;
+  char               array_text[ARRAY_ARG_MAX];   /* its compact JSON text so far */
+  gboolean           top_key_events;
+  gboolean           top_in_distributed;
+  gboolean           top_in_devices;  /* in deviceProperties: an object per device */
+  guint              group;           /* this file's group in the trace */
+  gint64             base_time_ns;    /* added to every time once the file is read */
+  gint64             last_time;       /* the latest time in this file, before the base */
+  GArray            *marks;           /* of TrackMark: what tracks held before this file */
+  Event              event;
+  GHashTable        *open_slices;     /* track index → GArray of slice starts (B/E) */
+  GHashTable        *open_async;      /* async key → GArray of Event: the begun, not yet ended */
+  GHashTable        *flow_starts;     /* key → FlowEnd */
+  GArray            *flows;           /* pairs of FlowEnd: start, end */
+  GArray            *flow_categories;
+  guint64            unmatched_ends;
+  guint64            unmatched_async_ends;
+  guint64            unknown_phases;
+  GError            *limit_error;
+  gboolean           progressed;     /* a value, key or bracket came since the last chunk */
+  GArray            *category_counts; /* of guint64, by category id: slices, for stats->by_category */
+  BadCount           bad[N_BAD];
+  const guchar      *chunk;           /* the text being parsed, from chunk_at in the file */
+  Place              chunk_at;
+  Place              base_time_at;    /* where baseTimeNanoseconds was */
+  gint64             first_time;      /* the earliest time in this file, before the base */
+  guint64            held;            /* bytes this file's items take (strings and tracks apart) */
+  guint64            held_before;     /* bytes the trace took before this file (other ranks) */
+  gsize              strings_before;  /* the trace's string bytes, and its tracks, before this file */
+  guint              tracks_before;
+  TrackHit           track_hits[8];   /* the rows events last went to, by pid and tid */
+} Importer;
+
+/* Tokens (suanli-import-chrome-tokens.c) */
+G_GNUC_INTERNAL extern const yajl_callbacks chrome_callbacks;
+G_GNUC_INTERNAL guint64 chrome_count_lines (const guchar *buffer,
+                                            gsize         length);
+
+/* Events (suanli-import-chrome-events.c) */
+G_GNUC_INTERNAL void chrome_intern_gpu_categories (Importer *importer);
+G_GNUC_INTERNAL void chrome_process_event (Importer *importer);
+G_GNUC_INTERNAL void chrome_add_category_counts (Importer *importer);
+
+/* After the stream (suanli-import-chrome-finish.c) */
+G_GNUC_INTERNAL void chrome_mark_tracks (Importer *importer);
+G_GNUC_INTERNAL void chrome_close_open_slices (Importer *importer);
+G_GNUC_INTERNAL void chrome_bind_flows (Importer *importer);
+G_GNUC_INTERNAL void chrome_apply_base_time (Importer *importer);
+G_GNUC_INTERNAL gboolean chrome_holds_nothing (Importer *importer);
+G_GNUC_INTERNAL char *chrome_describe_bad_values (Importer *importer,
+                                                  BadValue  bad);
+G_GNUC_INTERNAL char *chrome_over_budget_message (Importer                 *importer,
+                                                  const SuanliImportLimits *limits,
+                                                  guint64                   stalled,
+                                                  guint64                   offset);
+G_GNUC_INTERNAL void chrome_warn_count (SuanliTrace *trace,
+                                        guint64      count,
+                                        const char  *format,
+                                        ...) G_GNUC_PRINTF (3, 4);
+G_GNUC_INTERNAL void chrome_importer_clear (Importer *importer);
+
+G_END_DECLS

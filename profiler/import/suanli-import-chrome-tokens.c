@@ -1,0 +1,862 @@
+/* suanli-import-chrome-tokens.c — the Chrome importer's first stage: yajl's callbacks
+ *
+ * yajl hands over each key, scalar and bracket as it meets them; these callbacks keep the depth,
+ * find the events array (under "traceEvents" or at the top), and gather one event's members into
+ * the importer's Event as they come: times parsed from the number's text into integer
+ * nanoseconds, pids and tids as numbers or words, the arguments interned with their keys. When an
+ * event's object closes it goes to the events stage (suanli-import-chrome-events.c). Members at
+ * the top (baseTimeNanoseconds, deviceProperties, distributedInfo) are read here too. Values an
+ * event cannot be placed with are counted with where the first was.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "suanli-import-chrome-private.h"
+
+/* g_ascii_isdigit() without its table: numbers are most of a trace's bytes. */
+static inline gboolean
+is_digit (char c)
+{
+  return (guchar) (c - '0') <= 9;
+}
+
+/* Newlines in @length bytes, found with memchr: trace lines are long, so this is a fraction of a
+ * byte-by-byte loop. Lines are only reported in errors, but the count must run as we go. */
+guint64
+chrome_count_lines (const guchar *buffer,
+             gsize         length)
+{
+  const guchar *at = buffer, *end = buffer + length;
+  guint64 lines = 0;
+
+  while (at < end && (at = memchr (at, '\n', (gsize) (end - at))) != NULL)
+    {
+      lines++;
+      at++;
+    }
+  return lines;
+}
+
+/* Where the parser is: just past the value or bracket it handed over. */
+static Place
+place_now (Importer *importer)
+{
+  size_t consumed = yajl_get_bytes_consumed (importer->parser);
+  Place place = { importer->chunk_at.offset + consumed, importer->chunk_at.line + chrome_count_lines (importer->chunk, consumed) };
+
+  return place;
+}
+
+/* The event holds an impossible value; where is worked out only while the file has counted none
+ * of its kind (counting the lines costs). */
+static void
+mark_bad (Importer *importer,
+          BadValue  bad)
+{
+  Event *event = &importer->event;
+
+  if (event->bad & (1u << bad))
+    return;
+  event->bad |= 1u << bad;
+  if (importer->bad[bad].count == 0)
+    event->bad_at[bad] = place_now (importer);
+}
+
+/* A JSON integer that fits 64 bits; FALSE for fractions, exponents and overflow. */
+static gboolean
+parse_integer (const char *text,
+               gsize       length,
+               gint64     *value)
+{
+  guint64 magnitude = 0;
+  gboolean negative = length > 0 && text[0] == '-';
+  gsize i = negative ? 1 : 0;
+
+  if (i == length)
+    return FALSE;
+  for (; i < length; i++)
+    {
+      if (!is_digit (text[i]) || magnitude > (guint64) G_MAXINT64 / 10)
+        return FALSE;
+      magnitude = magnitude * 10 + (guint64) (text[i] - '0');
+    }
+  if (magnitude > (guint64) G_MAXINT64)
+    return FALSE;
+  *value = negative ? -(gint64) magnitude : (gint64) magnitude;
+  return TRUE;
+}
+
+/* A decimal such as "1.62963" or "-34.9" (no exponent, at most 19 digits, at most 22 after the
+ * point) as the double strtod gives: when the digits, as an integer, are below 2^53, both they and
+ * the power of ten are exact doubles, and one IEEE division rounds their quotient correctly, as
+ * strtod does. FALSE for anything else, which strtod then reads. */
+static gboolean
+parse_short_decimal (const char *text,
+                     gsize       length,
+                     double     *value)
+{
+  static const double powers[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+  guint64 digits = 0;
+  guint n_digits = 0, after_point = 0;
+  gboolean negative = length > 0 && text[0] == '-', point = FALSE;
+
+  for (gsize i = negative ? 1 : 0; i < length; i++)
+    {
+      if (text[i] == '.' && !point)
+        point = TRUE;
+      else if (is_digit (text[i]) && n_digits < 19)
+        {
+          digits = digits * 10 + (guint64) (text[i] - '0');
+          n_digits++;
+          after_point += point;
+        }
+      else
+        return FALSE;
+    }
+  if (n_digits == 0 || after_point >= G_N_ELEMENTS (powers) || digits > (G_GUINT64_CONSTANT (1) << 53))
+    return FALSE;
+  *value = (double) digits / powers[after_point];
+  if (negative)
+    *value = -*value;
+  return TRUE;
+}
+
+/* Decimal microseconds, as text, to integer nanoseconds, without a double's rounding: epoch
+ * timestamps need every digit. */
+static gboolean
+parse_microseconds (const char *text,
+                    gsize       length,
+                    gint64     *ns)
+{
+  gint64 whole = 0, fraction = 0;
+  int digits = 0;
+  gboolean negative = FALSE;
+  gsize i = 0;
+
+  if (i < length && (text[i] == '-' || text[i] == '+'))
+    negative = text[i++] == '-';
+  if (i == length)
+    return FALSE;
+  for (; i < length && is_digit (text[i]); i++)
+    {
+      if (whole > TIME_LIMIT_NS / 10 / 1000)
+        return FALSE;
+      whole = whole * 10 + (text[i] - '0');
+    }
+  if (i < length && text[i] == '.')
+    for (i++; i < length && is_digit (text[i]); i++)
+      if (digits < 3)
+        {
+          fraction = fraction * 10 + (text[i] - '0');
+          digits++;
+        }
+  if (i < length)
+    {
+      /* An exponent or other form: fall back to a double. */
+      g_autofree char *copy = g_strndup (text, length);
+      char *end = NULL;
+      double value = g_ascii_strtod (copy, &end);
+
+      if (end == copy || *end != '\0' || !(fabs (value * 1000.0) <= (double) TIME_LIMIT_NS))
+        return FALSE;
+      *ns = (gint64) (value * 1000.0);
+      return TRUE;
+    }
+  while (digits < 3)
+    {
+      fraction *= 10;
+      digits++;
+    }
+  *ns = (whole * 1000 + fraction) * (negative ? -1 : 1);
+  return TRUE;
+}
+
+/* A pid or tid: an integer, a numeric string, or a word ("CPU functions", "stream 7"). Words get
+ * a stable negative number and keep their text as the name. */
+static void
+read_id (Importer     *importer,
+         const char   *text,
+         gsize         length,
+         gint64       *value,
+         SuanliString *name)
+{
+  char *end = NULL;
+  g_autofree char *copy = NULL;
+  gint64 number;
+
+  if (parse_integer (text, length, value))
+    return;
+  copy = g_strndup (text, length);
+  *name = suanli_trace_intern (importer->trace, copy, -1);
+  /* "stream 7": Kineto's legacy GPU tids. */
+  if (g_str_has_prefix (copy, "stream "))
+    {
+      number = g_ascii_strtoll (copy + 7, &end, 10);
+      if (end != copy + 7 && *end == '\0')
+        {
+          *value = number;
+          return;
+        }
+    }
+  *value = -(gint64) (g_str_hash (copy) & 0x7fffffff) - 1;
+}
+
+/* The interned id of the argument key being read: interned as an argument is added, never for a
+ * key whose value is skipped, so the trace's strings are the same as if each were interned anew. */
+static SuanliString
+arg_key_id (Importer *importer)
+{
+  ArgKey *key = importer->arg_key;
+
+  if (!key->interned)
+    {
+      /* The key holds no NUL (on_map_key cuts it at one), so its length is its strlen. */
+      key->id = suanli_trace_intern (importer->trace, key->text, (gssize) key->length);
+      key->interned = TRUE;
+    }
+  return key->id;
+}
+
+static void
+add_arg (Importer     *importer,
+         SuanliArgType type,
+         gint64        i,
+         double        d,
+         const char   *s,
+         gsize         length)
+{
+  Event *event = &importer->event;
+  SuanliArg *arg;
+
+  if (event->n_args >= MAX_ARGS)
+    return;
+  arg = &event->args[event->n_args];
+  arg->key = arg_key_id (importer);
+  event->n_args++;
+  arg->type = type;
+  if (type == SUANLI_ARG_INT)
+    arg->i = i;
+  else if (type == SUANLI_ARG_DOUBLE)
+    arg->d = d;
+  else
+    arg->s = suanli_trace_intern (importer->trace, s, (gssize) MIN (length, MAX_STRING));
+}
+
+/* ---- arguments whose value is an array ----------------------------------------------------- */
+
+/* Arrays of numbers, strings and arrays in an event's args (PyTorch's record_shapes writes "Input
+ * Dims" and "Input type" so) are kept as their compact JSON text: "[[32,64],[64,128]]". */
+static void
+array_append (Importer   *importer,
+              const char *text,
+              gsize       length)
+{
+  if (importer->array_spoiled || importer->array_length + length > sizeof importer->array_text)
+    {
+      importer->array_spoiled = TRUE;
+      return;
+    }
+  memcpy (importer->array_text + importer->array_length, text, length);
+  importer->array_length += length;
+}
+
+/* The start of an element: a comma after the one before. */
+static void
+array_element (Importer *importer)
+{
+  if (importer->array_comma)
+    array_append (importer, ",", 1);
+  importer->array_comma = TRUE;
+}
+
+/* A number or a string inside an argument's array; a string that would need escaping spoils it. */
+static void
+array_scalar (Importer   *importer,
+              const char *text,
+              gsize       length,
+              gboolean    is_string)
+{
+  array_element (importer);
+  if (!is_string)
+    {
+      array_append (importer, text, length);
+      return;
+    }
+  for (gsize i = 0; i < length; i++)
+    if (text[i] == '"' || text[i] == '\\' || (guchar) text[i] < 0x20)
+      importer->array_spoiled = TRUE;
+  array_append (importer, "\"", 1);
+  array_append (importer, text, length);
+  array_append (importer, "\"", 1);
+}
+
+/* An array opening at the current depth: an argument's value begins one, or one nests in it.
+ * Returns whether it is read so. */
+static gboolean
+array_begin (Importer *importer)
+{
+  if (importer->array_depth == 0 &&
+      !(importer->in_event && importer->in_args && importer->depth == importer->events_depth + 3))
+    return FALSE;
+  if (importer->array_depth == 0)
+    {
+      importer->array_depth = importer->depth;
+      importer->array_length = 0;
+      importer->array_spoiled = FALSE;
+    }
+  else
+    array_element (importer);
+  importer->array_comma = FALSE;
+  array_append (importer, "[", 1);
+  return TRUE;
+}
+
+/* An array closing: the argument's, when it was the outermost and nothing spoiled it. */
+static void
+array_end (Importer *importer)
+{
+  array_append (importer, "]", 1);
+  importer->array_comma = TRUE;
+  if (importer->depth != importer->array_depth)
+    return;
+  importer->array_depth = 0;
+  if (!importer->array_spoiled)
+    add_arg (importer, SUANLI_ARG_STRING, 0, 0, importer->array_text, importer->array_length);
+}
+
+/* ---- yajl callbacks ----------------------------------------------------------------------- */
+
+static gboolean
+skipping (Importer *importer)
+{
+  return importer->skip_depth > 0;
+}
+
+static void
+scalar_in_event (Importer   *importer,
+                 const char *text,
+                 gsize       length,
+                 gboolean    is_string)
+{
+  Event *event = &importer->event;
+
+  if (importer->in_id2)
+    {
+      g_strlcpy (event->id, "", sizeof event->id);
+      memcpy (event->id, text, MIN (length, sizeof event->id - 1));
+      event->id[MIN (length, sizeof event->id - 1)] = '\0';
+      return;
+    }
+  if (importer->in_args)
+    {
+      if (is_string && importer->arg_key->is_name)
+        {
+          memcpy (event->meta_name, text, MIN (length, sizeof event->meta_name - 1));
+          event->meta_name[MIN (length, sizeof event->meta_name - 1)] = '\0';
+        }
+      if (is_string)
+        add_arg (importer, SUANLI_ARG_STRING, 0, 0, text, length);
+      else
+        {
+          gint64 integer = 0;
+
+          double real;
+
+          if (parse_integer (text, length, &integer))
+            add_arg (importer, SUANLI_ARG_INT, integer, 0, NULL, 0);
+          else if (parse_short_decimal (text, length, &real))
+            add_arg (importer, SUANLI_ARG_DOUBLE, 0, real, NULL, 0);
+          else
+            {
+              char copy[64];
+
+              memcpy (copy, text, MIN (length, sizeof copy - 1));
+              copy[MIN (length, sizeof copy - 1)] = '\0';
+              add_arg (importer, SUANLI_ARG_DOUBLE, 0, g_ascii_strtod (copy, NULL), NULL, 0);
+            }
+          if (importer->arg_key->is_sort_index)
+            {
+              event->meta_index = integer;
+              event->has_meta_index = TRUE;
+            }
+        }
+      return;
+    }
+
+  switch (importer->event_key)
+    {
+    case KEY_NAME:
+      if (is_string)
+        event->name = suanli_trace_intern (importer->trace, text, (gssize) MIN (length, MAX_STRING));
+      break;
+    case KEY_CAT:
+      if (is_string)
+        event->category = suanli_trace_intern (importer->trace, text, (gssize) MIN (length, MAX_STRING));
+      break;
+    case KEY_PH:
+      if (is_string && length > 0)
+        event->phase = text[0];
+      break;
+    case KEY_TS:
+      event->has_ts = parse_microseconds (text, length, &event->ts);
+      if (!event->has_ts)
+        mark_bad (importer, BAD_TS);
+      break;
+    case KEY_DUR:
+      event->has_dur = parse_microseconds (text, length, &event->dur);
+      if (!event->has_dur || event->dur < 0)
+        mark_bad (importer, BAD_DUR);
+      break;
+    case KEY_PID:
+      read_id (importer, text, length, &event->pid, &event->pid_name);
+      event->has_pid = TRUE;
+      break;
+    case KEY_TID:
+      read_id (importer, text, length, &event->tid, &event->tid_name);
+      event->has_tid = TRUE;
+      break;
+    case KEY_ID:
+      memcpy (event->id, text, MIN (length, sizeof event->id - 1));
+      event->id[MIN (length, sizeof event->id - 1)] = '\0';
+      break;
+    case KEY_BP:
+      if (is_string)
+        event->bind_enclosing = length == 1 && text[0] == 'e';
+      break;
+    case KEY_SCOPE:
+      if (is_string && length > 0)
+        event->scope = text[0];
+      break;
+    case KEY_OTHER:
+    case KEY_ARGS:
+    case KEY_ID2:
+      break;
+    }
+}
+
+static EventKey
+event_key_of (const char *key,
+              gsize       length)
+{
+  /* By length first: this runs for every member of every event. */
+  switch (length)
+    {
+    case 1:
+      return key[0] == 's' ? KEY_SCOPE : KEY_OTHER;
+    case 2:
+      if (key[0] == 'p' && key[1] == 'h')
+        return KEY_PH;
+      if (key[0] == 't' && key[1] == 's')
+        return KEY_TS;
+      if (key[0] == 'i' && key[1] == 'd')
+        return KEY_ID;
+      if (key[0] == 'b' && key[1] == 'p')
+        return KEY_BP;
+      return KEY_OTHER;
+    case 3:
+      if (memcmp (key, "id2", 3) == 0)
+        return KEY_ID2;
+      if (memcmp (key, "cat", 3) == 0)
+        return KEY_CAT;
+      if (memcmp (key, "dur", 3) == 0)
+        return KEY_DUR;
+      if (memcmp (key, "pid", 3) == 0)
+        return KEY_PID;
+      if (memcmp (key, "tid", 3) == 0)
+        return KEY_TID;
+      return KEY_OTHER;
+    case 4:
+      if (memcmp (key, "args", 4) == 0)
+        return KEY_ARGS;
+      return memcmp (key, "name", 4) == 0 ? KEY_NAME : KEY_OTHER;
+    case 7:
+      return memcmp (key, "bind_id", 7) == 0 ? KEY_ID : KEY_OTHER;
+    default:
+      return KEY_OTHER;
+    }
+}
+
+/* A member of one of deviceProperties' devices: the first device's name and memory stand for the
+ * file's (a process sees GPUs of one model, as good as always). */
+static void
+read_device (Importer   *importer,
+             const char *text,
+             gsize       length,
+             gboolean    is_string)
+{
+  SuanliGroup *group = suanli_trace_get_group (importer->trace, importer->group);
+  gint64 bytes = 0;
+
+  if (g_str_equal (importer->key, "name") && is_string && group->device == 0 && length > 0)
+    group->device = suanli_trace_intern (importer->trace, text, (gssize) length);
+  else if (g_str_equal (importer->key, "totalGlobalMem") && group->device_memory == 0 &&
+           parse_integer (text, length, &bytes) && bytes > 0)
+    group->device_memory = (guint64) bytes;
+}
+
+static void
+scalar_at_top (Importer   *importer,
+               const char *text,
+               gsize       length,
+               gboolean    is_string)
+{
+  if (importer->depth == 2 && importer->top_in_distributed && g_str_equal (importer->key, "rank"))
+    {
+      gint64 rank = -1;
+
+      if (parse_integer (text, length, &rank) && rank >= 0 && rank <= G_MAXINT)
+        suanli_trace_get_group (importer->trace, importer->group)->rank = (int) rank;
+    }
+  else if (importer->depth == 2 && importer->top_in_distributed && g_str_equal (importer->key, "world_size"))
+    {
+      gint64 size = 0;
+
+      if (parse_integer (text, length, &size) && size > 0 && size <= G_MAXINT)
+        suanli_trace_get_group (importer->trace, importer->group)->world_size = (int) size;
+    }
+  else if (importer->depth == 3 && importer->top_in_devices)
+    read_device (importer, text, length, is_string);
+  else if (importer->depth == 1 && g_str_equal (importer->key, "baseTimeNanoseconds"))
+    {
+      gint64 base = 0;
+      Place at = place_now (importer);
+
+      /* An integer of nanoseconds; anything else is not a base time and is ignored. */
+      if (parse_integer (text, length, &base) && base >= -TIME_LIMIT_NS && base <= TIME_LIMIT_NS)
+        {
+          importer->base_time_ns = base;
+          importer->base_time_at = at;
+        }
+      else
+        {
+          g_autofree char *warning = g_strdup_printf (_("baseTimeNanoseconds at byte %llu (line %llu) is not a whole "
+                                                        "number of nanoseconds within 73 years of 1970: ignored"),
+                                                      (unsigned long long) at.offset, (unsigned long long) at.line);
+          suanli_trace_add_warning (importer->trace, warning);
+        }
+    }
+}
+
+static int
+on_scalar (Importer   *importer,
+           const char *text,
+           gsize       length,
+           gboolean    is_string)
+{
+  importer->progressed = TRUE;
+  if (skipping (importer))
+    return 1;
+  if (importer->array_depth > 0)
+    array_scalar (importer, text, length, is_string);
+  else if (importer->in_event)
+    scalar_in_event (importer, text, length, is_string);
+  else
+    scalar_at_top (importer, text, length, is_string);
+  return 1;
+}
+
+/* A value of a type no time or id has (true, false, null, an array or an object) at @depth: one of
+ * the event's own members when the event is one level up. */
+static void
+check_member_type (Importer *importer,
+                   int       depth)
+{
+  if (!importer->in_event || importer->in_args || importer->in_id2 || depth != importer->events_depth + 1)
+    return;
+  switch (importer->event_key)
+    {
+    case KEY_TS:
+      mark_bad (importer, BAD_TS);
+      break;
+    case KEY_DUR:
+      mark_bad (importer, BAD_DUR);
+      break;
+    case KEY_PID:
+    case KEY_TID:
+      mark_bad (importer, BAD_ID);
+      break;
+    default:
+      break;
+    }
+}
+
+static int
+on_null (void *ctx)
+{
+  Importer *importer = ctx;
+
+  importer->progressed = TRUE;
+  if (!skipping (importer) && importer->array_depth > 0)
+    importer->array_spoiled = TRUE;
+  else if (!skipping (importer))
+    check_member_type (importer, importer->depth);
+  return 1;
+}
+
+static int
+on_boolean (void *ctx,
+            int   value)
+{
+  Importer *importer = ctx;
+
+  importer->progressed = TRUE;
+  if (!skipping (importer) && importer->array_depth > 0)
+    importer->array_spoiled = TRUE;
+  else if (!skipping (importer) && importer->in_event && importer->in_args)
+    add_arg (importer, SUANLI_ARG_INT, value, 0, NULL, 0);
+  else if (!skipping (importer))
+    check_member_type (importer, importer->depth);
+  return 1;
+}
+
+static int
+on_number (void       *ctx,
+           const char *text,
+           size_t      length)
+{
+  return on_scalar (ctx, text, length, FALSE);
+}
+
+static int
+on_string (void                *ctx,
+           const unsigned char *text,
+           size_t               length)
+{
+  Importer *importer = ctx;
+
+  /* Numeric strings for times and ids are read as numbers by the field readers. */
+  return on_scalar (importer, (const char *) text, length, TRUE);
+}
+
+static void
+begin_event (Importer *importer)
+{
+  /* All but the texts, made empty, and the arguments, which n_args = 0 leaves unread (the whole
+   * event is a kilobyte). */
+  memset (&importer->event, 0, G_STRUCT_OFFSET (Event, id));
+  importer->event.id[0] = importer->event.meta_name[0] = '\0';
+  importer->in_event = TRUE;
+  importer->in_args = FALSE;
+  importer->in_id2 = FALSE;
+}
+
+
+typedef enum {
+  NESTING_READ,
+  NESTING_SKIPPED,
+  NESTING_TOO_DEEP,
+} Nesting;
+
+/* One level deeper, for an object or an array: past the limit is an error (a hostile file could
+ * otherwise nest without end); inside a value we skip, only counted. */
+static Nesting
+enter_nested (Importer *importer)
+{
+  importer->progressed = TRUE;
+  importer->depth++;
+  if (importer->depth > MAX_DEPTH)
+    {
+      g_set_error (&importer->limit_error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("the JSON nests more than %d levels deep"), MAX_DEPTH);
+      return NESTING_TOO_DEEP;
+    }
+  if (skipping (importer))
+    {
+      importer->skip_depth++;
+      return NESTING_SKIPPED;
+    }
+  return NESTING_READ;
+}
+
+static int
+on_start_map (void *ctx)
+{
+  Importer *importer = ctx;
+  Nesting nesting;
+
+  nesting = enter_nested (importer);
+  if (nesting != NESTING_READ)
+    return nesting == NESTING_SKIPPED;   /* 0 stops the parser */
+  if (importer->top_in_devices)
+    importer->skip_depth = importer->depth == 3 ? 0 : 1;   /* a device's members are read; deeper is not */
+  else if (importer->events_depth > 0 && importer->depth == importer->events_depth + 1 && !importer->in_event)
+    begin_event (importer);
+  else if (importer->in_event && importer->depth == importer->events_depth + 2 && importer->event_key == KEY_ARGS)
+    {
+      importer->in_args = TRUE;
+      importer->arg_ordinal = 0;
+    }
+  else if (importer->in_event && importer->depth == importer->events_depth + 2 && importer->event_key == KEY_ID2)
+    importer->in_id2 = TRUE;
+  else if (importer->depth == 2 && !importer->array_form && g_str_equal (importer->key, "distributedInfo"))
+    importer->top_in_distributed = TRUE;
+  else if (importer->depth > 1)
+    {
+      importer->array_spoiled |= importer->array_depth > 0;
+      check_member_type (importer, importer->depth - 1);
+      importer->skip_depth = 1;
+    }
+  return 1;
+}
+
+/* memcmp() == 0 for the few bytes of a key, inline: a call per key was a tenth of reading them. */
+static inline gboolean
+same_bytes (const char          *a,
+            const unsigned char *b,
+            gsize                length)
+{
+  guint64 x, y;
+
+  for (; length >= 8; a += 8, b += 8, length -= 8)
+    {
+      memcpy (&x, a, 8);
+      memcpy (&y, b, 8);
+      if (x != y)
+        return FALSE;
+    }
+  for (; length > 0; a++, b++, length--)
+    if (*a != (char) *b)
+      return FALSE;
+  return TRUE;
+}
+
+/* An argument's key: the one last read at its place in the args, or copied there. */
+static void
+read_arg_key (Importer            *importer,
+              const unsigned char *key,
+              gsize                length)
+{
+  ArgKey *held = &importer->arg_keys[MIN (importer->arg_ordinal, MAX_ARG_KEYS)];
+  gsize i;
+
+  importer->arg_ordinal++;
+  importer->arg_key = held;
+  /* The same bytes: held text has no NUL and is under 128 bytes, so neither has the key. */
+  if (held->length == length && same_bytes (held->text, key, length))
+    return;
+  /* A key is read as the C string it once was, cut at a NUL. */
+  for (i = 0; i < MIN (length, sizeof held->text - 1) && key[i] != '\0'; i++)
+    held->text[i] = (char) key[i];
+  held->text[i] = '\0';
+  held->length = i;
+  held->interned = FALSE;
+  held->is_name = i == 4 && memcmp (held->text, "name", 4) == 0;
+  held->is_sort_index = i == 10 && memcmp (held->text, "sort_index", 10) == 0;
+}
+
+static int
+on_map_key (void                *ctx,
+            const unsigned char *key,
+            size_t               length)
+{
+  Importer *importer = ctx;
+  gsize kept = MIN (length, sizeof importer->key - 1), i;
+
+  importer->progressed = TRUE;
+  if (skipping (importer))
+    return 1;
+  if (importer->in_args && importer->depth == importer->events_depth + 2)
+    {
+      read_arg_key (importer, key, length);
+      return 1;
+    }
+  if (importer->in_event)
+    {
+      /* An event's own member (or one of its id2): named without copying it. A key is read as the
+       * C string it once was, cut at a NUL (\u0000); the names sought are under 8 bytes. */
+      for (i = 0; i < MIN (kept, 8) && key[i] != '\0'; i++)
+        ;
+      if (importer->depth == importer->events_depth + 1)
+        importer->in_args = importer->in_id2 = FALSE;
+      importer->event_key = event_key_of ((const char *) key, i < 8 ? i : kept);
+      return 1;
+    }
+  /* Copied byte by byte: keys are short, and a NUL ends one. */
+  for (i = 0; i < kept && key[i] != '\0'; i++)
+    importer->key[i] = (char) key[i];
+  importer->key[i] = '\0';
+  return 1;
+}
+
+static int
+on_end_map (void *ctx)
+{
+  Importer *importer = ctx;
+
+  importer->progressed = TRUE;
+  if (skipping (importer))
+    {
+      importer->skip_depth--;
+      importer->depth--;
+      return 1;
+    }
+  if (importer->in_event && importer->depth == importer->events_depth + 1)
+    {
+      importer->in_event = FALSE;
+      chrome_process_event (importer);
+    }
+  else if (importer->in_event && importer->depth == importer->events_depth + 2)
+    {
+      importer->in_args = FALSE;
+      importer->in_id2 = FALSE;
+    }
+  else if (importer->depth == 2)
+    importer->top_in_distributed = FALSE;
+  importer->depth--;
+  return 1;
+}
+
+static int
+on_start_array (void *ctx)
+{
+  Importer *importer = ctx;
+  Nesting nesting;
+
+  nesting = enter_nested (importer);
+  if (nesting != NESTING_READ)
+    return nesting == NESTING_SKIPPED;   /* 0 stops the parser */
+  if (importer->depth == 1)
+    {
+      importer->array_form = TRUE;
+      importer->events_depth = 1;
+    }
+  else if (importer->depth == 2 && !importer->array_form &&
+           (g_str_equal (importer->key, "traceEvents") || g_str_equal (importer->key, "systemTraceEvents")))
+    importer->events_depth = 2;
+  else if (importer->depth == 2 && !importer->array_form && g_str_equal (importer->key, "deviceProperties"))
+    importer->top_in_devices = TRUE;
+  else if (!array_begin (importer))
+    {
+      check_member_type (importer, importer->depth - 1);
+      importer->skip_depth = 1;
+    }
+  return 1;
+}
+
+static int
+on_end_array (void *ctx)
+{
+  Importer *importer = ctx;
+
+  importer->progressed = TRUE;
+  if (skipping (importer))
+    importer->skip_depth--;
+  else if (importer->array_depth > 0)
+    array_end (importer);
+  else if (importer->depth == 2)
+    importer->top_in_devices = FALSE;
+  importer->depth--;
+  return 1;
+}
+
+const yajl_callbacks chrome_callbacks = {
+  on_null, on_boolean, NULL, NULL, on_number, on_string,
+  on_start_map, on_map_key, on_end_map, on_start_array, on_end_array,
+};
+
