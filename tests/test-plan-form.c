@@ -241,6 +241,7 @@ test_refused_input (Fixture       *fixture,
   g_assert_true (gtk_widget_has_css_class (row, "error"));
   type_into (fixture, "workload.seq_len", (const char *[]) { "minus", "5", NULL });
   suanli_test_await (subtitle_says, &negative);
+  suanli_test_screenshot_styles (GTK_WIDGET (fixture->window), "planner-form-refused");
   after = suanli_plan_to_data (plan (fixture));
   g_assert_cmpstr (after, ==, before);
   g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin)), ==, 4096);
@@ -282,7 +283,6 @@ static void
 test_compare_serving (Fixture       *fixture,
                       gconstpointer  data)
 {
-  g_autofree char *name = g_strdup_printf ("planner-compare-serving-%s", suanli_test_language_tag ());
   GtkWindow *compare;
 
   gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.pin", NULL);
@@ -298,7 +298,7 @@ test_compare_serving (Fixture       *fixture,
   g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (compare), _("Cost per million tokens")));
   g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (compare), _("Energy per million tokens")));
   g_assert_null (suanli_test_find_matching (GTK_WIDGET (compare), shows_zero, NULL));
-  g_free (suanli_test_screenshot (GTK_WIDGET (compare), name));
+  suanli_test_screenshot_styles (GTK_WIDGET (compare), "planner-compare-serving");
   gtk_window_destroy (compare);
 }
 

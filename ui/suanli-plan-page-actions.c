@@ -540,7 +540,7 @@ _suanli_plan_page_open_compare (SuanliPlanPage *self)
     }
   columns[current] = (SuanliPlanCompareColumn) { self->name, self->valid ? &self->inputs : NULL,
                                                  self->valid ? &self->estimate : NULL };
-  suanli_compare_window_new (GTK_WIDGET (self), &self->compare_window, _("Compare Plans"), 860, 460, NULL,
+  suanli_compare_window_new (GTK_WIDGET (self), &self->compare_window, _("Compare Plans"), 860, 640, NULL,
                              suanli_plan_compare_new (columns, current + 1, current));
   gtk_window_present (self->compare_window);
   return self->compare_window;
