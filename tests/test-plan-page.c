@@ -19,54 +19,15 @@
 #include "suanli-search.h"
 #include "suanli-search-window.h"
 #include "suanli-import.h"
+#include "suanli-test-planner.h"
 #include "suanli-test-support.h"
 #include "suanli-window.h"
 #include "suanli-workspace.h"
 
-typedef struct
-{
-  SuanliCatalog   *catalog;
-  SuanliWorkspace *workspace;
-  SuanliWindow    *window;
-  SuanliPlanPage  *page;
-} Fixture;
+typedef SuanliTestPlanner Fixture;
 
-static void
-remove_autosave (void)
-{
-  g_autofree char *path = g_build_filename (g_get_user_state_dir (), "suanli", "autosave.suanli-plan", NULL);
-
-  g_unlink (path);
-}
-
-static void
-fixture_set_up (Fixture       *fixture,
-                gconstpointer  data)
-{
-  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
-
-  remove_autosave ();
-  fixture->catalog = suanli_catalog_new ();
-  suanli_catalog_load_builtin (fixture->catalog, problems);
-  fixture->workspace = suanli_workspace_new (fixture->catalog);
-  fixture->window = g_object_ref (suanli_window_new (NULL, fixture->workspace));
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1280, 860);
-  suanli_window_show_page (fixture->window, SUANLI_PAGE_PLANNER);
-  gtk_window_present (GTK_WINDOW (fixture->window));
-  suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
-  fixture->page = SUANLI_PLAN_PAGE (suanli_window_get_page (fixture->window, SUANLI_PAGE_PLANNER));
-  g_assert_nonnull (fixture->page);
-}
-
-static void
-fixture_tear_down (Fixture       *fixture,
-                   gconstpointer  data)
-{
-  suanli_test_destroy_window (GTK_WINDOW (fixture->window));
-  g_assert_finalize_object (fixture->workspace);
-  g_object_unref (fixture->catalog);
-  remove_autosave ();
-}
+#define fixture_set_up suanli_test_planner_set_up
+#define fixture_tear_down suanli_test_planner_tear_down
 
 static JsonObject *
 section (Fixture    *fixture,
@@ -616,7 +577,7 @@ test_name_autosaved (void)
 {
   const char *names[] = { "Fine-tune for Ann", NULL };
 
-  remove_autosave ();
+  suanli_test_remove_autosave ();
   for (guint round = 0; round < G_N_ELEMENTS (names); round++)
     for (guint open = 0; open < 2; open++)
       {
@@ -660,7 +621,7 @@ test_name_autosaved (void)
         g_assert_finalize_object (workspace);
         g_object_unref (catalog);
       }
-  remove_autosave ();
+  suanli_test_remove_autosave ();
 }
 
 /* An autosave that cannot be read (json-glib 1.6 wrote 2e17 as "2e+17.0") is put aside whole, not
@@ -1015,7 +976,7 @@ test_catalog_arrives_later (void)
   SuanliPlanPage *page;
   GtkWidget *nodes;
 
-  remove_autosave ();
+  suanli_test_remove_autosave ();
   gtk_window_present (GTK_WINDOW (window));
   suanli_test_wait_for_frame (GTK_WIDGET (window));
   page = SUANLI_PLAN_PAGE (suanli_window_get_page (window, SUANLI_PAGE_PLANNER));
@@ -1034,7 +995,7 @@ test_catalog_arrives_later (void)
   suanli_test_destroy_window (GTK_WINDOW (window));
   g_assert_finalize_object (workspace);
   g_object_unref (catalog);
-  remove_autosave ();
+  suanli_test_remove_autosave ();
 }
 
 int

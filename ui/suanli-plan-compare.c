@@ -15,6 +15,7 @@
 #include <math.h>
 #include <glib/gi18n.h>
 
+#include "suanli-compare-view.h"
 #include "suanli-plan-compare.h"
 #include "suanli-serving.h"
 #include "suanli-units.h"
@@ -172,20 +173,6 @@ cell_text (const SuanliPlanCompareColumn *column,
                   : serving_cell (column->inputs, column->estimate, row, value);
 }
 
-static GtkWidget *
-left_label (const char *text,
-            const char *style_class,
-            float       xalign)
-{
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_xalign (GTK_LABEL (label), xalign);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  if (style_class != NULL)
-    gtk_widget_add_css_class (label, style_class);
-  return label;
-}
-
 /* The table of the plans @members (indices into @columns) of one kind; @reference is the index
  * in @members the others are set against. */
 static GtkWidget *
@@ -205,7 +192,7 @@ table (const SuanliPlanCompareColumn *columns,
     {
       guint index = g_array_index (members, guint, c);
 
-      gtk_grid_attach (GTK_GRID (grid), left_label (index == current ? _("Current") : columns[index].name, "heading", 0),
+      gtk_grid_attach (GTK_GRID (grid), suanli_compare_cell_label (index == current ? _("Current") : columns[index].name, "heading", 0),
                        1 + c, 0, 1, 1);
     }
   for (guint r = 0; r < n_rows; r++)
@@ -214,12 +201,12 @@ table (const SuanliPlanCompareColumn *columns,
       double base_value;
       g_autofree char *base_text = cell_text (base, training, r, &base_value);
 
-      gtk_grid_attach (GTK_GRID (grid), left_label (_(rows[r].title), "dim-label", 1), 0, 1 + r, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), suanli_compare_cell_label (_(rows[r].title), "dim-label", 1), 0, 1 + r, 1, 1);
       for (guint c = 0; c < members->len; c++)
         {
           double value;
           g_autofree char *text = cell_text (&columns[g_array_index (members, guint, c)], training, r, &value);
-          GtkWidget *cell = left_label (text, NULL, 0);
+          GtkWidget *cell = suanli_compare_cell_label (text, NULL, 0);
 
           if (c != reference && g_strcmp0 (text, base_text) != 0)
             {
@@ -293,7 +280,7 @@ suanli_plan_compare_new (const SuanliPlanCompareColumn *columns,
         continue;
       if (training->len > 0 && serving->len > 0)
         {
-          GtkWidget *title = left_label (serving_table ? _("Serving") : _("Training and fine-tuning"), "title-4", 0);
+          GtkWidget *title = suanli_compare_cell_label (serving_table ? _("Serving") : _("Training and fine-tuning"), "title-4", 0);
 
           if (kind == 1)
             gtk_widget_set_margin_top (title, 18);
@@ -302,7 +289,7 @@ suanli_plan_compare_new (const SuanliPlanCompareColumn *columns,
       gtk_box_append (GTK_BOX (box), table (columns, members, reference_of (members, current), current, !serving_table));
     }
   if (training->len > 0 && serving->len > 0)
-    gtk_box_append (GTK_BOX (box), left_label (_("Training and serving plans are tabled apart: their figures measure "
+    gtk_box_append (GTK_BOX (box), suanli_compare_cell_label (_("Training and serving plans are tabled apart: their figures measure "
                                                  "different things."), "dim-label", 0));
   return box;
 }
