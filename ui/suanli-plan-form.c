@@ -251,7 +251,13 @@ apply_preset (SuanliPlanForm *self,
         json_object_set_null_member (inner, keys[i]);
       else if (item != NULL && (model == NULL || !json_object_has_member (model, keys[i])) &&
                suanli_item_get_spec_value (item, keys[i], &value))
-        json_object_set_double_member (inner, keys[i], value);
+        {
+          /* Counts as the user would write them: 80, not 80.0. */
+          if (value == floor (value) && fabs (value) < 9007199254740992.0)
+            json_object_set_int_member (inner, keys[i], (gint64) value);
+          else
+            json_object_set_double_member (inner, keys[i], value);
+        }
     }
   if (preset != NULL)
     json_object_set_string_member (inner, "preset", preset);
