@@ -126,7 +126,7 @@ print_item (SuanliItem *item)
 
   g_print ("%s — %s\n", suanli_item_get_name (item), suanli_item_get_vendor (item));
   g_print ("%s: %s", _("id"), suanli_item_get_id (item));
-  g_print (", %s: %s", _("kind"), suanli_item_kind_to_nick (suanli_item_get_kind (item)));
+  g_print (", %s: %s", _("kind"), suanli_item_kind_get_singular (suanli_item_get_kind (item)));
   if (suanli_item_get_year (item) != 0)
     g_print (", %s: %d", _("year"), suanli_item_get_year (item));
   g_print ("\n%s\n", suanli_text_get (suanli_item_get_summary (item)));
@@ -137,19 +137,35 @@ print_item (SuanliItem *item)
     {
       const SuanliSpec *spec = suanli_item_get_spec_at (item, i);
       const SuanliSpecKey *key = suanli_item_kind_find_spec_key (suanli_item_get_kind (item), spec->key);
-      g_autofree char *value = suanli_format_quantity (spec->value, spec->unit, SUANLI_MEMORY_UNITS_GB);
+      g_autofree char *value = suanli_spec_format_value (spec, SUANLI_MEMORY_UNITS_GB);
 
-      g_print ("  %-20s %s", _(key->title), value);
-      if (spec->label != NULL)
-        g_print (" (%s)", spec->label);
+      g_print ("  ");
+      suanli_cli_print_padded (_(key->title), 21);
+      g_print ("%s", value);
       g_print ("  [%s] %s\n", suanli_confidence_get_title (spec->confidence), spec->source);
       if (spec->note.en != NULL)
         g_print ("  %-20s %s\n", "", suanli_text_get (&spec->note));
     }
 
+  /* What no source gives, and why: the planner names these when a plan needs them. */
+  for (guint i = 0; i < suanli_item_get_n_unknown (item); i++)
+    {
+      const SuanliText *why;
+      const char *key = suanli_item_get_unknown_at (item, i, &why);
+      const SuanliSpecKey *spec_key = suanli_item_kind_find_spec_key (suanli_item_get_kind (item), key);
+
+      g_print ("  ");
+      suanli_cli_print_padded (spec_key != NULL ? _(spec_key->title) : key, 21);
+      g_print ("%s  %s\n", _("unknown"), suanli_text_get (why));
+    }
+
   g_hash_table_iter_init (&iter, suanli_item_get_parts (item));
   while (g_hash_table_iter_next (&iter, &role, &id))
-    g_print ("  %-20s %s\n", (const char *) role, (const char *) id);
+    {
+      g_print ("  ");
+      suanli_cli_print_padded (suanli_part_role_get_title (role), 21);
+      g_print ("%s\n", (const char *) id);
+    }
 
   if (suanli_item_get_trade (item, SUANLI_TRADE_MEMORY)->en != NULL)
     {
@@ -163,15 +179,14 @@ print_item (SuanliItem *item)
   for (guint i = 0; i < suanli_item_get_n_claims (item); i++)
     {
       const SuanliClaim *claim = suanli_item_get_claim_at (item, i);
-      g_autofree char *value = suanli_format_quantity (claim->value, claim->unit, SUANLI_MEMORY_UNITS_GB);
+      g_autofree char *value = suanli_claim_format_figure (claim, claim->value);
 
-      g_print ("  %s %s: “%s”\n", suanli_verdict_needs_correct_value (claim->verdict) ? "⚠" : "•",
+      g_print ("  %s %s: “%s”\n", suanli_verdict_is_disputed (claim->verdict) ? "⚠" : "•",
                claim->seed, claim->quote);
       g_print ("    %s — %s", value, suanli_verdict_get_title (claim->verdict));
       if (claim->has_correct_value)
         {
-          g_autofree char *correct = suanli_format_quantity (claim->correct_value, claim->unit,
-                                                             SUANLI_MEMORY_UNITS_GB);
+          g_autofree char *correct = suanli_claim_format_figure (claim, claim->correct_value);
           g_print (_(" (right: %s)"), correct);
         }
       g_print ("\n    %s\n", suanli_text_get (&claim->note));

@@ -108,10 +108,17 @@ print_human (SuanliPlan             *plan,
 
           g_print (_("  of it offload %s\n"), offload);
         }
-      g_print (_("Tokens/s %.4g · MFU %.1f%% · time to train %.3g days · %.4g GPU-hours\n"), e->tokens_per_s,
-               100 * e->mfu, e->time_to_train_s / 86400, e->gpu_hours);
-      g_print (_("Energy %.4g MWh · cost %.4g %s · CO₂ %.3g t\n"), e->energy_kwh / 1000, e->cost, in->currency,
-               e->co2_t);
+      g_print (_("Time to train %.3g days (%.3g–%.3g) · %.4g GPU-hours (%.4g–%.4g)\n"), e->time_to_train_s / 86400,
+               e->training_high.time_to_train_s / 86400, e->training_low.time_to_train_s / 86400, e->gpu_hours,
+               e->training_high.gpu_hours, e->training_low.gpu_hours);
+      g_print (_("Tokens/s %.4g (%.4g–%.4g) · MFU %.1f%%%s\n"), e->tokens_per_s, e->training_low.tokens_per_s,
+               e->training_high.tokens_per_s, 100 * e->mfu,
+               suanli_estimate_mfu_above_published (in, e) ? _(" (above any published run of its precision)") : "");
+      if (in->price_per_gpu_hour > 0)
+        g_print (_("Energy %.4g MWh · cost %.4g %s (%.4g–%.4g) · CO₂ %.3g t\n"), e->energy_kwh / 1000, e->cost,
+                 in->currency, e->training_high.cost, e->training_low.cost, e->co2_t);
+      else
+        g_print (_("Energy %.4g MWh · no price to cost it · CO₂ %.3g t\n"), e->energy_kwh / 1000, e->co2_t);
     }
   else
     {
@@ -144,12 +151,17 @@ print_human (SuanliPlan             *plan,
 
 static const char * const recompute_names[] = { "none", "selective", "full" };
 
-/* Prints @text left-aligned in @width characters (not bytes: names hold "×" and CJK). */
-static void
-print_padded (const char *text,
-              int         width)
+/* Prints @text left-aligned in @width columns of a terminal (not bytes: names hold "×", and a
+ * Chinese character takes two columns). */
+void
+suanli_cli_print_padded (const char *text,
+                         int         width)
 {
-  g_print ("%s%*s", text, MAX (0, width - (int) g_utf8_strlen (text, -1)), "");
+  int columns = 0;
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    columns += g_unichar_iswide (g_utf8_get_char (p)) ? 2 : 1;
+  g_print ("%s%*s", text, MAX (0, width - columns), "");
 }
 
 static const char *
@@ -184,9 +196,9 @@ print_search (GArray     *results,
   g_print (_("%u configurations evaluated, %u fit and meet the constraints. The front of time against cost:\n"),
            evaluated, results->len);
   g_print ("  ");
-  print_padded (_("configuration"), 36);
+  suanli_cli_print_padded (_("configuration"), 36);
   g_print (" %3s %3s %5s %4s ", "t", "p", "d", "ZeRO");
-  print_padded (_("recompute"), 9);
+  suanli_cli_print_padded (_("recompute"), 9);
   g_print (" %10s %14s %10s  %s\n", _("days"), currency, per_gpu_hour, _("price from"));
   for (guint i = 0; i < results->len; i++)
     {
@@ -198,7 +210,7 @@ print_search (GArray     *results,
       front++;
       label = suanli_search_result_label (r);
       g_print ("  ");
-      print_padded (label, 36);
+      suanli_cli_print_padded (label, 36);
       g_print (" %3g %3g %5g %4d %-9s %10.1f %14.0f %10.2f  %s\n", r->tensor, r->pipeline, r->data, r->zero_stage,
                recompute_names[r->recompute], r->time_to_train_s / 86400, r->cost, r->price_per_gpu_hour,
                price_origin (r));

@@ -16,6 +16,7 @@
 #include "suanli-cli.h"
 #include "suanli-file-kind.h"
 #include "suanli-i18n.h"
+#include "suanli-import-nsys.h"
 
 #define EXIT_DONE SUANLI_EXIT_DONE
 #define EXIT_USAGE_OR_IO SUANLI_EXIT_USAGE_OR_IO
@@ -132,6 +133,14 @@ run_identify (int    argc,
         {
           g_printerr (_("%s: not a plan, catalog or trace Suanli can read\n"), argv[i]);
           invalid = TRUE;
+        }
+      else if (kind == SUANLI_FILE_KIND_TRACE && format == SUANLI_TRACE_FORMAT_NSYS_REPORT)
+        {
+          g_autofree char *command = suanli_import_nsys_export_command (argv[i]);
+
+          /* Its format is not public: the answer is how to make what Suanli reads. */
+          g_print (_("%s: %s; Suanli reads its SQLite export, which this command writes:\n  %s\n"), argv[i],
+                   suanli_trace_format_describe (format), command);
         }
       else if (kind == SUANLI_FILE_KIND_TRACE)
         {

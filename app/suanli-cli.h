@@ -29,6 +29,8 @@ int suanli_cli_jobs   (int argc, char **argv);
 int suanli_cli_record (int argc, char **argv);
 
 SuanliCatalog *suanli_cli_load_catalog (void);
+void           suanli_cli_print_padded (const char *text,
+                                        int         width);
 SuanliPlan    *suanli_cli_read_plan    (const char *argument,
                                         int        *status);
 

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "suanli-file-kind.h"
+#include "suanli-import-nsys.h"
 
 /* Finds `"schema" : "PREFIX` in the head of a JSON document; the documents Suanli writes put the
  * schema first, and the others cannot contain it unless they are ours. */
@@ -73,6 +74,14 @@ suanli_file_kind_detect (GFile              *file,
   format = suanli_trace_format_sniff ((const guint8 *) data, length);
   if (format == SUANLI_TRACE_FORMAT_UNKNOWN)
     return SUANLI_FILE_KIND_UNKNOWN;
+  /* Any SQLite database starts alike: an Nsight Systems export is told by its tables. */
+  if (format == SUANLI_TRACE_FORMAT_NSYS_SQLITE)
+    {
+      g_autofree char *path = g_file_get_path (file);
+
+      if (path == NULL || !suanli_import_nsys_is_export (path, error))
+        return SUANLI_FILE_KIND_UNKNOWN;
+    }
   if (trace_format != NULL)
     *trace_format = format;
   return SUANLI_FILE_KIND_TRACE;

@@ -326,9 +326,9 @@ read_spec (Reader     *reader,
   g_autofree char *path = g_strdup_printf ("%s.specs.%s", item_path, key);
   const SuanliSpecKey *spec_key = suanli_item_kind_find_spec_key (suanli_item_get_kind (item), key);
   g_autoptr(SuanliSpec) spec = suanli_spec_new ();
-  const char *unit, *source, *confidence, *label;
+  const char *unit, *source, *confidence;
   JsonObject *object;
-  JsonNode *note;
+  JsonNode *note, *label;
   guint before = reader->problems->len;
 
   if (spec_key == NULL)
@@ -379,8 +379,20 @@ read_spec (Reader     *reader,
     problem (reader, json_object_get_member (object, "confidence"), path,
              _("confidence must be high, medium or low, not “%s”"), confidence);
 
-  label = get_string (reader, object, node, path, "label", FALSE);
-  spec->label = g_strdup (label);
+  /* A label with no words ("141 GB HBM3e") is a string; one with words is TEXT ("~10.2 kW max"). */
+  label = json_object_get_member (object, "label");
+  if (label != NULL && JSON_NODE_HOLDS_OBJECT (label))
+    {
+      g_autofree char *label_path = g_strconcat (path, ".label", NULL);
+      read_text (reader, label, label_path, &spec->label.en, &spec->label.zh_CN);
+    }
+  else if (label != NULL)
+    {
+      const char *text = get_string (reader, object, node, path, "label", FALSE);
+
+      spec->label.en = g_strdup (text);
+      spec->label.zh_CN = g_strdup (text);
+    }
   note = json_object_get_member (object, "note");
   if (note != NULL)
     {
@@ -473,7 +485,7 @@ read_claim (Reader     *reader,
   verdict = get_string (reader, object, node, path, "verdict", TRUE);
   if (verdict != NULL && !suanli_verdict_from_nick (verdict, &claim->verdict))
     problem (reader, json_object_get_member (object, "verdict"), path,
-             _("the verdict must be consistent, sparse-as-dense, wrong or unverifiable, not “%s”"), verdict);
+             _("the verdict must be consistent, sparse-as-dense, wrong, refuted, misnamed or unverifiable, not “%s”"), verdict);
 
   claim->has_correct_value = get_number (reader, object, node, path, "correct_value", FALSE,
                                          &claim->correct_value);

@@ -13,6 +13,8 @@ typedef enum {
   SUANLI_VERDICT_SPARSE_AS_DENSE,
   SUANLI_VERDICT_WRONG,
   SUANLI_VERDICT_UNVERIFIABLE,
+  SUANLI_VERDICT_REFUTED,         /* contradicted, with no one right figure to give */
+  SUANLI_VERDICT_MISNAMED,        /* the figure fits, but the product named does not exist */
 } SuanliVerdict;
 
 typedef struct
@@ -35,6 +37,9 @@ gboolean     suanli_verdict_from_nick     (const char    *nick,
 const char  *suanli_verdict_to_nick       (SuanliVerdict  verdict);
 const char  *suanli_verdict_get_title     (SuanliVerdict  verdict);
 gboolean     suanli_verdict_needs_correct_value (SuanliVerdict verdict);
+gboolean     suanli_verdict_is_disputed   (SuanliVerdict  verdict);
+char        *suanli_claim_format_figure   (const SuanliClaim *claim,
+                                           double         value);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SuanliClaim, suanli_claim_free)
 

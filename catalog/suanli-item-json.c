@@ -56,11 +56,13 @@ write_spec (JsonBuilder      *builder,
   json_builder_add_string_value (builder, spec->source);
   json_builder_set_member_name (builder, "confidence");
   json_builder_add_string_value (builder, suanli_confidence_to_nick (spec->confidence));
-  if (spec->label != NULL)
+  if (spec->label.en != NULL && g_strcmp0 (spec->label.en, spec->label.zh_CN) == 0)
     {
       json_builder_set_member_name (builder, "label");
-      json_builder_add_string_value (builder, spec->label);
+      json_builder_add_string_value (builder, spec->label.en);
     }
+  else
+    write_text (builder, "label", &spec->label);
   write_text (builder, "note", &spec->note);
   json_builder_end_object (builder);
 }

@@ -23,7 +23,7 @@ static const char * const kind_titles[SUANLI_N_ITEM_KINDS] = {
 
 static const char * const units[] = {
   "TFLOP/s", "TOPS", "B", "GB/s", "TB/s", "Gb/s", "W", "count", "tokens", "USD/h", "CNY/h", "%", "GHz",
-  "nm", "year",
+  "nm", "year", "h", "min", "ms", "°C", "TOPS/W", "USD",
 };
 
 #define U1(a) { a, NULL, NULL }
@@ -178,6 +178,37 @@ suanli_item_kind_get_title (SuanliItemKind kind)
   g_return_val_if_fail (kind < SUANLI_N_ITEM_KINDS, NULL);
 
   return _(kind_titles[kind]);
+}
+
+/* One item's kind in words, translated: "accelerator", in Chinese 加速卡. */
+const char *
+suanli_item_kind_get_singular (SuanliItemKind kind)
+{
+  static const char * const singular[SUANLI_N_ITEM_KINDS] = {
+    NC_("kind", "accelerator"), NC_("kind", "CPU"), NC_("kind", "link"), NC_("kind", "storage"),
+    NC_("kind", "system"), NC_("kind", "cloud instance"), NC_("kind", "model"), NC_("kind", "tool"),
+    NC_("kind", "technique"), NC_("kind", "dataset"),
+  };
+
+  g_return_val_if_fail (kind < SUANLI_N_ITEM_KINDS, NULL);
+
+  return g_dpgettext2 (GETTEXT_PACKAGE, "kind", singular[kind]);
+}
+
+/* A part's role in a system or cloud instance ("scale_up") in words, translated; the role itself
+ * when it is not one the format names. */
+const char *
+suanli_part_role_get_title (const char *role)
+{
+  static const struct { const char *role; const char *title; } roles[] = {
+    { "accelerator", N_("Accelerator") }, { "cpu", N_("CPU") }, { "scale_up", N_("Scale-up link") },
+    { "host_link", N_("Host link") }, { "scale_out", N_("Scale-out network") }, { "storage", N_("Storage") },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (roles); i++)
+    if (g_strcmp0 (roles[i].role, role) == 0)
+      return _(roles[i].title);
+  return role;
 }
 
 const SuanliSpecKey *

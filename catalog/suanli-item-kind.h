@@ -35,6 +35,8 @@ const char          *suanli_item_kind_to_nick       (SuanliItemKind  kind);
 gboolean             suanli_item_kind_from_nick     (const char     *nick,
                                                      SuanliItemKind *kind);
 const char          *suanli_item_kind_get_title     (SuanliItemKind  kind);
+const char          *suanli_item_kind_get_singular  (SuanliItemKind  kind);
+const char          *suanli_part_role_get_title     (const char     *role);
 const SuanliSpecKey *suanli_item_kind_get_spec_keys (SuanliItemKind  kind,
                                                      guint          *n_keys);
 const SuanliSpecKey *suanli_item_kind_find_spec_key (SuanliItemKind  kind,

@@ -388,7 +388,8 @@ suanli_item_get_claim_at (SuanliItem *self,
   return g_ptr_array_index (self->claims, position);
 }
 
-/* Claims the sources contradict: wrong figures and sparse figures quoted as dense. */
+/* Claims the sources contradict: wrong figures, sparse figures quoted as dense, statements refuted
+ * and names of products that do not exist. */
 guint
 suanli_item_count_disputed_claims (SuanliItem *self)
 {
@@ -400,7 +401,7 @@ suanli_item_count_disputed_claims (SuanliItem *self)
     {
       const SuanliClaim *claim = g_ptr_array_index (self->claims, i);
 
-      if (suanli_verdict_needs_correct_value (claim->verdict))
+      if (suanli_verdict_is_disputed (claim->verdict))
         count++;
     }
   return count;
@@ -617,4 +618,67 @@ suanli_item_matches (SuanliItem         *self,
     if (strstr (text, folded_terms[i]) == NULL)
       return FALSE;
   return TRUE;
+}
+
+/* @text case-folded without its white space: "H100 SXM" and "h100sxm" are the same name. */
+static char *
+fold_name (const char *text)
+{
+  g_autofree char *folded = g_utf8_casefold (text, -1);
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = folded; *p != '\0'; p = g_utf8_next_char (p))
+    if (!g_unichar_isspace (g_utf8_get_char (p)))
+      g_string_append_unichar (out, g_utf8_get_char (p));
+  return g_string_free (out, FALSE);
+}
+
+/* How closely @name answers @query (both folded by fold_name()) and @folded_terms. */
+static guint
+name_rank (const char         *name,
+           const char         *query,
+           const char * const *folded_terms)
+{
+  g_autofree char *folded = fold_name (name);
+
+  if (g_str_equal (folded, query))
+    return 0;
+  if (g_str_has_prefix (folded, query))
+    return 1;
+  for (guint i = 0; folded_terms[i] != NULL; i++)
+    {
+      g_autofree char *term = fold_name (folded_terms[i]);
+
+      if (strstr (folded, term) == NULL)
+        return 3;
+    }
+  return 2;
+}
+
+/**
+ * suanli_item_match_rank:
+ * @folded_terms: from suanli_item_fold_query()
+ *
+ * How well a search names the item, best first: 0 when the query is its name or an alias ("H20"
+ * is the H20, not the H200), 1 when a name begins with it, 2 when every term is in one name, 3
+ * when the terms are found elsewhere (vendor, tags, summary). G_MAXUINT when it does not match.
+ */
+guint
+suanli_item_match_rank (SuanliItem         *self,
+                        const char * const *folded_terms)
+{
+  g_autofree char *joined = NULL;
+  g_autofree char *query = NULL;
+  guint rank;
+
+  g_return_val_if_fail (SUANLI_IS_ITEM (self), G_MAXUINT);
+
+  if (folded_terms == NULL || folded_terms[0] == NULL || !suanli_item_matches (self, folded_terms))
+    return G_MAXUINT;
+  joined = g_strjoinv ("", (char **) folded_terms);
+  query = fold_name (joined);
+  rank = name_rank (self->name, query, folded_terms);
+  for (guint i = 0; self->aliases[i] != NULL && rank > 0; i++)
+    rank = MIN (rank, name_rank (self->aliases[i], query, folded_terms));
+  return rank;
 }

@@ -98,6 +98,8 @@ GHashTable         *suanli_item_get_parts       (SuanliItem        *self);
 const char         *suanli_item_get_origin      (SuanliItem        *self);
 void                suanli_item_set_origin      (SuanliItem        *self,
                                                  const char        *origin);
+guint               suanli_item_match_rank      (SuanliItem        *self,
+                                                 const char * const *folded_terms);
 gboolean            suanli_item_matches         (SuanliItem        *self,
                                                  const char * const *folded_terms);
 char              **suanli_item_fold_query      (const char        *query);

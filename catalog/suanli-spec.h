@@ -5,6 +5,7 @@
 #pragma once
 
 #include "suanli-text.h"
+#include "suanli-units.h"
 
 G_BEGIN_DECLS
 
@@ -21,7 +22,7 @@ typedef struct
   const char       *unit;        /* interned */
   char             *source;      /* the document: a title or URL, and a date */
   SuanliConfidence  confidence;
-  char             *label;       /* the marketed figure, or NULL */
+  SuanliText        label;       /* the marketed figure, in each language; en NULL when none */
   SuanliText        note;
 } SuanliSpec;
 
@@ -31,6 +32,11 @@ gboolean    suanli_confidence_from_nick    (const char       *nick,
                                             SuanliConfidence *confidence);
 const char *suanli_confidence_to_nick      (SuanliConfidence  confidence);
 const char *suanli_confidence_get_title    (SuanliConfidence  confidence);
+char       *suanli_spec_dup_stated_size    (const SuanliSpec *spec);
+char       *suanli_spec_format_short       (const SuanliSpec *spec,
+                                            SuanliMemoryUnits memory_units);
+char       *suanli_spec_format_value       (const SuanliSpec *spec,
+                                            SuanliMemoryUnits memory_units);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SuanliSpec, suanli_spec_free)
 

@@ -74,6 +74,26 @@ suanli_format_bytes (guint64           bytes,
   return g_strconcat (number, SUANLI_UNIT_SPACE, names[unit], NULL);
 }
 
+/* A size as an article or vendor states it, in decimal units and with the digits it was given:
+ * "96 GB", "1.1 PB", "1.128 TB". Vendors' "GB" of HBM are what they print, so a figure quoted from
+ * a page is never converted through GiB. */
+char *
+suanli_format_stated_bytes (double bytes)
+{
+  static const char *names[] = { "B", "kB", "MB", "GB", "TB", "PB", "EB" };
+  double value = bytes;
+  guint unit = 0;
+
+  if (!isfinite (bytes))
+    return g_strdup ("—");
+  while (fabs (value) >= 1000 && unit + 1 < G_N_ELEMENTS (names))
+    {
+      value /= 1000;
+      unit++;
+    }
+  return g_strdup_printf ("%.6g" SUANLI_UNIT_SPACE "%s", value, names[unit]);
+}
+
 /* @value in @unit, three significant digits, the unit translated: "18.2 d", "1820 d". */
 static char *
 with_unit (double      value,
@@ -95,6 +115,23 @@ suanli_format_days (double seconds)
     return with_unit (seconds / 3600, C_("unit", "h"));
   /* Translators: the unit of a duration in days, e.g. "18.2 d"; 天 in Chinese. */
   return with_unit (seconds / 86400, C_("unit", "d"));
+}
+
+/* A range of two formatted figures, "71.1–104 d": the unit once when both share it, else both whole
+ * ("20.5 h – 1.20 d"); one figure when they are the same. */
+char *
+suanli_format_range (const char *low,
+                     const char *high)
+{
+  const char *low_unit = g_strrstr (low, SUANLI_UNIT_SPACE), *high_unit = g_strrstr (high, SUANLI_UNIT_SPACE);
+
+  if (g_str_equal (low, high))
+    return g_strdup (low);
+  if (low_unit != NULL && high_unit != NULL && g_str_equal (low_unit, high_unit))
+    return g_strdup_printf ("%.*s–%s", (int) (low_unit - low), low, high);
+  if (low_unit == NULL && high_unit == NULL)
+    return g_strdup_printf ("%s–%s", low, high);
+  return g_strdup_printf ("%s – %s", low, high);
 }
 
 /* Energy in kWh, MWh or GWh, whichever keeps the number readable. */
@@ -272,6 +309,9 @@ suanli_format_quantity (double             value,
 
   if (g_strcmp0 (unit, "B") == 0 && value >= 0 && value < 1.8e19)
     return suanli_format_bytes ((guint64) value, memory_units);
+  /* A ratio or a version read as written ("1.4", "2.15"), not padded to six digits. */
+  if (g_strcmp0 (unit, "count") == 0 && fabs (value) < 1e6 && value != floor (value))
+    return g_strdup_printf ("%.6g", value);
   if (g_strcmp0 (unit, "count") == 0)
     return suanli_format_count (value);
   if (g_strcmp0 (unit, "tokens") == 0)

@@ -31,9 +31,12 @@ char              *suanli_format_duration_to    (gint64             nanoseconds,
 char              *suanli_format_count           (double             count);
 char              *suanli_format_days            (double             seconds);
 char              *suanli_format_large           (double             value);
+char              *suanli_format_range           (const char        *low,
+                                                  const char        *high);
 char              *suanli_format_energy_kwh      (double             kwh);
 char              *suanli_format_tonnes          (double             tonnes);
 char              *suanli_format_seconds         (double             seconds);
+char              *suanli_format_stated_bytes    (double             bytes);
 char              *suanli_format_gib             (double             bytes);
 char              *suanli_format_quantity        (double             value,
                                                   const char        *unit,

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "suanli-catalog.h"
+#include "suanli-plan-hardware.h"
 
 static SuanliCatalog *
 load_builtin (void)
@@ -330,7 +331,7 @@ test_second_read (void)
     { "intel-gaudi3-pcie", "Intel Gaudi3 | 1835 | 96GB | 600", SUANLI_VERDICT_CONSISTENT },   /* 600 W: the PCIe card */
     { "infiniband-hdr", "1.2T tokens/天", SUANLI_VERDICT_UNVERIFIABLE },
     { "llama-3-70b", "1.2T tokens/天", SUANLI_VERDICT_UNVERIFIABLE },
-    { "gcp-a2-highgpu-8g", "a2-megagpu-1g（8xA100）", SUANLI_VERDICT_CONSISTENT },            /* the machine meant */
+    { "gcp-a2-highgpu-8g", "a2-megagpu-1g（8xA100）", SUANLI_VERDICT_MISNAMED },              /* no such machine */
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
@@ -356,6 +357,175 @@ test_second_read (void)
   for (guint j = 0; j < suanli_item_get_n_claims (suanli_catalog_lookup (catalog, "gcp-a2-megagpu-16g")); j++)
     g_assert_null (strstr (suanli_item_get_claim_at (suanli_catalog_lookup (catalog, "gcp-a2-megagpu-16g"), j)->quote,
                            "8xA100"));
+}
+
+static const SuanliClaim *
+find_claim (SuanliCatalog *catalog,
+            const char    *id,
+            const char    *quote)
+{
+  SuanliItem *item = suanli_catalog_lookup (catalog, id);
+
+  g_assert_nonnull (item);
+  for (guint j = 0; j < suanli_item_get_n_claims (item); j++)
+    if (strstr (suanli_item_get_claim_at (item, j)->quote, quote) != NULL)
+      return suanli_item_get_claim_at (item, j);
+  g_error ("%s has no claim quoting “%s”", id, quote);
+  return NULL;
+}
+
+static void
+assert_claim_shown (SuanliCatalog *catalog,
+                    const char    *id,
+                    const char    *quote,
+                    const char    *value,
+                    const char    *correct)
+{
+  const SuanliClaim *claim = find_claim (catalog, id, quote);
+  g_autofree char *shown = suanli_claim_format_figure (claim, claim->value);
+
+  g_assert_cmpstr (shown, ==, value);
+  if (correct != NULL)
+    {
+      g_autofree char *right = suanli_claim_format_figure (claim, claim->correct_value);
+
+      g_assert_true (claim->has_correct_value);
+      g_assert_cmpstr (right, ==, correct);
+    }
+}
+
+/* Figures read in the unit their source uses: a vendor's GB of HBM as printed, with the GiB the
+ * planner computes in beside it; an article's "96GB" as 96 GB; hours, ms and °C as hours, ms and °C. */
+static void
+test_shown_as_stated (void)
+{
+  g_autoptr(SuanliCatalog) catalog = load_builtin ();
+  const SuanliSpec *h200 = suanli_item_find_spec (suanli_catalog_lookup (catalog, "nvidia-h200-sxm"), "memory_bytes");
+  const SuanliSpec *dgx = suanli_item_find_spec (suanli_catalog_lookup (catalog, "nvidia-dgx-h200"),
+                                                 "accelerator_memory_bytes");
+  g_autofree char *h200_gb = suanli_spec_format_value (h200, SUANLI_MEMORY_UNITS_GB);
+  g_autofree char *h200_gib = suanli_spec_format_value (h200, SUANLI_MEMORY_UNITS_GIB);
+  g_autofree char *h200_cell = suanli_spec_format_short (h200, SUANLI_MEMORY_UNITS_GB);
+  g_autofree char *dgx_gb = suanli_spec_format_value (dgx, SUANLI_MEMORY_UNITS_GB);
+
+  g_assert_cmpstr (h200_gb, ==, "141 GB HBM3e (140\u202fGiB)");
+  g_assert_cmpstr (h200_gib, ==, "140\u202fGiB (141 GB HBM3e)");
+  g_assert_cmpstr (h200_cell, ==, "141 GB");
+  g_assert_cmpstr (dgx_gb, ==, "1,128 GB (1.10\u202fTiB)");
+
+  assert_claim_shown (catalog, "intel-gaudi3", "96GB", "96\u202fGB", "128\u202fGB");
+  assert_claim_shown (catalog, "nvidia-h200-sxm", "141GB HBM3e", "141\u202fGB", NULL);
+  assert_claim_shown (catalog, "nvidia-dgx-h200", "1.1PB", "1.1\u202fPB", "1.128\u202fTB");
+  assert_claim_shown (catalog, "nvidia-h200-sxm", "首token延迟8.3ms", "8.3\u202fms", NULL);
+  assert_claim_shown (catalog, "nvidia-h200-sxm", "降低18℃", "18\u202f°C", NULL);
+  assert_claim_shown (catalog, "ego4d", "3650小时", "3650\u202fh", "3670\u202fh");
+  assert_claim_shown (catalog, "lightmatter-passage", "16TOPS/W", "16\u202fTOPS/W", NULL);
+  assert_claim_shown (catalog, "nvidia-h200-sxm", "较前代提升1.4倍", "1.4", NULL);
+}
+
+/* Claims whose own notes show them wrong have a verdict, not "cannot be checked"; a product name
+ * that does not exist is marked so. */
+static void
+test_verdicts_given (void)
+{
+  g_autoptr(SuanliCatalog) catalog = load_builtin ();
+  const struct { const char *id; const char *quote; SuanliVerdict verdict; } expected[] = {
+    { "megatron-lm", "Megatron-LM 5.0", SUANLI_VERDICT_REFUTED },
+    { "structured-sparsity", "使LLM推理吞吐量提升3倍", SUANLI_VERDICT_WRONG },
+    { "webdataset", "减少70%的存储开销", SUANLI_VERDICT_WRONG },
+    { "tvm", "200+硬件后端", SUANLI_VERDICT_REFUTED },
+    { "lightmatter-passage", "16TOPS/W", SUANLI_VERDICT_REFUTED },
+    { "gcp-a2-highgpu-8g", "a2-megagpu-1g", SUANLI_VERDICT_MISNAMED },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      const SuanliClaim *claim = find_claim (catalog, expected[i].id, expected[i].quote);
+
+      g_assert_cmpstr (suanli_verdict_to_nick (claim->verdict), ==, suanli_verdict_to_nick (expected[i].verdict));
+      g_assert_true (suanli_verdict_is_disputed (claim->verdict));
+    }
+  g_assert_cmpfloat (find_claim (catalog, "structured-sparsity", "提升3倍")->correct_value, ==, 2);
+}
+
+/* A label with words in it ("~10.2 kW max", "NVLink bridge 600 GB/s") reads in Chinese too; one of
+ * figures and names only ("141 GB HBM3e") is the same in both. */
+static void
+test_labels_translated (void)
+{
+  g_autoptr(SuanliCatalog) catalog = load_builtin ();
+  g_autoptr(GRegex) names = g_regex_new ("NVLink|MTLink|GDDR\\w*|HBM\\w*|LPDDR\\w*|Infinity Fabric|[TP]FLOPS|TOPS|GBps|Gbps",
+                                         0, 0, NULL);
+  g_autoptr(GRegex) word = g_regex_new ("[a-z]{3,}", 0, 0, NULL);
+  guint translated = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (catalog)); i++)
+    {
+      g_autoptr(SuanliItem) item = g_list_model_get_item (G_LIST_MODEL (catalog), i);
+
+      for (guint j = 0; j < suanli_item_get_n_specs (item); j++)
+        {
+          const SuanliSpec *spec = suanli_item_get_spec_at (item, j);
+          g_autofree char *bare = NULL;
+
+          if (spec->label.en == NULL)
+            continue;
+          if (g_strcmp0 (spec->label.en, spec->label.zh_CN) != 0)
+            {
+              translated++;
+              continue;
+            }
+          bare = g_regex_replace_literal (names, spec->label.en, -1, 0, "", 0, NULL);
+          if (g_regex_match (word, bare, 0, NULL))
+            g_error ("%s: the label of %s, “%s”, has words but no Chinese", suanli_item_get_id (item), spec->key,
+                     spec->label.en);
+        }
+    }
+  g_test_message ("%u labels read in Chinese", translated);
+  g_assert_cmpuint (translated, >, 50);
+}
+
+/* Every accelerator can be planned on (a BF16 plan finds its dense rate, memory and bandwidth), or
+ * names each of those it lacks in "unknown", with why: the planner then says so instead of
+ * failing without a reason. */
+static void
+test_accelerators_plan (void)
+{
+  g_autoptr(SuanliCatalog) catalog = load_builtin ();
+  const struct { SuanliPlanMissing bit; const char *keys[2]; } needed[] = {
+    { SUANLI_PLAN_MISSING_PEAK, { "bf16_tflops", "fp16_tflops" } },
+    { SUANLI_PLAN_MISSING_MEMORY, { "memory_bytes", NULL } },
+    { SUANLI_PLAN_MISSING_MEMORY_BANDWIDTH, { "memory_bandwidth", NULL } },
+  };
+  guint accelerators = 0, plannable = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (catalog)); i++)
+    {
+      g_autoptr(SuanliItem) item = g_list_model_get_item (G_LIST_MODEL (catalog), i);
+      SuanliPlanInputs in = { 0 };
+      SuanliPlanMissing missing;
+
+      if (suanli_item_get_kind (item) != SUANLI_ITEM_KIND_ACCELERATOR)
+        continue;
+      accelerators++;
+      in.compute = SUANLI_PRECISION_BF16;
+      missing = suanli_plan_hardware_set_accelerator (&in, item);
+      plannable += (missing & ~SUANLI_PLAN_MISSING_TDP) == 0;
+      for (guint n = 0; n < G_N_ELEMENTS (needed); n++)
+        {
+          gboolean named = FALSE;
+
+          if ((missing & needed[n].bit) == 0)
+            continue;
+          for (guint k = 0; k < G_N_ELEMENTS (needed[n].keys) && needed[n].keys[k] != NULL; k++)
+            named |= suanli_item_find_unknown (item, needed[n].keys[k]) != NULL;
+          if (!named)
+            g_error ("%s cannot be planned on and does not say why: no %s, and no “unknown” entry for it",
+                     suanli_item_get_id (item), needed[n].keys[0]);
+        }
+    }
+  g_test_message ("%u of %u accelerators plan; the others name what they lack", plannable, accelerators);
+  g_assert_cmpuint (accelerators, >=, 60);
 }
 
 /* Every item has a source, or says why it has none; every figure marked unknown says why. */
@@ -441,6 +611,10 @@ main (int argc, char *argv[])
   g_test_add_func ("/builtin-catalog/claims-cite-titles", test_claims_cite_titles);
   g_test_add_func ("/builtin-catalog/second-read", test_second_read);
   g_test_add_func ("/builtin-catalog/sourced", test_sourced);
+  g_test_add_func ("/builtin-catalog/shown-as-stated", test_shown_as_stated);
+  g_test_add_func ("/builtin-catalog/verdicts-given", test_verdicts_given);
+  g_test_add_func ("/builtin-catalog/labels-translated", test_labels_translated);
+  g_test_add_func ("/builtin-catalog/accelerators-plan", test_accelerators_plan);
 
   return g_test_run ();
 }

@@ -90,7 +90,7 @@ test_read_valid (void)
   memory = suanli_item_find_spec (gpu, "memory_bytes");
   g_assert_nonnull (memory);
   g_assert_cmpfloat (memory->value, ==, 150754820096.0);
-  g_assert_cmpstr (memory->label, ==, "141 GB HBM3e");
+  g_assert_cmpstr (memory->label.en, ==, "141 GB HBM3e");
   g_assert_cmpint (memory->confidence, ==, SUANLI_CONFIDENCE_MEDIUM);
   g_assert_false (suanli_item_get_spec_value (gpu, "fp8_tflops", NULL));
 

@@ -153,6 +153,20 @@ test_catalog (void)
   run_cli (&show, "", (const char *[]) { "catalog", "show", "nvidia-h200-sxm", NULL });
   g_assert_cmpint (show.status, ==, 0);
   g_assert_nonnull (strstr (show.out, "A sparse figure quoted as dense"));
+  /* As the vendor states it, with the GiB the planner uses; an article's ms as ms. */
+  g_assert_nonnull (strstr (show.out, "141 GB HBM3e (140\u202fGiB)"));
+  g_assert_nonnull (strstr (show.out, "8.3\u202fms — "));
+  g_assert_null (strstr (show.out, "151\u202fGB"));
+  /* In Chinese the kind and the labels read in Chinese too. */
+  {
+    g_auto(SuanliTestRun) chinese = { 0 };
+
+    run_cli (&chinese, "zh_CN", (const char *[]) { "catalog", "show", "nvidia-dgx-h200", NULL });
+    g_assert_cmpint (chinese.status, ==, 0);
+    g_assert_nonnull (strstr (chinese.out, "类别: 系统"));
+    g_assert_nonnull (strstr (chinese.out, "最高约 10.2 kW"));
+    g_assert_nonnull (strstr (chinese.out, "横向扩展网络"));
+  }
   run_cli (&unknown, "", (const char *[]) { "catalog", "show", "no-such-item", NULL });
   g_assert_cmpint (unknown.status, ==, 2);
 

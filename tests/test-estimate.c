@@ -15,55 +15,12 @@
 #include "suanli-estimate-json.h"
 #include "suanli-plan-hardware.h"
 #include "suanli-search.h"
+#include "suanli-test-estimate.h"
 
-static SuanliCatalog *catalog;
-
-#define assert_close(actual, expected) assert_relative ((actual), (expected), 1e-9, #actual)
-
-static void
-assert_relative (double      actual,
-                 double      expected,
-                 double      tolerance,
-                 const char *what)
-{
-  if (fabs (actual - expected) > tolerance * fabs (expected))
-    g_error ("%s = %.12g, expected %.12g", what, actual, expected);
-}
-
-/* Resolves @json; returns whether it was valid. Errors are printed when @quiet is FALSE. */
-static gboolean
-resolve (const char       *json,
-         SuanliPlanInputs *inputs,
-         SuanliEstimate   *estimate,
-         GPtrArray        *errors)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(SuanliPlan) plan = suanli_plan_new_from_data (json, -1, "test.suanli-plan", &error);
-  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
-  gboolean valid;
-
-  g_assert_no_error (error);
-  valid = suanli_plan_inputs_resolve (plan, catalog, inputs, errors, warnings);
-  if (valid)
-    suanli_estimate_compute (inputs, estimate);
-  return valid;
-}
-
-static void
-estimate_valid (const char       *json,
-                SuanliPlanInputs *inputs,
-                SuanliEstimate   *estimate)
-{
-  g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
-
-  if (!resolve (json, inputs, estimate, errors))
-    {
-      for (guint i = 0; i < errors->len; i++)
-        g_printerr ("%s: %s\n", ((SuanliPlanIssue *) g_ptr_array_index (errors, i))->field,
-                    ((SuanliPlanIssue *) g_ptr_array_index (errors, i))->message);
-      g_error ("plan unexpectedly invalid: %s", json);
-    }
-}
+#define catalog (suanli_test_estimate_catalog ())
+#define resolve suanli_test_resolve
+#define estimate_valid suanli_test_estimate_valid
+#define assert_relative suanli_test_assert_relative
 
 /* Rajbhandari et al. (2020), Figure 1: Ψ = 7.5B parameters, N_d = 64, K = 12:
  * stage 0: 16Ψ = 120 GB; 1: 4Ψ + 12Ψ/64 = 31.4 GB; 2: 2Ψ + 14Ψ/64 = 16.6 GB; 3: 16Ψ/64 = 1.88 GB. */
@@ -89,12 +46,12 @@ test_zero_published_example (void)
 
 /* GPT-3 175B (L 96, h 12288, a 96, plain 4h feed-forward, V 50257, s 2048), 300B tokens on 1024 GPUs
  * at 140 TFLOP/s achieved, full recomputation, B = 1536. Forward per token, from the matrices:
- * 24·h²·L = 347,892,350,976, causal attention 4·h·L·(s + 1)/2 = 4,834,190,592, logits 2·h·V =
- * 1,235,116,032: 353,961,664,512. Hardware FLOPs per token = 3 × forward + the layers' forward again
- * = 1,414,610,215,936; per step × 1536 × 2048 = 4.4499831368e18; step = 4.4499831368e18 /
- * (1024 × 140e12) = 31.0406189791 s; time = 300e9 / (1536 × 2048 / 31.0406189791) = 2,960,264.11 s
- * = 34.26 days ("about 34 days", Narayanan et al. 2021, §5.1, who count no downtime: goodput 1).
- * GPU-hours = 1024 × 2,960,264.11 / 3600 = 842,030.68. */
+ * 24·h²·L = 347,892,350,976, attention counted against the whole sequence as the paper counts it,
+ * 4·h·L·s = 9,663,676,416, logits 2·h·V = 1,235,116,032: 358,791,143,424. Hardware FLOPs per token
+ * = 3 × forward + the layers' forward again = 1,433,929,457,664; per step × 1536 × 2048 =
+ * 4.510752045e18; step = 4.510752045e18 / (1024 × 140e12) = 31.4645092425 s; time = 300e9 / (1536 ×
+ * 2048 / 31.4645092425) = 3,000,689.43 s = 34.73 days ("about 34 days", Narayanan et al. 2021, §5.1,
+ * who count no downtime: goodput 1). GPU-hours = 1024 × 3,000,689.43 / 3600 = 853,529.44. */
 static void
 test_gpt3_published_example (void)
 {
@@ -107,20 +64,24 @@ test_gpt3_published_example (void)
                   " \"techniques\": {\"recompute\": \"full\"},"
                   " \"system\": {\"accelerator\": \"nvidia-a100-80gb-sxm\", \"gpus_per_node\": 8, \"nodes\": 128},"
                   " \"assumptions\": {\"achieved_tflops\": 140, \"price_per_gpu_hour\": 2, \"goodput\": 1}}", &in, &e);
-  assert_relative (e.hardware_flops_per_step, 4.4499831368429e18, 1e-9, "hardware FLOPs");
-  /* Model FLOPs: 3 × forward × 1536 × 2048 = 3.3404013569e18. */
-  assert_relative (e.model_flops_per_step, 3.340401356946e18, 1e-9, "model FLOPs");
-  assert_relative (e.step_time_s, 31.0406189791, 1e-9, "step time");
-  assert_relative (e.time_to_train_s, 2960264.108571, 1e-9, "time to train");
-  assert_relative (e.time_to_train_s / 86400, 34.262316, 1e-6, "days");
-  assert_relative (e.gpu_hours, 842030.679771, 1e-9, "GPU-hours");
-  /* MFU against the A100's 312 TFLOP/s BF16: 3.3404e18 / (31.0406 × 1024 × 312e12) = 0.33683. */
-  assert_relative (e.mfu, 0.336832297717, 1e-9, "MFU");
-  /* Cost: 842,030.68 GPU-hours × 2 = 1,684,061.36. Energy: × 0.4 kW × PUE 1.1 = 370,493.50 kWh. */
-  assert_relative (e.cost, 1684061.359543, 1e-9, "cost");
-  assert_relative (e.energy_kwh, 370493.499099, 1e-9, "energy");
-  /* CO2: 370.4935 MWh × 0.385 t/MWh = 142.640 t. */
-  assert_relative (e.co2_t, 142.639997, 1e-6, "CO2");
+  assert_relative (e.hardware_flops_per_step, 4.510752044998e18, 1e-9, "hardware FLOPs");
+  /* Model FLOPs: 3 × forward × 1536 × 2048 = 3.385978038e18. */
+  assert_relative (e.model_flops_per_step, 3.385978038063e18, 1e-9, "model FLOPs");
+  assert_relative (e.step_time_s, 31.4645092425, 1e-9, "step time");
+  assert_relative (e.time_to_train_s, 3000689.434286, 1e-9, "time to train");
+  assert_relative (e.time_to_train_s / 86400, 34.730202, 1e-6, "days");
+  assert_relative (e.gpu_hours, 853529.439086, 1e-9, "GPU-hours");
+  /* MFU against the A100's 312 TFLOP/s BF16: 3.386e18 / (31.4645 × 1024 × 312e12) = 0.33683. */
+  assert_relative (e.mfu, 0.336828339152, 1e-9, "MFU");
+  /* Cost: 853,529.44 GPU-hours × 2 = 1,707,058.88. Energy: × 0.4 kW × PUE 1.1 = 375,552.95 kWh. */
+  assert_relative (e.cost, 1707058.878171, 1e-9, "cost");
+  assert_relative (e.energy_kwh, 375552.953198, 1e-9, "energy");
+  /* CO2: 375.553 MWh × 0.385 t/MWh = 144.588 t. */
+  assert_relative (e.co2_t, 144.587887, 1e-6, "CO2");
+  /* An achieved rate is the plan's own figure: the estimate carries no range around it. */
+  g_assert_false (e.efficiency.modelled);
+  g_assert_cmpfloat (e.training_low.time_to_train_s, ==, e.time_to_train_s);
+  g_assert_cmpfloat (e.training_high.time_to_train_s, ==, e.time_to_train_s);
 }
 
 /* Llama-2-70B: L 80, 8 KV heads, head size 8192/64 = 128, fp16: 2 × 80 × 8 × 128 × 2 = 327,680 B
@@ -205,16 +166,17 @@ test_pipeline (void)
 }
 
 /* FLOPs per step, B = 8, s = 2048, L = 2, h = 1024, 16 heads, V = 32000, plain 4h feed-forward.
- * Forward per token: matrices 24·h²·L = 50,331,648; causal attention 4·h·L·(s + 1)/2 = 8,392,704;
- * logits 2·h·V = 65,536,000; in all 124,260,352. Per step (× B·s = 16,384):
- *   model = 3 × forward = 6,107,644,821,504
- *   selective = model + the attention once more = 6,245,150,883,840
- *   full = model + the layers' forward (matrices and attention) again = 7,069,784,604,672 */
+ * Forward per token: matrices 24·h²·L = 50,331,648; attention counted against the whole sequence, as
+ * Megatron, NeMo and PaLM count it (24h² + 4hs per layer), 4·h·L·s = 16,777,216; logits 2·h·V =
+ * 65,536,000; in all 132,644,864. Per step (× B·s = 16,384):
+ *   model = 3 × forward = 6,519,760,355,328
+ *   selective = model + the attention once more = 6,794,638,262,272
+ *   full = model + the layers' forward (matrices and attention) again = 7,619,271,983,104 */
 static void
 test_flops (void)
 {
   const char *modes[] = { "none", "selective", "full" };
-  const double expected[] = { 6107644821504.0, 6245150883840.0, 7069784604672.0 };
+  const double expected[] = { 6519760355328.0, 6794638262272.0, 7619271983104.0 };
 
   for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
     {
@@ -227,7 +189,7 @@ test_flops (void)
       SuanliEstimate e;
 
       estimate_valid (json, &in, &e);
-      assert_close (e.model_flops_per_step, 6107644821504.0);
+      assert_close (e.model_flops_per_step, 6519760355328.0);
       assert_close (e.hardware_flops_per_step, expected[i]);
     }
 }
@@ -251,7 +213,8 @@ test_decode (void)
   estimate_valid ("{\"model\": {\"parameters\": 7e9, \"layers\": 32, \"hidden\": 4096, \"heads\": 32,"
                   "  \"kv_heads\": 8, \"ffn_hidden\": 14336, \"vocab\": 32000},"
                   " \"workload\": {\"mode\": \"inference\", \"prompt_tokens\": 1000, \"output_tokens\": 200},"
-                  " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 1}}", &in, &e);
+                  " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 1},"
+                  " \"assumptions\": {\"compute_efficiency\": 0.45}}", &in, &e);
   g_assert_cmpfloat (e.inference.kv_bytes_per_token, ==, 131072);
   assert_close (e.inference.tpot_s, 5.277678805970e-03);
   assert_close (e.inference.tokens_per_s, 189.4772373925);
@@ -262,150 +225,6 @@ test_decode (void)
   g_assert_cmpfloat (e.inference_low.tokens_per_s, <, e.inference.tokens_per_s);
   /* The weights take 14 GB of the H100's 85,520,809,984 B. */
   g_assert_cmpfloat (e.weights, ==, 14e9);
-}
-
-/* Communication, by hand. 1e9 parameters (no architecture), 16 H100s on 2 nodes, all data parallel:
- * the ring crosses nodes, so it runs on the assumed InfiniBand NDR, 50 GB/s × 0.75 efficiency:
- *   all-reduce of 2 × 1e9 gradient bytes = 2 × 15/16 × 2e9 / 37.5e9 + 10 µs = 0.10001 s; ZeRO-3
- *   all-gathers the weights twice and reduce-scatters the gradients, 15/16 × 3 × 2e9 / 37.5e9 + 3 × 10 µs
- *   = 0.15003 s
- *   compute = 6 × 1e9 × 256 × 2048 / (16 × 989e12 × 0.45) = 0.4417660937 s, whose backward two thirds
- *   hide the all-reduce: nothing exposed.
- * Tensor parallel, 2 layers, h 1024, s 2048, t 2 inside one node on NVLink (450 GB/s × 0.75), 8
- * micro-batches: 4 all-reduces per layer of 2048 × 1024 × 2 B, each 2 × 1/2 × 4,194,304 / 337.5e9
- * + 10 µs, × 4 × 2 layers × 8 = 1.435364314 ms. */
-static void
-test_communication (void)
-{
-  SuanliPlanInputs in;
-  SuanliEstimate e;
-
-  for (int zero = 0; zero <= 3; zero += 3)
-    {
-      g_autofree char *json = g_strdup_printf (
-        "{\"model\": {\"parameters\": 1e9}, \"workload\": {\"seq_len\": 2048, \"global_batch\": 256},"
-        " \"parallelism\": {\"zero_stage\": %d},"
-        " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 8, \"nodes\": 2}}", zero);
-
-      estimate_valid (json, &in, &e);
-      assert_close (e.data_parallel_s, zero == 3 ? 0.150030 : 0.100010);
-      assert_close (e.compute_s, 0.4417660936973);
-      g_assert_cmpfloat (e.exposed_communication_s, ==, 0);
-    }
-
-  estimate_valid ("{\"model\": {\"parameters\": 3e7, \"layers\": 2, \"hidden\": 1024, \"heads\": 16, \"vocab\": 32000},"
-                  " \"workload\": {\"seq_len\": 2048, \"global_batch\": 8},"
-                  " \"parallelism\": {\"tensor\": 2},"
-                  " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 2}}", &in, &e);
-  assert_close (e.tensor_parallel_s, 1.435364314074e-03);
-  /* Tensor-parallel traffic is on the critical path: all of it is exposed. */
-  assert_close (e.exposed_communication_s, 1.435364314074e-03);
-}
-
-/* Tensor parallelism of 8 on five parts, each costed on the fabric its wiring gives (the catalog's
- * "Topology"). Llama 2 70B (80 layers, hidden 8192), sequence 4096, micro-batch 1, global batch 8
- * on 8 GPUs of one node: m = 8 micro-batches, each layer 4 all-reduces (2 forward, 2 backward) of
- * the activations, S = 1 × 4096 × 8192 × 2 B = 67,108,864 B. A ring all-reduce over 8 ranks moves
- * 2 × 7/8 × S = 117,440,512 B per GPU each way; at 75 % of the fabric, plus 10 µs per call, and
- * 8 × 80 × 4 = 2,560 calls a step:
- *   Ascend 910B, eight cards in a full HCCS mesh (domain 8), 7 links × 28 GB/s = 196 GB/s:
- *     117,440,512 / 147e9 + 10 µs = 808.915 µs; × 2,560 = 2.070822522 s
- *     (one 28 GB/s link, as the catalog had it, would be 7 times that)
- *   A100 SXM, HGX board (domain 8), NVLink 3, 12 links = 300 GB/s:
- *     117,440,512 / 225e9 + 10 µs = 531.958 µs; × 2,560 = 1.361812048 s
- *   H200 SXM, HGX board (domain 8), NVLink 4, 18 links = 450 GB/s:
- *     117,440,512 / 337.5e9 + 10 µs = 357.972 µs; × 2,560 = 0.9164080318 s
- *   H200 NVL, 4-way bridge (domain 4 < 8): the ring crosses PCIe 5.0 x16, 63 GB/s:
- *     117,440,512 / 47.25e9 + 10 µs = 2,495.513 µs; × 2,560 = 6.388514513 s
- *   H100 PCIe, 2-way bridge (domain 2 < 8): the same PCIe 5.0 x16, 6.388514513 s. */
-static void
-test_topology_tensor_parallel (void)
-{
-  static const struct {
-    const char *accelerator;
-    double      tensor_parallel_s;
-    gboolean    crosses_host_link;
-  } parts[] = {
-    { "huawei-ascend-910b", 2.070822521904762, FALSE },
-    { "nvidia-a100-80gb-sxm", 1.3618120476444444, FALSE },
-    { "nvidia-h200-sxm", 0.916408031762963, FALSE },
-    { "nvidia-h200-nvl", 6.388514512592592, TRUE },
-    { "nvidia-h100-pcie", 6.388514512592592, TRUE },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
-    {
-      g_autofree char *json = g_strdup_printf (
-        "{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"seq_len\": 4096, \"global_batch\": 8,"
-        " \"micro_batch\": 1, \"tokens\": 1e12}, \"parallelism\": {\"tensor\": 8},"
-        " \"assumptions\": {\"comm_efficiency\": 0.75},"
-        " \"system\": {\"accelerator\": \"%s\", \"gpus_per_node\": 8, \"nodes\": 1}}", parts[i].accelerator);
-      g_autoptr(GError) error = NULL;
-      g_autoptr(SuanliPlan) plan = suanli_plan_new_from_data (json, -1, "test.suanli-plan", &error);
-      g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
-      g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
-      g_autofree char *explained = NULL;
-      gboolean warned = FALSE;
-      SuanliPlanInputs in;
-      SuanliEstimate e;
-
-      g_assert_no_error (error);
-      g_assert_true (suanli_plan_inputs_resolve (plan, catalog, &in, errors, warnings));
-      suanli_estimate_compute (&in, &e);
-      assert_close (e.tensor_parallel_s, parts[i].tensor_parallel_s);
-
-      /* The plan and its explanation say when the group is larger than the scale-up domain. */
-      for (guint w = 0; w < warnings->len; w++)
-        {
-          SuanliPlanIssue *issue = g_ptr_array_index (warnings, w);
-
-          warned |= g_str_equal (issue->field, "parallelism.tensor") && strstr (issue->message, "host link") != NULL;
-        }
-      g_assert_cmpint (warned, ==, parts[i].crosses_host_link);
-      explained = suanli_estimate_explain (&in, &e, "training.communication_s");
-      g_assert_nonnull (strstr (explained, parts[i].crosses_host_link ? "slower host link" : "stays within"));
-    }
-}
-
-/* A plan names a catalog system as its server: its accelerator, its count per node and its wiring.
- * On an Atlas 800T A2 (eight 910Bs in a full HCCS mesh, a 200 GE RoCE port each) the tensor-parallel
- * all-reduces are the 910B's above, 2.070822522 s; the scale-out network is 200 Gb/s = 25 GB/s per
- * NPU. On a CloudMatrix384 (384 910Cs on one Unified Bus) tensor parallelism of 16 stays on the bus,
- * 392 GB/s; on GB200 NVL72 nodes of 4 GPUs (Azure's ND GB200 v6), 16 GPUs across four nodes are
- * still one NVLink domain. */
-static void
-test_topology_servers (void)
-{
-  g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
-  SuanliPlanInputs in;
-  SuanliEstimate e;
-  double bandwidth = 0;
-
-  estimate_valid ("{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"seq_len\": 4096, \"global_batch\": 8,"
-                  " \"micro_batch\": 1, \"tokens\": 1e12}, \"parallelism\": {\"tensor\": 8},"
-                  " \"assumptions\": {\"comm_efficiency\": 0.75}, \"system\": {\"server\": \"huawei-atlas-800t-a2\"}}",
-                  &in, &e);
-  g_assert_cmpstr (in.accelerator_id, ==, "huawei-ascend-910b");
-  g_assert_cmpfloat (in.gpus_per_node, ==, 8);
-  assert_close (e.tensor_parallel_s, 2.070822521904762);
-  g_assert_cmpfloat (in.scale_out_bandwidth, ==, 25e9);
-
-  estimate_valid ("{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"mode\": \"inference\", \"prompt_tokens\": 1024,"
-                  " \"output_tokens\": 256, \"batch\": 1}, \"parallelism\": {\"tensor\": 16},"
-                  " \"system\": {\"server\": \"huawei-cloudmatrix-384\", \"gpus_per_node\": 16}}", &in, &e);
-  g_assert_cmpint (suanli_plan_hardware_fabric (&in, 16, &bandwidth), ==, SUANLI_FABRIC_SCALE_UP);
-  g_assert_cmpfloat (bandwidth, ==, 392e9);
-
-  estimate_valid ("{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"mode\": \"inference\", \"prompt_tokens\": 1024,"
-                  " \"output_tokens\": 256, \"batch\": 1}, \"parallelism\": {\"tensor\": 16},"
-                  " \"system\": {\"cloud_instance\": \"azure-nd-gb200-v6\", \"nodes\": 4}}", &in, &e);
-  g_assert_cmpint (suanli_plan_hardware_fabric (&in, 16, &bandwidth), ==, SUANLI_FABRIC_SCALE_UP);
-  g_assert_cmpfloat (bandwidth, ==, 900e9);
-
-  g_assert_false (resolve ("{\"model\": {\"preset\": \"llama-2-7b\"}, \"workload\": {\"tokens\": 1e11},"
-                           " \"system\": {\"server\": \"nvidia-dgx-h100\", \"cloud_instance\": \"aws-p5-48xlarge\"}}",
-                           &in, &e, errors));
-  g_assert_cmpstr (((SuanliPlanIssue *) g_ptr_array_index (errors, 0))->field, ==, "system.server");
 }
 
 /* Offloaded states must fit the node's CPU memory (with a 1.5x margin). 7.5e9 parameters on 8 GPUs,
@@ -1070,16 +889,137 @@ test_every_accelerator (void)
   }
 }
 
+/* A training plan of @model on @gpus of @accelerator, @assumptions appended to its assumptions. */
+static void
+efficiency_plan (const char       *model,
+                 double            gpus,
+                 double            tensor,
+                 double            seq_len,
+                 const char       *compute,
+                 const char       *accelerator,
+                 const char       *assumptions,
+                 SuanliPlanInputs *in,
+                 SuanliEstimate   *e)
+{
+  g_autofree char *json = g_strdup_printf (
+    "{\"model\": {\"preset\": \"%s\"},"
+    " \"workload\": {\"seq_len\": %g, \"global_batch\": %g, \"tokens\": 1e12},"
+    " \"parallelism\": {\"tensor\": %g},"
+    " \"precision\": {\"compute\": \"%s\"},"
+    " \"system\": {\"accelerator\": \"%s\", \"gpus_per_node\": 8, \"nodes\": %g},"
+    " \"assumptions\": {\"price_per_gpu_hour\": 2%s}}",
+    model, seq_len, gpus * 2, tensor, compute, accelerator, gpus / 8, assumptions);
+
+  estimate_valid (json, in, e);
+}
+
+/* The efficiency follows the work (issue 33): FP8 does not double the achieved rate, tensor
+ * parallelism narrows the matrices, attention weighs more at long sequence, thousands of GPUs lose
+ * a share, AMD's parts reach less of their peak; the plan's own figure overrides all of it. */
+static void
+test_efficiency_follows_work (void)
+{
+  SuanliPlanInputs in;
+  SuanliEstimate bf16, fp8, wide, narrow, few, many, shorter, longer, amd, given;
+
+  efficiency_plan ("llama-2-7b", 8, 1, 4096, "bf16", "nvidia-h100-sxm", "", &in, &bf16);
+  efficiency_plan ("llama-2-7b", 8, 1, 4096, "fp8", "nvidia-h100-sxm", "", &in, &fp8);
+  g_assert_true (bf16.efficiency.modelled);
+  /* NeMo's FP8 runs reach 1.2–1.8 times a BF16 run's rate, never twice. */
+  g_assert_cmpfloat (fp8.tokens_per_s / bf16.tokens_per_s, >, 1.2);
+  g_assert_cmpfloat (fp8.tokens_per_s / bf16.tokens_per_s, <, 1.8);
+  g_assert_cmpfloat (suanli_estimate_mfu_at_compute_peak (&in, &fp8), <=, suanli_efficiency_highest_published_mfu (SUANLI_PRECISION_FP8));
+
+  efficiency_plan ("llama-3-8b", 8, 1, 4096, "fp8", "nvidia-h100-sxm", "", &in, &wide);
+  efficiency_plan ("llama-3-8b", 8, 8, 4096, "fp8", "nvidia-h100-sxm", "", &in, &narrow);
+  g_assert_cmpfloat (narrow.efficiency.width, ==, 512);
+  g_assert_cmpfloat (narrow.efficiency.fraction, <, wide.efficiency.fraction);
+
+  efficiency_plan ("llama-3-8b", 8, 1, 2048, "fp8", "nvidia-h100-sxm", "", &in, &shorter);
+  efficiency_plan ("llama-3-8b", 8, 1, 32768, "fp8", "nvidia-h100-sxm", "", &in, &longer);
+  g_assert_cmpfloat (longer.efficiency.attention_share, >, 2 * shorter.efficiency.attention_share);
+  g_assert_cmpfloat (longer.efficiency.fraction, !=, shorter.efficiency.fraction);
+
+  efficiency_plan ("llama-3-8b", 1024, 1, 4096, "fp8", "nvidia-h100-sxm", "", &in, &few);
+  efficiency_plan ("llama-3-8b", 8192, 1, 4096, "fp8", "nvidia-h100-sxm", "", &in, &many);
+  g_assert_cmpfloat (few.efficiency.scale_factor, ==, 1);
+  assert_close (many.efficiency.scale_factor, 0.91);
+  g_assert_cmpfloat (many.efficiency.fraction, <, few.efficiency.fraction);
+
+  efficiency_plan ("llama-3-8b", 8, 1, 4096, "fp8", "amd-mi300x", "", &in, &amd);
+  g_assert_cmpfloat (amd.efficiency.fraction, <, wide.efficiency.fraction);
+
+  /* On a few GPUs with nothing to wait for, BF16 would pass the best published BF16 run: held to it. */
+  efficiency_plan ("llama-3-8b", 8, 1, 4096, "bf16", "nvidia-h100-sxm", "", &in, &given);
+  g_assert_true (given.efficiency.capped);
+  g_assert_cmpfloat (suanli_estimate_mfu_at_compute_peak (&in, &given), <=, 0.563 + 1e-9);
+
+  /* The range is the published runs' spread: 0.84–1.23 times the model's rate. */
+  assert_close (wide.training_low.time_to_train_s, wide.time_to_train_s / 0.84);
+  assert_close (wide.training_high.time_to_train_s, wide.time_to_train_s / 1.23);
+  assert_close (wide.training_high.cost, wide.cost / 1.23);
+  g_assert_cmpfloat (wide.training_low.gpu_hours, >, wide.gpu_hours);
+
+  efficiency_plan ("llama-3-8b", 8, 1, 4096, "bf16", "nvidia-h100-sxm", ", \"compute_efficiency\": 0.45", &in, &given);
+  g_assert_false (given.efficiency.modelled);
+  g_assert_cmpfloat (given.efficiency.fraction, ==, 0.45);
+  g_assert_cmpfloat (given.training_low.time_to_train_s, ==, given.time_to_train_s);
+}
+
+/* An MFU above any published run of its precision is flagged; the model's own never is. */
+static void
+test_mfu_above_published (void)
+{
+  SuanliPlanInputs in;
+  SuanliEstimate e;
+
+  efficiency_plan ("llama-2-7b", 8, 1, 4096, "fp8", "nvidia-h100-sxm", ", \"compute_efficiency\": 0.9", &in, &e);
+  g_assert_true (suanli_estimate_mfu_above_published (&in, &e));
+  efficiency_plan ("llama-2-7b", 8, 1, 4096, "fp8", "nvidia-h100-sxm", "", &in, &e);
+  g_assert_false (suanli_estimate_mfu_above_published (&in, &e));
+  efficiency_plan ("llama-2-7b", 8, 1, 4096, "bf16", "nvidia-h100-sxm", ", \"mfu\": 0.6", &in, &e);
+  g_assert_true (suanli_estimate_mfu_above_published (&in, &e));
+}
+
+/* The time tile's explanation names the efficiency and its source, the goodput and what moves the
+ * figure most; the MFU's flags one above any published run; time to first token shows its
+ * tensor-parallel all-reduce beside the prefill and names the larger. */
+static void
+test_explanations_name_what_they_hinge_on (void)
+{
+  SuanliPlanInputs in;
+  SuanliEstimate e;
+  g_autofree char *time = NULL, *mfu = NULL, *ttft = NULL;
+
+  efficiency_plan ("llama-2-7b", 8, 1, 4096, "bf16", "nvidia-h100-sxm", "", &in, &e);
+  time = suanli_estimate_explain (&in, &e, "training.time_to_train_s");
+  g_assert_nonnull (strstr (time, "Efficiency: "));
+  g_assert_nonnull (strstr (time, "modelled from published runs"));
+  g_assert_nonnull (strstr (time, "Source: "));
+  g_assert_nonnull (strstr (time, "Goodput: 90 %"));
+  g_assert_nonnull (strstr (time, "Moves it most: the efficiency"));
+  g_assert_nonnull (strstr (time, "range "));
+
+  efficiency_plan ("llama-2-7b", 8, 1, 4096, "fp8", "nvidia-h100-sxm", ", \"compute_efficiency\": 0.9", &in, &e);
+  mfu = suanli_estimate_explain (&in, &e, "training.mfu");
+  g_assert_nonnull (strstr (mfu, "above the highest MFU any published fp8 run reached (47.1 %)"));
+
+  estimate_valid ("{\"model\": {\"preset\": \"llama-2-70b\"},"
+                  " \"workload\": {\"mode\": \"inference\", \"prompt_tokens\": 2048, \"batch\": 8},"
+                  " \"parallelism\": {\"tensor\": 8},"
+                  " \"system\": {\"accelerator\": \"nvidia-h100-pcie\", \"gpus_per_node\": 8}}", &in, &e);
+  ttft = suanli_estimate_explain (&in, &e, "inference.ttft_s");
+  g_assert_cmpfloat (e.inference.ttft_comm_s, >, 0);
+  assert_close (e.inference.ttft_compute_s + e.inference.ttft_comm_s, e.inference.ttft_s);
+  g_assert_nonnull (strstr (ttft, "tensor-parallel all-reduces"));
+  g_assert_nonnull (strstr (ttft, e.inference.ttft_comm_s > e.inference.ttft_compute_s ? "the all-reduce dominates"
+                                                                                       : "the prefill dominates"));
+}
+
 int
 main (int argc, char *argv[])
 {
-  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
-  int status;
-
   g_test_init (&argc, &argv, NULL);
-  catalog = suanli_catalog_new ();
-  suanli_catalog_load_builtin (catalog, problems);
-  g_assert_cmpuint (problems->len, ==, 0);
 
   g_test_add_func ("/estimate/zero-published-example", test_zero_published_example);
   g_test_add_func ("/estimate/gpt3-published-example", test_gpt3_published_example);
@@ -1088,9 +1028,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/estimate/pipeline", test_pipeline);
   g_test_add_func ("/estimate/flops", test_flops);
   g_test_add_func ("/estimate/decode", test_decode);
-  g_test_add_func ("/estimate/communication", test_communication);
-  g_test_add_func ("/estimate/topology-tensor-parallel", test_topology_tensor_parallel);
-  g_test_add_func ("/estimate/topology-servers", test_topology_servers);
   g_test_add_func ("/estimate/nan-is-not-json", test_nan_is_not_json);
   g_test_add_func ("/estimate/offload-needs-cpu-memory", test_offload_needs_cpu_memory);
   g_test_add_func ("/estimate/bad-plans", test_bad_plans);
@@ -1105,8 +1042,9 @@ main (int argc, char *argv[])
   g_test_add_func ("/estimate/search-patches-apply", test_search_patches_apply);
   g_test_add_func ("/estimate/json-output", test_json_output);
   g_test_add_func ("/estimate/every-accelerator", test_every_accelerator);
+  g_test_add_func ("/estimate/efficiency-follows-work", test_efficiency_follows_work);
+  g_test_add_func ("/estimate/mfu-above-published", test_mfu_above_published);
+  g_test_add_func ("/estimate/explanations-name-what-they-hinge-on", test_explanations_name_what_they_hinge_on);
 
-  status = g_test_run ();
-  g_object_unref (catalog);
-  return status;
+  return g_test_run ();
 }

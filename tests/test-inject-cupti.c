@@ -10,6 +10,9 @@
 
 #include <dlfcn.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <glib.h>
 
 #include "suanli-capture-decoder.h"
@@ -219,7 +222,7 @@ test_devices (void)
   void *driver;
 
   g_assert_cmpuint (suanli_inject_query_devices (devices, G_N_ELEMENTS (devices)), ==, 0);
-  driver = dlopen (g_getenv ("SUANLI_FAKE_CUDA"), RTLD_NOW | RTLD_GLOBAL);
+  driver = dlopen (g_getenv ("SUANLI_FAKE_CUDA"), RTLD_NOW | RTLD_LOCAL);   /* as cudart loads it */
   g_assert_nonnull (driver);
   g_assert_cmpuint (suanli_inject_query_devices (devices, G_N_ELEMENTS (devices)), ==, 2);
   g_assert_cmpuint (suanli_inject_query_devices (devices, 1), ==, 1);   /* no more than asked */
@@ -234,6 +237,24 @@ test_devices (void)
   dlclose (driver);
 }
 
+/* A forked child's records carry its own thread id, not the one its parent's thread cached. */
+static void
+test_forked_thread_id (void)
+{
+  guint32 parent = suanli_inject_thread_id ();
+  pid_t child;
+  int status = 0;
+
+  g_assert_cmpuint (parent, ==, (guint32) syscall (SYS_gettid));
+  child = fork ();
+  if (child == 0)
+    _exit (suanli_inject_thread_id () == (guint32) syscall (SYS_gettid) && suanli_inject_thread_id () != parent ? 0 : 1);
+  g_assert_cmpint (child, >, 0);
+  g_assert_cmpint (waitpid (child, &status, 0), ==, child);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -241,5 +262,6 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/inject-cupti/decode", test_decode);
   g_test_add_func ("/inject-cupti/devices", test_devices);
+  g_test_add_func ("/inject-cupti/forked-thread-id", test_forked_thread_id);
   return g_test_run ();
 }

@@ -387,6 +387,43 @@ test_bar_parts_explained (Fixture       *fixture,
     }
 }
 
+/* The text a result card shows as its value. */
+static const char *
+card_value (Fixture    *fixture,
+            const char *figure)
+{
+  GtkWidget *card = suanli_test_find_named (GTK_WIDGET (fixture->page), figure);
+  GtkWidget *box;
+
+  g_assert_nonnull (card);
+  box = gtk_menu_button_get_child (GTK_MENU_BUTTON (card));
+  return gtk_label_get_text (GTK_LABEL (gtk_widget_get_first_child (box)));
+}
+
+/* The headline is a range from the published runs behind the efficiency model; the plan's own
+ * efficiency gives one figure, and an MFU no published run reached is flagged on its card. */
+static void
+test_headline_range (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  const SuanliEstimate *e = suanli_plan_page_get_estimate (fixture->page);
+
+  g_assert_true (e->efficiency.modelled);
+  /* The form says the efficiency is modelled (0), not a made-up figure of its own. */
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (
+                       suanli_plan_page_get_editor (fixture->page, "assumptions.compute_efficiency"))), ==, 0);
+  g_assert_nonnull (strstr (card_value (fixture, "training.time_to_train_s"), "–"));
+  g_assert_false (g_str_has_prefix (card_value (fixture, "training.mfu"), "⚠"));
+  screenshot_planner (fixture, "ranges");
+
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (suanli_plan_page_get_editor (fixture->page, "assumptions.compute_efficiency")),
+                             0.95);
+  e = suanli_plan_page_get_estimate (fixture->page);
+  g_assert_false (e->efficiency.modelled);
+  g_assert_null (strstr (card_value (fixture, "training.time_to_train_s"), "–"));
+  g_assert_true (g_str_has_prefix (card_value (fixture, "training.mfu"), "⚠"));
+}
+
 /* The journey a user brings: Llama 2 70B fine-tuned with LoRA on 8 × H100 does not fit; the first
  * suggestion, clicked, makes it fit and says so; the toast's Undo takes it back. */
 static void
@@ -1016,6 +1053,7 @@ main (int   argc,
   g_test_add ("/plan-page/export-report", Fixture, NULL, fixture_set_up, test_export_report, fixture_tear_down);
   g_test_add_func ("/plan-page/catalog-arrives-later", test_catalog_arrives_later);
   g_test_add ("/plan-page/bar-parts-explained", Fixture, NULL, fixture_set_up, test_bar_parts_explained, fixture_tear_down);
+  g_test_add ("/plan-page/headline-range", Fixture, NULL, fixture_set_up, test_headline_range, fixture_tear_down);
   g_test_add ("/plan-page/lora-70b-journey", Fixture, NULL, fixture_set_up, test_lora_70b_journey, fixture_tear_down);
   g_test_add ("/plan-page/name-follows", Fixture, NULL, fixture_set_up, test_name_follows, fixture_tear_down);
   g_test_add ("/plan-page/name-in-compare-and-report", Fixture, NULL, fixture_set_up, test_name_in_compare_and_report,

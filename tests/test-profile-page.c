@@ -521,6 +521,54 @@ test_screenshots (Fixture       *fixture,
   suanli_test_screenshot_styles (GTK_WIDGET (fixture->window), "profiler-deep-zoom");
 }
 
+/* ---- Nsight Systems ------------------------------------------------------------------------------ */
+
+static gboolean
+whatif_ready (gpointer data)
+{
+  return suanli_whatif_view_is_ready (data);
+}
+
+/* A real Nsight Systems export (TensorRT on an RTX 3090, NVTX ranges in the TensorRT domain) opens
+ * like a Kineto trace: the timeline with its NVTX ranges over the runtime calls, the flame graph by
+ * launching stack, What If on the GPU the export names. */
+static void
+test_nsys_export (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("SUANLI_TEST_DATA_DIR"), "nsys", "nsys-2023.1-tensorrt-nvtx.sqlite", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  /* utcEpochNs of its session, and its first NVTX range's start and last kernel's end after it. */
+  const gint64 origin = G_GINT64_CONSTANT (1690709432747674811);
+  SuanliWhatifView *whatif = SUANLI_WHATIF_VIEW (suanli_profile_page_get_whatif_view (fixture->page));
+
+  suanli_profile_page_open_files (fixture->page, &file, 1);
+  suanli_test_await (suanli_test_profile_loaded, fixture);
+  suanli_profile_page_show_view (fixture->page, "timeline");
+  suanli_timeline_set_window (fixture->timeline, origin + 18900000, origin + 26000000);
+  {
+    SuanliTrace *trace = suanli_timeline_get_trace (fixture->timeline);
+    SuanliString annotation;
+    guint ranges = 0;
+
+    g_assert_cmpstr (suanli_trace_get_string (trace, suanli_trace_get_group (trace, 0)->device), ==, "NVIDIA GeForce RTX 3090");
+    g_assert_true (suanli_trace_lookup_string (trace, "user_annotation", &annotation));
+    for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
+      for (guint i = 0; i < suanli_trace_get_track (trace, t)->slices->len; i++)
+        ranges += g_array_index (suanli_trace_get_track (trace, t)->slices, SuanliSlice, i).category == annotation;
+    g_assert_cmpuint (ranges, ==, 59);
+  }
+  suanli_test_screenshot_styles (GTK_WIDGET (fixture->window), "profiler-nsys");
+
+  suanli_test_profile_show_gpu_flame (fixture);
+  suanli_test_screenshot_styles (GTK_WIDGET (fixture->window), "profiler-nsys-flame");
+
+  suanli_profile_page_show_view (fixture->page, "whatif");
+  suanli_test_await (whatif_ready, whatif);
+  suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
+  suanli_test_screenshot_styles (GTK_WIDGET (fixture->window), "profiler-nsys-whatif");
+}
+
 /* ---- Live… ------------------------------------------------------------------------------------- */
 
 static SuanliTestGenerator live_generator;
@@ -658,6 +706,7 @@ main (int   argc,
   g_test_add ("/profile-page/ranks", Fixture, NULL, suanli_test_profile_set_up, test_ranks, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/live", Fixture, NULL, suanli_test_profile_set_up, test_live, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/screenshots", Fixture, NULL, suanli_test_profile_set_up, test_screenshots, suanli_test_profile_tear_down);
+  g_test_add ("/profile-page/nsys-export", Fixture, NULL, suanli_test_profile_set_up, test_nsys_export, suanli_test_profile_tear_down);
   status = suanli_test_profile_run ();
   suanli_inject_control_stop ();
   g_rmdir (sockets);

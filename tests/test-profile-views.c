@@ -196,12 +196,7 @@ test_tables (Fixture       *fixture,
     g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (suanli_test_find_search_entry (GTK_WIDGET (fixture->page),
                                                                              _("Search frames")))), ==,
                      "ampere_sgemm_128x64_tn");
-    suanli_profile_page_show_view (fixture->page, "flame");
-    gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (gtk_widget_get_ancestor (suanli_test_find_label (GTK_WIDGET (fixture->page),
-                                                                                                       _("GPU Time")),
-                                                                              GTK_TYPE_TOGGLE_BUTTON)),
-                                  TRUE);
-    suanli_test_profile_wait_for_flame (fixture);
+    suanli_test_profile_show_gpu_flame (fixture);
     /* Both GEMMs, 200 of the GPU flame's 420 ms. */
     g_assert_cmpfloat_with_epsilon (suanli_flame_graph_search (graph, "ampere_sgemm_128x64_tn"), 200.0 / 420.0001, 1e-6);
   }

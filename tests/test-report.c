@@ -266,7 +266,9 @@ test_training (Fixture       *fixture,
   assert_contains (text, "NVIDIA H100 Tensor Core GPU");
   assert_contains (text, "Touvron et al.");
   assert_contains (text, "Korthikanti et al.");
-  assert_contains (text, "training.step_time_s");
+  /* The appendix names each figure as the summary does, not by its key. */
+  assert_contains (text, "step time = compute + exposed communication");
+  g_assert_null (strstr (text, "training.step_time_s"));
 
   /* The outline: a bookmark per section, in order. */
   {
@@ -460,6 +462,66 @@ test_chinese (Fixture       *fixture,
   assert_contains (fonts.out, "CJKsc");
 }
 
+/* The report is clean (issue 33): a serving plan shows requests/s and cost and energy per million
+ * tokens, never an MFU of 0 or a cost of 0 with a price set; a training plan with its optimizer
+ * offloaded shows ranges, no "Assumed" for a computed figure, no internal key as a heading, no file
+ * of the project as a source, and no product that comes out 0 B; in English and in Chinese. */
+static void
+test_clean (Fixture       *fixture,
+            gconstpointer  data)
+{
+  static const char serving[] =
+    "{\"schema\": \"suanli-plan/1\", \"model\": {\"preset\": \"llama-2-70b\"},"
+    " \"workload\": {\"mode\": \"inference\", \"prompt_tokens\": 2048, \"batch\": 8},"
+    " \"parallelism\": {\"tensor\": 8},"
+    " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 8},"
+    " \"assumptions\": {\"price_per_gpu_hour\": 3}}";
+  static const char offloaded[] =
+    "{\"schema\": \"suanli-plan/1\", \"model\": {\"preset\": \"llama-2-7b\"},"
+    " \"parallelism\": {\"zero_stage\": 2, \"offload\": \"optimizer\"},"
+    " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 8},"
+    " \"assumptions\": {\"price_per_gpu_hour\": 3}}";
+  const char *languages[] = { "en", "zh_CN" };
+
+  for (guint l = 0; l < G_N_ELEMENTS (languages); l++)
+    for (int which = 0; which < 2; which++)
+      {
+        g_autofree char *plan = write_file (fixture, which == 0 ? "serving.suanli-plan" : "offloaded.suanli-plan",
+                                            which == 0 ? serving : offloaded);
+        g_autofree char *pdf = g_build_filename (fixture->directory, "clean.pdf", NULL);
+        g_auto(Run) result = { 0 };
+        g_autofree char *text = NULL;
+
+        run (&result, (const char *[]) { "suanli-cli", "report", plan, "-o", pdf, "--lang", languages[l], NULL });
+        g_assert_cmpint (result.status, ==, 0);
+        text = pdf_text (pdf);
+        g_strdelimit (text, "\n", ' ');
+        for (const char *key = text; (key = strstr (key, "memory.")) != NULL; key++)
+          g_error ("an internal key in the %s report: %.40s", languages[l], key);
+        g_assert_null (strstr (text, "training."));
+        g_assert_null (strstr (text, "inference."));
+        g_assert_null (strstr (text, ".c)"));
+        g_assert_null (strstr (text, "Assumed MFU"));
+        g_assert_null (strstr (text, " 0.0%"));
+        g_assert_null (strstr (text, " 0 USD"));
+        g_assert_null (strstr (text, " 0 kWh"));
+        /* A product of nonzero figures that comes out 0 B: "12 × 8.819 × 10⁹ = 0 B". */
+        g_assert_false (g_regex_match_simple ("× [0-9.]+ × 10[⁰¹²³⁴⁵⁶⁷⁸⁹]+( ÷ d)? *= 0 B", text, 0, 0));
+        if (which == 0)
+          {
+            assert_contains (text, l == 0 ? "Requests per second" : "每秒请求数");
+            assert_contains (text, l == 0 ? "Cost per million tokens" : "每百万词元成本");
+            assert_contains (text, l == 0 ? "Energy per million tokens" : "每百万词元能耗");
+            g_assert_null (strstr (text, "MFU"));
+          }
+        else
+          {
+            assert_contains (text, l == 0 ? "modelled from published runs" : "由已发表训练建模");
+            assert_contains (text, "–");
+          }
+      }
+}
+
 /* With fontconfig shown only Latin fonts, a Chinese report says plainly that its Chinese prints as
  * boxes, on stderr and in the PDF, instead of printing boxes without a word. */
 static void
@@ -581,6 +643,7 @@ main (int    argc,
   g_test_add ("/report/with-trace", Fixture, NULL, fixture_set_up, test_with_trace, fixture_tear_down);
   g_test_add ("/report/trace-of-another-job", Fixture, NULL, fixture_set_up, test_trace_of_another_job, fixture_tear_down);
   g_test_add ("/report/chinese", Fixture, NULL, fixture_set_up, test_chinese, fixture_tear_down);
+  g_test_add ("/report/clean", Fixture, NULL, fixture_set_up, test_clean, fixture_tear_down);
   g_test_add ("/report/no-cjk-font", Fixture, NULL, fixture_set_up, test_no_cjk_font, fixture_tear_down);
   g_test_add ("/report/bad-inputs", Fixture, NULL, fixture_set_up, test_bad_inputs, fixture_tear_down);
   return g_test_run ();

@@ -91,7 +91,8 @@ column_text (SuanliItem   *item,
         if (g_strcmp0 (spec->unit, column->unit) == 0 && !g_str_equal (spec->unit, "B") &&
             !g_str_equal (spec->unit, "count") && !g_str_equal (spec->unit, "tokens"))
           return g_strdup_printf ("%.6g", spec->value);
-        return suanli_format_quantity (spec->value, spec->unit, column->memory_units);
+        /* A size in GB reads as its vendor states it (141 GB, not the 151 GB its bytes make). */
+        return suanli_spec_format_short (spec, column->memory_units);
       }
     case COLUMN_CLAIMS:
       return g_strdup_printf ("⚠ %.0f", value);

@@ -51,8 +51,7 @@ append_specs (SuanliCatalogDetail *self,
     {
       const SuanliSpec *spec = suanli_item_get_spec_at (item, i);
       const SuanliSpecKey *key = suanli_item_kind_find_spec_key (suanli_item_get_kind (item), spec->key);
-      g_autofree char *value = suanli_format_quantity (spec->value, spec->unit, self->memory_units);
-      g_autofree char *shown = spec->label != NULL ? g_strdup_printf ("%s (%s)", value, spec->label) : g_strdup (value);
+      g_autofree char *shown = suanli_spec_format_value (spec, self->memory_units);
       GtkWidget *source = detail_label (spec->source, "dim-label");
 
       if (spec->note.en != NULL)
@@ -101,17 +100,17 @@ append_claims (SuanliCatalogDetail *self,
   for (guint i = 0; i < suanli_item_get_n_claims (item); i++)
     {
       const SuanliClaim *claim = suanli_item_get_claim_at (item, i);
-      gboolean disputed = suanli_verdict_needs_correct_value (claim->verdict);
+      gboolean disputed = suanli_verdict_is_disputed (claim->verdict);
       GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
       GtkWidget *icon = gtk_image_new_from_icon_name (disputed ? "dialog-warning-symbolic" : "dialog-information-symbolic");
       GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-      g_autofree char *value = suanli_format_quantity (claim->value, claim->unit, self->memory_units);
+      g_autofree char *value = suanli_claim_format_figure (claim, claim->value);
       g_autofree char *heading = NULL;
       g_autofree char *quote = g_strdup_printf ("“%s” — %s", claim->quote, claim->seed);
 
       if (claim->has_correct_value)
         {
-          g_autofree char *correct = suanli_format_quantity (claim->correct_value, claim->unit, self->memory_units);
+          g_autofree char *correct = suanli_claim_format_figure (claim, claim->correct_value);
           /* Translators: "1979 TFLOP/s: A sparse figure quoted as dense; right: 989 TFLOP/s". */
           heading = g_strdup_printf (_("%s: %s; right: %s"), value, suanli_verdict_get_title (claim->verdict), correct);
         }

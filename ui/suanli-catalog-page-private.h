@@ -27,6 +27,7 @@ struct _SuanliCatalogPage
   GtkSortListModel   *sort_model;
   GtkSingleSelection *selection;
   GtkCustomFilter    *filter;
+  GtkCustomSorter    *relevance;      /* while searching: the best match first */
   GSettings          *settings;
   SuanliMemoryUnits   memory_units;
   SuanliItemKind      kind;

@@ -57,6 +57,23 @@ filter_item (gpointer object,
   return suanli_item_matches (item, (const char * const *) self->search_terms);
 }
 
+/* While searching, the item the query names comes first (the H20 for "H20", before the H200s
+ * whose names begin with it), unless a column header asks for another order. */
+static int
+compare_relevance (gconstpointer a,
+                   gconstpointer b,
+                   gpointer      user_data)
+{
+  SuanliCatalogPage *self = user_data;
+  guint rank_a, rank_b;
+
+  if (!self->searching)
+    return GTK_ORDERING_EQUAL;
+  rank_a = suanli_item_match_rank ((SuanliItem *) a, (const char * const *) self->search_terms);
+  rank_b = suanli_item_match_rank ((SuanliItem *) b, (const char * const *) self->search_terms);
+  return rank_a < rank_b ? GTK_ORDERING_SMALLER : rank_a > rank_b ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+}
+
 /* "Loading the Catalog…" and its spinner show only when the catalog is slow to come (a folder on
  * a network mount). The built-in catalog is in before they would, so the page goes from blank to
  * the table without flashing them, and the first frame neither lays out their big bold title nor
@@ -127,6 +144,11 @@ on_search_changed (SuanliCatalogPage *self)
       rebuild_columns (self);
     }
   refilter (self);
+  gtk_sorter_changed (GTK_SORTER (self->relevance), GTK_SORTER_CHANGE_DIFFERENT);
+  /* The best match is what Add to Compare and Use in Plan take, not a row kept from before that
+   * merely still matches (the H200, whose summary names the H100, for "H100 SXM"). */
+  if (self->searching)
+    gtk_single_selection_set_selected (self->selection, 0);
   update_kind_counts (self);
 }
 
@@ -435,6 +457,7 @@ suanli_catalog_page_constructed (GObject *object)
   SuanliCatalogPage *self = SUANLI_CATALOG_PAGE (object);
   SuanliWorkspace *workspace = suanli_page_get_workspace (SUANLI_PAGE (self));
   GtkSorter *sorter;
+  GtkMultiSorter *order;
 
   G_OBJECT_CLASS (suanli_catalog_page_parent_class)->constructed (object);
 
@@ -452,13 +475,18 @@ suanli_catalog_page_constructed (GObject *object)
   self->filter = gtk_custom_filter_new (filter_item, self, NULL);
   self->filter_model = gtk_filter_list_model_new (g_object_ref (self->catalog), g_object_ref (GTK_FILTER (self->filter)));
   sorter = gtk_column_view_get_sorter (self->column_view);
-  self->sort_model = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->filter_model)),
-                                              sorter != NULL ? g_object_ref (sorter) : NULL);
+  self->relevance = gtk_custom_sorter_new (compare_relevance, self, NULL);
+  order = gtk_multi_sorter_new ();
+  if (sorter != NULL)
+    gtk_multi_sorter_append (order, g_object_ref (sorter));
+  gtk_multi_sorter_append (order, g_object_ref (GTK_SORTER (self->relevance)));
+  self->sort_model = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->filter_model)), GTK_SORTER (order));
   self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sort_model)));
   gtk_single_selection_set_can_unselect (self->selection, FALSE);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
   g_signal_connect_swapped (self->selection, "notify::selected-item", G_CALLBACK (on_selection_changed), self);
   suanli_chart_view_set_items (self->chart_view, G_LIST_MODEL (self->filter_model));
+  suanli_chart_view_set_compared (self->chart_view, G_LIST_MODEL (self->compare_items));
 
   g_signal_connect (self->catalog, "items-changed", G_CALLBACK (on_catalog_changed), self);
   if (self->compare_items != NULL)
@@ -498,6 +526,7 @@ suanli_catalog_page_dispose (GObject *object)
   g_clear_object (&self->sort_model);
   g_clear_object (&self->filter_model);
   g_clear_object (&self->filter);
+  g_clear_object (&self->relevance);
   g_clear_object (&self->catalog);
   g_clear_object (&self->compare_items);
   g_clear_object (&self->settings);

@@ -37,6 +37,8 @@ struct _SuanliChartView
   gboolean            y_logarithmic;
   SuanliMemoryUnits   memory_units;
   SuanliItem         *selected;
+  SuanliItem         *hovered;        /* the item under the pointer: its label shows first */
+  GListModel         *compared;       /* the items in Compare, marked on the chart */
   char               *left_out;       /* what the chart leaves out and why, or NULL */
 };
 
@@ -171,6 +173,22 @@ update_left_out (SuanliChartView *self,
     g_free (text);
 }
 
+static gboolean
+is_compared (SuanliChartView *self,
+             SuanliItem      *item)
+{
+  guint n = self->compared != NULL ? g_list_model_get_n_items (self->compared) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(SuanliItem) compared = g_list_model_get_item (self->compared, i);
+
+      if (compared == item)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 rebuild (SuanliChartView *self)
 {
@@ -219,6 +237,15 @@ rebuild (SuanliChartView *self)
         {
           suanli_scatter_chart_set_selected (self->scatter, (int) i);
           suanli_bar_chart_set_selected (self->bars, (int) i);
+        }
+      if (item == self->hovered && self->mode == SUANLI_CHART_SCATTER)
+        suanli_scatter_chart_set_hovered (self->scatter, (int) i);
+      if (is_compared (self, item))
+        {
+          if (self->mode == SUANLI_CHART_SCATTER)
+            suanli_scatter_chart_set_marked (self->scatter, i, TRUE);
+          else
+            suanli_bar_chart_set_marked (self->bars, i, TRUE);
         }
     }
 
@@ -364,6 +391,40 @@ on_pressed (GtkGestureClick *gesture,
   g_signal_emit (self, signals[ITEM_ACTIVATED], 0, item);
 }
 
+/* The pointer over a crowded point brings its label out, even where there was no room for it. Only
+ * the painting changes: the points stay where they are, for the click that may follow. */
+static void
+set_hovered (SuanliChartView *self,
+             SuanliItem      *item)
+{
+  guint index;
+
+  if (item == self->hovered)
+    return;
+  g_set_object (&self->hovered, item);
+  suanli_scatter_chart_set_hovered (self->scatter,
+                                    item != NULL && g_ptr_array_find (self->plotted, item, &index) ? (int) index : -1);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+on_motion (GtkEventControllerMotion *controller,
+           double                    x,
+           double                    y,
+           gpointer                  user_data)
+{
+  SuanliChartView *self = SUANLI_CHART_VIEW (user_data);
+
+  set_hovered (self, self->mode == SUANLI_CHART_SCATTER ? suanli_chart_view_get_item_at (self, x, y) : NULL);
+}
+
+static void
+on_leave (GtkEventControllerMotion *controller,
+          gpointer                  user_data)
+{
+  set_hovered (SUANLI_CHART_VIEW (user_data), NULL);
+}
+
 static void
 suanli_chart_view_dispose (GObject *object)
 {
@@ -371,6 +432,8 @@ suanli_chart_view_dispose (GObject *object)
 
   suanli_model_follow (&self->items, NULL, NULL, self);
   g_clear_object (&self->selected);
+  g_clear_object (&self->hovered);
+  suanli_model_follow (&self->compared, NULL, NULL, self);
   g_clear_pointer (&self->plotted, g_ptr_array_unref);
 
   G_OBJECT_CLASS (suanli_chart_view_parent_class)->dispose (object);
@@ -437,6 +500,7 @@ static void
 suanli_chart_view_init (SuanliChartView *self)
 {
   GtkGesture *click = gtk_gesture_click_new ();
+  GtkEventController *motion = gtk_event_controller_motion_new ();
 
   self->plotted = g_ptr_array_new_with_free_func (g_object_unref);
   self->scatter = suanli_scatter_chart_new ();
@@ -444,6 +508,9 @@ suanli_chart_view_init (SuanliChartView *self)
 
   g_signal_connect (click, "pressed", G_CALLBACK (on_pressed), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
   suanli_drawing_setup (GTK_WIDGET (self), 0, NULL, G_CALLBACK (on_query_tooltip));
 }
 
@@ -527,6 +594,31 @@ suanli_chart_view_set_selected (SuanliChartView *self,
     return;
   g_set_object (&self->selected, item);
   rebuild (self);
+}
+
+/* @items: (nullable): the items in Compare, ringed on the chart; the chart follows the list. */
+void
+suanli_chart_view_set_compared (SuanliChartView *self,
+                                GListModel      *items)
+{
+  g_return_if_fail (SUANLI_IS_CHART_VIEW (self));
+
+  suanli_model_follow (&self->compared, items, G_CALLBACK (rebuild), self);
+  rebuild (self);
+}
+
+/* Whether the last paint labelled @item's point (scatter mode only; for tests). */
+gboolean
+suanli_chart_view_get_item_labelled (SuanliChartView *self,
+                                     SuanliItem      *item)
+{
+  guint index;
+
+  g_return_val_if_fail (SUANLI_IS_CHART_VIEW (self), FALSE);
+
+  if (self->mode != SUANLI_CHART_SCATTER || !g_ptr_array_find (self->plotted, item, &index))
+    return FALSE;
+  return suanli_scatter_chart_get_labelled (self->scatter, index);
 }
 
 static void

@@ -48,4 +48,9 @@ gboolean    suanli_chart_view_export        (SuanliChartView   *self,
                                              GFile             *file,
                                              GError           **error);
 
+void             suanli_chart_view_set_compared      (SuanliChartView   *self,
+                                                      GListModel        *items);
+gboolean         suanli_chart_view_get_item_labelled (SuanliChartView   *self,
+                                                      SuanliItem        *item);
+
 G_END_DECLS

@@ -1,8 +1,9 @@
 /* suanli-compare-view.c — two to four catalog items side by side, spec by spec
  *
  * Rows are the specs any of the items has, in the kind's order; the best value of a row is bold
- * and in the accent colour (lower is better for power, price, process node and accuracy loss); every
- * other value shows its ratio to the first item's. The grid is rebuilt whenever the list changes.
+ * and in the accent colour, every one of a tie (lower is better for power, price, process node and
+ * accuracy loss); every other value shows its ratio to the first item's, naming it. Each column's
+ * heading has a button that takes that one item out, when the list is a GListStore. The grid is rebuilt whenever the list changes.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -21,10 +22,13 @@ struct _SuanliCompareView
   GtkWidget         *grid;
   GtkWidget         *empty;
   SuanliMemoryUnits  memory_units;
-  GHashTable        *best;   /* spec key → best column + 1 */
+  GHashTable        *best;   /* spec key → the best columns' bits | ROW_SHOWN */
 };
 
 G_DEFINE_FINAL_TYPE (SuanliCompareView, suanli_compare_view, GTK_TYPE_WIDGET)
+
+/* In the best table, beside the best columns' bits: the row is shown. */
+#define ROW_SHOWN (1u << 31)
 
 gboolean
 suanli_spec_key_lower_is_better (const char *key)
@@ -51,12 +55,14 @@ suanli_compare_cell_label (const char *text,
   return label;
 }
 
-/* The column whose value of @key is best, or -1 when fewer than two items have it. */
-static int
+/* The columns whose value of @key is best, as bits (column i is bit i): every one of a tie, none
+ * when fewer than two items have the figure. */
+static guint
 find_best (GPtrArray  *items,
            const char *key)
 {
-  int best = -1, with_value = 0;
+  gboolean lower = suanli_spec_key_lower_is_better (key);
+  guint best = 0, with_value = 0;
   double best_value = 0;
 
   for (guint i = 0; i < items->len; i++)
@@ -65,14 +71,58 @@ find_best (GPtrArray  *items,
 
       if (!suanli_item_get_spec_value (g_ptr_array_index (items, i), key, &value))
         continue;
-      with_value++;
-      if (best < 0 || (suanli_spec_key_lower_is_better (key) ? value < best_value : value > best_value))
+      if (with_value == 0 || (lower ? value < best_value : value > best_value))
         {
-          best = (int) i;
+          best = 1u << i;
           best_value = value;
         }
+      else if (value == best_value)
+        best |= 1u << i;
+      with_value++;
     }
-  return with_value >= 2 ? best : -1;
+  return with_value >= 2 ? best : 0;
+}
+
+static void
+on_remove_clicked (GtkButton *button,
+                   gpointer   user_data)
+{
+  SuanliCompareView *self = user_data;
+  SuanliItem *item = g_object_get_data (G_OBJECT (button), "item");
+  guint position;
+
+  if (G_IS_LIST_STORE (self->items) && g_list_store_find (G_LIST_STORE (self->items), item, &position))
+    g_list_store_remove (G_LIST_STORE (self->items), position);
+}
+
+/* The column's heading: the item's name and, where the list can be changed, a button that takes
+ * this one item out of the comparison. */
+static GtkWidget *
+column_heading (SuanliCompareView *self,
+                SuanliItem        *item)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *name = suanli_compare_cell_label (suanli_item_get_name (item), "heading", 0);
+  GtkWidget *remove;
+  g_autofree char *tooltip = NULL;
+
+  gtk_widget_set_hexpand (name, TRUE);
+  gtk_box_append (GTK_BOX (box), name);
+  if (!G_IS_LIST_STORE (self->items))
+    return box;
+  remove = gtk_button_new_from_icon_name ("window-close-symbolic");
+  /* Translators: the tooltip of the button over a column of the comparison, e.g. "Remove H200 SXM
+   * from the comparison". */
+  tooltip = g_strdup_printf (_("Remove %s from the comparison"), suanli_item_get_name (item));
+  gtk_widget_set_tooltip_text (remove, tooltip);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (remove), GTK_ACCESSIBLE_PROPERTY_LABEL, tooltip, -1);
+  gtk_widget_add_css_class (remove, "flat");
+  gtk_widget_add_css_class (remove, "circular");
+  gtk_widget_set_valign (remove, GTK_ALIGN_START);
+  g_object_set_data_full (G_OBJECT (remove), "item", g_object_ref (item), g_object_unref);
+  g_signal_connect (remove, "clicked", G_CALLBACK (on_remove_clicked), self);
+  gtk_box_append (GTK_BOX (box), remove);
+  return box;
 }
 
 static void
@@ -83,6 +133,7 @@ rebuild (SuanliCompareView *self)
   GtkWidget *child;
   const SuanliSpecKey *keys;
   guint n_keys = 0, n, row = 2;
+  const char *first_name;
 
   while ((child = gtk_widget_get_first_child (self->grid)) != NULL)
     gtk_grid_remove (grid, child);
@@ -96,11 +147,12 @@ rebuild (SuanliCompareView *self)
   if (n == 0)
     return;
 
+  first_name = suanli_item_get_name (g_ptr_array_index (items, 0));
   for (guint i = 0; i < n; i++)
     {
       SuanliItem *item = g_ptr_array_index (items, i);
 
-      gtk_grid_attach (grid, suanli_compare_cell_label (suanli_item_get_name (item), "heading", 0), 1 + i, 0, 1, 1);
+      gtk_grid_attach (grid, column_heading (self, item), 1 + i, 0, 1, 1);
       gtk_grid_attach (grid, suanli_compare_cell_label (suanli_item_get_vendor (item), "dim-label", 0), 1 + i, 1, 1, 1);
     }
 
@@ -118,7 +170,7 @@ rebuild (SuanliCompareView *self)
           gboolean any = FALSE;
           double first = 0;
           gboolean has_first;
-          int best;
+          guint best;
 
           if (g_hash_table_contains (self->best, key))
             continue;
@@ -129,7 +181,8 @@ rebuild (SuanliCompareView *self)
             continue;
 
           best = find_best (items, key);
-          g_hash_table_insert (self->best, (gpointer) key, GINT_TO_POINTER (best + 1));
+          /* The row's bit says the row is shown, even with no best. */
+          g_hash_table_insert (self->best, (gpointer) key, GUINT_TO_POINTER (best | ROW_SHOWN));
           gtk_grid_attach (grid, suanli_compare_cell_label (_(keys[s].title), "dim-label", 1), 0, row, 1, 1);
           has_first = suanli_item_get_spec_value (g_ptr_array_index (items, 0), key, &first);
           for (guint i = 0; i < n; i++)
@@ -150,11 +203,13 @@ rebuild (SuanliCompareView *self)
                 gtk_box_append (GTK_BOX (box), suanli_compare_cell_label ("—", "dim-label", 0));
               else
                 {
-                  value = suanli_format_quantity (spec->value, spec->unit, self->memory_units);
-                  gtk_box_append (GTK_BOX (box), suanli_compare_cell_label (value, (int) i == best ? "compare-best" : NULL, 0));
+                  value = suanli_spec_format_short (spec, self->memory_units);
+                  gtk_box_append (GTK_BOX (box), suanli_compare_cell_label (value, (best & (1u << i)) != 0 ? "compare-best" : NULL, 0));
                   if (i > 0 && has_first && first != 0)
                     {
-                      g_autofree char *ratio = g_strdup_printf ("×%.2f", spec->value / first);
+                      g_autofree char *times = g_strdup_printf ("%.2f", spec->value / first);
+                      /* Translators: a value's ratio to the first item's, e.g. "×1.43 vs H100 SXM". */
+                      g_autofree char *ratio = g_strdup_printf (_("×%s vs %s"), times, first_name);
                       gtk_box_append (GTK_BOX (box), suanli_compare_cell_label (ratio, "caption", 0));
                       gtk_widget_add_css_class (gtk_widget_get_last_child (box), "dim-label");
                     }
@@ -236,12 +291,29 @@ suanli_compare_view_set_memory_units (SuanliCompareView *self,
   rebuild (self);
 }
 
-/* The column marked best for @key, or -1 (for tests). */
+/* The first column marked best for @key, or -1 (for tests). */
 int
 suanli_compare_view_get_best_column (SuanliCompareView *self,
                                      const char        *key)
 {
+  guint best;
+
   g_return_val_if_fail (SUANLI_IS_COMPARE_VIEW (self), -1);
 
-  return GPOINTER_TO_INT (g_hash_table_lookup (self->best, key)) - 1;
+  best = GPOINTER_TO_UINT (g_hash_table_lookup (self->best, key)) & ~ROW_SHOWN;
+  for (int i = 0; i < SUANLI_COMPARE_MAX_ITEMS; i++)
+    if ((best & (1u << i)) != 0)
+      return i;
+  return -1;
+}
+
+/* Whether @column is marked best for @key: every column of a tie is (for tests). */
+gboolean
+suanli_compare_view_is_best (SuanliCompareView *self,
+                             const char        *key,
+                             guint              column)
+{
+  g_return_val_if_fail (SUANLI_IS_COMPARE_VIEW (self), FALSE);
+
+  return column < 31 && (GPOINTER_TO_UINT (g_hash_table_lookup (self->best, key)) & (1u << column)) != 0;
 }

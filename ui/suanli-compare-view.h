@@ -29,5 +29,8 @@ GtkWidget *suanli_compare_cell_label               (const char        *text,
                                                     float              xalign);
 int        suanli_compare_view_get_best_column     (SuanliCompareView *self,
                                                     const char        *key);
+gboolean   suanli_compare_view_is_best             (SuanliCompareView *self,
+                                                    const char        *key,
+                                                    guint              column);
 
 G_END_DECLS

@@ -153,17 +153,36 @@ update_cards (SuanliPlanResultsView *self)
   if (suanli_plan_inputs_is_training (self->inputs))
     {
       g_autofree char *time = suanli_format_days (e->time_to_train_s);
+      g_autofree char *fastest = suanli_format_days (e->training_high.time_to_train_s);
+      g_autofree char *slowest = suanli_format_days (e->training_low.time_to_train_s);
+      g_autofree char *time_range = suanli_format_range (fastest, slowest);
+      g_autofree char *time_caption = g_strdup_printf (_("Time to train, about %s"), time);
       g_autofree char *tokens = suanli_format_large (e->tokens_per_s);
-      g_autofree char *mfu = g_strdup_printf ("%.0f%%", 100 * e->mfu);
-      g_autofree char *cost_value = suanli_format_large (e->cost);
-      g_autofree char *cost = g_strdup_printf ("%s %s", cost_value, self->inputs->currency);
+      g_autofree char *tokens_low = suanli_format_large (e->training_low.tokens_per_s);
+      g_autofree char *tokens_high = suanli_format_large (e->training_high.tokens_per_s);
+      g_autofree char *tokens_range = suanli_format_range (tokens_low, tokens_high);
+      g_autofree char *tokens_caption = g_strdup_printf (_("Tokens per second (%s)"), tokens_range);
+      gboolean above = suanli_estimate_mfu_above_published (self->inputs, e);
+      g_autofree char *mfu = g_strdup_printf (above ? "⚠ %.0f%%" : "%.0f%%", 100 * e->mfu);
       g_autofree char *energy = suanli_format_energy_kwh (e->energy_kwh);
       g_autofree char *co2 = suanli_format_tonnes (e->co2_t);
 
-      add_card (self, "training.time_to_train_s", time, _("Time to train"));
-      add_card (self, "training.tokens_per_s", tokens, _("Tokens per second"));
-      add_card (self, "training.mfu", mfu, _("MFU"));
-      add_card (self, "training.cost", cost, _("Cost"));
+      add_card (self, "training.time_to_train_s", time_range, time_caption);
+      add_card (self, "training.tokens_per_s", tokens, tokens_caption);
+      add_card (self, "training.mfu", mfu, above ? _("MFU, above any published run of its precision") : _("MFU"));
+      if (self->inputs->price_per_gpu_hour > 0)
+        {
+          g_autofree char *low = suanli_format_large (e->training_high.cost);
+          g_autofree char *high = suanli_format_large (e->training_low.cost);
+          g_autofree char *range = suanli_format_range (low, high);
+          g_autofree char *cost = g_strdup_printf ("%s %s", range, self->inputs->currency);
+          g_autofree char *nominal = suanli_format_large (e->cost);
+          g_autofree char *caption = g_strdup_printf (_("Cost, about %s %s"), nominal, self->inputs->currency);
+
+          add_card (self, "training.cost", cost, caption);
+        }
+      else
+        add_card (self, "training.cost", "—", _("Cost: no price given"));
       add_card (self, "training.energy_kwh", energy, _("Energy"));
       add_card (self, "training.co2_t", co2, _("CO₂"));
     }

@@ -759,7 +759,8 @@ open_action (GtkWidget  *widget,
                                                           TRUE, G_CALLBACK (on_open_response), self);
       gtk_file_filter_set_name (traces, _("Traces"));
       for (const char * const *pattern = (const char * const[]) { "*.json", "*.json.gz", "*.gz", "*.folded", "*.suanli-capture",
-                                                                  "*.collapsed", "*.txt", NULL };
+                                                                  "*.collapsed", "*.txt", "*.sqlite", "*.nsys-rep",
+                                                                  "*.qdrep", NULL };
            *pattern != NULL; pattern++)
         gtk_file_filter_add_pattern (traces, *pattern);
       gtk_file_filter_set_name (everything, _("All Files"));

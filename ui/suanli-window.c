@@ -134,11 +134,12 @@ open_action (GtkWidget  *widget,
   SuanliWindow *self = SUANLI_WINDOW (widget);
   static const char * const supported[] = {
     "*.suanli-plan", "*.suanli-capture", "*.json", "*.json.gz", "*.gz", "*.folded",
-    "*.collapsed", "*.txt", NULL
+    "*.collapsed", "*.txt", "*.sqlite", "*.nsys-rep", "*.qdrep", NULL
   };
   static const char * const plans[] = { "*.suanli-plan", NULL };
   static const char * const traces[] = {
-    "*.json", "*.json.gz", "*.gz", "*.folded", "*.collapsed", "*.txt", "*.suanli-capture", NULL
+    "*.json", "*.json.gz", "*.gz", "*.folded", "*.collapsed", "*.txt", "*.suanli-capture", "*.sqlite", "*.nsys-rep",
+    "*.qdrep", NULL
   };
   static const char * const everything[] = { "*", NULL };
 

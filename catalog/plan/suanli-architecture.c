@@ -4,8 +4,10 @@
  * and multi-query attention (fewer key/value heads), a head size that is not hidden ÷ heads,
  * multi-head latent attention (DeepSeek-V2/V3) and mixtures of experts with shared experts and
  * leading dense layers all come out right. A matrix of m × n weights costs 2·m·n FLOPs per token
- * forward. For a GPT-style layer (plain 4h feed-forward, as many KV heads as heads, no causal
- * mask) the counts reduce to Korthikanti et al. (2022): 24h² + 4hs per token per layer.
+ * forward. Attention is counted as published FLOP budgets count it (Narayanan et al. 2021, PaLM's
+ * 6N + 12·L·H·Q·T, NeMo's and Megatron's MFU): each query against the whole sequence, s keys, though
+ * a causal mask leaves half of them to compute. For a GPT-style layer (plain 4h feed-forward, as
+ * many KV heads as heads) the count is Korthikanti et al. (2022)'s 24h² + 4hs per token per layer.
  * Norms and biases are left out: well under 0.1 % of any model here.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -120,6 +122,17 @@ suanli_architecture_attention_context (const SuanliPlanInputs *in,
   return (windowed * in->window_layers + full * (in->layers - in->window_layers)) / in->layers;
 }
 
+/* Keys each query is counted against in a FLOP budget of a @seq_len sequence: all s of them, as
+ * Megatron, NeMo and PaLM count; a windowed layer's W. */
+double
+suanli_architecture_counted_attention_keys (const SuanliPlanInputs *in,
+                                            double                  seq_len)
+{
+  double s = seq_len, w = in->sliding_window, windowed = w > 0 && w < s ? w : s;
+
+  return (windowed * in->window_layers + s * (in->layers - in->window_layers)) / in->layers;
+}
+
 /* Q·Kᵀ and scores·V over all layers, forward, for one query that attends to @keys keys on
  * average over the layers. */
 double
@@ -148,15 +161,16 @@ suanli_architecture_logit_flops_per_token (const SuanliPlanInputs *in)
   return 2 * in->hidden * in->vocab;
 }
 
-/* Forward FLOPs of one token: every matrix the token passes (the routed experts it is sent to),
- * attention over its causal context, and the logits. The input embedding is a lookup. */
+/* Forward FLOPs of one token as budgets count them: every matrix the token passes (the routed
+ * experts it is sent to), attention against the whole sequence, and the logits. The input
+ * embedding is a lookup. */
 double
 suanli_architecture_forward_flops_per_token (const SuanliPlanInputs *in,
                                              double                  seq_len)
 {
   double matrices = suanli_architecture_matrix_parameters (in);
 
-  return 2 * matrices + suanli_architecture_attention_score_flops (in, suanli_architecture_attention_context (in, seq_len)) +
+  return 2 * matrices + suanli_architecture_attention_score_flops (in, suanli_architecture_counted_attention_keys (in, seq_len)) +
          suanli_architecture_logit_flops_per_token (in);
 }
 

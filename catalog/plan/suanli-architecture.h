@@ -19,6 +19,8 @@ double   suanli_architecture_parameters          (const SuanliPlanInputs *inputs
 double   suanli_architecture_largest_layer       (const SuanliPlanInputs *inputs);
 double   suanli_architecture_attention_context   (const SuanliPlanInputs *inputs,
                                                   double                  seq_len);
+double   suanli_architecture_counted_attention_keys (const SuanliPlanInputs *inputs,
+                                                  double                  seq_len);
 double   suanli_architecture_forward_flops_per_token (const SuanliPlanInputs *inputs,
                                                   double                  seq_len);
 double   suanli_architecture_attention_score_flops (const SuanliPlanInputs *inputs,

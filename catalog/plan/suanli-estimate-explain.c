@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
@@ -18,8 +19,9 @@
 #define ZERO_SOURCE "Rajbhandari et al., ZeRO: Memory Optimizations Toward Training Trillion Parameter Models (2020)"
 #define ACTIVATION_SOURCE "Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models (2022)"
 #define FLOPS_SOURCE "Narayanan et al., Efficient Large-Scale Language Model Training on GPU Clusters (2021); Korthikanti et al. (2022)"
-#define NCCL_SOURCE "NVIDIA nccl-tests, PERFORMANCE.md (ring all-reduce bus bandwidth)"
-#define ARCHITECTURE_SOURCE "Counted from the weight matrices (suanli-architecture.c); reduces to Korthikanti et al. (2022) for GPT layers"
+#define NCCL_SOURCE "NVIDIA nccl-tests, performance notes (ring all-reduce bus bandwidth)"
+#define ARCHITECTURE_SOURCE "Counted from the weight matrices; for GPT layers 24h² + 4hs, Korthikanti et al. (2022); attention against the whole sequence as Narayanan et al. (2021) and PaLM (Chowdhery et al. 2022) count it"
+#define EFFICIENCY_SOURCE "Korthikanti et al. (2022), Table 5 (A100); The Llama 3 Herd of Models (2024), Table 4 (H100); the NVIDIA NeMo Framework 24.07 performance summary (H100, FP8); the Llama 3.1 model card"
 #define ROOFLINE_SOURCE "Williams, Waterman & Patterson, Roofline (CACM 2009); Pope et al., Efficiently Scaling Transformer Inference (MLSys 2023): decoding reads every weight and the KV cache each step"
 
 static const char * const figures[] = {
@@ -32,6 +34,7 @@ static const char * const figures[] = {
   "training.energy_kwh", "training.cost", "training.co2_t",
   "inference.weights_per_gpu", "inference.kv_bytes_per_token", "inference.max_concurrent_sequences",
   "inference.ttft_s", "inference.tpot_s", "inference.tokens_per_s", "inference.capacity_rps",
+  "inference.cost_per_million_tokens", "inference.kwh_per_million_tokens",
   NULL
 };
 
@@ -81,11 +84,29 @@ explain_memory (const SuanliPlanInputs *in,
                             in->zero_stage >= 3 ? zero : "", suanli_estimate_weight_bytes (in, psi), psi,
                             suanli_precision_bytes (in->weights), in->quant_group_size, e->weights,
                             memory_model_note (in), ZERO_SOURCE);
+  if (!suanli_plan_inputs_is_training (in) && (g_str_equal (key, "optimizer") || g_str_equal (key, "gradients")))
+    return g_strdup (_("0 B: serving keeps no gradients and no optimizer states"));
   if (g_str_equal (key, "gradients"))
     return g_strdup_printf (_("gradients = bytes per parameter × parameters per GPU%s\n= %.4g B%s%s\nSource: %s"),
                             in->zero_stage >= 2 ? zero : "", e->gradients,
                             in->offload != SUANLI_OFFLOAD_NONE ? _(" (offloaded with the optimizer: ZeRO-Offload steps on the host)") : "",
                             memory_model_note (in), ZERO_SOURCE);
+  if (g_str_equal (key, "optimizer") && (in->offload != SUANLI_OFFLOAD_NONE || suanli_plan_inputs_is_lora (in)))
+    {
+      double trained = suanli_plan_inputs_is_lora (in) ? suanli_estimate_lora_parameters_per_gpu (in) : psi;
+      double shards = in->zero_stage >= 1 ? in->data : 1;
+
+      if (in->offload != SUANLI_OFFLOAD_NONE)
+        return g_strdup_printf (_("optimizer = bytes per trained parameter × trained parameters per GPU%s\n"
+                                  "in host memory (offloaded) = %g × %.4g%s = %.4g B\non the GPU = %.4g B%s\nSource: %s"),
+                                in->zero_stage >= 1 ? zero : "", suanli_estimate_optimizer_bytes (in), trained,
+                                in->zero_stage >= 1 ? " ÷ d" : "", suanli_estimate_optimizer_bytes (in) * trained / shards,
+                                e->optimizer, memory_model_note (in), ZERO_SOURCE);
+      return g_strdup_printf (_("optimizer = bytes per trained parameter × trained parameters per GPU (the adapters)%s\n"
+                                "= %g × %.4g%s\n= %.4g B%s\nSource: %s"),
+                              in->zero_stage >= 1 ? zero : "", suanli_estimate_optimizer_bytes (in), trained,
+                              in->zero_stage >= 1 ? " ÷ d" : "", e->optimizer, memory_model_note (in), ZERO_SOURCE);
+    }
   if (g_str_equal (key, "optimizer"))
     return g_strdup_printf (_("optimizer = %g bytes per parameter (moments, and an fp32 master copy unless the "
                               "optimizer updates the weights in place) × parameters per GPU%s\n= %g × %.4g%s\n"
@@ -127,6 +148,92 @@ explain_memory (const SuanliPlanInputs *in,
                           e->capacity, e->fits ? _("fits") : _("does not fit"));
 }
 
+/* What the compute efficiency is and where it came from, in one paragraph. */
+static char *
+efficiency_note (const SuanliPlanInputs *in,
+                 const SuanliEstimate   *e)
+{
+  const SuanliEfficiency *f = &e->efficiency;
+
+  if (in->mfu > 0)
+    return g_strdup_printf (_("Efficiency: the plan's MFU, %.1f %% of the dense %s peak."), 100 * in->mfu,
+                            suanli_precision_to_nick (in->mfu_reference));
+  if (in->achieved_flops > 0)
+    return g_strdup_printf (_("Efficiency: the plan's achieved rate, %.4g TFLOP/s per GPU."), in->achieved_flops / 1e12);
+  if (!f->modelled)
+    return g_strdup_printf (_("Efficiency: the plan's compute efficiency, %.1f %% of the dense peak."), 100 * f->fraction);
+  if (f->capped)
+    return g_strdup_printf (_("Efficiency: %.1f %% of the dense %s peak, modelled from published runs and held to the "
+                              "highest MFU a published %s run reached (%.1f %%); the runs behind the model ran "
+                              "%.2f–%.2f times its rate: the range.\nSource: %s"),
+                            100 * f->fraction, suanli_precision_to_nick (in->compute), suanli_precision_to_nick (in->compute),
+                            100 * suanli_efficiency_highest_published_mfu (in->compute), f->low, f->high, EFFICIENCY_SOURCE);
+  return g_strdup_printf (_("Efficiency: %.1f %% of the dense %s peak, modelled from published runs: matrix products at "
+                            "%.0f %% on this accelerator (%s) × %.3g for the narrowest matrix one GPU multiplies (%g "
+                            "wide after tensor parallelism); attention %.0f %% of the FLOPs, at %.0f %% of the peak "
+                            "over the half a causal mask leaves; × %.3g for scale. The runs behind it ran %.2f–%.2f "
+                            "times the model's rate: the range.\nSource: %s"),
+                          100 * f->fraction, suanli_precision_to_nick (in->compute), 100 * f->gemm_ceiling, f->basis,
+                          f->width_factor, f->width, 100 * f->attention_share, 100 * f->attention_ceiling,
+                          f->scale_factor, f->low, f->high, EFFICIENCY_SOURCE);
+}
+
+typedef struct
+{
+  double      share;  /* how far the figure moves, as a share of it */
+  const char *what;
+} Lever;
+
+static int
+compare_levers (gconstpointer a,
+                gconstpointer b)
+{
+  double x = ((const Lever *) a)->share, y = ((const Lever *) b)->share;
+
+  return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The two assumptions that move the time to train most, and by how much. */
+static char *
+what_moves_it (const SuanliPlanInputs *in,
+               const SuanliEstimate   *e)
+{
+  gboolean given = !e->efficiency.modelled;
+  Lever levers[] = {
+    { given ? 1 : MAX (1 / e->efficiency.low - 1, 1 - 1 / e->efficiency.high),
+      given ? _("the plan's own efficiency (the time follows it one for one)")
+            : _("the efficiency (the published runs' spread)") },
+    { 1 / in->goodput - 1, _("the goodput (restarts and downtime)") },
+    { e->exposed_communication_s / e->step_time_s, _("the communication that does not overlap") },
+    { e->bubble_s / e->step_time_s, _("the pipeline bubble") },
+    { e->offload_s / e->step_time_s, _("the offload to the host") },
+  };
+
+  qsort (levers, G_N_ELEMENTS (levers), sizeof levers[0], compare_levers);
+  return g_strdup_printf (_("Moves it most: %s, up to %.0f %%; then %s, %.0f %%."), levers[0].what, 100 * levers[0].share,
+                          levers[1].what, 100 * levers[1].share);
+}
+
+/* A line flagging an MFU no published run of the plan's precision reached; else the MFU against the
+ * peak of the precision the plan computes in, where that is not the one MFU is stated against. */
+static char *
+mfu_flag (const SuanliPlanInputs *in,
+          const SuanliEstimate   *e)
+{
+  if (!suanli_estimate_mfu_above_published (in, e))
+    {
+      if (in->compute == in->mfu_reference)
+        return g_strdup ("");
+      return g_strdup_printf (_("\n= %.1f %% of the dense %s peak the plan computes in"),
+                              100 * suanli_estimate_mfu_at_compute_peak (in, e), suanli_precision_to_nick (in->compute));
+    }
+  return g_strdup_printf (_("\n⚠ %.1f %% of the dense %s peak is above the highest MFU any published %s run reached "
+                            "(%.1f %%)."),
+                          100 * suanli_estimate_mfu_at_compute_peak (in, e), suanli_precision_to_nick (in->compute),
+                          suanli_precision_to_nick (in->compute),
+                          100 * suanli_efficiency_highest_published_mfu (in->compute));
+}
+
 static char *
 explain_training (const SuanliPlanInputs *in,
                   const SuanliEstimate   *e,
@@ -144,11 +251,12 @@ explain_training (const SuanliPlanInputs *in,
                                 FLOPS_SOURCE);
       return g_strdup_printf (_("model FLOPs per step = %s × forward FLOPs per token × B × s\n"
                                 "forward per token = 2 × weights it passes (%.4g: attention, its feed-forward or "
-                                "routed experts) + attention over the causal context (%.4g) + logits 2·h·V (%.4g)\n"
+                                "routed experts) + attention against the whole sequence, as budgets count it (%.4g) + "
+                                "logits 2·h·V (%.4g)\n"
                                 "= %.4g FLOP per token × %g × %g\n= %.4g FLOP\nSource: %s"),
                               suanli_plan_inputs_is_lora (in) ? _("2 (LoRA: no weight gradients for the base)") : "3",
                               suanli_architecture_matrix_parameters (in),
-                              suanli_architecture_attention_score_flops (in, suanli_architecture_attention_context (in, in->seq_len)),
+                              suanli_architecture_attention_score_flops (in, suanli_architecture_counted_attention_keys (in, in->seq_len)),
                               suanli_architecture_logit_flops_per_token (in),
                               suanli_architecture_forward_flops_per_token (in, in->seq_len), in->global_batch,
                               in->seq_len, e->model_flops_per_step, ARCHITECTURE_SOURCE);
@@ -163,9 +271,13 @@ explain_training (const SuanliPlanInputs *in,
                               "offloaded, and the CPU's optimizer step (2e9 parameters/s per GPU assumed); not "
                               "overlapped\n= %.4g s"), e->offload_s);
   if (g_str_equal (key, "compute_s"))
-    return g_strdup_printf (_("compute = hardware FLOPs ÷ (GPUs × dense peak × efficiency)\n"
-                              "= %.4g ÷ (%g × %.4g × %g)\n= %.4g s"),
-                            e->hardware_flops_per_step, n, peak, in->compute_efficiency, e->compute_s);
+    {
+      g_autofree char *note = efficiency_note (in, e);
+
+      return g_strdup_printf (_("compute = hardware FLOPs ÷ (GPUs × dense peak × efficiency)\n"
+                                "= %.4g ÷ (%g × %.4g × %.3g)\n= %.4g s\n%s"),
+                              e->hardware_flops_per_step, n, peak, e->efficiency.fraction, e->compute_s, note);
+    }
   if (g_str_equal (key, "communication_s") || g_str_equal (key, "exposed_communication_s"))
     return g_strdup_printf (_("communication per step: data-parallel all-reduce %.4g s (overlaps the backward pass), "
                               "tensor-parallel all-reduces %.4g s, pipeline sends %.4g s, expert all-to-all %.4g s; "
@@ -196,15 +308,27 @@ explain_training (const SuanliPlanInputs *in,
     return g_strdup_printf (_("tokens/s = global batch × sequence length ÷ step time\n= %g × %g ÷ %.4g\n= %.4g"),
                             in->global_batch, in->seq_len, e->step_time_s, e->tokens_per_s);
   if (g_str_equal (key, "time_to_train_s"))
-    return g_strdup_printf (_("time to train = tokens ÷ tokens/s ÷ goodput (restarts and downtime)%s\n"
-                              "= %.4g ÷ %.4g ÷ %g\n= %.4g s (%.3g days)"),
-                            suanli_plan_inputs_is_finetune (in) ? _("; a fine-tune's tokens = dataset × epochs") : "",
-                            in->tokens, e->tokens_per_s, in->goodput, e->time_to_train_s, e->time_to_train_s / 86400);
+    {
+      g_autofree char *note = efficiency_note (in, e);
+      g_autofree char *levers = what_moves_it (in, e);
+
+      return g_strdup_printf (_("time to train = tokens ÷ tokens/s ÷ goodput (restarts and downtime)%s\n"
+                                "= %.4g ÷ %.4g ÷ %g\n= %.4g s (%.3g days; range %.3g–%.3g days)\n%s\n"
+                                "Goodput: %.0f %% of the wall-clock time trains (Llama 3 kept over 90 %%).\n%s"),
+                              suanli_plan_inputs_is_finetune (in) ? _("; a fine-tune's tokens = dataset × epochs") : "",
+                              in->tokens, e->tokens_per_s, in->goodput, e->time_to_train_s, e->time_to_train_s / 86400,
+                              e->training_high.time_to_train_s / 86400, e->training_low.time_to_train_s / 86400, note,
+                              100 * in->goodput, levers);
+    }
   if (g_str_equal (key, "mfu"))
-    return g_strdup_printf (_("MFU = model FLOPs ÷ (step time × GPUs × dense %s peak)\n= %.4g ÷ (%.4g × %g × %.4g)\n"
-                              "= %.3g, stated against %s as papers state it"),
-                            suanli_precision_to_nick (in->mfu_reference), e->model_flops_per_step, e->step_time_s, n,
-                            in->reference_flops, e->mfu, suanli_precision_to_nick (in->mfu_reference));
+    {
+      g_autofree char *flag = mfu_flag (in, e);
+
+      return g_strdup_printf (_("MFU = model FLOPs ÷ (step time × GPUs × dense %s peak)\n= %.4g ÷ (%.4g × %g × %.4g)\n"
+                                "= %.3g, stated against %s as papers state it%s"),
+                              suanli_precision_to_nick (in->mfu_reference), e->model_flops_per_step, e->step_time_s, n,
+                              in->reference_flops, e->mfu, suanli_precision_to_nick (in->mfu_reference), flag);
+    }
   if (g_str_equal (key, "hfu"))
     return g_strdup_printf (_("HFU = hardware FLOPs (what recomputation redoes included) ÷ (step time × GPUs × dense "
                               "%s peak)\n= %.4g ÷ (%.4g × %g × %.4g)\n= %.3g: the share of the peak the GPUs spend, "
@@ -212,14 +336,15 @@ explain_training (const SuanliPlanInputs *in,
                             suanli_precision_to_nick (in->compute), e->hardware_flops_per_step, e->step_time_s, n,
                             in->peak_flops, e->hfu);
   if (g_str_equal (key, "gpu_hours"))
-    return g_strdup_printf (_("GPU-hours = GPUs × time to train ÷ 3600\n= %g × %.4g ÷ 3600\n= %.4g"),
-                            n, e->time_to_train_s, e->gpu_hours);
+    return g_strdup_printf (_("GPU-hours = GPUs × time to train ÷ 3600\n= %g × %.4g ÷ 3600\n= %.4g (range %.4g–%.4g)"),
+                            n, e->time_to_train_s, e->gpu_hours, e->training_high.gpu_hours, e->training_low.gpu_hours);
   if (g_str_equal (key, "energy_kwh"))
     return g_strdup_printf (_("energy = GPU-hours × board power × PUE\n= %.4g × %g kW × %g\n= %.4g kWh"),
                             e->gpu_hours, in->board_power / 1000, in->pue, e->energy_kwh);
   if (g_str_equal (key, "cost"))
-    return g_strdup_printf (_("cost = GPU-hours × price per GPU-hour\n= %.4g × %g %s\n= %.4g %s"),
-                            e->gpu_hours, in->price_per_gpu_hour, in->currency, e->cost, in->currency);
+    return g_strdup_printf (_("cost = GPU-hours × price per GPU-hour\n= %.4g × %g %s\n= %.4g %s (range %.4g–%.4g)"),
+                            e->gpu_hours, in->price_per_gpu_hour, in->currency, e->cost, in->currency,
+                            e->training_high.cost, e->training_low.cost);
   return g_strdup_printf (_("CO₂ = energy (MWh) × grid intensity\n= %.4g × %g t/MWh\n= %.4g t"),
                           e->energy_kwh / 1000, in->grid_tco2_per_mwh, e->co2_t);
 }
@@ -254,10 +379,15 @@ explain_inference (const SuanliPlanInputs *in,
     return g_strdup_printf (_("sequences = (GPU memory − weights − overhead − prefill buffers) ÷ KV bytes per "
                               "sequence on one GPU at full length\n= %.4g sequences"), f->max_concurrent_sequences);
   if (g_str_equal (key, "ttft_s"))
-    return g_strdup_printf (_("time to first token = 2 × active parameters × prompt tokens × batch ÷ (t × peak × "
-                              "efficiency)\n= 2 × %.4g × %g × %g ÷ (%g × %.4g × %g)\n= %.4g s (bounds %.4g–%.4g s)"),
-                            in->active_parameters, in->prompt_tokens, in->batch, in->tensor, in->peak_flops,
-                            in->compute_efficiency, f->ttft_s, e->inference_high.ttft_s, e->inference_low.ttft_s);
+    return g_strdup_printf (_("time to first token = prefill + tensor-parallel all-reduces\n"
+                              "prefill = forward FLOPs of the prompt (its weights and causal attention) × batch ÷ (t × "
+                              "peak × efficiency) = %.4g s at %.3g of the peak\n"
+                              "all-reduces = 2 × layers × ring all-reduce of batch × prompt tokens × hidden × 2 bytes "
+                              "over t = %g = %.4g s\n= %.4g + %.4g\n= %.4g s, %s dominates (bounds %.4g–%.4g s)"),
+                            f->ttft_compute_s, e->efficiency.fraction, in->tensor, f->ttft_comm_s, f->ttft_compute_s,
+                            f->ttft_comm_s, f->ttft_s,
+                            f->ttft_comm_s > f->ttft_compute_s ? _("the all-reduce") : _("the prefill"),
+                            e->inference_high.ttft_s, e->inference_low.ttft_s);
   if (g_str_equal (key, "tpot_s"))
     return g_strdup_printf (_("time per output token = max(bytes read per step ÷ (HBM bandwidth × efficiency), "
                               "2 × active parameters × batch ÷ (t × peak × efficiency)) + tensor-parallel "
@@ -270,6 +400,16 @@ explain_inference (const SuanliPlanInputs *in,
                               "= %.4g requests/s%s"),
                             e->replicas, in->output_tokens, f->capacity_step_s, f->capacity_batch, f->capacity_rps,
                             e->replicas_needed > 0 ? _("; the load asked for needs more replicas when it exceeds this") : "");
+  if (g_str_equal (key, "cost_per_million_tokens"))
+    return g_strdup_printf (_("cost per million output tokens = GPUs × price per GPU-hour ÷ (capacity × output tokens × "
+                              "3600 ÷ 10⁶), every GPU busy\n= %g × %g %s ÷ (%.4g × %g × 3600 ÷ 10⁶)\n= %.4g %s"),
+                            in->gpus, in->price_per_gpu_hour, in->currency, f->capacity_rps, in->output_tokens,
+                            e->cost_per_million_tokens, in->currency);
+  if (g_str_equal (key, "kwh_per_million_tokens"))
+    return g_strdup_printf (_("energy per million output tokens = GPUs × board power × PUE ÷ (capacity × output tokens "
+                              "× 3600 ÷ 10⁶), every GPU busy\n= %g × %g kW × %g ÷ (%.4g × %g × 3600 ÷ 10⁶)\n= %.4g kWh"),
+                            in->gpus, in->board_power / 1000, in->pue, f->capacity_rps, in->output_tokens,
+                            e->kwh_per_million_tokens);
   return g_strdup_printf (_("tokens/s = batch ÷ time per output token\n= %g ÷ %.4g\n= %.4g (bounds %.4g–%.4g)"),
                           in->batch, f->tpot_s, f->tokens_per_s, e->inference_low.tokens_per_s,
                           e->inference_high.tokens_per_s);

@@ -42,6 +42,48 @@ issues (JsonBuilder *builder,
 }
 
 static void
+training_range (JsonBuilder               *builder,
+                const char                *name,
+                const SuanliTrainingRange *range)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_begin_object (builder);
+  number (builder, "step_time_s", range->step_time_s);
+  number (builder, "tokens_per_s", range->tokens_per_s);
+  number (builder, "time_to_train_s", range->time_to_train_s);
+  number (builder, "mfu", range->mfu);
+  number (builder, "gpu_hours", range->gpu_hours);
+  number (builder, "energy_kwh", range->energy_kwh);
+  number (builder, "cost", range->cost);
+  number (builder, "co2_t", range->co2_t);
+  json_builder_end_object (builder);
+}
+
+/* Where the compute efficiency came from: "model" with its factors, or "plan". */
+static void
+efficiency (JsonBuilder            *builder,
+            const SuanliEfficiency *f)
+{
+  json_builder_set_member_name (builder, "efficiency");
+  json_builder_begin_object (builder);
+  number (builder, "fraction", f->fraction);
+  json_builder_set_member_name (builder, "from");
+  json_builder_add_string_value (builder, f->modelled ? "model" : "plan");
+  if (f->modelled)
+    {
+      number (builder, "low", f->fraction * f->low);
+      number (builder, "high", MIN (1, f->fraction * f->high));
+      number (builder, "gemm_ceiling", f->gemm_ceiling);
+      number (builder, "width", f->width);
+      number (builder, "width_factor", f->width_factor);
+      number (builder, "attention_share", f->attention_share);
+      number (builder, "attention_ceiling", f->attention_ceiling);
+      number (builder, "scale_factor", f->scale_factor);
+    }
+  json_builder_end_object (builder);
+}
+
+static void
 inference_figures (JsonBuilder                  *builder,
                    const SuanliInferenceFigures *f,
                    gboolean                      with_bounds,
@@ -61,8 +103,11 @@ inference_figures (JsonBuilder                  *builder,
   number (builder, "capacity_rps", f->capacity_rps);
   if (with_bounds)
     {
+      efficiency (builder, &e->efficiency);
       number (builder, "replicas", e->replicas);
       number (builder, "replicas_needed", e->replicas_needed);
+      number (builder, "cost_per_million_tokens", e->cost_per_million_tokens);
+      number (builder, "kwh_per_million_tokens", e->kwh_per_million_tokens);
       json_builder_set_member_name (builder, "low");
       inference_figures (builder, &e->inference_low, FALSE, e);
       json_builder_set_member_name (builder, "high");
@@ -157,6 +202,11 @@ suanli_estimate_to_json (const SuanliPlanInputs *in,
       number (builder, "energy_kwh", e->energy_kwh);
       number (builder, "cost", e->cost);
       number (builder, "co2_t", e->co2_t);
+      json_builder_set_member_name (builder, "mfu_above_published");
+      json_builder_add_boolean_value (builder, suanli_estimate_mfu_above_published (in, e));
+      efficiency (builder, &e->efficiency);
+      training_range (builder, "low", &e->training_low);
+      training_range (builder, "high", &e->training_high);
       json_builder_end_object (builder);
       null_member (builder, "inference");
     }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "suanli-architecture.h"
+#include "suanli-efficiency.h"
 #include "suanli-estimate.h"
 #include "suanli-plan-hardware.h"
 
@@ -337,8 +338,21 @@ suanli_estimate_training_flops_per_token (const SuanliPlanInputs *in,
   if (hardware && in->recompute == SUANLI_RECOMPUTE_FULL)
     flops += forward - logits;
   else if (hardware && in->recompute == SUANLI_RECOMPUTE_SELECTIVE)
-    flops += suanli_architecture_attention_score_flops (in, suanli_architecture_attention_context (in, in->seq_len));
+    flops += suanli_architecture_attention_score_flops (in, suanli_architecture_counted_attention_keys (in, in->seq_len));
   return flops;
+}
+
+/* The part of suanli_estimate_training_flops_per_token (hardware) in attention's scores and values:
+ * forward, backward (twice the forward) and what recomputation redoes. */
+static double
+training_attention_flops_per_token (const SuanliPlanInputs *in)
+{
+  double forward, passes = is_lora (in) ? 2 : 3;
+
+  if (!has_architecture (in))
+    return 0;
+  forward = suanli_architecture_attention_score_flops (in, suanli_architecture_counted_attention_keys (in, in->seq_len));
+  return forward * (passes + (in->recompute != SUANLI_RECOMPUTE_NONE ? 1 : 0));
 }
 
 static double
@@ -403,7 +417,7 @@ training_time (const SuanliPlanInputs *in,
 
   out->model_flops_per_step = suanli_estimate_training_flops_per_token (in, FALSE) * in->global_batch * in->seq_len;
   out->hardware_flops_per_step = suanli_estimate_training_flops_per_token (in, TRUE) * in->global_batch * in->seq_len;
-  out->compute_s = out->hardware_flops_per_step / (in->gpus * in->peak_flops * in->compute_efficiency);
+  out->compute_s = out->hardware_flops_per_step / (in->gpus * in->peak_flops * out->efficiency.fraction);
 
   /* Data parallel: one gradient all-reduce a step; ZeRO-3 moves 3Ψ instead of 2Ψ. */
   out->data_parallel_s = ring_all_reduce_s (gradient_bytes, d, group_bandwidth (in, t * p * d));
@@ -540,14 +554,26 @@ static double
 prefill_s (const SuanliPlanInputs *in,
            double                  batch,
            double                  compute_efficiency,
-           double                  comm_efficiency)
+           double                  comm_efficiency,
+           double                 *compute_s,
+           double                 *comm_s)
 {
   double t = in->tensor, h = in->hidden;
-  double per_token = has_architecture (in) ? suanli_architecture_forward_flops_per_token (in, in->prompt_tokens)
-                                           : 2 * in->active_parameters;
-  double comm = t > 1 ? 2 * in->layers * ring_all_reduce_s (batch * in->prompt_tokens * h * 2, t,
-                                                            fabric_bandwidth (in, t, comm_efficiency)) : 0;
+  double per_token = 2 * in->active_parameters;
+  double comm;
 
+  /* Prefill runs under the causal mask: each prompt token attends to the tokens before it. */
+  if (has_architecture (in))
+    per_token = suanli_architecture_forward_flops_per_token (in, in->prompt_tokens) -
+                suanli_architecture_attention_score_flops (in, suanli_architecture_counted_attention_keys (in, in->prompt_tokens)) +
+                suanli_architecture_attention_score_flops (in, suanli_architecture_attention_context (in, in->prompt_tokens));
+  comm = t > 1 ? 2 * in->layers * ring_all_reduce_s (batch * in->prompt_tokens * h * 2, t,
+                                                     fabric_bandwidth (in, t, comm_efficiency)) : 0;
+
+  if (compute_s != NULL)
+    *compute_s = per_token * in->prompt_tokens * batch / (t * in->peak_flops * compute_efficiency);
+  if (comm_s != NULL)
+    *comm_s = comm;
   return per_token * in->prompt_tokens * batch / (t * in->peak_flops * compute_efficiency) + comm;
 }
 
@@ -567,7 +593,7 @@ inference_figures (const SuanliPlanInputs *in,
                             suanli_precision_bytes (in->kv_cache);
   out->max_concurrent_sequences = MAX (0, floor (free_memory / suanli_estimate_kv_bytes_per_sequence_per_gpu (in, context)));
 
-  out->ttft_s = prefill_s (in, in->batch, compute_efficiency, comm_efficiency);
+  out->ttft_s = prefill_s (in, in->batch, compute_efficiency, comm_efficiency, &out->ttft_compute_s, &out->ttft_comm_s);
   out->tpot_s = decode_step_s (in, in->batch, compute_efficiency, memory_efficiency, comm_efficiency,
                                &out->expert_read_fraction, &out->memory_bound);
   out->tokens_per_s = in->batch / out->tpot_s;
@@ -579,7 +605,7 @@ inference_figures (const SuanliPlanInputs *in,
     return;
   out->capacity_step_s = decode_step_s (in, out->capacity_batch, compute_efficiency, memory_efficiency,
                                         comm_efficiency, NULL, NULL);
-  per_request = prefill_s (in, 1, compute_efficiency, comm_efficiency) +
+  per_request = prefill_s (in, 1, compute_efficiency, comm_efficiency, NULL, NULL) +
                 in->output_tokens * out->capacity_step_s / out->capacity_batch;
   out->capacity_rps = replicas / per_request;
 }
@@ -588,7 +614,7 @@ static void
 inference (const SuanliPlanInputs *in,
            SuanliEstimate         *out)
 {
-  double weights, context = in->prompt_tokens + in->output_tokens, free_memory;
+  double weights, context = in->prompt_tokens + in->output_tokens, free_memory, compute;
 
   weights = suanli_estimate_weight_bytes (in, suanli_estimate_parameters_per_gpu (in));
   /* Prefill's working set: a few hidden-size buffers per prompt token, split by tensor parallelism. */
@@ -597,15 +623,62 @@ inference (const SuanliPlanInputs *in,
   out->kv_cache = in->batch * suanli_estimate_kv_bytes_per_sequence_per_gpu (in, context);
   free_memory = in->memory_capacity - weights - in->framework_overhead - out->activations;
 
-  inference_figures (in, in->compute_efficiency, in->memory_efficiency, in->comm_efficiency, free_memory,
-                     &out->inference);
-  /* High: the roofline itself. Low: the roofline's known overstatement, and less of everything. */
-  inference_figures (in, 1, 1, 1, free_memory, &out->inference_high);
-  inference_figures (in, in->compute_efficiency * 0.6, MIN (in->memory_efficiency, 1 / ROOFLINE_OVERSTATEMENT),
+  suanli_efficiency_for_prefill (in, &out->efficiency);
+  compute = out->efficiency.fraction;
+  inference_figures (in, compute, in->memory_efficiency, in->comm_efficiency, free_memory, &out->inference);
+  /* High: the roofline for memory and links, compute at the top of the published runs' spread. Low:
+   * the roofline's known overstatement, the bottom of the spread, and less of the links. */
+  inference_figures (in, MIN (1, compute * out->efficiency.high), 1, 1, free_memory, &out->inference_high);
+  inference_figures (in, compute * MIN (out->efficiency.low, 0.6), MIN (in->memory_efficiency, 1 / ROOFLINE_OVERSTATEMENT),
                      in->comm_efficiency * 0.6, free_memory, &out->inference_low);
   out->replicas = in->gpus / (in->tensor * in->pipeline);
   if (in->requests_per_s > 0 && out->inference.capacity_rps > 0)
     out->replicas_needed = ceil (in->requests_per_s / (out->inference.capacity_rps / out->replicas));
+  /* Every GPU busy at capacity: what an hour of them costs and draws, over the tokens it puts out. */
+  if (out->inference.capacity_rps > 0 && in->output_tokens > 0)
+    {
+      double million_tokens_per_hour = out->inference.capacity_rps * in->output_tokens * 3600 / 1e6;
+
+      out->cost_per_million_tokens = in->gpus * in->price_per_gpu_hour / million_tokens_per_hour;
+      out->kwh_per_million_tokens = in->gpus * in->board_power / 1000 * in->pue / million_tokens_per_hour;
+    }
+}
+
+/* The MFU against the dense peak of the precision the plan computes in (not the one MFU is stated
+ * against): what published runs of that precision are compared on. */
+double
+suanli_estimate_mfu_at_compute_peak (const SuanliPlanInputs *in,
+                                     const SuanliEstimate   *e)
+{
+  if (e->step_time_s <= 0 || in->peak_flops <= 0)
+    return 0;
+  return e->model_flops_per_step / (e->step_time_s * in->gpus * in->peak_flops);
+}
+
+/* Whether the plan's MFU is above the highest any published run of its precision reached. */
+gboolean
+suanli_estimate_mfu_above_published (const SuanliPlanInputs *in,
+                                     const SuanliEstimate   *e)
+{
+  return suanli_plan_inputs_is_training (in) &&
+         suanli_estimate_mfu_at_compute_peak (in, e) > suanli_efficiency_highest_published_mfu (in->compute) * (1 + 1e-9);
+}
+
+/* A bound of the training estimate's range: the published runs behind the efficiency model ran
+ * @factor times as fast as the model says at their extremes, so the whole step scales by it. */
+static void
+training_range (const SuanliEstimate *e,
+                double                factor,
+                SuanliTrainingRange  *range)
+{
+  range->step_time_s = e->step_time_s / factor;
+  range->tokens_per_s = e->tokens_per_s * factor;
+  range->time_to_train_s = e->time_to_train_s / factor;
+  range->mfu = e->mfu * factor;
+  range->gpu_hours = e->gpu_hours / factor;
+  range->energy_kwh = e->energy_kwh / factor;
+  range->cost = e->cost / factor;
+  range->co2_t = e->co2_t / factor;
 }
 
 /* Fills @estimate from valid @inputs (see suanli_plan_inputs_resolve()). */
@@ -619,7 +692,12 @@ suanli_estimate_compute (const SuanliPlanInputs *inputs,
   if (suanli_plan_inputs_is_training (inputs))
     {
       training_memory (inputs, estimate);
+      suanli_efficiency_for_training (inputs, suanli_estimate_training_flops_per_token (inputs, FALSE),
+                                      suanli_estimate_training_flops_per_token (inputs, TRUE),
+                                      training_attention_flops_per_token (inputs), &estimate->efficiency);
       training_time (inputs, estimate);
+      training_range (estimate, estimate->efficiency.low, &estimate->training_low);
+      training_range (estimate, estimate->efficiency.high, &estimate->training_high);
     }
   else
     inference (inputs, estimate);

@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include "suanli-efficiency.h"
 #include "suanli-plan-inputs.h"
 
 G_BEGIN_DECLS
@@ -15,6 +16,8 @@ typedef struct
   double kv_bytes_per_token;         /* bytes, whole model, one sequence */
   double max_concurrent_sequences;
   double ttft_s;
+  double ttft_compute_s;             /* of it, the prompt's forward pass */
+  double ttft_comm_s;                /* of it, the tensor-parallel all-reduces */
   double tpot_s;
   double tokens_per_s;
   gboolean memory_bound;
@@ -24,6 +27,19 @@ typedef struct
   double capacity_step_s;            /* one decode step at that batch */
   double capacity_rps;               /* requests per second the system completes */
 } SuanliInferenceFigures;
+
+/* One bound of a training estimate's range: the figures at the low or high end of the efficiency. */
+typedef struct
+{
+  double step_time_s;
+  double tokens_per_s;
+  double time_to_train_s;
+  double mfu;
+  double gpu_hours;
+  double energy_kwh;
+  double cost;
+  double co2_t;
+} SuanliTrainingRange;
 
 typedef struct
 {
@@ -56,6 +72,9 @@ typedef struct
   double energy_kwh;
   double cost;
   double co2_t;
+  SuanliEfficiency efficiency;       /* the compute share of peak: modelled, or the plan's */
+  SuanliTrainingRange training_low;  /* at the bottom of the efficiency's range: the slow end */
+  SuanliTrainingRange training_high; /* at the top: the fast end */
   /* the parts of the communication, seconds per step */
   double data_parallel_s;
   double tensor_parallel_s;
@@ -64,6 +83,9 @@ typedef struct
   /* inference */
   double replicas;                   /* independent copies of the model: GPUs ÷ (tensor × pipeline) */
   double replicas_needed;            /* for workload.requests_per_s at the nominal capacity; 0: not asked */
+  /* serving at capacity, per million output tokens; 0 when nothing fits (cost: or no price is given) */
+  double cost_per_million_tokens;
+  double kwh_per_million_tokens;
   SuanliInferenceFigures inference;
   SuanliInferenceFigures inference_low;
   SuanliInferenceFigures inference_high;
@@ -75,6 +97,10 @@ char *suanli_estimate_explain    (const SuanliPlanInputs *inputs,
                                   const SuanliEstimate   *estimate,
                                   const char             *figure);
 const char * const *suanli_estimate_get_figures (void);
+double   suanli_estimate_mfu_at_compute_peak (const SuanliPlanInputs *inputs,
+                                              const SuanliEstimate   *estimate);
+gboolean suanli_estimate_mfu_above_published (const SuanliPlanInputs *inputs,
+                                              const SuanliEstimate   *estimate);
 
 /* The intermediate terms, for explanations and tests. */
 double suanli_estimate_parameters_per_gpu        (const SuanliPlanInputs *inputs);

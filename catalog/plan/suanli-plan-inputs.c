@@ -817,7 +817,8 @@ resolve_assumptions (Resolver         *resolver,
   double achieved = 0, overhead = 1.5;
   int memory_model = SUANLI_MEMORY_MODEL_ZERO_PAPER, reference = SUANLI_PRECISION_BF16;
 
-  in->compute_efficiency = 0.45;
+  /* 0: modelled from the work (suanli-efficiency.c) unless the plan gives one. */
+  in->compute_efficiency = 0;
   in->comm_efficiency = 0.75;
   in->memory_efficiency = 0.8;
   in->pue = 1.1;

@@ -229,6 +229,7 @@ typedef enum {
   SUANLI_DROPPED_SLOW_READER,  /* the collector did not keep up: sent nowhere rather than block the job */
   SUANLI_DROPPED_BY_RELAY,     /* a relay between job and collector (suanli-agent) dropped them: its
                                 * drops are not in the job's end record */
+  SUANLI_DROPPED_UNTIMED,      /* CUPTI wrote them without a start or end (work cut off by a flush) */
 } SuanliDropReason;
 
 typedef struct SUANLI_PACKED

@@ -89,11 +89,12 @@ struct _SuanliCaptureDecoder
   guint32             kept[KEPT_STACKS];   /* the correlations of the last stacks, a ring */
   guint               kept_next;
   guint64             records;
-  guint64             dropped[SUANLI_DROPPED_BY_RELAY + 1];   /* by the drop records, by reason */
+  guint64             dropped[SUANLI_DROPPED_UNTIMED + 1];   /* by the drop records, by reason */
   guint64             end_dropped;   /* the job's own total, as its end record says */
   char               *end_problem;   /* why the capture ended early, when it did */
   guint64             impossible;    /* records with times no clock gives, left out */
   gboolean            ended;
+  gboolean            pytorch_cuda;  /* a module record named PyTorch's CUDA library */
   gint64              clock_shift_ns; /* how far the job's host clock is ahead of the viewer's */
 };
 
@@ -181,6 +182,22 @@ suanli_capture_decoder_free (SuanliCaptureDecoder *self)
   g_free (self);
 }
 
+/**
+ * suanli_capture_decoder_steal_rest:
+ *
+ * Once the stream has ended: the bytes given after its end record (the next stream of a file that
+ * holds several, `record`'s of several processes), taken away from the decoder.
+ * Returns: (transfer full): those bytes, maybe none.
+ */
+GBytes *
+suanli_capture_decoder_steal_rest (SuanliCaptureDecoder *self)
+{
+  GBytes *rest = g_bytes_new (self->pending->data, self->pending->len);
+
+  g_byte_array_set_size (self->pending, 0);
+  return rest;
+}
+
 guint64
 suanli_capture_decoder_get_records (SuanliCaptureDecoder *self)
 {
@@ -192,7 +209,8 @@ suanli_capture_decoder_get_records (SuanliCaptureDecoder *self)
 static guint64
 job_dropped (SuanliCaptureDecoder *self)
 {
-  return MAX (self->dropped[SUANLI_DROPPED_BY_CUPTI] + self->dropped[SUANLI_DROPPED_SLOW_READER], self->end_dropped);
+  return MAX (self->dropped[SUANLI_DROPPED_BY_CUPTI] + self->dropped[SUANLI_DROPPED_SLOW_READER] +
+              self->dropped[SUANLI_DROPPED_UNTIMED], self->end_dropped);
 }
 
 /* Records lost before they reached the stream, each counted once: the job's, and those a relay
@@ -221,6 +239,13 @@ gboolean
 suanli_capture_decoder_has_ended (SuanliCaptureDecoder *self)
 {
   return self->ended;
+}
+
+/* Whether bytes came after the end record (another stream's). */
+gboolean
+suanli_capture_decoder_has_rest (SuanliCaptureDecoder *self)
+{
+  return self->ended && self->pending->len > 0;
 }
 
 /* For a capture from another host: its clock runs @shift_ns ahead of this one's (as estimated
@@ -269,12 +294,7 @@ intern_text (SuanliCaptureDecoder *self,
              const char           *text,
              gssize                length)
 {
-  g_autofree char *valid = NULL;
-
-  if (g_utf8_validate (text, length, NULL))
-    return suanli_trace_intern (self->trace, text, length);
-  valid = g_utf8_make_valid (text, length);
-  return suanli_trace_intern (self->trace, valid, -1);
+  return suanli_trace_intern_valid (self->trace, text, length);
 }
 
 static SuanliString
@@ -645,44 +665,49 @@ decode_dropped (SuanliCaptureDecoder      *self,
 
   suanli_capture_copy_record (record, &dropped, sizeof dropped);
   /* A reason from a newer writer: the job's, as CUPTI's are. */
-  self->dropped[dropped.reason <= SUANLI_DROPPED_BY_RELAY ? dropped.reason : SUANLI_DROPPED_BY_CUPTI] += dropped.count;
+  self->dropped[dropped.reason <= SUANLI_DROPPED_UNTIMED ? dropped.reason : SUANLI_DROPPED_BY_CUPTI] += dropped.count;
 }
+
+/* One warning of @count records lost, in @format (a translated "%llu records …"), when there are any. */
+static void
+warn_lost (SuanliCaptureDecoder *self,
+           guint64               count,
+           const char           *format)
+{
+  g_autofree char *warning = NULL;
+
+  if (count == 0)
+    return;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  warning = g_strdup_printf (format, (unsigned long long) count);
+#pragma GCC diagnostic pop
+  suanli_trace_add_warning (self->trace, warning);
+}
+
+#define PLURAL_OF(count) ((gulong) MIN ((count), G_MAXULONG))
 
 static void
 warn_dropped (SuanliCaptureDecoder *self)
 {
   guint64 cupti = self->dropped[SUANLI_DROPPED_BY_CUPTI];
+  guint64 untimed = self->dropped[SUANLI_DROPPED_UNTIMED];
   /* The job's drops its drop records did not report (its queue was full then too) are its queue's. */
-  guint64 slow = job_dropped (self) - cupti;
+  guint64 slow = job_dropped (self) - cupti - untimed;
   guint64 relay = self->dropped[SUANLI_DROPPED_BY_RELAY];
 
-  if (cupti > 0)
-    {
-      g_autofree char *warning = g_strdup_printf (ngettext ("%llu record was dropped by CUPTI (its buffers were full)",
-                                                            "%llu records were dropped by CUPTI (its buffers were full)",
-                                                            (gulong) MIN (cupti, G_MAXULONG)),
-                                                  (unsigned long long) cupti);
-      suanli_trace_add_warning (self->trace, warning);
-    }
-  if (slow > 0)
-    {
-      g_autofree char *warning = g_strdup_printf (ngettext ("%llu record was dropped because the collector did not keep up",
-                                                            "%llu records were dropped because the collector did not "
-                                                            "keep up",
-                                                            (gulong) MIN (slow, G_MAXULONG)),
-                                                  (unsigned long long) slow);
-      suanli_trace_add_warning (self->trace, warning);
-    }
-  if (relay > 0)
-    {
-      g_autofree char *warning = g_strdup_printf (ngettext ("%llu record was dropped by suanli-agent because the "
-                                                            "workbench did not keep up",
-                                                            "%llu records were dropped by suanli-agent because the "
-                                                            "workbench did not keep up",
-                                                            (gulong) MIN (relay, G_MAXULONG)),
-                                                  (unsigned long long) relay);
-      suanli_trace_add_warning (self->trace, warning);
-    }
+  warn_lost (self, cupti, ngettext ("%llu record was dropped by CUPTI (its buffers were full)",
+                                    "%llu records were dropped by CUPTI (its buffers were full)", PLURAL_OF (cupti)));
+  warn_lost (self, untimed, ngettext ("%llu record came from CUPTI without its times (work cut off by a flush) and "
+                                      "was left out",
+                                      "%llu records came from CUPTI without their times (work cut off by a flush) "
+                                      "and were left out", PLURAL_OF (untimed)));
+  warn_lost (self, slow, ngettext ("%llu record was dropped because the collector did not keep up",
+                                   "%llu records were dropped because the collector did not keep up",
+                                   PLURAL_OF (slow)));
+  warn_lost (self, relay, ngettext ("%llu record was dropped by suanli-agent because the workbench did not keep up",
+                                    "%llu records were dropped by suanli-agent because the workbench did not keep up",
+                                    PLURAL_OF (relay)));
 }
 
 static void
@@ -711,6 +736,19 @@ decode_end (SuanliCaptureDecoder      *self,
 
       suanli_trace_add_warning (self->trace, warning);
     }
+  else if (detail != NULL)
+    {
+      /* A capture that ended as asked, with something the job had to say of it. */
+      g_autofree char *warning = g_strdup_printf (_("The job noted: %s."), detail);
+
+      suanli_trace_add_warning (self->trace, warning);
+    }
+  if (self->pytorch_cuda && end.reason != SUANLI_END_CUPTI_TAKEN)
+    suanli_trace_add_warning (self->trace,
+                              _("PyTorch runs in this job, and this capture held CUPTI: a torch.profiler run during it "
+                                "recorded no GPU work in its own trace (CUPTI takes one client at a time, and "
+                                "PyTorch 2.11's profiler, refused, traces the CPU only). That GPU work is in this "
+                                "capture."));
 }
 
 static void
@@ -720,6 +758,13 @@ decode_module (SuanliCaptureDecoder      *self,
   SuanliCaptureModule module;
 
   suanli_capture_copy_record (record, &module, sizeof module);
+  {
+    const char *path = known_text (self, module.path);
+    const char *name = path != NULL ? strrchr (path, '/') : NULL;
+
+    if (name != NULL && g_str_has_prefix (name + 1, "libtorch_cuda"))
+      self->pytorch_cuda = TRUE;
+  }
   if (self->symbolizer == NULL)
     self->symbolizer = suanli_symbolizer_new ();
   suanli_symbolizer_add_module (self->symbolizer, module.bias, module.start, module.end,
@@ -880,7 +925,9 @@ suanli_capture_decoder_feed (SuanliCaptureDecoder *self,
   /* Several captures (ranks) may be appending to one trace in turns. */
   suanli_trace_set_current_group (self->trace, self->group);
   g_byte_array_append (self->pending, data, (guint) length);
-  while (used < self->pending->len)
+  /* Nothing after the end record is this stream's: it stays pending, for the next stream of a file
+   * that holds several (suanli_capture_decoder_steal_rest). */
+  while (used < self->pending->len && !self->ended)
     {
       const guint8 *at = self->pending->data + used;
       gsize left = self->pending->len - used;

@@ -26,6 +26,8 @@ guint64               suanli_capture_decoder_get_dropped (SuanliCaptureDecoder *
 const char           *suanli_capture_decoder_get_end_problem (SuanliCaptureDecoder *self);
 const char           *suanli_capture_decoder_describe   (SuanliGroupCapture    capture);
 gboolean              suanli_capture_decoder_has_ended  (SuanliCaptureDecoder *self);
+gboolean              suanli_capture_decoder_has_rest   (SuanliCaptureDecoder *self);
+GBytes               *suanli_capture_decoder_steal_rest (SuanliCaptureDecoder *self);
 void                  suanli_capture_decoder_set_clock_shift (SuanliCaptureDecoder *self,
                                                          gint64                shift_ns);
 

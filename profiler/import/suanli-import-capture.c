@@ -31,11 +31,41 @@ count_categories (SuanliTrace       *trace,
     }
 }
 
+/* The decoder's stream has ended with bytes after it: the next stream (a file `record` wrote for
+ * several processes holds one after another). Finishes @decoder and returns one for the next, fed
+ * those bytes; NULL with @error when the ended one fails to finish. */
+static SuanliCaptureDecoder *
+next_stream (SuanliTrace          *trace,
+             SuanliCaptureDecoder *decoder,
+             const char           *name,
+             SuanliImportStats    *stats,
+             GError              **error)
+{
+  g_autoptr(GBytes) rest = suanli_capture_decoder_steal_rest (decoder);
+  SuanliCaptureDecoder *next;
+  gsize size;
+  gconstpointer data = g_bytes_get_data (rest, &size);
+
+  if (!suanli_capture_decoder_finish (decoder, error))
+    return NULL;
+  stats->events += suanli_capture_decoder_get_records (decoder);
+  count_categories (trace, suanli_trace_get_n_groups (trace) - 1, stats);
+  next = suanli_capture_decoder_new (trace, name);
+  if (!suanli_capture_decoder_feed (next, data, size, error))
+    {
+      suanli_capture_decoder_free (next);
+      return NULL;
+    }
+  return next;
+}
+
 /**
  * suanli_import_capture:
  *
- * Reads the stream to its end in blocks. A stream cut short keeps its whole records, with a
- * warning; one that is not a capture fails with the byte offset where it stops being one.
+ * Reads the stream to its end in blocks: one capture, or several one after another (each a group
+ * of its own: `record` of a command that started several CUDA processes). A stream cut short keeps
+ * its whole records, with a warning; one that is not a capture fails with the byte offset where it
+ * stops being one.
  */
 gboolean
 suanli_import_capture (SuanliTrace       *trace,
@@ -47,7 +77,6 @@ suanli_import_capture (SuanliTrace       *trace,
 {
   g_autoptr(SuanliCaptureDecoder) decoder = suanli_capture_decoder_new (trace, name);
   g_autofree guint8 *block = g_malloc (BLOCK_SIZE);
-  guint group = suanli_trace_get_n_groups (trace) - 1;
 
   if (stats->by_category == NULL)
     stats->by_category = g_hash_table_new (g_str_hash, g_str_equal);
@@ -62,10 +91,19 @@ suanli_import_capture (SuanliTrace       *trace,
       stats->bytes += (guint64) got;
       if (!suanli_capture_decoder_feed (decoder, block, (gsize) got, error))
         return FALSE;
+      while (suanli_capture_decoder_has_ended (decoder) && suanli_capture_decoder_has_rest (decoder))
+        {
+          SuanliCaptureDecoder *next = next_stream (trace, decoder, name, stats, error);
+
+          if (next == NULL)
+            return FALSE;
+          suanli_capture_decoder_free (decoder);
+          decoder = next;
+        }
     }
   if (!suanli_capture_decoder_finish (decoder, error))
     return FALSE;
   stats->events += suanli_capture_decoder_get_records (decoder);
-  count_categories (trace, group, stats);
+  count_categories (trace, suanli_trace_get_n_groups (trace) - 1, stats);
   return TRUE;
 }

@@ -9,13 +9,16 @@
  */
 #include "config.h"
 
+#include <string.h>
 #include <glib/gi18n.h>
 
+#include "suanli-counting-stream.h"
 #include "suanli-inflate-stream.h"
 #include "suanli-import.h"
 #include "suanli-import-capture.h"
 #include "suanli-import-chrome.h"
 #include "suanli-import-folded.h"
+#include "suanli-import-nsys.h"
 #include "suanli-peekable-stream.h"
 #include "suanli-trace-format.h"
 
@@ -41,6 +44,21 @@ import_text (SuanliTrace       *trace,
       return suanli_import_folded (trace, text, name, stats, cancellable, error);
     case SUANLI_TRACE_FORMAT_CAPTURE:
       return suanli_import_capture (trace, text, name, stats, cancellable, error);
+    case SUANLI_TRACE_FORMAT_NSYS_SQLITE:
+      /* SQLite reads files, not streams (suanli_import_file() hands it the file). */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("%s: an SQLite database (Nsight Systems export) can only be read from a file, not a pipe or "
+                     "standard input, or from inside gzip"), name);
+      return FALSE;
+    case SUANLI_TRACE_FORMAT_NSYS_REPORT:
+      {
+        g_autofree char *command = suanli_import_nsys_export_command (name);
+
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                     _("%s: an Nsight Systems report, whose format is not public; Suanli reads its SQLite export, "
+                       "which this command writes: %s"), name, command);
+        return FALSE;
+      }
     case SUANLI_TRACE_FORMAT_CHROME_JSON:
     case SUANLI_TRACE_FORMAT_UNKNOWN:
     default:
@@ -84,6 +102,49 @@ suanli_import_stream (SuanliTrace       *trace,
   return import_text (trace, raw, name, stats, cancellable, error);
 }
 
+/**
+ * suanli_import_file_counted:
+ * @progress: (nullable): grows, atomically, by the bytes of the file read (what the loader's
+ *   fraction counts)
+ *
+ * Reads @file into @trace: through SQLite when it is a database on disk (an Nsight Systems
+ * export), as a stream otherwise (a pipe too: its first bytes are peeked at, not read again).
+ */
+gboolean
+suanli_import_file_counted (SuanliTrace       *trace,
+                            GFile             *file,
+                            SuanliImportStats *stats,
+                            gsize             *progress,
+                            GCancellable      *cancellable,
+                            GError           **error)
+{
+  g_autoptr(GFileInputStream) input = g_file_read (file, cancellable, error);
+  g_autofree char *name = g_file_get_parse_name (file);
+  g_autofree char *path = g_file_get_path (file);
+  g_autoptr(GInputStream) counted = NULL;
+  g_autoptr(GInputStream) peekable = NULL;
+  const guint8 *head;
+  gsize available = 0;
+
+  if (input == NULL)
+    return FALSE;
+  counted = progress != NULL ? suanli_counting_stream_new (G_INPUT_STREAM (input), progress)
+                             : g_object_ref (G_INPUT_STREAM (input));
+  peekable = suanli_peekable_stream_new (counted, sizeof SUANLI_NSYS_SQLITE_MAGIC, cancellable, error);
+  if (peekable == NULL)
+    return FALSE;
+  head = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (peekable), &available);
+  if (path != NULL && available >= sizeof SUANLI_NSYS_SQLITE_MAGIC &&
+      memcmp (head, SUANLI_NSYS_SQLITE_MAGIC, sizeof SUANLI_NSYS_SQLITE_MAGIC) == 0)
+    {
+      /* SQLite reads the file itself; the bytes peeked were counted already. */
+      if (progress != NULL)
+        g_atomic_pointer_add (progress, -(gssize) MIN (available, (gsize) G_MAXSSIZE));
+      return suanli_import_nsys (trace, path, name, stats, progress, cancellable, error);
+    }
+  return suanli_import_stream (trace, peekable, name, stats, cancellable, error);
+}
+
 gboolean
 suanli_import_file (SuanliTrace       *trace,
                     GFile             *file,
@@ -91,10 +152,5 @@ suanli_import_file (SuanliTrace       *trace,
                     GCancellable      *cancellable,
                     GError           **error)
 {
-  g_autoptr(GFileInputStream) input = g_file_read (file, cancellable, error);
-  g_autofree char *name = g_file_get_parse_name (file);
-
-  if (input == NULL)
-    return FALSE;
-  return suanli_import_stream (trace, G_INPUT_STREAM (input), name, stats, cancellable, error);
+  return suanli_import_file_counted (trace, file, stats, NULL, cancellable, error);
 }

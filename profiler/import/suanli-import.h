@@ -19,5 +19,11 @@ gboolean suanli_import_file        (SuanliTrace       *trace,
                                     SuanliImportStats *stats,
                                     GCancellable      *cancellable,
                                     GError           **error);
+gboolean suanli_import_file_counted (SuanliTrace       *trace,
+                                     GFile             *file,
+                                     SuanliImportStats *stats,
+                                     gsize             *progress,
+                                     GCancellable      *cancellable,
+                                     GError           **error);
 
 G_END_DECLS

@@ -3,7 +3,8 @@
  *
  * The files are read one after another on a GTask thread, each through a stream that counts the
  * bytes taken from the file (before any gzip inflation), so the fraction done is bytes read over
- * the files' sizes. The main loop samples that count ten times a second and publishes it as the
+ * the files' sizes; an Nsight Systems export, which SQLite reads itself, counts its rows read as
+ * that share of its size. The main loop samples that count ten times a second and publishes it as the
  * "fraction" property; nothing else crosses threads until the finished trace is handed over. A
  * file that cannot be read fails the whole load with its error, so that a view keeps what it
  * showed before; cancelling fails it with G_IO_ERROR_CANCELLED.
@@ -16,7 +17,6 @@
  */
 #include "config.h"
 
-#include "suanli-counting-stream.h"
 #include "suanli-trace-figures.h"
 #include "suanli-trace-loader.h"
 
@@ -155,17 +155,8 @@ load_in_thread (GTask        *task,
     {
       GFile *file = g_ptr_array_index (self->files, i);
       g_autoptr(GError) error = NULL;
-      g_autoptr(GFileInputStream) input = g_file_read (file, cancellable, &error);
-      g_autoptr(GInputStream) counted = NULL;
-      g_autofree char *name = g_file_get_parse_name (file);
 
-      if (input == NULL)
-        {
-          g_task_return_error (task, g_steal_pointer (&error));
-          return;
-        }
-      counted = suanli_counting_stream_new (G_INPUT_STREAM (input), &self->bytes_read);
-      if (!suanli_import_stream (trace, counted, name, &self->stats, cancellable, &error))
+      if (!suanli_import_file_counted (trace, file, &self->stats, &self->bytes_read, cancellable, &error))
         {
           g_task_return_error (task, g_steal_pointer (&error));
           return;

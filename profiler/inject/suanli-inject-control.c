@@ -65,10 +65,14 @@ typedef struct
                                         * InitializeInjection's before the thread runs) */
   uint64_t            claim_deadline;  /* suanli_inject_now_ms () by when a collector must come */
   int                 end_reason;      /* SuanliEndReason of the capture in progress */
+  size_t              queue_capacity;  /* the record queue's, allocated at the first START */
+  int                 default_depth;   /* launch stacks' frames: SUANLI_STACK_DEPTH, else the most */
+  int                 stack_depth;     /* (atomic) this capture's: START's stack-depth=N, else the default */
   char                end_why[256];
 } Control;
 
-static Control control = { .listen_fd = -1, .wake = { -1, -1 }, .capture_fd = -1, .state = SUANLI_INJECT_INERT };
+static Control control = { .listen_fd = -1, .wake = { -1, -1 }, .capture_fd = -1, .state = SUANLI_INJECT_INERT,
+                           .default_depth = SUANLI_INJECT_MAX_STACK_DEPTH, .stack_depth = SUANLI_INJECT_MAX_STACK_DEPTH };
 
 /* The flags the control thread, the writer and the job's threads share. */
 #define GET(field)        __atomic_load_n (&control.field, __ATOMIC_ACQUIRE)
@@ -597,6 +601,11 @@ start_source (uint16_t  max_devices,
               size_t    error_size)
 {
   fill_header (&control.header);
+  if (control.queue.data == NULL && suanli_inject_queue_init (&control.queue, control.queue_capacity) != 0)
+    {
+      snprintf (error, error_size, "no memory for the record queue (%zu bytes)", control.queue_capacity);
+      return -1;
+    }
   suanli_inject_queue_clear (&control.queue);
   suanli_inject_reset_string_ids ();
   error[0] = '\0';
@@ -652,7 +661,8 @@ hand_to_collector (int fd)
 }
 
 static void
-start_capture (int fd)
+start_capture (int fd,
+               int stack_depth)
 {
   char error[400], line[480];
 
@@ -661,6 +671,8 @@ start_capture (int fd)
       /* The capture begun at the launch: this collector is the one it waited for. The devices are
        * asked for now, with cuInit done. */
       SET (unclaimed, 0);
+      if (stack_depth >= 0)
+        SET (stack_depth, stack_depth);
       if (control.n_devices == 0 && control.source->devices != NULL)
         control.header.n_devices = control.n_devices = control.source->devices (control.source, control.devices, MAX_DEVICES);
       hand_to_collector (fd);
@@ -675,6 +687,7 @@ start_capture (int fd)
   /* Capturing from here on, before the source starts (the launches it sees at once take their
    * stacks into the queue) and before the collector hears OK (what it asks next must see it so). */
   SET (state, SUANLI_INJECT_CAPTURING);
+  SET (stack_depth, stack_depth >= 0 ? stack_depth : control.default_depth);
   if (start_source (MAX_DEVICES, error, sizeof error) != 0)
     {
       SET (state, SUANLI_INJECT_IDLE);
@@ -691,8 +704,9 @@ start_capture (int fd)
  * start_at_launch:
  *
  * Inside InitializeInjection, before the job's first CUDA call returns, when `suanli-cli record --
- * COMMAND` launched the job (SUANLI_CAPTURE_FROM_LAUNCH holds the pid of the record that is its
- * parent: a process the job starts in turn is not waited for): the capture starts here, so nothing the job does is missed,
+ * COMMAND` launched the job (SUANLI_CAPTURE_FROM_LAUNCH holds the pid of that record, and it is
+ * one of the job's ancestors: its child, or a process its command started however deep, as
+ * torchrun's workers or a shell's): the capture starts here, so nothing the job does is missed,
  * and its records wait in the queue for the collector's START (LAUNCH_WAIT_MS at most; after that
  * the capture is dropped and the job is idle). The header says it holds the job from its start.
  */
@@ -715,6 +729,37 @@ start_at_launch (void)
     }
   control.header.flags |= SUANLI_CAPTURE_FROM_LAUNCH;
   control.claim_deadline = suanli_inject_now_ms () + LAUNCH_WAIT_MS;
+}
+
+/* Whether process @ancestor is this process's parent, or its parent's, and so on up (a record that
+ * is a subreaper stays the ancestor of what its command left behind). */
+static bool
+descends_from (int ancestor)
+{
+  int pid = (int) getppid ();
+
+  for (int depth = 0; depth < 256 && pid > 1; depth++)
+    {
+      char path[64], stat[512], *close_paren;
+      ssize_t length;
+      int fd, parent = 0;
+
+      if (pid == ancestor)
+        return true;
+      snprintf (path, sizeof path, "/proc/%d/stat", pid);
+      if ((fd = open (path, O_RDONLY | O_CLOEXEC)) < 0)
+        return false;
+      length = read (fd, stat, sizeof stat - 1);
+      close (fd);
+      if (length <= 0)
+        return false;
+      stat[length] = '\0';
+      /* "pid (command) state ppid …": the command may hold spaces and parentheses. */
+      if ((close_paren = strrchr (stat, ')')) == NULL || sscanf (close_paren + 1, " %*c %d", &parent) != 1)
+        return false;
+      pid = parent;
+    }
+  return false;
 }
 
 /* The end record, after a string record with why it ended, when there are words for it. */
@@ -792,6 +837,30 @@ stop_capture (void)
 
 /* ---- the control thread -------------------------------------------------------------------------- */
 
+/* N in "@prefixN" (N from 0 to SUANLI_INJECT_MAX_STACK_DEPTH, nothing after it), else -1. */
+static int
+parse_depth (const char *text,
+             const char *prefix)
+{
+  char *end = NULL;
+  long depth;
+
+  if (text == NULL || strncmp (text, prefix, strlen (prefix)) != 0)
+    return -1;
+  text += strlen (prefix);
+  if (*text < '0' || *text > '9')
+    return -1;
+  depth = strtol (text, &end, 10);
+  return *end == '\0' && depth >= 0 && depth <= SUANLI_INJECT_MAX_STACK_DEPTH ? (int) depth : -1;
+}
+
+/* How many frames each launch stack of the capture now takes (0: none). */
+int
+suanli_inject_control_stack_depth (void)
+{
+  return GET (stack_depth);
+}
+
 static void
 serve (int fd)
 {
@@ -803,10 +872,18 @@ serve (int fd)
     ;   /* nothing said, or not in time */
   else if (strcmp (line, "STATUS") == 0)
     send_status (fd);
-  else if (strcmp (line, "START") == 0)
+  else if (strcmp (line, "START") == 0 || strncmp (line, "START ", 6) == 0)
     {
-      start_capture (fd);
-      return;   /* the connection is now the capture's, or closed */
+      int depth = -1;
+
+      /* START's one option: how many frames a launch stack takes (0: none). */
+      if (line[5] != '\0' && (depth = parse_depth (line + 6, "stack-depth=")) < 0)
+        reply (fd, "ERROR START takes only stack-depth=N, N from 0 to 32\n");
+      else
+        {
+          start_capture (fd, depth);
+          return;   /* the connection is now the capture's, or closed */
+        }
     }
   else
     reply (fd, "ERROR unknown command (STATUS, START, STOP)\n");
@@ -895,6 +972,20 @@ suanli_inject_control_start (SuanliInjectSource *source,
     return 0;   /* started already */
   /* The environment is read here, once: later the job's threads may change it under us. */
   control.quiet = getenv ("SUANLI_QUIET") != NULL && strcmp (getenv ("SUANLI_QUIET"), "1") == 0;
+  {
+    /* SUANLI_STACK_DEPTH=N: launch stacks of N frames, 0 for none (`record --stack-depth`). */
+    const char *depth = getenv ("SUANLI_STACK_DEPTH");
+    char prefixed[32];
+
+    snprintf (prefixed, sizeof prefixed, "=%s", depth != NULL ? depth : "");
+    control.default_depth = depth != NULL ? parse_depth (prefixed, "=") : -1;
+    if (depth != NULL && control.default_depth < 0)
+      suanli_inject_say ("SUANLI_STACK_DEPTH=%s is not a number from 0 to %d: stacks of %d frames", depth,
+                         SUANLI_INJECT_MAX_STACK_DEPTH, SUANLI_INJECT_MAX_STACK_DEPTH);
+    if (control.default_depth < 0)
+      control.default_depth = SUANLI_INJECT_MAX_STACK_DEPTH;
+    control.stack_depth = control.default_depth;
+  }
   control.rank = env_int ("RANK");
   control.local_rank = env_int ("LOCAL_RANK");
   control.world_size = env_int ("WORLD_SIZE");
@@ -904,11 +995,7 @@ suanli_inject_control_start (SuanliInjectSource *source,
       return -1;
     }
   control.source = source;
-  if (suanli_inject_queue_init (&control.queue, queue_capacity) != 0)
-    {
-      suanli_inject_say ("not attachable: no memory for the record queue");
-      return -1;
-    }
+  control.queue_capacity = queue_capacity;   /* allocated at the first START: an idle job holds none */
   snprintf (address.sun_path, sizeof address.sun_path, "%s", control.path);
   unlink (control.path);   /* a socket left by an earlier process of this pid */
   control.listen_fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -925,7 +1012,7 @@ suanli_inject_control_start (SuanliInjectSource *source,
     const char *launcher = getenv ("SUANLI_CAPTURE_FROM_LAUNCH");
 
     /* Before the control thread exists: no START can race it. */
-    if (launcher != NULL && atoi (launcher) == (int) getppid ())
+    if (launcher != NULL && atoi (launcher) > 1 && descends_from (atoi (launcher)))
       start_at_launch ();
   }
   control.thread_started = pthread_create (&control.control_thread, NULL, control_main, NULL) == 0;

@@ -4,8 +4,9 @@
  * one is used, whatever else is set. Otherwise, in this order: SUANLI_CUPTI_PATH; the
  * nvidia-cuda-cupti wheel beside the job's Python packages (found from where the job loaded
  * libtorch or another module from site-packages); the toolkit of the libcudart the job loaded;
- * $CUDA_HOME, $CUDA_PATH and /usr/local/cuda, each in lib64/ and extras/CUPTI/lib64/; then the
- * loader's own search. Nothing is loaded before the first START, and a library once loaded stays:
+ * $CUDA_HOME, $CUDA_PATH, then /usr/local/cuda (SUANLI_CUDA_DEFAULT_TOOLKIT: another, or "" for
+ * none), each in lib64/, extras/CUPTI/lib64/, targets/x86_64-linux/lib/ and lib/ (the layout of
+ * pip's nvidia/cu13 wheel); then the loader's own search. Nothing is loaded before the first START, and a library once loaded stays:
  * CUPTI cannot be unloaded safely, and cuptiFinalize detaches it instead.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -109,7 +110,23 @@ try_wheel (void)
   return false;
 }
 
-/* The toolkit a libcudart came from: <toolkit>/lib64/libcudart.so.13 → <toolkit>. */
+/* Where a toolkit keeps libcupti: NVIDIA's installers, and pip's nvidia/cu13 wheel (lib/). */
+static bool
+try_toolkit (const char *toolkit)
+{
+  static const char * const layouts[] = {
+    "lib64/libcupti.so.13", "extras/CUPTI/lib64/libcupti.so.13", "targets/x86_64-linux/lib/libcupti.so.13",
+    "lib/libcupti.so.13",
+  };
+
+  for (unsigned i = 0; i < sizeof layouts / sizeof layouts[0]; i++)
+    if (try_under (toolkit, layouts[i]))
+      return true;
+  return false;
+}
+
+/* The toolkit a libcudart came from: <toolkit>/lib64/libcudart.so.13 (or pip's …/nvidia/cu13/lib/)
+ * → <toolkit>. */
 static bool
 try_runtime_toolkit (void)
 {
@@ -118,20 +135,19 @@ try_runtime_toolkit (void)
   loaded_module ("libcudart.so", path, sizeof path);
   for (int up = 0; up < 2 && (slash = strrchr (path, '/')) != NULL; up++)
     *slash = '\0';
-  return path[0] != '\0' && (try_under (path, "lib64/libcupti.so.13") ||
-                             try_under (path, "extras/CUPTI/lib64/libcupti.so.13"));
+  return path[0] != '\0' && try_toolkit (path);
 }
 
-/* $CUDA_HOME and $CUDA_PATH, or /usr/local/cuda when neither is set: a toolkit named is the one. */
+/* $CUDA_HOME, $CUDA_PATH, then the machine's own toolkit: a toolkit named comes first, and the
+ * others are still looked in (a CUDA_HOME may name a toolkit without CUPTI). */
 static bool
 try_toolkits (void)
 {
-  bool named = getenv ("CUDA_HOME") != NULL || getenv ("CUDA_PATH") != NULL;
-  const char *toolkits[] = { getenv ("CUDA_HOME"), getenv ("CUDA_PATH"), named ? NULL : "/usr/local/cuda" };
+  const char *fallback = getenv ("SUANLI_CUDA_DEFAULT_TOOLKIT");
+  const char *toolkits[] = { getenv ("CUDA_HOME"), getenv ("CUDA_PATH"), fallback != NULL ? fallback : "/usr/local/cuda" };
 
   for (unsigned i = 0; i < sizeof toolkits / sizeof toolkits[0]; i++)
-    if (try_under (toolkits[i], "lib64/libcupti.so.13") || try_under (toolkits[i], "extras/CUPTI/lib64/libcupti.so.13") ||
-        try_under (toolkits[i], "targets/x86_64-linux/lib/libcupti.so.13"))
+    if (try_toolkit (toolkits[i]))
       return true;
   return false;
 }
@@ -150,9 +166,9 @@ open_library (char   *error,
   for (unsigned i = 0; i < sizeof sonames / sizeof sonames[0]; i++)
     if (try_open (sonames[i], RTLD_NOW | RTLD_NOLOAD))
       return true;
-  /* The loader's own search last, and only when no toolkit is named. */
+  /* The loader's own search last (LD_LIBRARY_PATH, the system's folders). */
   if (try_open (override, RTLD_NOW | RTLD_LOCAL) || try_wheel () || try_runtime_toolkit () || try_toolkits () ||
-      (getenv ("CUDA_HOME") == NULL && getenv ("CUDA_PATH") == NULL && try_open ("libcupti.so.13", RTLD_NOW | RTLD_LOCAL)))
+      try_open ("libcupti.so.13", RTLD_NOW | RTLD_LOCAL))
     return true;
   if (override != NULL)
     snprintf (error, error_size, "no libcupti: SUANLI_CUPTI_PATH=%s did not load (%s), and none was found in the job, "
@@ -193,6 +209,7 @@ suanli_inject_cupti_load (char   *error,
     { "cuptiActivityEnableDriverApi", (void **) &suanli_cupti.enable_driver_api, true },
     { "cuptiFinalize", (void **) &suanli_cupti.finalize, true },
     { "cuptiEnableDomain", (void **) &suanli_cupti.enable_domain, true },
+    { "cuptiActivityRegisterTimestampCallback", (void **) &suanli_cupti.register_timestamp, true },
   };
 
   if (__atomic_load_n (&suanli_cupti.get_timestamp, __ATOMIC_ACQUIRE) != NULL)
@@ -239,20 +256,33 @@ suanli_inject_cupti_quote (CUptiResult  result,
 /**
  * suanli_inject_cupti_check_version:
  *
- * The activity records CUPTI writes are of its own version's structs: read with another version's
- * layout their fields would be wrong. So the library takes the CUPTI it was built for (its major
- * and minor, CUPTI_API_VERSION's xxyy), and refuses others with a message saying so.
- * Returns: 0, or -1 with why in @error.
+ * The activity records CUPTI writes are of its own version's structs. Within a major version NVIDIA
+ * only adds record versions and grows structs at their end (CUDA 13's Kernel4 to Kernel10 keep every
+ * offset the library reads), and the library asks for no record version by number: a newer minor
+ * of the major it was built for is taken, with @warning saying so. Another major, or an older minor
+ * (whose records may lack fields read here), is refused with a message saying what to do.
+ * Returns: 0 (with @warning set, or ""), or -1 with why in @error.
  */
 int
 suanli_inject_cupti_check_version (uint32_t  version,
+                                   char     *warning,
+                                   size_t    warning_size,
                                    char     *error,
                                    size_t    error_size)
 {
   uint32_t built = CUPTI_API_VERSION / 100;
 
+  if (warning_size > 0)
+    warning[0] = '\0';
   if (version / 100 == built)
     return 0;
+  if (version >= 10000 && version / 10000 == built / 100 && version / 100 > built)
+    {
+      snprintf (warning, warning_size, "%s is CUPTI %u.%u, newer than the %u.%u this library was built for: its "
+                "records were read with %u.%u's layout, which a newer %u.x keeps", suanli_cupti.path, version / 10000,
+                version / 100 % 100, built / 100, built % 100, built / 100, built % 100, built / 100);
+      return 0;
+    }
   if (version < 10000)   /* before CUDA 13 the version was a plain number (28: CUDA 12.9 Update 1) */
     snprintf (error, error_size, "%s is CUPTI API version %u (CUDA 12 or older), older than the CUDA %u.%u this "
               "library was built for: load CUDA %u.%u's libcupti (SUANLI_CUPTI_PATH) or rebuild against CUDA 12",

@@ -7,10 +7,17 @@
  * decoding thread. CUPTI's buffer callbacks only take a buffer from a pool allocated at START and
  * hand finished ones to that thread: all the work on records happens there.
  *
- * While capturing, a client that calls cuptiActivityRegisterCallbacks after us (PyTorch's profiler
- * does at its start) takes the activity buffers over; CUPTI gives no word of it. The flush tick
- * notices (launches seen, yet a forced flush brings us nothing) and the capture ends, keeping what
- * it has, leaving every CUPTI setting as the other client needs it.
+ * PyTorch's profiler in the same job: 2.11's Kineto subscribes at its first run and, refused while
+ * we hold the subscription, traces the CPU only (the capture keeps every kernel; the importer says
+ * so of a PyTorch job). The Kineto after it never subscribes: a client that calls
+ * cuptiActivityRegisterCallbacks after us takes the activity buffers over, and CUPTI gives no word
+ * of it. The flush tick notices (launches seen, yet CUPTI neither asks us for a buffer nor hands one
+ * back) and the capture ends, keeping what it has, leaving every CUPTI setting as the other client
+ * needs it. The other way round (we START while it collects), its buffers come back to us: they are
+ * counted, never read or freed, and the end record says so.
+ *
+ * START registers our own timestamp callback (CLOCK_REALTIME, CUPTI's default), so a TSC clock
+ * another profiler left does not stamp our records in raw ticks.
  *
  * STOP disables what START enabled, forces a flush, drains the decoding thread and detaches CUPTI
  * (cuptiFinalize, at the exit of the job's next CUDA call as CUPTI advises, or after a short wait
@@ -33,9 +40,16 @@
 #define POOL_BUFFERS     32
 #define DRAIN_MS         2000         /* the decoding thread has this long to finish at STOP */
 /* A launch writes at least a kernel record and an API record (216 + 40 bytes): a buffer holds 4,096
- * launches at most. This many launches with no buffer asked of us, and CUPTI is asking someone else. */
+ * launches at most. This many launches with no buffer asked of us and none handed back to us, and
+ * CUPTI is dealing with someone else. (A launch made during stream capture writes only its API
+ * record, so thousands fit in one buffer; but those records are complete at once, and the regular
+ * flush hands that buffer back to us: a capture of graphs is never silence on both counts.) */
 #define TAKEOVER_LAUNCHES (3u * BUFFER_SIZE / 256u)
 #define FINALIZE_WAIT_MS 200          /* a CUDA call's exit to detach CUPTI at, before doing it anyway */
+#define DETACH_WAIT_MS   2000         /* a detach under way on a job's thread has this long to finish */
+
+/* The detach STOP asks of the job's next CUDA call (finalize_wanted). */
+enum { DETACH_NONE, DETACH_WANTED, DETACH_RUNNING };
 
 typedef struct
 {
@@ -64,7 +78,11 @@ static struct
   uint64_t               launches_at_request;   /* (atomic) launches when CUPTI last asked us for a buffer */
   uint64_t               launches_at_return;    /* (atomic) launches when CUPTI last handed one back */
   bool                   taken;         /* another client took the activity buffers over */
-  int                    finalize_wanted;   /* (atomic) detach at the next CUDA call's exit */
+  uint8_t               *owned[POOL_BUFFERS];   /* every buffer of this capture's pool */
+  unsigned               n_owned;
+  uint64_t               foreign;       /* (atomic) buffers handed to us that we never gave CUPTI */
+  char                   note[512];     /* said in the end record of a capture that ends as asked */
+  int                    finalize_wanted;   /* (atomic) a Detach state: detach at the next CUDA call's exit */
   bool                   driver_api_on;
 } cupti = {
   .pool_lock = PTHREAD_MUTEX_INITIALIZER, .finished_ready = PTHREAD_COND_INITIALIZER,
@@ -150,6 +168,16 @@ buffer_requested (uint8_t **buffer,
   pthread_mutex_unlock (&cupti.pool_lock);
 }
 
+/* Whether @buffer is one of this capture's (the pool lock is held). */
+static bool
+is_owned (const uint8_t *buffer)
+{
+  for (unsigned i = 0; i < cupti.n_owned; i++)
+    if (cupti.owned[i] == buffer)
+      return true;
+  return false;
+}
+
 static void CUPTIAPI
 buffer_completed (CUcontext  context,
                   uint32_t   stream,
@@ -157,6 +185,17 @@ buffer_completed (CUcontext  context,
                   size_t     size,
                   size_t     valid)
 {
+  pthread_mutex_lock (&cupti.pool_lock);
+  if (!is_owned (buffer))
+    {
+      /* Another client's, still in CUPTI's hands when our START replaced its buffer callbacks (a
+       * profiler that collects without subscribing, as newer PyTorch does): its memory and its
+       * records are its own. Neither read nor freed; the capture says so at its end. */
+      __atomic_add_fetch (&cupti.foreign, 1, __ATOMIC_RELAXED);
+      pthread_mutex_unlock (&cupti.pool_lock);
+      return;
+    }
+  pthread_mutex_unlock (&cupti.pool_lock);
   __atomic_store_n (&cupti.launches_at_return, __atomic_load_n (&cupti.launches, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
   __atomic_add_fetch (&cupti.returned, 1, __ATOMIC_RELEASE);
   pthread_mutex_lock (&cupti.pool_lock);
@@ -257,6 +296,7 @@ release_pool (void)
   for (unsigned i = 0; i < cupti.n_finished; i++)
     free (cupti.finished[i].buffer);
   cupti.n_finished = 0;
+  cupti.n_owned = 0;
   pthread_mutex_unlock (&cupti.pool_lock);
 }
 
@@ -287,6 +327,36 @@ detach (void)
     suanli_cupti.finalize ();
 }
 
+/* Whether this thread takes the detach STOP asked for (then it is under way until it says done). */
+static bool
+take_detach (void)
+{
+  int wanted = DETACH_WANTED;
+
+  return __atomic_compare_exchange_n (&cupti.finalize_wanted, &wanted, DETACH_RUNNING, false, __ATOMIC_ACQ_REL,
+                                      __ATOMIC_ACQUIRE);
+}
+
+/* Until no detach is asked for or under way; one still asked for at @until is done here. Returns
+ * false when one under way on a job's thread did not finish within DETACH_WAIT_MS more. */
+static bool
+settle_detach (uint64_t until)
+{
+  uint64_t running_until = until + DETACH_WAIT_MS;
+
+  while (__atomic_load_n (&cupti.finalize_wanted, __ATOMIC_ACQUIRE) == DETACH_WANTED && suanli_inject_now_ms () < until)
+    pause_briefly ();
+  if (take_detach ())
+    {
+      detach ();
+      __atomic_store_n (&cupti.finalize_wanted, DETACH_NONE, __ATOMIC_RELEASE);
+    }
+  while (__atomic_load_n (&cupti.finalize_wanted, __ATOMIC_ACQUIRE) == DETACH_RUNNING &&
+         suanli_inject_now_ms () < running_until)
+    pause_briefly ();
+  return __atomic_load_n (&cupti.finalize_wanted, __ATOMIC_ACQUIRE) == DETACH_NONE;
+}
+
 static void CUPTIAPI
 on_callback (void                   *data,
              CUpti_CallbackDomain    domain,
@@ -299,9 +369,11 @@ on_callback (void                   *data,
   if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API)
     return;
   /* After STOP: CUPTI detaches best at the exit of a CUDA call (its documentation's advice). */
-  if (call->callbackSite == CUPTI_API_EXIT && __atomic_exchange_n (&cupti.finalize_wanted, 0, __ATOMIC_ACQ_REL))
+  if (call->callbackSite == CUPTI_API_EXIT && take_detach ())
     {
+      /* STOP waits for this to finish before it frees what cuptiFinalize may still hand back. */
       detach ();
+      __atomic_store_n (&cupti.finalize_wanted, DETACH_NONE, __ATOMIC_RELEASE);
       return;
     }
   if (!(runtime ? is_one_of (id, runtime_launches, N_OF (runtime_launches))
@@ -342,6 +414,32 @@ enable_driver_launch_records (uint8_t enable)
 }
 
 /* ---- the source ---------------------------------------------------------------------------------- */
+
+/* CUPTI's timestamps while we capture: CLOCK_REALTIME in nanoseconds, CUPTI's own default on Linux. */
+static uint64_t CUPTIAPI
+capture_clock (void)
+{
+  struct timespec now;
+
+  clock_gettime (CLOCK_REALTIME, &now);
+  return (uint64_t) now.tv_sec * 1000000000u + (uint64_t) now.tv_nsec;
+}
+
+/* Buffers of another client came back to us: our START replaced its buffer callbacks. */
+static void
+note_foreign_buffers (void)
+{
+  uint64_t foreign = __atomic_load_n (&cupti.foreign, __ATOMIC_RELAXED);
+  size_t used = strlen (cupti.note);
+
+  if (foreign == 0)
+    return;
+  snprintf (cupti.note + used, sizeof cupti.note - used,
+            "%sanother CUPTI client was collecting GPU activity without a subscription when this capture "
+            "started (PyTorch's profiler does, in releases after 2.11): CUPTI handed %llu of its buffers to "
+            "this capture, so its own trace lacks the GPU work from then on",
+            used > 0 ? "; " : "", (unsigned long long) foreign);
+}
 
 static int
 subscribe (char   *error,
@@ -403,16 +501,29 @@ cupti_start (SuanliInjectSource  *source,
       suanli_inject_cupti_quote (result, "cuptiGetVersion", error, error_size);
       return -1;
     }
-  if (suanli_inject_cupti_check_version (version, error, error_size) != 0)
+  if (suanli_inject_cupti_check_version (version, cupti.note, sizeof cupti.note, error, error_size) != 0)
     return -1;
+  if (cupti.note[0] != '\0')
+    suanli_inject_say ("%s", cupti.note);
   header->cupti_version = version;
   /* A detach asked for at the last STOP and not done yet is done now, before anything is set up. */
-  if (__atomic_exchange_n (&cupti.finalize_wanted, 0, __ATOMIC_ACQ_REL))
-    detach ();
+  if (!settle_detach (suanli_inject_now_ms ()))
+    {
+      snprintf (error, error_size, "the last capture's detach (cuptiFinalize) has not finished on the job's thread");
+      return -1;
+    }
   /* Nothing is touched before the subscription: a failure here leaves another client's CUPTI as it was. */
   if (subscribe (error, error_size) != 0)
     return -1;
-  /* The clock CUPTI stamps with (another library may have changed it), against CLOCK_REALTIME. */
+  /* Our own clock, before any kind is on: another profiler in the job may have given CUPTI one that
+   * counts raw TSC ticks (PyTorch's does), whose rate an offset alone cannot undo. Then the clock
+   * CUPTI stamps with, against CLOCK_REALTIME. */
+  if (suanli_cupti.register_timestamp != NULL &&
+      (result = suanli_cupti.register_timestamp (capture_clock)) != CUPTI_SUCCESS)
+    {
+      suanli_inject_cupti_quote (result, "cuptiActivityRegisterTimestampCallback", error, error_size);
+      goto failed;
+    }
   clock_gettime (CLOCK_REALTIME, &before);
   result = suanli_cupti.get_timestamp (&timestamp);
   clock_gettime (CLOCK_REALTIME, &after);
@@ -433,6 +544,7 @@ cupti_start (SuanliInjectSource  *source,
   cupti.queue = queue;
   cupti.dropped = 0;
   cupti.taken = false;
+  __atomic_store_n (&cupti.foreign, 0, __ATOMIC_RELAXED);
   __atomic_store_n (&cupti.launches, 0, __ATOMIC_RELAXED);
   __atomic_store_n (&cupti.returned, 0, __ATOMIC_RELAXED);
   __atomic_store_n (&cupti.launches_at_request, 0, __ATOMIC_RELAXED);
@@ -444,6 +556,8 @@ cupti_start (SuanliInjectSource  *source,
   for (; cupti.pool_free < POOL_BUFFERS; cupti.pool_free++)
     if ((cupti.pool[cupti.pool_free] = aligned_alloc (8, BUFFER_SIZE)) == NULL)
       break;
+  cupti.n_owned = cupti.pool_free;
+  memcpy (cupti.owned, cupti.pool, sizeof cupti.pool[0] * cupti.n_owned);
   pthread_mutex_unlock (&cupti.pool_lock);
   __atomic_store_n (&cupti.decoding, 1, __ATOMIC_RELEASE);
   if (pthread_create (&cupti.decoder, NULL, decoder_main, NULL) != 0)
@@ -502,8 +616,10 @@ taken_over (char   *why,
 static bool
 buffers_asked_elsewhere (void)
 {
-  return __atomic_load_n (&cupti.launches, __ATOMIC_RELAXED) -
-           __atomic_load_n (&cupti.launches_at_request, __ATOMIC_RELAXED) > TAKEOVER_LAUNCHES;
+  uint64_t launches = __atomic_load_n (&cupti.launches, __ATOMIC_RELAXED);
+
+  return launches - __atomic_load_n (&cupti.launches_at_request, __ATOMIC_RELAXED) > TAKEOVER_LAUNCHES &&
+         launches - __atomic_load_n (&cupti.launches_at_return, __ATOMIC_RELAXED) > TAKEOVER_LAUNCHES;
 }
 
 /* Every SUANLI_INJECT_FLUSH_MS: hands finished buffers over, sends the modules the job loaded
@@ -544,6 +660,8 @@ cupti_stop (SuanliInjectSource *source,
             size_t              why_size,
             int                *reason)
 {
+  bool pool_safe = true;
+
   if (!cupti.taken && buffers_asked_elsewhere ())
     *reason = taken_over (why, why_size);
   if (!cupti.taken)
@@ -582,22 +700,23 @@ cupti_stop (SuanliInjectSource *source,
         }
       else if (suanli_cupti.finalize != NULL && suanli_cupti.enable_domain != NULL)
         {
-          uint64_t until = suanli_inject_now_ms () + FINALIZE_WAIT_MS;
-
-          __atomic_store_n (&cupti.finalize_wanted, 1, __ATOMIC_RELEASE);
+          __atomic_store_n (&cupti.finalize_wanted, DETACH_WANTED, __ATOMIC_RELEASE);
           suanli_cupti.enable_domain (1, cupti.subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
           suanli_cupti.enable_domain (1, cupti.subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
-          while (__atomic_load_n (&cupti.finalize_wanted, __ATOMIC_ACQUIRE) && suanli_inject_now_ms () < until)
-            pause_briefly ();
-          if (__atomic_exchange_n (&cupti.finalize_wanted, 0, __ATOMIC_ACQ_REL))
-            detach ();
+          /* cuptiFinalize may still hand buffers back: the pool stays until it has returned. */
+          pool_safe = settle_detach (suanli_inject_now_ms () + FINALIZE_WAIT_MS);
         }
       else
         detach ();
     }
+  note_foreign_buffers ();
+  if (!cupti.taken && cupti.note[0] != '\0')
+    snprintf (why, why_size, "%s", cupti.note);
+  cupti.dropped += suanli_inject_records_untimed ();
   cupti.queue = NULL;
   suanli_inject_records_begin (NULL);   /* a buffer CUPTI hands back late has nowhere to go */
-  release_pool ();
+  if (pool_safe)
+    release_pool ();   /* (else kept: a detach stuck on a job's thread may still write into it) */
   return cupti.dropped;
 }
 

@@ -51,6 +51,7 @@ typedef struct
   CUptiResult (*enable_driver_api) (CUpti_CallbackId, uint8_t);
   CUptiResult (*finalize) (void);
   CUptiResult (*enable_domain) (uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain);
+  CUptiResult (*register_timestamp) (CUpti_TimestampCallbackFunc);
 } SuanliCuptiApi;
 
 extern SuanliCuptiApi suanli_cupti;
@@ -58,6 +59,8 @@ extern SuanliCuptiApi suanli_cupti;
 int    suanli_inject_cupti_load          (char              *error,
                                           size_t             error_size);
 int    suanli_inject_cupti_check_version (uint32_t           version,
+                                          char              *warning,
+                                          size_t             warning_size,
                                           char              *error,
                                           size_t             error_size);
 void   suanli_inject_cupti_quote         (CUptiResult        result,
@@ -70,6 +73,7 @@ size_t suanli_inject_cupti_decode_buffer (uint8_t           *buffer,
                                           size_t             valid,
                                           SuanliInjectQueue *queue);
 void   suanli_inject_records_begin       (SuanliInjectQueue *queue);
+uint64_t suanli_inject_records_untimed   (void);
 uint32_t suanli_inject_intern            (SuanliInjectQueue *queue,
                                           const char        *name);
 

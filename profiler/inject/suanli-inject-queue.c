@@ -213,13 +213,30 @@ suanli_inject_string_generation (void)
 }
 
 static __thread uint32_t this_thread;
+static pthread_once_t fork_handler_once = PTHREAD_ONCE_INIT;
+
+/* In a forked child, on its one thread (the one that forked): its id is its own, not its parent's. */
+static void
+forget_thread_id (void)
+{
+  this_thread = 0;
+}
+
+static void
+watch_forks (void)
+{
+  pthread_atfork (NULL, NULL, forget_thread_id);
+}
 
 /* The calling thread's OS id (what CUPTI, with the SYSTEM thread id type, and every tool shows). */
 uint32_t
 suanli_inject_thread_id (void)
 {
   if (this_thread == 0)
-    this_thread = (uint32_t) syscall (SYS_gettid);
+    {
+      pthread_once (&fork_handler_once, watch_forks);
+      this_thread = (uint32_t) syscall (SYS_gettid);
+    }
   return this_thread;
 }
 

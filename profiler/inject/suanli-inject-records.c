@@ -38,6 +38,8 @@ static struct
   OpenMarker         markers[OPEN_MARKERS];
   unsigned           n_markers;
   char              *api_names[2][API_NAMES];   /* [runtime, driver][cbid], without "_v7000" */
+  uint64_t           untimed;         /* records left out for want of times, in this buffer */
+  uint64_t           untimed_total;   /* and in this capture */
 } records = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* ---- devices ------------------------------------------------------------------------------------- */
@@ -47,6 +49,15 @@ typedef CUresult (*DeviceGet) (CUdevice *, int);
 typedef CUresult (*DeviceGetName) (char *, int, CUdevice);
 typedef CUresult (*DeviceGetAttribute) (int *, CUdevice_attribute, CUdevice);
 typedef CUresult (*DeviceTotalMem) (size_t *, CUdevice);
+
+/* The CUDA driver the job has loaded. cudart opens libcuda.so.1 RTLD_LOCAL, so its symbols are not
+ * in the global scope (dlsym (RTLD_DEFAULT) misses them): it is found by its soname among the
+ * loaded objects, never loaded. NULL when the job has no driver loaded by that name. */
+static void *
+loaded_driver (void)
+{
+  return dlopen ("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+}
 
 /**
  * suanli_inject_query_devices:
@@ -58,17 +69,19 @@ uint16_t
 suanli_inject_query_devices (SuanliCaptureDevice *devices,
                              uint16_t             max_devices)
 {
-  DeviceGetCount get_count = (DeviceGetCount) dlsym (RTLD_DEFAULT, "cuDeviceGetCount");
-  DeviceGet get = (DeviceGet) dlsym (RTLD_DEFAULT, "cuDeviceGet");
-  DeviceGetName get_name = (DeviceGetName) dlsym (RTLD_DEFAULT, "cuDeviceGetName");
-  DeviceGetAttribute get_attribute = (DeviceGetAttribute) dlsym (RTLD_DEFAULT, "cuDeviceGetAttribute");
-  DeviceTotalMem total_memory = (DeviceTotalMem) dlsym (RTLD_DEFAULT, "cuDeviceTotalMem_v2");
+  void *driver = loaded_driver ();
+  void *scope = driver != NULL ? driver : RTLD_DEFAULT;   /* else one linked into the job itself */
+  DeviceGetCount get_count = (DeviceGetCount) dlsym (scope, "cuDeviceGetCount");
+  DeviceGet get = (DeviceGet) dlsym (scope, "cuDeviceGet");
+  DeviceGetName get_name = (DeviceGetName) dlsym (scope, "cuDeviceGetName");
+  DeviceGetAttribute get_attribute = (DeviceGetAttribute) dlsym (scope, "cuDeviceGetAttribute");
+  DeviceTotalMem total_memory = (DeviceTotalMem) dlsym (scope, "cuDeviceTotalMem_v2");
   int count = 0;
   uint16_t filled = 0;
 
   if (max_devices == 0 || get_count == NULL || get == NULL || get_name == NULL || get_attribute == NULL || total_memory == NULL ||
       get_count (&count) != CUDA_SUCCESS)
-    return 0;
+    count = 0;
   for (int i = 0; i < count && filled < max_devices; i++)
     {
       SuanliCaptureDevice *device = &devices[filled];
@@ -95,6 +108,8 @@ suanli_inject_query_devices (SuanliCaptureDevice *devices,
         device->memory_bytes = bytes;
       filled++;
     }
+  if (driver != NULL)
+    dlclose (driver);   /* the reference NOLOAD took: the job's own keeps it loaded */
   return filled;
 }
 
@@ -188,7 +203,10 @@ static bool
 timed (uint64_t start,
        uint64_t end)
 {
-  return start != 0 && end != 0 && end >= start;
+  if (start != 0 && end != 0 && end >= start)
+    return true;
+  records.untimed++;   /* left out, and counted as a drop */
+  return false;
 }
 
 static void
@@ -423,10 +441,22 @@ suanli_inject_cupti_decode_buffer (uint8_t           *buffer,
       pthread_mutex_unlock (&records.lock);
       return 0;
     }
+  records.untimed = 0;
   while (suanli_cupti.get_next_record (buffer, valid, &record) == CUPTI_SUCCESS)
     {
       convert (record);
       count++;
+    }
+  if (records.untimed > 0)
+    {
+      SuanliCaptureDropped dropped;
+
+      memset (&dropped, 0, sizeof dropped);
+      suanli_capture_init_record (&dropped.record, SUANLI_CAPTURE_DROPPED, sizeof dropped);
+      dropped.count = records.untimed;
+      dropped.reason = SUANLI_DROPPED_UNTIMED;
+      suanli_inject_queue_push (records.queue, &dropped, sizeof dropped);
+      records.untimed_total += records.untimed;
     }
   pthread_mutex_unlock (&records.lock);
   return count;
@@ -439,8 +469,23 @@ suanli_inject_records_begin (SuanliInjectQueue *queue)
 {
   pthread_mutex_lock (&records.lock);
   if (queue != NULL)
-    forget_names ();
+    {
+      records.untimed_total = 0;
+      forget_names ();
+    }
   records.queue = queue;
   pthread_mutex_unlock (&records.lock);
 }
 
+
+/* Records of this capture left out for want of times (each sent as a drop record already). */
+uint64_t
+suanli_inject_records_untimed (void)
+{
+  uint64_t untimed;
+
+  pthread_mutex_lock (&records.lock);
+  untimed = records.untimed_total;
+  pthread_mutex_unlock (&records.lock);
+  return untimed;
+}

@@ -26,7 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define STACK_DEPTH   32
+#define STACK_DEPTH   SUANLI_INJECT_MAX_STACK_DEPTH
 #define PYTHON_TEXT   1024         /* bytes of Python frames sent per launch at most */
 #define MAX_MODULES   4096
 
@@ -102,9 +102,9 @@ suanli_inject_push_launch_stack (SuanliInjectQueue *queue,
   void *frames[STACK_DEPTH];
   int depth;
 
-  if (queue == NULL)
+  if (queue == NULL || (depth = suanli_inject_control_stack_depth ()) <= 0)
     return;
-  depth = backtrace (frames, STACK_DEPTH);
+  depth = backtrace (frames, depth < STACK_DEPTH ? depth : STACK_DEPTH);
   if (depth <= 0)
     return;
   memset (&record.head, 0, sizeof record.head);

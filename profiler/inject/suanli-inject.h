@@ -24,6 +24,7 @@ extern "C" {
 
 #define SUANLI_INJECT_MAX_COMMAND   128     /* a control line longer than this is refused */
 #define SUANLI_INJECT_FLUSH_MS      250     /* the source is flushed this often while capturing */
+#define SUANLI_INJECT_MAX_STACK_DEPTH 32    /* frames of a launch stack at most (and by default) */
 
 /* ---- the queue between the sources and the writer ---------------------------------------- */
 
@@ -148,6 +149,8 @@ SuanliInjectState suanli_inject_control_state (void);
  * The queue outlives the capture: a record pushed just as it ends is cleared at the next START. */
 SuanliInjectQueue *suanli_inject_control_capture_queue (void);
 bool     suanli_inject_control_exiting (void);
+/* Frames a launch stack takes in the capture now (START's stack-depth=N, SUANLI_STACK_DEPTH): 0, none. */
+int      suanli_inject_control_stack_depth (void);
 uint64_t suanli_inject_control_dropped (void);
 void suanli_inject_say           (const char *format,
                                   ...) __attribute__ ((format (printf, 1, 2)));

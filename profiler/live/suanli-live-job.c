@@ -236,8 +236,24 @@ int
 suanli_live_start (const char  *socket_path,
                    GError     **error)
 {
+  return suanli_live_start_with_stacks (socket_path, -1, error);
+}
+
+/**
+ * suanli_live_start_with_stacks:
+ * @stack_depth: frames each launch stack takes (0: none), or -1 for the job's own setting
+ *
+ * As suanli_live_start(), with launch stacks of @stack_depth frames.
+ */
+int
+suanli_live_start_with_stacks (const char  *socket_path,
+                               int          stack_depth,
+                               GError     **error)
+{
   int fd = -1;
-  g_autofree char *answer = suanli_live_ask (socket_path, "START\n", &fd, error);
+  g_autofree char *command = stack_depth >= 0 ? g_strdup_printf ("START stack-depth=%d\n", stack_depth)
+                                              : g_strdup ("START\n");
+  g_autofree char *answer = suanli_live_ask (socket_path, command, &fd, error);
 
   if (answer == NULL)
     return -1;

@@ -39,6 +39,9 @@ char      *suanli_live_ask        (const char    *socket_path,
                                    GError       **error);
 int        suanli_live_start      (const char    *socket_path,
                                    GError       **error);
+int        suanli_live_start_with_stacks (const char *socket_path,
+                                          int         stack_depth,
+                                          GError    **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SuanliLiveJob, suanli_live_job_free)
 

@@ -13,6 +13,10 @@
 #include "suanli-trace-format.h"
 
 static const guint8 gzip_magic[] = { 0x1f, 0x8b };
+/* Every SQLite database starts so, its terminating NUL included. */
+static const char sqlite_magic[16] = "SQLite format 3";
+/* Nsight Systems' reports (.nsys-rep, and .qdrep before 2021.4) start so, then the version. */
+static const char nsys_report_magic[] = "NVIDIA Tegra Profiler Report";
 
 /* Keys that only a Chrome or Kineto trace has near its start. Kineto writes "schemaVersion" and
  * "deviceProperties" before "traceEvents", and deviceProperties can be kilobytes long. */
@@ -158,6 +162,10 @@ suanli_trace_format_sniff (const guint8 *head,
 
   if (length >= 8 && memcmp (head, "SUANLICP", 8) == 0)
     return SUANLI_TRACE_FORMAT_CAPTURE;
+  if (length >= sizeof sqlite_magic && memcmp (head, sqlite_magic, sizeof sqlite_magic) == 0)
+    return SUANLI_TRACE_FORMAT_NSYS_SQLITE;
+  if (length >= strlen (nsys_report_magic) && memcmp (head, nsys_report_magic, strlen (nsys_report_magic)) == 0)
+    return SUANLI_TRACE_FORMAT_NSYS_REPORT;
   if (length >= 2 && ((head[0] == 0xff && head[1] == 0xfe) || (head[0] == 0xfe && head[1] == 0xff)))
     return sniff_utf16 (head, length);
   if (length >= 3 && head[0] == 0xef && head[1] == 0xbb && head[2] == 0xbf)
@@ -262,6 +270,10 @@ suanli_trace_format_describe (SuanliTraceFormat format)
       return _("Folded stacks");
     case SUANLI_TRACE_FORMAT_CAPTURE:
       return _("Suanli capture (CUPTI)");
+    case SUANLI_TRACE_FORMAT_NSYS_SQLITE:
+      return _("Nsight Systems SQLite export");
+    case SUANLI_TRACE_FORMAT_NSYS_REPORT:
+      return _("Nsight Systems report");
     case SUANLI_TRACE_FORMAT_UNKNOWN:
     default:
       return _("Unknown format");

@@ -17,6 +17,11 @@ typedef enum {
   SUANLI_TRACE_FORMAT_FOLDED,
   /* Suanli's own capture stream, as suanli-cli record and the injection library write it. */
   SUANLI_TRACE_FORMAT_CAPTURE,
+  /* An Nsight Systems SQLite export (nsys export --type sqlite): any SQLite database by its bytes;
+   * the importer tells an export from someone else's database by its tables. */
+  SUANLI_TRACE_FORMAT_NSYS_SQLITE,
+  /* An Nsight Systems report (.nsys-rep, .qdrep): its format is not public; its SQLite export is read. */
+  SUANLI_TRACE_FORMAT_NSYS_REPORT,
 } SuanliTraceFormat;
 
 /* How many leading bytes the sniffer looks at. */

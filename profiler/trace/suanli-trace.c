@@ -293,6 +293,22 @@ grow_strings (SuanliTrace *self)
   g_free (old);
 }
 
+/* As suanli_trace_intern(), for text from a file that may not be UTF-8: invalid bytes become
+ * U+FFFD, so that a damaged name does not make the trace unreadable elsewhere (exported JSON, the
+ * views). */
+SuanliString
+suanli_trace_intern_valid (SuanliTrace *self,
+                           const char  *text,
+                           gssize       length)
+{
+  g_autofree char *valid = NULL;
+
+  if (g_utf8_validate (text, length, NULL))
+    return suanli_trace_intern (self, text, length);
+  valid = g_utf8_make_valid (text, length);
+  return suanli_trace_intern (self, valid, -1);
+}
+
 /* The id of @text (@length bytes, or NUL-terminated when -1), interning it the first time. */
 SuanliString
 suanli_trace_intern (SuanliTrace *self,

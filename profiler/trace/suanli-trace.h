@@ -136,6 +136,9 @@ SuanliGroup        *suanli_trace_get_group        (SuanliTrace   *self,
 SuanliString        suanli_trace_intern           (SuanliTrace   *self,
                                                    const char    *text,
                                                    gssize         length);
+SuanliString        suanli_trace_intern_valid     (SuanliTrace   *self,
+                                                   const char    *text,
+                                                   gssize         length);
 const char         *suanli_trace_get_string       (SuanliTrace   *self,
                                                    SuanliString   string);
 gboolean            suanli_trace_lookup_string    (SuanliTrace   *self,

@@ -5,7 +5,12 @@
  * runs them: START over the control socket, LAUNCHES launches as fast as the job makes them, STOP,
  * and the stream read to its end record. Per run it prints the launches captured a second (each a
  * kernel record, an API record and its launch's stack), how many came with their stack and how
- * many records were dropped; then the medians of RUNS runs. It asserts nothing of time.
+ * many records were dropped; then the medians of RUNS runs.
+ *
+ * Then what a launch costs the job's launching thread (issue 36: `record --stack-depth`): the same
+ * job launching COST_LAUNCHES, idle, with PyTorch's profiler's CUPTI side (the Kineto stand-in:
+ * CUPTI's records only, not torch.profiler's own recording of operators, which the stand-in does
+ * not have), and captured with stacks of 0, 8 and 32 frames. It asserts nothing of time.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -19,6 +24,7 @@
 
 #define LAUNCHES 200000
 #define RUNS     3
+#define COST_LAUNCHES 100000
 
 typedef struct
 {
@@ -53,6 +59,31 @@ capture_once (Figures *figures)
   suanli_test_job_exit (job);
 }
 
+/* µs a launch takes on the job's thread with @setting: "idle", "kineto", or a stack depth. */
+static double
+launch_cost (const char *setting)
+{
+  static const char * const options[] = { "--torch", "--depth", "40", NULL };
+  g_autofree char *depth = g_strdup_printf ("SUANLI_STACK_DEPTH=%s", setting);
+  gboolean capture = !g_str_equal (setting, "idle") && !g_str_equal (setting, "kineto");
+  g_autoptr(SuanliTestJob) job = suanli_test_job_start (options, (const char *[]) { capture ? depth : NULL, NULL });
+  g_autoptr(SuanliTestCapture) started = capture ? suanli_test_job_capture (job) : NULL;
+  g_autofree char *command = g_strdup_printf ("launch %d", COST_LAUNCHES);
+  gint64 start;
+  double cost;
+
+  if (g_str_equal (setting, "kineto"))
+    suanli_test_job_do (job, "kineto-start");
+  suanli_test_job_do (job, "launch 1000");   /* warm */
+  start = g_get_monotonic_time ();
+  suanli_test_job_do (job, command);
+  cost = (double) (g_get_monotonic_time () - start) / COST_LAUNCHES;
+  if (started != NULL)
+    suanli_test_capture_finish (started);
+  suanli_test_job_exit (job);
+  return cost;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -69,6 +100,24 @@ main (int    argc,
     capture_once (&figures);
   suanli_bench_report (rate);
   suanli_bench_report (with_stacks);
+  {
+    static const char * const settings[] = { "idle", "kineto", "0", "8", "32" };
+    static const char * const names[] = {
+      "a launch, not captured (libtorch_cpu loaded, 40 frames deep)",
+      "a launch, PyTorch's profiler's CUPTI side collecting (the Kineto stand-in)",
+      "a launch, captured, --stack-depth 0 (no stacks)", "a launch, captured, --stack-depth 8",
+      "a launch, captured, stacks of 32 frames (the default)",
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (settings); i++)
+      {
+        g_autoptr(SuanliBench) cost = suanli_bench_new (names[i], "µs");
+
+        for (guint run = 0; run < RUNS; run++)
+          suanli_bench_add (cost, launch_cost (settings[i]));
+        suanli_bench_report (cost);
+      }
+  }
   g_rmdir (sockets);
   g_rmdir (runtime_dir);
   return 0;

@@ -1,5 +1,6 @@
 /* fuzz-import.c — libFuzzer target: any bytes through one importer (IMPORTER, set by meson:
- * suanli_import_chrome, suanli_import_folded or suanli_import_capture), then the analysis, both flame graphs and a round trip through Chrome JSON
+ * suanli_import_chrome, suanli_import_folded, suanli_import_capture or import_nsys_bytes), then the analysis, both flame graphs and a round
+ * trip through Chrome JSON
  *
  * The importer must never crash, leak or read out of bounds: it returns a trace (perhaps with a
  * warning) or an error. The analysis runs on whatever was kept. Built as a fuzzer with
@@ -10,6 +11,8 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
 
 #include "suanli-analysis.h"
 #include "suanli-export-chrome.h"
@@ -17,6 +20,7 @@
 #include "suanli-import-capture.h"
 #include "suanli-import-chrome.h"
 #include "suanli-import-folded.h"
+#include "suanli-import-nsys.h"
 
 #ifndef IMPORTER
 #error "build with -DIMPORTER=suanli_import_chrome (or another importer)"
@@ -24,6 +28,29 @@
 
 int LLVMFuzzerTestOneInput (const uint8_t *data,
                             size_t         size);
+
+/* SQLite reads files: the bytes go to one, which the Nsight Systems importer opens read-only. */
+G_GNUC_UNUSED static gboolean
+import_nsys_bytes (SuanliTrace       *trace,
+                   GInputStream      *stream,
+                   const char        *name,
+                   SuanliImportStats *stats,
+                   GCancellable      *cancellable,
+                   GError           **error)
+{
+  g_autoptr(GOutputStream) bytes = g_memory_output_stream_new_resizable ();
+  g_autofree char *path = NULL;
+  gboolean read;
+  int fd = g_file_open_tmp ("fuzz-nsys-XXXXXX.sqlite", &path, NULL);
+
+  g_assert (fd >= 0 && g_output_stream_splice (bytes, stream, G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, NULL) >= 0);
+  close (fd);
+  g_assert (g_file_set_contents (path, g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (bytes)),
+                                 (gssize) g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (bytes)), NULL));
+  read = suanli_import_nsys (trace, path, name, stats, NULL, cancellable, error);
+  g_unlink (path);
+  return read;
+}
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,

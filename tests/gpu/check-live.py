@@ -192,7 +192,9 @@ def read_capture(path):
         at += size
     if end is not None:
         end["detail"] = strings.get(end["detail"], "") if end["detail"] else ""
+    # `record -- sh -c …` writes one stream a process, one after another.
     return {"flags": flags, "cupti_version": cupti_version, "pid": pid, "clock_offset": clock_offset,
+            "n_devices": n_devices, "streams": data.count(b"SUANLICP"),
             "end": end, "dropped_records": dropped_records, "records": records,
             "kernel_names": {strings.get(i, f"(name {i})"): n for i, n in kernel_names.items()}}
 
@@ -501,6 +503,35 @@ def workload_rows(table):
         table.figure(f"burst of 20,000 launches, {kind} against plain",
                      lambda kind=kind: overhead(kind, "burst_wall_ms", 1e9)()[1])
 
+    def nostacks(key):
+        def figure():
+            table.step_ran(*(f"plain-{i}" for i in runs), "captured-nostacks")
+            plain = statistics.median(float(read_report(table.path(f"plain-{i}.txt"))[key][0][1]) for i in runs)
+            other = float(read_report(table.path("captured-nostacks.txt"))[key][0][1])
+            return f"{percent(other, plain):+.2f}% ({other:.2f} against {plain:.2f} ms)"
+        return figure
+
+    table.figure("long loop captured with --stack-depth 0, against plain", nostacks("long_wall_ms"))
+    table.figure("burst of 20,000 launches captured with --stack-depth 0, against plain", nostacks("burst_wall_ms"))
+
+    def devices():
+        table.step_ran("captured-1")
+        raw = table.capture("capture-1.suanli-capture")
+        return verdict(raw["n_devices"] >= 1), f"{raw['n_devices']} in the header (the job's libcuda, loaded RTLD_LOCAL)"
+
+    table.row("the capture lists the job's GPUs", devices)
+
+    def processes():
+        table.step_ran("multi")
+        raw = table.capture("multi.suanli-capture")
+        report = read_report(table.path("multi-a.txt"))
+        long_each = one(report, "long_launches") + one(report, "warm_up_launches")
+        long_all = sum(n for name, n in raw["kernel_names"].items() if name == LONG or MANGLED.get(name) == LONG)
+        return verdict(raw["streams"] == 2 and raw["flags"] & FROM_LAUNCH), (
+            f"{raw['streams']} processes in one file (the first: {long_all} of its {long_each} long kernels)")
+
+    table.row("record -- sh -c with two workloads: one file, both from their launch", processes)
+
 
 def attach_rows(table):
     def twice():
@@ -638,13 +669,26 @@ def train_rows(table):
         return worst <= 0.01 and sum(other.values()) > 0, f"Kineto {sum(other.values())} kernels"
 
     def kineto_second():
+        """torch.profiler inside `record --`. PyTorch 2.11's Kineto is refused CUPTI: the capture keeps
+        every kernel of the loop, Kineto's trace has none, and the summary says so. A Kineto that
+        collects without subscribing takes CUPTI over: the capture ends saying so, Kineto has all."""
         table.step_ran("train-kineto", "train-e")
         complete, note = kineto_complete("kineto-e.json")
         raw = table.capture("train-e.suanli-capture")
-        ended = raw["end"] is not None
-        return verdict(complete and ended), f"capture ends {describe_end(raw)}; {note}"
+        if raw["end"] is not None and raw["end"]["reason"] == 2:
+            return verdict(complete), f"Kineto took CUPTI over: capture ends {describe_end(raw)}; {note}"
+        reference = collections.Counter(k["name"] for k in table.trace("kineto.json").between_markers()[0])
+        ours = sum(n for name, n in raw["kernel_names"].items() if name != "spin_kernel")
+        summary = open(need(table.path("train-e.summary.txt")), errors="replace").read()
+        said = "torch.profiler" in summary and "CPU only" in summary
+        kineto_gpu = sum(1 for k in table.trace("kineto-e.json").kernels)
+        return verdict(raw["end"] is not None and ours >= sum(reference.values()) and kineto_gpu == 0 and said), (
+            f"capture {ours} kernels (Kineto alone: {sum(reference.values())} in its loop), ends "
+            f"{describe_end(raw)}; Kineto's own trace {kineto_gpu} GPU kernels; summary "
+            f"{'says' if said else 'does not say'} why")
 
-    table.row("torch.profiler starting while suanli-cli captures", kineto_second)
+    table.row("torch.profiler inside record --: the capture has the GPU work, and says why Kineto has none",
+              kineto_second)
 
     def kineto_first():
         table.step_ran("train-kineto", "train-f")

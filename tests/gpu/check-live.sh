@@ -25,10 +25,12 @@
 #     _build-gpu/check-live.sh run _build-gpu; s=$?; cp _build-gpu/results/table.txt _build-gpu/results/log.txt $OUT/; exit $s
 #
 # The workload (workload.cu) runs plain, injected but idle (`suanli-cli run`) and recorded
-# (`suanli-cli record --`), three times each; then once as a job waiting between rounds, recorded
-# twice with `suanli-cli record --attach PID`. train.py (a small transformer's training loop) runs
+# (`suanli-cli record --`), three times each; recorded once with `--stack-depth 0`, and twice at
+# once under `record -- sh -c` (one file, a stream each); then once as a job waiting between rounds,
+# recorded twice with `suanli-cli record --attach PID`. train.py (a small transformer's training loop) runs
 # plain and idle twice each, recorded once, under torch.profiler once, and in both orders of
-# torch.profiler and a capture in one job. check-live.py makes the table from what they wrote.
+# torch.profiler and a capture in one job (PyTorch 2.11: torch.profiler inside `record --` has no
+# GPU work of its own, the capture has it all and its summary says why). check-live.py makes the table from what they wrote.
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -eu
@@ -150,6 +152,20 @@ print(rows[0] if len(rows) == 1 else f"{len(rows)} rows match")' "$1" "$2")
     cp "$r/kineto.json" "$r/kineto-f.json"
     echo "suanli-cli record: ERROR cuptiSubscribe failed: CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED: another tool holds CUPTI" \
       > "$r/record-f.log"
+    # torch.profiler inside record (PyTorch 2.11): Kineto's trace without GPU work, the summary saying why.
+    "$python" -c '
+import json, sys
+trace = json.load(open(sys.argv[1]))
+events = trace["traceEvents"] if isinstance(trace, dict) else trace
+json.dump({"traceEvents": [e for e in events if e.get("cat") != "kernel"]}, open(sys.argv[2], "w"))' \
+      "$r/kineto.json" "$r/kineto-e.json"
+    cp "$r/capture-1.suanli-capture" "$r/train-e.suanli-capture"
+    echo "PyTorch runs in this job … a torch.profiler run during it recorded no GPU work … traces the CPU only" \
+      > "$r/train-e.summary.txt"
+    "$generate" launch "$r/captured-nostacks.txt.capture" "$r/captured-nostacks.txt"
+    "$generate" launch "$r/multi-a.capture" "$r/multi-a.txt"
+    "$generate" launch "$r/multi-b.capture" "$r/multi-b.txt"
+    cat "$r/multi-a.capture" "$r/multi-b.capture" > "$r/multi.suanli-capture"
     for name in capture-1 capture-2 capture-3 attach-1 attach-2 train; do
       "$cli" trace convert "$r/$name.suanli-capture" "$r/$name.json"
     done
@@ -161,7 +177,7 @@ print(rows[0] if len(rows) == 1 else f"{len(rows)} rows match")' "$1" "$2")
     for step in captured-1 captured-2 captured-3 plain-1 plain-2 plain-3 idle-1 idle-2 idle-3 \
                 convert-capture-1 convert-capture-2 convert-capture-3 attach-1 attach-2 attach-3 \
                 convert-attach-1 convert-attach-2 train-plain-1 train-plain-2 train-idle-1 train-idle-2 \
-                train-captured convert-train train-kineto train-e train-f; do
+                train-captured convert-train train-kineto train-e train-f captured-nostacks multi summary-train-e; do
       echo "$step ok 1"
     done > "$r/steps.txt"
   }
@@ -174,7 +190,8 @@ print(rows[0] if len(rows) == 1 else f"{len(rows)} rows match")' "$1" "$2")
              "streams:" "NVTX ranges" "CPU and GPU clocks" "a flow from every launch" "every launch path" \
              "a launch stack on every kernel" "launch mode holds" "overhead idle" "overhead capturing" \
              "second START/STOP" "no record dropped" "train: total kernel time" "train: step time idle" \
-             "train: step time capturing" "torch.profiler starting" "attaching while torch.profiler"; do
+             "train: step time capturing" "torch.profiler inside record" "attaching while torch.profiler" \
+             "lists the job's GPUs" "record -- sh -c"; do
     expect "$out/verdicts.json" "$row" ok
   done
   for row in "kernel names demangled as Kineto" "train: kernel counts per name" "train: kernel names demangled"; do
@@ -197,7 +214,7 @@ print(rows[0] if len(rows) == 1 else f"{len(rows)} rows match")' "$1" "$2")
   expect "$out/wrong-verdicts.json" "kernels per run" FAIL
   expect "$out/wrong-verdicts.json" "train: step time idle" FAIL
   expect "$out/wrong-verdicts.json" "attaching while torch.profiler" "NOT RUN"
-  expect "$out/wrong-verdicts.json" "torch.profiler starting" FAIL
+  expect "$out/wrong-verdicts.json" "torch.profiler inside record" FAIL
   expect "$out/wrong-verdicts.json" "durations >= 100 us" ok
   expect "$out/wrong-verdicts.json" "a flow from every launch" ok
   grep -q "could not run: suanli-cli attaching while torch.profiler holds CUPTI" "$out/wrong-table.txt" ||
@@ -352,6 +369,12 @@ for i in 1 2 3; do
   step "idle-$i" 60 env SUANLI_QUIET=1 "$cli" run -- ./workload "$results/idle-$i.txt" || true
   step "captured-$i" 90 "$cli" record -o "$results/capture-$i.suanli-capture" -- ./workload "$results/captured-$i.txt" || true
 done
+# Launch stacks off: what the capture costs without them.
+step captured-nostacks 90 "$cli" record --stack-depth 0 -o "$results/capture-nostacks.suanli-capture" -- \
+  ./workload "$results/captured-nostacks.txt" || true
+# Two CUDA processes a level down (as torchrun's workers): one file, a stream each.
+step multi 120 "$cli" record -o "$results/multi.suanli-capture" -- \
+  sh -c "./workload '$results/multi-a.txt' & ./workload '$results/multi-b.txt'; wait" || true
 for i in 1 2 3; do
   [ -s "$results/capture-$i.suanli-capture" ] || { skip "convert-capture-$i" "no capture $i"; continue; }
   step "convert-capture-$i" 60 "$cli" trace convert "$results/capture-$i.suanli-capture" "$results/capture-$i.json" || true
@@ -445,6 +468,9 @@ if timeout 60 "$python" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_avail
   train train-kineto 180 :: --profile "$results/kineto.json" || true
   # torch.profiler starting while suanli-cli records the job from its launch.
   train train-e 180 "$cli" record -o "$results/train-e.suanli-capture" -- :: --profile "$results/kineto-e.json" || true
+  [ -s "$results/train-e.suanli-capture" ] &&
+    step summary-train-e 60 sh -c "'$cli' trace summary '$results/train-e.suanli-capture' > '$results/train-e.summary.txt'" ||
+    true
   # suanli-cli attaching while torch.profiler holds CUPTI: the job holds in its profiled loop.
   rm -f "$results/signals/hold-ready" "$results/signals/hold-go"
   (

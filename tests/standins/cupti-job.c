@@ -4,8 +4,11 @@
  * default, RTLD_LOCAL as a dependency of libtorch_cuda would be; or none, --no-cupti), optionally
  * Debian's libtorch_cpu (--torch: a libtorch-sized symbol table, and frames of its own on the
  * launch stacks), a library of its own from where it keeps it (--load PATH: a wheel's, say) and
- * Kineto's subscription (--kineto-init). Then what the CUDA driver does at
- * cuInit: load CUDA_INJECTION64_PATH, call its InitializeInjection, and only then go on. Then it
+ * Kineto's subscription (--kineto-init; --kineto 2.11 or newer says which Kineto, 2.11 by default:
+ * kineto-standin.h). Then what libcudart and the CUDA driver do: the driver (--driver PATH,
+ * SUANLI_FAKE_CUDA by default; a stand-in answering the device queries) loaded RTLD_LOCAL as
+ * cudart loads libcuda.so.1, and at cuInit: load CUDA_INJECTION64_PATH, call its
+ * InitializeInjection, and only then go on. Then it
  * launches kernels through the stand-in libcupti's launch calls (fake-cupti.h), found in the
  * libcupti loaded in the process by its soname, as the driver finds its tools: with --no-cupti,
  * launches go unseen until the injection library has loaded one.
@@ -14,11 +17,14 @@
  * --rate per second (0: as fast as it goes), on --threads threads, each from --depth frames of
  * its own exported functions (cupti_job_descend…, every other one called back through
  * libtorch_cpu's tinfl_decompress_mem_to_callback with --torch), cycling through three mangled
- * kernel names. Without --interactive it launches those and exits (--exit-status). With it, it
+ * kernel names. Without --interactive it launches those (inside a torch.profiler run with
+ * --kineto-profile) and exits (--exit-status). With it, it
  * prints {"ready": …} and then answers each line on standard input with one line of JSON:
  *   launch N [PATH [STREAM [DURATION_NS]]]    graph NODES [PATH [STREAM]]
  *   memcpy BYTES    memset BYTES    hold STREAM    release STREAM    launch-until-dropped STREAM
  *   kineto-init [NAME]    kineto-start    kineto-stop    flush-hang    state    exit [STATUS]
+ *   stream-capture STREAM on|off   (cudaStreamBeginCapture / EndCapture: launches there build a graph)
+ *   sleep MS   (the job busy on its CPU: its next command comes that much later)
  * (end of input: exit). --report FILE gets the state at the very end, after the injection
  * library's own exit handler: launches per name, the launching threads' OS ids, Kineto's counts
  * and the stand-in libcupti's state.
@@ -67,6 +73,7 @@ typedef struct
   uint32_t (*set) (uint64_t, uint32_t, uint32_t);
   void     (*hold_stream) (uint32_t, bool);
   void     (*set_flush_hang) (bool);
+  void     (*capture_stream) (uint32_t, bool);
   void     (*state) (FakeCuptiState *);
   int      (*path_from_name) (const char *);
 } Fake;
@@ -99,6 +106,8 @@ static struct
   FakeLaunchPath  path;
   uint64_t        launches;
   bool            kineto_init;
+  bool            kineto_profile;
+  const char     *driver;
   const char     *kineto_name;
   const char     *report;
   bool            interactive;
@@ -146,10 +155,12 @@ find_fake (void)
       fake->set = (__typeof__ (fake->set)) dlsym (library, "fake_cupti_memset");
       fake->hold_stream = (__typeof__ (fake->hold_stream)) dlsym (library, "fake_cupti_hold_stream");
       fake->set_flush_hang = (__typeof__ (fake->set_flush_hang)) dlsym (library, "fake_cupti_set_flush_hang");
+      fake->capture_stream = (__typeof__ (fake->capture_stream)) dlsym (library, "fake_cupti_capture_stream");
       fake->state = (__typeof__ (fake->state)) dlsym (library, "fake_cupti_state");
       fake->path_from_name = (__typeof__ (fake->path_from_name)) dlsym (library, "fake_cupti_launch_path_from_name");
       if (fake->launch != NULL && fake->graph_launch != NULL && fake->copy != NULL && fake->set != NULL &&
-          fake->hold_stream != NULL && fake->set_flush_hang != NULL && fake->state != NULL && fake->path_from_name != NULL)
+          fake->hold_stream != NULL && fake->set_flush_hang != NULL &&
+          fake->capture_stream != NULL && fake->state != NULL && fake->path_from_name != NULL)
         __atomic_store_n (&job.found, fake, __ATOMIC_RELEASE);
       else
         {
@@ -404,9 +415,11 @@ put_state (FILE *out)
       fprintf (out, ": %llu", (unsigned long long) job.per_name[i]);
     }
   pthread_mutex_unlock (&job.lock);
-  fprintf (out, "}, \"kineto\": {\"initialised\": %s, \"subscribe_result\": %d, \"tracing\": %s, \"kernels\": %llu, "
+  fprintf (out, "}, \"kineto\": {\"initialised\": %s, \"subscribe_result\": %d, \"cpu_only\": %s, \"tracing\": %s, "
+                "\"kernels\": %llu, "
                 "\"api_records\": %llu, \"records\": %llu, \"unknown_buffers\": %llu}",
-           kineto.initialised ? "true" : "false", kineto.subscribe_result, kineto.tracing ? "true" : "false",
+           kineto.initialised ? "true" : "false", kineto.subscribe_result, kineto.cpu_only ? "true" : "false",
+           kineto.tracing ? "true" : "false",
            (unsigned long long) kineto.kernels, (unsigned long long) kineto.api_records,
            (unsigned long long) kineto.records, (unsigned long long) kineto.unknown_buffers);
   if (fake != NULL)
@@ -578,13 +591,13 @@ command (char *line)
     }
   else if (strcmp (words[0], "kineto-start") == 0 && fake != NULL)
     {
-      KinetoStandin kineto;
-
-      kineto_standin_get (&kineto);
-      if (!kineto.initialised)
-        kineto_standin_init (fake->library, NULL);   /* the first torch.profiler initialises Kineto */
-      kineto_standin_start ();
+      kineto_standin_start (fake->library);
       answer_state ();
+    }
+  else if (strcmp (words[0], "stream-capture") == 0 && n >= 3 && fake != NULL)
+    {
+      fake->capture_stream ((uint32_t) strtoul (words[1], NULL, 10), strcmp (words[2], "on") == 0);
+      answer ("{\"ok\": true}");
     }
   else if (strcmp (words[0], "kineto-stop") == 0)
     {
@@ -593,6 +606,14 @@ command (char *line)
     }
   else if (strcmp (words[0], "state") == 0)
     answer_state ();
+  else if (strcmp (words[0], "sleep") == 0 && n >= 2)
+    {
+      unsigned ms = (unsigned) strtoul (words[1], NULL, 10);
+      struct timespec pause = { (time_t) (ms / 1000), (long) (ms % 1000) * 1000000 };
+
+      nanosleep (&pause, NULL);   /* a job busy on its CPU for a while */
+      answer ("{\"ok\": true}");
+    }
   else if (strcmp (words[0], "exit") == 0)
     {
       if (n >= 2)
@@ -610,7 +631,8 @@ static void
 usage (void)
 {
   fprintf (stderr, "usage: cupti-job [--cupti PATH | --no-cupti] [--torch] [--depth N] [--threads N] [--rate R] "
-                   "[--path NAME] [--launches N] [--kineto-init [--kineto-name NAME]] [--report FILE] [--interactive] "
+                   "[--path NAME] [--launches N] [--kineto 2.11|newer] [--kineto-init [--kineto-name NAME]] [--kineto-profile] "
+                   "[--driver PATH] [--report FILE] [--interactive] "
                    "[--exit-status N]\n");
   exit (2);
 }
@@ -627,12 +649,15 @@ parse_options (int    argc,
     { "kineto-init", no_argument, NULL, 'k' },   { "kineto-name", required_argument, NULL, 'K' },
     { "report", required_argument, NULL, 'R' },  { "interactive", no_argument, NULL, 'i' },
     { "exit-status", required_argument, NULL, 'x' }, { "load", required_argument, NULL, 'L' },
+    { "kineto", required_argument, NULL, 'F' },  { "kineto-profile", no_argument, NULL, 'P' },
+    { "driver", required_argument, NULL, 'D' },
     { NULL, 0, NULL, 0 },
   };
   const char *path = NULL;
   int option;
 
   job.cupti_path = getenv ("FAKE_CUPTI_LIBRARY");
+  job.driver = getenv ("SUANLI_FAKE_CUDA");
   while ((option = getopt_long (argc, argv, "", options, NULL)) != -1)
     switch (option)
       {
@@ -647,6 +672,13 @@ parse_options (int    argc,
       case 'l': job.launches = strtoull (optarg, NULL, 10); break;
       case 'k': job.kineto_init = true; break;
       case 'K': job.kineto_name = optarg; break;
+      case 'P': job.kineto_profile = true; break;
+      case 'D': job.driver = optarg; break;
+      case 'F':
+        if (strcmp (optarg, "2.11") != 0 && strcmp (optarg, "newer") != 0)
+          usage ();
+        kineto_standin_set_flavour (strcmp (optarg, "newer") == 0 ? KINETO_NEWER : KINETO_2_11);
+        break;
       case 'R': job.report = optarg; break;
       case 'i': job.interactive = true; break;
       case 'x': job.exit_status = atoi (optarg); break;
@@ -696,9 +728,19 @@ main (int    argc,
     kineto_standin_init (job.fake.library, job.kineto_name);
   atexit (write_report);
   note_thread ();
+  /* libcudart's dlopen of the driver: RTLD_LOCAL, so its symbols are not in the global scope. */
+  if (job.driver != NULL && *job.driver != '\0' && dlopen (job.driver, RTLD_NOW | RTLD_LOCAL) == NULL)
+    {
+      fprintf (stderr, "cupti-job: cannot load the driver %s: %s\n", job.driver, dlerror ());
+      return 3;
+    }
   cu_init ();
+  if (job.kineto_profile && find_fake () != NULL)
+    kineto_standin_start (job.fake.library);
   if (job.launches > 0)
     launch (job.path, job.launches, 7, 2000, false);
+  if (job.kineto_profile)
+    kineto_standin_stop ();
   if (!job.interactive)
     return job.exit_status;
   answer ("{\"ready\": true, \"pid\": %d}", (int) getpid ());

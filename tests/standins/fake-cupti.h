@@ -19,14 +19,16 @@
  * then the exit callback.
  *
  * What stands in for time on the GPU: work runs at once, on the fake's clock (cuptiGetTimestamp:
- * CLOCK_MONOTONIC an hour ahead, deliberately not CLOCK_REALTIME), unless its stream is held
+ * CLOCK_MONOTONIC an hour ahead, deliberately not CLOCK_REALTIME; or, once a client registers a
+ * timestamp callback, that callback's clock, the GPU's times interpolated onto it as CUPTI does),
+ * unless its stream is held
  * (fake_cupti_hold_stream): then its records stay incomplete, with zero start and end, and a
  * buffer holding one is not handed back (not even by a default flush) until the stream is let go;
  * a forced flush hands it back as it is, zeros and all, as CUPTI does with kernels still running.
  *
  * Switches, read when the library is loaded: FAKE_CUPTI_VERSION=N (what cuptiGetVersion says;
  * 130001 by default), FAKE_CUPTI_ZERO_TIMESTAMPS=N (every Nth kernel record has zero start and
- * end), FAKE_CUPTI_FLUSH_HANG=1 (cuptiActivityFlushAll never returns; also fake_cupti_set_flush_hang).
+ * end), FAKE_CUPTI_FINALIZE_MS=N (cuptiFinalize takes N ms before it forgets), FAKE_CUPTI_FLUSH_HANG=1 (cuptiActivityFlushAll never returns; also fake_cupti_set_flush_hang).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -91,6 +93,11 @@ uint32_t fake_cupti_memset       (uint64_t  bytes,
 void fake_cupti_hold_stream      (uint32_t  stream,
                                   bool      held);
 void fake_cupti_set_flush_hang   (bool      hang);
+/* cudaStreamBeginCapture / cudaStreamEndCapture: while @stream is captured its launches run nothing
+ * and write no kernel record (the kernel becomes a node of the graph being built); their API calls
+ * and callbacks are as ever. */
+void fake_cupti_capture_stream   (uint32_t  stream,
+                                  bool      capturing);
 
 /* What the fake holds now, for the tests to compare with what the library should have left. */
 typedef struct

@@ -373,6 +373,13 @@ cuptiFinalize (void)
 {
   FakeBuffer *buffer;
 
+  /* Detaching from a device takes a while; what CUPTI holds is forgotten at its end. */
+  if (fake_cupti.finalize_ms > 0)
+    {
+      struct timespec pause = { (time_t) (fake_cupti.finalize_ms / 1000), (long) (fake_cupti.finalize_ms % 1000) * 1000000 };
+
+      nanosleep (&pause, NULL);
+    }
   fake_cupti_lock ();
   fake_cupti_forget_subscriber ();
   fake_cupti.kinds = 0;
@@ -381,6 +388,7 @@ cuptiFinalize (void)
   fake_cupti.requested = NULL;
   fake_cupti.completed = NULL;
   fake_cupti.thread_id_type = CUPTI_ACTIVITY_THREAD_ID_TYPE_DEFAULT;
+  fake_cupti.timestamp = NULL;   /* CUPTI's own clock again */
   /* What it held is never handed back: the client's memory is the client's loss. */
   retire_current ();
   while ((buffer = fake_cupti.full) != NULL)

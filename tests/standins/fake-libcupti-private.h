@@ -83,6 +83,7 @@ typedef struct
   uint32_t                           version;
   unsigned                           zero_every;     /* FAKE_CUPTI_ZERO_TIMESTAMPS */
   bool                               flush_hang;
+  unsigned                           finalize_ms;    /* FAKE_CUPTI_FINALIZE_MS: cuptiFinalize takes this long */
   /* The subscriber. */
   bool                               subscribed;
   CUpti_CallbackFunc                 callback;
@@ -103,6 +104,11 @@ typedef struct
   size_t                             n_incomplete;
   size_t                             incomplete_size;
   bool                               held[STREAM_SLOTS];
+  bool                               capturing[STREAM_SLOTS];   /* in stream capture: launches build a graph */
+  CUpti_TimestampCallbackFunc        timestamp;      /* the client's clock; NULL: the fake's own */
+  uint64_t                           timestamp_native;   /* the fake's clock and the client's, read together */
+  uint64_t                           timestamp_client;
+  double                             timestamp_rate;     /* its units per ns of the fake's clock */
   uint64_t                           busy_until[STREAM_SLOTS];
   const char                        *names[NAME_SLOTS];
   size_t                             dropped_unread;

@@ -106,12 +106,14 @@ read_switches (void)
   const char *version = getenv ("FAKE_CUPTI_VERSION");
   const char *zeros = getenv ("FAKE_CUPTI_ZERO_TIMESTAMPS");
   const char *hang = getenv ("FAKE_CUPTI_FLUSH_HANG");
+  const char *finalize = getenv ("FAKE_CUPTI_FINALIZE_MS");
 
   if (version != NULL && *version != '\0')
     fake_cupti.version = (uint32_t) strtoul (version, NULL, 10);
   if (zeros != NULL)
     fake_cupti.zero_every = (unsigned) strtoul (zeros + strcspn (zeros, "0123456789"), NULL, 10);
   fake_cupti.flush_hang = hang != NULL && strcmp (hang, "1") == 0;
+  fake_cupti.finalize_ms = finalize != NULL ? (unsigned) strtoul (finalize, NULL, 10) : 0;
 }
 
 void
@@ -140,6 +142,18 @@ now_ns (void)
 
   clock_gettime (CLOCK_MONOTONIC, &now);
   return (uint64_t) now.tv_sec * 1000000000u + (uint64_t) now.tv_nsec + CLOCK_AHEAD_NS;
+}
+
+/* A time on the fake's own clock as the client sees it: through the timestamp callback it
+ * registered, if any (cuptiActivityRegisterTimestampCallback), mapped as CUPTI maps the GPU's
+ * times onto that clock: linearly, by the offset and rate read at registration. The lock is held. */
+static uint64_t
+client_time (uint64_t native)
+{
+  if (fake_cupti.timestamp == NULL)
+    return native;
+  return fake_cupti.timestamp_client +
+         (uint64_t) (int64_t) ((double) (int64_t) (native - fake_cupti.timestamp_native) * fake_cupti.timestamp_rate);
 }
 
 static uint32_t
@@ -192,7 +206,9 @@ write_kernel (const char *name,
   unsigned slot = stream % STREAM_SLOTS;
 
   fake_cupti_lock ();
-  if (!kind_enabled (CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) && !kind_enabled (CUPTI_ACTIVITY_KIND_KERNEL))
+  /* A launch into a stream being captured runs nothing: it adds a node to the graph being built. */
+  if ((!kind_enabled (CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) && !kind_enabled (CUPTI_ACTIVITY_KIND_KERNEL)) ||
+      fake_cupti.capturing[slot])
     {
       fake_cupti_unlock ();
       return;
@@ -239,9 +255,9 @@ write_kernel (const char *name,
 
       if (fake_cupti.busy_until[slot] > start)
         start = fake_cupti.busy_until[slot];
-      kernel->start = start;
-      kernel->end = kernel->completed = start + duration;
-      fake_cupti.busy_until[slot] = kernel->end;
+      kernel->start = client_time (start);
+      kernel->end = kernel->completed = client_time (start + duration);
+      fake_cupti.busy_until[slot] = start + duration;
     }
   fake_cupti_unlock ();
 }
@@ -263,8 +279,8 @@ write_api (const Call *call,
     }
   api->kind = runtime ? CUPTI_ACTIVITY_KIND_RUNTIME : CUPTI_ACTIVITY_KIND_DRIVER;
   api->cbid = call->cbid;
-  api->start = call->start;
-  api->end = finish;
+  api->start = client_time (call->start);
+  api->end = client_time (finish);
   api->processId = (uint32_t) getpid ();
   api->threadId = thread_id ();
   api->correlationId = call->correlation;
@@ -456,7 +472,7 @@ run_copy (CUpti_ActivityKind kind,
                                                                        : CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
           copy->dstKind = copy_kind == CUPTI_ACTIVITY_MEMCPY_KIND_DTOH ? CUPTI_ACTIVITY_MEMORY_KIND_PINNED
                                                                        : CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
-          copy->bytes = bytes, copy->start = start, copy->end = finish;
+          copy->bytes = bytes, copy->start = client_time (start), copy->end = client_time (finish);
           copy->contextId = 1, copy->streamId = stream, copy->correlationId = correlation;
           copy->channelType = CUPTI_CHANNEL_TYPE_COMPUTE;
         }
@@ -467,7 +483,8 @@ run_copy (CUpti_ActivityKind kind,
 
       if (set != NULL)
         {
-          set->kind = kind, set->value = value, set->bytes = bytes, set->start = start, set->end = finish;
+          set->kind = kind, set->value = value, set->bytes = bytes, set->start = client_time (start);
+          set->end = client_time (finish);
           set->contextId = 1, set->streamId = stream, set->correlationId = correlation;
           set->flags = CUPTI_ACTIVITY_FLAG_MEMSET_ASYNC, set->memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
         }
@@ -511,6 +528,41 @@ fake_cupti_memset (uint64_t  bytes,
 }
 
 void
+fake_cupti_capture_stream (uint32_t stream,
+                           bool     capturing)
+{
+  fake_cupti_lock ();
+  fake_cupti.capturing[stream % STREAM_SLOTS] = capturing;
+  fake_cupti_unlock ();
+}
+
+CUptiResult CUPTIAPI
+cuptiActivityRegisterTimestampCallback (CUpti_TimestampCallbackFunc callback)
+{
+  struct timespec pause = { 0, 2000000 };
+  uint64_t client[2], native[2];
+
+  if (callback == NULL)
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  /* Two readings of both clocks 2 ms apart give the callback's rate (not under the lock: the
+   * callback is the client's code). */
+  for (int i = 0; i < 2; i++)
+    {
+      if (i > 0)
+        nanosleep (&pause, NULL);
+      client[i] = callback ();
+      native[i] = now_ns ();
+    }
+  fake_cupti_lock ();
+  fake_cupti.timestamp = callback;
+  fake_cupti.timestamp_native = native[1];
+  fake_cupti.timestamp_client = client[1];
+  fake_cupti.timestamp_rate = (double) (client[1] - client[0]) / (double) (native[1] - native[0]);
+  fake_cupti_unlock ();
+  return CUPTI_SUCCESS;
+}
+
+void
 fake_cupti_hold_stream (uint32_t stream,
                         bool     held)
 {
@@ -535,9 +587,9 @@ fake_cupti_hold_stream (uint32_t stream,
           {
             CUpti_ActivityKernel10 *kernel = (CUpti_ActivityKernel10 *) (waiting->buffer->data + waiting->offset);
 
-            kernel->start = at;
-            kernel->end = kernel->completed = at + waiting->duration;
-            at = kernel->end;
+            kernel->start = client_time (at);
+            kernel->end = kernel->completed = client_time (at + waiting->duration);
+            at += waiting->duration;
             waiting->buffer->incomplete--;
             fake_cupti.incomplete[i] = fake_cupti.incomplete[--fake_cupti.n_incomplete];
           }
@@ -626,7 +678,9 @@ cuptiGetTimestamp (uint64_t *timestamp)
 {
   if (timestamp == NULL)
     return CUPTI_ERROR_INVALID_PARAMETER;
-  *timestamp = now_ns ();
+  fake_cupti_lock ();
+  *timestamp = client_time (now_ns ());
+  fake_cupti_unlock ();
   return CUPTI_SUCCESS;
 }
 

@@ -1,10 +1,13 @@
 /* kineto-standin.c — PyTorch's profiler (Kineto) as CUPTI sees it, inside the stand-in job
  *
- * Kineto's CUPTI calls, in its order (libkineto's CuptiCallbackApi and CuptiActivityApi, read,
- * not copied): at libkineto_init, cuptiSubscribe, whose refusal it only remembers; at
- * torch.profiler's start, cuptiGetVersion, cuptiActivityRegisterCallbacks with its own 4 MiB
- * buffers, then cuptiActivityEnable of its kinds (and the per-API switches it turns off); at the
- * stop, cudaDeviceSynchronize and cuptiActivityFlushAll(0), cuptiActivityDisable of the same
+ * Kineto's CUPTI calls, in its order (libkineto's CuptiCallbackApi, CuptiActivityApi and
+ * CuptiTimestamp, read, not copied). PyTorch 2.11's: cuptiSubscribe at the first torch.profiler
+ * run (or at libkineto_init, --kineto-init); refused, it traces the CPU only from then on and
+ * makes no other CUPTI call. Subscribed, and in the Kineto after 2.11 (which never subscribes), a
+ * run's start is: cuptiActivityRegisterTimestampCallback with a TSC clock (raw ticks: here a
+ * 3 GHz counter), cuptiGetVersion, cuptiActivityRegisterCallbacks with its own 4 MiB buffers
+ * (replacing whoever's were registered, without a word), then cuptiActivityEnable of its kinds
+ * (and the per-API switches it turns off); at the stop, cudaDeviceSynchronize and cuptiActivityFlushAll(0), cuptiActivityDisable of the same
  * kinds, cuptiActivityFlushAll(FORCED) and a walk of the buffers it got back. A buffer handed to it
  * that it never gave is logged by Kineto and left alone; here it is counted.
  *
@@ -16,10 +19,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "kineto-standin.h"
 
 #define BUFFER_SIZE  (4u << 20)   /* Kineto's kBufSize */
+#define TSC_PER_NS   3            /* the stand-in TSC's ticks per nanosecond */
 #define MAX_BUFFERS  256
 
 typedef struct
@@ -41,6 +46,10 @@ static struct
   CUptiResult (*enable_driver_api) (CUpti_CallbackId, uint8_t);
   CUptiResult (*flush_all) (uint32_t);
   CUptiResult (*next_record) (uint8_t *, size_t, CUpti_Activity **);
+  CUptiResult (*register_timestamp) (CUpti_TimestampCallbackFunc);
+  bool                   loaded;
+  bool                   subscribe_tried;
+  KinetoFlavour          flavour;
   pthread_mutex_t        lock;
   Buffer                 buffers[MAX_BUFFERS];
   unsigned               n_buffers;
@@ -107,12 +116,29 @@ buffer_completed (CUcontext  context,
   pthread_mutex_unlock (&kineto.lock);
 }
 
+/* Kineto's TSC clock: raw ticks, not nanoseconds. */
+static uint64_t CUPTIAPI
+tsc_ticks (void)
+{
+  struct timespec now;
+
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  return ((uint64_t) now.tv_sec * 1000000000u + (uint64_t) now.tv_nsec) * TSC_PER_NS;
+}
+
 #define RESOLVE(field, name) (kineto.field = (__typeof__ (kineto.field)) dlsym (cupti, name))
 
 void
-kineto_standin_init (void       *cupti,
-                     const char *name)
+kineto_standin_set_flavour (KinetoFlavour flavour)
 {
+  kineto.flavour = flavour;
+}
+
+static void
+load (void *cupti)
+{
+  if (kineto.loaded)
+    return;
   RESOLVE (subscribe, "cuptiSubscribe");
   RESOLVE (subscribe_v2, "cuptiSubscribe_v2");
   RESOLVE (get_version, "cuptiGetVersion");
@@ -123,11 +149,23 @@ kineto_standin_init (void       *cupti,
   RESOLVE (enable_driver_api, "cuptiActivityEnableDriverApi");
   RESOLVE (flush_all, "cuptiActivityFlushAll");
   RESOLVE (next_record, "cuptiActivityGetNextRecord");
-  if (kineto.subscribe == NULL || kineto.subscribe_v2 == NULL || kineto.flush_all == NULL)
+  RESOLVE (register_timestamp, "cuptiActivityRegisterTimestampCallback");
+  if (kineto.subscribe == NULL || kineto.subscribe_v2 == NULL || kineto.flush_all == NULL ||
+      kineto.register_timestamp == NULL)
     {
       fprintf (stderr, "kineto-standin: the libcupti loaded lacks CUPTI's functions\n");
       exit (4);
     }
+  kineto.loaded = true;
+}
+
+/* 2.11's subscription; the newer Kineto makes none. */
+static void
+subscribe (const char *name)
+{
+  if (kineto.flavour != KINETO_2_11 || kineto.subscribe_tried)
+    return;
+  kineto.subscribe_tried = true;
   if (name != NULL)
     {
       CUpti_SubscriberParams params = { CUpti_SubscriberParams_STRUCT_SIZE, name, NULL, 0 };
@@ -136,16 +174,29 @@ kineto_standin_init (void       *cupti,
     }
   else
     kineto.seen.subscribe_result = kineto.subscribe (&kineto.subscriber, on_callback, NULL);
+  kineto.seen.cpu_only = kineto.seen.subscribe_result != CUPTI_SUCCESS;
+}
+
+void
+kineto_standin_init (void       *cupti,
+                     const char *name)
+{
+  load (cupti);
+  subscribe (name);
   kineto.seen.initialised = true;
 }
 
 int
-kineto_standin_start (void)
+kineto_standin_start (void *cupti)
 {
   uint32_t version = 0;
 
   if (!kineto.seen.initialised)
-    return -1;
+    kineto_standin_init (cupti, NULL);
+  kineto.seen.tracing = true;
+  if (kineto.seen.cpu_only)
+    return 0;   /* the CPU side only: no CUPTI call */
+  kineto.register_timestamp (tsc_ticks);
   kineto.get_version (&version);
   kineto.register_callbacks (buffer_requested, buffer_completed);
   for (unsigned i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
@@ -160,7 +211,6 @@ kineto_standin_start (void)
           kineto.enable_driver_api (CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent, 0);
         }
     }
-  kineto.seen.tracing = true;
   return 0;
 }
 
@@ -169,6 +219,11 @@ kineto_standin_stop (void)
 {
   if (!kineto.seen.tracing)
     return;
+  if (kineto.seen.cpu_only)
+    {
+      kineto.seen.tracing = false;
+      return;
+    }
   kineto.flush_all (0);
   for (unsigned i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
     kineto.disable (kinds[i]);

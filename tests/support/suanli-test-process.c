@@ -65,3 +65,15 @@ suanli_test_put_env (const char *name,
   else
     g_unsetenv (name);
 }
+
+/* What `suanli-cli trace summary --json` says of @path, all of it (it must say it). */
+char *
+suanli_test_summary_json (const char *path)
+{
+  g_auto(SuanliTestRun) summary = { 0 };
+
+  suanli_test_run_cli (&summary, "en", (const char *[]) { "trace", "summary", "--json", path, NULL });
+  g_test_message ("summary: %s", summary.out);
+  g_assert_cmpint (summary.status, ==, 0);
+  return g_steal_pointer (&summary.out);
+}

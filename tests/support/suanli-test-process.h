@@ -25,6 +25,7 @@ void suanli_test_run_cli   (SuanliTestRun      *run,
                             const char * const *args);
 void suanli_test_put_env   (const char         *name,
                             const char         *value);
+char *suanli_test_summary_json (const char     *path);
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SuanliTestRun, suanli_test_run_clear)
 

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
 #include "suanli-catalog.h"
@@ -121,6 +122,19 @@ void
 suanli_test_profile_wait_for_flame (SuanliTestProfileFixture *fixture)
 {
   suanli_test_await (suanli_test_flame_ready, suanli_test_profile_flame_view (fixture));
+}
+
+/* The flame graph view, showing GPU time by launching stack, worked out. */
+void
+suanli_test_profile_show_gpu_flame (SuanliTestProfileFixture *fixture)
+{
+  GtkWidget *label;
+
+  suanli_profile_page_show_view (fixture->page, "flame");
+  label = suanli_test_find_label (GTK_WIDGET (fixture->page), _("GPU Time"));
+  g_assert_nonnull (label);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (gtk_widget_get_ancestor (label, GTK_TYPE_TOGGLE_BUTTON)), TRUE);
+  suanli_test_profile_wait_for_flame (fixture);
 }
 
 /* The x of @time_us on the timeline as it is now. */

@@ -53,6 +53,7 @@ SuanliFlameView       *suanli_test_profile_flame_view     (SuanliTestProfileFixt
 gboolean               suanli_test_flame_ready            (gpointer                  data);
 /* The flame graph is worked out on a worker thread: wait for it. */
 void                   suanli_test_profile_wait_for_flame (SuanliTestProfileFixture *fixture);
+void                   suanli_test_profile_show_gpu_flame (SuanliTestProfileFixture *fixture);
 /* The x of @time_us on the timeline as it is now. */
 double                 suanli_test_profile_x_of           (SuanliTestProfileFixture *fixture,
                                                            double                    time_us);

@@ -9,6 +9,7 @@
 
 #include <signal.h>
 #include <stdlib.h>
+#include <glib/gstdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 
@@ -238,4 +239,98 @@ suanli_test_job_capture (SuanliTestJob *job)
   if (capture == NULL)
     g_error ("START was refused: %s", error->message);
   return capture;
+}
+
+/* START, @command to the job, then STOP and the stream to its end; the job's answer in @answer
+ * (NULL: not wanted). */
+SuanliTestCapture *
+suanli_test_job_capture_command (SuanliTestJob *job,
+                                 const char    *command,
+                                 JsonObject   **answer)
+{
+  SuanliTestCapture *capture = suanli_test_job_capture (job);
+  JsonObject *said = suanli_test_job_ask (job, command);
+
+  suanli_test_capture_finish (capture);
+  if (answer != NULL)
+    *answer = said;
+  else
+    json_object_unref (said);
+  return capture;
+}
+
+/* A condition: the stand-in has been flushed a given number of times more, or the capture ended. */
+typedef struct
+{
+  SuanliTestJob     *job;
+  gint64             flushes;
+  SuanliTestCapture *capture;
+} Flushed;
+
+static gboolean
+flushed (gpointer data)
+{
+  Flushed *wanted = data;
+  g_autoptr(JsonObject) state = NULL;
+
+  if (wanted->capture != NULL && suanli_test_capture_closed (wanted->capture))
+    return TRUE;
+  state = suanli_test_job_fake_state (wanted->job);
+  return json_object_get_int_member (state, "flushes") >= wanted->flushes;
+}
+
+/* Until the library has flushed the stand-in @more times again (or @capture, when not NULL, ended:
+ * a capture that ended flushes no more). */
+void
+suanli_test_job_await_flushes (SuanliTestJob     *job,
+                               SuanliTestCapture *capture,
+                               guint              more)
+{
+  g_autoptr(JsonObject) before = suanli_test_job_fake_state (job);
+  Flushed later = { job, json_object_get_int_member (before, "flushes") + more, capture };
+
+  suanli_test_await (flushed, &later);
+}
+
+/* A private folder for the jobs' sockets and the test's files, as XDG_RUNTIME_DIR. */
+char *
+suanli_test_standin_begin (void)
+{
+  char *folder = g_dir_make_tmp ("suanli-standin-XXXXXX", NULL);
+
+  g_setenv ("XDG_RUNTIME_DIR", folder, TRUE);
+  return folder;
+}
+
+void
+suanli_test_standin_end (const char *folder)
+{
+  g_autofree char *sockets = g_build_filename (folder, "suanli", NULL);
+
+  g_rmdir (sockets);
+  g_rmdir (folder);
+}
+
+/* @name in the test's folder (XDG_RUNTIME_DIR, from suanli_test_standin_begin()). */
+char *
+suanli_test_standin_path (const char *name)
+{
+  return g_build_filename (g_getenv ("XDG_RUNTIME_DIR"), name, NULL);
+}
+
+/* A copy of the file @source at @relative under @folder. Returns its path. */
+char *
+suanli_test_copy_file (const char *source,
+                       const char *folder,
+                       const char *relative)
+{
+  char *path = g_build_filename (folder, relative, NULL);
+  g_autofree char *parent = g_path_get_dirname (path);
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  g_assert_cmpint (g_mkdir_with_parents (parent, 0700), ==, 0);
+  g_assert_true (g_file_get_contents (source, &contents, &length, NULL));
+  g_assert_true (g_file_set_contents (path, contents, (gssize) length, NULL));
+  return path;
 }

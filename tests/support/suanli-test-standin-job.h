@@ -39,6 +39,18 @@ GPtrArray         *suanli_test_job_cupti_mappings (SuanliTestJob      *job);
 char              *suanli_test_job_start_refused  (SuanliTestJob      *job);
 SuanliTestCapture *suanli_test_job_capture        (SuanliTestJob      *job);
 void               suanli_test_job_free           (SuanliTestJob      *job);
+SuanliTestCapture *suanli_test_job_capture_command (SuanliTestJob *job,
+                                                    const char    *command,
+                                                    JsonObject   **answer);
+void               suanli_test_job_await_flushes  (SuanliTestJob      *job,
+                                                   SuanliTestCapture  *capture,
+                                                   guint               more);
+char              *suanli_test_standin_begin      (void);
+void               suanli_test_standin_end        (const char         *folder);
+char              *suanli_test_standin_path       (const char         *name);
+char              *suanli_test_copy_file          (const char         *source,
+                                                   const char         *folder,
+                                                   const char         *relative);
 /* A GSpawnChildSetupFunc: the child is killed when the test ends, however it ends. */
 void               suanli_test_dies_with_test     (gpointer            data);
 

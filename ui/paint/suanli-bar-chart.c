@@ -22,6 +22,7 @@ typedef struct
   char   *label;
   double  value;
   char   *value_text;
+  gboolean marked;
 } Bar;
 
 struct _SuanliBarChart
@@ -72,7 +73,7 @@ suanli_bar_chart_add_bar (SuanliBarChart *chart,
                           double          value,
                           const char     *value_text)
 {
-  Bar bar = { g_strdup (label), value, g_strdup (value_text) };
+  Bar bar = { g_strdup (label), value, g_strdup (value_text), FALSE };
 
   g_array_append_val (chart->bars, bar);
 }
@@ -98,19 +99,20 @@ suanli_bar_chart_draw (SuanliBarChart         *chart,
                        const SuanliChartStyle *style)
 {
   double largest = 0, bar_space = MAX (10, width - LABEL_WIDTH - VALUE_WIDTH - 2 * MARGIN);
-  SuanliColor fill, accent;
+  SuanliColor fill, accent, marked;
 
   for (guint i = 0; i < chart->bars->len; i++)
     largest = MAX (largest, g_array_index (chart->bars, Bar, i).value);
 
   suanli_palette_category (SUANLI_CATEGORY_CPU, style->dark, &fill);
   suanli_palette_category (SUANLI_CATEGORY_MEMORY, style->dark, &accent);
+  suanli_palette_category (SUANLI_CATEGORY_COMMUNICATION, style->dark, &marked);
   for (guint i = 0; i < chart->bars->len; i++)
     {
       Bar *bar = &g_array_index (chart->bars, Bar, i);
       double middle = MARGIN + i * ROW_HEIGHT + ROW_HEIGHT / 2;
       double length = largest > 0 && bar->value > 0 ? bar_space * bar->value / largest : 0;
-      g_autoptr(PangoLayout) label = suanli_chart_style_layout (style, cr, bar->label, (int) i == chart->selected);
+      g_autoptr(PangoLayout) label = suanli_chart_style_layout (style, cr, bar->label, (int) i == chart->selected || bar->marked);
       SuanliColor text;
 
       /* The label, cut with an ellipsis to its column. */
@@ -123,13 +125,24 @@ suanli_bar_chart_draw (SuanliBarChart         *chart,
       pango_cairo_show_layout (cr, label);
 
       cairo_rectangle (cr, MARGIN + LABEL_WIDTH, middle - BAR_HEIGHT / 2, MAX (1, length), BAR_HEIGHT);
-      suanli_color_set_source (cr, (int) i == chart->selected ? &accent : &fill);
+      suanli_color_set_source (cr, (int) i == chart->selected ? &accent : bar->marked ? &marked : &fill);
       cairo_fill (cr);
 
       if (bar->value_text != NULL)
         suanli_chart_style_draw_text (style, cr, bar->value_text, MARGIN + LABEL_WIDTH + length + 6, middle,
                                       SUANLI_TEXT_START, 0.7);
     }
+}
+
+/* A marked bar (an item being compared) is drawn in its own colour, its label bold. */
+void
+suanli_bar_chart_set_marked (SuanliBarChart *chart,
+                             guint           index,
+                             gboolean        marked)
+{
+  g_return_if_fail (index < chart->bars->len);
+
+  g_array_index (chart->bars, Bar, index).marked = marked;
 }
 
 /* The bar whose row holds (@x, @y), or -1. */

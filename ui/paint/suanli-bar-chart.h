@@ -19,6 +19,9 @@ void            suanli_bar_chart_add_bar      (SuanliBarChart         *chart,
                                                const char             *value_text);
 void            suanli_bar_chart_set_selected (SuanliBarChart         *chart,
                                                int                     index);
+void            suanli_bar_chart_set_marked   (SuanliBarChart         *chart,
+                                               guint                   index,
+                                               gboolean                marked);
 double          suanli_bar_chart_get_height   (SuanliBarChart         *chart);
 void            suanli_bar_chart_draw         (SuanliBarChart         *chart,
                                                cairo_t                *cr,

@@ -229,6 +229,103 @@ format_percent (double fraction)
   return g_strdup_printf ("%.1f%%", 100 * fraction);
 }
 
+/* "87.4 d (71.1–104 d)": a figure (@value) with the range the published runs behind the efficiency give it;
+ * the figure alone when the plan gives its own efficiency. */
+static char *
+with_range (char *value,
+            char *low,
+            char *high)
+{
+  g_autofree char *figure = value, *from = low, *to = high;
+  g_autofree char *range = suanli_format_range (from, to);
+
+  if (g_str_equal (from, to))
+    return g_steal_pointer (&figure);
+  return g_strdup_printf ("%s (%s)", figure, range);
+}
+
+static char *
+format_cost_range (const SuanliEstimate *e,
+                   const char           *currency)
+{
+  if (!(e->cost > 0))
+    return g_strdup (_("no price given"));
+  if (e->training_high.cost == e->training_low.cost)
+    return format_cost (e->cost, currency);
+  return g_strdup_printf ("%.0f %s (%.0f–%.0f %s)", e->cost, currency, e->training_high.cost, e->training_low.cost,
+                          currency);
+}
+
+/* A serving figure per million output tokens, "—" when nothing fits to serve. */
+static char *
+format_per_million (double      value,
+                    const char *unit)
+{
+  g_autofree char *number = NULL;
+
+  if (!(value > 0))
+    return g_strdup ("—");
+  number = suanli_format_significant (value, 3);
+  return g_strdup_printf ("%s %s", number, unit);
+}
+
+static char *
+format_mfu (SuanliReport *self)
+{
+  g_autofree char *mfu = format_percent (self->estimate.mfu);
+
+  if (suanli_estimate_mfu_above_published (&self->inputs, &self->estimate))
+    return g_strdup_printf (_("%s ⚠ above any published run of its precision"), mfu);
+  return g_steal_pointer (&mfu);
+}
+
+/* Where the compute efficiency comes from, for the assumptions table. */
+static char *
+format_compute_efficiency (SuanliReport *self)
+{
+  const SuanliEfficiency *f = &self->estimate.efficiency;
+  g_autofree char *share = format_percent (f->fraction);
+
+  if (self->inputs.mfu > 0 || self->inputs.achieved_flops > 0)
+    return g_strdup (_("set by the plan's MFU or achieved rate"));
+  if (!f->modelled)
+    return g_strdup_printf (_("%s of peak, the plan's own"), share);
+  return g_strdup_printf (_("%s of peak, modelled from published runs (%.2f–%.2f× that rate)"), share, f->low, f->high);
+}
+
+/* A figure's name in the appendix, as its card or table names it. */
+static const char *
+figure_title (const char *figure)
+{
+  static const struct { const char *figure, *title; } titles[] = {
+    { "memory.weights", N_("Weights") }, { "memory.gradients", N_("Gradients") },
+    { "memory.optimizer", N_("Optimizer states") }, { "memory.activations", N_("Activations") },
+    { "memory.kv_cache", N_("KV cache") }, { "memory.overhead", N_("Framework overhead") },
+    { "memory.total", N_("Memory per GPU") },
+    { "training.model_flops_per_step", N_("Model FLOPs per step") },
+    { "training.hardware_flops_per_step", N_("Hardware FLOPs per step") },
+    { "training.step_time_s", N_("Step time") }, { "training.compute_s", N_("Compute") },
+    { "training.communication_s", N_("Communication") },
+    { "training.exposed_communication_s", N_("Exposed communication") },
+    { "training.bubble_s", N_("Pipeline bubble") }, { "training.offload_s", N_("Offload") },
+    { "training.tokens_per_s", N_("Throughput") }, { "training.time_to_train_s", N_("Time to train") },
+    { "training.mfu", N_("MFU") }, { "training.hfu", N_("HFU") }, { "training.gpu_hours", N_("GPU-hours") },
+    { "training.energy_kwh", N_("Energy") }, { "training.cost", N_("Cost") }, { "training.co2_t", N_("CO₂") },
+    { "inference.weights_per_gpu", N_("Weights per GPU") },
+    { "inference.kv_bytes_per_token", N_("KV cache per token") },
+    { "inference.max_concurrent_sequences", N_("Sequences at once per GPU") },
+    { "inference.ttft_s", N_("Time to first token") }, { "inference.tpot_s", N_("Time per output token") },
+    { "inference.tokens_per_s", N_("Throughput") }, { "inference.capacity_rps", N_("Requests per second") },
+    { "inference.cost_per_million_tokens", N_("Cost per million tokens") },
+    { "inference.kwh_per_million_tokens", N_("Energy per million tokens") },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
+    if (g_str_equal (titles[i].figure, figure))
+      return _(titles[i].title);
+  return figure;
+}
+
 static const char *
 mode_title (SuanliMode mode)
 {
@@ -287,6 +384,23 @@ advice_by_severity (SuanliReport *self)
   return sorted;
 }
 
+/* Requests per second at capacity, and what a million output tokens cost and draw there. */
+static void
+write_serving_rows (SuanliReport *self,
+                    GPtrArray    *rows)
+{
+  const SuanliEstimate *e = &self->estimate;
+
+  suanli_table_row_take (rows, 2, g_strdup (_("Requests per second")),
+                         e->inference.capacity_rps > 0 ? suanli_format_large (e->inference.capacity_rps) : g_strdup ("—"));
+  suanli_table_row_take (rows, 2, g_strdup (_("Cost per million tokens")),
+                         self->inputs.price_per_gpu_hour > 0
+                           ? format_per_million (e->cost_per_million_tokens, self->inputs.currency)
+                           : g_strdup (_("no price given")));
+  suanli_table_row_take (rows, 2, g_strdup (_("Energy per million tokens")),
+                         format_per_million (e->kwh_per_million_tokens, "kWh"));
+}
+
 static void
 write_summary (SuanliReport     *self,
                SuanliPageWriter *writer)
@@ -306,13 +420,21 @@ write_summary (SuanliReport     *self,
   suanli_page_writer_text (writer, fit, SUANLI_TEXT_BODY);
   if (training (self))
     {
-      suanli_table_row_take (rows, 2, g_strdup (_("Time to train")), suanli_format_days (e->time_to_train_s));
+      suanli_table_row_take (rows, 2, g_strdup (_("Time to train")),
+                             with_range (suanli_format_days (e->time_to_train_s),
+                                         suanli_format_days (e->training_high.time_to_train_s),
+                                         suanli_format_days (e->training_low.time_to_train_s)));
       suanli_table_row_take (rows, 2, g_strdup (_("Step time")), suanli_format_seconds (e->step_time_s));
-      suanli_table_row_take (rows, 2, g_strdup (_("Throughput")), format_tokens_per_second (e->tokens_per_s));
-      suanli_table_row_take (rows, 2, g_strdup (_("MFU")), format_percent (e->mfu));
-      suanli_table_row_take (rows, 2, g_strdup (_("Cost")), format_cost (e->cost, self->inputs.currency));
+      suanli_table_row_take (rows, 2, g_strdup (_("Throughput")),
+                             with_range (format_tokens_per_second (e->tokens_per_s),
+                                         suanli_format_large (e->training_low.tokens_per_s),
+                                         suanli_format_large (e->training_high.tokens_per_s)));
+      suanli_table_row_take (rows, 2, g_strdup (_("MFU")), format_mfu (self));
+      suanli_table_row_take (rows, 2, g_strdup (_("Cost")), format_cost_range (e, self->inputs.currency));
       suanli_table_row_take (rows, 2, g_strdup (_("Energy")), suanli_format_energy_kwh (e->energy_kwh));
-      suanli_table_row_take (rows, 2, g_strdup (_("GPU-hours")), suanli_format_large (e->gpu_hours));
+      suanli_table_row_take (rows, 2, g_strdup (_("GPU-hours")),
+                             with_range (suanli_format_large (e->gpu_hours), suanli_format_large (e->training_high.gpu_hours),
+                                         suanli_format_large (e->training_low.gpu_hours)));
     }
   else
     {
@@ -320,6 +442,7 @@ write_summary (SuanliReport     *self,
                              format_tokens_per_second (e->inference.tokens_per_s));
       suanli_table_row_take (rows, 2, g_strdup (_("Time to first token")), suanli_format_seconds (e->inference.ttft_s));
       suanli_table_row_take (rows, 2, g_strdup (_("Time per output token")), suanli_format_seconds (e->inference.tpot_s));
+      write_serving_rows (self, rows);
     }
   suanli_page_writer_table (writer, translated, widths, 2, rows);
   if (advice->len > 0)
@@ -335,17 +458,6 @@ write_summary (SuanliReport     *self,
           suanli_page_writer_text (writer, line, SUANLI_TEXT_BODY);
         }
     }
-}
-
-/* As the catalog shows it, with the marketed figure where there is one. */
-static char *
-spec_value (const SuanliSpec *spec)
-{
-  g_autofree char *value = suanli_format_quantity (spec->value, spec->unit, SUANLI_MEMORY_UNITS_GIB);
-
-  if (spec->label != NULL)
-    return g_strdup_printf ("%s (%s)", value, spec->label);
-  return g_steal_pointer (&value);
 }
 
 static void
@@ -372,7 +484,7 @@ write_item (SuanliReport     *self,
       const SuanliSpecKey *key = suanli_item_kind_find_spec_key (suanli_item_get_kind (item), spec->key);
 
       /* The spec's label as the catalog page shows it, not its key. */
-      suanli_table_row_take (rows, 4, g_strdup (key != NULL ? _(key->title) : spec->key), spec_value (spec),
+      suanli_table_row_take (rows, 4, g_strdup (key != NULL ? _(key->title) : spec->key), suanli_spec_format_value (spec, SUANLI_MEMORY_UNITS_GIB),
                              g_strdup (spec->source),
                              g_strdup (suanli_confidence_get_title (spec->confidence)));
     }
@@ -383,8 +495,13 @@ write_item (SuanliReport     *self,
     {
       const SuanliClaim *claim = suanli_item_get_claim_at (item, i);
 
-      suanli_table_row_take (rows, 4, g_strdup (claim->seed), g_strdup (claim->quote),
-                             suanli_format_quantity (claim->value, claim->unit, SUANLI_MEMORY_UNITS_GIB),
+      const char *note = suanli_text_get (&claim->note);
+
+      /* The quote stays verbatim, in its article's language; what it means and why the verdict is
+       * given in the report's language beside it. */
+      suanli_table_row_take (rows, 4, g_strdup (claim->seed),
+                             note != NULL ? g_strdup_printf ("“%s”\n%s", claim->quote, note) : g_strdup (claim->quote),
+                             suanli_claim_format_figure (claim, claim->value),
                              g_strdup (suanli_verdict_get_title (claim->verdict)));
     }
   if (rows->len > 0)
@@ -482,10 +599,14 @@ write_job (SuanliReport     *self,
   write_job_choices (rows, in);
   suanli_table_row_take (rows, 2, g_strdup (_("Peak dense FLOP/s per GPU")),
                          g_strdup_printf (_("%.4g TFLOP/s"), in->peak_flops / 1e12));
-  suanli_table_row_take (rows, 2, g_strdup (_("Assumed MFU")), format_percent (self->estimate.mfu));
-  suanli_table_row_take (rows, 2, g_strdup (_("Efficiency: compute, communication, memory")),
-                         g_strdup_printf ("%.2f, %.2f, %.2f", in->compute_efficiency, in->comm_efficiency,
-                                          in->memory_efficiency));
+  if (in->mfu > 0)
+    suanli_table_row_take (rows, 2, g_strdup (_("Assumed MFU")), format_percent (in->mfu));
+  if (in->achieved_flops > 0)
+    suanli_table_row_take (rows, 2, g_strdup (_("Assumed achieved FLOP/s per GPU")),
+                           g_strdup_printf (_("%.4g TFLOP/s"), in->achieved_flops / 1e12));
+  suanli_table_row_take (rows, 2, g_strdup (_("Compute efficiency")), format_compute_efficiency (self));
+  suanli_table_row_take (rows, 2, g_strdup (_("Efficiency: communication, memory")),
+                         g_strdup_printf ("%.2f, %.2f", in->comm_efficiency, in->memory_efficiency));
   suanli_table_row_take (rows, 2, g_strdup (_("Framework overhead per GPU")), suanli_format_gib (in->framework_overhead));
   suanli_table_row_take (rows, 2, g_strdup (_("PUE, grid carbon intensity")),
                          g_strdup_printf (_("%.2f, %.3g t CO₂ per MWh"), in->pue, in->grid_tco2_per_mwh));
@@ -590,10 +711,17 @@ write_cost (SuanliReport     *self,
   static const double widths[] = { 0.4, 0.6 };
 
   if (!training (self))
-    return;
+    {
+      suanli_page_writer_heading (writer, _("Serving cost and energy"), 1);
+      write_serving_rows (self, rows);
+      suanli_page_writer_table (writer, translated, widths, 2, rows);
+      return;
+    }
   suanli_page_writer_heading (writer, _("Cost, energy and CO₂"), 1);
-  suanli_table_row_take (rows, 2, g_strdup (_("GPU-hours")), suanli_format_large (e->gpu_hours));
-  suanli_table_row_take (rows, 2, g_strdup (_("Cost")), format_cost (e->cost, self->inputs.currency));
+  suanli_table_row_take (rows, 2, g_strdup (_("GPU-hours")),
+                         with_range (suanli_format_large (e->gpu_hours), suanli_format_large (e->training_high.gpu_hours),
+                                     suanli_format_large (e->training_low.gpu_hours)));
+  suanli_table_row_take (rows, 2, g_strdup (_("Cost")), format_cost_range (e, self->inputs.currency));
   suanli_table_row_take (rows, 2, g_strdup (_("Energy, with the data centre's PUE")),
                          suanli_format_energy_kwh (e->energy_kwh));
   suanli_table_row_take (rows, 2, g_strdup (_("CO₂")), suanli_format_tonnes (e->co2_t));
@@ -649,9 +777,12 @@ comparison_cell (const SuanliPlanInputs *in,
     case 4:
       return train ? suanli_format_days (e->time_to_train_s) : suanli_format_seconds (e->inference.ttft_s);
     case 5:
-      return format_percent (e->mfu);
+      return train ? format_percent (e->mfu) : g_strdup ("—");
     case 6:
     default:
+      if (!train)
+        return in->price_per_gpu_hour > 0 ? format_per_million (e->cost_per_million_tokens, in->currency)
+                                          : g_strdup (_("no price given"));
       return format_cost (e->cost, in->currency);
     }
 }
@@ -713,10 +844,13 @@ write_appendix (SuanliReport     *self,
 
       if (g_str_has_prefix (figures[i], training (self) ? "inference." : "training."))
         continue;
+      /* Serving keeps no gradients and no optimizer: nothing to work out. */
+      if (!training (self) && (g_str_equal (figures[i], "memory.gradients") || g_str_equal (figures[i], "memory.optimizer")))
+        continue;
       explanation = suanli_estimate_explain (&self->inputs, &self->estimate, figures[i]);
       if (explanation == NULL)
         continue;
-      suanli_page_writer_heading (writer, figures[i], 2);
+      suanli_page_writer_heading (writer, figure_title (figures[i]), 2);
       suanli_page_writer_text (writer, explanation, SUANLI_TEXT_MONOSPACE);
     }
 }

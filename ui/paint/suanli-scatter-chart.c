@@ -1,7 +1,10 @@
 /* suanli-scatter-chart.c — a scatter (or bubble) chart of items over two numeric specs
  *
- * Labels are placed greedily beside their point (right, left, above, below) where they overlap no
- * other label or point; a label that fits nowhere is left out, and the point's tooltip names it.
+ * Labels are placed greedily where they overlap no other label or point: beside their point (right,
+ * left, above, below, then the corners), then further out with a leader line back to it. The
+ * selected point, the one under the pointer and the marked ones (the items compared) go first, so
+ * their labels are never the ones left out; a label that fits nowhere else is left out and shows
+ * when the pointer is on its point, and the point's tooltip names it.
  * The painter remembers where it drew each point, for hit tests and for tests of the drawing.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -27,12 +30,15 @@ typedef struct
   double  pixel_x, pixel_y, radius;
   gboolean drawn;
   gboolean faded;
+  gboolean marked;
+  gboolean labelled;
 } Point;
 
 struct _SuanliScatterChart
 {
   GArray *points;     /* of Point */
   int     selected;
+  int     hovered;
   char   *x_title;
   char   *y_title;
   gboolean x_logarithmic;
@@ -53,6 +59,7 @@ suanli_scatter_chart_new (void)
   chart->points = g_array_new (FALSE, TRUE, sizeof (Point));
   g_array_set_clear_func (chart->points, clear_point);
   chart->selected = -1;
+  chart->hovered = -1;
   return chart;
 }
 
@@ -72,6 +79,7 @@ suanli_scatter_chart_clear (SuanliScatterChart *chart)
 {
   g_array_set_size (chart->points, 0);
   chart->selected = -1;
+  chart->hovered = -1;
 }
 
 /* @size: the bubble's value, or NAN for plain points. */
@@ -82,7 +90,7 @@ suanli_scatter_chart_add_point (SuanliScatterChart *chart,
                                 double              size,
                                 const char         *label)
 {
-  Point point = { x, y, size, g_strdup (label), 0, 0, RADIUS, FALSE, FALSE };
+  Point point = { x, y, size, g_strdup (label), 0, 0, RADIUS, FALSE, FALSE, FALSE, FALSE };
 
   g_array_append_val (chart->points, point);
 }
@@ -92,6 +100,25 @@ suanli_scatter_chart_set_selected (SuanliScatterChart *chart,
                                    int                 index)
 {
   chart->selected = index;
+}
+
+/* The point under the pointer (-1 for none): its label goes first, so a crowded one shows. */
+void
+suanli_scatter_chart_set_hovered (SuanliScatterChart *chart,
+                                  int                 index)
+{
+  chart->hovered = index;
+}
+
+/* A marked point (an item being compared) is ringed in its own colour and labelled first. */
+void
+suanli_scatter_chart_set_marked (SuanliScatterChart *chart,
+                                 guint               index,
+                                 gboolean            marked)
+{
+  g_return_if_fail (index < chart->points->len);
+
+  g_array_index (chart->points, Point, index).marked = marked;
 }
 
 /* A faded point is drawn pale and unlabelled: a dominated configuration, say. */
@@ -179,13 +206,14 @@ rects_overlap (const cairo_rectangle_t *a,
   return a->x < b->x + b->width && b->x < a->x + a->width && a->y < b->y + b->height && b->y < a->y + a->height;
 }
 
+/* Whether @rect lies inside @area (the plot, not the axes' tick labels) and over nothing taken. */
 static gboolean
 rect_is_free (const cairo_rectangle_t *rect,
               GArray                  *taken,
-              double                   width,
-              double                   height)
+              const cairo_rectangle_t *area)
 {
-  if (rect->x < 0 || rect->y < 0 || rect->x + rect->width > width || rect->y + rect->height > height)
+  if (rect->x < area->x || rect->y < area->y || rect->x + rect->width > area->x + area->width ||
+      rect->y + rect->height > area->y + area->height)
     return FALSE;
   for (guint i = 0; i < taken->len; i++)
     if (rects_overlap (rect, &g_array_index (taken, cairo_rectangle_t, i)))
@@ -193,12 +221,77 @@ rect_is_free (const cairo_rectangle_t *rect,
   return TRUE;
 }
 
-static void
-draw_labels (SuanliScatterChart     *chart,
+/* Which pass places @point's label: the selected and hovered first, then the marked, then the rest. */
+static int
+label_pass (SuanliScatterChart *chart,
+            guint               index)
+{
+  Point *point = &g_array_index (chart->points, Point, index);
+
+  if ((int) index == chart->selected || (int) index == chart->hovered)
+    return 0;
+  return point->marked ? 1 : 2;
+}
+
+/* Places @point's label in the first free spot of ever wider rings around it; draws a leader line
+ * to it from past the first ring. FALSE when there is none. */
+static gboolean
+place_label (Point                  *point,
              cairo_t                *cr,
-             double                  width,
-             double                  height,
-             const SuanliChartStyle *style)
+             PangoLayout            *layout,
+             GArray                 *taken,
+             const cairo_rectangle_t *area,
+             const SuanliColor      *color)
+{
+  static const double rings[] = { 3, 12, 26, 44 };
+  int text_width, text_height;
+
+  pango_layout_get_pixel_size (layout, &text_width, &text_height);
+  for (guint r = 0; r < G_N_ELEMENTS (rings); r++)
+    {
+      double gap = point->radius + rings[r];
+      double w = text_width, h = text_height, x = point->pixel_x, y = point->pixel_y;
+      cairo_rectangle_t candidates[] = {
+        { x + gap, y - h / 2, w, h },         { x - gap - w, y - h / 2, w, h },
+        { x - w / 2, y - gap - h, w, h },     { x - w / 2, y + gap, w, h },
+        { x + gap * 0.7, y - gap * 0.7 - h, w, h }, { x - gap * 0.7 - w, y - gap * 0.7 - h, w, h },
+        { x + gap * 0.7, y + gap * 0.7, w, h },     { x - gap * 0.7 - w, y + gap * 0.7, w, h },
+      };
+
+      for (guint c = 0; c < G_N_ELEMENTS (candidates); c++)
+        {
+          cairo_rectangle_t *rect = &candidates[c];
+
+          if (!rect_is_free (rect, taken, area))
+            continue;
+          g_array_append_val (taken, *rect);
+          suanli_color_set_source (cr, color);
+          if (r > 0)
+            {
+              double to_x = CLAMP (x, rect->x, rect->x + rect->width);
+              double to_y = CLAMP (y, rect->y, rect->y + rect->height);
+              double length = hypot (to_x - x, to_y - y);
+
+              cairo_save (cr);
+              cairo_set_line_width (cr, 0.8);
+              cairo_move_to (cr, x + (to_x - x) * point->radius / length, y + (to_y - y) * point->radius / length);
+              cairo_line_to (cr, to_x, to_y);
+              cairo_stroke (cr);
+              cairo_restore (cr);
+            }
+          cairo_move_to (cr, rect->x, rect->y);
+          pango_cairo_show_layout (cr, layout);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static void
+draw_labels (SuanliScatterChart      *chart,
+             cairo_t                 *cr,
+             const cairo_rectangle_t *area,
+             const SuanliChartStyle  *style)
 {
   g_autoptr(GArray) taken = g_array_new (FALSE, FALSE, sizeof (cairo_rectangle_t));
   SuanliColor color;
@@ -211,40 +304,21 @@ draw_labels (SuanliScatterChart     *chart,
                                  2 * point->radius, 2 * point->radius };
       if (point->drawn)
         g_array_append_val (taken, rect);
+      point->labelled = FALSE;
     }
 
   suanli_chart_style_foreground (style, 0.85, &color);
-  /* The selected point's label goes first so it is never the one left out. */
-  for (int pass = 0; pass < 2; pass++)
+  for (int pass = 0; pass < 3; pass++)
     for (guint i = 0; i < chart->points->len; i++)
       {
         Point *point = &g_array_index (chart->points, Point, i);
         g_autoptr(PangoLayout) layout = NULL;
-        int text_width, text_height;
-        double gap = point->radius + 3;
 
-        if (!point->drawn || point->faded || point->label == NULL || ((int) i == chart->selected) != (pass == 0))
+        if (!point->drawn || point->label == NULL || label_pass (chart, i) != pass ||
+            (point->faded && pass == 2))
           continue;
-        layout = suanli_chart_style_layout (style, cr, point->label, (int) i == chart->selected);
-        pango_layout_get_pixel_size (layout, &text_width, &text_height);
-        {
-          cairo_rectangle_t candidates[] = {
-            { point->pixel_x + gap, point->pixel_y - text_height / 2.0, text_width, text_height },
-            { point->pixel_x - gap - text_width, point->pixel_y - text_height / 2.0, text_width, text_height },
-            { point->pixel_x - text_width / 2.0, point->pixel_y - gap - text_height, text_width, text_height },
-            { point->pixel_x - text_width / 2.0, point->pixel_y + gap, text_width, text_height },
-          };
-
-          for (guint c = 0; c < G_N_ELEMENTS (candidates); c++)
-            if (rect_is_free (&candidates[c], taken, width, height))
-              {
-                g_array_append_val (taken, candidates[c]);
-                suanli_color_set_source (cr, &color);
-                cairo_move_to (cr, candidates[c].x, candidates[c].y);
-                pango_cairo_show_layout (cr, layout);
-                break;
-              }
-        }
+        layout = suanli_chart_style_layout (style, cr, point->label, pass < 2);
+        point->labelled = place_label (point, cr, layout, taken, area, &color);
       }
 }
 
@@ -260,7 +334,7 @@ suanli_scatter_chart_draw (SuanliScatterChart     *chart,
   g_autofree double *ys = g_new (double, chart->points->len + 1);
   double largest = 0;
   SuanliAxis x_axis, y_axis;
-  SuanliColor fill, accent;
+  SuanliColor fill, accent, marked;
 
   for (guint i = 0; i < chart->points->len; i++)
     {
@@ -283,6 +357,7 @@ suanli_scatter_chart_draw (SuanliScatterChart     *chart,
   suanli_palette_category (SUANLI_CATEGORY_CPU, style->dark, &fill);
   fill.alpha = 0.75;
   suanli_palette_category (SUANLI_CATEGORY_MEMORY, style->dark, &accent);
+  suanli_palette_category (SUANLI_CATEGORY_COMMUNICATION, style->dark, &marked);
   for (guint i = 0; i < chart->points->len; i++)
     {
       Point *point = &g_array_index (chart->points, Point, i);
@@ -309,9 +384,23 @@ suanli_scatter_chart_draw (SuanliScatterChart     *chart,
       cairo_set_line_width (cr, selected ? 2.5 : 1);
       cairo_set_source_rgba (cr, style->dark ? 0 : 1, style->dark ? 0 : 1, style->dark ? 0 : 1, 0.9);
       cairo_stroke (cr);
+      /* A compared item wears a ring in its own colour, outside the bubble's edge. */
+      if (point->marked)
+        {
+          cairo_new_path (cr);
+          cairo_arc (cr, point->pixel_x, point->pixel_y, point->radius + 3.5, 0, 2 * G_PI);
+          cairo_set_line_width (cr, 2.5);
+          suanli_color_set_source (cr, &marked);
+          cairo_stroke (cr);
+        }
     }
 
-  draw_labels (chart, cr, width, height, style);
+  {
+    /* Labels stay in the plot, off the tick labels of both axes. */
+    cairo_rectangle_t area = { x_axis.pixel_start, 0, width - x_axis.pixel_start, y_axis.pixel_start };
+
+    draw_labels (chart, cr, &area, style);
+  }
 }
 
 guint
@@ -335,6 +424,16 @@ suanli_scatter_chart_get_position (SuanliScatterChart *chart,
   *x = point->pixel_x;
   *y = point->pixel_y;
   return point->drawn;
+}
+
+/* Whether the last draw found room for point @index's label. */
+gboolean
+suanli_scatter_chart_get_labelled (SuanliScatterChart *chart,
+                                   guint               index)
+{
+  g_return_val_if_fail (index < chart->points->len, FALSE);
+
+  return g_array_index (chart->points, Point, index).labelled;
 }
 
 /* The point under (@x, @y), nearest first, or -1. */

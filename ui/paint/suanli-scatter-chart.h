@@ -33,6 +33,13 @@ void                suanli_scatter_chart_draw         (SuanliScatterChart     *c
                                                        double                  width,
                                                        double                  height,
                                                        const SuanliChartStyle *style);
+void                suanli_scatter_chart_set_hovered  (SuanliScatterChart     *chart,
+                                                       int                     index);
+void                suanli_scatter_chart_set_marked   (SuanliScatterChart     *chart,
+                                                       guint                   index,
+                                                       gboolean                marked);
+gboolean            suanli_scatter_chart_get_labelled (SuanliScatterChart     *chart,
+                                                       guint                   index);
 guint               suanli_scatter_chart_get_n_points (SuanliScatterChart     *chart);
 gboolean            suanli_scatter_chart_get_position (SuanliScatterChart     *chart,
                                                        guint                   index,
