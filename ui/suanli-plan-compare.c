@@ -2,7 +2,7 @@
  *
  * Training and serving plans are measured by different figures: a training plan by its step, its
  * MFU and what the whole run costs; a serving plan by the requests per second it completes and
- * what a million generated tokens cost and draw. Each kind gets its own table with its own rows,
+ * what a million generated tokens cost and draw (the estimate's, at capacity). Each kind gets its own table with its own rows,
  * so that no serving plan shows "MFU 0%" and no figure is set against one that means something
  * else. In each table the values that differ from the reference (the current plan, else the
  * table's first) are bold, the better ones in the accent colour. A figure that cannot be known
@@ -17,7 +17,6 @@
 
 #include "suanli-compare-view.h"
 #include "suanli-plan-compare.h"
-#include "suanli-serving.h"
 #include "suanli-units.h"
 
 typedef enum {
@@ -120,8 +119,8 @@ serving_cell (const SuanliPlanInputs *in,
               guint                   row,
               double                 *value)
 {
-  SuanliServingFigures serving;
-  gboolean serves = suanli_serving_figures (in, e, &serving);
+  /* Taken at capacity, every replica busy; nothing to take when not one sequence fits. */
+  gboolean serves = e->inference.capacity_rps > 0;
 
   switch (row)
     {
@@ -134,26 +133,26 @@ serving_cell (const SuanliPlanInputs *in,
     case 5:
       if (!serves)
         return g_strdup (_("— (nothing fits)"));
-      *value = serving.requests_per_s;
+      *value = e->inference.capacity_rps;
       return suanli_format_large (*value);
     case 6:
       if (!serves)
         return g_strdup ("—");
-      *value = serving.tokens_per_s;
+      *value = e->inference.capacity_rps * in->output_tokens;
       return suanli_format_large (*value);
     case 7:
       if (!serves)
         return g_strdup ("—");
-      if (!serving.has_cost)
+      if (in->price_per_gpu_hour <= 0)
         return g_strdup (_("— (no price)"));
-      *value = serving.cost_per_million_tokens;
+      *value = e->cost_per_million_tokens;
       return money (*value, in->currency);
     case 8:
       if (!serves)
         return g_strdup ("—");
-      if (!serving.has_energy)
+      if (in->board_power <= 0)
         return g_strdup (_("— (no TDP)"));
-      *value = serving.kwh_per_million_tokens;
+      *value = e->kwh_per_million_tokens;
       return suanli_format_energy_kwh (*value);
     default:
       return common_cell (in, e, row, value);
