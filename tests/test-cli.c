@@ -391,6 +391,104 @@ test_plan (void)
   g_rmdir (directory);
 }
 
+/* Runs `suanli-cli plan FILE --json` on @document written to a file; returns its parsed root. */
+static JsonObject *
+plan_json (const char  *document,
+           JsonParser  *parser)
+{
+  g_autofree char *directory = g_dir_make_tmp ("suanli-plan-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (directory, "model.suanli-plan", NULL);
+  g_auto(Run) run = { 0 };
+
+  g_assert_true (g_file_set_contents (path, document, -1, NULL));
+  run_cli (&run, "", (const char *[]) { "plan", path, "--json", NULL });
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, run.out, -1, NULL));
+  g_unlink (path);
+  g_rmdir (directory);
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+static double
+figure (JsonObject *root,
+        const char *section,
+        const char *name)
+{
+  return json_object_get_double_member (json_object_get_object_member (root, section), name);
+}
+
+/* Whether @root warns about @field, with @text in the message. */
+static gboolean
+warns (JsonObject *root,
+       const char *field,
+       const char *text)
+{
+  JsonArray *warnings = json_object_get_array_member (root, "warnings");
+
+  for (guint i = 0; i < json_array_get_length (warnings); i++)
+    {
+      JsonObject *warning = json_array_get_object_element (warnings, i);
+
+      if (g_str_equal (json_object_get_string_member (warning, "field"), field) &&
+          strstr (json_object_get_string_member (warning, "message"), text) != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Every field that describes the model feeds every figure: a parameter count given over a preset
+ * moves the step time, the tokens per second and the cost, not memory alone, and the plan no
+ * longer bears the preset's name; a changed layer count moves the memory too. */
+static void
+test_plan_model_fields (void)
+{
+  static const char * const rest =
+    "\"workload\": {\"seq_len\": 4096, \"global_batch\": 512, \"tokens\": 2e12},"
+    " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"nodes\": 8},"
+    " \"assumptions\": {\"price_per_gpu_hour\": 2.5}}";
+  g_autoptr(JsonParser) preset_parser = json_parser_new ();
+  g_autoptr(JsonParser) count_parser = json_parser_new ();
+  g_autoptr(JsonParser) layers_parser = json_parser_new ();
+  g_autoptr(JsonParser) gpt_parser = json_parser_new ();
+  g_autoptr(JsonParser) deepspeed_parser = json_parser_new ();
+  g_autofree char *preset_plan = g_strconcat ("{\"model\": {\"preset\": \"llama-2-70b\"}, ", rest, NULL);
+  g_autofree char *count_plan = g_strconcat ("{\"model\": {\"preset\": \"llama-2-70b\", \"parameters\": 13e9}, ",
+                                             rest, NULL);
+  g_autofree char *layers_plan = g_strconcat ("{\"model\": {\"preset\": \"llama-2-70b\", \"layers\": 40}, ", rest, NULL);
+  JsonObject *preset = plan_json (preset_plan, preset_parser);
+  JsonObject *count = plan_json (count_plan, count_parser);
+  JsonObject *layers = plan_json (layers_plan, layers_parser);
+  JsonObject *gpt, *deepspeed;
+
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (preset, "name"), "Llama 2 70B"));
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (count, "name"), "13B model"));
+  g_assert_cmpfloat (figure (count, "memory", "weights"), <, figure (preset, "memory", "weights") / 4);
+  g_assert_cmpfloat (figure (count, "training", "step_time_s"), <, figure (preset, "training", "step_time_s") / 3);
+  g_assert_cmpfloat (figure (count, "training", "tokens_per_s"), >, figure (preset, "training", "tokens_per_s") * 3);
+  g_assert_cmpfloat (figure (count, "training", "cost"), <, figure (preset, "training", "cost") / 3);
+  g_assert_true (warns (count, "model.parameters", "model.parameters"));
+
+  /* Half the layers: half the weights and close to half the step, named as the custom model it is. */
+  g_assert_false (g_str_has_prefix (json_object_get_string_member (layers, "name"), "Llama 2 70B"));
+  g_assert_cmpfloat (figure (layers, "memory", "weights"), <, figure (preset, "memory", "weights") * 0.55);
+  g_assert_cmpfloat (figure (layers, "training", "step_time_s"), <, figure (preset, "training", "step_time_s") * 0.6);
+  g_assert_false (warns (layers, "model.parameters", ""));
+
+  /* GPT-3's plain feed-forward given as a width alone: the gated default implies 233B, and the
+   * warning names the field that reconciles it with the 175B given. */
+  gpt = plan_json ("{\"model\": {\"parameters\": 175e9, \"layers\": 96, \"hidden\": 12288, \"heads\": 96,"
+                   " \"ffn_hidden\": 49152, \"vocab\": 50257}, \"system\": {\"accelerator\": \"nvidia-h100-sxm\"},"
+                   " \"assumptions\": {\"price_per_gpu_hour\": 2}}", gpt_parser);
+  g_assert_true (warns (gpt, "model.ffn_matrices", "model.ffn_matrices = 2"));
+
+  /* DeepSpeed's ZeRO-3 term for the largest layer needs the architecture: said, not a silent 0. */
+  deepspeed = plan_json ("{\"model\": {\"parameters\": 7e9}, \"parallelism\": {\"zero_stage\": 3},"
+                         " \"system\": {\"accelerator\": \"nvidia-h100-sxm\"},"
+                         " \"assumptions\": {\"memory_model\": \"deepspeed\", \"price_per_gpu_hour\": 2}}",
+                         deepspeed_parser);
+  g_assert_true (warns (deepspeed, "model.hidden", "largest layer"));
+}
+
 /* Plans at the edge of their ranges, through the real command: the text has no NaN, infinity or
  * negative figure ("Step -2562048 h" was an overflowing cast), and --json parses (json-glib 1.6
  * wrote "inf.0", "-nan.0" and "2e+18.0"). */
@@ -845,6 +943,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/plan", test_plan);
   g_test_add_func ("/cli/plan-search", test_plan_search);
   g_test_add_func ("/cli/plan-edges", test_plan_edges);
+  g_test_add_func ("/cli/plan-model-fields", test_plan_model_fields);
   g_test_add_func ("/cli/plan-name", test_plan_name);
   g_test_add_func ("/cli/socket-folder", test_socket_folder);
   g_test_add_func ("/cli/nested-json", test_nested_json);

@@ -181,7 +181,7 @@ test_flops (void)
   for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
     {
       g_autofree char *json = g_strdup_printf (
-        "{\"model\": {\"parameters\": 3e7, \"layers\": 2, \"hidden\": 1024, \"heads\": 16, \"vocab\": 32000},"
+        "{\"model\": {\"layers\": 2, \"hidden\": 1024, \"heads\": 16, \"vocab\": 32000},"
         " \"workload\": {\"seq_len\": 2048, \"global_batch\": 8},"
         " \"techniques\": {\"recompute\": \"%s\"},"
         " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 1}}", modes[i]);
@@ -575,6 +575,38 @@ test_advice_lora_70b (void)
   g_assert_true (g_hash_table_contains (ids, "qlora"));
   g_assert_true (g_hash_table_contains (ids, "fsdp"));
   g_assert_false (g_hash_table_contains (ids, "chinchilla-tokens"));
+}
+
+/* Serving Llama 3 8B on 8 × H100, one replica per GPU: splitting the model over more GPUs decodes
+ * each token sooner but serves fewer requests on the same GPUs, so it is no speed-up; quantized
+ * weights are (faster and more requests). Every technique advice names has a title of its own. */
+static void
+test_advice_serving_speed (void)
+{
+  const char *json = "{\"model\": {\"preset\": \"llama-3-8b\"}, \"workload\": {\"mode\": \"inference\"},"
+                     " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 8}}";
+  g_autoptr(SuanliPlan) plan = suanli_plan_new_from_data (json, -1, "serving", NULL);
+  g_autoptr(GPtrArray) advice = NULL;
+  gboolean quantized = FALSE;
+  SuanliPlanInputs in;
+  SuanliEstimate e;
+
+  estimate_valid (json, &in, &e);
+  g_assert_true (e.fits);
+  advice = suanli_advice_for (plan, catalog, &in, &e);
+  for (guint i = 0; i < advice->len; i++)
+    {
+      SuanliAdvice *item = g_ptr_array_index (advice, i);
+
+      g_assert_cmpstr (item->id, !=, "tensor-parallel");
+      g_assert_cmpfloat (item->capacity_rps_after, >=, e.inference.capacity_rps * 0.98);
+      quantized |= g_str_equal (item->id, "quantize-int4");
+      if (item->technique != NULL)
+        g_assert_nonnull (suanli_advice_technique_title (item->technique));
+    }
+  g_assert_true (quantized);
+  g_assert_cmpstr (suanli_advice_technique_title ("zero-offload"), ==, "CPU offload (ZeRO-Offload)");
+  g_assert_null (suanli_advice_technique_title ("no-such-technique"));
 }
 
 /* When no single change is enough, the smallest combination that is: full fine-tuning of Llama 2 70B
@@ -1004,6 +1036,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/estimate/advice-effects", test_advice_effects);
   g_test_add_func ("/estimate/advice-lora-70b", test_advice_lora_70b);
   g_test_add_func ("/estimate/advice-combination", test_advice_combination);
+  g_test_add_func ("/estimate/advice-serving-speed", test_advice_serving_speed);
   g_test_add_func ("/estimate/explanations", test_explanations);
   g_test_add_func ("/estimate/search-front", test_search_front);
   g_test_add_func ("/estimate/search-patches-apply", test_search_patches_apply);

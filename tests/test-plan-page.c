@@ -19,54 +19,15 @@
 #include "suanli-search.h"
 #include "suanli-search-window.h"
 #include "suanli-import.h"
+#include "suanli-test-planner.h"
 #include "suanli-test-support.h"
 #include "suanli-window.h"
 #include "suanli-workspace.h"
 
-typedef struct
-{
-  SuanliCatalog   *catalog;
-  SuanliWorkspace *workspace;
-  SuanliWindow    *window;
-  SuanliPlanPage  *page;
-} Fixture;
+typedef SuanliTestPlanner Fixture;
 
-static void
-remove_autosave (void)
-{
-  g_autofree char *path = g_build_filename (g_get_user_state_dir (), "suanli", "autosave.suanli-plan", NULL);
-
-  g_unlink (path);
-}
-
-static void
-fixture_set_up (Fixture       *fixture,
-                gconstpointer  data)
-{
-  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
-
-  remove_autosave ();
-  fixture->catalog = suanli_catalog_new ();
-  suanli_catalog_load_builtin (fixture->catalog, problems);
-  fixture->workspace = suanli_workspace_new (fixture->catalog);
-  fixture->window = g_object_ref (suanli_window_new (NULL, fixture->workspace));
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1280, 860);
-  suanli_window_show_page (fixture->window, SUANLI_PAGE_PLANNER);
-  gtk_window_present (GTK_WINDOW (fixture->window));
-  suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
-  fixture->page = SUANLI_PLAN_PAGE (suanli_window_get_page (fixture->window, SUANLI_PAGE_PLANNER));
-  g_assert_nonnull (fixture->page);
-}
-
-static void
-fixture_tear_down (Fixture       *fixture,
-                   gconstpointer  data)
-{
-  suanli_test_destroy_window (GTK_WINDOW (fixture->window));
-  g_assert_finalize_object (fixture->workspace);
-  g_object_unref (fixture->catalog);
-  remove_autosave ();
-}
+#define fixture_set_up suanli_test_planner_set_up
+#define fixture_tear_down suanli_test_planner_tear_down
 
 static JsonObject *
 section (Fixture    *fixture,
@@ -75,21 +36,6 @@ section (Fixture    *fixture,
   JsonObject *root = suanli_plan_get_root (suanli_workspace_get_plan (fixture->workspace));
 
   return json_object_has_member (root, name) ? json_object_get_object_member (root, name) : NULL;
-}
-
-static void
-select_choice (GtkWidget  *combo,
-               const char *title)
-{
-  GListModel *titles = adw_combo_row_get_model (ADW_COMBO_ROW (combo));
-
-  for (guint i = 0; i < g_list_model_get_n_items (titles); i++)
-    if (g_str_equal (gtk_string_list_get_string (GTK_STRING_LIST (titles), i), title))
-      {
-        adw_combo_row_set_selected (ADW_COMBO_ROW (combo), i);
-        return;
-      }
-  g_error ("no choice “%s”", title);
 }
 
 static void
@@ -105,7 +51,7 @@ test_preset_and_edits (Fixture       *fixture,
   g_assert_true (suanli_plan_page_get_estimate (fixture->page)->total > 0);
 
   /* A preset chosen in the form goes into the document, and the results follow. */
-  select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
+  suanli_test_select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
   g_assert_cmpstr (json_object_get_string_member (section (fixture, "model"), "preset"), ==, "llama-2-70b");
   g_assert_false (suanli_plan_page_get_estimate (fixture->page)->fits);
   advice = suanli_plan_page_get_advice (fixture->page);
@@ -139,7 +85,7 @@ test_advice_and_undo (Fixture       *fixture,
   g_autofree char *redone = NULL;
   double total_before;
 
-  select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
+  suanli_test_select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
   before = suanli_plan_to_data (plan);
   total_before = suanli_plan_page_get_estimate (fixture->page)->total;
   g_assert_cmpuint (suanli_plan_page_get_advice (fixture->page)->len, >, 0);
@@ -258,7 +204,7 @@ test_compare (Fixture       *fixture,
   GtkWindow *compare;
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.pin", NULL));
-  select_choice (suanli_plan_page_get_editor (fixture->page, "system.accelerator"), "H200 SXM");
+  suanli_test_select_choice (suanli_plan_page_get_editor (fixture->page, "system.accelerator"), "H200 SXM");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.pin", NULL));
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (suanli_plan_page_get_editor (fixture->page, "system.nodes")), 2);
 
@@ -322,7 +268,7 @@ test_export_report (Fixture       *fixture,
   suanli_import_stats_clear (&stats);
   suanli_workspace_set_trace (fixture->workspace, trace);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.pin", NULL));
-  select_choice (suanli_plan_page_get_editor (fixture->page, "system.accelerator"), "H200 SXM");
+  suanli_test_select_choice (suanli_plan_page_get_editor (fixture->page, "system.accelerator"), "H200 SXM");
 
   g_assert_true (suanli_plan_page_export_report (fixture->page, file, SUANLI_PAPER_LETTER));
   suanli_test_await (report_written, fixture->page);
@@ -489,8 +435,8 @@ test_lora_70b_journey (Fixture       *fixture,
   GtkWidget *title, *row, *apply, *undo;
   g_autofree char *applied = NULL;
 
-  select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
-  select_choice (suanli_plan_page_get_editor (fixture->page, "workload.mode"), _("Fine-tune (LoRA)"));
+  suanli_test_select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
+  suanli_test_select_choice (suanli_plan_page_get_editor (fixture->page, "workload.mode"), _("Fine-tune (LoRA)"));
   g_assert_false (suanli_plan_page_get_estimate (fixture->page)->fits);
   /* No pre-training token budget: hours, not years. */
   g_assert_cmpfloat (suanli_plan_page_get_estimate (fixture->page)->time_to_train_s, <, 2 * 86400);
@@ -559,8 +505,8 @@ test_name_follows (Fixture       *fixture,
   assert_named (fixture, first);
   g_assert_false (gtk_widget_get_visible (suanli_plan_name_row_get_follow_button (row)));
 
-  select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
-  select_choice (suanli_plan_page_get_editor (fixture->page, "workload.mode"), _("Fine-tune (LoRA)"));
+  suanli_test_select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
+  suanli_test_select_choice (suanli_plan_page_get_editor (fixture->page, "workload.mode"), _("Fine-tune (LoRA)"));
   assert_named (fixture, lora);
   screenshot_planner (fixture, "name-derived");
 
@@ -569,7 +515,7 @@ test_name_follows (Fixture       *fixture,
   g_assert_cmpstr (json_object_get_string_member (root, "name"), ==, "Fine-tune for Ann");
   assert_named (fixture, "Fine-tune for Ann");
   g_assert_true (gtk_widget_get_visible (suanli_plan_name_row_get_follow_button (row)));
-  select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 13B");
+  suanli_test_select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 13B");
   assert_named (fixture, "Fine-tune for Ann");
   screenshot_planner (fixture, "name-edited");
 
@@ -617,8 +563,8 @@ test_name_in_compare_and_report (Fixture       *fixture,
   g_autofree char *edited_text = NULL;
   GtkWindow *compare;
 
-  select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
-  select_choice (suanli_plan_page_get_editor (fixture->page, "workload.mode"), _("Fine-tune (LoRA)"));
+  suanli_test_select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 70B");
+  suanli_test_select_choice (suanli_plan_page_get_editor (fixture->page, "workload.mode"), _("Fine-tune (LoRA)"));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.pin", NULL));
   type_name (name_row (GTK_WIDGET (fixture->page)), "Fine-tune for Ann");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.pin", NULL));
@@ -685,7 +631,7 @@ test_name_autosaved (void)
 {
   const char *names[] = { "Fine-tune for Ann", NULL };
 
-  remove_autosave ();
+  suanli_test_remove_autosave ();
   for (guint round = 0; round < G_N_ELEMENTS (names); round++)
     for (guint open = 0; open < 2; open++)
       {
@@ -707,7 +653,7 @@ test_name_autosaved (void)
         if (open == 0)
           {
             /* Name it, or make it follow; then the window goes, and its plan is saved. */
-            select_choice (suanli_plan_page_get_editor (page, "model.preset"), "Llama 2 70B");
+            suanli_test_select_choice (suanli_plan_page_get_editor (page, "model.preset"), "Llama 2 70B");
             if (names[round] != NULL)
               type_name (row, names[round]);
             else
@@ -729,7 +675,7 @@ test_name_autosaved (void)
         g_assert_finalize_object (workspace);
         g_object_unref (catalog);
       }
-  remove_autosave ();
+  suanli_test_remove_autosave ();
 }
 
 /* An autosave that cannot be read (json-glib 1.6 wrote 2e17 as "2e+17.0") is put aside whole, not
@@ -863,7 +809,7 @@ test_search (Fixture       *fixture,
   }
 
   /* Fix the accelerator: every row names it, none shows an id. */
-  select_choice (suanli_search_window_get_control (SUANLI_SEARCH_WINDOW (search), "accelerator"), "A100 80GB SXM");
+  suanli_test_select_choice (suanli_search_window_get_control (SUANLI_SEARCH_WINDOW (search), "accelerator"), "A100 80GB SXM");
   rows = search_rows (search);
   g_assert_cmpuint (rows->len, >, 0);
   for (guint i = 0; i < rows->len; i++)
@@ -885,7 +831,7 @@ test_search (Fixture       *fixture,
     g_assert_cmpstr (g_array_index (results, SuanliSearchResult, i).accelerator_id, ==, "nvidia-a100-80gb-sxm");
 
   /* A price typed for the MI325X, which has no offer, is kept in settings and brings it in. */
-  select_choice (suanli_search_window_get_control (SUANLI_SEARCH_WINDOW (search), "accelerator"), "Instinct MI325X");
+  suanli_test_select_choice (suanli_search_window_get_control (SUANLI_SEARCH_WINDOW (search), "accelerator"), "Instinct MI325X");
   g_assert_cmpuint (suanli_search_window_get_results (SUANLI_SEARCH_WINDOW (search))->len, ==, 0);
   mi325x_price = suanli_search_window_get_price_field (SUANLI_SEARCH_WINDOW (search), "amd-mi325x");
   g_assert_nonnull (mi325x_price);
@@ -924,7 +870,7 @@ test_search (Fixture       *fixture,
   g_assert_cmpstr (json_object_get_string_member (section (fixture, "system"), "accelerator"), ==, "nvidia-h100-sxm");
 
   /* Any accelerator again: the MI325X at its new price among those priced from their offers. */
-  select_choice (suanli_search_window_get_control (SUANLI_SEARCH_WINDOW (search), "accelerator"), _("Any"));
+  suanli_test_select_choice (suanli_search_window_get_control (SUANLI_SEARCH_WINDOW (search), "accelerator"), _("Any"));
   search_screenshot (search, "planner-search", FALSE);
   search_screenshot (search, "planner-search-prices", TRUE);
 
@@ -1084,7 +1030,7 @@ test_catalog_arrives_later (void)
   SuanliPlanPage *page;
   GtkWidget *nodes;
 
-  remove_autosave ();
+  suanli_test_remove_autosave ();
   gtk_window_present (GTK_WINDOW (window));
   suanli_test_wait_for_frame (GTK_WIDGET (window));
   page = SUANLI_PLAN_PAGE (suanli_window_get_page (window, SUANLI_PAGE_PLANNER));
@@ -1093,8 +1039,8 @@ test_catalog_arrives_later (void)
   suanli_catalog_replace_all (catalog, loaded);
   suanli_catalog_replace_all (catalog, loaded);
   g_assert_true (suanli_plan_page_is_valid (page));
-  g_assert_cmpuint (g_list_model_get_n_items (adw_combo_row_get_model (
-                      ADW_COMBO_ROW (suanli_plan_page_get_editor (page, "model.preset")))), >, 10);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (
+                      GTK_DROP_DOWN (suanli_plan_page_get_editor (page, "model.preset")))), >, 10);
   nodes = suanli_plan_page_get_editor (page, "system.nodes");
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (nodes), 3);
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (
@@ -1103,7 +1049,7 @@ test_catalog_arrives_later (void)
   suanli_test_destroy_window (GTK_WINDOW (window));
   g_assert_finalize_object (workspace);
   g_object_unref (catalog);
-  remove_autosave ();
+  suanli_test_remove_autosave ();
 }
 
 int

@@ -38,10 +38,12 @@ suanli_spec_key_lower_is_better (const char *key)
   return g_strv_contains (keys, key);
 }
 
-static GtkWidget *
-cell_label (const char *text,
-            const char *style_class,
-            float       xalign)
+/* A cell of a comparison table: wrapped at 28 characters, aligned at @xalign, styled
+ * @style_class ("heading", "dim-label", or NULL). The planner's Compare Plans uses it too. */
+GtkWidget *
+suanli_compare_cell_label (const char *text,
+                           const char *style_class,
+                           float       xalign)
 {
   GtkWidget *label = gtk_label_new (text);
 
@@ -100,7 +102,7 @@ column_heading (SuanliCompareView *self,
                 SuanliItem        *item)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *name = cell_label (suanli_item_get_name (item), "heading", 0);
+  GtkWidget *name = suanli_compare_cell_label (suanli_item_get_name (item), "heading", 0);
   GtkWidget *remove;
   g_autofree char *tooltip = NULL;
 
@@ -151,7 +153,7 @@ rebuild (SuanliCompareView *self)
       SuanliItem *item = g_ptr_array_index (items, i);
 
       gtk_grid_attach (grid, column_heading (self, item), 1 + i, 0, 1, 1);
-      gtk_grid_attach (grid, cell_label (suanli_item_get_vendor (item), "dim-label", 0), 1 + i, 1, 1, 1);
+      gtk_grid_attach (grid, suanli_compare_cell_label (suanli_item_get_vendor (item), "dim-label", 0), 1 + i, 1, 1, 1);
     }
 
   /* The first item's kind sets the row order; specs of other kinds follow in their own order. */
@@ -181,7 +183,7 @@ rebuild (SuanliCompareView *self)
           best = find_best (items, key);
           /* The row's bit says the row is shown, even with no best. */
           g_hash_table_insert (self->best, (gpointer) key, GUINT_TO_POINTER (best | ROW_SHOWN));
-          gtk_grid_attach (grid, cell_label (_(keys[s].title), "dim-label", 1), 0, row, 1, 1);
+          gtk_grid_attach (grid, suanli_compare_cell_label (_(keys[s].title), "dim-label", 1), 0, row, 1, 1);
           has_first = suanli_item_get_spec_value (g_ptr_array_index (items, 0), key, &first);
           for (guint i = 0; i < n; i++)
             {
@@ -194,21 +196,21 @@ rebuild (SuanliCompareView *self)
               if (why != NULL)
                 {
                   /* Marked unknown in the catalog: no source confirms a figure; the note says why. */
-                  gtk_box_append (GTK_BOX (box), cell_label (_("unknown"), "dim-label", 0));
+                  gtk_box_append (GTK_BOX (box), suanli_compare_cell_label (_("unknown"), "dim-label", 0));
                   gtk_widget_set_tooltip_text (box, suanli_text_get (why));
                 }
               else if (spec == NULL)
-                gtk_box_append (GTK_BOX (box), cell_label ("—", "dim-label", 0));
+                gtk_box_append (GTK_BOX (box), suanli_compare_cell_label ("—", "dim-label", 0));
               else
                 {
                   value = suanli_spec_format_short (spec, self->memory_units);
-                  gtk_box_append (GTK_BOX (box), cell_label (value, (best & (1u << i)) != 0 ? "compare-best" : NULL, 0));
+                  gtk_box_append (GTK_BOX (box), suanli_compare_cell_label (value, (best & (1u << i)) != 0 ? "compare-best" : NULL, 0));
                   if (i > 0 && has_first && first != 0)
                     {
                       g_autofree char *times = g_strdup_printf ("%.2f", spec->value / first);
                       /* Translators: a value's ratio to the first item's, e.g. "×1.43 vs H100 SXM". */
                       g_autofree char *ratio = g_strdup_printf (_("×%s vs %s"), times, first_name);
-                      gtk_box_append (GTK_BOX (box), cell_label (ratio, "caption", 0));
+                      gtk_box_append (GTK_BOX (box), suanli_compare_cell_label (ratio, "caption", 0));
                       gtk_widget_add_css_class (gtk_widget_get_last_child (box), "dim-label");
                     }
                 }

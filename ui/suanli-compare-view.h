@@ -24,6 +24,9 @@ void       suanli_compare_view_set_items           (SuanliCompareView *self,
 void       suanli_compare_view_set_memory_units    (SuanliCompareView *self,
                                                     SuanliMemoryUnits  units);
 gboolean   suanli_spec_key_lower_is_better         (const char        *key);
+GtkWidget *suanli_compare_cell_label               (const char        *text,
+                                                    const char        *style_class,
+                                                    float              xalign);
 int        suanli_compare_view_get_best_column     (SuanliCompareView *self,
                                                     const char        *key);
 gboolean   suanli_compare_view_is_best             (SuanliCompareView *self,

@@ -5,10 +5,17 @@
  * and the page re-estimates and calls suanli_plan_form_sync(), which shows the values in effect
  * (defaults included) and marks the fields that have errors, with the engine's message.
  *
+ * The form changes nothing the user did not mean to change: the mouse wheel over a number scrolls
+ * the form, never the number; Ctrl+Z in a number is the plan's undo (the field keeps no undo of its
+ * own); text that is no number, or one out of the field's range, is refused with a message under
+ * the field's title instead of being silently reverted or clamped. A model field changed over a
+ * preset makes the model a custom one, and the model menu says so.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
+#include <math.h>
 #include <glib/gi18n.h>
 
 #include "suanli-plan-form.h"
@@ -176,6 +183,7 @@ typedef struct
   GtkWidget   *row;
   GtkWidget   *editor;      /* GtkSpinButton, GtkSwitch, or the AdwComboRow itself */
   GPtrArray   *values;      /* choice rows: document values (NULL: default) */
+  double       synced;      /* numbers: the value the last sync showed */
 } Editor;
 
 struct _SuanliPlanForm
@@ -199,33 +207,93 @@ clear_editor (gpointer data)
   g_clear_pointer (&editor->values, g_ptr_array_unref);
 }
 
-/* {"a": {"b": VALUE}} for the path "a.b". */
+/* {"SECTION": INNER}, one undo step. Takes @inner. */
+static void
+apply_section (SuanliPlanForm *self,
+               const char     *section_name,
+               JsonObject     *inner)
+{
+  g_autoptr(JsonNode) patch = json_node_new (JSON_NODE_OBJECT);
+  JsonObject *outer = json_object_new ();
+
+  json_object_set_object_member (outer, section_name, inner);
+  json_node_take_object (patch, outer);
+  suanli_plan_apply_merge_patch (self->plan, patch);
+}
+
+/* Choosing a preset gives its model whole: the plan's own model fields go. Choosing Custom keeps
+ * the model shown: the preset's values are written out as the plan's own, for the user to edit. */
+static void
+apply_preset (SuanliPlanForm *self,
+              const char     *preset)
+{
+  const char * const *keys = suanli_plan_inputs_model_keys ();
+  JsonObject *inner = json_object_new ();
+  JsonNode *current = NULL;
+  JsonObject *model = NULL;
+  SuanliItem *item = NULL;
+  JsonNode *section_node = json_object_get_member (suanli_plan_get_root (self->plan), "model");
+
+  if (section_node != NULL && JSON_NODE_HOLDS_OBJECT (section_node))
+    model = json_node_get_object (section_node);
+  current = model != NULL ? json_object_get_member (model, "preset") : NULL;
+  if (preset == NULL && current != NULL && JSON_NODE_HOLDS_VALUE (current) &&
+      json_node_get_value_type (current) == G_TYPE_STRING && self->catalog != NULL)
+    item = suanli_catalog_lookup (self->catalog, json_node_get_string (current));
+
+  for (guint i = 0; keys[i] != NULL; i++)
+    {
+      double value;
+
+      if (g_str_equal (keys[i], "preset"))
+        continue;
+      if (preset != NULL)
+        json_object_set_null_member (inner, keys[i]);
+      else if (item != NULL && (model == NULL || !json_object_has_member (model, keys[i])) &&
+               suanli_item_get_spec_value (item, keys[i], &value))
+        {
+          /* Counts as the user would write them: 80, not 80.0. */
+          if (value == floor (value) && fabs (value) < 9007199254740992.0)
+            json_object_set_int_member (inner, keys[i], (gint64) value);
+          else
+            json_object_set_double_member (inner, keys[i], value);
+        }
+    }
+  if (preset != NULL)
+    json_object_set_string_member (inner, "preset", preset);
+  else
+    json_object_set_null_member (inner, "preset");
+  apply_section (self, "model", inner);
+}
+
+/* {"a": {"b": VALUE}} for the path "a.b". Takes @value. */
 static void
 apply_value (SuanliPlanForm *self,
              const char     *path,
              JsonNode       *value)
 {
   g_auto(GStrv) parts = NULL;
-  g_autoptr(JsonNode) patch = NULL;
-  JsonObject *outer, *inner;
+  JsonObject *inner;
 
   if (self->plan == NULL || self->syncing)
     {
       json_node_unref (value);
       return;
     }
+  if (g_str_equal (path, "model.preset"))
+    {
+      apply_preset (self, JSON_NODE_HOLDS_NULL (value) ? NULL : json_node_get_string (value));
+      json_node_unref (value);
+      return;
+    }
   parts = g_strsplit (path, ".", 2);
-  patch = json_node_new (JSON_NODE_OBJECT);
-  outer = json_object_new ();
   inner = json_object_new ();
   json_object_set_member (inner, parts[1], value);
   /* A pre-training budget is no fine-tune's data (a fine-tune reads its dataset for some epochs):
    * changing the mode lets the new mode's default in, in the same undo step. */
   if (g_str_equal (path, "workload.mode"))
     json_object_set_null_member (inner, "tokens");
-  json_object_set_object_member (outer, parts[0], inner);
-  json_node_take_object (patch, outer);
-  suanli_plan_apply_merge_patch (self->plan, patch);
+  apply_section (self, parts[0], inner);
 }
 
 static void
@@ -234,8 +302,16 @@ on_number_changed (GtkSpinButton *spin,
 {
   SuanliPlanForm *self = SUANLI_PLAN_FORM (user_data);
   const Field *field = g_object_get_data (G_OBJECT (spin), "field");
+  Editor *editor = g_object_get_data (G_OBJECT (spin), "editor");
   double value = gtk_spin_button_get_value (spin) * field->scale;
-  JsonNode *node = json_node_new (JSON_NODE_VALUE);
+  JsonNode *node;
+
+  /* A value a sync showed is no edit. GtkAdjustment's "value-changed" does not recurse: a sync
+   * nested in an edit's handler has its change announced again once the edit's handler returns,
+   * when the sync is over (a parameter count set to 0 came back as the preset's, written out). */
+  if (editor != NULL && gtk_spin_button_get_value (spin) == editor->synced)
+    return;
+  node = json_node_new (JSON_NODE_VALUE);
 
   /* 0 means "not set" for what the engine derives or assumes otherwise: the member goes. */
   if (field->zero_unsets && value == 0)
@@ -245,6 +321,92 @@ on_number_changed (GtkSpinButton *spin,
   else
     json_node_set_double (node, value);
   apply_value (self, field->path, node);
+}
+
+/* Says under the field's title why what was typed was refused, or clears it (@message NULL). */
+static void
+show_input_message (GtkSpinButton *spin,
+                    const char    *message)
+{
+  GtkWidget *row = gtk_widget_get_ancestor (GTK_WIDGET (spin), ADW_TYPE_ACTION_ROW);
+
+  if (row == NULL)
+    return;
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), message != NULL ? message : "");
+  /* The engine's own error on the field, in the tooltip, keeps the row marked. */
+  if (message != NULL)
+    gtk_widget_add_css_class (row, "error");
+  else if (gtk_widget_get_tooltip_text (row) == NULL)
+    gtk_widget_remove_css_class (row, "error");
+}
+
+/* What the user typed, read as a number of the field's range; anything else is refused with a
+ * message and the value stays as it was (GtkSpinButton would clamp it, or silently drop letters). */
+static int
+on_number_input (GtkSpinButton *spin,
+                 double        *new_value,
+                 gpointer       user_data)
+{
+  const Field *field = g_object_get_data (G_OBJECT (spin), "field");
+  GtkAdjustment *adjustment = gtk_spin_button_get_adjustment (spin);
+  double current = gtk_adjustment_get_value (adjustment);
+  g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (spin))));
+  g_autofree char *kept = g_strdup_printf ("%.*f", field->digits, current);
+  g_autofree char *message = NULL;
+  char *end = NULL;
+  double typed;
+
+  /* A minus sign as typed ("−") reads as the ASCII one. */
+  if (g_str_has_prefix (text, "−"))
+    {
+      char *ascii = g_strconcat ("-", text + strlen ("−"), NULL);
+
+      g_free (text);
+      text = ascii;
+    }
+  typed = g_ascii_strtod (text, &end);
+  if (*text == '\0' || end == text || *end != '\0' || !isfinite (typed))
+    /* Translators: a number field refused what was typed: "“abc” is not a number; it stays 1.0". */
+    message = g_strdup_printf (_("“%s” is not a number; it stays %s"), text, kept);
+  else if (typed < field->min)
+    {
+      g_autofree char *least = g_strdup_printf ("%.*f", field->digits, field->min);
+
+      /* Translators: "−3 is less than 0.1, the least this field takes; it stays 1.0". */
+      message = g_strdup_printf (_("%s is less than %s, the least this field takes; it stays %s"), text, least, kept);
+    }
+  else if (typed > field->max)
+    {
+      g_autofree char *most = g_strdup_printf ("%.*f", field->digits, field->max);
+
+      message = g_strdup_printf (_("%s is more than %s, the most this field takes; it stays %s"), text, most, kept);
+    }
+  show_input_message (spin, message);
+  *new_value = message != NULL ? current : typed;
+  return TRUE;
+}
+
+/* The mouse wheel over a number scrolls the form, as anywhere else in it: a number changes only when
+ * the user types it or clicks its buttons. Claimed before the spin button's own handler sees it. */
+static gboolean
+on_number_scroll (GtkEventControllerScroll *controller,
+                  double                    dx,
+                  double                    dy,
+                  gpointer                  user_data)
+{
+  GtkWidget *spin = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller));
+  GtkWidget *scrolled = gtk_widget_get_ancestor (spin, GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adjustment;
+  double step = 1;
+
+  if (scrolled == NULL)
+    return TRUE;
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  /* A wheel's click moves as far as GtkScrolledWindow moves it: the page's size to the power ⅔. */
+  if (gtk_event_controller_scroll_get_unit (controller) == GDK_SCROLL_UNIT_WHEEL)
+    step = pow (gtk_adjustment_get_page_size (adjustment), 2.0 / 3.0);
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_value (adjustment) + dy * step);
+  return TRUE;
 }
 
 static void
@@ -259,13 +421,48 @@ on_switch_changed (GtkSwitch  *widget,
   apply_value (SUANLI_PLAN_FORM (user_data), field->path, node);
 }
 
-static void
-on_choice_changed (AdwComboRow *row,
-                   GParamSpec  *pspec,
-                   gpointer     user_data)
+/* Ctrl+Z and Ctrl+Shift+Z for the plan's undo and redo, ahead of a text field's own. */
+static GtkEventController *
+plan_undo_keys (void)
 {
-  Editor *editor = g_object_get_data (G_OBJECT (row), "editor");
-  guint selected = adw_combo_row_get_selected (row);
+  GtkEventController *keys = gtk_shortcut_controller_new ();
+
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (keys),
+                                        gtk_shortcut_new (gtk_shortcut_trigger_parse_string ("<Control>z"),
+                                                          gtk_named_action_new ("plan.undo")));
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (keys),
+                                        gtk_shortcut_new (gtk_shortcut_trigger_parse_string ("<Control><Shift>z"),
+                                                          gtk_named_action_new ("plan.redo")));
+  return keys;
+}
+
+/* Choices are an AdwComboRow (a few fixed ones) or a GtkDropDown with a search entry in an action
+ * row (the catalog's, dozens of them); both have a "selected" position. */
+static guint
+choice_get_selected (GtkWidget *editor)
+{
+  return ADW_IS_COMBO_ROW (editor) ? adw_combo_row_get_selected (ADW_COMBO_ROW (editor))
+                                   : gtk_drop_down_get_selected (GTK_DROP_DOWN (editor));
+}
+
+static void
+choice_set_selected (GtkWidget *editor,
+                     guint      position)
+{
+  if (ADW_IS_COMBO_ROW (editor))
+    adw_combo_row_set_selected (ADW_COMBO_ROW (editor), position);
+  else
+    gtk_drop_down_set_selected (GTK_DROP_DOWN (editor), position);
+}
+
+static void
+on_choice_changed (GtkWidget  *widget,
+                   GParamSpec *pspec,
+                   gpointer    user_data)
+{
+  Editor *editor = g_object_get_data (G_OBJECT (widget), "editor");
+  guint selected = choice_get_selected (widget);
   const char *value;
   JsonNode *node;
 
@@ -331,6 +528,70 @@ catalog_choices (SuanliPlanForm *self,
     }
 }
 
+static void
+setup_choice_label (GtkSignalListItemFactory *factory,
+                    GtkListItem              *item,
+                    gpointer                  in_list)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  if (GPOINTER_TO_INT (in_list))
+    {
+      /* In the open list every title is whole, wrapped where it is long. */
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
+    }
+  else
+    {
+      /* The choice shown in the row: whole unless it is very long ("Custom (the fields below)"). */
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 34);
+    }
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_choice_label (GtkSignalListItemFactory *factory,
+                   GtkListItem              *item,
+                   gpointer                  in_list)
+{
+  GtkWidget *label = gtk_list_item_get_child (item);
+  const char *title = gtk_string_object_get_string (GTK_STRING_OBJECT (gtk_list_item_get_item (item)));
+
+  gtk_label_set_text (GTK_LABEL (label), title);
+  if (!GPOINTER_TO_INT (in_list))
+    gtk_widget_set_tooltip_text (label, title);
+}
+
+static GtkListItemFactory *
+choice_label_factory (gboolean in_list)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_choice_label), GINT_TO_POINTER (in_list));
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_choice_label), GINT_TO_POINTER (in_list));
+  return factory;
+}
+
+static void
+set_choice_factories (GtkWidget *editor)
+{
+  g_autoptr(GtkListItemFactory) shown = choice_label_factory (FALSE);
+  g_autoptr(GtkListItemFactory) listed = choice_label_factory (TRUE);
+
+  if (ADW_IS_COMBO_ROW (editor))
+    {
+      adw_combo_row_set_factory (ADW_COMBO_ROW (editor), shown);
+      adw_combo_row_set_list_factory (ADW_COMBO_ROW (editor), listed);
+    }
+  else
+    {
+      gtk_drop_down_set_factory (GTK_DROP_DOWN (editor), shown);
+      gtk_drop_down_set_list_factory (GTK_DROP_DOWN (editor), listed);
+    }
+}
+
 static GtkWidget *
 make_row (SuanliPlanForm *self,
           const Field    *field,
@@ -346,10 +607,21 @@ make_row (SuanliPlanForm *self,
                                                         field->step * 10, 0);
         GtkWidget *spin = gtk_spin_button_new (adjustment, 1, field->digits);
 
+        GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+
         row = adw_action_row_new ();
         gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
-        gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
+        /* Not numeric: letters and signs are let in, to be refused with a message (on_number_input). */
+        gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), FALSE);
+        /* Ctrl+Z is the plan's undo (the page's plan.undo), which undoes the value: the text's own
+         * undo would take the key and restore only the text. Caught before the text sees it. */
+        gtk_editable_set_enable_undo (GTK_EDITABLE (spin), FALSE);
+        gtk_widget_add_controller (spin, plan_undo_keys ());
+        gtk_event_controller_set_propagation_phase (scroll, GTK_PHASE_CAPTURE);
+        g_signal_connect (scroll, "scroll", G_CALLBACK (on_number_scroll), NULL);
+        gtk_widget_add_controller (spin, scroll);
         g_object_set_data (G_OBJECT (spin), "field", (gpointer) field);
+        g_signal_connect (spin, "input", G_CALLBACK (on_number_input), self);
         g_signal_connect (spin, "value-changed", G_CALLBACK (on_number_changed), self);
         adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
         adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), spin);
@@ -391,9 +663,26 @@ make_row (SuanliPlanForm *self,
           }
         else
           catalog_choices (self, field->source, titles, editor->values);
-        row = adw_combo_row_new ();
-        adw_combo_row_set_model (ADW_COMBO_ROW (row), G_LIST_MODEL (titles));
-        editor->editor = row;
+        if (field->source == CHOICES_FIXED)
+          {
+            row = adw_combo_row_new ();
+            adw_combo_row_set_model (ADW_COMBO_ROW (row), G_LIST_MODEL (titles));
+            editor->editor = row;
+          }
+        else
+          {
+            /* Dozens of models or accelerators: typing finds one ("h100", "910"). */
+            GtkWidget *drop_down = gtk_drop_down_new (G_LIST_MODEL (g_object_ref (titles)),
+                                                      gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL,
+                                                                                   "string"));
+            row = adw_action_row_new ();
+            gtk_drop_down_set_enable_search (GTK_DROP_DOWN (drop_down), TRUE);
+            gtk_widget_set_valign (drop_down, GTK_ALIGN_CENTER);
+            adw_action_row_add_suffix (ADW_ACTION_ROW (row), drop_down);
+            adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), drop_down);
+            editor->editor = drop_down;
+          }
+        set_choice_factories (editor->editor);
         break;
       }
     }
@@ -433,10 +722,10 @@ build (SuanliPlanForm *self)
     {
       Editor *editor = &g_array_index (self->editors, Editor, i);
 
+      g_object_set_data (G_OBJECT (editor->editor), "editor", editor);
       if (editor->field->type == FIELD_CHOICE)
         {
-          g_object_set_data (G_OBJECT (editor->row), "editor", editor);
-          g_signal_connect (editor->row, "notify::selected", G_CALLBACK (on_choice_changed), self);
+          g_signal_connect (editor->editor, "notify::selected", G_CALLBACK (on_choice_changed), self);
         }
     }
   self->syncing = FALSE;
@@ -461,6 +750,9 @@ effective_choice (const Field            *field,
                   const SuanliPlanInputs *in,
                   JsonNode               *value)
 {
+  /* A preset whose fields the plan changes is a custom model: the engine names it so. */
+  if (g_str_equal (field->path, "model.preset") && in != NULL && in->model_name[0] == '\0')
+    return NULL;
   if (value != NULL && JSON_NODE_HOLDS_VALUE (value))
     {
       if (json_node_get_value_type (value) == G_TYPE_STRING)
@@ -510,6 +802,7 @@ sync_editor (Editor                 *editor,
           number = in->achieved_flops / 1e12;
         /* Fractions are shown as they are; the MFU shows 0 when not assumed. */
         gtk_spin_button_set_value (GTK_SPIN_BUTTON (editor->editor), number / field->scale);
+        editor->synced = gtk_spin_button_get_value (GTK_SPIN_BUTTON (editor->editor));
         break;
       }
     case FIELD_SWITCH:
@@ -532,7 +825,7 @@ sync_editor (Editor                 *editor,
         for (guint i = 0; i < editor->values->len; i++)
           if (g_strcmp0 (g_ptr_array_index (editor->values, i), choice) == 0)
             position = i;
-        adw_combo_row_set_selected (ADW_COMBO_ROW (editor->editor), position);
+        choice_set_selected (editor->editor, position);
         break;
       }
     }
@@ -608,6 +901,9 @@ suanli_plan_form_sync (SuanliPlanForm         *self,
       const char *message = NULL;
 
       sync_editor (editor, self->plan, inputs);
+      /* A refused entry's message lasts until the plan next changes. */
+      if (editor->field->type == FIELD_NUMBER)
+        adw_action_row_set_subtitle (ADW_ACTION_ROW (editor->row), "");
       gtk_widget_set_visible (editor->row, !(editor->field->training_only && inference) &&
                                            !(editor->field->inference_only && !inference) &&
                                            !(editor->field->lora_only && !lora) &&

@@ -18,6 +18,7 @@
 #include <glib/gi18n.h>
 
 #include "suanli-compare-window.h"
+#include "suanli-plan-compare.h"
 #include "suanli-plan-name.h"
 #include "suanli-plan-page-private.h"
 #include "suanli-recent-menu.h"
@@ -40,6 +41,14 @@ _suanli_plan_page_update_actions (SuanliPlanPage *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.export-report", self->valid);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.find", self->valid &&
                                  suanli_plan_inputs_is_training (&self->inputs));
+  /* Greyed out, the button says why. */
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->find_button),
+                               !self->valid ? _("The plan has errors: mend the fields marked in red to search")
+                               : !suanli_plan_inputs_is_training (&self->inputs)
+                               ? _("Find Configurations searches the layouts of training and fine-tuning jobs; "
+                                   "it does not search serving plans. For serving, the advice below weighs "
+                                   "splitting the model and quantizing it against the requests per second")
+                               : _("Search accelerators, GPU counts and parallelism for this job"));
   gtk_button_set_label (self->compare_button, compare);
   if (self->file != NULL)
     {
@@ -506,130 +515,44 @@ pin_action (GtkWidget  *widget,
   pinned->name = suanli_plan_name_is_edited (self->plan)
                    ? g_strdup_printf ("%s\n%g × %s", self->name, self->inputs.gpus, self->inputs.accelerator_name)
                    : g_strdup (self->name);
+  /* Compare has room for the current plan and MAX_PINNED pins: the oldest goes, and the user is
+   * told which. */
   if (self->pinned->len >= MAX_PINNED)
-    g_ptr_array_remove_index (self->pinned, 0);
+    {
+      Pinned *oldest = g_ptr_array_index (self->pinned, 0);
+      g_autofree char *name = g_strdelimit (g_strdup (oldest->name), "\n", ' ');
+      g_autofree char *escaped = g_markup_escape_text (name, -1);
+      g_autofree char *message = g_strdup_printf (ngettext ("Pinned. Compare keeps %d pin: “%s” was unpinned",
+                                                            "Pinned. Compare keeps %d pins: the oldest, “%s”, was unpinned",
+                                                            MAX_PINNED),
+                                                  MAX_PINNED, escaped);
+
+      show_toast (self, message);
+      g_ptr_array_remove_index (self->pinned, 0);
+    }
   g_ptr_array_add (self->pinned, pinned);
   _suanli_plan_page_update_actions (self);
 }
 
-typedef enum {
-  ROW_TEXT,
-  ROW_LOWER_BETTER,
-  ROW_HIGHER_BETTER,
-} RowKind;
-
-static char *
-compare_cell (const SuanliPlanInputs *in,
-              const SuanliEstimate   *e,
-              guint                   row,
-              double                 *value)
-{
-  gboolean training = suanli_plan_inputs_is_training (in);
-
-  switch (row)
-    {
-    case 0:
-      *value = 0;
-      return g_strdup (in->accelerator_name);
-    case 1:
-      *value = in->gpus;
-      return g_strdup_printf ("%g (t %g · p %g · d %g)", in->gpus, in->tensor, in->pipeline, in->data);
-    case 2:
-      {
-        g_autofree char *total = suanli_format_gib (e->total);
-
-        *value = e->total;
-        return g_strdup_printf ("%s%s", total, e->fits ? "" : " ⚠");
-      }
-    case 3:
-      *value = training ? e->step_time_s : e->inference.tpot_s;
-      return suanli_format_seconds (*value);
-    case 4:
-      *value = training ? e->tokens_per_s : e->inference.tokens_per_s;
-      return suanli_format_large (*value);
-    case 5:
-      *value = training ? e->time_to_train_s : e->inference.ttft_s;
-      return training ? suanli_format_days (*value) : suanli_format_seconds (*value);
-    case 6:
-      *value = e->mfu;
-      return g_strdup_printf ("%.0f%%", 100 * e->mfu);
-    case 7:
-      {
-        g_autofree char *cost = suanli_format_large (e->cost);
-
-        *value = e->cost;
-        return g_strdup_printf ("%s %s", cost, in->currency);
-      }
-    default:
-      *value = e->energy_kwh;
-      return suanli_format_energy_kwh (e->energy_kwh);
-    }
-}
-
-/* Opens the comparison of the pinned plans with the current one; values that differ from the
- * current plan's are marked, better ones in the accent colour. */
+/* Opens the comparison of the pinned plans with the current one (suanli-plan-compare.c). */
 GtkWindow *
 _suanli_plan_page_open_compare (SuanliPlanPage *self)
 {
-  static const char * const rows[] = {
-    N_("Accelerator"), N_("GPUs"), N_("Memory per GPU"), N_("Step (or per token)"), N_("Tokens per second"),
-    N_("Time to train (or first token)"), N_("MFU"), N_("Cost"), N_("Energy"),
-  };
-  static const RowKind kinds[] = {
-    ROW_TEXT, ROW_LOWER_BETTER, ROW_LOWER_BETTER, ROW_LOWER_BETTER, ROW_HIGHER_BETTER, ROW_LOWER_BETTER,
-    ROW_HIGHER_BETTER, ROW_LOWER_BETTER, ROW_LOWER_BETTER,
-  };
-  GtkWidget *grid;
+  g_autofree SuanliPlanCompareColumn *columns = g_new0 (SuanliPlanCompareColumn, self->pinned->len + 1);
+  guint current = self->pinned->len;
 
   if (self->compare_window != NULL)
     gtk_window_destroy (self->compare_window);
-  grid = gtk_grid_new ();
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 24);
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
-  g_object_set (grid, "margin-start", 18, "margin-end", 18, "margin-top", 18, "margin-bottom", 18, NULL);
-  for (guint c = 0; c <= self->pinned->len; c++)
+  for (guint c = 0; c < self->pinned->len; c++)
     {
-      gboolean current = c == self->pinned->len;
-      const char *name = current ? _("Current") : ((Pinned *) g_ptr_array_index (self->pinned, c))->name;
-      GtkWidget *header = gtk_label_new (name);
+      Pinned *pinned = g_ptr_array_index (self->pinned, c);
 
-      gtk_widget_add_css_class (header, "heading");
-      gtk_label_set_xalign (GTK_LABEL (header), 0);
-      gtk_label_set_wrap (GTK_LABEL (header), TRUE);
-      gtk_grid_attach (GTK_GRID (grid), header, 1 + c, 0, 1, 1);
+      columns[c] = (SuanliPlanCompareColumn) { pinned->name, &pinned->inputs, &pinned->estimate };
     }
-  for (guint r = 0; r < G_N_ELEMENTS (rows); r++)
-    {
-      GtkWidget *title = gtk_label_new (_(rows[r]));
-      double now = 0;
-      g_autofree char *now_text = self->valid ? compare_cell (&self->inputs, &self->estimate, r, &now) : g_strdup ("—");
-
-      gtk_widget_add_css_class (title, "dim-label");
-      gtk_label_set_xalign (GTK_LABEL (title), 1);
-      gtk_grid_attach (GTK_GRID (grid), title, 0, 1 + r, 1, 1);
-      for (guint c = 0; c <= self->pinned->len; c++)
-        {
-          gboolean current = c == self->pinned->len;
-          Pinned *pinned = current ? NULL : g_ptr_array_index (self->pinned, c);
-          double value = now;
-          g_autofree char *text = current ? g_strdup (now_text) : compare_cell (&pinned->inputs, &pinned->estimate, r, &value);
-          GtkWidget *cell = gtk_label_new (text);
-
-          gtk_label_set_xalign (GTK_LABEL (cell), 0);
-          if (!current && g_strcmp0 (text, now_text) != 0)
-            {
-              gboolean better = kinds[r] == ROW_LOWER_BETTER ? value < now : kinds[r] == ROW_HIGHER_BETTER && value > now;
-
-              gtk_widget_add_css_class (cell, "heading");
-              if (better)
-                gtk_widget_add_css_class (cell, "compare-best");
-              gtk_widget_set_name (cell, "different");
-            }
-          gtk_grid_attach (GTK_GRID (grid), cell, 1 + c, 1 + r, 1, 1);
-        }
-    }
-
-  suanli_compare_window_new (GTK_WIDGET (self), &self->compare_window, _("Compare Plans"), 860, 460, NULL, grid);
+  columns[current] = (SuanliPlanCompareColumn) { self->name, self->valid ? &self->inputs : NULL,
+                                                 self->valid ? &self->estimate : NULL };
+  suanli_compare_window_new (GTK_WIDGET (self), &self->compare_window, _("Compare Plans"), 860, 640, NULL,
+                             suanli_plan_compare_new (columns, current + 1, current));
   gtk_window_present (self->compare_window);
   return self->compare_window;
 }

@@ -60,6 +60,7 @@ struct _SuanliPlanPage
   GtkMenuButton    *recent_button;
   GtkLabel         *file_label;
   GtkButton        *compare_button;
+  GtkButton        *find_button;
   SuanliPlanResultsView *results_view;
 };
 

@@ -331,6 +331,7 @@ suanli_plan_page_class_init (SuanliPlanPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, recent_button);
   gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, file_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, compare_button);
+  gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, find_button);
   gtk_widget_class_bind_template_child (widget_class, SuanliPlanPage, results_view);
 
   _suanli_plan_page_class_actions_init (widget_class);

@@ -234,6 +234,16 @@ apply_advice_clicked (GtkButton *button,
   g_signal_emit (user_data, signals[APPLY_ADVICE], 0, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "index")));
 }
 
+/* The technique's name in the user's language; the catalog's (English) for one advice does not name. */
+static const char *
+technique_name (SuanliAdvice *advice,
+                SuanliItem   *technique)
+{
+  const char *title = suanli_advice_technique_title (advice->technique);
+
+  return title != NULL ? title : suanli_item_get_name (technique);
+}
+
 static void
 update_lists (SuanliPlanResultsView *self)
 {
@@ -271,7 +281,7 @@ update_lists (SuanliPlanResultsView *self)
           if (technique != NULL && suanli_item_get_n_claims (technique) > 0)
             {
               const SuanliClaim *claim = suanli_item_get_claim_at (technique, 0);
-              g_autofree char *line = g_markup_printf_escaped ("%s — “%s” (%s): %s", suanli_item_get_name (technique),
+              g_autofree char *line = g_markup_printf_escaped ("%s — “%s” (%s): %s", technique_name (advice, technique),
                                                                claim->quote, claim->seed,
                                                                suanli_verdict_get_title (claim->verdict));
 
@@ -279,7 +289,7 @@ update_lists (SuanliPlanResultsView *self)
             }
           else if (technique != NULL)
             {
-              g_autofree char *line = g_markup_escape_text (suanli_item_get_name (technique), -1);
+              g_autofree char *line = g_markup_escape_text (technique_name (advice, technique), -1);
 
               g_string_append_printf (subtitle, "%s%s", subtitle->len > 0 ? "\n" : "", line);
             }

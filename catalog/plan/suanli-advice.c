@@ -137,6 +137,13 @@ worth_offering (const Search       *search,
   if (!search->e->fits)
     return advice->fits_after ||
            advice->total_after - advice->capacity_after < search->e->total - search->e->capacity - 1048576;
+  /* A serving plan with no load given is ranked on its time per output token; a change is a
+   * speed-up only if the same GPUs still serve as many requests. Splitting a model that fits on one
+   * GPU (an 8B over 8) decodes each token sooner but leaves a fraction of the replicas: that is
+   * latency bought with throughput, not speed. */
+  if (!suanli_plan_inputs_is_training (search->in) && search->in->requests_per_s == 0 &&
+      advice->capacity_rps_after < search->e->inference.capacity_rps * (1 - SPEED_GAIN))
+    return FALSE;
   return advice->fits_after && advice->time_after < current_time (search) * (1 - SPEED_GAIN);
 }
 
@@ -646,6 +653,44 @@ suanli_advice_for (SuanliPlan             *plan,
     }
   g_ptr_array_unref (search.candidates);
   return list;
+}
+
+/* The techniques advice names, by catalog id, in the user's language: the catalog's own names are
+ * the sources' English. */
+static const struct { const char *id; const char *title; } technique_titles[] = {
+  { "8bit-optimizers", N_("8-bit optimizers (8-bit Adam)") },
+  { "continuous-batching", N_("Continuous batching") },
+  { "data-parallelism", N_("Data parallelism") },
+  { "expert-parallelism", N_("Expert parallelism") },
+  { "flashattention", N_("FlashAttention") },
+  { "fsdp", N_("FSDP (Fully Sharded Data Parallel)") },
+  { "gradient-accumulation", N_("Gradient accumulation") },
+  { "gradient-checkpointing", N_("Gradient checkpointing (full activation recomputation)") },
+  { "int4-quantization", N_("INT4 (4-bit) weight quantization") },
+  { "int8-quantization", N_("INT8 quantization") },
+  { "kv-cache", N_("KV cache") },
+  { "lora", N_("LoRA (low-rank adaptation)") },
+  { "pipeline-parallelism", N_("Pipeline parallelism") },
+  { "qlora", N_("QLoRA") },
+  { "selective-recompute", N_("Selective activation recomputation") },
+  { "sequence-parallelism", N_("Sequence parallelism") },
+  { "tensor-parallelism", N_("Tensor parallelism") },
+  { "zero-1", N_("ZeRO-1 (optimizer states sharded)") },
+  { "zero-2", N_("ZeRO-2 (optimizer states and gradients sharded)") },
+  { "zero-3", N_("ZeRO-3 (optimizer states, gradients and weights sharded)") },
+  { "zero-infinity", N_("NVMe offload (ZeRO-Infinity)") },
+  { "zero-offload", N_("CPU offload (ZeRO-Offload)") },
+};
+
+/* Returns: (nullable): the name of the technique @technique (a catalog id) in the user's
+ * language, or NULL for one advice does not name. */
+const char *
+suanli_advice_technique_title (const char *technique)
+{
+  for (guint i = 0; technique != NULL && i < G_N_ELEMENTS (technique_titles); i++)
+    if (g_str_equal (technique_titles[i].id, technique))
+      return _(technique_titles[i].title);
+  return NULL;
 }
 
 /* Looks up a figure by its JSON path ("memory.total", "inference.tpot_s"). */

@@ -34,6 +34,7 @@ GPtrArray *suanli_advice_for  (SuanliPlan             *plan,
                                SuanliCatalog          *catalog,
                                const SuanliPlanInputs *inputs,
                                const SuanliEstimate   *estimate);
+const char *suanli_advice_technique_title (const char *technique);
 gboolean   suanli_estimate_get_figure (const SuanliEstimate *estimate,
                                        const char           *figure,
                                        double               *value);

@@ -88,12 +88,15 @@ suanli_architecture_parameters (const SuanliPlanInputs *in,
          suanli_architecture_embedding_parameters (in);
 }
 
-/* Weights one token is multiplied by: all but the embeddings, and only its routed experts. */
+/* Weights one token is multiplied by: all but the embeddings, and only its routed experts; scaled
+ * to the plan's parameter count where that differs from the architecture's (the count wins). */
 double
 suanli_architecture_matrix_parameters (const SuanliPlanInputs *in)
 {
-  return suanli_architecture_parameters (in, in->experts > 1 ? in->experts_per_token : 0) -
-         suanli_architecture_embedding_parameters (in);
+  double scale = in->weight_flops_scale > 0 ? in->weight_flops_scale : 1;
+
+  return scale * (suanli_architecture_parameters (in, in->experts > 1 ? in->experts_per_token : 0) -
+                  suanli_architecture_embedding_parameters (in));
 }
 
 /* The largest single weight matrix, as DeepSpeed's estimators count the layer ZeRO-3 gathers whole:

@@ -93,6 +93,13 @@ add_issue (GPtrArray  *issues,
 #define error(resolver, field, ...) add_issue ((resolver)->errors, field, __VA_ARGS__)
 #define warning(resolver, field, ...) add_issue ((resolver)->warnings, field, __VA_ARGS__)
 
+/* The keys of a plan's "model" section, NULL-terminated. */
+const char * const *
+suanli_plan_inputs_model_keys (void)
+{
+  return model_keys;
+}
+
 double
 suanli_precision_bytes (SuanliPrecision precision)
 {
@@ -363,19 +370,58 @@ static const struct { const char *key; gsize offset; Range range; } architecture
   { "embedding_matrices", G_STRUCT_OFFSET (SuanliPlanInputs, embedding_matrices), POSITIVE_INTEGER },
 };
 
+/* The plan's parameter count disagrees with its architecture by over 10 %: the count wins, for the
+ * weights' FLOPs as for memory, and the warning names the field that would reconcile them: the
+ * feed-forward's matrices when the other kind (plain or gated) matches the count, else the count. */
 static void
-resolve_model (Resolver         *resolver,
-               JsonObject       *root,
-               SuanliPlanInputs *in)
+parameters_mismatch (Resolver         *resolver,
+                     SuanliPlanInputs *in,
+                     double            implied,
+                     gboolean          ffn_matrices_given)
 {
-  JsonObject *model = section (resolver, root, "model", model_keys);
+  in->weight_flops_scale = in->parameters / implied;
+  if (!ffn_matrices_given)
+    {
+      SuanliPlanInputs other = *in;
+      double other_implied;
+
+      other.ffn_matrices = in->ffn_matrices == 3 ? 2 : 3;
+      other_implied = suanli_architecture_parameters (&other, other.experts);
+      if (fabs (other_implied - in->parameters) <= 0.1 * in->parameters)
+        {
+          warning (resolver, "model.ffn_matrices",
+                   other.ffn_matrices == 2
+                   ? _("%.3g parameters, but a gated feed-forward (3 matrices, the default when ffn_hidden is given) "
+                       "implies %.3g; a plain one, model.ffn_matrices = 2, implies %.3g: set it")
+                   : _("%.3g parameters, but a plain feed-forward (2 matrices, the default without ffn_hidden) "
+                       "implies %.3g; a gated one, model.ffn_matrices = 3, implies %.3g: set it"),
+                   in->parameters, implied, other_implied);
+          return;
+        }
+    }
+  warning (resolver, "model.parameters",
+           _("%.3g parameters, but the architecture implies %.3g; the estimate takes model.parameters, for the "
+             "weights' FLOPs as for memory: correct the architecture, or remove model.parameters"),
+           in->parameters, implied);
+}
+
+/* A preset's values, and the plan's own on top. A plan that changes the preset's architecture or
+ * parameter count describes another model: it is named as a custom one, and its count follows its
+ * architecture unless it gives one. */
+static void
+resolve_model_fields (Resolver         *resolver,
+                      JsonObject       *model,
+                      SuanliPlanInputs *in,
+                      gboolean         *has_active)
+{
   const char *preset = string (resolver, model, "model", "preset");
-  gboolean has_active;
+  SuanliItem *item = NULL;
+  gboolean edited = FALSE, has_parameters;
+  double before;
 
   if (preset != NULL)
     {
-      SuanliItem *item = catalog_item (resolver, "model.preset", preset, SUANLI_ITEM_KIND_MODEL);
-
+      item = catalog_item (resolver, "model.preset", preset, SUANLI_ITEM_KIND_MODEL);
       if (item != NULL)
         g_strlcpy (in->model_name, suanli_item_get_name (item), sizeof in->model_name);
 
@@ -385,11 +431,41 @@ resolve_model (Resolver         *resolver,
         spec (item, architecture_fields[i].key, (double *) ((char *) in + architecture_fields[i].offset));
     }
 
-  number (resolver, model, "model", "parameters", POSITIVE, &in->parameters);
-  has_active = number (resolver, model, "model", "active_parameters", POSITIVE, &in->active_parameters);
+  before = in->parameters;
+  has_parameters = number (resolver, model, "model", "parameters", POSITIVE, &in->parameters);
+  edited |= has_parameters && in->parameters != before;
+  before = in->active_parameters;
+  *has_active = number (resolver, model, "model", "active_parameters", POSITIVE, &in->active_parameters);
+  edited |= *has_active && in->active_parameters != before;
   for (guint i = 0; i < G_N_ELEMENTS (architecture_fields); i++)
-    number (resolver, model, "model", architecture_fields[i].key, architecture_fields[i].range,
-            (double *) ((char *) in + architecture_fields[i].offset));
+    {
+      double *value = (double *) ((char *) in + architecture_fields[i].offset);
+
+      before = *value;
+      if (number (resolver, model, "model", architecture_fields[i].key, architecture_fields[i].range, value))
+        edited |= *value != before;
+    }
+  if (item != NULL && edited)
+    {
+      in->model_name[0] = '\0';
+      if (!has_parameters)
+        in->parameters = 0;
+      if (!*has_active)
+        in->active_parameters = 0;
+    }
+}
+
+static void
+resolve_model (Resolver         *resolver,
+               JsonObject       *root,
+               SuanliPlanInputs *in)
+{
+  JsonObject *model = section (resolver, root, "model", model_keys);
+  gboolean has_active, ffn_matrices_given;
+
+  resolve_model_fields (resolver, model, in, &has_active);
+  ffn_matrices_given = in->ffn_matrices != 0;
+  in->weight_flops_scale = 1;
 
   /* What is not given follows the classic transformer: head size h/a, a plain 4h feed-forward of
    * two matrices (three, gated, once a width is given), separate input and output embeddings. */
@@ -427,16 +503,14 @@ resolve_model (Resolver         *resolver,
   if (in->kv_heads > in->heads && in->heads > 0)
     error (resolver, "model.kv_heads", _("%g KV heads is more than the %g attention heads"), in->kv_heads, in->heads);
 
-  if (in->layers > 0 && in->hidden > 0 && in->heads > 0)
+  if (suanli_architecture_is_known (in))
     {
       double implied = suanli_architecture_parameters (in, in->experts);
 
       if (in->parameters == 0)
         in->parameters = implied;
       else if (fabs (implied - in->parameters) > 0.1 * in->parameters)
-        warning (resolver, "model.parameters",
-                 _("%.3g parameters, but the architecture implies %.3g; memory uses the parameters"),
-                 in->parameters, implied);
+        parameters_mismatch (resolver, in, implied, ffn_matrices_given);
       if (in->experts > 1 && !has_active && in->active_parameters == 0)
         in->active_parameters = suanli_architecture_parameters (in, in->experts_per_token) * in->parameters / implied;
     }
@@ -834,6 +908,13 @@ check_combinations (Resolver         *resolver,
   if (in->offload != SUANLI_OFFLOAD_NONE && in->zero_stage == 0)
     error (resolver, "parallelism.offload", _("offloading needs ZeRO (stage 1 or more)"));
 
+  /* DeepSpeed's ZeRO-3 figure holds the largest layer whole: a parameter count alone does not say
+   * which layer that is, nor how large. */
+  if (suanli_plan_inputs_is_training (in) && in->memory_model == SUANLI_MEMORY_MODEL_DEEPSPEED &&
+      in->zero_stage >= 3 && !suanli_architecture_is_known (in))
+    warning (resolver, "model.hidden", _("DeepSpeed's ZeRO-3 estimate adds the largest layer, gathered whole; "
+                                         "without the architecture (layers, hidden size, heads) it is unknown "
+                                         "and left out, so weights and gradients are low"));
   if (suanli_plan_inputs_is_training (in) && in->data > 0 &&
       fmod (in->global_batch, in->micro_batch * in->data) != 0)
     error (resolver, "workload.global_batch", _("%g sequences do not split into micro-batches of %g on %g "

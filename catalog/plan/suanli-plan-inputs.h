@@ -81,7 +81,7 @@ void suanli_plan_issue_free (SuanliPlanIssue *issue);
 typedef struct
 {
   /* model */
-  char            model_name[96];      /* the preset's name, or "" */
+  char            model_name[96];      /* the preset's name, or "" (none, or one the plan changes) */
   double          parameters;
   double          active_parameters;
   double          layers;
@@ -103,6 +103,8 @@ typedef struct
   double          sliding_window;       /* tokens a windowed layer attends to, 0: no window */
   double          window_layers;        /* layers that use the window (all of them unless given) */
   double          embedding_matrices;   /* 2: separate input and output embeddings, 1: tied */
+  double          weight_flops_scale;   /* the parameters ÷ what the architecture implies, where a plan's
+                                         * count differs from it by over 10 % (the count wins); else 1 */
   /* workload */
   SuanliMode      mode;
   double          seq_len;
@@ -174,6 +176,7 @@ gboolean suanli_plan_inputs_resolve (SuanliPlan       *plan,
                                      SuanliPlanInputs *inputs,
                                      GPtrArray        *errors,
                                      GPtrArray        *warnings);
+const char * const *suanli_plan_inputs_model_keys (void);
 double   suanli_precision_bytes     (SuanliPrecision   precision);
 const char *suanli_precision_to_nick (SuanliPrecision  precision);
 gboolean suanli_plan_inputs_is_training (const SuanliPlanInputs *inputs);

@@ -337,6 +337,21 @@ suanli_test_key (GtkWidget  *widget,
   xdotool_at (widget, gtk_widget_get_width (widget) / 2.0, gtk_widget_get_height (widget) / 2.0, "key", keys);
 }
 
+/* Presses @keys (NULL-terminated xdotool key names: "ctrl+a", "4", "Return") one after another
+ * in the window under the pointer, without moving it: for typing into a field just clicked. */
+void
+suanli_test_press (const char * const *keys)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+
+  g_ptr_array_add (argv, (char *) "xdotool");
+  g_ptr_array_add (argv, (char *) "key");
+  for (guint i = 0; keys[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) keys[i]);
+  g_ptr_array_add (argv, NULL);
+  run_xdotool ((char **) argv->pdata);
+}
+
 /* What GTK has seen of a drag: the last event of the kind expected, at the place expected. */
 typedef struct
 {
@@ -422,6 +437,61 @@ suanli_test_drag (GtkWidget *widget,
   drag_step (widget, &step, GDK_BUTTON_RELEASE, NAN, NAN,
              (char *[]) { (char *) "xdotool", (char *) "mouseup", (char *) "1", NULL });
   gtk_widget_remove_controller (widget, watcher);
+}
+
+static gboolean
+on_scroll_event (GtkEventControllerLegacy *controller,
+                 GdkEvent                 *event,
+                 DragStep                 *step)
+{
+  if (gdk_event_get_event_type (event) == GDK_SCROLL)
+    step->seen = TRUE;
+  return FALSE;
+}
+
+/* Turns the mouse wheel @clicks clicks down (up when negative) with the pointer at @x, @y of
+ * @widget, through the X server: each click waits until GTK has delivered a scroll event to
+ * @widget (a scroll event carries no position GTK gives back, so any will do). */
+void
+suanli_test_scroll (GtkWidget *widget,
+                    double     x,
+                    double     y,
+                    int        clicks)
+{
+  GtkEventController *watcher = gtk_event_controller_legacy_new ();
+  DragStep step = { 0 };
+
+  gtk_event_controller_set_propagation_phase (watcher, GTK_PHASE_CAPTURE);
+  g_signal_connect (watcher, "event", G_CALLBACK (on_scroll_event), &step);
+  gtk_widget_add_controller (widget, watcher);
+  xdotool_at (widget, x, y, NULL, NULL);
+  for (int i = 0; i < ABS (clicks); i++)
+    {
+      step.seen = FALSE;
+      run_xdotool ((char *[]) { (char *) "xdotool", (char *) "click", (char *) (clicks > 0 ? "5" : "4"), NULL });
+      suanli_test_await (drag_step_seen, &step);
+    }
+  gtk_widget_remove_controller (widget, watcher);
+}
+
+/* Chooses the entry titled @title in @choice, an AdwComboRow or a GtkDropDown of strings. */
+void
+suanli_test_select_choice (GtkWidget  *choice,
+                           const char *title)
+{
+  GListModel *titles = ADW_IS_COMBO_ROW (choice) ? adw_combo_row_get_model (ADW_COMBO_ROW (choice))
+                                                 : gtk_drop_down_get_model (GTK_DROP_DOWN (choice));
+
+  for (guint i = 0; i < g_list_model_get_n_items (titles); i++)
+    if (g_str_equal (gtk_string_list_get_string (GTK_STRING_LIST (titles), i), title))
+      {
+        if (ADW_IS_COMBO_ROW (choice))
+          adw_combo_row_set_selected (ADW_COMBO_ROW (choice), i);
+        else
+          gtk_drop_down_set_selected (GTK_DROP_DOWN (choice), i);
+        return;
+      }
+  g_error ("no choice “%s”", title);
 }
 
 /* Returns: (nullable) (transfer none): the first widget under @root (depth first, @root included)

@@ -54,6 +54,13 @@ void        suanli_test_drag                  (GtkWidget   *widget,
                                                double       y0,
                                                double       x1,
                                                double       y1);
+void        suanli_test_press                 (const char * const *keys);
+void        suanli_test_scroll                (GtkWidget   *widget,
+                                               double       x,
+                                               double       y,
+                                               int          clicks);
+void        suanli_test_select_choice         (GtkWidget   *choice,
+                                               const char  *title);
 void        suanli_test_destroy_window        (GtkWindow   *window);
 void        suanli_test_await_finalized       (gpointer     object);
 char       *suanli_test_write_kineto_trace    (const char  *directory);
