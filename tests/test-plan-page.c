@@ -484,7 +484,7 @@ test_lora_70b_journey (Fixture       *fixture,
   suanli_test_wait_until (plan_does_not_fit, fixture->page, suanli_test_patience_ms ());
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "plan.apply-advice", "u", 0));
   suanli_test_await_label (GTK_WIDGET (fixture->window), applied);
-  select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 7B");
+  suanli_test_select_choice (suanli_plan_page_get_editor (fixture->page, "model.preset"), "Llama 2 7B");
   suanli_test_await_no_label (GTK_WIDGET (fixture->window), applied);
 }
 
