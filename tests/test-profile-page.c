@@ -314,6 +314,24 @@ open_trace_on (Fixture    *fixture,
   g_unlink (path);
 }
 
+/* The trace shown, on the plan's hardware, is not compared until This Trace Is of This Plan's Job
+ * is clicked: then it is. */
+static void
+tie (Fixture *fixture)
+{
+  SuanliAgainstPlanView *view = suanli_test_profile_against_plan (fixture);
+  GtkWidget *button = gtk_widget_get_ancestor (suanli_test_find_label (GTK_WIDGET (fixture->page),
+                                                                       _("This Trace Is of This Plan's Job")),
+                                               GTK_TYPE_BUTTON);
+
+  g_assert_null (suanli_against_plan_view_get_text (view));
+  g_assert_nonnull (strstr (suanli_against_plan_view_get_other_job (view), "not known to be of that plan's job"));
+  g_assert_true (gtk_widget_is_visible (button) && gtk_widget_is_sensitive (button));
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_nonnull (suanli_against_plan_view_get_text (view));
+  g_assert_false (gtk_widget_get_visible (button));
+}
+
 /* A trace of another job is not set against the plan: the page says what each ran on and offers
  * a plan for the trace's hardware, or another plan. */
 static void
@@ -333,7 +351,8 @@ test_other_job (Fixture       *fixture,
 
   g_assert_nonnull (seven_b);
   suanli_plan_replace (plan, seven_b);
-  /* The generated trace is of 8 × H100: compared. */
+  /* The generated trace is of 8 × H100 and tied to the plan's job: compared. */
+  tie (fixture);
   g_assert_nonnull (suanli_against_plan_view_get_text (suanli_test_profile_against_plan (fixture)));
   g_assert_null (suanli_against_plan_view_get_other_job (suanli_test_profile_against_plan (fixture)));
 
@@ -357,7 +376,7 @@ test_other_job (Fixture       *fixture,
   g_assert_nonnull (strstr (suanli_against_plan_view_get_other_job (suanli_test_profile_against_plan (fixture)), "8 × NVIDIA H100 80GB HBM3"));
 
   /* Two A100s: Plan for This Hardware takes their model and count (tensor 8 cannot split 2 GPUs:
-   * dropped), and then the two are compared. */
+   * dropped), and then the two are compared once the trace is tied to the plan's job. */
   open_trace_on (fixture, "NVIDIA A100-SXM4-80GB", 85198045184, 2);
   g_assert_null (suanli_against_plan_view_get_text (suanli_test_profile_against_plan (fixture)));
   g_assert_true (gtk_widget_is_sensitive (make));
@@ -369,6 +388,8 @@ test_other_job (Fixture       *fixture,
     g_assert_cmpint (json_object_get_int_member (system, "gpus_per_node"), ==, 2);
     g_assert_cmpint (json_object_get_int_member (system, "nodes"), ==, 1);
   }
+  g_assert_null (suanli_against_plan_view_get_text (suanli_test_profile_against_plan (fixture)));
+  tie (fixture);
   g_assert_null (suanli_against_plan_view_get_other_job (suanli_test_profile_against_plan (fixture)));
   g_assert_nonnull (suanli_against_plan_view_get_text (suanli_test_profile_against_plan (fixture)));
 
@@ -400,11 +421,94 @@ test_other_job (Fixture       *fixture,
     g_assert_true (g_file_get_contents (earlier_path, &earlier_after, NULL, NULL));
     g_assert_cmpstr (earlier_after, ==, earlier_text);
     g_unlink (earlier_path);
+    tie (fixture);
     g_assert_null (suanli_against_plan_view_get_other_job (suanli_test_profile_against_plan (fixture)));
     g_assert_nonnull (strstr (suanli_against_plan_view_get_text (suanli_test_profile_against_plan (fixture)), "Eight H100"));
     suanli_test_screenshot_styles (GTK_WIDGET (fixture->window), "profiler-same-job");
     g_unlink (path);
   }
+}
+
+/* The generated trace, naming the plan @plan_name as an NVTX mark would ("suanli.plan=…"), opened. */
+static void
+open_marked_trace (Fixture    *fixture,
+                   const char *plan_name)
+{
+  g_autofree char *path = suanli_test_write_kineto_trace (fixture->directory);
+  g_autofree char *text = NULL;
+  g_autofree char *mark = g_strdup_printf ("\"traceEvents\":[\n{\"ph\":\"i\",\"s\":\"t\",\"name\":\"suanli.plan=%s\","
+                                           "\"pid\":1,\"tid\":1,\"ts\":1},\n", plan_name);
+  g_autoptr(GString) marked = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  marked = g_string_new (text);
+  g_assert_cmpuint (g_string_replace (marked, "\"traceEvents\":[\n", mark, 1), ==, 1);
+  g_assert_true (g_file_set_contents (path, marked->str, (gssize) marked->len, NULL));
+  suanli_profile_page_open_files (fixture->page, &file, 1);
+  suanli_test_await (suanli_test_profile_loaded, fixture);
+  suanli_test_wait_for_frame (GTK_WIDGET (fixture->window));
+  g_unlink (path);
+}
+
+/* The same hardware is not the same job: a trace on the plan's hardware is compared only when the
+ * user ties it to the plan (kept in the plan's file, undone in the planner) or it names the plan. */
+static void
+test_plan_tie (Fixture       *fixture,
+               gconstpointer  data)
+{
+  SuanliPlan *plan = suanli_workspace_get_plan (fixture->workspace);
+  SuanliAgainstPlanView *view = suanli_test_profile_against_plan (fixture);
+  SuanliPlanPage *planner = SUANLI_PLAN_PAGE (suanli_window_get_page (fixture->window, SUANLI_PAGE_PLANNER));
+  g_autoptr(SuanliPlan) llama = suanli_plan_new_from_data ("{\"name\": \"Llama 2 7B training\", \"model\": {\"preset\": "
+                                                           "\"llama-2-7b\"}, \"system\": {\"accelerator\": \"nvidia-h100-sxm\","
+                                                           " \"gpus_per_node\": 8}}", -1, "llama.suanli-plan", NULL);
+  g_autoptr(SuanliPlan) fresh = suanli_plan_new_from_data ("{\"model\": {\"preset\": \"llama-2-70b\"}}", -1, "fresh.suanli-plan",
+                                                           NULL);
+  g_autofree char *path = g_build_filename (fixture->directory, "tied.suanli-plan", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *saved = NULL;
+  GtkWidget *untie = gtk_widget_get_ancestor (suanli_test_find_label (GTK_WIDGET (fixture->page), _("Not This Plan's Job")),
+                                              GTK_TYPE_BUTTON);
+
+  g_assert_nonnull (llama);
+  suanli_plan_replace (plan, llama);
+  /* The generated trace ran on the plan's 8 × H100, but nothing says it is of its job: not compared,
+   * and a click ties it. */
+  suanli_test_screenshot_styles (GTK_WIDGET (fixture->window), "profiler-unknown-job");
+  tie (fixture);
+  g_assert_nonnull (strstr (suanli_against_plan_view_get_text (view), "Llama 2 7B training"));
+  g_assert_true (gtk_widget_get_visible (untie));
+
+  /* The tie is in the plan's file: saved, another plan put in its place, and the file reopened. */
+  g_assert_true (suanli_plan_page_save_file (planner, file, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &saved, NULL, NULL));
+  g_test_message ("%s", saved);
+  g_assert_nonnull (strstr (saved, "\"traces\""));
+  g_assert_nonnull (strstr (saved, "generated-rank0.json"));
+  suanli_plan_replace (plan, fresh);
+  g_assert_null (suanli_against_plan_view_get_text (view));
+  g_assert_true (suanli_against_plan_view_open_plan (view, file, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (suanli_against_plan_view_get_text (view), "Llama 2 7B training"));
+
+  /* Untied: not compared; the planner's Undo ties it again. */
+  g_signal_emit_by_name (untie, "clicked");
+  g_assert_null (suanli_against_plan_view_get_text (view));
+  g_assert_false (json_object_has_member (suanli_plan_get_root (plan), "traces"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (planner), "plan.undo", NULL));
+  g_assert_nonnull (suanli_against_plan_view_get_text (view));
+
+  /* A trace that names the plan is compared at once, and has no tie to take back; one that names
+   * another plan is not. */
+  open_marked_trace (fixture, "Llama 2 7B training");
+  g_assert_nonnull (strstr (suanli_against_plan_view_get_text (view), "Llama 2 7B training"));
+  g_assert_false (gtk_widget_get_visible (untie));
+  open_marked_trace (fixture, "AlexNet");
+  g_assert_null (suanli_against_plan_view_get_text (view));
+  g_unlink (path);
 }
 
 /* The drop-downs under @root, in order (What If…'s are not the ranks'). */
@@ -797,6 +901,7 @@ main (int   argc,
   g_test_add ("/profile-page/range", Fixture, NULL, suanli_test_profile_set_up, test_range, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/export", Fixture, NULL, suanli_test_profile_set_up, test_export, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/other-job", Fixture, NULL, suanli_test_profile_set_up, test_other_job, suanli_test_profile_tear_down);
+  g_test_add ("/profile-page/plan-tie", Fixture, NULL, suanli_test_profile_set_up, test_plan_tie, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/capture-warnings", Fixture, NULL, suanli_test_profile_set_up, test_capture_warnings, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/warnings-kept", Fixture, NULL, suanli_test_profile_set_up, test_warnings_kept, suanli_test_profile_tear_down);
   g_test_add ("/profile-page/failed-not-recent", Fixture, NULL, suanli_test_profile_set_up, test_failed_not_recent, suanli_test_profile_tear_down);

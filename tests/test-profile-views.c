@@ -53,7 +53,8 @@ test_flame_graph (Fixture       *fixture,
                   gconstpointer  data)
 {
   SuanliFlameGraph *graph = SUANLI_FLAME_GRAPH (suanli_flame_view_get_graph (suanli_test_profile_flame_view (fixture)));
-  GtkWidget *search = suanli_test_find_search_entry (GTK_WIDGET (fixture->page), _("Search frames"));
+  /* The page's one search: the flame graph has no entry of its own. */
+  GtkWidget *search = suanli_test_find_search_entry (GTK_WIDGET (fixture->page), _("Search slices (Ctrl+F)"));
   GtkWidget *gpu = suanli_test_find_label (GTK_WIDGET (fixture->page), _("GPU Time"));
   g_autofree char *matched = g_strdup_printf (_("%.1f%% matched"), 100.0 * 240 / 798);
   g_autofree char *name = g_strdup_printf ("profiler-flame-light-%s", suanli_test_language_tag ());
@@ -133,10 +134,20 @@ test_flame_graph (Fixture       *fixture,
     suanli_flame_graph_set_by_category (graph, FALSE);
   }
 
-  /* Search: aten::addmm is 2 × 120 ms of the 798. */
+  /* Search: aten::addmm is 2 × 120 ms of the 798. Typed in the page's search, it marks the flame
+   * graph's frames and the timeline's slices both, and the flame graph stays in view. */
+  g_assert_null (suanli_test_find_search_entry (GTK_WIDGET (fixture->page), _("Search frames")));
+  gtk_widget_grab_focus (search);
   gtk_editable_set_text (GTK_EDITABLE (search), "ADDMM");
   /* The search entry reports a change a moment later: wait for its result. */
   suanli_test_await_label (GTK_WIDGET (fixture->page), matched);
+  {
+    g_autofree char *two = g_strdup_printf (ngettext ("%llu match", "%llu matches", 2), 2ULL);
+
+    g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (fixture->page), two));
+    g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (suanli_test_profile_flame_view (fixture))))),
+                     ==, "flame");
+  }
   g_free (suanli_test_screenshot (GTK_WIDGET (fixture->window), name));
 
   /* GPU time by launching stack: every kernel, copy and the spike. */
@@ -194,7 +205,7 @@ test_tables (Fixture       *fixture,
 
     g_assert_nonnull (suanli_test_find_label (GTK_WIDGET (fixture->page), two));
     g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (suanli_test_find_search_entry (GTK_WIDGET (fixture->page),
-                                                                             _("Search frames")))), ==,
+                                                                             _("Search slices (Ctrl+F)")))), ==,
                      "ampere_sgemm_128x64_tn");
     suanli_test_profile_show_gpu_flame (fixture);
     /* Both GEMMs, 200 of the GPU flame's 420 ms. */
@@ -240,6 +251,9 @@ test_against_plan (Fixture       *fixture,
   /* (The planner starts every window with a plan; this one replaces it.) */
   g_assert_nonnull (seven_b);
   suanli_plan_replace (plan, seven_b);
+  /* The same hardware is not the same job: the user says it is. */
+  g_assert_null (suanli_against_plan_view_get_text (suanli_test_profile_against_plan (fixture)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (suanli_test_profile_against_plan (fixture)), "against-plan.tie", NULL));
   g_assert_nonnull (suanli_against_plan_view_get_text (suanli_test_profile_against_plan (fixture)));
   g_test_message ("%s", suanli_against_plan_view_get_text (suanli_test_profile_against_plan (fixture)));
   g_assert_nonnull (strstr (suanli_against_plan_view_get_text (suanli_test_profile_against_plan (fixture)), measured));

@@ -1,10 +1,12 @@
 /* suanli-against-plan-view.c — the trace measured against the workspace's plan, or why not
  *
  * Under the profiler's summary: when the plan resolves and the trace is of its job (SuanliJobMatch
- * says whether, SuanliPlanComparison which figures and how), the step, MFU and the rest measured
- * against planned, with Use Measured MFU in Plan; when the trace is of another job, what each ran
- * on, with Plan for This Hardware and Open Another Plan…. The view follows the plan's edits and
- * the plan put in its place.
+ * says whether the hardware is the plan's, SuanliPlanTie whether the user or the trace says the job
+ * is, SuanliPlanComparison which figures and how), the step, MFU and the rest measured against
+ * planned, with Use Measured MFU in Plan; on the plan's hardware but not known to be of its job,
+ * This Trace Is of This Plan's Job; when the trace ran on other hardware, what each ran on, with
+ * Plan for This Hardware and Open Another Plan…. The view follows the plan's edits and the plan
+ * put in its place.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -20,6 +22,7 @@
 #include "suanli-plan-comparison.h"
 #include "suanli-plan-inputs.h"
 #include "suanli-plan-name.h"
+#include "suanli-plan-trace-tie.h"
 #include "suanli-profile-common.h"
 
 struct _SuanliAgainstPlanView
@@ -34,6 +37,8 @@ struct _SuanliAgainstPlanView
   GtkWidget            *job_box;         /* shown instead when the trace is of another job */
   GtkLabel             *job_label;
   GtkWidget            *plan_from_trace_button;
+  GtkWidget            *tie_button;      /* shown when the trace ran on the plan's hardware, of a job not known */
+  GtkWidget            *untie_button;    /* shown when the user tied the trace to the plan */
 
   SuanliWorkspace      *workspace;
   SuanliPlan           *watched_plan;    /* the workspace's plan, whose changes redo the comparison */
@@ -103,16 +108,29 @@ show_comparison (SuanliAgainstPlanView      *self,
 }
 
 /* The trace is of another job than the plan's (@match), or NULL: say what each ran on, and offer
- * a plan for the trace's hardware (when the catalog has it) or another plan. */
+ * a plan for the trace's hardware (when the catalog has it) or another plan. On the plan's
+ * hardware (@unknown_job names the plan), say that nothing ties the trace to the plan's job and
+ * offer to. */
 static void
 show_other_job (SuanliAgainstPlanView *self,
-                const SuanliJobMatch  *match)
+                const SuanliJobMatch  *match,
+                const char            *unknown_job)
 {
   g_clear_pointer (&self->trace_accelerator, g_free);
   self->trace_gpus = 0;
   gtk_widget_set_visible (self->job_box, match != NULL);
+  gtk_widget_set_visible (self->plan_from_trace_button, match != NULL && unknown_job == NULL);
+  gtk_widget_set_visible (self->tie_button, unknown_job != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "against-plan.plan-from-trace", FALSE);
   if (match == NULL)
     return;
+  if (unknown_job != NULL)
+    {
+      g_autofree char *text = suanli_plan_trace_unknown_job (unknown_job);
+
+      gtk_label_set_text (self->job_label, text);
+      return;
+    }
   if (match->accelerator != NULL)
     {
       self->trace_accelerator = g_strdup (suanli_item_get_id (match->accelerator));
@@ -146,6 +164,8 @@ compare_with_plan (SuanliAgainstPlanView *self)
   g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
   g_autoptr(SuanliPlanComparison) comparison = NULL;
   g_autoptr(SuanliJobMatch) match = NULL;
+  g_autofree char *unknown_job = NULL;
+  SuanliPlanTie tie = SUANLI_PLAN_TIE_UNKNOWN;
   SuanliPlanInputs inputs = { 0 };
   SuanliEstimate estimate = { 0 };
 
@@ -161,11 +181,33 @@ compare_with_plan (SuanliAgainstPlanView *self)
           match = suanli_job_match_new (trace, catalog, name, &inputs);
           suanli_estimate_compute (&inputs, &estimate);
           if (match->same_job)
+            tie = suanli_plan_trace_tie (plan, name, trace);
+          if (tie != SUANLI_PLAN_TIE_UNKNOWN)
             comparison = suanli_plan_comparison_new (name, &inputs, &estimate, self->figures);
+          else if (match->same_job)
+            unknown_job = g_steal_pointer (&name);
         }
     }
   show_comparison (self, comparison);
-  show_other_job (self, match != NULL && !match->same_job ? match : NULL);
+  /* Only the user's tie is the user's to take back; a trace that names the plan stays compared. */
+  gtk_widget_set_visible (self->untie_button, comparison != NULL && tie == SUANLI_PLAN_TIE_TIED);
+  show_other_job (self, match != NULL && (!match->same_job || unknown_job != NULL) ? match : NULL, unknown_job);
+}
+
+/* This Trace Is of This Plan's Job, and its undoing: the plan's "traces" list the trace or not. */
+static void
+tie_action (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *parameter)
+{
+  SuanliAgainstPlanView *self = SUANLI_AGAINST_PLAN_VIEW (widget);
+  gboolean tied = g_str_equal (action_name, "against-plan.tie");
+
+  if (self->workspace == NULL || self->trace == NULL)
+    return;
+  suanli_plan_trace_set_tied (suanli_workspace_get_plan (self->workspace), self->trace, tied);
+  suanli_profile_toast (widget, tied ? _("The plan now counts this trace as of its job (undo in the planner)")
+                                     : _("The plan no longer counts this trace as of its job (undo in the planner)"));
 }
 
 /* The workspace's plan, watched for changes (or another plan set in its place). */
@@ -412,6 +454,8 @@ suanli_against_plan_view_class_init (SuanliAgainstPlanViewClass *klass)
   gtk_widget_class_install_action (widget_class, "against-plan.use-measured", NULL, use_measured_action);
   gtk_widget_class_install_action (widget_class, "against-plan.plan-from-trace", NULL, plan_from_trace_action);
   gtk_widget_class_install_action (widget_class, "against-plan.open-plan", NULL, open_plan_action);
+  gtk_widget_class_install_action (widget_class, "against-plan.tie", NULL, tie_action);
+  gtk_widget_class_install_action (widget_class, "against-plan.untie", NULL, tie_action);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/suanli/Suanli/ui/suanli-against-plan-view.ui");
   gtk_widget_class_bind_template_child (widget_class, SuanliAgainstPlanView, box);
@@ -422,6 +466,8 @@ suanli_against_plan_view_class_init (SuanliAgainstPlanViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliAgainstPlanView, job_box);
   gtk_widget_class_bind_template_child (widget_class, SuanliAgainstPlanView, job_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliAgainstPlanView, plan_from_trace_button);
+  gtk_widget_class_bind_template_child (widget_class, SuanliAgainstPlanView, tie_button);
+  gtk_widget_class_bind_template_child (widget_class, SuanliAgainstPlanView, untie_button);
 }
 
 static void

@@ -2,8 +2,8 @@
  * comparison, worked out off the main thread
  *
  * Above the graph: CPU stacks or GPU time, icicle, time order, step numbers kept apart, colour by
- * kind, Compare With… (another trace, read here), the path to the frame zoomed into and a search
- * of the frames. The graph of the trace (restricted to the timeline's range, and as a difference
+ * kind, Compare With… (another trace, read here), the path to the frame zoomed into and how much
+ * of the graph the page's search matches (the page's one search entry drives the timeline and this). The graph of the trace (restricted to the timeline's range, and as a difference
  * from another trace or from another rank) is worked out on a worker thread when the view is
  * first shown and again when one of those changes; the newest answer wins.
  *
@@ -35,7 +35,7 @@ struct _SuanliFlameView
   GtkLabel             *breadcrumb_label;
   GtkSpinner           *flame_spinner;
   GtkLabel             *match_label;
-  GtkSearchEntry       *flame_search;
+  char                 *search_text;      /* the page's search, which marks matching frames; NULL: none */
 
   SuanliTrace          *trace;            /* the trace shown, or NULL */
   gint64                from, to;         /* the range of it counted */
@@ -105,7 +105,7 @@ work_out_flame (GTask        *task,
 static void
 on_search_changed (SuanliFlameView *self)
 {
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->flame_search));
+  const char *text = self->search_text != NULL ? self->search_text : "";
   double share = suanli_flame_graph_search (self->flame_graph, text);
   g_autofree char *matched = *text != '\0' ? g_strdup_printf (_("%.1f%% matched"), 100 * share) : g_strdup ("");
 
@@ -337,14 +337,15 @@ suanli_flame_view_set_range (SuanliFlameView *self,
   update (self);
 }
 
-/* Searches the frames for @text, as if typed in the view's search entry. */
+/* Marks the frames matching @text: the page's search, one for the timeline and the flame graph. */
 void
 suanli_flame_view_search (SuanliFlameView *self,
                           const char      *text)
 {
   g_return_if_fail (SUANLI_IS_FLAME_VIEW (self));
 
-  gtk_editable_set_text (GTK_EDITABLE (self->flame_search), text);
+  g_free (self->search_text);
+  self->search_text = g_strdup (text);
   on_search_changed (self);
 }
 
@@ -439,6 +440,7 @@ suanli_flame_view_finalize (GObject *object)
 
   g_free (self->wanted);
   g_free (self->shown);
+  g_free (self->search_text);
   G_OBJECT_CLASS (suanli_flame_view_parent_class)->finalize (object);
 }
 
@@ -469,13 +471,11 @@ suanli_flame_view_class_init (SuanliFlameViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SuanliFlameView, breadcrumb_label);
   gtk_widget_class_bind_template_child (widget_class, SuanliFlameView, flame_spinner);
   gtk_widget_class_bind_template_child (widget_class, SuanliFlameView, match_label);
-  gtk_widget_class_bind_template_child (widget_class, SuanliFlameView, flame_search);
   gtk_widget_class_bind_template_callback (widget_class, on_kind_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_category_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_time_order_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_icicle_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_focus_changed);
-  gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
 }
 
 static void

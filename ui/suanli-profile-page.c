@@ -501,13 +501,16 @@ on_timeline_search_changed (SuanliProfilePage *self)
                                                             (unsigned long long) count);
 
   gtk_label_set_text (self->search_count_label, label);
-  /* Typing a search shows the timeline it applies to. */
+  /* One search for the timeline and the flame graph: it marks the frames that match too. */
+  suanli_flame_view_search (self->flame_view, text);
+  /* Typing a search shows a view it applies to: the flame graph stays, others give way to the timeline. */
   {
     GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
     GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
 
     if (focus != NULL && (focus == GTK_WIDGET (self->timeline_search) ||
-                          gtk_widget_is_ancestor (focus, GTK_WIDGET (self->timeline_search))))
+                          gtk_widget_is_ancestor (focus, GTK_WIDGET (self->timeline_search))) &&
+        g_strcmp0 (gtk_stack_get_visible_child_name (self->views), "flame") != 0)
       gtk_stack_set_visible_child_name (self->views, "timeline");
   }
 }
@@ -525,7 +528,7 @@ on_timeline_search_previous (SuanliProfilePage *self)
   gtk_widget_activate_action (GTK_WIDGET (self->timeline), "timeline.previous-match", NULL);
 }
 
-/* A row picked in a table: its name is searched for in the timeline and the flame graph, so
+/* A row picked in a table: its name is searched for (in the timeline and the flame graph), so
  * both show where it is. */
 static void
 on_row_selected (SuanliProfilePage *self,
@@ -534,8 +537,7 @@ on_row_selected (SuanliProfilePage *self,
   if (self->timeline_search == NULL)
     return;   /* the page is being taken apart */
   gtk_editable_set_text (GTK_EDITABLE (self->timeline_search), name);
-  on_timeline_search_changed (self);
-  suanli_flame_view_search (self->flame_view, name);
+  on_timeline_search_changed (self);   /* the flame graph's too */
 }
 
 /* A kernel or operator double-clicked in a table: its slices on the timeline, the whole trace in

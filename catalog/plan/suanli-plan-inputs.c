@@ -27,7 +27,7 @@ typedef struct
 } Resolver;
 
 static const char * const top_keys[] = {
-  "schema", "name", "model", "workload", "precision", "parallelism", "techniques", "system", "assumptions", NULL
+  "schema", "name", "model", "workload", "precision", "parallelism", "techniques", "system", "assumptions", "traces", NULL
 };
 static const char * const model_keys[] = {
   "preset", "parameters", "active_parameters", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab",
@@ -932,6 +932,38 @@ check_combinations (Resolver         *resolver,
     error (resolver, "precision.weights", _("training needs 16- or 32-bit weights; use QLoRA for 4-bit weights"));
 }
 
+/* "traces": the traces the user tied to the plan's job (bridge/suanli-plan-trace-tie.c), each an
+ * object with a string "fingerprint". */
+static void
+resolve_traces (Resolver   *resolver,
+                JsonObject *root)
+{
+  JsonNode *node = json_object_get_member (root, "traces");
+  JsonArray *traces;
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      error (resolver, "traces", _("expected a list of traces"));
+      return;
+    }
+  traces = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (traces); i++)
+    {
+      JsonNode *entry = json_array_get_element (traces, i);
+      JsonNode *fingerprint = JSON_NODE_HOLDS_OBJECT (entry)
+                              ? json_object_get_member (json_node_get_object (entry), "fingerprint") : NULL;
+
+      if (fingerprint == NULL || !JSON_NODE_HOLDS_VALUE (fingerprint) || json_node_get_value_type (fingerprint) != G_TYPE_STRING)
+        {
+          g_autofree char *field = g_strdup_printf ("traces[%u].fingerprint", i);
+
+          error (resolver, field, _("expected a string"));
+        }
+    }
+}
+
 /* Checks @plan and resolves it against @catalog into @inputs. Problems go to @errors and @warnings
  * (of SuanliPlanIssue); returns whether there were no errors. */
 gboolean
@@ -956,6 +988,7 @@ suanli_plan_inputs_resolve (SuanliPlan       *plan,
   for (GList *l = members; l != NULL; l = l->next)
     if (!g_strv_contains (top_keys, l->data))
       error (&resolver, l->data, _("unknown key"));
+  resolve_traces (&resolver, root);
   if (json_object_has_member (root, "schema"))
     {
       JsonNode *node = json_object_get_member (root, "schema");

@@ -12,6 +12,7 @@ G_BEGIN_DECLS
 struct _SuanliReport
 {
   char            *plan_name;
+  SuanliPlan      *plan;           /* a copy, as it was: its "traces" say which traces are of its job */
   char           **item_ids;       /* the catalog items the plan names, in its order */
   SuanliCatalog   *catalog;
   SuanliPlanInputs inputs;

@@ -10,6 +10,7 @@
 #include "suanli-flame-painter.h"
 #include "suanli-job-match.h"
 #include "suanli-plan-comparison.h"
+#include "suanli-plan-trace-tie.h"
 #include "suanli-report-private.h"
 #include "suanli-table-rows.h"
 #include "suanli-timeline-painter.h"
@@ -90,6 +91,14 @@ write_against_plan (SuanliReport       *self,
   if (!match->same_job)
     {
       suanli_page_writer_text (writer, match->why, SUANLI_TEXT_SMALL);
+      return;
+    }
+  /* The same hardware is not the same job: the plan lists the trace, or the trace names the plan. */
+  if (self->plan == NULL || suanli_plan_trace_tie (self->plan, self->plan_name, self->trace) == SUANLI_PLAN_TIE_UNKNOWN)
+    {
+      g_autofree char *why = suanli_plan_trace_unknown_job (self->plan_name);
+
+      suanli_page_writer_text (writer, why, SUANLI_TEXT_SMALL);
       return;
     }
   comparison = suanli_plan_comparison_new (self->plan_name, &self->inputs, &self->estimate, figures);

@@ -90,7 +90,10 @@ suanli_report_new (SuanliPlan             *plan,
   GPtrArray *ids = g_ptr_array_new ();
   g_autoptr(JsonNode) root = json_node_init_object (json_node_alloc (), suanli_plan_get_root (plan));
 
+  g_autofree char *plan_data = suanli_plan_to_data (plan);
+
   self->plan_name = suanli_plan_name_dup (plan, inputs);
+  self->plan = suanli_plan_new_from_data (plan_data, -1, "plan", NULL);
   collect_item_ids (root, catalog, ids);
   g_ptr_array_add (ids, NULL);
   self->item_ids = (char **) g_ptr_array_free (ids, FALSE);
@@ -113,6 +116,7 @@ void
 suanli_report_free (SuanliReport *self)
 {
   g_free (self->plan_name);
+  g_clear_object (&self->plan);
   g_strfreev (self->item_ids);
   g_object_unref (self->catalog);
   g_ptr_array_unref (self->advice);
