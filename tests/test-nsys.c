@@ -17,7 +17,7 @@
 #include "suanli-trace-loader.h"
 
 static const char * const real_exports[] = {
-  "nsys-2022.4-vecadd-streams.sqlite", "nsys-2023.1-tensorrt-nvtx.sqlite", "nsys-2023.3-reduce-sampling.sqlite",
+  "nsys-2020.3-omp-offload.sqlite", "nsys-2020.5-kmeans.sqlite", "nsys-2021.2-crystal-osrt.sqlite", "nsys-2022.4-vecadd-streams.sqlite", "nsys-2023.1-tensorrt-nvtx.sqlite", "nsys-2023.3-reduce-sampling.sqlite",
   "nsys-2025.5-memset.sqlite", "nsys-2025.5-vectoradd.sqlite", "nsys-2026.1-streams.sqlite",
 };
 
@@ -292,6 +292,37 @@ test_nvtx_and_hardware (void)
   /* 36 kernels and 4 copies, each launched by a runtime call of the same correlation. */
   g_assert_cmpuint (suanli_trace_get_flows (trace)->len, ==, 40);
   g_assert_nonnull (strstr (warnings_text (trace), "SCHED_EVENTS (628)"));
+}
+
+/* The exports of 2020 and 2021 describe their GPUs in TARGET_INFO_CUDA_GPU (deviceId, globalMemorySize,
+ * numMultiprocessors; 2020.3 gives the memory in MiB), where 2020.5 also has a TARGET_INFO_GPU with
+ * neither memory nor SMs; 2021.2 has only TARGET_INFO_GPU, with today's columns. */
+static void
+test_older_gpu_tables (void)
+{
+  static const struct { const char *file, *gpu; guint64 memory; const char *labels; } exports[] = {
+    { "nsys-2020.3-omp-offload.sqlite", "Tesla V100-PCIE-32GB", (guint64) 32510 << 20, "80 SMs, 32 GiB" },
+    { "nsys-2020.5-kmeans.sqlite", "NVIDIA GeForce RTX 3080", 10495524864, "68 SMs, 10 GiB" },
+    { "nsys-2021.2-crystal-osrt.sqlite", "Quadro RTX 6000", 25365381120, "72 SMs, 24 GiB" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (exports); i++)
+    {
+      g_autofree char *path = data_path (exports[i].file);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SuanliTrace) trace = import (path, &error);
+      SuanliGroup *group;
+      SuanliProcess *gpu;
+
+      g_test_message ("%s", exports[i].file);
+      g_assert_no_error (error);
+      g_assert_null (strstr (warnings_text (trace), "left out"));
+      group = suanli_trace_get_group (trace, 0);
+      g_assert_cmpstr (suanli_trace_get_string (trace, group->device), ==, exports[i].gpu);
+      g_assert_cmpuint (group->device_memory, ==, exports[i].memory);
+      gpu = suanli_trace_ensure_process (trace, 0);
+      g_assert_cmpstr (suanli_trace_get_string (trace, gpu->labels), ==, exports[i].labels);
+    }
 }
 
 /* An export made here, as Nsight Systems lays its tables out, for what no real one above has. */
@@ -638,6 +669,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/nsys/real-exports", test_real_exports);
   g_test_add_func ("/nsys/nvtx-and-hardware", test_nvtx_and_hardware);
+  g_test_add_func ("/nsys/older-gpu-tables", test_older_gpu_tables);
   g_test_add_func ("/nsys/sampled-launch-stack", test_sampled_launch_stack);
   g_test_add_func ("/nsys/generated-tables", test_generated_tables);
   g_test_add_func ("/nsys/generated-commands", test_generated_commands);
