@@ -532,6 +532,22 @@ test_identify (void)
   g_assert_cmpint (plain.status, ==, 2);
 }
 
+/* A file that only starts like SQLite and a cut export (a real one's first page, then zeros):
+ * identify names each once, then what is wrong with it. */
+static void
+check_identify_names_once (const char *fake,
+                           const char *cut)
+{
+  g_auto(SuanliTestRun) run = { 0 };
+  g_autofree char *expected = NULL;
+
+  suanli_test_run_cli (&run, "en", (const char *[]) { "identify", fake, cut, NULL });
+  g_assert_cmpint (run.status, ==, 1);
+  expected = g_strdup_printf ("%s: not an SQLite database (file is not a database)\n"
+                              "%s: SQLite cannot read it: database disk image is malformed\n", fake, cut);
+  g_assert_cmpstr (run.err, ==, expected);
+}
+
 /* Hostile files: each a clear error, or a warning naming the table and row; never a crash. */
 static void
 test_hostile (void)
@@ -539,6 +555,7 @@ test_hostile (void)
   g_autofree char *dir = g_dir_make_tmp ("suanli-nsys-XXXXXX", NULL);
   g_autofree char *fake = g_build_filename (dir, "fake.sqlite", NULL);
   g_autofree char *corrupt = g_build_filename (dir, "corrupt.sqlite", NULL);
+  g_autofree char *cut = g_build_filename (dir, "cut.sqlite", NULL);
   g_autofree char *real = data_path ("nsys-2022.4-vecadd-streams.sqlite");
   g_autofree char *bad_rows = make_export (
     SCHEMA ROWS "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES ('soon', 9000, 0, 1, 7, 9, 100, 3, 3, 64, 4, 4, 1, 128, 1, 1,"
@@ -577,6 +594,12 @@ test_hostile (void)
   g_assert_nonnull (find_slice (trace, "gemm", NULL));
   g_clear_object (&trace);
 
+  g_assert_true (g_file_get_contents (real, &contents, &length, NULL));
+  memset (contents + 4096, 0, 100);
+  g_assert_true (g_file_set_contents (cut, contents, 4096 + 100, NULL));
+  check_identify_names_once (fake, cut);
+  g_free (contents);
+
   /* Pages overwritten in the middle: an error or a warning that names the table, never a crash. */
   g_assert_true (g_file_get_contents (real, &contents, &length, NULL));
   for (gsize at = length / 3; at < length / 3 + 40000 && at < length; at++)
@@ -591,6 +614,7 @@ test_hostile (void)
   g_clear_object (&trace);
   g_remove (fake);
   g_remove (corrupt);
+  g_remove (cut);
   g_rmdir (dir);
 }
 
