@@ -77,7 +77,8 @@ warn_unread (NsysReader  *reader,
   if (list->len == 0)
     return;
   warning = g_strdup_printf (_("Tables of the Nsight Systems export that Suanli does not show (rows): %s"), list->str);
-  suanli_trace_add_warning (trace, warning);
+  /* Listed, not toasted: nearly every export has such a table (SCHED_EVENTS). */
+  suanli_trace_add_note (trace, warning);
 }
 
 static gboolean
@@ -185,14 +186,15 @@ suanli_import_nsys (SuanliTrace       *trace,
  * suanli_import_nsys_is_export:
  *
  * Whether the SQLite database at @path is an Nsight Systems export. Returns: FALSE with @error when
- * SQLite cannot read it; FALSE without when it is someone else's database.
+ * SQLite cannot read it (the error does not name the file: the caller does, as for any file whose
+ * kind it asks); FALSE without when it is someone else's database.
  */
 gboolean
 suanli_import_nsys_is_export (const char *path,
                               GError    **error)
 {
   g_autoptr(SuanliTrace) scratch = suanli_trace_new ();
-  NsysReader *reader = nsys_reader_open (scratch, path, path, NULL, error);
+  NsysReader *reader = nsys_reader_open (scratch, path, NULL, NULL, error);
   gboolean is_export;
 
   if (reader == NULL)

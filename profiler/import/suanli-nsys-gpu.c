@@ -1,6 +1,7 @@
 /* suanli-nsys-gpu.c — an Nsight Systems export's GPU tables into the trace: kernels, copies,
  * memsets and synchronisations on their device's stream rows (pid = device, tid = stream), with
  * Kineto's categories, names and arguments; and the GPUs themselves from TARGET_INFO_GPU
+ * (TARGET_INFO_CUDA_GPU before 2021.2)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -339,8 +340,9 @@ nsys_read_syncs (NsysReader *reader)
 
 enum { GPU_ID, GPU_NAME, GPU_MEMORY, GPU_SMS, N_GPU_COLUMNS };
 
+/* TARGET_INFO_GPU's columns, and TARGET_INFO_CUDA_GPU's names for them (Nsight Systems 2020 and 2021.1). */
 static const NsysColumn gpu_columns[N_GPU_COLUMNS] = {
-  { "id", NULL }, { "name", NULL }, { "totalMemory", NULL }, { "smCount", NULL },
+  { "id", "deviceId" }, { "name", NULL }, { "totalMemory", "globalMemorySize" }, { "smCount", "numMultiprocessors" },
 };
 
 typedef struct
@@ -377,6 +379,10 @@ read_gpu (NsysReader   *reader,
   /* The machine's other GPUs are listed too: only those the job used get a row. */
   if (!has_work (context, id))
     return;
+  /* Nsight Systems 2020.3 wrote globalMemorySize in MiB, later versions in bytes: no GPU has under
+   * 1 MiB, nor 2^20 MiB. */
+  if (memory > 0 && memory < (1 << 20))
+    memory <<= 20;
   process = suanli_trace_ensure_process (trace, id);
   process->name = nsys_row_text (reader, row, GPU_NAME, G_MAXUINT);
   labels = g_strdup_printf ("%" G_GINT64_FORMAT " SMs, %.0f GiB", sms, (double) memory / (1u << 30));
@@ -389,7 +395,9 @@ read_gpu (NsysReader   *reader,
     }
 }
 
-/* Names the GPUs the trace's stream rows are on, and the group's device, from TARGET_INFO_GPU. */
+/* Names the GPUs the trace's stream rows are on, and the group's device, from TARGET_INFO_CUDA_GPU
+ * where the export has it (Nsight Systems 2020 and 2021.1: its TARGET_INFO_GPU, where there is one,
+ * has no memory or SM count), else from TARGET_INFO_GPU. */
 void
 nsys_read_gpus (NsysReader *reader,
                 guint       group)
@@ -404,6 +412,8 @@ nsys_read_gpus (NsysReader *reader,
       if (track->group == group && track->kind == SUANLI_TRACK_GPU_STREAM && !has_work (&context, track->pid))
         g_array_append_val (context.used, track->pid);
     }
-  nsys_reader_read_table (reader, "TARGET_INFO_GPU", gpu_columns, N_GPU_COLUMNS, read_gpu, &context);
+  nsys_reader_read_table (reader,
+                          nsys_reader_has_table (reader, "TARGET_INFO_CUDA_GPU") ? "TARGET_INFO_CUDA_GPU" : "TARGET_INFO_GPU",
+                          gpu_columns, N_GPU_COLUMNS, read_gpu, &context);
   g_array_unref (context.used);
 }

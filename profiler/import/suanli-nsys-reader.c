@@ -78,21 +78,28 @@ cancelled (void *data)
   return g_cancellable_is_cancelled (data);
 }
 
-/* Fails with SQLite's words, and the file's name. */
+/* Fails with SQLite's words, after the file's name unless @name is NULL (the caller names it). */
 static void
 set_sqlite_error (GError    **error,
                   const char *name,
                   sqlite3    *db,
                   int         code)
 {
+  g_autofree char *problem = NULL;
+
   if (code == SQLITE_INTERRUPT)
-    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Reading the trace was cancelled"));
-  else if (code == SQLITE_NOTADB)
-    g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: not an SQLite database (%s)"), name,
-                 sqlite3_errstr (code));
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Reading the trace was cancelled"));
+      return;
+    }
+  if (code == SQLITE_NOTADB)
+    problem = g_strdup_printf (_("not an SQLite database (%s)"), sqlite3_errstr (code));
   else
-    g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: SQLite cannot read it: %s"), name,
-                 db != NULL ? sqlite3_errmsg (db) : sqlite3_errstr (code));
+    problem = g_strdup_printf (_("SQLite cannot read it: %s"), db != NULL ? sqlite3_errmsg (db) : sqlite3_errstr (code));
+  if (name != NULL)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", name, problem);
+  else
+    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, problem);
 }
 
 static gboolean
@@ -126,7 +133,8 @@ unref_columns (gpointer columns)
 /**
  * nsys_reader_open:
  * @path: the export, a file (SQLite cannot read a pipe)
- * @name: how errors and the trace's group name it
+ * @name: (nullable): how errors and the trace's group name it; NULL only to learn what the file is,
+ *   with errors that leave naming the file to the caller
  *
  * Opens the export read-only and lists its tables. Returns: (transfer full) (nullable): the reader,
  * or NULL with @error when the file is not an SQLite database or SQLite cannot read it.

@@ -678,6 +678,15 @@ suanli_trace_add_warning (SuanliTrace *self,
   add_group_warning (self, self->groups->len > 0 ? self->current_group : G_MAXUINT, warning);
 }
 
+/* Adds a warning about the current group that is listed with the others but never said at once when
+ * the trace opens: what a file holds that Suanli does not show, not a problem with what it shows. */
+void
+suanli_trace_add_note (SuanliTrace *self,
+                       const char  *note)
+{
+  add_group_warning (self, self->groups->len > 0 ? self->current_group : G_MAXUINT, note);
+}
+
 /* Adds a warning that the current file was read only up to a point (a cut gzip, JSON that breaks
  * off, a capture cut off): the trace holds what came before, and is partial. */
 void
@@ -699,7 +708,7 @@ suanli_trace_get_partial (SuanliTrace *self)
 
 /* Returns: (nullable) (transfer none): the warning to say at once when the trace opens: that a
  * file was read only partly, else the first an importer gave; NULL when there is none (slices
- * that overlap are said only among the warnings). */
+ * that overlap and notes are said only among the warnings). */
 const char *
 suanli_trace_get_headline_warning (SuanliTrace *self)
 {

@@ -188,6 +188,8 @@ void                suanli_trace_add_flow         (SuanliTrace   *self,
 GArray             *suanli_trace_get_flows        (SuanliTrace   *self);
 void                suanli_trace_add_warning      (SuanliTrace   *self,
                                                    const char    *warning);
+void                suanli_trace_add_note         (SuanliTrace   *self,
+                                                   const char    *note);
 void                suanli_trace_add_partial_warning (SuanliTrace *self,
                                                       const char  *warning);
 const char         *suanli_trace_get_partial      (SuanliTrace   *self);
