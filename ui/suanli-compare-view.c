@@ -2,7 +2,7 @@
  *
  * Rows are the specs any of the items has, in the kind's order; the best value of a row is bold
  * and in the accent colour, every one of a tie (lower is better for power, price, process node and
- * accuracy loss); every other value shows its ratio to the first item's, naming it. Each column's
+ * accuracy loss); every other value but a count shows its ratio to the first item's, naming it. Each column's
  * heading has a button that takes that one item out, when the list is a GListStore. The grid is rebuilt whenever the list changes.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -205,7 +205,9 @@ rebuild (SuanliCompareView *self)
                 {
                   value = suanli_spec_format_short (spec, self->memory_units);
                   gtk_box_append (GTK_BOX (box), suanli_compare_cell_label (value, (best & (1u << i)) != 0 ? "compare-best" : NULL, 0));
-                  if (i > 0 && has_first && first != 0)
+                  /* A count (accelerators sharing a fabric, ports) is read as it is: "×1152" of
+                   * another's says nothing a buyer can use. */
+                  if (i > 0 && has_first && first != 0 && g_strcmp0 (spec->unit, "count") != 0)
                     {
                       g_autofree char *times = g_strdup_printf ("%.2f", spec->value / first);
                       /* Translators: a value's ratio to the first item's, e.g. "×1.43 vs H100 SXM". */
