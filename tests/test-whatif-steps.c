@@ -157,10 +157,14 @@ project (SuanliTrace *trace,
  * 1,023 launches fills in the second step and every later launch waits for room. */
 static const Shape gpu_bound = { 6, 600, 100, 5, 3, 0, 0, FALSE, SUANLI_REPLAY_LAUNCH_QUEUE_DEPTH };
 
-/* Each step's replayed period with every kernel @factor times its measured time. */
-static void
+/* Each step's replayed period (into @periods, when not NULL) and the step (the mean of the
+ * periods) with every GPU node @factor times its measured time; with @launches_fixed the launches
+ * that waited for room in the queue keep their measured, blocked, time: the replay without
+ * back-pressure. */
+static gint64
 replay_scaled (SuanliReplayGraph *graph,
                double             factor,
+               gboolean           launches_fixed,
                gint64            *periods)
 {
   guint n = suanli_replay_graph_get_n_nodes (graph);
@@ -172,8 +176,12 @@ replay_scaled (SuanliReplayGraph *graph,
   for (guint i = 0; i < n; i++)
     if (nodes[i].kind == SUANLI_REPLAY_GPU)
       durations[i] = (gint64) (durations[i] * factor);
+    else if (launches_fixed && (nodes[i].flags & SUANLI_REPLAY_QUEUED))
+      durations[i] = nodes[i].duration;
   suanli_replay_graph_run (graph, durations, NULL, starts, ends);
-  suanli_replay_graph_step_durations (graph, starts, ends, periods);
+  if (periods != NULL)
+    suanli_replay_graph_step_durations (graph, starts, ends, periods);
+  return suanli_replay_graph_step_time (graph, starts, ends);
 }
 
 /* The launches of a GPU-bound trace wait for room in the queue, and so follow the GPU: with
@@ -190,18 +198,18 @@ test_back_pressure (void)
   gint64 periods[6];
 
   g_assert_cmpuint (suanli_replay_graph_get_steps (graph)->len, ==, gpu_bound.steps);
-  replay_scaled (graph, 1, periods);
+  replay_scaled (graph, 1, FALSE, periods);
   /* The measured steps in the middle are the GPU's 60 ms: the host needs 4.8 ms for its launches. */
   g_assert_cmpint (periods[3], >=, gpu_per_step - 50000);
   g_assert_cmpint (periods[3], <=, gpu_per_step + 50000);
 
-  replay_scaled (graph, 0.5, periods);
+  replay_scaled (graph, 0.5, FALSE, periods);
   for (guint s = 3; s < 5; s++)
     {
       g_assert_cmpint (periods[s], >=, gpu_per_step / 2 - 50000);
       g_assert_cmpint (periods[s], <=, gpu_per_step / 2 + 50000);
     }
-  replay_scaled (graph, 2, periods);
+  replay_scaled (graph, 2, FALSE, periods);
   for (guint s = 3; s < 5; s++)
     {
       g_assert_cmpint (periods[s], >=, 2 * gpu_per_step - 50000);
@@ -254,29 +262,6 @@ test_back_pressure_exact (void)
 #define REAL_GPU_BOUND "ns_resolution_trace__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz"
 #define REAL_GPU_BOUND_STEPS 5
 
-/* The replayed step (the mean of the periods) with every GPU node @factor times its measured
- * time; with @launches_fixed the launches that waited for room in the queue keep their measured,
- * blocked, time: the replay without back-pressure. */
-static gint64
-replayed_step (SuanliReplayGraph *graph,
-               double             factor,
-               gboolean           launches_fixed)
-{
-  guint n = suanli_replay_graph_get_n_nodes (graph);
-  const SuanliReplayNode *nodes = suanli_replay_graph_get_nodes (graph);
-  g_autofree gint64 *durations = suanli_replay_graph_own_durations (graph);
-  g_autofree gint64 *starts = g_new (gint64, n);
-  g_autofree gint64 *ends = g_new (gint64, n);
-
-  for (guint i = 0; i < n; i++)
-    if (nodes[i].kind == SUANLI_REPLAY_GPU)
-      durations[i] = (gint64) (durations[i] * factor);
-    else if (launches_fixed && (nodes[i].flags & SUANLI_REPLAY_QUEUED))
-      durations[i] = nodes[i].duration;
-  suanli_replay_graph_run (graph, durations, NULL, starts, ends);
-  return suanli_replay_graph_step_time (graph, starts, ends);
-}
-
 /* The GPU's work in the projection against the measured: summed over every kernel name. */
 static double
 gpu_work_ratio (SuanliWhatif *whatif)
@@ -313,15 +298,15 @@ test_real_gpu_bound (void)
   gint64 periods[REAL_GPU_BOUND_STEPS], measured;
 
   g_assert_cmpuint (suanli_replay_graph_get_steps (graph)->len, ==, REAL_GPU_BOUND_STEPS);
-  replay_scaled (graph, 1, periods);
+  replay_scaled (graph, 1, FALSE, periods);
   g_assert_cmpint (periods[2], ==, 95728456);
   g_assert_cmpint (periods[3], ==, 95584644);
-  measured = replayed_step (graph, 1, FALSE);
+  measured = replay_scaled (graph, 1, FALSE, NULL);
 
   for (guint f = 0; f < G_N_ELEMENTS (factors); f++)
     {
-      gint64 step = replayed_step (graph, factors[f], FALSE);
-      gint64 fixed = replayed_step (graph, factors[f], TRUE);
+      gint64 step = replay_scaled (graph, factors[f], FALSE, NULL);
+      gint64 fixed = replay_scaled (graph, factors[f], TRUE, NULL);
       double expected = measured * factors[f];
 
       g_test_message ("kernels ×%g: step %" G_GINT64_FORMAT " → %" G_GINT64_FORMAT " ns, expected %.0f, blocked "
