@@ -31,11 +31,11 @@ typedef struct
   gint64  before_us;      /* the host's work at a step's start, before its first launch */
   guint   nccl_every;     /* every n-th kernel an NCCL all-reduce on a second stream, 0: none */
   gboolean sync_at_end;   /* a cudaDeviceSynchronize ends each step (loss.item()) */
-  guint   queue_depth;    /* launches the runtime holds before a launch blocks */
+  guint   queue_depth;    /* launches the runtime holds, the one being made included */
 } Shape;
 
 /* The trace's JSON: one thread launching onto streams 7 (and 13 for NCCL), each launch blocked
- * while @shape->queue_depth launches have not ended, as the CUDA runtime does. */
+ * while @shape->queue_depth − 1 launches have not ended, as the CUDA runtime does. */
 static char *
 write_trace (const Shape *shape)
 {
@@ -56,8 +56,8 @@ write_trace (const Shape *shape)
           guint lane = nccl ? 1 : 0;
           gint64 call_end = now + shape->call_us, start;
 
-          if (k >= shape->queue_depth)
-            call_end = MAX (call_end, ends[k - shape->queue_depth] + 1);
+          if (k >= shape->queue_depth - 1)
+            call_end = MAX (call_end, ends[k - (shape->queue_depth - 1)] + 1);
           start = MAX (now + 4, stream_free[lane]);
           ends[k] = start + (nccl ? 3 * shape->kernel_us : shape->kernel_us);
           stream_free[lane] = ends[k];
@@ -157,10 +157,14 @@ project (SuanliTrace *trace,
  * 1,023 launches fills in the second step and every later launch waits for room. */
 static const Shape gpu_bound = { 6, 600, 100, 5, 3, 0, 0, FALSE, SUANLI_REPLAY_LAUNCH_QUEUE_DEPTH };
 
-/* Each step's replayed period with every kernel @factor times its measured time. */
-static void
+/* Each step's replayed period (into @periods, when not NULL) and the step (the mean of the
+ * periods) with every GPU node @factor times its measured time; with @launches_fixed the launches
+ * that waited for room in the queue keep their measured, blocked, time: the replay without
+ * back-pressure. */
+static gint64
 replay_scaled (SuanliReplayGraph *graph,
                double             factor,
+               gboolean           launches_fixed,
                gint64            *periods)
 {
   guint n = suanli_replay_graph_get_n_nodes (graph);
@@ -172,8 +176,12 @@ replay_scaled (SuanliReplayGraph *graph,
   for (guint i = 0; i < n; i++)
     if (nodes[i].kind == SUANLI_REPLAY_GPU)
       durations[i] = (gint64) (durations[i] * factor);
+    else if (launches_fixed && (nodes[i].flags & SUANLI_REPLAY_QUEUED))
+      durations[i] = nodes[i].duration;
   suanli_replay_graph_run (graph, durations, NULL, starts, ends);
-  suanli_replay_graph_step_durations (graph, starts, ends, periods);
+  if (periods != NULL)
+    suanli_replay_graph_step_durations (graph, starts, ends, periods);
+  return suanli_replay_graph_step_time (graph, starts, ends);
 }
 
 /* The launches of a GPU-bound trace wait for room in the queue, and so follow the GPU: with
@@ -190,18 +198,18 @@ test_back_pressure (void)
   gint64 periods[6];
 
   g_assert_cmpuint (suanli_replay_graph_get_steps (graph)->len, ==, gpu_bound.steps);
-  replay_scaled (graph, 1, periods);
+  replay_scaled (graph, 1, FALSE, periods);
   /* The measured steps in the middle are the GPU's 60 ms: the host needs 4.8 ms for its launches. */
   g_assert_cmpint (periods[3], >=, gpu_per_step - 50000);
   g_assert_cmpint (periods[3], <=, gpu_per_step + 50000);
 
-  replay_scaled (graph, 0.5, periods);
+  replay_scaled (graph, 0.5, FALSE, periods);
   for (guint s = 3; s < 5; s++)
     {
       g_assert_cmpint (periods[s], >=, gpu_per_step / 2 - 50000);
       g_assert_cmpint (periods[s], <=, gpu_per_step / 2 + 50000);
     }
-  replay_scaled (graph, 2, periods);
+  replay_scaled (graph, 2, FALSE, periods);
   for (guint s = 3; s < 5; s++)
     {
       g_assert_cmpint (periods[s], >=, 2 * gpu_per_step - 50000);
@@ -241,7 +249,88 @@ test_back_pressure_exact (void)
       queued += (nodes[i].flags & SUANLI_REPLAY_QUEUED) != 0;
     }
   g_assert_false (suanli_replay_graph_get_cycle (graph));
-  g_assert_cmpuint (queued, ==, gpu_bound.steps * gpu_bound.kernels - SUANLI_REPLAY_LAUNCH_QUEUE_DEPTH);
+  g_assert_cmpuint (queued, ==, gpu_bound.steps * gpu_bound.kernels - (SUANLI_REPLAY_LAUNCH_QUEUE_DEPTH - 1));
+}
+
+/* ---- a real GPU-bound trace ------------------------------------------------------------------- */
+
+/* HTA's ns_resolution_trace: a V100 kept 98% busy by a training loop whose launches (two threads:
+ * the forward's and autograd's) block on a full launch queue. Figures from the file with Python's
+ * json and decimal modules: steps 103 and 104 start 95,728.456 and 95,584.644 µs apart, hold
+ * 94,584.175 and 94,473.642 µs of GPU work, and their cudaLaunchKernel calls longer than 20 µs
+ * take 49,226.218 and 48,959.541 µs. */
+#define REAL_GPU_BOUND "ns_resolution_trace__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz"
+#define REAL_GPU_BOUND_STEPS 5
+
+/* The GPU's work in the projection against the measured: summed over every kernel name. */
+static double
+gpu_work_ratio (SuanliWhatif *whatif)
+{
+  GArray *kernels = suanli_whatif_get_kernels (whatif);
+  gint64 measured = 0, projected = 0;
+
+  for (guint i = 0; i < kernels->len; i++)
+    {
+      const SuanliWhatifKernel *kernel = &g_array_index (kernels, SuanliWhatifKernel, i);
+
+      if (kernel->work_class == SUANLI_WORK_HOST)
+        continue;
+      measured += kernel->measured_ns;
+      projected += kernel->projected_ns;
+    }
+  g_assert_cmpint (measured, >, 0);
+  return (double) projected / measured;
+}
+
+/* On a real GPU-bound trace the step follows the GPU's work, both ways: with every kernel 0.5×,
+ * 0.6× or 0.8× its time (faster) and 1.25×, 1.5× or 2× (slower) the replayed step is within 5%
+ * of the measured step times the factor, where the replay with the blocked launches kept as host
+ * time is more than 5% slower when faster. What If's step onto a system 2× as fast and one half as
+ * fast is within 5% of the measured step times its GPU work's ratio. */
+static void
+test_real_gpu_bound (void)
+{
+  static const double factors[] = { 0.5, 0.6, 0.8, 1.25, 1.5, 2 };
+  static const double scales[] = { 2, 0.5 };
+  g_autofree char *path = g_build_filename (suanli_test_fixtures_dir (), REAL_GPU_BOUND, NULL);
+  g_autoptr(SuanliTrace) trace = load_fixture (path);
+  g_autoptr(SuanliReplayGraph) graph = suanli_replay_graph_new (trace, 0);
+  gint64 periods[REAL_GPU_BOUND_STEPS], measured;
+
+  g_assert_cmpuint (suanli_replay_graph_get_steps (graph)->len, ==, REAL_GPU_BOUND_STEPS);
+  replay_scaled (graph, 1, FALSE, periods);
+  g_assert_cmpint (periods[2], ==, 95728456);
+  g_assert_cmpint (periods[3], ==, 95584644);
+  measured = replay_scaled (graph, 1, FALSE, NULL);
+
+  for (guint f = 0; f < G_N_ELEMENTS (factors); f++)
+    {
+      gint64 step = replay_scaled (graph, factors[f], FALSE, NULL);
+      gint64 fixed = replay_scaled (graph, factors[f], TRUE, NULL);
+      double expected = measured * factors[f];
+
+      g_test_message ("kernels ×%g: step %" G_GINT64_FORMAT " → %" G_GINT64_FORMAT " ns, expected %.0f, blocked "
+                      "launches kept %" G_GINT64_FORMAT, factors[f], measured, step, expected, fixed);
+      g_assert_cmpfloat (step, >=, expected * 0.95);
+      g_assert_cmpfloat (step, <=, expected * 1.05);
+      if (factors[f] < 1)
+        g_assert_cmpfloat (fixed, >, expected * 1.05);
+    }
+
+  for (guint k = 0; k < G_N_ELEMENTS (scales); k++)
+    {
+      g_autoptr(SuanliWhatif) whatif = project (trace, scales[k], FALSE, FALSE);
+      const SuanliWhatifFigures *figures = suanli_whatif_get_figures (whatif);
+      double expected = figures->measured_ns * gpu_work_ratio (whatif);
+
+      g_test_message ("onto %g× the rates: step %" G_GINT64_FORMAT " → %" G_GINT64_FORMAT " ns, GPU work ×%.3f, "
+                      "expected %.0f", scales[k], figures->measured_ns, figures->projected_ns, gpu_work_ratio (whatif),
+                      expected);
+      g_assert_cmpint (figures->measured_ns, ==, measured);
+      g_assert_cmpint (figures->replayed_ns, ==, figures->measured_ns);
+      g_assert_cmpfloat (figures->projected_ns, >=, expected * 0.95);
+      g_assert_cmpfloat (figures->projected_ns, <=, expected * 1.05);
+    }
 }
 
 /* ---- bounds ------------------------------------------------------------------------------------ */
@@ -295,7 +384,7 @@ test_bounds_on_fixtures (void)
       assert_bounds (trace, name);
       seen++;
     }
-  g_assert_cmpuint (seen, ==, 5);
+  g_assert_cmpuint (seen, ==, 6);
 }
 
 /* Traces made here, host-bound and GPU-bound, with and without collectives and a sync at each
@@ -397,6 +486,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/whatif/steps/back-pressure", test_back_pressure);
   g_test_add_func ("/whatif/steps/back-pressure-exact", test_back_pressure_exact);
+  g_test_add_func ("/whatif/steps/real-gpu-bound", test_real_gpu_bound);
   g_test_add_func ("/whatif/steps/bounds-on-fixtures", test_bounds_on_fixtures);
   g_test_add_func ("/whatif/steps/bounds-on-made-traces", test_bounds_on_made_traces);
   g_test_add_func ("/whatif/steps/one-step", test_one_step);

@@ -702,9 +702,11 @@ compare_issues (gconstpointer a,
 }
 
 /* The launch queue's back-pressure: the runtime holds at most SUANLI_REPLAY_LAUNCH_QUEUE_DEPTH
- * launches whose work has not ended, and a launch made when it is full returns only once the work
- * at the queue's head has ended. So each launch call may wait (a SYNC edge) on the work launched
- * that many launches before its own, in the file's launch order. Where the queue was never full
+ * launches whose work has not ended, the one being made included, and a launch made when it is
+ * full returns only once the work at the queue's head has ended. So each launch call may wait (a
+ * SYNC edge) on the work launched DEPTH − 1 launches before its own, in the file's launch order
+ * (on HTA's ns_resolution_trace every blocked cudaLaunchKernel returns just after the work 1,022
+ * launches before it ends; the work 1,023 before had ended before the call began). Where the queue was never full
  * the edge waits on work long ended: the call keeps its measured time, and waits only when a
  * slower GPU would fill the queue. */
 static void
@@ -720,17 +722,104 @@ add_queue_edges (GraphReading *r)
 
         g_array_append_val (issues, issue);
       }
-  if (issues->len <= SUANLI_REPLAY_LAUNCH_QUEUE_DEPTH)
+  if (issues->len < SUANLI_REPLAY_LAUNCH_QUEUE_DEPTH)
     return;
   g_array_sort (issues, compare_issues);
-  for (guint k = SUANLI_REPLAY_LAUNCH_QUEUE_DEPTH; k < issues->len; k++)
+  for (guint k = SUANLI_REPLAY_LAUNCH_QUEUE_DEPTH - 1; k < issues->len; k++)
     {
-      guint32 ahead = g_array_index (issues, Issue, k - SUANLI_REPLAY_LAUNCH_QUEUE_DEPTH).work;
+      guint32 ahead = g_array_index (issues, Issue, k - (SUANLI_REPLAY_LAUNCH_QUEUE_DEPTH - 1)).work;
       guint32 call = r->launch[g_array_index (issues, Issue, k).work];
 
       add_edge (r->raw, ahead, call, SUANLI_REPLAY_EDGE_SYNC, 0);
       suanli_replay_graph_node (self, call)->flags |= SUANLI_REPLAY_QUEUED;
     }
+}
+
+/* Whether thread @t is inside a call at @time. */
+static gboolean
+in_call_at (SuanliReplayGraph *self,
+            guint              t,
+            gint64             time)
+{
+  guint32 n = suanli_replay_graph_chain_node_at (self, t, time);
+  const SuanliReplayNode *node;
+
+  if (n == NONE)
+    return FALSE;
+  node = suanli_replay_graph_node (self, n);
+  return node->kind == SUANLI_REPLAY_CALL && node->start < time && node->start + node->duration > time;
+}
+
+/* Thread @u's calls inside @gap (of another thread) when @u is idle at both its ends and its
+ * calls span at least half of it: the last of them, and how long the span is; NONE otherwise. */
+static guint32
+burst_within (SuanliReplayGraph      *self,
+              guint                   u,
+              const SuanliReplayNode *gap)
+{
+  gint64 gap_end = gap->start + gap->duration;
+  guint32 first = self->chains[u].first, end = first + self->chains[u].count, last, n;
+  gint64 span_start = G_MAXINT64;
+
+  if (self->chains[u].count == 0 || in_call_at (self, u, gap->start) || in_call_at (self, u, gap_end))
+    return NONE;
+  last = suanli_replay_graph_chain_node_at (self, u, gap_end);
+  while (last >= first && last != NONE &&
+         (suanli_replay_graph_node (self, last)->kind != SUANLI_REPLAY_CALL ||
+          suanli_replay_graph_node (self, last)->start + suanli_replay_graph_node (self, last)->duration > gap_end))
+    last = last > first ? last - 1 : NONE;
+  if (last == NONE || suanli_replay_graph_node (self, last)->start < gap->start)
+    return NONE;
+  n = suanli_replay_graph_chain_node_at (self, u, gap->start);
+  for (; n < end && n <= last; n++)
+    if (suanli_replay_graph_node (self, n)->kind == SUANLI_REPLAY_CALL && suanli_replay_graph_node (self, n)->start >= gap->start)
+      {
+        span_start = suanli_replay_graph_node (self, n)->start;
+        break;
+      }
+  if (span_start == G_MAXINT64)
+    return NONE;
+  {
+    const SuanliReplayNode *tail = suanli_replay_graph_node (self, last);
+
+    return 2 * (tail->start + tail->duration - span_start) >= gap->duration ? last : NONE;
+  }
+}
+
+/* A thread that hands its work to another and waits for it (PyTorch's main thread during the
+ * backward pass, which autograd's thread runs) shows one long gap while the other thread makes
+ * its calls. Such a gap waits (a SYNC edge) on the other thread's last call inside it: when that
+ * thread's calls end earlier (launches that waited less for room in the queue), so does the gap.
+ * A gap is taken as such a wait when another thread of the file is idle at both its ends and its
+ * calls inside span at least half of it; of several, the one ending last is waited on. */
+static void
+add_thread_wait_edges (GraphReading *r)
+{
+  SuanliReplayGraph *self = r->self;
+
+  for (guint t = 0; t < r->n_tracks; t++)
+    for (guint32 n = self->chains[t].first; n < self->chains[t].first + self->chains[t].count; n++)
+      {
+        SuanliReplayNode *gap = suanli_replay_graph_node (self, n);
+        guint32 waited = NONE;
+
+        if (gap->kind != SUANLI_REPLAY_GAP || gap->duration <= 0)
+          continue;
+        for (guint u = 0; u < r->n_tracks; u++)
+          {
+            guint32 last = u != t ? burst_within (self, u, gap) : NONE;
+            const SuanliReplayNode *tail = last != NONE ? suanli_replay_graph_node (self, last) : NULL;
+
+            if (tail != NULL && (waited == NONE ||
+                                 tail->start + tail->duration > suanli_replay_graph_node (self, waited)->start +
+                                                                suanli_replay_graph_node (self, waited)->duration))
+              waited = last;
+          }
+        if (waited == NONE)
+          continue;
+        add_edge (r->raw, waited, n, SUANLI_REPLAY_EDGE_SYNC, 0);
+        gap->flags |= SUANLI_REPLAY_BLOCKS;
+      }
 }
 
 /**
@@ -761,6 +850,7 @@ suanli_replay_graph_read (SuanliReplayGraph *self,
   add_wait_edges (&r);
   add_blocking_copy_edges (&r);
   add_queue_edges (&r);
+  add_thread_wait_edges (&r);
   g_hash_table_unref (r.call_starts);
   g_hash_table_unref (r.records);
   g_ptr_array_unref (r.streams);

@@ -32,9 +32,10 @@ enum {
   SUANLI_REPLAY_QUEUED   = 1 << 3,   /* a launch that waits for room in a full launch queue (SYNC edges end it) */
 };
 
-/* How many launches the runtime holds whose work has not ended; a launch made when it is full waits
- * for the work at its head to end. Measured, not documented: on a PyTorch trace of a V100 kept 98%
- * busy, cudaLaunchKernel calls blocked while 1,023 launches were pending. */
+/* How many launches the runtime holds whose work has not ended, the one being made included; a
+ * launch made when it is full waits for the work at its head to end. Measured, not documented: on
+ * a PyTorch trace of a V100 kept 98% busy (HTA's ns_resolution_trace), each blocked
+ * cudaLaunchKernel returned when the work launched 1,022 launches before it ended. */
 #define SUANLI_REPLAY_LAUNCH_QUEUE_DEPTH 1023
 
 typedef struct
