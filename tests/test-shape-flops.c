@@ -113,15 +113,8 @@ static SuanliTrace *
 load_fixture (const char *name)
 {
   g_autofree char *path = suanli_test_fixture_path (name);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
-  SuanliTrace *trace = suanli_trace_new ();
-  SuanliImportStats stats = { 0 };
 
-  g_assert_true (suanli_import_file (trace, file, &stats, NULL, &error));
-  g_assert_no_error (error);
-  suanli_import_stats_clear (&stats);
-  return trace;
+  return suanli_test_load_file (path);
 }
 
 static SuanliWhatif *

@@ -104,20 +104,6 @@ import_shape (const Shape *shape)
   return g_object_ref (imported->trace);
 }
 
-static SuanliTrace *
-load_fixture (const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
-  SuanliTrace *trace = suanli_trace_new ();
-  SuanliImportStats stats = { 0 };
-
-  g_assert_true (suanli_import_file (trace, file, &stats, NULL, &error));
-  g_assert_no_error (error);
-  suanli_import_stats_clear (&stats);
-  return trace;
-}
-
 /* A system with every rate @scale times an A100's. */
 static void
 hardware_scaled (SuanliWhatifHardware *hardware,
@@ -293,7 +279,7 @@ test_real_gpu_bound (void)
   static const double factors[] = { 0.5, 0.6, 0.8, 1.25, 1.5, 2 };
   static const double scales[] = { 2, 0.5 };
   g_autofree char *path = g_build_filename (suanli_test_fixtures_dir (), REAL_GPU_BOUND, NULL);
-  g_autoptr(SuanliTrace) trace = load_fixture (path);
+  g_autoptr(SuanliTrace) trace = suanli_test_load_file (path);
   g_autoptr(SuanliReplayGraph) graph = suanli_replay_graph_new (trace, 0);
   gint64 periods[REAL_GPU_BOUND_STEPS], measured;
 
@@ -380,7 +366,7 @@ test_bounds_on_fixtures (void)
 
       if (!g_str_has_suffix (name, ".json.gz"))
         continue;
-      trace = load_fixture (path);
+      trace = suanli_test_load_file (path);
       assert_bounds (trace, name);
       seen++;
     }
@@ -461,7 +447,7 @@ test_one_step (void)
 
       if (!g_str_has_suffix (name, ".json.gz"))
         continue;
-      trace = load_fixture (path);
+      trace = suanli_test_load_file (path);
       assert_one_step (trace, name);
     }
   assert_one_step (made, "made trace");

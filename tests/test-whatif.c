@@ -14,6 +14,7 @@
 #include "suanli-whatif.h"
 #include "suanli-work-classifier.h"
 #include "suanli-test-fixtures.h"
+#include "suanli-test-import.h"
 
 /* ---- small traces made here -------------------------------------------------------------- */
 
@@ -953,20 +954,6 @@ test_class_words (void)
 
 /* ---- real traces -------------------------------------------------------------------------- */
 
-static SuanliTrace *
-load (const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
-  SuanliTrace *trace = suanli_trace_new ();
-  SuanliImportStats stats = { 0 };
-
-  g_assert_true (suanli_import_file (trace, file, &stats, NULL, &error));
-  g_assert_no_error (error);
-  suanli_import_stats_clear (&stats);
-  return trace;
-}
-
 /* With nothing changed, the projected timeline is the measured one: the file's threads and
  * streams, every slice at its measured time (nodes replayed, the rest through the time maps). */
 static void
@@ -1076,7 +1063,7 @@ test_fixtures (void)
 
       if (!g_str_has_suffix (name, ".json.gz") && !g_str_has_suffix (name, ".json"))
         continue;
-      trace = load (path);
+      trace = suanli_test_load_file (path);
       assert_replays (trace, name);
       {
         /* The replay is exact because of its edges, not for want of them: GPU work is launched. */
@@ -1134,7 +1121,7 @@ test_torch_trace (void)
       g_rmdir (directory);
       return;
     }
-  trace = load (path);
+  trace = suanli_test_load_file (path);
   {
     g_autoptr(SuanliWhatif) whatif = NULL;
     SuanliWhatifOptions options;

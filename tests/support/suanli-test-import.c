@@ -113,3 +113,17 @@ suanli_test_import_every_prefix (SuanliTestImportFunc import,
         g_assert_nonnull (imported->error);
     }
 }
+
+SuanliTrace *
+suanli_test_load_file (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  SuanliTrace *trace = suanli_trace_new ();
+  SuanliImportStats stats = { 0 };
+
+  g_assert_true (suanli_import_file (trace, file, &stats, NULL, &error));
+  g_assert_no_error (error);
+  suanli_import_stats_clear (&stats);
+  return trace;
+}

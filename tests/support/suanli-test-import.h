@@ -1,7 +1,7 @@
 /* suanli-test-import.h — importing a trace from text in a test, and finding what it made
  *
  * Shared by the importer's tests (test-trace*.c): each imports hand-written text and looks at the
- * tracks, slices and warnings that came of it.
+ * tracks, slices and warnings that came of it; What If's tests load whole files with it.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -40,6 +40,9 @@ SuanliTestImport *suanli_test_import_text  (const char          *text);
 /* Folded stacks through the sniffing entry point, as the app and the CLI read them. */
 SuanliTestImport *suanli_test_import_folded (const char         *text,
                                              gsize               length);
+
+/* The trace in the file at @path, which must import without an error. */
+SuanliTrace *suanli_test_load_file (const char *path);
 
 /* The first track of @kind for @pid and @tid (any tid for counters), or NULL. */
 SuanliTrack *suanli_test_find_track   (SuanliTrace    *trace,
