@@ -15,10 +15,6 @@
 #include "suanli-plan-inputs.h"
 #include "suanli-test-estimate.h"
 
-#define catalog (suanli_test_estimate_catalog ())
-#define resolve suanli_test_resolve
-#define estimate_valid suanli_test_estimate_valid
-
 /* Communication, by hand. 1e9 parameters (no architecture), 16 H100s on 2 nodes, all data parallel:
  * the ring crosses nodes, so it runs on the assumed InfiniBand NDR, 50 GB/s × 0.75 efficiency:
  *   all-reduce of 2 × 1e9 gradient bytes = 2 × 15/16 × 2e9 / 37.5e9 + 10 µs = 0.10001 s; ZeRO-3
@@ -43,13 +39,13 @@ test_communication (void)
         " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 8, \"nodes\": 2},"
         " \"assumptions\": {\"compute_efficiency\": 0.45}}", zero);
 
-      estimate_valid (json, &in, &e);
+      suanli_test_estimate_valid (json, &in, &e);
       assert_close (e.data_parallel_s, zero == 3 ? 0.150030 : 0.100010);
       assert_close (e.compute_s, 0.4417660936973);
       g_assert_cmpfloat (e.exposed_communication_s, ==, 0);
     }
 
-  estimate_valid ("{\"model\": {\"parameters\": 3e7, \"layers\": 2, \"hidden\": 1024, \"heads\": 16, \"vocab\": 32000},"
+  suanli_test_estimate_valid ("{\"model\": {\"parameters\": 3e7, \"layers\": 2, \"hidden\": 1024, \"heads\": 16, \"vocab\": 32000},"
                   " \"workload\": {\"seq_len\": 2048, \"global_batch\": 8},"
                   " \"parallelism\": {\"tensor\": 2},"
                   " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 2}}", &in, &e);
@@ -106,7 +102,7 @@ test_topology_tensor_parallel (void)
       SuanliEstimate e;
 
       g_assert_no_error (error);
-      g_assert_true (suanli_plan_inputs_resolve (plan, catalog, &in, errors, warnings));
+      g_assert_true (suanli_plan_inputs_resolve (plan, suanli_test_estimate_catalog (), &in, errors, warnings));
       suanli_estimate_compute (&in, &e);
       assert_close (e.tensor_parallel_s, parts[i].tensor_parallel_s);
 
@@ -137,7 +133,7 @@ test_topology_servers (void)
   SuanliEstimate e;
   double bandwidth = 0;
 
-  estimate_valid ("{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"seq_len\": 4096, \"global_batch\": 8,"
+  suanli_test_estimate_valid ("{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"seq_len\": 4096, \"global_batch\": 8,"
                   " \"micro_batch\": 1, \"tokens\": 1e12}, \"parallelism\": {\"tensor\": 8},"
                   " \"assumptions\": {\"comm_efficiency\": 0.75}, \"system\": {\"server\": \"huawei-atlas-800t-a2\"}}",
                   &in, &e);
@@ -146,19 +142,19 @@ test_topology_servers (void)
   assert_close (e.tensor_parallel_s, 2.070822521904762);
   g_assert_cmpfloat (in.scale_out_bandwidth, ==, 25e9);
 
-  estimate_valid ("{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"mode\": \"inference\", \"prompt_tokens\": 1024,"
+  suanli_test_estimate_valid ("{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"mode\": \"inference\", \"prompt_tokens\": 1024,"
                   " \"output_tokens\": 256, \"batch\": 1}, \"parallelism\": {\"tensor\": 16},"
                   " \"system\": {\"server\": \"huawei-cloudmatrix-384\", \"gpus_per_node\": 16}}", &in, &e);
   g_assert_cmpint (suanli_plan_hardware_fabric (&in, 16, &bandwidth), ==, SUANLI_FABRIC_SCALE_UP);
   g_assert_cmpfloat (bandwidth, ==, 392e9);
 
-  estimate_valid ("{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"mode\": \"inference\", \"prompt_tokens\": 1024,"
+  suanli_test_estimate_valid ("{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"mode\": \"inference\", \"prompt_tokens\": 1024,"
                   " \"output_tokens\": 256, \"batch\": 1}, \"parallelism\": {\"tensor\": 16},"
                   " \"system\": {\"cloud_instance\": \"azure-nd-gb200-v6\", \"nodes\": 4}}", &in, &e);
   g_assert_cmpint (suanli_plan_hardware_fabric (&in, 16, &bandwidth), ==, SUANLI_FABRIC_SCALE_UP);
   g_assert_cmpfloat (bandwidth, ==, 900e9);
 
-  g_assert_false (resolve ("{\"model\": {\"preset\": \"llama-2-7b\"}, \"workload\": {\"tokens\": 1e11},"
+  g_assert_false (suanli_test_resolve ("{\"model\": {\"preset\": \"llama-2-7b\"}, \"workload\": {\"tokens\": 1e11},"
                            " \"system\": {\"server\": \"nvidia-dgx-h100\", \"cloud_instance\": \"aws-p5-48xlarge\"}}",
                            &in, &e, errors));
   g_assert_cmpstr (((SuanliPlanIssue *) g_ptr_array_index (errors, 0))->field, ==, "system.server");

@@ -17,11 +17,6 @@
 #include "suanli-search.h"
 #include "suanli-test-estimate.h"
 
-#define catalog (suanli_test_estimate_catalog ())
-#define resolve suanli_test_resolve
-#define estimate_valid suanli_test_estimate_valid
-#define assert_relative suanli_test_assert_relative
-
 /* Rajbhandari et al. (2020), Figure 1: Ψ = 7.5B parameters, N_d = 64, K = 12:
  * stage 0: 16Ψ = 120 GB; 1: 4Ψ + 12Ψ/64 = 31.4 GB; 2: 2Ψ + 14Ψ/64 = 16.6 GB; 3: 16Ψ/64 = 1.88 GB. */
 static void
@@ -38,7 +33,7 @@ test_zero_published_example (void)
       SuanliPlanInputs in;
       SuanliEstimate e;
 
-      estimate_valid (json, &in, &e);
+      suanli_test_estimate_valid (json, &in, &e);
       g_assert_cmpfloat (in.data, ==, 64);
       assert_close (e.weights + e.gradients + e.optimizer, expected[stage]);
     }
@@ -58,26 +53,26 @@ test_gpt3_published_example (void)
   SuanliPlanInputs in;
   SuanliEstimate e;
 
-  estimate_valid ("{\"model\": {\"preset\": \"gpt-3-175b\"},"
+  suanli_test_estimate_valid ("{\"model\": {\"preset\": \"gpt-3-175b\"},"
                   " \"workload\": {\"seq_len\": 2048, \"global_batch\": 1536, \"tokens\": 300e9},"
                   " \"parallelism\": {\"tensor\": 8, \"pipeline\": 16},"
                   " \"techniques\": {\"recompute\": \"full\"},"
                   " \"system\": {\"accelerator\": \"nvidia-a100-80gb-sxm\", \"gpus_per_node\": 8, \"nodes\": 128},"
                   " \"assumptions\": {\"achieved_tflops\": 140, \"price_per_gpu_hour\": 2, \"goodput\": 1}}", &in, &e);
-  assert_relative (e.hardware_flops_per_step, 4.510752044998e18, 1e-9, "hardware FLOPs");
+  suanli_test_assert_relative (e.hardware_flops_per_step, 4.510752044998e18, 1e-9, "hardware FLOPs");
   /* Model FLOPs: 3 × forward × 1536 × 2048 = 3.385978038e18. */
-  assert_relative (e.model_flops_per_step, 3.385978038063e18, 1e-9, "model FLOPs");
-  assert_relative (e.step_time_s, 31.4645092425, 1e-9, "step time");
-  assert_relative (e.time_to_train_s, 3000689.434286, 1e-9, "time to train");
-  assert_relative (e.time_to_train_s / 86400, 34.730202, 1e-6, "days");
-  assert_relative (e.gpu_hours, 853529.439086, 1e-9, "GPU-hours");
+  suanli_test_assert_relative (e.model_flops_per_step, 3.385978038063e18, 1e-9, "model FLOPs");
+  suanli_test_assert_relative (e.step_time_s, 31.4645092425, 1e-9, "step time");
+  suanli_test_assert_relative (e.time_to_train_s, 3000689.434286, 1e-9, "time to train");
+  suanli_test_assert_relative (e.time_to_train_s / 86400, 34.730202, 1e-6, "days");
+  suanli_test_assert_relative (e.gpu_hours, 853529.439086, 1e-9, "GPU-hours");
   /* MFU against the A100's 312 TFLOP/s BF16: 3.386e18 / (31.4645 × 1024 × 312e12) = 0.33683. */
-  assert_relative (e.mfu, 0.336828339152, 1e-9, "MFU");
+  suanli_test_assert_relative (e.mfu, 0.336828339152, 1e-9, "MFU");
   /* Cost: 853,529.44 GPU-hours × 2 = 1,707,058.88. Energy: × 0.4 kW × PUE 1.1 = 375,552.95 kWh. */
-  assert_relative (e.cost, 1707058.878171, 1e-9, "cost");
-  assert_relative (e.energy_kwh, 375552.953198, 1e-9, "energy");
+  suanli_test_assert_relative (e.cost, 1707058.878171, 1e-9, "cost");
+  suanli_test_assert_relative (e.energy_kwh, 375552.953198, 1e-9, "energy");
   /* CO2: 375.553 MWh × 0.385 t/MWh = 144.588 t. */
-  assert_relative (e.co2_t, 144.587887, 1e-6, "CO2");
+  suanli_test_assert_relative (e.co2_t, 144.587887, 1e-6, "CO2");
   /* An achieved rate is the plan's own figure: the estimate carries no range around it. */
   g_assert_false (e.efficiency.modelled);
   g_assert_cmpfloat (e.training_low.time_to_train_s, ==, e.time_to_train_s);
@@ -92,7 +87,7 @@ test_llama2_kv_cache (void)
   SuanliPlanInputs in;
   SuanliEstimate e;
 
-  estimate_valid ("{\"model\": {\"preset\": \"llama-2-70b\"},"
+  suanli_test_estimate_valid ("{\"model\": {\"preset\": \"llama-2-70b\"},"
                   " \"workload\": {\"mode\": \"inference\", \"prompt_tokens\": 3072, \"output_tokens\": 1024},"
                   " \"precision\": {\"compute\": \"fp16\", \"kv_cache\": \"fp16\"},"
                   " \"parallelism\": {\"tensor\": 8},"
@@ -135,7 +130,7 @@ test_activations (void)
       SuanliPlanInputs in;
       SuanliEstimate e;
 
-      estimate_valid (json, &in, &e);
+      suanli_test_estimate_valid (json, &in, &e);
       assert_close (e.activations, cases[i].expected);
     }
 }
@@ -158,7 +153,7 @@ test_pipeline (void)
       SuanliPlanInputs in;
       SuanliEstimate e;
 
-      estimate_valid (json, &in, &e);
+      suanli_test_estimate_valid (json, &in, &e);
       assert_close (e.activations, virtual_stages == 1 ? 285212672.0 : 356515840.0);
       /* The bubble is its fraction of the pipeline's work (compute plus tensor-parallel traffic, none here). */
       assert_close (e.bubble_s / e.compute_s, virtual_stages == 1 ? 1.0 / 8 : 1.0 / 16);
@@ -188,7 +183,7 @@ test_flops (void)
       SuanliPlanInputs in;
       SuanliEstimate e;
 
-      estimate_valid (json, &in, &e);
+      suanli_test_estimate_valid (json, &in, &e);
       assert_close (e.model_flops_per_step, 6519760355328.0);
       assert_close (e.hardware_flops_per_step, expected[i]);
     }
@@ -210,7 +205,7 @@ test_decode (void)
   SuanliPlanInputs in;
   SuanliEstimate e;
 
-  estimate_valid ("{\"model\": {\"parameters\": 7e9, \"layers\": 32, \"hidden\": 4096, \"heads\": 32,"
+  suanli_test_estimate_valid ("{\"model\": {\"parameters\": 7e9, \"layers\": 32, \"hidden\": 4096, \"heads\": 32,"
                   "  \"kv_heads\": 8, \"ffn_hidden\": 14336, \"vocab\": 32000},"
                   " \"workload\": {\"mode\": \"inference\", \"prompt_tokens\": 1000, \"output_tokens\": 200},"
                   " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 1},"
@@ -243,7 +238,7 @@ test_offload_needs_cpu_memory (void)
       SuanliPlanInputs in;
       SuanliEstimate e;
 
-      estimate_valid (json, &in, &e);
+      suanli_test_estimate_valid (json, &in, &e);
       g_assert_cmpfloat (e.optimizer, ==, 0);
       g_assert_cmpfloat (e.gradients, ==, 0);
       assert_close (e.cpu_offload_per_node, 105e9);
@@ -297,7 +292,7 @@ assert_invalid (const char *patch,
   SuanliPlanInputs in;
   SuanliEstimate e;
 
-  g_assert_false (resolve (json, &in, &e, errors));
+  g_assert_false (suanli_test_resolve (json, &in, &e, errors));
   if (!has_error (errors, field, words))
     {
       for (guint i = 0; i < errors->len; i++)
@@ -391,8 +386,8 @@ test_properties (void)
       g_autofree char *json_e = NULL;
       const double *fields;
 
-      estimate_valid (plan, &in, &e);
-      estimate_valid (more_data, &in_double, &e_more_data);
+      suanli_test_estimate_valid (plan, &in, &e);
+      suanli_test_estimate_valid (more_data, &in_double, &e_more_data);
 
       /* ZeRO-3 model states per GPU never grow with more data-parallel GPUs. */
       if (zero == 3)
@@ -407,12 +402,12 @@ test_properties (void)
           " \"workload\": {\"global_batch\": 1024, \"tokens\": %.6g}, \"system\": {\"accelerator\": \"%s\", \"nodes\": %d}}",
           model, tensor, zero, tokens, accelerator, nodes);
 
-        estimate_valid (single, &in_single, &e_single);
-        estimate_valid (doubled, &in_double, &e_double);
-        assert_relative (e_double.time_to_train_s, 2 * e_single.time_to_train_s, 1e-12, "doubled time");
+        suanli_test_estimate_valid (single, &in_single, &e_single);
+        suanli_test_estimate_valid (doubled, &in_double, &e_double);
+        suanli_test_assert_relative (e_double.time_to_train_s, 2 * e_single.time_to_train_s, 1e-12, "doubled time");
       }
       /* Selective recomputation never raises activation memory. */
-      estimate_valid (selective, &in, &e_selective);
+      suanli_test_estimate_valid (selective, &in, &e_selective);
       g_assert_cmpfloat (e_selective.activations, <=, e.activations);
 
       /* Every output is finite. */
@@ -486,8 +481,8 @@ test_advice_effects (void)
 
       g_autoptr(SuanliPlan) original = suanli_plan_new_from_data (plans[p], -1, "advice", NULL);
 
-      estimate_valid (plans[p], &in, &e);
-      advice = suanli_advice_for (original, catalog, &in, &e);
+      suanli_test_estimate_valid (plans[p], &in, &e);
+      advice = suanli_advice_for (original, suanli_test_estimate_catalog (), &in, &e);
       for (guint i = 0; i < advice->len; i++)
         {
           SuanliAdvice *item = g_ptr_array_index (advice, i);
@@ -502,7 +497,7 @@ test_advice_effects (void)
           g_hash_table_add (seen, (gpointer) item->id);
           g_assert_true (suanli_plan_apply_merge_patch_data (plan, item->change, &error));
           g_assert_no_error (error);
-          g_assert_true (suanli_plan_inputs_resolve (plan, catalog, &after_in, errors, warnings));
+          g_assert_true (suanli_plan_inputs_resolve (plan, suanli_test_estimate_catalog (), &after_in, errors, warnings));
           suanli_estimate_compute (&after_in, &after);
           g_assert_true (suanli_estimate_get_figure (&e, item->effect_figure, &before_value));
           g_assert_true (suanli_estimate_get_figure (&after, item->effect_figure, &after_value));
@@ -510,7 +505,7 @@ test_advice_effects (void)
             g_error ("advice %s (%s): %s went from %g to %g", item->id, item->change, item->effect_figure,
                      before_value, after_value);
           if (item->technique != NULL)
-            g_assert_nonnull (suanli_catalog_lookup (catalog, item->technique));
+            g_assert_nonnull (suanli_catalog_lookup (suanli_test_estimate_catalog (), item->technique));
           /* What the advice says the change leads to is what the change leads to. */
           if (item->effect != NULL)
             {
@@ -544,12 +539,12 @@ test_advice_lora_70b (void)
   SuanliEstimate e;
   SuanliAdvice *first;
 
-  estimate_valid (json, &in, &e);
+  suanli_test_estimate_valid (json, &in, &e);
   g_assert_false (e.fits);
   /* 100M tokens × 3 epochs. */
   g_assert_cmpfloat (in.tokens, ==, 3e8);
   g_assert_cmpfloat (e.time_to_train_s, <, 2 * 86400);
-  advice = suanli_advice_for (plan, catalog, &in, &e);
+  advice = suanli_advice_for (plan, suanli_test_estimate_catalog (), &in, &e);
   g_assert_cmpuint (advice->len, >=, 3);
   first = g_ptr_array_index (advice, 0);
   g_assert_true (first->fits_after);
@@ -591,9 +586,9 @@ test_advice_serving_speed (void)
   SuanliPlanInputs in;
   SuanliEstimate e;
 
-  estimate_valid (json, &in, &e);
+  suanli_test_estimate_valid (json, &in, &e);
   g_assert_true (e.fits);
-  advice = suanli_advice_for (plan, catalog, &in, &e);
+  advice = suanli_advice_for (plan, suanli_test_estimate_catalog (), &in, &e);
   for (guint i = 0; i < advice->len; i++)
     {
       SuanliAdvice *item = g_ptr_array_index (advice, i);
@@ -624,8 +619,8 @@ test_advice_combination (void)
   SuanliEstimate e, after;
   SuanliAdvice *first;
 
-  estimate_valid (json, &in, &e);
-  advice = suanli_advice_for (plan, catalog, &in, &e);
+  suanli_test_estimate_valid (json, &in, &e);
+  advice = suanli_advice_for (plan, suanli_test_estimate_catalog (), &in, &e);
   g_assert_cmpuint (advice->len, >, 0);
   first = g_ptr_array_index (advice, 0);
   for (guint i = 1; i < advice->len; i++)
@@ -633,7 +628,7 @@ test_advice_combination (void)
   g_assert_cmpstr (first->id, ==, "combination");
   g_assert_cmpuint (first->changes, >=, 2);
   g_assert_true (suanli_plan_apply_merge_patch_data (plan, first->change, NULL));
-  g_assert_true (suanli_plan_inputs_resolve (plan, catalog, &after_in, errors, warnings));
+  g_assert_true (suanli_plan_inputs_resolve (plan, suanli_test_estimate_catalog (), &after_in, errors, warnings));
   suanli_estimate_compute (&after_in, &after);
   g_assert_true (after.fits);
 }
@@ -645,7 +640,7 @@ test_explanations (void)
   SuanliEstimate e;
   const char * const *figures = suanli_estimate_get_figures ();
 
-  estimate_valid ("{\"model\": {\"preset\": \"llama-2-7b\"}, \"system\": {\"accelerator\": \"nvidia-h100-sxm\"},"
+  suanli_test_estimate_valid ("{\"model\": {\"preset\": \"llama-2-7b\"}, \"system\": {\"accelerator\": \"nvidia-h100-sxm\"},"
                   " \"parallelism\": {\"zero_stage\": 1}}", &in, &e);
   for (guint i = 0; figures[i] != NULL; i++)
     {
@@ -676,9 +671,9 @@ test_json_output (void)
   const char *json_plan = "{\"model\": {\"preset\": \"llama-2-7b\"}, \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}}";
   g_autoptr(SuanliPlan) plan = NULL;
 
-  estimate_valid (json_plan, &in, &e);
+  suanli_test_estimate_valid (json_plan, &in, &e);
   plan = suanli_plan_new_from_data (json_plan, -1, "json", NULL);
-  advice = suanli_advice_for (plan, catalog, &in, &e);
+  advice = suanli_advice_for (plan, suanli_test_estimate_catalog (), &in, &e);
   json = suanli_estimate_to_json (&in, &e, "Seven", NULL, NULL, advice, NULL);
   g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
   root = json_node_get_object (json_parser_get_root (parser));
@@ -705,8 +700,8 @@ search_front (gboolean cloud_only)
   SuanliEstimate e;
   guint evaluated = 0, front = 0;
 
-  estimate_valid (json, &in, &e);
-  results = suanli_search_run (&in, catalog, &constraints, &evaluated);
+  suanli_test_estimate_valid (json, &in, &e);
+  results = suanli_search_run (&in, suanli_test_estimate_catalog (), &constraints, &evaluated);
   g_assert_cmpuint (evaluated, >, 100);
   g_assert_cmpuint (results->len, >, 0);
 
@@ -741,7 +736,7 @@ search_front (gboolean cloud_only)
       SuanliEstimate after;
 
       g_assert_true (suanli_plan_apply_merge_patch_data (plan, patch, &error));
-      g_assert_true (suanli_plan_inputs_resolve (plan, catalog, &after_in, errors, warnings));
+      g_assert_true (suanli_plan_inputs_resolve (plan, suanli_test_estimate_catalog (), &after_in, errors, warnings));
       suanli_estimate_compute (&after_in, &after);
       g_assert_true (after.fits);
       assert_close (after.time_to_train_s, r->time_to_train_s);
@@ -778,8 +773,8 @@ test_search_patches_apply (void)
       SuanliPlanInputs in;
       SuanliEstimate e;
 
-      estimate_valid (json, &in, &e);
-      results = suanli_search_run (&in, catalog, &constraints, NULL);
+      suanli_test_estimate_valid (json, &in, &e);
+      results = suanli_search_run (&in, suanli_test_estimate_catalog (), &constraints, NULL);
       g_assert_cmpuint (results->len, >, 0);
       for (guint i = 0; i < results->len; i += MAX (1, results->len / 40))
         {
@@ -792,7 +787,7 @@ test_search_patches_apply (void)
           SuanliEstimate after;
 
           g_assert_true (suanli_plan_apply_merge_patch_data (plan, patch, NULL));
-          if (!suanli_plan_inputs_resolve (plan, catalog, &after_in, errors, warnings))
+          if (!suanli_plan_inputs_resolve (plan, suanli_test_estimate_catalog (), &after_in, errors, warnings))
             g_error ("%s makes an invalid plan: %s", patch, ((SuanliPlanIssue *) g_ptr_array_index (errors, 0))->message);
           suanli_estimate_compute (&after_in, &after);
           assert_close (after.time_to_train_s, r->time_to_train_s);
@@ -816,11 +811,11 @@ test_every_accelerator (void)
       " \"output_tokens\": 256, \"batch\": 1}, \"precision\": {\"compute\": \"bf16\", \"weights\": \"int4\"},"
       " \"system\": {\"accelerator\": \"", "\", \"gpus_per_node\": 1}}" },
   };
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (catalog)), accelerators = 0, planned = 0, refused = 0;
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (suanli_test_estimate_catalog ())), accelerators = 0, planned = 0, refused = 0;
 
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr(SuanliItem) item = g_list_model_get_item (G_LIST_MODEL (catalog), i);
+      g_autoptr(SuanliItem) item = g_list_model_get_item (G_LIST_MODEL (suanli_test_estimate_catalog ()), i);
       const char *name = suanli_item_get_name (item);
 
       if (suanli_item_get_kind (item) != SUANLI_ITEM_KIND_ACCELERATOR)
@@ -833,7 +828,7 @@ test_every_accelerator (void)
           SuanliPlanInputs in;
           SuanliEstimate e;
 
-          if (resolve (json, &in, &e, errors))
+          if (suanli_test_resolve (json, &in, &e, errors))
             {
               if (j == 0)
                 g_assert_true (isfinite (e.time_to_train_s) && e.time_to_train_s > 0);
@@ -869,7 +864,7 @@ test_every_accelerator (void)
     SuanliEstimate e;
     gboolean named = FALSE;
 
-    g_assert_false (resolve (json, &in, &e, errors));
+    g_assert_false (suanli_test_resolve (json, &in, &e, errors));
     for (guint k = 0; k < errors->len; k++)
       named |= g_str_has_prefix (((SuanliPlanIssue *) g_ptr_array_index (errors, k))->message,
                                  "MLU590: no memory bandwidth in the catalog (Cambricon publishes no datasheet");
@@ -883,7 +878,7 @@ test_every_accelerator (void)
     SuanliPlanInputs in;
     SuanliEstimate e;
 
-    g_assert_true (resolve (json, &in, &e, errors));
+    g_assert_true (suanli_test_resolve (json, &in, &e, errors));
     g_assert_cmpfloat (in.peak_flops, ==, 96e12);
     assert_close (in.memory_bandwidth, 614.4e9);
   }
@@ -910,7 +905,7 @@ efficiency_plan (const char       *model,
     " \"assumptions\": {\"price_per_gpu_hour\": 2%s}}",
     model, seq_len, gpus * 2, tensor, compute, accelerator, gpus / 8, assumptions);
 
-  estimate_valid (json, in, e);
+  suanli_test_estimate_valid (json, in, e);
 }
 
 /* The efficiency follows the work (issue 33): FP8 does not double the achieved rate, tensor
@@ -1004,7 +999,7 @@ test_explanations_name_what_they_hinge_on (void)
   mfu = suanli_estimate_explain (&in, &e, "training.mfu");
   g_assert_nonnull (strstr (mfu, "above the highest MFU any published fp8 run reached (47.1 %)"));
 
-  estimate_valid ("{\"model\": {\"preset\": \"llama-2-70b\"},"
+  suanli_test_estimate_valid ("{\"model\": {\"preset\": \"llama-2-70b\"},"
                   " \"workload\": {\"mode\": \"inference\", \"prompt_tokens\": 2048, \"batch\": 8},"
                   " \"parallelism\": {\"tensor\": 8},"
                   " \"system\": {\"accelerator\": \"nvidia-h100-pcie\", \"gpus_per_node\": 8}}", &in, &e);

@@ -8,23 +8,7 @@
 
 #include "suanli-catalog.h"
 #include "suanli-plan-name.h"
-
-/* The built-in catalog, loaded once for all the cases (kept until the process ends). */
-static SuanliCatalog *
-builtin_catalog (void)
-{
-  static SuanliCatalog *catalog;
-
-  if (catalog == NULL)
-    {
-      g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
-
-      catalog = suanli_catalog_new ();
-      suanli_catalog_load_builtin (catalog, problems);
-      g_assert_cmpuint (problems->len, ==, 0);
-    }
-  return catalog;
-}
+#include "suanli-test-estimate.h"
 
 /* The name in effect for the plan @json, resolved against the built-in catalog (errors allowed). */
 static char *
@@ -37,7 +21,7 @@ name_of (const char *json)
   SuanliPlanInputs inputs;
 
   g_assert_no_error (error);
-  suanli_plan_inputs_resolve (plan, builtin_catalog (), &inputs, errors, warnings);
+  suanli_plan_inputs_resolve (plan, suanli_test_estimate_catalog (), &inputs, errors, warnings);
   return suanli_plan_name_dup (plan, &inputs);
 }
 
@@ -102,7 +86,7 @@ test_edited (void)
   g_assert_true (suanli_plan_apply_merge_patch_data (plan, "{\"model\": {\"preset\": \"llama-2-70b\"},"
                                                      " \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}}", NULL));
   g_assert_false (suanli_plan_name_is_edited (plan));
-  suanli_plan_inputs_resolve (plan, builtin_catalog (), &inputs, errors, warnings);
+  suanli_plan_inputs_resolve (plan, suanli_test_estimate_catalog (), &inputs, errors, warnings);
   derived = suanli_plan_name_dup (plan, &inputs);
   g_assert_cmpstr (derived, ==, "Llama 2 70B training on 8 × H100 SXM");
 
