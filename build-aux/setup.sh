@@ -7,9 +7,9 @@ set -eu
 
 profile=${1:-run}
 
-run_packages="meson ninja-build pkg-config gcc libc6-dev gettext
+run_packages="meson ninja-build pkg-config gcc g++ libc6-dev gettext
   libglib2.0-dev libglib2.0-dev-bin libgtk-4-dev libgtk-4-bin libgdk-pixbuf2.0-bin
-  libadwaita-1-dev libjson-glib-dev libyajl-dev libisal-dev libsqlite3-dev
+  libadwaita-1-dev libjson-glib-dev libyajl-dev libsimdjson-dev libisal-dev libsqlite3-dev
   libsoup-3.0-dev glib-networking libcairo2-dev libpango1.0-dev
   desktop-file-utils locales fonts-noto-cjk fonts-dejavu-core fonts-cantarell adwaita-icon-theme hicolor-icon-theme
   librsvg2-common gsettings-desktop-schemas dbus"

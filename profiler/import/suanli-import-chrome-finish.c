@@ -230,8 +230,8 @@ chrome_importer_clear (Importer *importer)
 
 /* The memory the trace takes so far: what the files before this one took, and this one's items,
  * begins waiting for their ends, and the strings and tracks it added. */
-static guint64
-held_bytes (Importer *importer)
+guint64
+chrome_held_bytes (Importer *importer)
 {
   return importer->held_before + importer->held + (suanli_trace_get_string_bytes (importer->trace) - importer->strings_before) +
          (guint64) (suanli_trace_get_n_tracks (importer->trace) - importer->tracks_before) * TRACK_BYTES;
@@ -250,7 +250,7 @@ chrome_over_budget_message (Importer                 *importer,
   if (offset > limits->max_bytes)
     return g_strdup_printf (_("the trace is longer than %llu bytes of JSON (SUANLI_TRACE_MAX_BYTES)"),
                             (unsigned long long) limits->max_bytes);
-  if (held_bytes (importer) > limits->max_memory)
+  if (chrome_held_bytes (importer) > limits->max_memory)
     return g_strdup_printf (_("the trace read so far takes more than %llu MiB of memory (SUANLI_TRACE_MAX_MEMORY, "
                               "in bytes, sets it; by default a quarter of the machine's memory)"),
                             (unsigned long long) (limits->max_memory >> 20));

@@ -186,12 +186,41 @@ typedef struct
   gsize              strings_before;  /* the trace's string bytes, and its tracks, before this file */
   guint              tracks_before;
   TrackHit           track_hits[8];   /* the rows events last went to, by pid and tid */
+  /* The events array read in windows (suanli-import-chrome-windows.c) */
+  gboolean           windows_allowed;   /* not when SUANLI_TRACE_PARSER=yajl */
+  gboolean           windows_wanted;    /* the events array just opened: yajl is stopped for them */
+  gboolean           windows_used;      /* once a file */
+  gboolean           windowed;          /* a window is being walked: places are in it */
+  const char        *window_base;       /* its first byte, at window_at in the file */
+  Place              window_at;
+  const char        *token_end;         /* the byte after the token being handed over */
 } Importer;
+
+/* Where yajl reads on after the windows: at @offset (and @line), past an element or just past the
+ * array's '[', with the bytes already read from there on, and a read error met after them. */
+typedef struct
+{
+  guchar  *bytes;
+  gsize    length, at;
+  GError  *error;
+  guint64  offset, line;
+  gboolean after_value;
+} ChromeResume;
 
 /* Tokens (suanli-import-chrome-tokens.c) */
 G_GNUC_INTERNAL extern const yajl_callbacks chrome_callbacks;
 G_GNUC_INTERNAL guint64 chrome_count_lines (const guchar *buffer,
                                             gsize         length);
+
+/* Windows (suanli-import-chrome-windows.c) */
+G_GNUC_INTERNAL void chrome_read_windows (Importer     *importer,
+                                          GInputStream *stream,
+                                          GCancellable *cancellable,
+                                          const guchar *rest,
+                                          gsize         rest_length,
+                                          guint64       offset,
+                                          guint64       line,
+                                          ChromeResume *resume);
 
 /* Events (suanli-import-chrome-events.c) */
 G_GNUC_INTERNAL void chrome_intern_gpu_categories (Importer *importer);
@@ -204,6 +233,7 @@ G_GNUC_INTERNAL void chrome_close_open_slices (Importer *importer);
 G_GNUC_INTERNAL void chrome_bind_flows (Importer *importer);
 G_GNUC_INTERNAL void chrome_apply_base_time (Importer *importer);
 G_GNUC_INTERNAL gboolean chrome_holds_nothing (Importer *importer);
+G_GNUC_INTERNAL guint64 chrome_held_bytes (Importer *importer);
 G_GNUC_INTERNAL char *chrome_describe_bad_values (Importer *importer,
                                                   BadValue  bad);
 G_GNUC_INTERNAL char *chrome_over_budget_message (Importer                 *importer,

@@ -46,10 +46,16 @@ chrome_count_lines (const guchar *buffer,
 static Place
 place_now (Importer *importer)
 {
-  size_t consumed = yajl_get_bytes_consumed (importer->parser);
-  Place place = { importer->chunk_at.offset + consumed, importer->chunk_at.line + chrome_count_lines (importer->chunk, consumed) };
+  size_t consumed;
 
-  return place;
+  if (importer->windowed)
+    {
+      consumed = (size_t) (importer->token_end - importer->window_base);
+      return (Place) { importer->window_at.offset + consumed,
+                       importer->window_at.line + chrome_count_lines ((const guchar *) importer->window_base, consumed) };
+    }
+  consumed = yajl_get_bytes_consumed (importer->parser);
+  return (Place) { importer->chunk_at.offset + consumed, importer->chunk_at.line + chrome_count_lines (importer->chunk, consumed) };
 }
 
 /* The event holds an impossible value; where is worked out only while the file has counted none
@@ -821,14 +827,16 @@ on_start_array (void *ctx)
   nesting = enter_nested (importer);
   if (nesting != NESTING_READ)
     return nesting == NESTING_SKIPPED;   /* 0 stops the parser */
-  if (importer->depth == 1)
+  if (importer->depth == 1 ||
+      (importer->depth == 2 && !importer->array_form &&
+       (g_str_equal (importer->key, "traceEvents") || g_str_equal (importer->key, "systemTraceEvents"))))
     {
-      importer->array_form = TRUE;
-      importer->events_depth = 1;
+      importer->array_form = importer->depth == 1;
+      importer->events_depth = importer->depth;
+      /* The events: read in windows from here (suanli-import-chrome-windows.c), once a file. */
+      importer->windows_wanted = importer->windows_allowed && !importer->windows_used;
+      return !importer->windows_wanted;   /* 0 stops yajl, where the windows take over */
     }
-  else if (importer->depth == 2 && !importer->array_form &&
-           (g_str_equal (importer->key, "traceEvents") || g_str_equal (importer->key, "systemTraceEvents")))
-    importer->events_depth = 2;
   else if (importer->depth == 2 && !importer->array_form && g_str_equal (importer->key, "deviceProperties"))
     importer->top_in_devices = TRUE;
   else if (!array_begin (importer))

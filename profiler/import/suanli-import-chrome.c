@@ -14,6 +14,7 @@
  */
 #include "config.h"
 
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "suanli-analysis.h"
@@ -54,12 +55,83 @@ importer_init (Importer          *importer,
   importer->tracks_before = suanli_trace_get_n_tracks (trace);
   importer->last_time = G_MININT64;
   importer->first_time = G_MAXINT64;
+  importer->windows_allowed = g_strcmp0 (g_getenv ("SUANLI_TRACE_PARSER"), "yajl") != 0;
   chrome_intern_gpu_categories (importer);
   chrome_mark_tracks (importer);
 }
 
+/* The next bytes for yajl: those the windows read past where yajl reads on, then the stream's.
+ * Reads end on multiples of CHUNK_SIZE in the file, wherever reading resumed, so that the budgets
+ * are checked at the same bytes however the file was read. */
+static gssize
+read_chunk (GInputStream *stream,
+            ChromeResume *resume,
+            guchar       *buffer,
+            guint64       offset,
+            GCancellable *cancellable,
+            GError      **error)
+{
+  gsize wanted = CHUNK_SIZE - (gsize) (offset % CHUNK_SIZE);
+
+  if (resume->at < resume->length)
+    {
+      gsize length = MIN (wanted, resume->length - resume->at);
+
+      memcpy (buffer, resume->bytes + resume->at, length);
+      resume->at += length;
+      return (gssize) length;
+    }
+  if (resume->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&resume->error));
+      return -1;
+    }
+  return g_input_stream_read (stream, buffer, wanted, cancellable, error);
+}
+
+/* A yajl parser where the windows left off: given the text that leads there ("[" or '{"traceEvents":['
+ * and an element when one came before), through the importer's callbacks, which leave the
+ * importer as it is between two elements. */
+static yajl_handle
+resumed_parser (Importer           *importer,
+                const ChromeResume *resume)
+{
+  yajl_handle parser = yajl_alloc (&chrome_callbacks, NULL, importer);
+  g_autofree char *lead = importer->array_form ? g_strconcat ("[", resume->after_value ? "[]" : "", NULL)
+                                               : g_strconcat ("{\"", importer->key, "\":[", resume->after_value ? "[]" : "", NULL);
+
+  yajl_config (parser, yajl_allow_multiple_values, 0);
+  importer->parser = parser;
+  importer->depth = 0;
+  yajl_parse (parser, (const unsigned char *) lead, strlen (lead));
+  return parser;
+}
+
+/* yajl stopped where the events array opened (@consumed bytes into the chunk): the windows read
+ * the array, and a new parser goes on from where they left off. */
+static void
+read_events_in_windows (Importer     *importer,
+                        GInputStream *stream,
+                        GCancellable *cancellable,
+                        const guchar *buffer,
+                        gsize         length,
+                        size_t        consumed,
+                        ChromeResume *resume,
+                        StreamEnd    *end)
+{
+  importer->windows_wanted = FALSE;
+  importer->windows_used = TRUE;
+  end->line += chrome_count_lines (buffer, consumed);
+  end->offset += consumed;
+  chrome_read_windows (importer, stream, cancellable, buffer + consumed, length - consumed, end->offset, end->line, resume);
+  end->offset = resume->offset;
+  end->line = resume->line;
+  yajl_free (importer->parser);
+  importer->parser = resumed_parser (importer, resume);
+}
+
 /* Feeds @stream to yajl chunk by chunk until its end, a fault in the JSON, a budget or a read
- * error, and says which in @end. */
+ * error, and says which in @end; the events array goes through the windows on the way. */
 static void
 read_stream (Importer     *importer,
              GInputStream *stream,
@@ -69,13 +141,14 @@ read_stream (Importer     *importer,
 {
   g_autofree guchar *buffer = g_malloc (CHUNK_SIZE);
   SuanliImportLimits limits = suanli_import_limits ();
+  ChromeResume resume = { 0 };
   guint64 stalled = 0;      /* bytes since a value, key or bracket last came: one token's length */
 
   *end = (StreamEnd) { .line = 1 };
   importer->parser = yajl_alloc (&chrome_callbacks, NULL, importer);
   yajl_config (importer->parser, yajl_allow_multiple_values, 0);
 
-  while ((end->length = g_input_stream_read (stream, buffer, CHUNK_SIZE, cancellable, error)) > 0)
+  while ((end->length = read_chunk (stream, &resume, buffer, end->offset, cancellable, error)) > 0)
     {
       gsize length = (gsize) end->length;
       yajl_status status;
@@ -84,6 +157,12 @@ read_stream (Importer     *importer,
       importer->chunk_at = (Place) { end->offset, end->line };
       status = yajl_parse (importer->parser, buffer, length);
 
+      if (status != yajl_status_ok && importer->windows_wanted)
+        {
+          read_events_in_windows (importer, stream, cancellable, buffer, length,
+                                  yajl_get_bytes_consumed (importer->parser), &resume, end);
+          continue;
+        }
       if (status != yajl_status_ok)
         {
           size_t consumed = yajl_get_bytes_consumed (importer->parser);
@@ -115,6 +194,8 @@ read_stream (Importer     *importer,
           break;
         }
     }
+  g_free (resume.bytes);
+  g_clear_error (&resume.error);
   importer->stats->bytes += end->fault ? end->fault_offset : end->offset;
 
   importer->chunk_at = (Place) { end->offset, end->line };   /* the end: nothing more of the chunk is read */
