@@ -170,21 +170,21 @@ test_vendor_citations (void)
 static gboolean
 source_is_secondhand (const char *source)
 {
-  static const char *const starts[] = {
-    "stas00/", "Trade-press", "Press and partner", "TechPowerUp", "Tom's Hardware", "The Register",
+  static const struct {
+    const char *text;
+    gboolean    first;   /* only as the source's first words */
+  } marks[] = {
+    { "stas00/", TRUE }, { "Trade-press", TRUE }, { "Press and partner", TRUE }, { "TechPowerUp", TRUE },
+    { "Tom's Hardware", TRUE }, { "The Register", TRUE },
+    { "as tabulated in", FALSE }, { "as reported by", FALSE }, { "as reported (", FALSE },
+    { "as reprinted", FALSE }, { "as quoted in", FALSE }, { "as listed by", FALSE },
+    { "secondary", FALSE }, { "price compilation", FALSE },
   };
-  static const char *const phrases[] = {
-    "as tabulated in", "as reported by", "as reported (", "as reprinted", "as quoted in", "as listed by",
-    "secondary", "price compilation",
-  };
+  gboolean secondhand = FALSE;
 
-  for (guint i = 0; i < G_N_ELEMENTS (starts); i++)
-    if (g_str_has_prefix (source, starts[i]))
-      return TRUE;
-  for (guint i = 0; i < G_N_ELEMENTS (phrases); i++)
-    if (strstr (source, phrases[i]) != NULL)
-      return TRUE;
-  return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (marks) && !secondhand; i++)
+    secondhand = marks[i].first ? g_str_has_prefix (source, marks[i].text) : strstr (source, marks[i].text) != NULL;
+  return secondhand;
 }
 
 /* "high" means the vendor's datasheet or a paper was read (docs/catalog-format.md): a figure seen
