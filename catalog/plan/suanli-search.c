@@ -283,15 +283,27 @@ suanli_search_left_out (const SuanliPlanInputs        *base,
   return left_out;
 }
 
+/* −1, 0 or 1 as @a is below, equal to or above @b. */
 static int
-compare_by_time (gconstpointer a,
+order (double a,
+       double b)
+{
+  return (a > b) - (a < b);
+}
+
+/* Training results: the fastest first, of equal time the cheapest. Serving: the cheapest an hour
+ * first, of equal cost the one that serves more. */
+static int
+compare_results (gconstpointer a,
                  gconstpointer b)
 {
   const SuanliSearchResult *x = a, *y = b;
+  double first_x = x->serving ? x->cost_per_hour : x->time_to_train_s;
+  double first_y = y->serving ? y->cost_per_hour : y->time_to_train_s;
 
-  if (x->time_to_train_s != y->time_to_train_s)
-    return x->time_to_train_s < y->time_to_train_s ? -1 : 1;
-  return (x->cost > y->cost) - (x->cost < y->cost);
+  if (first_x != first_y)
+    return order (first_x, first_y);
+  return x->serving ? order (y->requests_per_s, x->requests_per_s) : order (x->cost, y->cost);
 }
 
 /* Keeps one result per (offer, GPU count) on the front's side: the cheapest layout of each time.
@@ -301,7 +313,7 @@ keep_distinct (GArray *results)
 {
   GArray *kept = g_array_new (FALSE, FALSE, sizeof (SuanliSearchResult));
 
-  g_array_sort (results, compare_by_time);
+  g_array_sort (results, compare_results);
   for (guint i = 0; i < results->len; i++)
     {
       SuanliSearchResult *r = &g_array_index (results, SuanliSearchResult, i);
@@ -432,18 +444,6 @@ fill_result (const Offer            *offer,
   result->price_per_gpu_hour = in->price_per_gpu_hour;
 }
 
-/* Cheapest an hour first; of equal cost, the one that serves more. */
-static int
-compare_by_hourly_cost (gconstpointer a,
-                        gconstpointer b)
-{
-  const SuanliSearchResult *x = a, *y = b;
-
-  if (x->cost_per_hour != y->cost_per_hour)
-    return x->cost_per_hour < y->cost_per_hour ? -1 : 1;
-  return (x->requests_per_s < y->requests_per_s) - (x->requests_per_s > y->requests_per_s);
-}
-
 /* Sorted by hourly cost: a serving result is on the front when it serves more requests per second
  * than everything that costs no more an hour; twins (same cost and rate) keep the first. */
 static void
@@ -451,7 +451,7 @@ mark_serving_front (GArray *results)
 {
   double most = 0;
 
-  g_array_sort (results, compare_by_hourly_cost);
+  g_array_sort (results, compare_results);
   for (guint i = 0; i < results->len; i++)
     {
       SuanliSearchResult *r = &g_array_index (results, SuanliSearchResult, i);
@@ -737,6 +737,26 @@ add_string_or_null (JsonBuilder *builder,
     json_builder_add_null_value (builder);
 }
 
+/* What a result is ranked on: time to train and its cost, or for serving, the requests per second,
+ * the batch each replica decodes, the cost an hour and per million tokens. */
+static void
+add_figures (JsonBuilder              *builder,
+             const SuanliSearchResult *r)
+{
+  const struct { const char *member; double value; } training[] = {
+    { "time_to_train_s", r->time_to_train_s }, { "cost", r->cost },
+  }, serving[] = {
+    { "requests_per_s", r->requests_per_s }, { "batch", r->batch }, { "cost_per_hour", r->cost_per_hour },
+    { "cost_per_million_tokens", r->cost_per_million_tokens },
+  };
+
+  for (guint i = 0; i < (r->serving ? G_N_ELEMENTS (serving) : G_N_ELEMENTS (training)); i++)
+    {
+      json_builder_set_member_name (builder, r->serving ? serving[i].member : training[i].member);
+      json_builder_add_double_value (builder, r->serving ? serving[i].value : training[i].value);
+    }
+}
+
 /* Returns: (transfer full) (nullable): `suanli-search/1` JSON: the front first, each result with
  * its names (its ids beside them), its price and where that came from, and its merge patch (the
  * layout); then what was left out for want of a price in @currency (@left_out of SuanliItem,
@@ -779,24 +799,7 @@ suanli_search_to_json (GArray     *results,
         add_string_or_null (builder, "cloud_instance_name", r->cloud_instance_name);
         json_builder_set_member_name (builder, "gpus");
         json_builder_add_int_value (builder, (gint64) (r->gpus_per_node * r->nodes));
-        if (r->serving)
-          {
-            json_builder_set_member_name (builder, "requests_per_s");
-            json_builder_add_double_value (builder, r->requests_per_s);
-            json_builder_set_member_name (builder, "batch");
-            json_builder_add_double_value (builder, r->batch);
-            json_builder_set_member_name (builder, "cost_per_hour");
-            json_builder_add_double_value (builder, r->cost_per_hour);
-            json_builder_set_member_name (builder, "cost_per_million_tokens");
-            json_builder_add_double_value (builder, r->cost_per_million_tokens);
-          }
-        else
-          {
-            json_builder_set_member_name (builder, "time_to_train_s");
-            json_builder_add_double_value (builder, r->time_to_train_s);
-            json_builder_set_member_name (builder, "cost");
-            json_builder_add_double_value (builder, r->cost);
-          }
+        add_figures (builder, r);
         json_builder_set_member_name (builder, "price_per_gpu_hour");
         json_builder_add_double_value (builder, r->price_per_gpu_hour);
         json_builder_set_member_name (builder, "price_source");
