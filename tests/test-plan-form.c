@@ -322,6 +322,7 @@ assert_serving_search (Fixture *fixture)
   g_assert_cmpuint (rows, >, 0);
   g_assert_false (gtk_widget_is_sensitive (gtk_widget_get_ancestor (
     suanli_search_window_get_control (SUANLI_SEARCH_WINDOW (search), "deadline"), ADW_TYPE_ACTION_ROW)));
+  suanli_test_screenshot_styles (GTK_WIDGET (search), "planner-search-serving");
   gtk_window_destroy (search);
 }
 
