@@ -1059,6 +1059,7 @@ test_dualpipe_overlaps_experts (void)
 {
   SuanliPlanInputs in;
   SuanliEstimate one_f_one_b, dualpipe, bf16;
+  g_autofree char *bubble = NULL;
   double m;
 
   deepseek_plan ("1f1b", "fp8", &in, &one_f_one_b);
@@ -1072,6 +1073,8 @@ test_dualpipe_overlaps_experts (void)
                 dualpipe.pipeline_s + dualpipe.expert_s - dualpipe.compute_s + MAX (0, dualpipe.data_parallel_s - dualpipe.compute_s * 2 / 3));
   assert_close (dualpipe.bubble_s, (16.0 / 2 - 1) / (3 * m) * (dualpipe.compute_s + dualpipe.expert_s));
   assert_close (one_f_one_b.bubble_s, 15 / m * (one_f_one_b.compute_s + one_f_one_b.expert_s));
+  bubble = suanli_estimate_explain (&in, &dualpipe, "training.bubble_s");
+  g_assert_nonnull (strstr (bubble, "(p/2 − 1) ÷ (3 × m)"));
   assert_close (dualpipe.weights, 2 * one_f_one_b.weights);
   g_assert_cmpfloat (dualpipe.gpu_hours, <, 0.7 * one_f_one_b.gpu_hours);
 
