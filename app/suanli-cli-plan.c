@@ -191,15 +191,28 @@ print_search (GArray     *results,
               gboolean    cloud_only)
 {
   g_autofree char *per_gpu_hour = g_strdup_printf (_("%s/GPU-h"), currency);
+  g_autofree char *per_hour = g_strdup_printf (_("%s/h"), currency);
+  g_autofree char *per_million = g_strdup_printf (_("%s/M tok"), currency);
+  gboolean serving = results->len > 0 && g_array_index (results, SuanliSearchResult, 0).serving;
   guint front = 0;
 
-  g_print (_("%u configurations evaluated, %u fit and meet the constraints. The front of time against cost:\n"),
-           evaluated, results->len);
+  if (serving)
+    g_print (_("%u configurations evaluated, %u fit and meet the constraints. The front of requests per second "
+               "against cost per hour:\n"), evaluated, results->len);
+  else
+    g_print (_("%u configurations evaluated, %u fit and meet the constraints. The front of time against cost:\n"),
+             evaluated, results->len);
   g_print ("  ");
   suanli_cli_print_padded (_("configuration"), 36);
-  g_print (" %3s %3s %5s %4s ", "t", "p", "d", "ZeRO");
-  suanli_cli_print_padded (_("recompute"), 9);
-  g_print (" %10s %14s %10s  %s\n", _("days"), currency, per_gpu_hour, _("price from"));
+  if (serving)
+    g_print (" %3s %5s %6s %10s %10s %10s %10s  %s\n", "t", "d", _("batch"), _("req/s"), per_hour, per_million,
+             per_gpu_hour, _("price from"));
+  else
+    {
+      g_print (" %3s %3s %5s %4s ", "t", "p", "d", "ZeRO");
+      suanli_cli_print_padded (_("recompute"), 9);
+      g_print (" %10s %14s %10s  %s\n", _("days"), currency, per_gpu_hour, _("price from"));
+    }
   for (guint i = 0; i < results->len; i++)
     {
       SuanliSearchResult *r = &g_array_index (results, SuanliSearchResult, i);
@@ -211,9 +224,13 @@ print_search (GArray     *results,
       label = suanli_search_result_label (r);
       g_print ("  ");
       suanli_cli_print_padded (label, 36);
-      g_print (" %3g %3g %5g %4d %-9s %10.1f %14.0f %10.2f  %s\n", r->tensor, r->pipeline, r->data, r->zero_stage,
-               recompute_names[r->recompute], r->time_to_train_s / 86400, r->cost, r->price_per_gpu_hour,
-               price_origin (r));
+      if (serving)
+        g_print (" %3g %5g %6g %10.2f %10.2f %10.3f %10.2f  %s\n", r->tensor, r->data, r->batch, r->requests_per_s,
+                 r->cost_per_hour, r->cost_per_million_tokens, r->price_per_gpu_hour, price_origin (r));
+      else
+        g_print (" %3g %3g %5g %4d %-9s %10.1f %14.0f %10.2f  %s\n", r->tensor, r->pipeline, r->data, r->zero_stage,
+                 recompute_names[r->recompute], r->time_to_train_s / 86400, r->cost, r->price_per_gpu_hour,
+                 price_origin (r));
     }
   g_print (ngettext ("%u configuration on the front\n", "%u configurations on the front\n", front), front);
   if (left_out->len > 0)
@@ -313,12 +330,6 @@ run_search (SearchOptions    *options,
         }
       constraints.recomputes = 1u << r;
     }
-  if (!suanli_plan_inputs_is_training (inputs))
-    {
-      g_printerr (_("suanli-cli plan --search: the search is for training plans\n"));
-      return SUANLI_EXIT_INVALID_INPUT;
-    }
-
   results = suanli_search_run (inputs, catalog, &constraints, &evaluated);
   left_out = suanli_search_left_out (inputs, catalog, &constraints);
   if (json)

@@ -1011,6 +1011,82 @@ test_explanations_name_what_they_hinge_on (void)
                                                                                        : "the prefill dominates"));
 }
 
+/* A parameter count that overrides the preset's moves the efficiency too (issue 33): the widths
+ * follow the square root of the ratio, as a layer's weights grow with the square of its width. */
+static void
+test_parameter_count_moves_efficiency (void)
+{
+  static const char plan[] =
+    "{\"model\": {\"preset\": \"llama-2-70b\"%s}, \"workload\": {\"seq_len\": 4096, \"global_batch\": 64,"
+    " \"tokens\": 1e12}, \"parallelism\": {\"tensor\": 8},"
+    " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 8, \"nodes\": 1}}";
+  g_autofree char *preset = g_strdup_printf (plan, "");
+  g_autofree char *smaller = g_strdup_printf (plan, ", \"parameters\": 7e9");
+  SuanliPlanInputs in_preset, in_smaller;
+  SuanliEstimate e_preset, e_smaller;
+
+  suanli_test_estimate_valid (preset, &in_preset, &e_preset);
+  suanli_test_estimate_valid (smaller, &in_smaller, &e_smaller);
+  g_assert_true (e_smaller.efficiency.modelled);
+  assert_close (e_smaller.efficiency.width, e_preset.efficiency.width * sqrt (in_smaller.weight_flops_scale));
+  g_assert_cmpfloat (e_smaller.efficiency.width_factor, <, e_preset.efficiency.width_factor);
+  g_assert_cmpfloat (e_smaller.efficiency.fraction, <, e_preset.efficiency.fraction);
+  g_assert_cmpfloat (e_smaller.mfu, <, e_preset.mfu);
+}
+
+/* DeepSeek-V3's own layout on 2,048 H800 at @compute under @schedule. */
+static void
+deepseek_plan (const char       *schedule,
+               const char       *compute,
+               SuanliPlanInputs *in,
+               SuanliEstimate   *e)
+{
+  g_autofree char *json = g_strdup_printf (
+    "{\"model\": {\"preset\": \"deepseek-v3\"},"
+    " \"workload\": {\"seq_len\": 4096, \"global_batch\": 15360, \"tokens\": 14.8e12},"
+    " \"parallelism\": {\"pipeline\": 16, \"expert\": 64, \"zero_stage\": 1, \"schedule\": \"%s\"},"
+    " \"precision\": {\"compute\": \"%s\"},"
+    " \"system\": {\"accelerator\": \"nvidia-h800-sxm\", \"gpus_per_node\": 8, \"nodes\": 256}}", schedule, compute);
+
+  suanli_test_estimate_valid (json, in, e);
+}
+
+/* DualPipe hides the expert all-to-alls and the pipeline's sends behind compute, shrinks the
+ * bubble to (p/2 − 1)/(3m) and holds two stages' weights (DeepSeek-V3 report, §3.2.1, Table 2);
+ * FP8 sends half of the four all-to-alls in FP8 (§3.3.2). */
+static void
+test_dualpipe_overlaps_experts (void)
+{
+  SuanliPlanInputs in;
+  SuanliEstimate one_f_one_b, dualpipe, bf16;
+  g_autofree char *bubble = NULL;
+  double m;
+
+  deepseek_plan ("1f1b", "fp8", &in, &one_f_one_b);
+  deepseek_plan ("dualpipe", "fp8", &in, &dualpipe);
+  m = suanli_plan_inputs_micro_batches (&in);
+  g_assert_cmpfloat (one_f_one_b.expert_s, >, one_f_one_b.compute_s);
+  assert_close (one_f_one_b.exposed_communication_s - one_f_one_b.tensor_parallel_s,
+                one_f_one_b.pipeline_s + one_f_one_b.expert_s + MAX (0, one_f_one_b.data_parallel_s - one_f_one_b.compute_s * 2 / 3));
+  /* Only what outlasts the compute waits. */
+  assert_close (dualpipe.exposed_communication_s,
+                dualpipe.pipeline_s + dualpipe.expert_s - dualpipe.compute_s + MAX (0, dualpipe.data_parallel_s - dualpipe.compute_s * 2 / 3));
+  assert_close (dualpipe.bubble_s, (16.0 / 2 - 1) / (3 * m) * (dualpipe.compute_s + dualpipe.expert_s));
+  assert_close (one_f_one_b.bubble_s, 15 / m * (one_f_one_b.compute_s + one_f_one_b.expert_s));
+  bubble = suanli_estimate_explain (&in, &dualpipe, "training.bubble_s");
+  g_assert_nonnull (strstr (bubble, "(p/2 − 1) ÷ (3 × m)"));
+  assert_close (dualpipe.weights, 2 * one_f_one_b.weights);
+  g_assert_cmpfloat (dualpipe.gpu_hours, <, 0.7 * one_f_one_b.gpu_hours);
+
+  deepseek_plan ("1f1b", "bf16", &in, &bf16);
+  suanli_test_assert_relative (one_f_one_b.expert_s, 0.75 * bf16.expert_s, 1e-3, "FP8 all-to-alls");
+
+  assert_invalid (", \"parallelism\": {\"pipeline\": 1, \"schedule\": \"dualpipe\"}", "parallelism.schedule",
+                  "even number of pipeline stages");
+  assert_invalid (", \"parallelism\": {\"pipeline\": 2, \"virtual_stages\": 2, \"schedule\": \"dualpipe\"}",
+                  "parallelism.schedule", "two directions");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1040,6 +1116,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/estimate/efficiency-follows-work", test_efficiency_follows_work);
   g_test_add_func ("/estimate/mfu-above-published", test_mfu_above_published);
   g_test_add_func ("/estimate/explanations-name-what-they-hinge-on", test_explanations_name_what_they_hinge_on);
+  g_test_add_func ("/estimate/parameter-count-moves-efficiency", test_parameter_count_moves_efficiency);
+  g_test_add_func ("/estimate/dualpipe-overlaps-experts", test_dualpipe_overlaps_experts);
 
   return g_test_run ();
 }

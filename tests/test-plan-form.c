@@ -14,6 +14,8 @@
 #include "suanli-advice.h"
 #include "suanli-catalog.h"
 #include "suanli-plan-page.h"
+#include "suanli-search.h"
+#include "suanli-search-window.h"
 #include "suanli-test-planner.h"
 #include "suanli-test-support.h"
 #include "suanli-window.h"
@@ -270,6 +272,60 @@ runs_action (GtkWidget     *widget,
   return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0;
 }
 
+/* Find Configurations on the page's serving plan: every result serves, the front is one of requests
+ * per second against cost an hour, the rows say so, and the deadline does not apply. */
+static void
+assert_serving_search (Fixture *fixture)
+{
+  GtkWindow *search = suanli_plan_page_open_search (fixture->page);
+  GArray *results;
+  GtkWidget *list;
+  guint rows = 0;
+
+  suanli_test_wait_for_frame (GTK_WIDGET (search));
+  results = suanli_search_window_get_results (SUANLI_SEARCH_WINDOW (search));
+  g_assert_cmpuint (results->len, >, 0);
+  for (guint i = 0; i < results->len; i++)
+    {
+      const SuanliSearchResult *a = &g_array_index (results, SuanliSearchResult, i);
+
+      g_assert_true (a->serving);
+      g_assert_cmpfloat (a->requests_per_s, >, 0);
+      g_assert_cmpfloat (a->cost_per_hour, ==, a->gpus_per_node * a->nodes * a->price_per_gpu_hour);
+      for (guint j = 0; j < results->len && !a->dominated; j++)
+        {
+          const SuanliSearchResult *b = &g_array_index (results, SuanliSearchResult, j);
+
+          g_assert_false (b->cost_per_hour <= a->cost_per_hour && b->requests_per_s >= a->requests_per_s &&
+                          (b->cost_per_hour < a->cost_per_hour || b->requests_per_s > a->requests_per_s));
+        }
+    }
+  /* The rows are the front's, in order, each with its requests per second and cost per million tokens. */
+  list = suanli_search_window_get_control (SUANLI_SEARCH_WINDOW (search), "results");
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    if (ADW_IS_ACTION_ROW (row))
+      {
+        const SuanliSearchResult *r = NULL;
+        g_autofree char *rate = NULL;
+        g_autofree char *per_million = NULL;
+
+        for (guint i = 0, front = 0; i < results->len && r == NULL; i++)
+          if (!g_array_index (results, SuanliSearchResult, i).dominated && front++ == rows)
+            r = &g_array_index (results, SuanliSearchResult, i);
+        g_assert_nonnull (r);
+        rate = g_strdup_printf ("%.3g", r->requests_per_s);
+        per_million = g_strdup_printf ("%.3g", r->cost_per_million_tokens);
+        g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), rate));
+        g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), per_million));
+        rows++;
+      }
+  g_assert_cmpuint (rows, >, 0);
+  g_assert_false (gtk_widget_is_sensitive (gtk_widget_get_ancestor (
+    suanli_search_window_get_control (SUANLI_SEARCH_WINDOW (search), "deadline"), ADW_TYPE_ACTION_ROW)));
+  suanli_test_screenshot_styles (GTK_WIDGET (search), "planner-search-serving");
+  gtk_window_destroy (search);
+}
+
 /* Item 8: choices uncut and searchable; Find Configurations says why it is greyed out; advice names
  * its techniques in the user's language. */
 static void
@@ -289,11 +345,17 @@ test_choices_and_words (Fixture       *fixture,
   g_assert_true (gtk_drop_down_get_enable_search (GTK_DROP_DOWN (accelerator)));
   g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (accelerator))), >, 30);
 
+  /* A serving plan is searched too (issue 33): configurations that serve it, with their requests per
+   * second and cost an hour, the front of one against the other. */
   suanli_test_select_choice (editor (fixture, "workload.mode"), _("Inference"));
+  suanli_test_settle (GTK_WIDGET (fixture->window));
   find = suanli_test_find_matching (GTK_WIDGET (fixture->page), runs_action, "plan.find");
   g_assert_nonnull (find);
-  g_assert_false (gtk_widget_is_sensitive (find));
-  g_assert_nonnull (gtk_widget_get_tooltip_text (find));
+  g_assert_true (gtk_widget_is_sensitive (find));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (find), ==,
+                   _("Search accelerators, GPU counts and tensor parallelism that serve this plan's requests per second, "
+                     "cheapest an hour first"));
+  assert_serving_search (fixture);
 
   /* The 70B LoRA journey on 8 × H100: its advice, with the techniques named in the user's words. */
   suanli_test_select_choice (preset, "Llama 2 70B");

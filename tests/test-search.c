@@ -482,6 +482,60 @@ test_agrees_with_plan (void)
   g_assert_cmpuint (clouds, >=, 4);
 }
 
+/* A serving plan is searched for configurations that serve it (issue 33): each result meets the
+ * plan's requests per second, the front is of requests per second against cost an hour, and a
+ * result's patch makes a valid serving plan that serves what the search said. */
+static void
+test_serving (void)
+{
+  static const char json[] =
+    "{\"model\": {\"preset\": \"llama-2-70b\"}, \"workload\": {\"mode\": \"inference\", \"prompt_tokens\": 1024,"
+    " \"output_tokens\": 256, \"requests_per_s\": 5}, \"system\": {\"accelerator\": \"nvidia-h100-sxm\"}}";
+  g_autoptr(GArray) results = NULL;
+  g_autoptr(SuanliPlan) plan = suanli_plan_new_from_data (json, -1, "serving", NULL);
+  g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
+  g_autofree char *patch = NULL;
+  const SuanliSearchResult *first = NULL;
+  SuanliPlanInputs in;
+  SuanliEstimate e;
+  guint front = 0;
+
+  resolve (catalog, json, &in);
+  results = search_one (&in, NULL, NULL);
+  g_assert_cmpuint (results->len, >, 0);
+  for (guint i = 0; i < results->len; i++)
+    {
+      const SuanliSearchResult *a = &g_array_index (results, SuanliSearchResult, i);
+
+      g_assert_true (a->serving);
+      g_assert_cmpfloat (a->requests_per_s, >=, 5);
+      g_assert_cmpfloat (a->memory_total, <=, a->memory_capacity);
+      g_assert_cmpfloat (a->cost_per_million_tokens, >, 0);
+      g_assert_true (i == 0 || a->cost_per_hour >= g_array_index (results, SuanliSearchResult, i - 1).cost_per_hour);
+      for (guint j = 0; j < results->len && !a->dominated; j++)
+        {
+          const SuanliSearchResult *b = &g_array_index (results, SuanliSearchResult, j);
+
+          g_assert_false (b->cost_per_hour <= a->cost_per_hour && b->requests_per_s >= a->requests_per_s &&
+                          (b->cost_per_hour < a->cost_per_hour || b->requests_per_s > a->requests_per_s));
+        }
+      if (!a->dominated && first == NULL)
+        first = a;
+      front += !a->dominated;
+    }
+  g_assert_cmpuint (front, >=, 2);
+
+  patch = suanli_search_result_patch (first);
+  g_assert_nonnull (patch);
+  g_assert_null (strstr (patch, "zero_stage"));
+  g_assert_true (suanli_plan_apply_merge_patch_data (plan, patch, NULL));
+  g_assert_true (suanli_plan_inputs_resolve (plan, catalog, &in, errors, warnings));
+  suanli_estimate_compute (&in, &e);
+  g_assert_cmpfloat (in.tensor, ==, first->tensor);
+  g_assert_cmpfloat_with_epsilon (e.inference.capacity_rps, first->requests_per_s, first->requests_per_s * 1e-9);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -500,6 +554,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/search/currency-not-mixed", test_currency_not_mixed);
   g_test_add_func ("/search/names-not-ids", test_names_not_ids);
   g_test_add_func ("/search/agrees-with-plan", test_agrees_with_plan);
+  g_test_add_func ("/search/serving", test_serving);
 
   status = g_test_run ();
   g_object_unref (catalog);

@@ -82,6 +82,8 @@ static const char * const zero_titles[] = { N_("Off"), N_("Stage 1: optimizer"),
 static const char * const offloads[] = { "none", "optimizer", "optimizer+parameters", "nvme", NULL };
 static const char * const offload_titles[] = { N_("None"), N_("Optimizer to CPU"), N_("Optimizer and parameters to CPU"),
                                                N_("To NVMe"), NULL };
+static const char * const schedules[] = { "1f1b", "dualpipe", NULL };
+static const char * const schedule_titles[] = { N_("1F1B (Megatron)"), N_("DualPipe (DeepSeek-V3)"), NULL };
 
 static const Field fields[] = {
   { N_("Model"), "model.preset", FIELD_CHOICE, N_("Model"), 0, 0, 0, 0, 1, NONE, CHOICES_MODELS },
@@ -144,6 +146,8 @@ static const Field fields[] = {
     zero_stages, zero_titles, .training_only = TRUE },
   { N_("Parallelism"), "parallelism.offload", FIELD_CHOICE, N_("Offload"), 0, 0, 0, 0, 1, NONE, CHOICES_FIXED,
     offloads, offload_titles, .training_only = TRUE },
+  { N_("Parallelism"), "parallelism.schedule", FIELD_CHOICE, N_("Pipeline schedule"), 0, 0, 0, 0, 1, NONE, CHOICES_FIXED,
+    schedules, schedule_titles, .training_only = TRUE },
   { N_("System"), "system.accelerator", FIELD_CHOICE, N_("Accelerator"), 0, 0, 0, 0, 1, NONE, CHOICES_ACCELERATORS },
   { N_("System"), "system.gpus_per_node", FIELD_NUMBER, N_("Accelerators per node"), 1, 1024, 1, 0, 1,
     IN (gpus_per_node) },
@@ -773,6 +777,8 @@ effective_choice (const Field            *field,
     return g_strdup_printf ("%d", in->zero_stage);
   if (g_str_equal (field->path, "parallelism.offload"))
     return g_strdup (offloads[in->offload]);
+  if (g_str_equal (field->path, "parallelism.schedule"))
+    return g_strdup (schedules[in->schedule]);
   return NULL;
 }
 

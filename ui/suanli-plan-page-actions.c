@@ -39,15 +39,13 @@ _suanli_plan_page_update_actions (SuanliPlanPage *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.compare", self->pinned->len > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.pin", self->valid);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.export-report", self->valid);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.find", self->valid &&
-                                 suanli_plan_inputs_is_training (&self->inputs));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.find", self->valid);
   /* Greyed out, the button says why. */
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->find_button),
                                !self->valid ? _("The plan has errors: mend the fields marked in red to search")
                                : !suanli_plan_inputs_is_training (&self->inputs)
-                               ? _("Find Configurations searches the layouts of training and fine-tuning jobs; "
-                                   "it does not search serving plans. For serving, the advice below weighs "
-                                   "splitting the model and quantizing it against the requests per second")
+                               ? _("Search accelerators, GPU counts and tensor parallelism that serve this plan's "
+                                   "requests per second, cheapest an hour first")
                                : _("Search accelerators, GPU counts and parallelism for this job"));
   gtk_button_set_label (self->compare_button, compare);
   if (self->file != NULL)

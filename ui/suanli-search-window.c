@@ -286,14 +286,20 @@ describe_price (SuanliSearchWindow       *self,
     }
 }
 
-/* "37.3 days · 394 k USD": the two axes of the front. */
+/* "37.3 days · 394 k USD": the two axes of the front; for serving, "23.1 requests/s · 63.3 USD an
+ * hour · 2.98 USD per million tokens". */
 static char *
 describe_time_and_cost (SuanliSearchWindow       *self,
                         const SuanliSearchResult *r)
 {
-  g_autofree char *time = suanli_format_days (r->time_to_train_s);
-  g_autofree char *cost = suanli_format_large (r->cost);
+  g_autofree char *time = NULL;
+  g_autofree char *cost = NULL;
 
+  if (r->serving)
+    return g_strdup_printf (_("%.3g requests/s · %.3g %s an hour · %.3g %s per million tokens"), r->requests_per_s,
+                            r->cost_per_hour, self->inputs.currency, r->cost_per_million_tokens, self->inputs.currency);
+  time = suanli_format_days (r->time_to_train_s);
+  cost = suanli_format_large (r->cost);
   return g_strdup_printf ("%s · %s %s", time, cost, self->inputs.currency);
 }
 
@@ -350,9 +356,10 @@ add_result_row (SuanliSearchWindow       *self,
   g_autofree char *label = suanli_search_result_label (r);
   g_autofree char *figures = describe_time_and_cost (self, r);
   g_autofree char *price = describe_price (self, r);
-  g_autofree char *subtitle = g_strdup_printf (_("%s · t %g, p %g, d %g · ZeRO %d · %s\n%s"), figures, r->tensor,
-                                               r->pipeline, r->data, r->zero_stage,
-                                               _(recompute_names[r->recompute]), price);
+  g_autofree char *subtitle = r->serving
+    ? g_strdup_printf (_("%s · t %g, %g replicas of %g sequences each\n%s"), figures, r->tensor, r->data, r->batch, price)
+    : g_strdup_printf (_("%s · t %g, p %g, d %g · ZeRO %d · %s\n%s"), figures, r->tensor, r->pipeline, r->data,
+                       r->zero_stage, _(recompute_names[r->recompute]), price);
 
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (item), label);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (item), subtitle);
@@ -409,6 +416,22 @@ choice_bit (AdwComboRow *row)
   return selected == 0 || selected == GTK_INVALID_LIST_POSITION ? 0 : 1u << (selected - 1);
 }
 
+/* A serving plan has no deadline, ZeRO stage or recomputation to search, and its budget is what
+ * the GPUs cost an hour: the rows say so. */
+static void
+show_serving_controls (SuanliSearchWindow *self,
+                       gboolean            serving)
+{
+  GtkWidget *budget_row = gtk_widget_get_ancestor (GTK_WIDGET (self->budget), ADW_TYPE_ACTION_ROW);
+
+  gtk_widget_set_sensitive (gtk_widget_get_ancestor (GTK_WIDGET (self->deadline), ADW_TYPE_ACTION_ROW), !serving);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->zero), !serving);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->recompute), !serving);
+  if (budget_row != NULL)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (budget_row),
+                                 serving ? _("For serving: the most all the GPUs may cost an hour") : "");
+}
+
 /* Runs the search on the plan as it is now, with the window's constraints, and shows what it
  * found. */
 void
@@ -419,6 +442,7 @@ suanli_search_window_search (SuanliSearchWindow *self)
   g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) suanli_plan_issue_free);
   GtkListBoxRow *row;
   guint evaluated = 0, shown = 0, selected;
+  gboolean serving;
 
   g_return_if_fail (SUANLI_IS_SEARCH_WINDOW (self));
 
@@ -453,13 +477,25 @@ suanli_search_window_search (SuanliSearchWindow *self)
   constraints.recomputes = choice_bit (self->recompute);
 
   self->results = suanli_search_run (&self->inputs, self->catalog, &constraints, &evaluated);
-  suanli_scatter_chart_set_axes (self->chart, _("Time to train (days)"), TRUE, self->inputs.currency, TRUE);
+  serving = !suanli_plan_inputs_is_training (&self->inputs);
+  show_serving_controls (self, serving);
+  {
+    g_autofree char *per_hour = g_strdup_printf (_("%s an hour"), self->inputs.currency);
+
+    if (serving)
+      suanli_scatter_chart_set_axes (self->chart, _("Requests per second"), TRUE, per_hour, TRUE);
+    else
+      suanli_scatter_chart_set_axes (self->chart, _("Time to train (days)"), TRUE, self->inputs.currency, TRUE);
+  }
   for (guint i = 0; i < self->results->len; i++)
     {
       SuanliSearchResult *r = &g_array_index (self->results, SuanliSearchResult, i);
       g_autofree char *label = suanli_search_result_label (r);
 
-      suanli_scatter_chart_add_point (self->chart, r->time_to_train_s / 86400, MAX (r->cost, 1e-3), NAN, label);
+      if (serving)
+        suanli_scatter_chart_add_point (self->chart, r->requests_per_s, MAX (r->cost_per_hour, 1e-3), NAN, label);
+      else
+        suanli_scatter_chart_add_point (self->chart, r->time_to_train_s / 86400, MAX (r->cost, 1e-3), NAN, label);
       suanli_scatter_chart_set_faded (self->chart, i, r->dominated);
       if (!r->dominated && shown < MAX_ROWS)
         {
@@ -468,9 +504,12 @@ suanli_search_window_search (SuanliSearchWindow *self)
         }
     }
   {
-    g_autofree char *text = g_strdup_printf (_("%u configurations evaluated; %u fit and meet the constraints; %u on "
-                                               "the front of time against cost"),
-                                             evaluated, self->results->len, shown);
+    g_autofree char *text = serving
+      ? g_strdup_printf (_("%u serving configurations evaluated; %u fit and meet the constraints; %u on the front of "
+                           "requests per second against cost an hour"), evaluated, self->results->len, shown)
+      : g_strdup_printf (_("%u configurations evaluated; %u fit and meet the constraints; %u on "
+                           "the front of time against cost"),
+                         evaluated, self->results->len, shown);
     gtk_label_set_text (self->status, text);
   }
   update_note (self, &constraints);

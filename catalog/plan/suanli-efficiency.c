@@ -71,13 +71,17 @@ gemm_ceiling (const SuanliPlanInputs *in,
 }
 
 /* The narrowest dimension of one GPU's matrix products: the hidden size, the attention and
- * feed-forward widths split by tensor parallelism, and the tokens of a micro-batch. */
+ * feed-forward widths split by tensor parallelism, and the tokens of a micro-batch. A parameter
+ * count that overrides the architecture's describes a model as deep but wider or narrower: a
+ * layer's weights grow with the square of its width, so the widths follow the square root of the
+ * ratio, as the weights' FLOPs follow the ratio itself. */
 static double
 narrowest_width (const SuanliPlanInputs *in,
                  double                  tokens)
 {
   double ffn = in->experts > 1 ? in->expert_ffn_hidden : in->ffn_hidden;
-  double width = MIN (in->hidden, MIN (in->heads * in->head_dim / in->tensor, ffn / in->tensor));
+  double scale = in->weight_flops_scale > 0 ? sqrt (in->weight_flops_scale) : 1;
+  double width = scale * MIN (in->hidden, MIN (in->heads * in->head_dim / in->tensor, ffn / in->tensor));
 
   return MIN (width, tokens);
 }

@@ -285,6 +285,11 @@ explain_training (const SuanliPlanInputs *in,
                               "total %.4g s, of it exposed %.4g s\nSource: %s"),
                             e->data_parallel_s, e->tensor_parallel_s, e->pipeline_s, e->expert_s, e->communication_s,
                             e->exposed_communication_s, NCCL_SOURCE);
+  if (g_str_equal (key, "bubble_s") && in->schedule == SUANLI_SCHEDULE_DUALPIPE)
+    return g_strdup_printf (_("pipeline bubble under DualPipe = (p/2 − 1) ÷ (3 × m) of the pipeline's work\n"
+                              "= (%g/2 − 1) ÷ (3 × %g) …\n= %.4g s\nSource: DeepSeek-AI, DeepSeek-V3 Technical "
+                              "Report (2024), Table 2"),
+                            in->pipeline, suanli_plan_inputs_micro_batches (in), e->bubble_s);
   if (g_str_equal (key, "bubble_s"))
     return g_strdup_printf (_("pipeline bubble = (p − 1) ÷ (v × m) of the pipeline's work\n"
                               "= (%g − 1) ÷ (%g × %g) …\n= %.4g s\nSource: %s"),

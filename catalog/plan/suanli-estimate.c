@@ -303,6 +303,10 @@ training_memory (const SuanliPlanInputs *in,
       moved += m.weights;
       m.weights = 0;
     }
+  /* DualPipe feeds its stages from both ends of the pipeline: each GPU holds two stages' weights
+   * (DeepSeek-V3 report, Table 2: parameters ×2). */
+  if (in->schedule == SUANLI_SCHEDULE_DUALPIPE)
+    m.weights *= 2, m.weights_resident *= 2;
   out->weights = m.weights + m.weights_resident;
   out->gradients = m.gradients + m.gradients_resident;
   out->optimizer = m.optimizer;
@@ -403,6 +407,44 @@ offload_time (const SuanliPlanInputs *in)
   return bytes / link + shard / CPU_ADAM_PARAMETERS_PER_S;
 }
 
+/* The data-parallel exchange that compute does not hide: it overlaps the backward passes (two
+ * thirds of the compute); the rest waits. */
+static double
+exposed_data_parallel_s (const SuanliEstimate *out)
+{
+  return MAX (0, out->data_parallel_s - out->compute_s * 2.0 / 3.0);
+}
+
+/* Pipeline sends and expert all-to-alls: exposed under 1F1B; DualPipe runs a forward and a backward
+ * chunk of two micro-batches together, so each chunk's communication hides behind the other's
+ * compute (DeepSeek-AI, DeepSeek-V3 Technical Report, 2024, §3.2.1): only what outlasts the
+ * compute waits. */
+static double
+exposed_pipeline_expert_s (const SuanliPlanInputs *in,
+                           const SuanliEstimate   *out)
+{
+  double communication = out->pipeline_s + out->expert_s;
+
+  if (in->schedule == SUANLI_SCHEDULE_DUALPIPE)
+    return MAX (0, communication - out->compute_s);
+  return communication;
+}
+
+/* The share of the pipeline's work it sits idle. 1F1B: (p − 1)/(v·m). DualPipe: (p/2 − 1) slots of
+ * one forward-and-backward chunk plus one input-gradient chunk less three weight-gradient chunks
+ * (DeepSeek-V3 report, Table 2), a third of 1F1B's forward-and-backward slot when the forward, the
+ * input gradients and the weight gradients cost the same. */
+static double
+bubble_fraction (const SuanliPlanInputs *in,
+                 double                  micro_batches)
+{
+  double p = in->pipeline;
+
+  if (in->schedule == SUANLI_SCHEDULE_DUALPIPE)
+    return MAX (0, p / 2 - 1) / (3 * micro_batches);
+  return (p - 1) / (in->virtual_stages * micro_batches);
+}
+
 static void
 training_time (const SuanliPlanInputs *in,
                SuanliEstimate         *out)
@@ -413,7 +455,7 @@ training_time (const SuanliPlanInputs *in,
   double gradient_bytes = is_lora (in) ? 2 * suanli_estimate_lora_parameters_per_gpu (in)
                                        : suanli_precision_bytes (in->weights) * suanli_estimate_parameters_per_gpu (in);
   double layers_per_stage = in->layers / p;
-  double bottom_up, scale, overlap, all_reduces_per_layer;
+  double bottom_up, scale, all_reduces_per_layer;
 
   out->model_flops_per_step = suanli_estimate_training_flops_per_token (in, FALSE) * in->global_batch * in->seq_len;
   out->hardware_flops_per_step = suanli_estimate_training_flops_per_token (in, TRUE) * in->global_batch * in->seq_len;
@@ -435,19 +477,19 @@ training_time (const SuanliPlanInputs *in,
   /* Pipeline: each micro-batch's activations forward and their gradients back, at each boundary. */
   out->pipeline_s = p > 1 && has_architecture (in)
     ? 2 * m * (activation_size / group_bandwidth (in, t * p) + COLLECTIVE_LATENCY_S) : 0;
-  /* Experts: two all-to-alls per layer forward and two backward over the expert-parallel group. */
+  /* Experts: two all-to-alls per layer forward (dispatch, combine) and two backward over the
+   * expert-parallel group. Under FP8 compute the forward's dispatch and the backward's gradients into
+   * the down-projection travel in FP8, the other two in 16 bits (DeepSeek-V3 report, §3.3.2). */
   out->expert_s = is_moe (in) && in->expert > 1 && has_architecture (in)
-    ? m * layers_per_stage * 4 * ((in->expert - 1) / in->expert * activation_size * in->experts_per_token /
+    ? m * layers_per_stage * 4 * ((in->expert - 1) / in->expert * activation_size * in->experts_per_token *
+                                  (in->compute == SUANLI_PRECISION_FP8 ? 0.75 : 1) /
                                   group_bandwidth (in, t * in->expert) + COLLECTIVE_LATENCY_S)
     : 0;
   out->communication_s = out->data_parallel_s + out->tensor_parallel_s + out->pipeline_s + out->expert_s;
 
-  /* The gradient all-reduce overlaps the backward pass (two thirds of the compute); the rest waits. */
-  overlap = out->compute_s * 2.0 / 3.0;
-  out->exposed_communication_s = MAX (0, out->data_parallel_s - overlap) + out->tensor_parallel_s +
-                                 out->pipeline_s + out->expert_s;
-  /* 1F1B bubble: (p − 1)/(v·m) of the pipeline's work, idle. */
-  out->bubble_s = (p - 1) / (in->virtual_stages * m) * (out->compute_s + out->tensor_parallel_s + out->expert_s);
+  out->exposed_communication_s = exposed_data_parallel_s (out) + out->tensor_parallel_s +
+                                 exposed_pipeline_expert_s (in, out);
+  out->bubble_s = bubble_fraction (in, m) * (out->compute_s + out->tensor_parallel_s + out->expert_s);
   out->offload_s = offload_time (in);
   bottom_up = out->compute_s + out->exposed_communication_s + out->bubble_s + out->offload_s;
 

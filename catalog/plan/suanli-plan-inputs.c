@@ -41,7 +41,8 @@ static const char * const workload_keys[] = {
 };
 static const char * const precision_keys[] = { "compute", "weights", "kv_cache", "optimizer", "quant_group_size", NULL };
 static const char * const parallelism_keys[] = {
-  "tensor", "pipeline", "data", "expert", "virtual_stages", "sequence_parallel", "zero_stage", "offload", NULL
+  "tensor", "pipeline", "data", "expert", "virtual_stages", "sequence_parallel", "zero_stage", "offload",
+  "schedule", NULL
 };
 static const char * const technique_keys[] = { "recompute", "flash_attention", NULL };
 static const char * const system_keys[] = {
@@ -61,6 +62,7 @@ static const char * const optimizer_nicks[] = {
 static const char * const lora_target_nicks[] = { "attention", "all-linear", NULL };
 static const char * const memory_model_nicks[] = { "zero-paper", "deepspeed", "fsdp", NULL };
 static const char * const offload_nicks[] = { "none", "optimizer", "optimizer+parameters", "nvme", NULL };
+static const char * const schedule_nicks[] = { "1f1b", "dualpipe", NULL };
 static const char * const recompute_nicks[] = { "none", "selective", "full", NULL };
 
 void
@@ -602,7 +604,7 @@ resolve_parallelism (Resolver         *resolver,
 {
   JsonObject *parallelism = section (resolver, root, "parallelism", parallelism_keys);
   double zero_stage = 0;
-  int offload = SUANLI_OFFLOAD_NONE;
+  int offload = SUANLI_OFFLOAD_NONE, schedule = SUANLI_SCHEDULE_1F1B;
 
   in->tensor = in->pipeline = in->expert = in->virtual_stages = 1;
   in->data = 0;
@@ -618,6 +620,8 @@ resolve_parallelism (Resolver         *resolver,
   in->zero_stage = (int) CLAMP (zero_stage, 0, 3);
   choice (resolver, parallelism, "parallelism", "offload", offload_nicks, &offload);
   in->offload = offload;
+  choice (resolver, parallelism, "parallelism", "schedule", schedule_nicks, &schedule);
+  in->schedule = schedule;
 }
 
 static void
@@ -886,6 +890,11 @@ check_combinations (Resolver         *resolver,
              in->pipeline * in->virtual_stages);
   if (in->virtual_stages > 1 && in->pipeline == 1)
     error (resolver, "parallelism.virtual_stages", _("interleaving needs more than one pipeline stage"));
+  if (in->schedule == SUANLI_SCHEDULE_DUALPIPE && (in->pipeline < 2 || fmod (in->pipeline, 2) != 0))
+    error (resolver, "parallelism.schedule", _("DualPipe needs an even number of pipeline stages, not %g"),
+           in->pipeline);
+  else if (in->schedule == SUANLI_SCHEDULE_DUALPIPE && in->virtual_stages > 1)
+    error (resolver, "parallelism.schedule", _("DualPipe runs its own two directions: leave virtual_stages at 1"));
   if (in->expert > 1 && in->experts <= 1)
     error (resolver, "parallelism.expert", _("expert parallelism needs a mixture-of-experts model"));
   else if (in->experts > 1 && fmod (in->experts, in->expert) != 0)

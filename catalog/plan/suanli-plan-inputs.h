@@ -61,6 +61,13 @@ typedef enum {
   SUANLI_OFFLOAD_NVME,
 } SuanliOffload;
 
+/* The pipeline's schedule: Megatron's 1F1B (interleaved with virtual stages), or DeepSeek's DualPipe,
+ * which runs a forward and a backward chunk together so that each hides the other's communication. */
+typedef enum {
+  SUANLI_SCHEDULE_1F1B,
+  SUANLI_SCHEDULE_DUALPIPE,
+} SuanliSchedule;
+
 typedef enum {
   SUANLI_RECOMPUTE_NONE,
   SUANLI_RECOMPUTE_SELECTIVE,
@@ -134,6 +141,7 @@ typedef struct
   gboolean        sequence_parallel;
   int             zero_stage;
   SuanliOffload   offload;
+  SuanliSchedule  schedule;
   /* techniques */
   SuanliRecompute recompute;
   gboolean        flash_attention;

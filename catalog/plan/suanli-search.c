@@ -283,15 +283,27 @@ suanli_search_left_out (const SuanliPlanInputs        *base,
   return left_out;
 }
 
+/* −1, 0 or 1 as @a is below, equal to or above @b. */
 static int
-compare_by_time (gconstpointer a,
+order (double a,
+       double b)
+{
+  return (a > b) - (a < b);
+}
+
+/* Training results: the fastest first, of equal time the cheapest. Serving: the cheapest an hour
+ * first, of equal cost the one that serves more. */
+static int
+compare_results (gconstpointer a,
                  gconstpointer b)
 {
   const SuanliSearchResult *x = a, *y = b;
+  double first_x = x->serving ? x->cost_per_hour : x->time_to_train_s;
+  double first_y = y->serving ? y->cost_per_hour : y->time_to_train_s;
 
-  if (x->time_to_train_s != y->time_to_train_s)
-    return x->time_to_train_s < y->time_to_train_s ? -1 : 1;
-  return (x->cost > y->cost) - (x->cost < y->cost);
+  if (first_x != first_y)
+    return order (first_x, first_y);
+  return x->serving ? order (y->requests_per_s, x->requests_per_s) : order (x->cost, y->cost);
 }
 
 /* Keeps one result per (offer, GPU count) on the front's side: the cheapest layout of each time.
@@ -301,7 +313,7 @@ keep_distinct (GArray *results)
 {
   GArray *kept = g_array_new (FALSE, FALSE, sizeof (SuanliSearchResult));
 
-  g_array_sort (results, compare_by_time);
+  g_array_sort (results, compare_results);
   for (guint i = 0; i < results->len; i++)
     {
       SuanliSearchResult *r = &g_array_index (results, SuanliSearchResult, i);
@@ -377,8 +389,139 @@ allowed_bit (guint mask,
   return mask == 0 || (mask & (1u << bit)) != 0;
 }
 
+/* @base's job on @offer: its accelerator, wiring and price in @in, and the node counts to try;
+ * FALSE when the catalog lacks what an estimate needs. */
+static gboolean
+offer_inputs (const SuanliPlanInputs        *base,
+              const Offer                   *offer,
+              const SuanliSearchConstraints *constraints,
+              SuanliPlanInputs              *in,
+              GArray                       **node_choices)
+{
+  *in = *base;
+  if (!set_accelerator (in, offer->accelerator))
+    return FALSE;
+  in->offload = SUANLI_OFFLOAD_NONE;
+  /* The network is the candidate's cloud instance's, else the plan's own link, else the default
+   * a plan without one resolves to (suanli-plan-inputs.c): never the one that came with the
+   * plan's cloud instance or server. */
+  if (offer->cloud != NULL || !base->scale_out_explicit)
+    in->scale_out_bandwidth = SUANLI_PLAN_DEFAULT_SCALE_OUT_BANDWIDTH;
+  *node_choices = node_counts (offer, constraints, &in->gpus_per_node);
+  in->price_per_gpu_hour = offer->price.per_gpu_hour;
+  suanli_plan_hardware_set_links (in, &offer->links);
+  return TRUE;
+}
+
+/* What every result says whatever the job: the hardware, its price and where that came from, the
+ * layout of @in and the memory of its estimate @e. */
+static void
+fill_result (const Offer            *offer,
+             const SuanliPlanInputs *in,
+             const SuanliEstimate   *e,
+             SuanliSearchResult     *result)
+{
+  g_strlcpy (result->accelerator_id, in->accelerator_id, sizeof result->accelerator_id);
+  g_strlcpy (result->accelerator_name, in->accelerator_name, sizeof result->accelerator_name);
+  if (offer->cloud != NULL)
+    {
+      g_strlcpy (result->cloud_instance_id, suanli_item_get_id (offer->cloud), sizeof result->cloud_instance_id);
+      g_strlcpy (result->cloud_instance_name, suanli_item_get_name (offer->cloud), sizeof result->cloud_instance_name);
+    }
+  if (offer->price.offer != NULL)
+    {
+      g_strlcpy (result->price_from_id, suanli_item_get_id (offer->price.offer), sizeof result->price_from_id);
+      g_strlcpy (result->price_from_name, suanli_item_get_name (offer->price.offer), sizeof result->price_from_name);
+    }
+  result->price_source = offer->price.source;
+  result->gpus_per_node = in->gpus_per_node;
+  result->nodes = in->nodes;
+  result->tensor = in->tensor;
+  result->pipeline = in->pipeline;
+  result->data = in->data;
+  result->memory_total = e->total;
+  result->memory_capacity = e->capacity;
+  result->price_per_gpu_hour = in->price_per_gpu_hour;
+}
+
+/* Sorted by hourly cost: a serving result is on the front when it serves more requests per second
+ * than everything that costs no more an hour; twins (same cost and rate) keep the first. */
+static void
+mark_serving_front (GArray *results)
+{
+  double most = 0;
+
+  g_array_sort (results, compare_results);
+  for (guint i = 0; i < results->len; i++)
+    {
+      SuanliSearchResult *r = &g_array_index (results, SuanliSearchResult, i);
+
+      r->dominated = !(r->requests_per_s > most);
+      most = MAX (most, r->requests_per_s);
+    }
+}
+
+/* A serving plan: each offer at each GPU count, the model split over 1, 2, 4 or 8 GPUs by tensor
+ * parallelism (or the fixed degree) and replicated over the rest, each replica decoding the largest
+ * batch that fits. Kept when it fits, serves the plan's requests per second (when it gives them) and
+ * costs no more an hour than the budget. Returns the configurations evaluated. */
+static guint
+search_serving (const SuanliPlanInputs        *base,
+                GArray                        *offers,
+                const SuanliSearchConstraints *constraints,
+                GArray                        *results)
+{
+  static const double tensors[] = { 1, 2, 4, 8 };
+  double pipeline = constraints->pipeline > 0 ? constraints->pipeline : 1;
+  guint count = 0;
+
+  for (guint o = 0; o < offers->len; o++)
+    {
+      const Offer *offer = &g_array_index (offers, Offer, o);
+      g_autoptr(GArray) node_choices = NULL;
+      SuanliPlanInputs in;
+
+      if (!offer_inputs (base, offer, constraints, &in, &node_choices))
+        continue;
+      for (guint k = 0; k < node_choices->len; k++)
+        for (guint t = 0; t < (constraints->tensor > 0 ? 1 : G_N_ELEMENTS (tensors)); t++)
+          {
+            double tensor = constraints->tensor > 0 ? constraints->tensor : tensors[t];
+            double gpus = g_array_index (node_choices, double, k) * in.gpus_per_node;
+            SuanliEstimate e;
+            SuanliSearchResult result = { 0 };
+
+            if (tensor > in.gpus_per_node || fmod (in.heads, tensor) != 0 || (in.layers > 0 && fmod (in.layers, pipeline) != 0) ||
+                fmod (gpus, tensor * pipeline) != 0 || !allowed (constraints->data, gpus / (tensor * pipeline)))
+              continue;
+            in.nodes = g_array_index (node_choices, double, k);
+            in.gpus = gpus;
+            in.tensor = tensor;
+            in.pipeline = pipeline;
+            in.data = gpus / (tensor * pipeline);
+            suanli_estimate_compute (&in, &e);
+            count++;
+            if (!e.fits || e.inference.capacity_rps <= 0 ||
+                (in.requests_per_s > 0 && e.inference.capacity_rps < in.requests_per_s) ||
+                (constraints->budget > 0 && gpus * in.price_per_gpu_hour > constraints->budget))
+              continue;
+            fill_result (offer, &in, &e, &result);
+            result.serving = TRUE;
+            result.requests_per_s = e.inference.capacity_rps;
+            result.batch = e.inference.capacity_batch;
+            result.cost_per_hour = gpus * in.price_per_gpu_hour;
+            result.cost_per_million_tokens = e.cost_per_million_tokens;
+            g_array_append_val (results, result);
+          }
+    }
+  mark_serving_front (results);
+  return count;
+}
+
 /* Returns: (transfer full): the configurations (of SuanliSearchResult) that fit and meet
- * @constraints, sorted by time to train, the dominated ones marked. Training plans only. */
+ * @constraints, the dominated ones marked: for training, sorted by time to train, the front of
+ * time against cost; for serving (search_serving), by cost an hour, the front of requests per
+ * second against it. */
 GArray *
 suanli_search_run (const SuanliPlanInputs        *base,
                    SuanliCatalog                 *catalog,
@@ -394,14 +537,19 @@ suanli_search_run (const SuanliPlanInputs        *base,
 
   if (evaluated != NULL)
     *evaluated = 0;
-  if (!suanli_plan_inputs_is_training (base))
-    return results;
   offers = collect_offers (base, catalog, constraints, NULL);
+  if (!suanli_plan_inputs_is_training (base))
+    {
+      count = search_serving (base, offers, constraints, results);
+      if (evaluated != NULL)
+        *evaluated = count;
+      return results;
+    }
 
   for (guint o = 0; o < offers->len; o++)
     {
       Offer *offer = &g_array_index (offers, Offer, o);
-      SuanliPlanInputs in = *base;
+      SuanliPlanInputs in;
       g_autoptr(GArray) node_choices = NULL;
       /* A fixed tensor or pipeline degree is tried even where the usual choices stop. */
       double tensor_choices[G_N_ELEMENTS (tensors)], pipeline_choices[G_N_ELEMENTS (pipelines)];
@@ -414,17 +562,8 @@ suanli_search_run (const SuanliPlanInputs        *base,
         tensor_choices[0] = constraints->tensor;
       if (constraints->pipeline > 0)
         pipeline_choices[0] = constraints->pipeline;
-      if (!set_accelerator (&in, offer->accelerator))
+      if (!offer_inputs (base, offer, constraints, &in, &node_choices))
         continue;
-      in.offload = SUANLI_OFFLOAD_NONE;
-      /* The network is the candidate's cloud instance's, else the plan's own link, else the default
-       * a plan without one resolves to (suanli-plan-inputs.c): never the one that came with the
-       * plan's cloud instance or server. */
-      if (offer->cloud != NULL || !base->scale_out_explicit)
-        in.scale_out_bandwidth = SUANLI_PLAN_DEFAULT_SCALE_OUT_BANDWIDTH;
-      node_choices = node_counts (offer, constraints, &in.gpus_per_node);
-      in.price_per_gpu_hour = offer->price.per_gpu_hour;
-      suanli_plan_hardware_set_links (&in, &offer->links);
       for (guint k = 0; k < node_choices->len; k++)
         for (guint t = 0; t < n_tensors; t++)
           for (guint p = 0; p < n_pipelines; p++)
@@ -441,6 +580,7 @@ suanli_search_run (const SuanliPlanInputs        *base,
               in.tensor = tensor;
               in.pipeline = pipeline;
               in.virtual_stages = 1;
+              in.schedule = SUANLI_SCHEDULE_1F1B;
               in.data = gpus / (tensor * pipeline);
               if (fmod (in.global_batch, in.micro_batch * in.data) != 0)
                 continue;
@@ -460,35 +600,11 @@ suanli_search_run (const SuanliPlanInputs        *base,
                     if (!e.fits || (constraints->deadline_s > 0 && e.time_to_train_s > constraints->deadline_s) ||
                         (constraints->budget > 0 && e.cost > constraints->budget))
                       continue;
-                    g_strlcpy (result.accelerator_id, in.accelerator_id, sizeof result.accelerator_id);
-                    g_strlcpy (result.accelerator_name, in.accelerator_name, sizeof result.accelerator_name);
-                    if (offer->cloud != NULL)
-                      {
-                        g_strlcpy (result.cloud_instance_id, suanli_item_get_id (offer->cloud),
-                                   sizeof result.cloud_instance_id);
-                        g_strlcpy (result.cloud_instance_name, suanli_item_get_name (offer->cloud),
-                                   sizeof result.cloud_instance_name);
-                      }
-                    if (offer->price.offer != NULL)
-                      {
-                        g_strlcpy (result.price_from_id, suanli_item_get_id (offer->price.offer),
-                                   sizeof result.price_from_id);
-                        g_strlcpy (result.price_from_name, suanli_item_get_name (offer->price.offer),
-                                   sizeof result.price_from_name);
-                      }
-                    result.price_source = offer->price.source;
-                    result.gpus_per_node = in.gpus_per_node;
-                    result.nodes = nodes;
-                    result.tensor = tensor;
-                    result.pipeline = pipeline;
-                    result.data = in.data;
+                    fill_result (offer, &in, &e, &result);
                     result.zero_stage = zero;
                     result.recompute = recomputes[r];
                     result.time_to_train_s = e.time_to_train_s;
                     result.cost = e.cost;
-                    result.memory_total = e.total;
-                    result.price_per_gpu_hour = in.price_per_gpu_hour;
-                    result.memory_capacity = e.capacity;
                     g_array_append_val (results, result);
                   }
             }
@@ -556,19 +672,28 @@ result_patch_node (const SuanliSearchResult *result)
   json_builder_add_int_value (builder, (gint64) result->pipeline);
   json_builder_set_member_name (builder, "data");
   json_builder_add_int_value (builder, (gint64) result->data);
-  json_builder_set_member_name (builder, "zero_stage");
-  json_builder_add_int_value (builder, result->zero_stage);
-  json_builder_set_member_name (builder, "virtual_stages");
-  json_builder_add_int_value (builder, 1);
-  json_builder_set_member_name (builder, "offload");
-  json_builder_add_string_value (builder, "none");
+  if (!result->serving)
+    {
+      json_builder_set_member_name (builder, "zero_stage");
+      json_builder_add_int_value (builder, result->zero_stage);
+      json_builder_set_member_name (builder, "virtual_stages");
+      json_builder_add_int_value (builder, 1);
+      json_builder_set_member_name (builder, "offload");
+      json_builder_add_string_value (builder, "none");
+      /* The search lays pipelines out as 1F1B: a DualPipe plan's stages may not suit DualPipe. */
+      json_builder_set_member_name (builder, "schedule");
+      json_builder_add_null_value (builder);
+    }
   json_builder_end_object (builder);
 
-  json_builder_set_member_name (builder, "techniques");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "recompute");
-  json_builder_add_string_value (builder, recompute[result->recompute]);
-  json_builder_end_object (builder);
+  if (!result->serving)
+    {
+      json_builder_set_member_name (builder, "techniques");
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "recompute");
+      json_builder_add_string_value (builder, recompute[result->recompute]);
+      json_builder_end_object (builder);
+    }
 
   json_builder_set_member_name (builder, "assumptions");
   json_builder_begin_object (builder);
@@ -610,6 +735,26 @@ add_string_or_null (JsonBuilder *builder,
     json_builder_add_string_value (builder, value);
   else
     json_builder_add_null_value (builder);
+}
+
+/* What a result is ranked on: time to train and its cost, or for serving, the requests per second,
+ * the batch each replica decodes, the cost an hour and per million tokens. */
+static void
+add_figures (JsonBuilder              *builder,
+             const SuanliSearchResult *r)
+{
+  const struct { const char *member; double value; } training[] = {
+    { "time_to_train_s", r->time_to_train_s }, { "cost", r->cost },
+  }, serving[] = {
+    { "requests_per_s", r->requests_per_s }, { "batch", r->batch }, { "cost_per_hour", r->cost_per_hour },
+    { "cost_per_million_tokens", r->cost_per_million_tokens },
+  };
+
+  for (guint i = 0; i < (r->serving ? G_N_ELEMENTS (serving) : G_N_ELEMENTS (training)); i++)
+    {
+      json_builder_set_member_name (builder, r->serving ? serving[i].member : training[i].member);
+      json_builder_add_double_value (builder, r->serving ? serving[i].value : training[i].value);
+    }
 }
 
 /* Returns: (transfer full) (nullable): `suanli-search/1` JSON: the front first, each result with
@@ -654,10 +799,7 @@ suanli_search_to_json (GArray     *results,
         add_string_or_null (builder, "cloud_instance_name", r->cloud_instance_name);
         json_builder_set_member_name (builder, "gpus");
         json_builder_add_int_value (builder, (gint64) (r->gpus_per_node * r->nodes));
-        json_builder_set_member_name (builder, "time_to_train_s");
-        json_builder_add_double_value (builder, r->time_to_train_s);
-        json_builder_set_member_name (builder, "cost");
-        json_builder_add_double_value (builder, r->cost);
+        add_figures (builder, r);
         json_builder_set_member_name (builder, "price_per_gpu_hour");
         json_builder_add_double_value (builder, r->price_per_gpu_hour);
         json_builder_set_member_name (builder, "price_source");

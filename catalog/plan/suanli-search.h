@@ -1,4 +1,5 @@
-/* suanli-search.h — finding configurations: hardware × GPU count × parallelism × ZeRO × recompute
+/* suanli-search.h — finding configurations: hardware × GPU count × parallelism × ZeRO × recompute;
+ * for serving, hardware × GPU count × tensor parallelism
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -65,6 +66,13 @@ typedef struct
   char                    price_from_id[96];    /* the instance priced from, or "" */
   char                    price_from_name[96];
   gboolean                dominated;
+  /* A serving plan's result: what the GPUs serve at capacity (continuous batching at the largest
+   * batch that fits) in place of time and cost to train. */
+  gboolean                serving;
+  double                  requests_per_s;
+  double                  batch;                /* sequences each replica decodes at once */
+  double                  cost_per_hour;        /* every GPU, at the price searched */
+  double                  cost_per_million_tokens;
 } SuanliSearchResult;
 
 GHashTable *suanli_search_prices_new    (void);
