@@ -212,7 +212,70 @@ G_GNUC_INTERNAL extern const yajl_callbacks chrome_callbacks;
 G_GNUC_INTERNAL guint64 chrome_count_lines (const guchar *buffer,
                                             gsize         length);
 
-/* Windows (suanli-import-chrome-windows.c) */
+/* Windows (suanli-import-chrome-windows.c): the events array cut into windows and walked */
+typedef enum {
+  CHROME_TOKEN_OBJECT_START,
+  CHROME_TOKEN_OBJECT_END,
+  CHROME_TOKEN_ARRAY_START,
+  CHROME_TOKEN_ARRAY_END,
+  CHROME_TOKEN_KEY,
+  CHROME_TOKEN_STRING,
+  CHROME_TOKEN_NUMBER,
+  CHROME_TOKEN_TRUE,
+  CHROME_TOKEN_FALSE,
+  CHROME_TOKEN_NULL,
+} ChromeTokenKind;
+
+/* A token checked and kept for the callbacks: its text at @at, @length bytes, in the window's
+ * bytes or (@decoded, a string with escapes) in its decoded bytes; @end is where it ends in the
+ * window's bytes (0 for a closing bracket, whose place no callback asks). */
+typedef struct
+{
+  guint32 kind : 4;
+  guint32 decoded : 1;
+  guint32 length;
+  guint32 at, end;
+} ChromeToken;
+
+/* Where an element walked whole ends: the number of tokens up to it, and its end in the bytes. */
+typedef struct
+{
+  guint   tokens;
+  guint32 raw_end;
+} ChromeElement;
+
+/* Elements read whole, from a place between two elements of the array (@raw, at @offset and @line
+ * in the file, after an element or just after the '['): @raw_length bytes, walked into @tokens.
+ * The last window of the array has no tokens and holds every byte read and not walked (yajl
+ * reads on from its start), with how the reading ended. */
+typedef struct
+{
+  guchar     *base, *raw;
+  gsize       raw_length;
+  guint64     offset, line;
+  gboolean    after_value;
+  GArray     *tokens;      /* of ChromeToken */
+  GArray     *elements;    /* of ChromeElement */
+  GByteArray *decoded;
+  gboolean    last, at_eof;
+  GError     *read_error;
+} ChromeWindow;
+
+typedef struct ChromeProducer ChromeProducer;
+
+G_GNUC_INTERNAL ChromeProducer *chrome_producer_new  (GInputStream   *stream,
+                                                      GCancellable   *cancellable,
+                                                      const guchar   *rest,
+                                                      gsize           rest_length,
+                                                      guint64         offset,
+                                                      guint64         line,
+                                                      int             events_depth);
+G_GNUC_INTERNAL ChromeWindow   *chrome_producer_next (ChromeProducer *producer,
+                                                      gboolean        stop);
+G_GNUC_INTERNAL void            chrome_producer_free (ChromeProducer *producer);
+G_GNUC_INTERNAL void            chrome_window_free   (ChromeWindow   *window);
+
+/* Replay (suanli-import-chrome-replay.c): the windows' tokens to the callbacks, in order */
 G_GNUC_INTERNAL void chrome_read_windows (Importer     *importer,
                                           GInputStream *stream,
                                           GCancellable *cancellable,

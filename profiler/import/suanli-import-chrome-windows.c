@@ -1,17 +1,17 @@
-/* suanli-import-chrome-windows.c — the events array read in windows through simdjson
+/* suanli-import-chrome-windows.c — the events array cut into windows and walked by simdjson
  *
- * yajl reads a trace's top level; when the events array opens, the importer reads its elements
- * here instead: a window of whole elements at a time (found by a quick scan for where each ends,
- * outside strings) is indexed by simdjson (suanli-json-walker.cc), and its tokens are handed to
- * the same callbacks yajl calls, so that every rule the importer keeps holds unchanged. Memory
- * holds one window, never the file.
+ * yajl reads a trace's top level; when the events array opens, its elements are read here
+ * instead, a window of whole elements at a time: the bytes read up to the last newline (no string
+ * holds one), or, in a file without newlines and at the end of the file, up to the end of the last
+ * element a quick scan finds whole. simdjson indexes the window (suanli-json-walker.cc) and walks
+ * it, and each token is checked as yajl would check it and kept, with where it lies, in the
+ * window's list (ChromeWindow), which suanli-import-chrome-replay.c hands to the callbacks yajl
+ * calls, on this thread or another. Memory holds a few windows, never the file.
  *
- * Whatever yajl might read differently goes back to yajl, from the end of the last element read
+ * Whatever yajl might read differently is left to yajl, from the end of the last element read
  * whole: the end of the array and what follows it, a malformed element, a number or word not
- * written as JSON writes it, a string with a control character in it, and an element that comes
- * near a budget (suanli-import-limits.h), where yajl stops at the same byte it always stopped at.
- * Strings with escapes are decoded by yajl itself. So a trace reads to the same model, and a
- * fault to the same message at the same byte and line, whichever parser read each part.
+ * written as JSON writes it, a string with a control character, nesting past the importer's
+ * limit and a run of bytes past the token budget. Strings with escapes are decoded by yajl itself.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -25,30 +25,32 @@
 
 /* Read ahead of the walk: a window is what was read, past the last element walked, in reads of
  * this size at least. */
-#define WINDOW_SIZE     (1024 * 1024)
-/* An element can grow a trace's memory by at most this many times its length: a 3-byte "{}," adds
- * an instant, or at worst a track. Used to stop short of the memory budget. */
-#define GROWTH_PER_BYTE 128
+#define WINDOW_SIZE     (128 * 1024)
 
-typedef struct
+struct ChromeProducer
 {
-  Importer         *importer;
   GInputStream     *stream;
   GCancellable     *cancellable;
   SuanliImportLimits limits;
   gsize             window_size;      /* WINDOW_SIZE, or SUANLI_TRACE_WINDOW's bytes (tests) */
+  int               events_depth;     /* the importer's depth between two elements */
   SuanliJsonWalker *walker;
   yajl_handle       decoder;          /* strings with escapes: yajl decodes them, as it always did */
-  GByteArray       *decoded;
   guchar           *base;             /* the allocation: a byte, the data, the padding */
   guchar           *data;             /* the bytes read and not walked, from a place between elements */
-  gsize             length, size;     /* size: allocated, less SUANLI_JSON_PADDING */
+  gsize             length, size;     /* size: allocated, less SUANLI_JSON_PADDING and two */
   guint64           offset, line;     /* of data[0] in the file */
   gboolean          after_value;      /* data[0] follows an element (else the array's '[') */
   gboolean          at_eof;
   GError           *read_error;
+  gboolean          ended;            /* yajl reads on from data[0] */
+  gsize             wanted;           /* what to read before the next window */
   GArray           *ends;             /* of gsize: where each element the scan found ends in data */
-} Windows;
+  /* While a window is walked */
+  ChromeWindow     *window;
+  int               nesting;          /* of the element being walked */
+  const char       *last_end;         /* where the last token ended */
+};
 
 /* ---- where the elements end -------------------------------------------------------------- */
 
@@ -130,7 +132,7 @@ element_end (const guchar *data,
  * the array's '[' or the element before): their ends go to windows->ends. TRUE when the scan
  * stopped for good (the array's end, or something yajl must judge); FALSE when it needs more. */
 static gboolean
-scan_elements (Windows *windows)
+scan_elements (ChromeProducer *windows)
 {
   const guchar *data = windows->data;
   gsize at = 0, length = windows->length, start;
@@ -169,7 +171,7 @@ scan_elements (Windows *windows)
     }
 }
 
-/* ---- tokens to the importer's callbacks ---------------------------------------------------- */
+/* ---- tokens, checked and kept ------------------------------------------------------------- */
 
 /* Whether any of @length bytes is a control character or a backslash: eight at a time. */
 static gboolean
@@ -199,31 +201,30 @@ keep_decoded (void                *ctx,
               const unsigned char *text,
               size_t               length)
 {
-  Windows *windows = ctx;
+  ChromeProducer *producer = ctx;
 
-  g_byte_array_set_size (windows->decoded, 0);
-  g_byte_array_append (windows->decoded, text, (guint) length);
+  g_byte_array_append (producer->window->decoded, text, (guint) length);
   return 1;
 }
 
 static const yajl_callbacks decoding = { .yajl_string = keep_decoded };
 
-/* A string with a backslash or a control character, read by yajl from its quotes: FALSE where
- * yajl finds it malformed (and then reads it in the file, to say so). */
+/* A string with a backslash or a control character, read by yajl from its quotes into the
+ * window's decoded bytes: FALSE where yajl finds it malformed (and then reads it in the file, to
+ * say so). */
 static gboolean
-decode_string (Windows    *windows,
-               const char *text,
-               gsize       length)
+decode_string (ChromeProducer *producer,
+               const char     *text,
+               gsize           length)
 {
-  if (windows->decoder == NULL)
+  if (producer->decoder == NULL)
     {
-      windows->decoder = yajl_alloc (&decoding, NULL, windows);
-      yajl_config (windows->decoder, yajl_allow_multiple_values, 1);
+      producer->decoder = yajl_alloc (&decoding, NULL, producer);
+      yajl_config (producer->decoder, yajl_allow_multiple_values, 1);
     }
-  g_byte_array_set_size (windows->decoded, 0);
-  if (yajl_parse (windows->decoder, (const unsigned char *) text - 1, length + 2) != yajl_status_ok)
+  if (yajl_parse (producer->decoder, (const unsigned char *) text - 1, length + 2) != yajl_status_ok)
     {
-      g_clear_pointer (&windows->decoder, yajl_free);
+      g_clear_pointer (&producer->decoder, yajl_free);
       return FALSE;
     }
   return TRUE;
@@ -267,37 +268,70 @@ is_json_number (const char *text,
   return i == length;
 }
 
-static gboolean
-take_scalar (Importer   *importer,
-             const char *text,
-             gsize       length)
+static void
+keep_token (ChromeProducer *producer,
+            ChromeTokenKind kind,
+            const char     *text,
+            gsize           length,
+            const char     *end)
 {
-  importer->token_end = text + length;
-  if (length == 4 && memcmp (text, "true", 4) == 0)
-    return chrome_callbacks.yajl_boolean (importer, 1);
-  if (length == 5 && memcmp (text, "false", 5) == 0)
-    return chrome_callbacks.yajl_boolean (importer, 0);
-  if (length == 4 && memcmp (text, "null", 4) == 0)
-    return chrome_callbacks.yajl_null (importer);
-  return is_json_number (text, length) && chrome_callbacks.yajl_number (importer, text, length);
+  const char *raw = (const char *) producer->data;
+  ChromeToken token = { .kind = kind, .length = (guint32) length,
+                        .at = text != NULL ? (guint32) (text - raw) : 0, .end = end != NULL ? (guint32) (end - raw) : 0 };
+
+  g_array_append_val (producer->window->tokens, token);
 }
 
 static gboolean
-take_string (Windows    *windows,
-             gboolean    is_key,
-             const char *text,
-             gsize       length)
+take_scalar (ChromeProducer *producer,
+             const char     *text,
+             gsize           length)
 {
-  Importer *importer = windows->importer;
-  int (*take) (void *, const unsigned char *, size_t) = is_key ? chrome_callbacks.yajl_map_key
-                                                                : chrome_callbacks.yajl_string;
+  ChromeTokenKind kind;
 
-  importer->token_end = text + length + 1;
-  if (!needs_a_closer_look (text, length))
-    return take (importer, (const unsigned char *) text, length);
-  if (!decode_string (windows, text, length))
+  if (length == 4 && memcmp (text, "true", 4) == 0)
+    kind = CHROME_TOKEN_TRUE;
+  else if (length == 5 && memcmp (text, "false", 5) == 0)
+    kind = CHROME_TOKEN_FALSE;
+  else if (length == 4 && memcmp (text, "null", 4) == 0)
+    kind = CHROME_TOKEN_NULL;
+  else if (is_json_number (text, length))
+    kind = CHROME_TOKEN_NUMBER;
+  else
     return FALSE;
-  return take (importer, windows->decoded->data, windows->decoded->len);
+  keep_token (producer, kind, text, length, text + length);
+  return TRUE;
+}
+
+static gboolean
+take_string (ChromeProducer *producer,
+             ChromeTokenKind kind,
+             const char     *text,
+             gsize           length)
+{
+  GByteArray *decoded = producer->window->decoded;
+  guint at = decoded->len;
+  ChromeToken *token;
+
+  if (!needs_a_closer_look (text, length))
+    {
+      keep_token (producer, kind, text, length, text + length + 1);
+      return TRUE;
+    }
+  if (!decode_string (producer, text, length))
+    return FALSE;
+  keep_token (producer, kind, NULL, decoded->len - at, text + length + 1);
+  token = &g_array_index (producer->window->tokens, ChromeToken, producer->window->tokens->len - 1);
+  token->decoded = TRUE;
+  token->at = at;
+  return TRUE;
+}
+
+/* One level deeper: past the importer's limit, yajl is to stop there and say so. */
+static gboolean
+nest (ChromeProducer *producer)
+{
+  return producer->events_depth + ++producer->nesting <= MAX_DEPTH;
 }
 
 static gboolean
@@ -306,29 +340,37 @@ take_token (void           *ctx,
             const char     *text,
             gsize           length)
 {
-  Windows *windows = ctx;
-  Importer *importer = windows->importer;
+  ChromeProducer *producer = ctx;
 
-  /* From the last token's end to this one's: what yajl counts against the token budget. */
-  if (text != NULL && (guint64) (text + length - importer->token_end) >= windows->limits.max_token)
-    return FALSE;
+  if (text != NULL)
+    {
+      /* From the last token's end to this one's: what yajl counts against the token budget. */
+      if ((guint64) (text + length - producer->last_end) >= producer->limits.max_token)
+        return FALSE;
+      producer->last_end = text + length;
+    }
   switch (token)
     {
     case SUANLI_JSON_OBJECT_START:
-      importer->token_end = text + 1;
-      return chrome_callbacks.yajl_start_map (importer);
-    case SUANLI_JSON_OBJECT_END:
-      return chrome_callbacks.yajl_end_map (importer);
+      keep_token (producer, CHROME_TOKEN_OBJECT_START, text, 1, text + 1);
+      return nest (producer);
     case SUANLI_JSON_ARRAY_START:
-      importer->token_end = text + 1;
-      return chrome_callbacks.yajl_start_array (importer);
+      keep_token (producer, CHROME_TOKEN_ARRAY_START, text, 1, text + 1);
+      return nest (producer);
+    case SUANLI_JSON_OBJECT_END:
+      producer->nesting--;
+      keep_token (producer, CHROME_TOKEN_OBJECT_END, NULL, 0, NULL);
+      return TRUE;
     case SUANLI_JSON_ARRAY_END:
-      return chrome_callbacks.yajl_end_array (importer);
+      producer->nesting--;
+      keep_token (producer, CHROME_TOKEN_ARRAY_END, NULL, 0, NULL);
+      return TRUE;
     case SUANLI_JSON_KEY:
+      return take_string (producer, CHROME_TOKEN_KEY, text, length);
     case SUANLI_JSON_STRING:
-      return take_string (windows, token == SUANLI_JSON_KEY, text, length);
+      return take_string (producer, CHROME_TOKEN_STRING, text, length);
     case SUANLI_JSON_SCALAR:
-      return take_scalar (importer, text, length);
+      return take_scalar (producer, text, length);
     }
   return FALSE;
 }
@@ -338,56 +380,71 @@ take_token (void           *ctx,
 /* Reads once when fewer than @wanted bytes lie past the walked part: a window is tried on what
  * was read before reading on, so that a pipe left open blocks only where yajl would block. */
 static void
-fill (Windows *windows,
-      gsize    wanted)
+fill (ChromeProducer *producer,
+      gsize           wanted)
 {
   gssize got;
 
-  if (windows->at_eof || windows->read_error != NULL || windows->length >= wanted)
+  if (producer->at_eof || producer->read_error != NULL || producer->length >= wanted)
     return;
-  if (windows->size - windows->length < windows->window_size / 4)
+  if (producer->size - producer->length < producer->window_size / 4)
     {
-      windows->size *= 2;
-      windows->base = g_realloc (windows->base, windows->size + SUANLI_JSON_PADDING + 2);
-      windows->data = windows->base + 1;
+      producer->size *= 2;
+      producer->base = g_realloc (producer->base, producer->size + SUANLI_JSON_PADDING + 2);
+      producer->data = producer->base + 1;
     }
-  got = g_input_stream_read (windows->stream, windows->data + windows->length, windows->size - windows->length,
-                             windows->cancellable, &windows->read_error);
+  got = g_input_stream_read (producer->stream, producer->data + producer->length, producer->size - producer->length,
+                             producer->cancellable, &producer->read_error);
   if (got > 0)
-    windows->length += (gsize) got;
+    producer->length += (gsize) got;
   else if (got == 0)
-    windows->at_eof = TRUE;
+    producer->at_eof = TRUE;
 }
 
-/* Whether walking @bytes more could bring the importer to a budget: then yajl reads them. */
-static gboolean
-near_a_budget (Windows *windows,
-               gsize    bytes)
+static ChromeWindow *
+window_new (ChromeProducer *producer)
 {
-  return windows->offset + bytes + CHUNK_SIZE > windows->limits.max_bytes ||
-         chrome_held_bytes (windows->importer) + (guint64) bytes * GROWTH_PER_BYTE > windows->limits.max_memory;
+  ChromeWindow *window = g_new0 (ChromeWindow, 1);
+
+  window->tokens = g_array_sized_new (FALSE, FALSE, sizeof (ChromeToken), (guint) (producer->window_size / 8));
+  window->elements = g_array_new (FALSE, FALSE, sizeof (ChromeElement));
+  window->decoded = g_byte_array_new ();
+  window->offset = producer->offset;
+  window->line = producer->line;
+  window->after_value = producer->after_value;
+  return window;
 }
 
-/* The state between two elements of the events array, as yajl leaves it there. */
+void
+chrome_window_free (ChromeWindow *window)
+{
+  g_free (window->base);
+  g_array_unref (window->tokens);
+  g_array_unref (window->elements);
+  g_byte_array_unref (window->decoded);
+  g_clear_error (&window->read_error);
+  g_free (window);
+}
+
+/* The window takes the data walked, data[0, @bytes) with the buffer it is in; the rest moves to a
+ * new buffer, from a place between elements. */
 static void
-between_elements (Importer *importer)
+hand_over (ChromeProducer *producer,
+           gsize           bytes)
 {
-  importer->depth = importer->events_depth;
-  importer->in_event = importer->in_args = importer->in_id2 = FALSE;
-  importer->skip_depth = importer->array_depth = 0;
-  g_clear_error (&importer->limit_error);
-}
+  ChromeWindow *window = producer->window;
+  guchar *base = g_malloc (producer->size + SUANLI_JSON_PADDING + 2);
 
-/* Moves the good place past the first @bytes of the data (which end an element). */
-static void
-advance (Windows *windows,
-         gsize    bytes)
-{
-  windows->line += chrome_count_lines (windows->data, bytes);
-  windows->offset += bytes;
-  windows->length -= bytes;
-  memmove (windows->data, windows->data + bytes, windows->length);
-  windows->after_value = TRUE;
+  window->base = producer->base;
+  window->raw = producer->data;
+  window->raw_length = bytes;
+  producer->line += chrome_count_lines (producer->data, bytes);
+  producer->offset += bytes;
+  producer->length -= bytes;
+  memcpy (base + 1, producer->data + bytes, producer->length);
+  producer->base = base;
+  producer->data = base + 1;
+  producer->after_value = TRUE;
 }
 
 #define NEED_MORE (-2)
@@ -395,22 +452,22 @@ advance (Windows *windows,
 /* Where the next element begins, past blanks and the comma before it (none before the first);
  * -1 where something else comes (the array's end, or a fault), NEED_MORE where the data ends first. */
 static gssize
-next_element (Windows *windows,
-              gsize    at,
-              gboolean after_value)
+next_element (ChromeProducer *producer,
+              gsize           at,
+              gboolean        after_value)
 {
-  const guchar *data = windows->data;
+  const guchar *data = producer->data;
 
-  while (at < windows->length && is_space (data[at]))
+  while (at < producer->length && is_space (data[at]))
     at++;
-  if (after_value && at < windows->length)
+  if (after_value && at < producer->length)
     {
       if (data[at] != ',')
         return -1;
-      for (at++; at < windows->length && is_space (data[at]);)
+      for (at++; at < producer->length && is_space (data[at]);)
         at++;
     }
-  if (at == windows->length)
+  if (at == producer->length)
     return NEED_MORE;
   if (data[at] == ']' || data[at] == ',')
     return -1;
@@ -418,169 +475,192 @@ next_element (Windows *windows,
 }
 
 /* Walks the elements in data[@first, @end) as the array "[" them "]", the brackets written in
- * place over what was already read and what comes next (put back after). Returns how many were
- * walked whole; @consumed is then where what follows the last of them begins. */
+ * place over what was already read and what comes next (put back after), into the window's
+ * tokens. Returns how many were walked whole; @consumed is then where what follows the last of
+ * them begins. The tokens of an element it stopped in are dropped. */
 static guint
-walk_window (Windows *windows,
-             gsize    first,
-             gsize    end,
-             gsize   *consumed,
-             gboolean *stopped)
+walk_window (ChromeProducer *producer,
+             gsize           first,
+             gsize           end,
+             gsize          *consumed,
+             gboolean       *stopped)
 {
-  Importer *importer = windows->importer;
-  guchar *data = windows->data, before = data[first - 1], after = data[end];
-  guint walked = 0;
+  ChromeWindow *window = producer->window;
+  guchar *data = producer->data, before = data[first - 1], after = data[end];
   const char *next = (const char *) data + first;
   SuanliJsonStep step = SUANLI_JSON_STOPPED;
+  guint walked = 0;
 
-  /* Places are counted from the first element, as the byte before it is now the '['. */
-  importer->window_base = (const char *) data + first;
-  importer->window_at = (Place) { windows->offset + first, windows->line + chrome_count_lines (data, first) };
-  importer->token_end = (const char *) data;
   data[first - 1] = '[';
   data[end] = ']';
-  if (suanli_json_walker_index (windows->walker, (const char *) data + first - 1, end - first + 2))
-    {
-      importer->windowed = TRUE;
-      while ((step = suanli_json_walker_step (windows->walker, take_token, windows, &next)) == SUANLI_JSON_WALKED)
-        {
-          walked++;
-          *consumed = (gsize) (next - (const char *) data);
-        }
-      importer->windowed = FALSE;
-    }
+  producer->last_end = (const char *) data;
+  if (suanli_json_walker_index (producer->walker, (const char *) data + first - 1, end - first + 2))
+    while ((producer->nesting = 0,
+            step = suanli_json_walker_step (producer->walker, take_token, producer, &next)) == SUANLI_JSON_WALKED)
+      {
+        ChromeElement element = { window->tokens->len, (guint32) (next - (const char *) data) };
+
+        g_array_append_val (window->elements, element);
+        *consumed = element.raw_end;
+        walked++;
+      }
   data[first - 1] = before;
   data[end] = after;
+  g_array_set_size (window->tokens, walked > 0 ? g_array_index (window->elements, ChromeElement, walked - 1).tokens : 0);
   *stopped = step != SUANLI_JSON_END;
-  if (*stopped)
-    between_elements (importer);   /* the element it stopped in is read again, by a window or yajl */
   return walked;
 }
 
 /* The last newline in data[@from, length): no string holds one, so a window that ends there
  * ends outside strings. 0 when there is none. */
 static gsize
-last_newline (Windows *windows,
-              gsize    from)
+last_newline (ChromeProducer *producer,
+              gsize           from)
 {
-  const guchar *newline = memrchr (windows->data + from, '\n', windows->length - from);
+  const guchar *newline = memrchr (producer->data + from, '\n', producer->length - from);
 
-  return newline != NULL ? (gsize) (newline - windows->data) : 0;
+  return newline != NULL ? (gsize) (newline - producer->data) : 0;
 }
 
 /* Whether more may be read for a window: not past the stream's end, nor for an element longer
  * than any token may be (yajl then says where the budget stopped it). */
 static gboolean
-may_read_on (Windows *windows)
+may_read_on (ChromeProducer *producer)
 {
-  return !windows->at_eof && windows->read_error == NULL && windows->length < windows->limits.max_token + windows->window_size;
+  return !producer->at_eof && producer->read_error == NULL &&
+         producer->length < producer->limits.max_token + producer->window_size;
 }
 
 /* After a window stopped in an element: whether the element was only cut short by the window's
  * end at @cut (the next window reads it whole) rather than malformed (yajl's to judge). */
 static gboolean
-cut_short (Windows *windows,
-           gsize    cut)
+cut_short (ChromeProducer *producer,
+           gsize           cut)
 {
-  gssize first = next_element (windows, 0, windows->after_value);
+  gssize first = next_element (producer, 0, producer->after_value);
 
   if (first == -1)
     return FALSE;
-  return first == NEED_MORE || (gsize) first >= cut || element_end (windows->data, (gsize) first, cut) == 0;
+  return first == NEED_MORE || (gsize) first >= cut || element_end (producer->data, (gsize) first, cut) == 0;
 }
 
-/* One window: the elements from the good place to the last newline read (most traces put one
- * event or member on a line), or, in a file without newlines and at the end of the file, to the
- * end of the last element a scan finds whole. Returns FALSE when yajl must read on from the good
- * place, and sets @wanted to what to read before the next window. */
+/* One window into producer->window: the elements from the good place to the last newline read,
+ * or to the end of the last element a scan finds whole. Returns FALSE when yajl must read on from
+ * the good place, and sets producer->wanted to what to read before the next window. */
 static gboolean
-read_window (Windows *windows,
-             gsize   *wanted)
+read_window (ChromeProducer *producer)
 {
-  gssize first = next_element (windows, 0, windows->after_value);
+  gssize first = next_element (producer, 0, producer->after_value);
   gsize end = 0, consumed = 0;
   gboolean stopped, scanned = FALSE, scan_ended = FALSE;
   guint walked;
 
-  *wanted = windows->window_size;
+  producer->wanted = producer->window_size;
   if (first == -1)
     return FALSE;   /* the array's end, or a fault: yajl's */
-  if (first >= 0 && !windows->at_eof && windows->read_error == NULL)
-    end = last_newline (windows, (gsize) first);
+  if (first >= 0 && !producer->at_eof && producer->read_error == NULL)
+    end = last_newline (producer, (gsize) first);
   if (first >= 0 && end == 0)
     {
       scanned = TRUE;
-      scan_ended = scan_elements (windows);
-      if (windows->ends->len > 0)
-        end = g_array_index (windows->ends, gsize, windows->ends->len - 1);
+      scan_ended = scan_elements (producer);
+      if (producer->ends->len > 0)
+        end = g_array_index (producer->ends, gsize, producer->ends->len - 1);
       else if (scan_ended)
         return FALSE;
     }
   if (end == 0)
     {
       /* Nothing whole yet: read on. */
-      *wanted = windows->length + windows->window_size;
-      return may_read_on (windows);
+      producer->wanted = producer->length + producer->window_size;
+      return may_read_on (producer);
     }
-  if (near_a_budget (windows, end))
-    return FALSE;
-  walked = walk_window (windows, (gsize) first, end, &consumed, &stopped);
+  walked = walk_window (producer, (gsize) first, end, &consumed, &stopped);
   if (walked > 0)
     {
-      advance (windows, consumed);
-      *wanted = 0;   /* what is left after the last newline: tried before reading on */
+      hand_over (producer, consumed);
+      producer->wanted = 0;   /* what is left after the last newline: tried before reading on */
     }
   if (scanned)
-    return !stopped && !scan_ended && (walked > 0 || may_read_on (windows));
+    return !stopped && !scan_ended && (walked > 0 || may_read_on (producer));
   if (!stopped)
     return TRUE;
-  if (!cut_short (windows, end - consumed))
+  if (!cut_short (producer, end - consumed))
     return FALSE;
   if (walked == 0)
-    *wanted = windows->length + windows->window_size;
-  return walked > 0 || may_read_on (windows);
+    producer->wanted = producer->length + producer->window_size;
+  return walked > 0 || may_read_on (producer);
 }
 
-/* Reads the events array from its '[' on, which yajl has just read; the rest of the bytes of its
- * last chunk are @rest. Fills @resume with where yajl reads on, and the bytes read past it. */
-void
-chrome_read_windows (Importer      *importer,
-                     GInputStream  *stream,
-                     GCancellable  *cancellable,
-                     const guchar  *rest,
-                     gsize          rest_length,
-                     guint64        offset,
-                     guint64        line,
-                     ChromeResume  *resume)
+/* The next window of elements read whole; or, once yajl is to read on (or @stop asks for it), the
+ * last, which holds all the bytes read and not walked, and how the reading ended. */
+ChromeWindow *
+chrome_producer_next (ChromeProducer *producer,
+                      gboolean        stop)
 {
-  Windows windows = {
-    .importer = importer, .stream = stream, .cancellable = cancellable, .limits = suanli_import_limits (),
-    .walker = suanli_json_walker_new (), .decoded = g_byte_array_new (), .offset = offset, .line = line,
-    .ends = g_array_new (FALSE, FALSE, sizeof (gsize)),
-  };
-  gsize wanted = 0;
+  ChromeWindow *window;
+
+  while (!producer->ended && !stop)
+    {
+      producer->window = window_new (producer);
+      fill (producer, producer->wanted);
+      producer->ended = !read_window (producer);
+      if (producer->window->raw != NULL)
+        return g_steal_pointer (&producer->window);
+      chrome_window_free (g_steal_pointer (&producer->window));
+    }
+  window = window_new (producer);
+  window->last = TRUE;
+  window->base = g_steal_pointer (&producer->base);
+  window->raw = producer->data;
+  window->raw_length = producer->length;
+  window->at_eof = producer->at_eof;
+  window->read_error = g_steal_pointer (&producer->read_error);
+  return window;
+}
+
+/* Reads the events array from its '[' on, which yajl has just read at @offset (and @line) with
+ * the importer at @events_depth; the rest of the bytes yajl was given are @rest. */
+ChromeProducer *
+chrome_producer_new (GInputStream *stream,
+                     GCancellable *cancellable,
+                     const guchar *rest,
+                     gsize         rest_length,
+                     guint64       offset,
+                     guint64       line,
+                     int           events_depth)
+{
+  ChromeProducer *producer = g_new0 (ChromeProducer, 1);
   const char *window = g_getenv ("SUANLI_TRACE_WINDOW");
 
+  producer->stream = g_object_ref (stream);
+  producer->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
+  producer->limits = suanli_import_limits ();
   /* Tests read in small windows, to cut elements at every place. */
-  windows.window_size = window != NULL ? CLAMP (g_ascii_strtoull (window, NULL, 10), 16, WINDOW_SIZE) : WINDOW_SIZE;
-  windows.size = MAX (2 * windows.window_size, rest_length);
-
+  producer->window_size = window != NULL ? CLAMP (g_ascii_strtoull (window, NULL, 10), 16, WINDOW_SIZE) : WINDOW_SIZE;
+  producer->events_depth = events_depth;
+  producer->walker = suanli_json_walker_new ();
+  producer->offset = offset;
+  producer->line = line;
+  producer->ends = g_array_new (FALSE, FALSE, sizeof (gsize));
   /* A byte before the data, for the window's '[', and one after, for its ']'. */
-  windows.base = g_malloc (windows.size + SUANLI_JSON_PADDING + 2);
-  windows.data = windows.base + 1;
-  memcpy (windows.data, rest, rest_length);
-  windows.length = rest_length;
-  do
-    fill (&windows, wanted);
-  while (read_window (&windows, &wanted));
+  producer->size = MAX (2 * producer->window_size, rest_length);
+  producer->base = g_malloc (producer->size + SUANLI_JSON_PADDING + 2);
+  producer->data = producer->base + 1;
+  memcpy (producer->data, rest, rest_length);
+  producer->length = rest_length;
+  return producer;
+}
 
-  *resume = (ChromeResume) {
-    .bytes = g_memdup2 (windows.data, windows.length), .length = windows.length, .error = windows.read_error,
-    .offset = windows.offset, .line = windows.line, .after_value = windows.after_value,
-  };
-  g_free (windows.base);
-  g_clear_pointer (&windows.decoder, yajl_free);
-  g_byte_array_unref (windows.decoded);
-  g_array_unref (windows.ends);
-  suanli_json_walker_free (windows.walker);
+void
+chrome_producer_free (ChromeProducer *producer)
+{
+  g_free (producer->base);
+  g_clear_error (&producer->read_error);
+  g_clear_pointer (&producer->decoder, yajl_free);
+  g_array_unref (producer->ends);
+  suanli_json_walker_free (producer->walker);
+  g_clear_object (&producer->cancellable);
+  g_object_unref (producer->stream);
+  g_free (producer);
 }

@@ -3,10 +3,11 @@
  * The events array of a Chrome or Kineto trace is read in windows through simdjson, and what
  * simdjson might read differently goes back to yajl (profiler/import/suanli-import-chrome-windows.c).
  * This target reads every input with yajl alone (SUANLI_TRACE_PARSER=yajl), then through the
- * windows at their own size and in windows of 16 and 61 bytes (SUANLI_TRACE_WINDOW), which cut
- * elements at every place, and requires the same outcome each time: the same error, or the same
- * warnings and the same trace written back as Chrome JSON. Inputs are sniffed as files are
- * (gzip included), so the replay runs the real traces too.
+ * windows on 1, 2 and 4 threads (SUANLI_IMPORT_THREADS), at their own size and in windows of 16
+ * and 61 bytes (SUANLI_TRACE_WINDOW), which cut elements at every place, and requires the same
+ * outcome each time: the same error, or the same warnings and the same trace written back as
+ * Chrome JSON. Inputs are sniffed as files are (gzip included), so the replay runs the real
+ * traces too.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -26,7 +27,8 @@ static char *
 read_with (const uint8_t *data,
            size_t         size,
            const char    *parser,
-           const char    *window)
+           const char    *window,
+           const char    *threads)
 {
   g_autoptr(SuanliTrace) trace = suanli_trace_new ();
   g_autoptr(GInputStream) stream = g_memory_input_stream_new_from_data (data, (gssize) size, NULL);
@@ -37,6 +39,7 @@ read_with (const uint8_t *data,
   GPtrArray *warnings;
 
   g_setenv ("SUANLI_TRACE_PARSER", parser, TRUE);
+  g_setenv ("SUANLI_IMPORT_THREADS", threads, TRUE);
   if (window != NULL)
     g_setenv ("SUANLI_TRACE_WINDOW", window, TRUE);
   else
@@ -63,14 +66,15 @@ int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {
-  static const char *windows[] = { NULL, "16", "61" };
-  g_autofree char *by_yajl = read_with (data, size, "yajl", NULL);
+  static const char *windows[] = { NULL, "16", "61" }, *threads[] = { "1", "2", "4" };
+  g_autofree char *by_yajl = read_with (data, size, "yajl", NULL, "1");
 
-  for (guint i = 0; i < G_N_ELEMENTS (windows); i++)
-    {
-      g_autofree char *by_windows = read_with (data, size, "windows", windows[i]);
+  for (guint w = 0; w < G_N_ELEMENTS (windows); w++)
+    for (guint t = 0; t < G_N_ELEMENTS (threads); t++)
+      {
+        g_autofree char *by_windows = read_with (data, size, "windows", windows[w], threads[t]);
 
-      g_assert_cmpstr (by_windows, ==, by_yajl);
-    }
+        g_assert_cmpstr (by_windows, ==, by_yajl);
+      }
   return 0;
 }
