@@ -29,109 +29,118 @@ static const char * const units[] = {
 #define U1(a) { a, NULL, NULL }
 #define U2(a, b) { a, b, NULL }
 
+/* How values compare: MORE and LESS are ranked (more or less is better), RATIO adds a ratio;
+ * AS_IS is read as it is (a model's layers are neither better nor worse than another's). */
+#define AS_IS      0
+#define MORE       SUANLI_SPEC_RANKED
+#define LESS       (SUANLI_SPEC_RANKED | SUANLI_SPEC_LOWER_BETTER)
+#define MORE_RATIO (MORE | SUANLI_SPEC_RATIO)
+#define LESS_RATIO (LESS | SUANLI_SPEC_RATIO)
+#define RATIO_ONLY SUANLI_SPEC_RATIO
+
 static const SuanliSpecKey accelerator_keys[] = {
-  { "bf16_tflops", U1 ("TFLOP/s"), N_("BF16") },
-  { "fp16_tflops", U1 ("TFLOP/s"), N_("FP16") },
-  { "fp8_tflops", U1 ("TFLOP/s"), N_("FP8") },
-  { "fp4_tflops", U1 ("TFLOP/s"), N_("FP4") },
-  { "tf32_tflops", U1 ("TFLOP/s"), N_("TF32") },
-  { "fp32_tflops", U1 ("TFLOP/s"), N_("FP32") },
-  { "fp64_tflops", U1 ("TFLOP/s"), N_("FP64") },
-  { "int8_tops", U1 ("TOPS"), N_("INT8") },
-  { "int4_tops", U1 ("TOPS"), N_("INT4") },
-  { "memory_bytes", U1 ("B"), N_("Memory") },
-  { "memory_bandwidth", U1 ("TB/s"), N_("Bandwidth") },
-  { "tdp", U1 ("W"), N_("TDP") },
-  { "scale_up_bandwidth", U1 ("GB/s"), N_("Scale-up") },
-  { "scale_up_domain", U1 ("count"), N_("Scale-up domain") },
-  { "process", U1 ("nm"), N_("Process") },
+  { "bf16_tflops", U1 ("TFLOP/s"), N_("BF16"), MORE_RATIO },
+  { "fp16_tflops", U1 ("TFLOP/s"), N_("FP16"), MORE_RATIO },
+  { "fp8_tflops", U1 ("TFLOP/s"), N_("FP8"), MORE_RATIO },
+  { "fp4_tflops", U1 ("TFLOP/s"), N_("FP4"), MORE_RATIO },
+  { "tf32_tflops", U1 ("TFLOP/s"), N_("TF32"), MORE_RATIO },
+  { "fp32_tflops", U1 ("TFLOP/s"), N_("FP32"), MORE_RATIO },
+  { "fp64_tflops", U1 ("TFLOP/s"), N_("FP64"), MORE_RATIO },
+  { "int8_tops", U1 ("TOPS"), N_("INT8"), MORE_RATIO },
+  { "int4_tops", U1 ("TOPS"), N_("INT4"), MORE_RATIO },
+  { "memory_bytes", U1 ("B"), N_("Memory"), MORE_RATIO },
+  { "memory_bandwidth", U1 ("TB/s"), N_("Bandwidth"), MORE_RATIO },
+  { "tdp", U1 ("W"), N_("TDP"), LESS_RATIO },
+  { "scale_up_bandwidth", U1 ("GB/s"), N_("Scale-up"), MORE_RATIO },
+  { "scale_up_domain", U1 ("count"), N_("Scale-up domain"), MORE },
+  { "process", U1 ("nm"), N_("Process"), LESS },
 };
 
 static const SuanliSpecKey cpu_keys[] = {
-  { "cores", U1 ("count"), N_("Cores") },
-  { "threads", U1 ("count"), N_("Threads") },
-  { "memory_channels", U1 ("count"), N_("Memory channels") },
-  { "memory_bandwidth", U1 ("GB/s"), N_("Memory bandwidth") },
-  { "pcie_lanes", U1 ("count"), N_("PCIe lanes") },
-  { "base_clock", U1 ("GHz"), N_("Base clock") },
-  { "boost_clock", U1 ("GHz"), N_("Boost clock") },
-  { "tdp", U1 ("W"), N_("TDP") },
+  { "cores", U1 ("count"), N_("Cores"), MORE_RATIO },
+  { "threads", U1 ("count"), N_("Threads"), MORE_RATIO },
+  { "memory_channels", U1 ("count"), N_("Memory channels"), MORE },
+  { "memory_bandwidth", U1 ("GB/s"), N_("Memory bandwidth"), MORE_RATIO },
+  { "pcie_lanes", U1 ("count"), N_("PCIe lanes"), MORE },
+  { "base_clock", U1 ("GHz"), N_("Base clock"), MORE_RATIO },
+  { "boost_clock", U1 ("GHz"), N_("Boost clock"), MORE_RATIO },
+  { "tdp", U1 ("W"), N_("TDP"), LESS_RATIO },
 };
 
 static const SuanliSpecKey link_keys[] = {
-  { "bandwidth_per_direction", U1 ("GB/s"), N_("Per direction") },
-  { "bandwidth_bidirectional", U1 ("GB/s"), N_("Bidirectional") },
-  { "signaling_rate", U1 ("Gb/s"), N_("Signalling rate") },
-  { "lanes", U1 ("count"), N_("Lanes") },
-  { "links", U1 ("count"), N_("Links") },
+  { "bandwidth_per_direction", U1 ("GB/s"), N_("Per direction"), MORE_RATIO },
+  { "bandwidth_bidirectional", U1 ("GB/s"), N_("Bidirectional"), MORE_RATIO },
+  { "signaling_rate", U1 ("Gb/s"), N_("Signalling rate"), MORE_RATIO },
+  { "lanes", U1 ("count"), N_("Lanes"), AS_IS },
+  { "links", U1 ("count"), N_("Links"), AS_IS },
 };
 
 static const SuanliSpecKey storage_keys[] = {
-  { "capacity_bytes", U1 ("B"), N_("Capacity") },
-  { "read_bandwidth", U1 ("GB/s"), N_("Read") },
-  { "write_bandwidth", U1 ("GB/s"), N_("Write") },
-  { "pcie_generation", U1 ("count"), N_("PCIe generation") },
-  { "pcie_lanes", U1 ("count"), N_("PCIe lanes") },
+  { "capacity_bytes", U1 ("B"), N_("Capacity"), MORE_RATIO },
+  { "read_bandwidth", U1 ("GB/s"), N_("Read"), MORE_RATIO },
+  { "write_bandwidth", U1 ("GB/s"), N_("Write"), MORE_RATIO },
+  { "pcie_generation", U1 ("count"), N_("PCIe generation"), MORE },
+  { "pcie_lanes", U1 ("count"), N_("PCIe lanes"), MORE },
 };
 
 static const SuanliSpecKey system_keys[] = {
-  { "accelerators", U1 ("count"), N_("Accelerators") },
-  { "accelerator_memory_bytes", U1 ("B"), N_("Accelerator memory") },
-  { "scale_up_domain", U1 ("count"), N_("Scale-up domain") },
-  { "scale_up_bandwidth", U1 ("GB/s"), N_("Scale-up") },
-  { "cpu_memory_bytes", U1 ("B"), N_("CPU memory") },
-  { "scale_out_ports", U1 ("count"), N_("Scale-out ports") },
-  { "power", U1 ("W"), N_("Power") },
+  { "accelerators", U1 ("count"), N_("Accelerators"), AS_IS },
+  { "accelerator_memory_bytes", U1 ("B"), N_("Accelerator memory"), MORE_RATIO },
+  { "scale_up_domain", U1 ("count"), N_("Scale-up domain"), MORE },
+  { "scale_up_bandwidth", U1 ("GB/s"), N_("Scale-up"), MORE_RATIO },
+  { "cpu_memory_bytes", U1 ("B"), N_("CPU memory"), MORE_RATIO },
+  { "scale_out_ports", U1 ("count"), N_("Scale-out ports"), AS_IS },
+  { "power", U1 ("W"), N_("Power"), LESS_RATIO },
 };
 
 static const SuanliSpecKey cloud_keys[] = {
-  { "accelerators", U1 ("count"), N_("Accelerators") },
-  { "scale_up_domain", U1 ("count"), N_("Scale-up domain") },
-  { "price_per_hour", U2 ("USD/h", "CNY/h"), N_("Price per hour") },
-  { "network_bandwidth", U1 ("Gb/s"), N_("Network") },
-  { "cpu_memory_bytes", U1 ("B"), N_("CPU memory") },
+  { "accelerators", U1 ("count"), N_("Accelerators"), AS_IS },
+  { "scale_up_domain", U1 ("count"), N_("Scale-up domain"), MORE },
+  { "price_per_hour", U2 ("USD/h", "CNY/h"), N_("Price per hour"), LESS_RATIO },
+  { "network_bandwidth", U1 ("Gb/s"), N_("Network"), MORE_RATIO },
+  { "cpu_memory_bytes", U1 ("B"), N_("CPU memory"), MORE_RATIO },
 };
 
 static const SuanliSpecKey model_keys[] = {
-  { "parameters", U1 ("count"), N_("Parameters") },
-  { "active_parameters", U1 ("count"), N_("Active parameters") },
-  { "layers", U1 ("count"), N_("Layers") },
-  { "hidden", U1 ("count"), N_("Hidden size") },
-  { "heads", U1 ("count"), N_("Heads") },
-  { "kv_heads", U1 ("count"), N_("KV heads") },
-  { "ffn_hidden", U1 ("count"), N_("FFN size") },
-  { "vocab", U1 ("count"), N_("Vocabulary") },
-  { "experts", U1 ("count"), N_("Experts") },
-  { "experts_per_token", U1 ("count"), N_("Experts per token") },
-  { "expert_ffn_hidden", U1 ("count"), N_("Expert FFN size") },
-  { "shared_experts", U1 ("count"), N_("Shared experts") },
-  { "dense_layers", U1 ("count"), N_("Dense layers") },
-  { "head_dim", U1 ("count"), N_("Head size") },
-  { "ffn_matrices", U1 ("count"), N_("FFN matrices") },
-  { "embedding_matrices", U1 ("count"), N_("Embedding matrices") },
-  { "q_lora_rank", U1 ("count"), N_("Query latent rank") },
-  { "kv_lora_rank", U1 ("count"), N_("KV latent rank") },
-  { "rope_head_dim", U1 ("count"), N_("Rotary key size") },
-  { "sliding_window", U1 ("tokens"), N_("Sliding window") },
-  { "window_layers", U1 ("count"), N_("Windowed layers") },
-  { "context", U1 ("tokens"), N_("Context") },
-  { "training_tokens", U1 ("tokens"), N_("Training tokens") },
+  { "parameters", U1 ("count"), N_("Parameters"), RATIO_ONLY },
+  { "active_parameters", U1 ("count"), N_("Active parameters"), RATIO_ONLY },
+  { "layers", U1 ("count"), N_("Layers"), AS_IS },
+  { "hidden", U1 ("count"), N_("Hidden size"), AS_IS },
+  { "heads", U1 ("count"), N_("Heads"), AS_IS },
+  { "kv_heads", U1 ("count"), N_("KV heads"), AS_IS },
+  { "ffn_hidden", U1 ("count"), N_("FFN size"), AS_IS },
+  { "vocab", U1 ("count"), N_("Vocabulary"), AS_IS },
+  { "experts", U1 ("count"), N_("Experts"), AS_IS },
+  { "experts_per_token", U1 ("count"), N_("Experts per token"), AS_IS },
+  { "expert_ffn_hidden", U1 ("count"), N_("Expert FFN size"), AS_IS },
+  { "shared_experts", U1 ("count"), N_("Shared experts"), AS_IS },
+  { "dense_layers", U1 ("count"), N_("Dense layers"), AS_IS },
+  { "head_dim", U1 ("count"), N_("Head size"), AS_IS },
+  { "ffn_matrices", U1 ("count"), N_("FFN matrices"), AS_IS },
+  { "embedding_matrices", U1 ("count"), N_("Embedding matrices"), AS_IS },
+  { "q_lora_rank", U1 ("count"), N_("Query latent rank"), AS_IS },
+  { "kv_lora_rank", U1 ("count"), N_("KV latent rank"), AS_IS },
+  { "rope_head_dim", U1 ("count"), N_("Rotary key size"), AS_IS },
+  { "sliding_window", U1 ("tokens"), N_("Sliding window"), AS_IS },
+  { "window_layers", U1 ("count"), N_("Windowed layers"), AS_IS },
+  { "context", U1 ("tokens"), N_("Context"), MORE_RATIO },
+  { "training_tokens", U1 ("tokens"), N_("Training tokens"), RATIO_ONLY },
 };
 
 static const SuanliSpecKey tool_keys[] = {
-  { "first_release", U1 ("year"), N_("First release") },
+  { "first_release", U1 ("year"), N_("First release"), AS_IS },
 };
 
 static const SuanliSpecKey technique_keys[] = {
-  { "memory_saving", U1 ("%"), N_("Memory saving") },
-  { "speedup", U1 ("%"), N_("Speed-up") },
-  { "accuracy_loss", U1 ("%"), N_("Accuracy loss") },
+  { "memory_saving", U1 ("%"), N_("Memory saving"), MORE },
+  { "speedup", U1 ("%"), N_("Speed-up"), MORE },
+  { "accuracy_loss", U1 ("%"), N_("Accuracy loss"), LESS },
 };
 
 static const SuanliSpecKey dataset_keys[] = {
-  { "tokens", U1 ("tokens"), N_("Tokens") },
-  { "size_bytes", U1 ("B"), N_("Size") },
-  { "examples", U1 ("count"), N_("Examples") },
+  { "tokens", U1 ("tokens"), N_("Tokens"), RATIO_ONLY },
+  { "size_bytes", U1 ("B"), N_("Size"), RATIO_ONLY },
+  { "examples", U1 ("count"), N_("Examples"), RATIO_ONLY },
 };
 
 static const struct {

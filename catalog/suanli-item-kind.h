@@ -22,13 +22,23 @@ typedef enum {
   SUANLI_N_ITEM_KINDS,
 } SuanliItemKind;
 
-/* One spec a kind may carry: its key in catalog files, the units it may be given in, and its
- * title (untranslated; pass it through gettext to show it). */
+/* How two items' values of a spec may be set against each other (flags). */
+typedef enum {
+  SUANLI_SPEC_RANKED       = 1 << 0,  /* one value is better than another: the best is marked */
+  SUANLI_SPEC_LOWER_BETTER = 1 << 1,  /* ranked, lower first: power, price, process node */
+  SUANLI_SPEC_RATIO        = 1 << 2,  /* a ratio of two values means something: throughput,
+                                       * bandwidth, capacity, power, price; not a count of a
+                                       * topology (a scale-up domain), a node name or a year */
+} SuanliSpecCompare;
+
+/* One spec a kind may carry: its key in catalog files, the units it may be given in, its
+ * title (untranslated; pass it through gettext to show it) and how values of it compare. */
 typedef struct
 {
-  const char *key;
-  const char *units[3];
-  const char *title;
+  const char        *key;
+  const char        *units[3];
+  const char        *title;
+  SuanliSpecCompare  compare;
 } SuanliSpecKey;
 
 const char          *suanli_item_kind_to_nick       (SuanliItemKind  kind);

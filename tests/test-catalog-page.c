@@ -331,6 +331,135 @@ test_compare_three (Fixture       *fixture,
   gtk_window_destroy (compare);
 }
 
+/* The comparison's cell in the row titled @title (as shown: translated) and column @column; NULL
+ * when the table has no such row. */
+static GtkWidget *
+compare_cell (SuanliCompareView *view,
+              const char        *title,
+              guint              column)
+{
+  GtkWidget *grid = suanli_test_find_widget (GTK_WIDGET (view), GTK_TYPE_GRID);
+  int row = -1;
+
+  g_assert_nonnull (grid);
+  for (GtkWidget *child = gtk_widget_get_first_child (grid); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      int x, y;
+
+      gtk_grid_query_child (GTK_GRID (grid), child, &x, &y, NULL, NULL);
+      if (x == 0 && GTK_IS_LABEL (child) && g_str_equal (gtk_label_get_text (GTK_LABEL (child)), title))
+        row = y;
+    }
+  return row < 0 ? NULL : gtk_grid_get_child_at (GTK_GRID (grid), 1 + (int) column, row);
+}
+
+/* The text a cell shows: its value, or with @line 1 the ratio under it (NULL when it has none). */
+static const char *
+compare_cell_text (SuanliCompareView *view,
+                   const char        *title,
+                   guint              column,
+                   guint              line)
+{
+  GtkWidget *cell = compare_cell (view, title, column);
+  GtkWidget *label;
+
+  g_assert_nonnull (cell);
+  label = gtk_widget_get_first_child (cell);
+  for (guint i = 0; i < line && label != NULL; i++)
+    label = gtk_widget_get_next_sibling (label);
+  return label != NULL ? gtk_label_get_text (GTK_LABEL (label)) : NULL;
+}
+
+/* Makes @first and @second (both of @kind) the comparison, as a person does: select, Add to Compare. */
+static void
+compare_only (Fixture        *fixture,
+              SuanliItemKind  kind,
+              const char     *first,
+              const char     *second)
+{
+  GListStore *compare_items = suanli_selection_get_items (suanli_workspace_get_selection (fixture->workspace));
+  const char *ids[] = { first, second };
+
+  g_list_store_remove_all (compare_items);
+  suanli_catalog_page_show_kind (fixture->page, kind);
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      g_assert_true (suanli_catalog_page_select_item (fixture->page, item (fixture, ids[i])));
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "catalog.add-to-compare", NULL));
+    }
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (compare_items)), ==, 2);
+}
+
+/* A ratio is shown only where one means something, and says what it is to: throughput,
+ * bandwidth, capacity, power and price have one; a scale-up domain (how many accelerators share
+ * the fast fabric), a count of accelerators, a process node and a model's layers do not, and a
+ * model's layers are not "best". An unknown value says so, with no ratio beside it or against it. */
+static void
+test_compare_ratios (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autofree char *memory_ratio = NULL;
+  g_autofree char *bandwidth_ratio = NULL;
+  g_autofree char *parameters_ratio = NULL;
+  SuanliCompareView *view;
+  GtkWindow *compare;
+
+  /* A DGX H100 (8 sharing NVLink) against a GB200 NVL72 rack (72): ×9 of a domain says nothing. */
+  compare_only (fixture, SUANLI_ITEM_KIND_SYSTEM, "nvidia-dgx-h100", "nvidia-gb200-nvl72");
+  compare = suanli_catalog_page_open_compare (fixture->page);
+  suanli_test_wait_for_frame (GTK_WIDGET (compare));
+  view = SUANLI_COMPARE_VIEW (suanli_test_find_widget (GTK_WIDGET (compare), SUANLI_TYPE_COMPARE_VIEW));
+  g_assert_nonnull (view);
+  g_assert_cmpstr (compare_cell_text (view, _("Scale-up domain"), 1, 0), ==, "72");
+  g_assert_null (compare_cell_text (view, _("Scale-up domain"), 1, 1));
+  g_assert_null (compare_cell_text (view, _("Accelerators"), 1, 1));
+  /* The larger domain is still the better one. */
+  g_assert_true (suanli_compare_view_is_best (view, "scale_up_domain", 1));
+  g_assert_false (suanli_compare_view_is_best (view, "scale_up_domain", 0));
+  /* Memory is a capacity: its ratio names the item it is to. */
+  {
+    const SuanliSpec *dgx = suanli_item_find_spec (item (fixture, "nvidia-dgx-h100"), "accelerator_memory_bytes");
+    const SuanliSpec *nvl = suanli_item_find_spec (item (fixture, "nvidia-gb200-nvl72"), "accelerator_memory_bytes");
+    g_autofree char *times = g_strdup_printf ("%.2f", nvl->value / dgx->value);
+
+    memory_ratio = g_strdup_printf (_("×%s vs %s"), times, "DGX H100");
+    g_assert_cmpstr (compare_cell_text (view, _("Accelerator memory"), 1, 1), ==, memory_ratio);
+  }
+  suanli_test_screenshot_styles (GTK_WIDGET (compare), "catalog-compare-systems");
+
+  /* A100 (7 nm) against Gaudi 3 (5 nm): a node's name is no quantity, so no ratio; bandwidth has one. */
+  compare_only (fixture, SUANLI_ITEM_KIND_ACCELERATOR, "nvidia-a100-80gb-sxm", "intel-gaudi3");
+  suanli_test_wait_for_frame (GTK_WIDGET (compare));
+  g_assert_nonnull (compare_cell (view, _("Process"), 1));
+  g_assert_null (compare_cell_text (view, _("Process"), 1, 1));
+  g_assert_true (suanli_compare_view_is_best (view, "process", 1));
+  bandwidth_ratio = g_strdup_printf (_("×%s vs %s"), "1.81", "A100 80GB SXM");
+  g_assert_cmpstr (compare_cell_text (view, _("Bandwidth"), 1, 1), ==, bandwidth_ratio);
+
+  /* An unknown TDP (the B300's) shows as unknown, and the MI350X's 1000 W has no ratio to it. */
+  compare_only (fixture, SUANLI_ITEM_KIND_ACCELERATOR, "nvidia-b300", "amd-mi350x");
+  suanli_test_wait_for_frame (GTK_WIDGET (compare));
+  g_assert_cmpstr (compare_cell_text (view, _("TDP"), 0, 0), ==, _("unknown"));
+  /* The value and its unit are held together by a narrow no-break space. */
+  g_assert_cmpstr (compare_cell_text (view, _("TDP"), 1, 0), ==, "1000\u202fW");
+  g_assert_null (compare_cell_text (view, _("TDP"), 1, 1));
+  g_assert_false (suanli_compare_view_is_best (view, "tdp", 1));
+  /* ... and the other way round: no ratio beside an unknown. */
+  compare_only (fixture, SUANLI_ITEM_KIND_ACCELERATOR, "amd-mi350x", "nvidia-b300");
+  suanli_test_wait_for_frame (GTK_WIDGET (compare));
+  g_assert_cmpstr (compare_cell_text (view, _("TDP"), 1, 0), ==, _("unknown"));
+  g_assert_null (compare_cell_text (view, _("TDP"), 1, 1));
+
+  /* Llama 2 7B against 70B: ten times the parameters is worth saying; 80 layers are not "best". */
+  compare_only (fixture, SUANLI_ITEM_KIND_MODEL, "llama-2-7b", "llama-2-70b");
+  suanli_test_wait_for_frame (GTK_WIDGET (compare));
+  parameters_ratio = g_strdup_printf (_("×%s vs %s"), "10.24", suanli_item_get_name (item (fixture, "llama-2-7b")));
+  g_assert_cmpstr (compare_cell_text (view, _("Parameters"), 1, 1), ==, parameters_ratio);
+  g_assert_null (compare_cell_text (view, _("Layers"), 1, 1));
+  g_assert_false (suanli_compare_view_is_best (view, "layers", 1));
+  gtk_window_destroy (compare);
+}
+
 /* The button over a column of the comparison that takes its item out. */
 static gboolean
 is_remove_button (GtkWidget     *widget,
@@ -594,6 +723,7 @@ main (int   argc,
   g_test_add ("/catalog-page/select-shows-details", Fixture, NULL, fixture_set_up, test_select_shows_details,
               fixture_tear_down);
   g_test_add ("/catalog-page/compare-three", Fixture, NULL, fixture_set_up, test_compare_three, fixture_tear_down);
+  g_test_add ("/catalog-page/compare-ratios", Fixture, NULL, fixture_set_up, test_compare_ratios, fixture_tear_down);
   g_test_add ("/catalog-page/new-items", Fixture, NULL, fixture_set_up, test_new_items, fixture_tear_down);
   g_test_add ("/catalog-page/search-then-compare", Fixture, NULL, fixture_set_up, test_search_then_compare,
               fixture_tear_down);

@@ -467,6 +467,47 @@ test_quantities_chinese (void)
   g_test_trap_assert_passed ();
 }
 
+/* Each key says how its values compare: a count of a topology, a node name or a year gives no
+ * ratio, while throughput, bandwidth, capacity, power and price do; power and price rank lower
+ * first; a model's shape is not ranked. */
+static void
+test_spec_compare (void)
+{
+  static const struct {
+    SuanliItemKind    kind;
+    const char       *key;
+    SuanliSpecCompare compare;
+  } expected[] = {
+    { SUANLI_ITEM_KIND_ACCELERATOR, "bf16_tflops", SUANLI_SPEC_RANKED | SUANLI_SPEC_RATIO },
+    { SUANLI_ITEM_KIND_ACCELERATOR, "memory_bandwidth", SUANLI_SPEC_RANKED | SUANLI_SPEC_RATIO },
+    { SUANLI_ITEM_KIND_ACCELERATOR, "tdp", SUANLI_SPEC_RANKED | SUANLI_SPEC_LOWER_BETTER | SUANLI_SPEC_RATIO },
+    { SUANLI_ITEM_KIND_ACCELERATOR, "scale_up_domain", SUANLI_SPEC_RANKED },
+    { SUANLI_ITEM_KIND_ACCELERATOR, "process", SUANLI_SPEC_RANKED | SUANLI_SPEC_LOWER_BETTER },
+    { SUANLI_ITEM_KIND_SYSTEM, "scale_up_domain", SUANLI_SPEC_RANKED },
+    { SUANLI_ITEM_KIND_SYSTEM, "accelerators", 0 },
+    { SUANLI_ITEM_KIND_CLOUD_INSTANCE, "price_per_hour", SUANLI_SPEC_RANKED | SUANLI_SPEC_LOWER_BETTER | SUANLI_SPEC_RATIO },
+    { SUANLI_ITEM_KIND_LINK, "lanes", 0 },
+    { SUANLI_ITEM_KIND_MODEL, "parameters", SUANLI_SPEC_RATIO },
+    { SUANLI_ITEM_KIND_MODEL, "layers", 0 },
+    { SUANLI_ITEM_KIND_TOOL, "first_release", 0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      const SuanliSpecKey *key = suanli_item_kind_find_spec_key (expected[i].kind, expected[i].key);
+
+      g_assert_nonnull (key);
+      g_assert_cmpint (key->compare, ==, expected[i].compare);
+    }
+  /* No scale-up domain, wherever a kind has one, gives a ratio. */
+  for (guint k = 0; k < SUANLI_N_ITEM_KINDS; k++)
+    {
+      const SuanliSpecKey *key = suanli_item_kind_find_spec_key (k, "scale_up_domain");
+
+      g_assert_true (key == NULL || (key->compare & SUANLI_SPEC_RATIO) == 0);
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -483,6 +524,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/catalog/csv-quoting", test_csv_quoting);
   g_test_add_func ("/catalog/quantities", test_quantities);
   g_test_add_func ("/catalog/quantities-chinese", test_quantities_chinese);
+  g_test_add_func ("/catalog/spec-compare", test_spec_compare);
 
   return g_test_run ();
 }

@@ -1,9 +1,13 @@
 /* suanli-compare-view.c — two to four catalog items side by side, spec by spec
  *
- * Rows are the specs any of the items has, in the kind's order; the best value of a row is bold
- * and in the accent colour, every one of a tie (lower is better for power, price, process node and
- * accuracy loss); every other value but a count shows its ratio to the first item's, naming it. Each column's
- * heading has a button that takes that one item out, when the list is a GListStore. The grid is rebuilt whenever the list changes.
+ * Rows are the specs any of the items has, in the kind's order. The spec's key says how its
+ * values compare (SuanliSpecCompare): in a ranked row the best value is bold and in the accent
+ * colour, every one of a tie; in a row where a ratio means something (throughput, bandwidth,
+ * capacity, power, price) every other value shows its ratio to the first item's, naming it. A
+ * count of a topology, a process node or a year is shown as it is. Values in different units
+ * (USD/h and CNY/h) are neither ranked nor set in ratio; an unknown value says so, with no ratio.
+ * Each column's heading has a button that takes that one item out, when the list is a
+ * GListStore. The grid is rebuilt whenever the list changes.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -30,14 +34,6 @@ G_DEFINE_FINAL_TYPE (SuanliCompareView, suanli_compare_view, GTK_TYPE_WIDGET)
 /* In the best table, beside the best columns' bits: the row is shown. */
 #define ROW_SHOWN (1u << 31)
 
-gboolean
-suanli_spec_key_lower_is_better (const char *key)
-{
-  static const char * const keys[] = { "tdp", "power", "price_per_hour", "process", "accuracy_loss", NULL };
-
-  return g_strv_contains (keys, key);
-}
-
 /* A cell of a comparison table: wrapped at 28 characters, aligned at @xalign, styled
  * @style_class ("heading", "dim-label", or NULL). The planner's Compare Plans uses it too. */
 GtkWidget *
@@ -55,21 +51,44 @@ suanli_compare_cell_label (const char *text,
   return label;
 }
 
-/* The columns whose value of @key is best, as bits (column i is bit i): every one of a tie, none
- * when fewer than two items have the figure. */
-static guint
-find_best (GPtrArray  *items,
-           const char *key)
+/* The unit the items give @key in: NULL when none has it or when two give it in different units
+ * (prices in USD and in CNY), which cannot be set against each other. */
+static const char *
+common_unit (GPtrArray  *items,
+             const char *key)
 {
-  gboolean lower = suanli_spec_key_lower_is_better (key);
+  const char *unit = NULL;
+
+  for (guint i = 0; i < items->len; i++)
+    {
+      const SuanliSpec *spec = suanli_item_find_spec (g_ptr_array_index (items, i), key);
+
+      if (spec == NULL)
+        continue;
+      if (unit != NULL && g_strcmp0 (unit, spec->unit) != 0)
+        return NULL;
+      unit = spec->unit;
+    }
+  return unit;
+}
+
+/* The columns whose value of @spec_key is best, as bits (column i is bit i): every one of a tie,
+ * none when the row is not ranked, its units differ or fewer than two items have the figure. */
+static guint
+find_best (GPtrArray           *items,
+           const SuanliSpecKey *spec_key)
+{
+  gboolean lower = (spec_key->compare & SUANLI_SPEC_LOWER_BETTER) != 0;
   guint best = 0, with_value = 0;
   double best_value = 0;
 
+  if ((spec_key->compare & SUANLI_SPEC_RANKED) == 0 || common_unit (items, spec_key->key) == NULL)
+    return 0;
   for (guint i = 0; i < items->len; i++)
     {
       double value;
 
-      if (!suanli_item_get_spec_value (g_ptr_array_index (items, i), key, &value))
+      if (!suanli_item_get_spec_value (g_ptr_array_index (items, i), spec_key->key, &value))
         continue;
       if (with_value == 0 || (lower ? value < best_value : value > best_value))
         {
@@ -125,6 +144,47 @@ column_heading (SuanliCompareView *self,
   return box;
 }
 
+/* The cell of column @column in @spec_key's row: the value (bold when @best), "unknown" with the
+ * catalog's reason as its tooltip, or a dash; under a value, where the row has ratios, its ratio
+ * to the first item's value, naming that item. */
+static GtkWidget *
+value_cell (SuanliCompareView   *self,
+            GPtrArray           *items,
+            const SuanliSpecKey *spec_key,
+            guint                column,
+            gboolean             best)
+{
+  SuanliItem *item = g_ptr_array_index (items, column);
+  const SuanliSpec *spec = suanli_item_find_spec (item, spec_key->key);
+  const SuanliSpec *first = suanli_item_find_spec (g_ptr_array_index (items, 0), spec_key->key);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  g_autofree char *value = NULL;
+  g_autofree char *times = NULL;
+  g_autofree char *ratio = NULL;
+  const SuanliText *why;
+
+  if (spec == NULL)
+    {
+      /* Marked unknown in the catalog: no source confirms a figure; the note says why. */
+      why = suanli_item_find_unknown (item, spec_key->key);
+      gtk_box_append (GTK_BOX (box), suanli_compare_cell_label (why != NULL ? _("unknown") : "—", "dim-label", 0));
+      if (why != NULL)
+        gtk_widget_set_tooltip_text (box, suanli_text_get (why));
+      return box;
+    }
+  value = suanli_spec_format_short (spec, self->memory_units);
+  gtk_box_append (GTK_BOX (box), suanli_compare_cell_label (value, best ? "compare-best" : NULL, 0));
+  if (column == 0 || (spec_key->compare & SUANLI_SPEC_RATIO) == 0 || first == NULL || first->value == 0 ||
+      g_strcmp0 (first->unit, spec->unit) != 0)
+    return box;
+  times = g_strdup_printf ("%.2f", spec->value / first->value);
+  /* Translators: a value's ratio to the first item's, e.g. "×1.43 vs H100 SXM". */
+  ratio = g_strdup_printf (_("×%s vs %s"), times, suanli_item_get_name (g_ptr_array_index (items, 0)));
+  gtk_box_append (GTK_BOX (box), suanli_compare_cell_label (ratio, "caption", 0));
+  gtk_widget_add_css_class (gtk_widget_get_last_child (box), "dim-label");
+  return box;
+}
+
 static void
 rebuild (SuanliCompareView *self)
 {
@@ -133,7 +193,6 @@ rebuild (SuanliCompareView *self)
   GtkWidget *child;
   const SuanliSpecKey *keys;
   guint n_keys = 0, n, row = 2;
-  const char *first_name;
 
   while ((child = gtk_widget_get_first_child (self->grid)) != NULL)
     gtk_grid_remove (grid, child);
@@ -147,7 +206,6 @@ rebuild (SuanliCompareView *self)
   if (n == 0)
     return;
 
-  first_name = suanli_item_get_name (g_ptr_array_index (items, 0));
   for (guint i = 0; i < n; i++)
     {
       SuanliItem *item = g_ptr_array_index (items, i);
@@ -168,8 +226,6 @@ rebuild (SuanliCompareView *self)
         {
           const char *key = keys[s].key;
           gboolean any = FALSE;
-          double first = 0;
-          gboolean has_first;
           guint best;
 
           if (g_hash_table_contains (self->best, key))
@@ -180,44 +236,12 @@ rebuild (SuanliCompareView *self)
           if (!any)
             continue;
 
-          best = find_best (items, key);
+          best = find_best (items, &keys[s]);
           /* The row's bit says the row is shown, even with no best. */
           g_hash_table_insert (self->best, (gpointer) key, GUINT_TO_POINTER (best | ROW_SHOWN));
           gtk_grid_attach (grid, suanli_compare_cell_label (_(keys[s].title), "dim-label", 1), 0, row, 1, 1);
-          has_first = suanli_item_get_spec_value (g_ptr_array_index (items, 0), key, &first);
           for (guint i = 0; i < n; i++)
-            {
-              const SuanliSpec *spec = suanli_item_find_spec (g_ptr_array_index (items, i), key);
-              GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-              g_autofree char *value = NULL;
-
-              const SuanliText *why = spec == NULL ? suanli_item_find_unknown (g_ptr_array_index (items, i), key) : NULL;
-
-              if (why != NULL)
-                {
-                  /* Marked unknown in the catalog: no source confirms a figure; the note says why. */
-                  gtk_box_append (GTK_BOX (box), suanli_compare_cell_label (_("unknown"), "dim-label", 0));
-                  gtk_widget_set_tooltip_text (box, suanli_text_get (why));
-                }
-              else if (spec == NULL)
-                gtk_box_append (GTK_BOX (box), suanli_compare_cell_label ("—", "dim-label", 0));
-              else
-                {
-                  value = suanli_spec_format_short (spec, self->memory_units);
-                  gtk_box_append (GTK_BOX (box), suanli_compare_cell_label (value, (best & (1u << i)) != 0 ? "compare-best" : NULL, 0));
-                  /* A count (accelerators sharing a fabric, ports) is read as it is: "×1152" of
-                   * another's says nothing a buyer can use. */
-                  if (i > 0 && has_first && first != 0 && g_strcmp0 (spec->unit, "count") != 0)
-                    {
-                      g_autofree char *times = g_strdup_printf ("%.2f", spec->value / first);
-                      /* Translators: a value's ratio to the first item's, e.g. "×1.43 vs H100 SXM". */
-                      g_autofree char *ratio = g_strdup_printf (_("×%s vs %s"), times, first_name);
-                      gtk_box_append (GTK_BOX (box), suanli_compare_cell_label (ratio, "caption", 0));
-                      gtk_widget_add_css_class (gtk_widget_get_last_child (box), "dim-label");
-                    }
-                }
-              gtk_grid_attach (grid, box, 1 + i, row, 1, 1);
-            }
+            gtk_grid_attach (grid, value_cell (self, items, &keys[s], i, (best & (1u << i)) != 0), 1 + i, row, 1, 1);
           row++;
         }
     }

@@ -23,7 +23,6 @@ void       suanli_compare_view_set_items           (SuanliCompareView *self,
                                                     GListModel        *items);
 void       suanli_compare_view_set_memory_units    (SuanliCompareView *self,
                                                     SuanliMemoryUnits  units);
-gboolean   suanli_spec_key_lower_is_better         (const char        *key);
 GtkWidget *suanli_compare_cell_label               (const char        *text,
                                                     const char        *style_class,
                                                     float              xalign);
