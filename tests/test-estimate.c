@@ -938,19 +938,19 @@ test_efficiency_follows_work (void)
   efficiency_plan ("llama-3-8b", 1024, 1, 4096, "fp8", "nvidia-h100-sxm", "", &in, &few);
   efficiency_plan ("llama-3-8b", 8192, 1, 4096, "fp8", "nvidia-h100-sxm", "", &in, &many);
   g_assert_cmpfloat (few.efficiency.scale_factor, ==, 1);
-  assert_close (many.efficiency.scale_factor, 0.91);
+  assert_close (many.efficiency.scale_factor, 0.94);
   g_assert_cmpfloat (many.efficiency.fraction, <, few.efficiency.fraction);
 
   efficiency_plan ("llama-3-8b", 8, 1, 4096, "fp8", "amd-mi300x", "", &in, &amd);
   g_assert_cmpfloat (amd.efficiency.fraction, <, wide.efficiency.fraction);
 
-  /* On a few GPUs with nothing to wait for, BF16 would pass the best published BF16 run: held to it. */
-  efficiency_plan ("llama-3-8b", 8, 1, 4096, "bf16", "nvidia-h100-sxm", "", &in, &given);
+  /* On a few A100s with nothing to wait for, BF16 would pass the best published BF16 run: held to it. */
+  efficiency_plan ("llama-3-8b", 8, 1, 4096, "bf16", "nvidia-a100-80gb-sxm", "", &in, &given);
   g_assert_true (given.efficiency.capped);
   g_assert_cmpfloat (suanli_estimate_mfu_at_compute_peak (&in, &given), <=, 0.563 + 1e-9);
 
-  /* The range is the published runs' spread: 0.84–1.23 times the model's rate. */
-  assert_close (wide.training_low.time_to_train_s, wide.time_to_train_s / 0.84);
+  /* The range is the published runs' spread: 0.70–1.23 times the model's rate. */
+  assert_close (wide.training_low.time_to_train_s, wide.time_to_train_s / 0.70);
   assert_close (wide.training_high.time_to_train_s, wide.time_to_train_s / 1.23);
   assert_close (wide.training_high.cost, wide.cost / 1.23);
   g_assert_cmpfloat (wide.training_low.gpu_hours, >, wide.gpu_hours);
@@ -959,6 +959,38 @@ test_efficiency_follows_work (void)
   g_assert_false (given.efficiency.modelled);
   g_assert_cmpfloat (given.efficiency.fraction, ==, 0.45);
   g_assert_cmpfloat (given.training_low.time_to_train_s, ==, given.time_to_train_s);
+}
+
+/* A 4,096-wide model on one node of H100 in BF16 (TorchTitan's Llama 3.1 8B runs: 33.7–39.0 % MFU)
+ * is no longer held at the best published BF16 MFU: the memory-bound kernels between its matrix
+ * products cost it a share that the 16,384-wide 405B does not pay, twice as much on H100 (989 TFLOP/s
+ * over 3.35 TB/s) as on A100 (312 over 2.04), and more again when each runs as its own kernel. */
+static void
+test_efficiency_small_bf16_plan (void)
+{
+  SuanliPlanInputs in, in_a100;
+  SuanliEstimate fused, unfused, a100, wide;
+
+  efficiency_plan ("llama-3-8b", 8, 1, 8192, "bf16", "nvidia-h100-sxm", "", &in, &fused);
+  g_assert_false (fused.efficiency.capped);
+  g_assert_cmpfloat (fused.mfu, <, 0.56);
+  g_assert_cmpfloat (fused.mfu, >, 0.45);
+  g_assert_cmpfloat (fused.efficiency.non_matrix, >, 0);
+
+  suanli_test_estimate_valid ("{\"model\": {\"preset\": \"llama-3-8b\"},"
+                              " \"workload\": {\"seq_len\": 8192, \"global_batch\": 16, \"tokens\": 1e12},"
+                              " \"techniques\": {\"fused_kernels\": false},"
+                              " \"system\": {\"accelerator\": \"nvidia-h100-sxm\", \"gpus_per_node\": 8, \"nodes\": 1},"
+                              " \"assumptions\": {\"price_per_gpu_hour\": 2}}", &in, &unfused);
+  /* TorchTitan: torch.compile, which fuses them, ran 1.16 times as fast (6,667 against 5,762 tokens/s). */
+  g_assert_cmpfloat (fused.tokens_per_s / unfused.tokens_per_s, >, 1.1);
+  g_assert_cmpfloat (fused.tokens_per_s / unfused.tokens_per_s, <, 1.25);
+
+  efficiency_plan ("llama-3-8b", 8, 1, 8192, "bf16", "nvidia-a100-80gb-sxm", "", &in_a100, &a100);
+  g_assert_cmpfloat (fused.efficiency.non_matrix, >, 1.8 * a100.efficiency.non_matrix);
+
+  efficiency_plan ("llama-3-1-405b", 8, 1, 8192, "bf16", "nvidia-h100-sxm", "", &in, &wide);
+  assert_close (wide.efficiency.non_matrix * 4, fused.efficiency.non_matrix);
 }
 
 /* An MFU above any published run of its precision is flagged; the model's own never is. */
@@ -1114,6 +1146,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/estimate/json-output", test_json_output);
   g_test_add_func ("/estimate/every-accelerator", test_every_accelerator);
   g_test_add_func ("/estimate/efficiency-follows-work", test_efficiency_follows_work);
+  g_test_add_func ("/estimate/efficiency-small-bf16-plan", test_efficiency_small_bf16_plan);
   g_test_add_func ("/estimate/mfu-above-published", test_mfu_above_published);
   g_test_add_func ("/estimate/explanations-name-what-they-hinge-on", test_explanations_name_what_they_hinge_on);
   g_test_add_func ("/estimate/parameter-count-moves-efficiency", test_parameter_count_moves_efficiency);

@@ -133,6 +133,8 @@ static const Field fields[] = {
     NONE, CHOICES_FIXED, recomputes, recompute_titles, .training_only = TRUE },
   { N_("Precision and Techniques"), "techniques.flash_attention", FIELD_SWITCH, N_("FlashAttention"), 0, 0, 0, 0, 1,
     IN (flash_attention), .training_only = TRUE },
+  { N_("Precision and Techniques"), "techniques.fused_kernels", FIELD_SWITCH,
+    N_("Fused kernels (torch.compile, Transformer Engine)"), 0, 0, 0, 0, 1, IN (fused_kernels) },
   { N_("Parallelism"), "parallelism.tensor", FIELD_NUMBER, N_("Tensor parallel"), 1, 1024, 1, 0, 1, IN (tensor) },
   { N_("Parallelism"), "parallelism.pipeline", FIELD_NUMBER, N_("Pipeline parallel"), 1, 1024, 1, 0, 1, IN (pipeline) },
   { N_("Parallelism"), "parallelism.data", FIELD_NUMBER, N_("Data parallel (0: the rest of the GPUs)"), 0, 1e6, 1, 0, 1,

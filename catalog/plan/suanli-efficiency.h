@@ -17,6 +17,7 @@ typedef struct
   double   gemm_ceiling;      /* the share large matrix products reach on this accelerator and precision */
   double   width;             /* the narrowest matrix dimension one GPU multiplies, after tensor parallelism */
   double   width_factor;
+  double   non_matrix;        /* memory-bound kernels between the products: time per FLOP at the peak */
   double   attention_share;   /* of the hardware FLOPs (as counted), attention's scores and values */
   double   attention_ceiling; /* the share attention kernels reach, over the FLOPs a causal mask leaves */
   double   scale_factor;      /* straggling and synchronisation past 1,024 GPUs */

@@ -21,7 +21,7 @@
 #define FLOPS_SOURCE "Narayanan et al., Efficient Large-Scale Language Model Training on GPU Clusters (2021); Korthikanti et al. (2022)"
 #define NCCL_SOURCE "NVIDIA nccl-tests, performance notes (ring all-reduce bus bandwidth)"
 #define ARCHITECTURE_SOURCE "Counted from the weight matrices; for GPT layers 24h² + 4hs, Korthikanti et al. (2022); attention against the whole sequence as Narayanan et al. (2021) and PaLM (Chowdhery et al. 2022) count it"
-#define EFFICIENCY_SOURCE "Korthikanti et al. (2022), Table 5 (A100); The Llama 3 Herd of Models (2024), Table 4 (H100); the NVIDIA NeMo Framework 24.07 performance summary (H100, FP8); the Llama 3.1 model card"
+#define EFFICIENCY_SOURCE "Korthikanti et al. (2022), Table 5 (A100); The Llama 3 Herd of Models (2024), Table 4 (H100); the NVIDIA NeMo Framework 24.07 performance summary (H100, FP8); the Llama 3.1 model card; TorchTitan's Llama 3.1 benchmarks on H100 (2024)"
 #define ROOFLINE_SOURCE "Williams, Waterman & Patterson, Roofline (CACM 2009); Pope et al., Efficiently Scaling Transformer Inference (MLSys 2023): decoding reads every weight and the KV cache each step"
 
 static const char * const figures[] = {
@@ -170,12 +170,14 @@ efficiency_note (const SuanliPlanInputs *in,
                             100 * suanli_efficiency_highest_published_mfu (in->compute), f->low, f->high, EFFICIENCY_SOURCE);
   return g_strdup_printf (_("Efficiency: %.1f %% of the dense %s peak, modelled from published runs: matrix products at "
                             "%.0f %% on this accelerator (%s) × %.3g for the narrowest matrix one GPU multiplies (%g "
-                            "wide after tensor parallelism); attention %.0f %% of the FLOPs, at %.0f %% of the peak "
-                            "over the half a causal mask leaves; × %.3g for scale. The runs behind it ran %.2f–%.2f "
-                            "times the model's rate: the range.\nSource: %s"),
+                            "wide after tensor parallelism); the memory-bound kernels between them (norms, "
+                            "activations, %s) add %.0f %% to their time; attention %.0f %% of the FLOPs, at %.0f %% of "
+                            "the peak over the half a causal mask leaves; × %.3g for scale. The runs behind it ran "
+                            "%.2f–%.2f times the model's rate: the range.\nSource: %s"),
                           100 * f->fraction, suanli_precision_to_nick (in->compute), 100 * f->gemm_ceiling, f->basis,
-                          f->width_factor, f->width, 100 * f->attention_share, 100 * f->attention_ceiling,
-                          f->scale_factor, f->low, f->high, EFFICIENCY_SOURCE);
+                          f->width_factor, f->width, in->fused_kernels ? _("fused") : _("each its own kernel"),
+                          100 * f->non_matrix * f->gemm_ceiling * f->width_factor, 100 * f->attention_share,
+                          100 * f->attention_ceiling, f->scale_factor, f->low, f->high, EFFICIENCY_SOURCE);
 }
 
 typedef struct

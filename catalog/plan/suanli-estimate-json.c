@@ -76,6 +76,7 @@ efficiency (JsonBuilder            *builder,
       number (builder, "gemm_ceiling", f->gemm_ceiling);
       number (builder, "width", f->width);
       number (builder, "width_factor", f->width_factor);
+      number (builder, "non_matrix", f->non_matrix);
       number (builder, "attention_share", f->attention_share);
       number (builder, "attention_ceiling", f->attention_ceiling);
       number (builder, "scale_factor", f->scale_factor);

@@ -44,7 +44,7 @@ static const char * const parallelism_keys[] = {
   "tensor", "pipeline", "data", "expert", "virtual_stages", "sequence_parallel", "zero_stage", "offload",
   "schedule", NULL
 };
-static const char * const technique_keys[] = { "recompute", "flash_attention", NULL };
+static const char * const technique_keys[] = { "recompute", "flash_attention", "fused_kernels", NULL };
 static const char * const system_keys[] = {
   "accelerator", "gpus_per_node", "nodes", "scale_up", "scale_out", "cloud_instance", "server", "cpu_memory_per_node_gib",
   NULL
@@ -636,6 +636,8 @@ resolve_techniques (Resolver         *resolver,
   in->recompute = recompute;
   in->flash_attention = TRUE;
   boolean (resolver, techniques, "techniques", "flash_attention", &in->flash_attention);
+  in->fused_kernels = TRUE;
+  boolean (resolver, techniques, "techniques", "fused_kernels", &in->fused_kernels);
 }
 
 /* Names the figure @key that @accelerator lacks ("Ascend 910C: no memory bandwidth in the

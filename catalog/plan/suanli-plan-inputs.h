@@ -145,6 +145,7 @@ typedef struct
   /* techniques */
   SuanliRecompute recompute;
   gboolean        flash_attention;
+  gboolean        fused_kernels;        /* the kernels between the matrix products run fused */
   /* system */
   char            accelerator_id[96];
   char            accelerator_name[96];
