@@ -136,7 +136,7 @@ static gsize
 replay_window (Importer           *importer,
                const ChromeWindow *window)
 {
-  const ChromeToken *tokens = (const ChromeToken *) (gpointer) window->tokens->data;
+  const ChromeToken *tokens = window->tokens;
   guint t = 0;
 
   importer->windowed = TRUE;
@@ -209,7 +209,7 @@ chrome_read_windows (Importer     *importer,
       stop = near_a_budget (importer, &limits, window) ? 0 : replay_window (importer, window);
       if (stop != G_MAXSIZE)
         break;
-      chrome_window_free (window);
+      chrome_producer_recycle (windows.producer, window);
     }
   resume_at (&windows, window, stop != G_MAXSIZE ? stop : 0, resume);
   if (windows.thread != NULL)

@@ -18,6 +18,7 @@
 #define _GNU_SOURCE   /* memrchr */
 #include "config.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #include "suanli-import-chrome-private.h"
@@ -46,6 +47,10 @@ struct ChromeProducer
   gboolean          ended;            /* yajl reads on from data[0] */
   gsize             wanted;           /* what to read before the next window */
   GArray           *ends;             /* of gsize: where each element the scan found ends in data */
+  /* Windows and a buffer given back (chrome_producer_recycle), from the replaying thread */
+  pthread_mutex_t   spare_lock;
+  GSList           *spare_windows;
+  guchar           *spare_base;       /* of size + padding */
   /* While a window is walked */
   ChromeWindow     *window;
   int               nesting;          /* of the element being walked */
@@ -276,10 +281,17 @@ keep_token (ChromeProducer *producer,
             const char     *end)
 {
   const char *raw = (const char *) producer->data;
-  ChromeToken token = { .kind = kind, .length = (guint32) length,
-                        .at = text != NULL ? (guint32) (text - raw) : 0, .end = end != NULL ? (guint32) (end - raw) : 0 };
+  ChromeWindow *window = producer->window;
+  ChromeToken *token;
 
-  g_array_append_val (producer->window->tokens, token);
+  if (G_UNLIKELY (window->n_tokens == window->tokens_size))
+    {
+      window->tokens_size = MAX (1024, window->tokens_size * 2);
+      window->tokens = g_renew (ChromeToken, window->tokens, window->tokens_size);
+    }
+  token = &window->tokens[window->n_tokens++];
+  *token = (ChromeToken) { .kind = kind, .length = (guint32) length,
+                           .at = text != NULL ? (guint32) (text - raw) : 0, .end = end != NULL ? (guint32) (end - raw) : 0 };
 }
 
 static gboolean
@@ -321,7 +333,7 @@ take_string (ChromeProducer *producer,
   if (!decode_string (producer, text, length))
     return FALSE;
   keep_token (producer, kind, NULL, decoded->len - at, text + length + 1);
-  token = &g_array_index (producer->window->tokens, ChromeToken, producer->window->tokens->len - 1);
+  token = &producer->window->tokens[producer->window->n_tokens - 1];
   token->decoded = TRUE;
   token->at = at;
   return TRUE;
@@ -389,7 +401,10 @@ fill (ChromeProducer *producer,
     return;
   if (producer->size - producer->length < producer->window_size / 4)
     {
+      pthread_mutex_lock (&producer->spare_lock);
+      g_clear_pointer (&producer->spare_base, g_free);   /* of the size before */
       producer->size *= 2;
+      pthread_mutex_unlock (&producer->spare_lock);
       producer->base = g_realloc (producer->base, producer->size + SUANLI_JSON_PADDING + 2);
       producer->data = producer->base + 1;
     }
@@ -401,14 +416,25 @@ fill (ChromeProducer *producer,
     producer->at_eof = TRUE;
 }
 
+/* A window for the next elements: one given back, or a new one. */
 static ChromeWindow *
 window_new (ChromeProducer *producer)
 {
-  ChromeWindow *window = g_new0 (ChromeWindow, 1);
+  ChromeWindow *window;
 
-  window->tokens = g_array_sized_new (FALSE, FALSE, sizeof (ChromeToken), (guint) (producer->window_size / 8));
-  window->elements = g_array_new (FALSE, FALSE, sizeof (ChromeElement));
-  window->decoded = g_byte_array_new ();
+  pthread_mutex_lock (&producer->spare_lock);
+  window = producer->spare_windows != NULL ? g_steal_pointer (&producer->spare_windows->data) : NULL;
+  producer->spare_windows = g_slist_delete_link (producer->spare_windows, producer->spare_windows);
+  pthread_mutex_unlock (&producer->spare_lock);
+  if (window == NULL)
+    {
+      window = g_new0 (ChromeWindow, 1);
+      window->elements = g_array_new (FALSE, FALSE, sizeof (ChromeElement));
+      window->decoded = g_byte_array_new ();
+    }
+  window->n_tokens = 0;
+  g_array_set_size (window->elements, 0);
+  g_byte_array_set_size (window->decoded, 0);
   window->offset = producer->offset;
   window->line = producer->line;
   window->after_value = producer->after_value;
@@ -419,23 +445,43 @@ void
 chrome_window_free (ChromeWindow *window)
 {
   g_free (window->base);
-  g_array_unref (window->tokens);
+  g_free (window->tokens);
   g_array_unref (window->elements);
   g_byte_array_unref (window->decoded);
   g_clear_error (&window->read_error);
   g_free (window);
 }
 
-/* The window takes the data walked, data[0, @bytes) with the buffer it is in; the rest moves to a
- * new buffer, from a place between elements. */
+void
+chrome_producer_recycle (ChromeProducer *producer,
+                         ChromeWindow   *window)
+{
+  pthread_mutex_lock (&producer->spare_lock);
+  if (window->base_size == producer->size && producer->spare_base == NULL)
+    producer->spare_base = g_steal_pointer (&window->base);
+  g_clear_pointer (&window->base, g_free);
+  window->raw = NULL;
+  window->raw_length = 0;
+  producer->spare_windows = g_slist_prepend (producer->spare_windows, window);
+  pthread_mutex_unlock (&producer->spare_lock);
+}
+
+/* The window takes the data walked, data[0, @bytes) with the buffer it is in; the rest moves to
+ * another buffer (one given back, or a new one), from a place between elements. */
 static void
 hand_over (ChromeProducer *producer,
            gsize           bytes)
 {
   ChromeWindow *window = producer->window;
-  guchar *base = g_malloc (producer->size + SUANLI_JSON_PADDING + 2);
+  guchar *base;
 
+  pthread_mutex_lock (&producer->spare_lock);
+  base = g_steal_pointer (&producer->spare_base);
+  pthread_mutex_unlock (&producer->spare_lock);
+  if (base == NULL)
+    base = g_malloc (producer->size + SUANLI_JSON_PADDING + 2);
   window->base = producer->base;
+  window->base_size = producer->size;
   window->raw = producer->data;
   window->raw_length = bytes;
   producer->line += chrome_count_lines (producer->data, bytes);
@@ -498,7 +544,7 @@ walk_window (ChromeProducer *producer,
     while ((producer->nesting = 0,
             step = suanli_json_walker_step (producer->walker, take_token, producer, &next)) == SUANLI_JSON_WALKED)
       {
-        ChromeElement element = { window->tokens->len, (guint32) (next - (const char *) data) };
+        ChromeElement element = { window->n_tokens, (guint32) (next - (const char *) data) };
 
         g_array_append_val (window->elements, element);
         *consumed = element.raw_end;
@@ -506,7 +552,7 @@ walk_window (ChromeProducer *producer,
       }
   data[first - 1] = before;
   data[end] = after;
-  g_array_set_size (window->tokens, walked > 0 ? g_array_index (window->elements, ChromeElement, walked - 1).tokens : 0);
+  window->n_tokens = walked > 0 ? g_array_index (window->elements, ChromeElement, walked - 1).tokens : 0;
   *stopped = step != SUANLI_JSON_END;
   return walked;
 }
@@ -607,11 +653,12 @@ chrome_producer_next (ChromeProducer *producer,
       producer->ended = !read_window (producer);
       if (producer->window->raw != NULL)
         return g_steal_pointer (&producer->window);
-      chrome_window_free (g_steal_pointer (&producer->window));
+      chrome_producer_recycle (producer, g_steal_pointer (&producer->window));
     }
   window = window_new (producer);
   window->last = TRUE;
   window->base = g_steal_pointer (&producer->base);
+  window->base_size = producer->size;
   window->raw = producer->data;
   window->raw_length = producer->length;
   window->at_eof = producer->at_eof;
@@ -643,6 +690,7 @@ chrome_producer_new (GInputStream *stream,
   producer->offset = offset;
   producer->line = line;
   producer->ends = g_array_new (FALSE, FALSE, sizeof (gsize));
+  pthread_mutex_init (&producer->spare_lock, NULL);
   /* A byte before the data, for the window's '[', and one after, for its ']'. */
   producer->size = MAX (2 * producer->window_size, rest_length);
   producer->base = g_malloc (producer->size + SUANLI_JSON_PADDING + 2);
@@ -655,6 +703,9 @@ chrome_producer_new (GInputStream *stream,
 void
 chrome_producer_free (ChromeProducer *producer)
 {
+  g_slist_free_full (producer->spare_windows, (GDestroyNotify) chrome_window_free);
+  g_free (producer->spare_base);
+  pthread_mutex_destroy (&producer->spare_lock);
   g_free (producer->base);
   g_clear_error (&producer->read_error);
   g_clear_pointer (&producer->decoder, yajl_free);

@@ -1,11 +1,11 @@
-/* suanli-json-walker.h — simdjson's On-Demand parser behind a small C interface
+/* suanli-json-walker.h — simdjson behind a small C interface
  *
  * The Chrome importer hands a window of whole trace events to the walker as one JSON array,
  * "[" events "]", and takes back its tokens in order, as raw text: the walker finds the structure
- * (simdjson indexes the window's brackets, quotes and separators with SIMD instructions) and
- * checks it, and leaves the scalars for the importer to read and judge as yajl would (their
- * text is handed over as it stands in the file). The implementation is the project's one C++
- * source, suanli-json-walker.cc; everything else stays C.
+ * (simdjson's first stage indexes the window's brackets, quotes and separators with SIMD
+ * instructions) and checks the grammar, and leaves the scalars for the importer to read and
+ * judge as yajl would (their text is handed over as it stands in the file). The implementation is
+ * the project's one C++ source, suanli-json-walker.cc; everything else stays C.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -47,7 +47,8 @@ void              suanli_json_walker_free (SuanliJsonWalker *walker);
 
 /* Indexes @text, @length bytes holding one JSON array (its last element may be cut short) and
  * followed by SUANLI_JSON_PADDING readable bytes; FALSE when simdjson finds it malformed (bad
- * UTF-8, an unclosed string). The text must stay unchanged until the walk is over. */
+ * UTF-8, an unclosed string) or it does not begin with '['. The text must stay unchanged until
+ * the walk is over. */
 gboolean       suanli_json_walker_index (SuanliJsonWalker   *walker,
                                          const char         *text,
                                          gsize               length);
@@ -57,5 +58,14 @@ SuanliJsonStep suanli_json_walker_step  (SuanliJsonWalker   *walker,
                                          SuanliJsonTokenFunc func,
                                          void               *ctx,
                                          const char        **after);
+
+/* Walks the whole of @text, any JSON document (padded as for suanli_json_walker_index), handing
+ * every token to @func: the benchmark's measure of simdjson's bare walk. FALSE where it is
+ * malformed or @func stops. */
+gboolean       suanli_json_walker_walk_all (SuanliJsonWalker   *walker,
+                                            const char         *text,
+                                            gsize               length,
+                                            SuanliJsonTokenFunc func,
+                                            void               *ctx);
 
 G_END_DECLS

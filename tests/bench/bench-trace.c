@@ -40,6 +40,7 @@
 #include "suanli-flame.h"
 #include "suanli-import.h"
 #include "suanli-inflate-stream.h"
+#include "suanli-json-walker.h"
 #include "suanli-track-index.h"
 
 #define CHUNK (64 * 1024)
@@ -255,6 +256,57 @@ suanli_import (gpointer data)
   suanli_import_stats_clear (&stats);
 }
 
+/* The importer as it read before simdjson: yajl alone, on one thread (SUANLI_TRACE_PARSER). */
+static void
+suanli_import_yajl (gpointer data)
+{
+  g_setenv ("SUANLI_TRACE_PARSER", "yajl", TRUE);
+  suanli_import (data);
+  g_unsetenv ("SUANLI_TRACE_PARSER");
+}
+
+/* simdjson's windows on this thread alone (SUANLI_IMPORT_THREADS=1): the one-core figure. */
+static void
+suanli_import_one_thread (gpointer data)
+{
+  g_setenv ("SUANLI_IMPORT_THREADS", "1", TRUE);
+  suanli_import (data);
+  g_unsetenv ("SUANLI_IMPORT_THREADS");
+}
+
+static gboolean
+ignore_token (void           *ctx,
+              SuanliJsonToken token,
+              const char     *text,
+              gsize           length)
+{
+  return TRUE;
+}
+
+/* simdjson's bare walk of @length bytes (padded): every token visited, nothing done with it. */
+static void
+walk_bytes (const guchar *bytes,
+            gsize         length)
+{
+  SuanliJsonWalker *walker = suanli_json_walker_new ();
+
+  g_assert_true (suanli_json_walker_walk_all (walker, (const char *) bytes, length, ignore_token, NULL));
+  suanli_json_walker_free (walker);
+}
+
+/* The reference the import is held to: the file read and walked bare by simdjson. */
+static void
+bare_walk (gpointer data)
+{
+  Run *run = data;
+  g_autofree char *text = NULL;
+  gsize length = 0;
+
+  g_assert_true (g_file_get_contents (run->path, &text, &length, NULL));
+  text = g_realloc (text, length + SUANLI_JSON_PADDING);
+  walk_bytes ((const guchar *) text, length);
+}
+
 static void
 json_glib_parse (gpointer data)
 {
@@ -364,6 +416,21 @@ fixtures_parse (Fixtures *fixtures)
     }
 }
 
+/* One pass over the fixtures: each walked bare by simdjson, from a padded copy. */
+static void
+fixtures_walk (Fixtures *fixtures)
+{
+  for (guint i = 0; i < fixtures->texts->len; i++)
+    {
+      gsize length;
+      const guchar *bytes = g_bytes_get_data (g_ptr_array_index (fixtures->texts, i), &length);
+      g_autofree guchar *padded = g_malloc (length + SUANLI_JSON_PADDING);
+
+      memcpy (padded, bytes, length);
+      walk_bytes (padded, length);
+    }
+}
+
 /* One pass over the fixtures: each imported into a trace of its own, made and freed. */
 static void
 fixtures_import (Fixtures *fixtures)
@@ -397,7 +464,10 @@ bench_fixtures (void)
   const char *directory = g_getenv ("SUANLI_FIXTURES_DIR");
   g_autoptr(GDir) dir = directory != NULL ? g_dir_open (directory, 0, NULL) : NULL;
   g_autoptr(SuanliBench) parse_bench = suanli_bench_new ("fixtures: bare yajl parse (callbacks)", "ms");
-  g_autoptr(SuanliBench) import_bench = suanli_bench_new ("fixtures: Suanli import", "ms");
+  g_autoptr(SuanliBench) import_bench = suanli_bench_new ("fixtures: Suanli import, yajl alone (as before simdjson)", "ms");
+  g_autoptr(SuanliBench) walk_bench = suanli_bench_new ("fixtures: bare simdjson walk", "ms");
+  g_autoptr(SuanliBench) one_bench = suanli_bench_new ("fixtures: Suanli import, simdjson windows, one thread", "ms");
+  g_autoptr(SuanliBench) threads_bench = suanli_bench_new ("fixtures: Suanli import, simdjson windows, threads as the machine has", "ms");
   g_autoptr(SuanliBench) share_bench = suanli_bench_new ("fixtures: bare parse CPU time over import CPU time, per round", "%");
   g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
   Fixtures fixtures = { texts, 1, 0 };
@@ -433,7 +503,7 @@ bench_fixtures (void)
    * as well, which leaves out the time either waited for a core. */
   for (guint round = 0; round < 7; round++)
     {
-      double parse_ms = 0, import_ms = 0, parse_cpu = 0, import_cpu = 0;
+      double parse_ms = 0, import_ms = 0, parse_cpu = 0, import_cpu = 0, walk_ms = 0, one_ms = 0, threads_ms = 0;
 
       for (guint r = 0; r < fixtures.repeats; r++)
         {
@@ -445,24 +515,50 @@ bench_fixtures (void)
           parse_cpu += cpu_ms () - cpu;
           wall = g_get_monotonic_time ();
           cpu = cpu_ms ();
+          g_setenv ("SUANLI_TRACE_PARSER", "yajl", TRUE);
           fixtures_import (&fixtures);
+          g_unsetenv ("SUANLI_TRACE_PARSER");
           import_ms += (double) (g_get_monotonic_time () - wall) / 1000.0;
           import_cpu += cpu_ms () - cpu;
+          wall = g_get_monotonic_time ();
+          fixtures_walk (&fixtures);
+          walk_ms += (double) (g_get_monotonic_time () - wall) / 1000.0;
+          wall = g_get_monotonic_time ();
+          g_setenv ("SUANLI_IMPORT_THREADS", "1", TRUE);
+          fixtures_import (&fixtures);
+          g_unsetenv ("SUANLI_IMPORT_THREADS");
+          one_ms += (double) (g_get_monotonic_time () - wall) / 1000.0;
+          wall = g_get_monotonic_time ();
+          fixtures_import (&fixtures);
+          threads_ms += (double) (g_get_monotonic_time () - wall) / 1000.0;
         }
       suanli_bench_add (parse_bench, parse_ms);
       suanli_bench_add (import_bench, import_ms);
       suanli_bench_add (share_bench, 100 * parse_cpu / import_cpu);
+      suanli_bench_add (walk_bench, walk_ms);
+      suanli_bench_add (one_bench, one_ms);
+      suanli_bench_add (threads_bench, threads_ms);
     }
   suanli_bench_report (parse_bench);
   suanli_bench_report (import_bench);
   suanli_bench_report (share_bench);
-  g_print ("fixtures (%u real Kineto traces, %.1f MB, each read %u times a sample): Suanli import %.1f MB/s, "
-           "%.0f%% of the bare parse (%.1f MB/s)\n", texts->len, fixtures.bytes / 1e6, fixtures.repeats,
+  suanli_bench_report (walk_bench);
+  suanli_bench_report (one_bench);
+  suanli_bench_report (threads_bench);
+  g_print ("fixtures: simdjson windows on one thread %.1f MB/s, %.2fx the yajl-only import (target at least 3x), at "
+           "%.0f%% of simdjson's bare walk (%.1f MB/s; aim 50%%); on the machine's threads %.2fx the yajl-only import\n",
+           fixtures.bytes * fixtures.repeats / 1e6 / (suanli_bench_median (one_bench) / 1000),
+           suanli_bench_median (import_bench) / suanli_bench_median (one_bench),
+           100 * suanli_bench_median (walk_bench) / suanli_bench_median (one_bench),
+           fixtures.bytes * fixtures.repeats / 1e6 / (suanli_bench_median (walk_bench) / 1000),
+           suanli_bench_median (import_bench) / suanli_bench_median (threads_bench));
+  g_print ("fixtures (%u real Kineto traces, %.1f MB, each read %u times a sample): the yajl-only import %.1f MB/s, "
+           "%.0f%% of the bare yajl parse (%.1f MB/s)\n", texts->len, fixtures.bytes / 1e6, fixtures.repeats,
            fixtures.bytes * fixtures.repeats / 1e6 / (suanli_bench_median (import_bench) / 1000),
            100 * suanli_bench_median (parse_bench) / suanli_bench_median (import_bench),
            fixtures.bytes * fixtures.repeats / 1e6 / (suanli_bench_median (parse_bench) / 1000));
-  g_print ("fixtures: import at %.0f%% of the bare parse, median of the per-round shares of CPU time (target at "
-           "least 60%%). The share is the time of yajl's parse of the inflated bytes with callbacks that do nothing, "
+  g_print ("fixtures: the yajl-only import at %.0f%% of the bare yajl parse, median of the per-round shares of CPU time "
+           "(the target before simdjson: at least 60%%). The share is the time of yajl's parse of the inflated bytes with callbacks that do nothing, "
            "over the time of Suanli's import of the same bytes from memory, to a finished trace (tracks sorted and "
            "nested, flows bound, launches linked to their kernels, queue counters; the trace made and freed); "
            "100%% would be an import that costs nothing past parsing.\n", suanli_bench_median (share_bench));
@@ -598,21 +694,42 @@ typedef struct
   const char  *path;
   const char  *tiny;          /* a trace of a few events: the CLI's memory apart from any trace */
   SuanliBench *cli_ms, *cli_mb, *open_ms, *open_mb, *ratio;
+  SuanliBench *cli_yajl_ms, *cli_yajl_mb, *open_yajl_ms;   /* the same with yajl alone */
   double       cli_base_kib;
   double       open_base_kib; /* the workbench's growth showing the tiny trace: its views, not the trace */
 } Opening;
 
 static void
-cli_summary (gpointer data)
+measure_cli (Opening     *opening,
+             SuanliBench *ms,
+             SuanliBench *mb)
 {
-  Opening *opening = data;
   const char *argv[] = { opening->cli, "trace", "summary", opening->path, NULL };
   g_autofree char *output = NULL;
   glong max_kib = 0;
   double elapsed = run_child (argv, &output, &max_kib);
 
-  suanli_bench_add (opening->cli_ms, elapsed);
-  suanli_bench_add (opening->cli_mb, ((double) max_kib - opening->cli_base_kib) / 1024);
+  suanli_bench_add (ms, elapsed);
+  suanli_bench_add (mb, ((double) max_kib - opening->cli_base_kib) / 1024);
+}
+
+static void
+cli_summary (gpointer data)
+{
+  Opening *opening = data;
+
+  measure_cli (opening, opening->cli_ms, opening->cli_mb);
+}
+
+/* The command line as it read before simdjson (SUANLI_TRACE_PARSER=yajl, passed to the child). */
+static void
+cli_summary_yajl (gpointer data)
+{
+  Opening *opening = data;
+
+  g_setenv ("SUANLI_TRACE_PARSER", "yajl", TRUE);
+  measure_cli (opening, opening->cli_yajl_ms, opening->cli_yajl_mb);
+  g_unsetenv ("SUANLI_TRACE_PARSER");
 }
 
 /* Runs the workbench's opener on @path: the milliseconds to the painted trace, and the growth of
@@ -656,6 +773,17 @@ workbench_open (gpointer data)
 }
 
 static void
+workbench_open_yajl (gpointer data)
+{
+  Opening *opening = data;
+  double growth_kib;
+
+  g_setenv ("SUANLI_TRACE_PARSER", "yajl", TRUE);
+  suanli_bench_add (opening->open_yajl_ms, run_opener (opening, opening->path, &growth_kib));
+  g_unsetenv ("SUANLI_TRACE_PARSER");
+}
+
+static void
 bench_opening (const char *path,
                double      file_mb,
                double      index_mb)
@@ -665,9 +793,12 @@ bench_opening (const char *path,
   g_autoptr(SuanliBench) open_ms = suanli_bench_new ("opening in the workbench", "ms");
   g_autoptr(SuanliBench) open_mb = suanli_bench_new ("opening in the workbench: peak RSS growth", "MB");
   g_autoptr(SuanliBench) ratio = suanli_bench_new ("workbench time over the CLI's, per round", "x");
+  g_autoptr(SuanliBench) cli_yajl_ms = suanli_bench_new ("suanli-cli trace summary, yajl alone", "ms");
+  g_autoptr(SuanliBench) cli_yajl_mb = suanli_bench_new ("suanli-cli trace summary, yajl alone: peak RSS growth", "MB");
+  g_autoptr(SuanliBench) open_yajl_ms = suanli_bench_new ("opening in the workbench, yajl alone", "ms");
   Opening opening = { g_getenv ("SUANLI_CLI"), g_getenv ("SUANLI_BENCH_TRACE_OPEN"), path, NULL,
-                      cli_ms, cli_mb, open_ms, open_mb, ratio, 0, 0 };
-  void (*bodies[]) (gpointer) = { cli_summary, workbench_open };
+                      cli_ms, cli_mb, open_ms, open_mb, ratio, cli_yajl_ms, cli_yajl_mb, open_yajl_ms, 0, 0 };
+  void (*bodies[]) (gpointer) = { cli_summary_yajl, workbench_open_yajl, cli_summary, workbench_open };
   g_autofree char *tiny = NULL;
   g_autofree char *output = NULL;
   glong tiny_kib = 0;
@@ -696,11 +827,18 @@ bench_opening (const char *path,
   for (guint r = 0; r < rounds; r++)
     for (guint b = 0; b < G_N_ELEMENTS (bodies); b++)
       bodies[b] (&opening);
+  suanli_bench_report (cli_yajl_ms);
   suanli_bench_report (cli_ms);
+  suanli_bench_report (open_yajl_ms);
   suanli_bench_report (open_ms);
   suanli_bench_report (ratio);
+  suanli_bench_report (cli_yajl_mb);
   suanli_bench_report (cli_mb);
   suanli_bench_report (open_mb);
+  g_print ("simdjson windows against yajl alone: trace summary in %.2fx less time (target 3x on the 4 GB trace), peak "
+           "RSS growth %.0f MB against %.0f MB; the workbench draws the trace in %.2fx less time (target 3x on a 1 GB "
+           "trace)\n", suanli_bench_median (cli_yajl_ms) / suanli_bench_median (cli_ms), suanli_bench_median (cli_mb),
+           suanli_bench_median (cli_yajl_mb), suanli_bench_median (open_yajl_ms) / suanli_bench_median (open_ms));
   g_print ("workbench opens in %.2fx the CLI's time (median of per-round ratios; target at most 1.5x)\n",
            suanli_bench_median (ratio));
   g_print ("the workbench's growth showing a one-event trace (its views, subtracted below as the CLI's own is): %.1f MB\n",
@@ -730,12 +868,16 @@ main (int   argc,
   gsize megabytes = size_text != NULL ? (gsize) g_ascii_strtoull (size_text, NULL, 10) : 100;
   g_autoptr(SuanliBench) bare_bench = suanli_bench_new ("bare yajl parse, no callbacks", "ms");
   g_autoptr(SuanliBench) callback_bench = suanli_bench_new ("bare yajl parse, callbacks that do nothing", "ms");
-  g_autoptr(SuanliBench) import_bench = suanli_bench_new ("Suanli import", "ms");
+  g_autoptr(SuanliBench) walk_bench = suanli_bench_new ("bare simdjson walk (the file read, every token visited)", "ms");
+  g_autoptr(SuanliBench) yajl_bench = suanli_bench_new ("Suanli import, yajl alone (as before simdjson)", "ms");
+  g_autoptr(SuanliBench) one_bench = suanli_bench_new ("Suanli import, simdjson windows, one thread", "ms");
+  g_autoptr(SuanliBench) import_bench = suanli_bench_new ("Suanli import, simdjson windows, threads as the machine has", "ms");
   g_autoptr(SuanliBench) glib_bench = suanli_bench_new ("json-glib parse", "ms");
   g_autoptr(SuanliBench) summary_bench = suanli_bench_new ("summary of the loaded trace", "ms");
   g_autoptr(SuanliBench) flame_bench = suanli_bench_new ("CPU and GPU flame graphs of the loaded trace", "ms");
-  SuanliBench *benches[] = { bare_bench, callback_bench, import_bench };
-  void (*bodies[]) (gpointer) = { bare_parse, callback_parse, suanli_import };
+  SuanliBench *benches[] = { bare_bench, callback_bench, walk_bench, yajl_bench, one_bench, import_bench };
+  void (*bodies[]) (gpointer) = { bare_parse, callback_parse, bare_walk, suanli_import_yajl, suanli_import_one_thread,
+                                  suanli_import };
   g_autofree char *path = NULL;
   Run run = { NULL, 0, NULL };
   double file_mb, callback_ms, import_ms, index_mb;
@@ -751,20 +893,33 @@ main (int   argc,
   samples = file_mb > 300 ? 1 : 3;
   g_print ("generated Kineto-like trace: %.1f MB, %" G_GUINT64_FORMAT " events\n", file_mb, run.events);
 
-  /* The first import, alone, for peak memory; then the timed rounds. */
+  /* The first imports, alone, for peak memory (yajl's first, then the windows'); then the timed rounds. */
+  before_kib = reset_peak ();
+  suanli_import_yajl (&run);
+  g_clear_object (&run.trace);
+  peak_kib = status_kib ("VmHWM:");
+  g_print ("the yajl-only import's peak RSS growth: %.0f MB (%.2fx the file)\n", (peak_kib - before_kib) / 1024.0,
+           (peak_kib - before_kib) / 1024.0 / file_mb);
+  malloc_trim (0);
   before_kib = reset_peak ();
   suanli_import (&run);
   peak_kib = status_kib ("VmHWM:");
   g_print ("Suanli import peak RSS growth: %.0f MB (%.2fx the file); RSS before %.0f MB\n",
            (peak_kib - before_kib) / 1024.0, (peak_kib - before_kib) / 1024.0 / file_mb, before_kib / 1024.0);
   time_rounds (samples, G_N_ELEMENTS (bodies), benches, bodies, &run);
-  suanli_bench_report (bare_bench);
-  suanli_bench_report (callback_bench);
-  suanli_bench_report (import_bench);
+  for (guint b = 0; b < G_N_ELEMENTS (benches); b++)
+    suanli_bench_report (benches[b]);
   callback_ms = suanli_bench_median (callback_bench);
-  import_ms = suanli_bench_median (import_bench);
-  g_print ("bare parse %.1f MB/s (%.1f MB/s without callbacks); Suanli import %.1f MB/s, %.2f M events/s: "
-           "%.0f%% of the bare parse (%.0f%% of the one without callbacks)\n",
+  import_ms = suanli_bench_median (yajl_bench);
+  g_print ("simdjson windows: one thread %.1f MB/s, %.2fx the yajl-only import (target at least 3x); %u threads "
+           "%.1f MB/s, %.2fx; the one-thread import at %.0f%% of simdjson's bare walk, %.1f MB/s (aim 50%%)\n",
+           file_mb / (suanli_bench_median (one_bench) / 1000), import_ms / suanli_bench_median (one_bench),
+           g_get_num_processors () > 1 ? 2 : 1, file_mb / (suanli_bench_median (import_bench) / 1000),
+           import_ms / suanli_bench_median (import_bench),
+           100 * suanli_bench_median (walk_bench) / suanli_bench_median (one_bench),
+           file_mb / (suanli_bench_median (walk_bench) / 1000));
+  g_print ("bare yajl parse %.1f MB/s (%.1f MB/s without callbacks); the yajl-only import %.1f MB/s, %.2f M events/s: "
+           "%.0f%% of the bare yajl parse (%.0f%% of the one without callbacks)\n",
            file_mb / (callback_ms / 1000), file_mb / (suanli_bench_median (bare_bench) / 1000),
            file_mb / (import_ms / 1000), run.events / (import_ms / 1000) / 1e6, 100 * callback_ms / import_ms,
            100 * suanli_bench_median (bare_bench) / import_ms);
