@@ -532,15 +532,16 @@ walk_window (ChromeProducer *producer,
              gboolean       *stopped)
 {
   ChromeWindow *window = producer->window;
-  guchar *data = producer->data, before = data[first - 1], after = data[end];
+  guchar *data = producer->data, *open = producer->base + first;   /* the byte before data[first] */
+  guchar before = *open, after = data[end];
   const char *next = (const char *) data + first;
   SuanliJsonStep step = SUANLI_JSON_STOPPED;
   guint walked = 0;
 
-  data[first - 1] = '[';
+  *open = '[';
   data[end] = ']';
   producer->last_end = (const char *) data;
-  if (suanli_json_walker_index (producer->walker, (const char *) data + first - 1, end - first + 2))
+  if (suanli_json_walker_index (producer->walker, (const char *) open, end - first + 2))
     while ((producer->nesting = 0,
             step = suanli_json_walker_step (producer->walker, take_token, producer, &next)) == SUANLI_JSON_WALKED)
       {
@@ -550,7 +551,7 @@ walk_window (ChromeProducer *producer,
         *consumed = element.raw_end;
         walked++;
       }
-  data[first - 1] = before;
+  *open = before;
   data[end] = after;
   window->n_tokens = walked > 0 ? g_array_index (window->elements, ChromeElement, walked - 1).tokens : 0;
   *stopped = step != SUANLI_JSON_END;
