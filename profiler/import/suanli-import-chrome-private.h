@@ -260,6 +260,7 @@ typedef struct
   GByteArray *decoded;
   gboolean    last, at_eof;
   GError     *read_error;
+  gpointer    next_spare;  /* given back: the next spare window */
 } ChromeWindow;
 
 typedef struct ChromeProducer ChromeProducer;

@@ -49,7 +49,7 @@ struct ChromeProducer
   GArray           *ends;             /* of gsize: where each element the scan found ends in data */
   /* Windows and a buffer given back (chrome_producer_recycle), from the replaying thread */
   pthread_mutex_t   spare_lock;
-  GSList           *spare_windows;
+  ChromeWindow     *spare_windows;    /* linked by next_spare (no GSList: GLib's slices cross threads unseen by TSan) */
   guchar           *spare_base;       /* of size + padding */
   /* While a window is walked */
   ChromeWindow     *window;
@@ -423,8 +423,9 @@ window_new (ChromeProducer *producer)
   ChromeWindow *window;
 
   pthread_mutex_lock (&producer->spare_lock);
-  window = producer->spare_windows != NULL ? g_steal_pointer (&producer->spare_windows->data) : NULL;
-  producer->spare_windows = g_slist_delete_link (producer->spare_windows, producer->spare_windows);
+  window = producer->spare_windows;
+  if (window != NULL)
+    producer->spare_windows = g_steal_pointer (&window->next_spare);
   pthread_mutex_unlock (&producer->spare_lock);
   if (window == NULL)
     {
@@ -462,7 +463,8 @@ chrome_producer_recycle (ChromeProducer *producer,
   g_clear_pointer (&window->base, g_free);
   window->raw = NULL;
   window->raw_length = 0;
-  producer->spare_windows = g_slist_prepend (producer->spare_windows, window);
+  window->next_spare = producer->spare_windows;
+  producer->spare_windows = window;
   pthread_mutex_unlock (&producer->spare_lock);
 }
 
@@ -704,7 +706,13 @@ chrome_producer_new (GInputStream *stream,
 void
 chrome_producer_free (ChromeProducer *producer)
 {
-  g_slist_free_full (producer->spare_windows, (GDestroyNotify) chrome_window_free);
+  while (producer->spare_windows != NULL)
+    {
+      ChromeWindow *spare = producer->spare_windows;
+
+      producer->spare_windows = spare->next_spare;
+      chrome_window_free (spare);
+    }
   g_free (producer->spare_base);
   pthread_mutex_destroy (&producer->spare_lock);
   g_free (producer->base);
