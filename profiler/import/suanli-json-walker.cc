@@ -235,10 +235,12 @@ suanli_json_walker_step (SuanliJsonWalker   *walker,
       walker->next++;
     }
   walker->first = false;
-  if (!walk_value (walker, func, ctx))
+  /* An element is whole only when something follows it: a window's closing ']' is its last byte,
+   * and when it is the last token it closed an array the element opened, cut short there. */
+  if (!walk_value (walker, func, ctx) || walker->next >= walker->n)
     return SUANLI_JSON_STOPPED;
   /* Where the separator after it is: past the element and any blanks. */
-  *after = walker->text + (walker->next < walker->n ? walker->at_index[walker->next] : walker->length);
+  *after = walker->text + walker->at_index[walker->next];
   return SUANLI_JSON_WALKED;
 }
 
