@@ -134,17 +134,17 @@ element_end (const guchar *data,
 }
 
 /* Finds the elements that end within the data, after a comma each but the first (which follows
- * the array's '[' or the element before): their ends go to windows->ends. TRUE when the scan
+ * the array's '[' or the element before): their ends go to producer->ends. TRUE when the scan
  * stopped for good (the array's end, or something yajl must judge); FALSE when it needs more. */
 static gboolean
-scan_elements (ChromeProducer *windows)
+scan_elements (ChromeProducer *producer)
 {
-  const guchar *data = windows->data;
-  gsize at = 0, length = windows->length, start;
-  gboolean after_value = windows->after_value, after_comma = FALSE;
-  guint64 longest = windows->limits.max_token;
+  const guchar *data = producer->data;
+  gsize at = 0, length = producer->length, start;
+  gboolean after_value = producer->after_value, after_comma = FALSE;
+  guint64 longest = producer->limits.max_token;
 
-  g_array_set_size (windows->ends, 0);
+  g_array_set_size (producer->ends, 0);
   for (;;)
     {
       start = at;
@@ -170,7 +170,7 @@ scan_elements (ChromeProducer *windows)
         return length - start >= longest;
       if (at - start >= longest)
         return TRUE;
-      g_array_append_val (windows->ends, at);
+      g_array_append_val (producer->ends, at);
       after_value = TRUE;
       after_comma = FALSE;
     }

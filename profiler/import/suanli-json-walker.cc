@@ -73,67 +73,40 @@ string_token (const SuanliJsonWalker *walker,
 
 static bool walk_value (SuanliJsonWalker *walker, SuanliJsonTokenFunc func, void *ctx);
 
-/* An object from its '{' to its '}': members "key": value, separated by commas. */
+/* An object from its '{' to its '}' (members "key": value) or an array from its '[' to its ']'
+ * (values), the members or values separated by commas. */
 static bool
-walk_object (SuanliJsonWalker   *walker,
-             SuanliJsonTokenFunc func,
-             void               *ctx)
+walk_container (SuanliJsonWalker   *walker,
+                bool                object,
+                SuanliJsonTokenFunc func,
+                void               *ctx)
 {
+  char close = object ? '}' : ']';
+  SuanliJsonToken end = object ? SUANLI_JSON_OBJECT_END : SUANLI_JSON_ARRAY_END;
   std::string_view key;
 
-  if (!func (ctx, SUANLI_JSON_OBJECT_START, walker->text + walker->at_index[walker->next++], 1))
+  if (!func (ctx, object ? SUANLI_JSON_OBJECT_START : SUANLI_JSON_ARRAY_START,
+             walker->text + walker->at_index[walker->next++], 1))
     return false;
-  if (token_char (walker, walker->next) == '}')
+  if (token_char (walker, walker->next) == close)
     {
       walker->next++;
-      return func (ctx, SUANLI_JSON_OBJECT_END, nullptr, 0);
+      return func (ctx, end, nullptr, 0);
     }
   for (;;)
     {
-      if (!string_token (walker, walker->next, &key) || !func (ctx, SUANLI_JSON_KEY, key.data (), key.size ()) ||
-          token_char (walker, ++walker->next) != ':')
-        return false;
-      walker->next++;
+      if (object)
+        {
+          if (!string_token (walker, walker->next, &key) || !func (ctx, SUANLI_JSON_KEY, key.data (), key.size ()) ||
+              token_char (walker, ++walker->next) != ':')
+            return false;
+          walker->next++;
+        }
       if (!walk_value (walker, func, ctx))
         return false;
-      switch (token_char (walker, walker->next++))
-        {
-        case ',':
-          continue;
-        case '}':
-          return func (ctx, SUANLI_JSON_OBJECT_END, nullptr, 0);
-        default:
-          return false;
-        }
-    }
-}
-
-/* An array from its '[' to its ']': values separated by commas. */
-static bool
-walk_array (SuanliJsonWalker   *walker,
-            SuanliJsonTokenFunc func,
-            void               *ctx)
-{
-  if (!func (ctx, SUANLI_JSON_ARRAY_START, walker->text + walker->at_index[walker->next++], 1))
-    return false;
-  if (token_char (walker, walker->next) == ']')
-    {
-      walker->next++;
-      return func (ctx, SUANLI_JSON_ARRAY_END, nullptr, 0);
-    }
-  for (;;)
-    {
-      if (!walk_value (walker, func, ctx))
-        return false;
-      switch (token_char (walker, walker->next++))
-        {
-        case ',':
-          continue;
-        case ']':
-          return func (ctx, SUANLI_JSON_ARRAY_END, nullptr, 0);
-        default:
-          return false;
-        }
+      char c = token_char (walker, walker->next++);
+      if (c != ',')
+        return c == close && func (ctx, end, nullptr, 0);
     }
 }
 
@@ -147,9 +120,8 @@ walk_value (SuanliJsonWalker   *walker,
   switch (token_char (walker, walker->next))
     {
     case '{':
-      return walk_object (walker, func, ctx);
     case '[':
-      return walk_array (walker, func, ctx);
+      return walk_container (walker, token_char (walker, walker->next) == '{', func, ctx);
     case '"':
       return string_token (walker, walker->next, &token) &&
              func (ctx, SUANLI_JSON_STRING, token.data (), token.size ()) && (walker->next++, true);
