@@ -15,6 +15,7 @@
 
 #include "suanli-import.h"
 #include "suanli-import-limits.h"
+#include "suanli-json-walker.h"
 #include "suanli-trace.h"
 
 G_BEGIN_DECLS
@@ -209,33 +210,16 @@ typedef struct
 
 /* Tokens (suanli-import-chrome-tokens.c) */
 G_GNUC_INTERNAL extern const yajl_callbacks chrome_callbacks;
+G_GNUC_INTERNAL guint chrome_take_tokens (Importer               *importer,
+                                          const SuanliJsonRecord *tokens,
+                                          guint                   from,
+                                          guint                   to,
+                                          const char             *raw,
+                                          const char             *decoded);
 G_GNUC_INTERNAL guint64 chrome_count_lines (const guchar *buffer,
                                             gsize         length);
 
 /* Windows (suanli-import-chrome-windows.c): the events array cut into windows and walked */
-typedef enum {
-  CHROME_TOKEN_OBJECT_START,
-  CHROME_TOKEN_OBJECT_END,
-  CHROME_TOKEN_ARRAY_START,
-  CHROME_TOKEN_ARRAY_END,
-  CHROME_TOKEN_KEY,
-  CHROME_TOKEN_STRING,
-  CHROME_TOKEN_NUMBER,
-  CHROME_TOKEN_TRUE,
-  CHROME_TOKEN_FALSE,
-  CHROME_TOKEN_NULL,
-} ChromeTokenKind;
-
-/* A token checked and kept for the callbacks: its text at @at, @length bytes, in the window's
- * bytes or (@decoded, a string with escapes) in its decoded bytes; @end is where it ends in the
- * window's bytes (0 for a closing bracket, whose place no callback asks). */
-typedef struct
-{
-  guint32 kind : 4;
-  guint32 decoded : 1;
-  guint32 length;
-  guint32 at, end;
-} ChromeToken;
 
 /* Where an element walked whole ends: the number of tokens up to it, and its end in the bytes. */
 typedef struct
@@ -250,17 +234,16 @@ typedef struct
  * reads on from its start), with how the reading ended. */
 typedef struct
 {
-  guchar     *base, *raw;
-  gsize       base_size, raw_length;
-  guint64     offset, line;
-  gboolean    after_value;
-  ChromeToken *tokens;
-  guint       n_tokens, tokens_size;
-  GArray     *elements;    /* of ChromeElement */
-  GByteArray *decoded;
-  gboolean    last, at_eof;
-  GError     *read_error;
-  gpointer    next_spare;  /* given back: the next spare window */
+  guchar           *base, *raw;
+  gsize             base_size, raw_length;
+  guint64           offset, line;
+  gboolean          after_value;
+  SuanliJsonRecords tokens;       /* placed in @raw; a decoded string's text is in @decoded */
+  GArray           *elements;     /* of ChromeElement */
+  GByteArray       *decoded;
+  gboolean          last, at_eof;
+  GError           *read_error;
+  gpointer          next_spare;   /* given back: the next spare window */
 } ChromeWindow;
 
 typedef struct ChromeProducer ChromeProducer;

@@ -93,42 +93,6 @@ between_elements (Importer *importer)
   g_clear_error (&importer->limit_error);
 }
 
-static gboolean
-replay_token (Importer           *importer,
-              const ChromeWindow *window,
-              const ChromeToken  *token)
-{
-  const char *raw = (const char *) window->raw;
-  const char *text = token->decoded ? (const char *) window->decoded->data + token->at : raw + token->at;
-
-  if (token->end != 0)
-    importer->token_end = raw + token->end;
-  switch ((ChromeTokenKind) token->kind)
-    {
-    case CHROME_TOKEN_OBJECT_START:
-      return chrome_callbacks.yajl_start_map (importer);
-    case CHROME_TOKEN_OBJECT_END:
-      return chrome_callbacks.yajl_end_map (importer);
-    case CHROME_TOKEN_ARRAY_START:
-      return chrome_callbacks.yajl_start_array (importer);
-    case CHROME_TOKEN_ARRAY_END:
-      return chrome_callbacks.yajl_end_array (importer);
-    case CHROME_TOKEN_KEY:
-      return chrome_callbacks.yajl_map_key (importer, (const unsigned char *) text, token->length);
-    case CHROME_TOKEN_STRING:
-      return chrome_callbacks.yajl_string (importer, (const unsigned char *) text, token->length);
-    case CHROME_TOKEN_NUMBER:
-      return chrome_callbacks.yajl_number (importer, text, token->length);
-    case CHROME_TOKEN_TRUE:
-      return chrome_callbacks.yajl_boolean (importer, 1);
-    case CHROME_TOKEN_FALSE:
-      return chrome_callbacks.yajl_boolean (importer, 0);
-    case CHROME_TOKEN_NULL:
-      return chrome_callbacks.yajl_null (importer);
-    }
-  return 0;
-}
-
 /* Hands the window's tokens to the callbacks, element by element. Returns G_MAXSIZE, or, where a
  * callback stopped (the producer checks nesting, so none should), the end of the element before
  * it in the window's bytes, for yajl to read on from. */
@@ -136,20 +100,23 @@ static gsize
 replay_window (Importer           *importer,
                const ChromeWindow *window)
 {
-  const ChromeToken *tokens = window->tokens;
   guint t = 0;
 
   importer->windowed = TRUE;
   importer->window_base = (const char *) window->raw;
   importer->window_at = (Place) { window->offset, window->line };
   for (guint e = 0; e < window->elements->len; e++)
-    for (guint end = g_array_index (window->elements, ChromeElement, e).tokens; t < end; t++)
-      if (!replay_token (importer, window, &tokens[t]))
+    {
+      guint end = g_array_index (window->elements, ChromeElement, e).tokens;
+
+      if ((t = chrome_take_tokens (importer, window->tokens.items, t, end, (const char *) window->raw,
+                                   (const char *) window->decoded->data)) != end)
         {
           importer->windowed = FALSE;
           between_elements (importer);
           return e > 0 ? g_array_index (window->elements, ChromeElement, e - 1).raw_end : 0;
         }
+    }
   importer->windowed = FALSE;
   return G_MAXSIZE;
 }

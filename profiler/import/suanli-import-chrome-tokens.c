@@ -863,6 +863,64 @@ on_end_array (void *ctx)
   return 1;
 }
 
+/* The tokens @from to @to that the windows walked (suanli-import-chrome-replay.c), each handed to
+ * the callback yajl calls for it, here where they can be called directly: their texts are in
+ * @raw or, decoded, in @decoded. Returns the first one refused, or @to. */
+guint
+chrome_take_tokens (Importer               *importer,
+                    const SuanliJsonRecord *tokens,
+                    guint                   from,
+                    guint                   to,
+                    const char             *raw,
+                    const char             *decoded)
+{
+  guint t;
+
+  for (t = from; t < to; t++)
+    {
+      const SuanliJsonRecord *token = &tokens[t];
+      const char *text = (token->decoded ? decoded : raw) + token->at;
+      int taken = 0;
+
+      if (token->end != 0)
+        importer->token_end = raw + token->end;
+      switch ((SuanliJsonToken) token->kind)
+        {
+        case SUANLI_JSON_OBJECT_START:
+          taken = on_start_map (importer);
+          break;
+        case SUANLI_JSON_OBJECT_END:
+          taken = on_end_map (importer);
+          break;
+        case SUANLI_JSON_ARRAY_START:
+          taken = on_start_array (importer);
+          break;
+        case SUANLI_JSON_ARRAY_END:
+          taken = on_end_array (importer);
+          break;
+        case SUANLI_JSON_KEY:
+          taken = on_map_key (importer, (const unsigned char *) text, token->length);
+          break;
+        case SUANLI_JSON_STRING:
+          taken = on_string (importer, (const unsigned char *) text, token->length);
+          break;
+        case SUANLI_JSON_NUMBER:
+          taken = on_number (importer, text, token->length);
+          break;
+        case SUANLI_JSON_TRUE:
+        case SUANLI_JSON_FALSE:
+          taken = on_boolean (importer, token->kind == SUANLI_JSON_TRUE);
+          break;
+        case SUANLI_JSON_NULL:
+          taken = on_null (importer);
+          break;
+        }
+      if (!taken)
+        break;
+    }
+  return t;
+}
+
 const yajl_callbacks chrome_callbacks = {
   on_null, on_boolean, NULL, NULL, on_number, on_string,
   on_start_map, on_map_key, on_end_map, on_start_array, on_end_array,

@@ -53,8 +53,6 @@ struct ChromeProducer
   guchar           *spare_base;       /* of size + padding */
   /* While a window is walked */
   ChromeWindow     *window;
-  int               nesting;          /* of the element being walked */
-  const char       *last_end;         /* where the last token ended */
 };
 
 /* ---- where the elements end -------------------------------------------------------------- */
@@ -176,30 +174,7 @@ scan_elements (ChromeProducer *producer)
     }
 }
 
-/* ---- tokens, checked and kept ------------------------------------------------------------- */
-
-/* Whether any of @length bytes is a control character or a backslash: eight at a time. */
-static gboolean
-needs_a_closer_look (const char *text,
-                     gsize       length)
-{
-  const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101), highs = ones * 0x80;
-  gsize i = 0;
-
-  for (; i + 8 <= length; i += 8)
-    {
-      guint64 word, backslash;
-
-      memcpy (&word, text + i, 8);
-      backslash = word ^ (ones * '\\');
-      if ((((word - ones * 0x20) & ~word) | ((backslash - ones) & ~backslash)) & highs)
-        return TRUE;
-    }
-  for (; i < length; i++)
-    if ((guchar) text[i] < 0x20 || text[i] == '\\')
-      return TRUE;
-  return FALSE;
-}
+/* ---- strings with escapes, decoded ---------------------------------------------------- */
 
 static int
 keep_decoded (void                *ctx,
@@ -235,156 +210,28 @@ decode_string (ChromeProducer *producer,
   return TRUE;
 }
 
-/* A number as JSON writes it, which is what yajl reads as one: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+/* Decodes the escaped strings of the element whose tokens begin at @first: FALSE where one is
+ * malformed (yajl then reads the element in the file, to say so). */
 static gboolean
-is_json_number (const char *text,
-                gsize       length)
+decode_element (ChromeProducer *producer,
+                guint           first)
 {
-  gsize i = 0, digits;
-
-  if (i < length && text[i] == '-')
-    i++;
-  if (i < length && text[i] == '0')
-    i++;
-  else
-    {
-      for (digits = 0; i < length && g_ascii_isdigit (text[i]); i++)
-        digits++;
-      if (digits == 0)
-        return FALSE;
-    }
-  if (i < length && text[i] == '.')
-    {
-      for (i++, digits = 0; i < length && g_ascii_isdigit (text[i]); i++)
-        digits++;
-      if (digits == 0)
-        return FALSE;
-    }
-  if (i < length && (text[i] == 'e' || text[i] == 'E'))
-    {
-      i++;
-      if (i < length && (text[i] == '+' || text[i] == '-'))
-        i++;
-      for (digits = 0; i < length && g_ascii_isdigit (text[i]); i++)
-        digits++;
-      if (digits == 0)
-        return FALSE;
-    }
-  return i == length;
-}
-
-static void
-keep_token (ChromeProducer *producer,
-            ChromeTokenKind kind,
-            const char     *text,
-            gsize           length,
-            const char     *end)
-{
-  const char *raw = (const char *) producer->data;
   ChromeWindow *window = producer->window;
-  ChromeToken *token;
 
-  if (G_UNLIKELY (window->n_tokens == window->tokens_size))
+  for (guint t = first; t < window->tokens.n; t++)
     {
-      window->tokens_size = MAX (1024, window->tokens_size * 2);
-      window->tokens = g_renew (ChromeToken, window->tokens, window->tokens_size);
-    }
-  token = &window->tokens[window->n_tokens++];
-  *token = (ChromeToken) { .kind = kind, .length = (guint32) length,
-                           .at = text != NULL ? (guint32) (text - raw) : 0, .end = end != NULL ? (guint32) (end - raw) : 0 };
-}
+      SuanliJsonRecord *token = &window->tokens.items[t];
+      guint at = window->decoded->len;
 
-static gboolean
-take_scalar (ChromeProducer *producer,
-             const char     *text,
-             gsize           length)
-{
-  ChromeTokenKind kind;
-
-  if (length == 4 && memcmp (text, "true", 4) == 0)
-    kind = CHROME_TOKEN_TRUE;
-  else if (length == 5 && memcmp (text, "false", 5) == 0)
-    kind = CHROME_TOKEN_FALSE;
-  else if (length == 4 && memcmp (text, "null", 4) == 0)
-    kind = CHROME_TOKEN_NULL;
-  else if (is_json_number (text, length))
-    kind = CHROME_TOKEN_NUMBER;
-  else
-    return FALSE;
-  keep_token (producer, kind, text, length, text + length);
-  return TRUE;
-}
-
-static gboolean
-take_string (ChromeProducer *producer,
-             ChromeTokenKind kind,
-             const char     *text,
-             gsize           length)
-{
-  GByteArray *decoded = producer->window->decoded;
-  guint at = decoded->len;
-  ChromeToken *token;
-
-  if (!needs_a_closer_look (text, length))
-    {
-      keep_token (producer, kind, text, length, text + length + 1);
-      return TRUE;
-    }
-  if (!decode_string (producer, text, length))
-    return FALSE;
-  keep_token (producer, kind, NULL, decoded->len - at, text + length + 1);
-  token = &producer->window->tokens[producer->window->n_tokens - 1];
-  token->decoded = TRUE;
-  token->at = at;
-  return TRUE;
-}
-
-/* One level deeper: past the importer's limit, yajl is to stop there and say so. */
-static gboolean
-nest (ChromeProducer *producer)
-{
-  return producer->events_depth + ++producer->nesting <= MAX_DEPTH;
-}
-
-static gboolean
-take_token (void           *ctx,
-            SuanliJsonToken token,
-            const char     *text,
-            gsize           length)
-{
-  ChromeProducer *producer = ctx;
-
-  if (text != NULL)
-    {
-      /* From the last token's end to this one's: what yajl counts against the token budget. */
-      if ((guint64) (text + length - producer->last_end) >= producer->limits.max_token)
+      if (!token->escaped)
+        continue;
+      if (!decode_string (producer, (const char *) producer->data + token->at, token->length))
         return FALSE;
-      producer->last_end = text + length;
+      token->decoded = TRUE;
+      token->at = at;
+      token->length = window->decoded->len - at;
     }
-  switch (token)
-    {
-    case SUANLI_JSON_OBJECT_START:
-      keep_token (producer, CHROME_TOKEN_OBJECT_START, text, 1, text + 1);
-      return nest (producer);
-    case SUANLI_JSON_ARRAY_START:
-      keep_token (producer, CHROME_TOKEN_ARRAY_START, text, 1, text + 1);
-      return nest (producer);
-    case SUANLI_JSON_OBJECT_END:
-      producer->nesting--;
-      keep_token (producer, CHROME_TOKEN_OBJECT_END, NULL, 0, NULL);
-      return TRUE;
-    case SUANLI_JSON_ARRAY_END:
-      producer->nesting--;
-      keep_token (producer, CHROME_TOKEN_ARRAY_END, NULL, 0, NULL);
-      return TRUE;
-    case SUANLI_JSON_KEY:
-      return take_string (producer, CHROME_TOKEN_KEY, text, length);
-    case SUANLI_JSON_STRING:
-      return take_string (producer, CHROME_TOKEN_STRING, text, length);
-    case SUANLI_JSON_SCALAR:
-      return take_scalar (producer, text, length);
-    }
-  return FALSE;
+  return TRUE;
 }
 
 /* ---- the windows ------------------------------------------------------------------------- */
@@ -433,7 +280,7 @@ window_new (ChromeProducer *producer)
       window->elements = g_array_new (FALSE, FALSE, sizeof (ChromeElement));
       window->decoded = g_byte_array_new ();
     }
-  window->n_tokens = 0;
+  window->tokens.n = 0;
   g_array_set_size (window->elements, 0);
   g_byte_array_set_size (window->decoded, 0);
   window->offset = producer->offset;
@@ -446,7 +293,7 @@ void
 chrome_window_free (ChromeWindow *window)
 {
   g_free (window->base);
-  g_free (window->tokens);
+  g_free (window->tokens.items);
   g_array_unref (window->elements);
   g_byte_array_unref (window->decoded);
   g_clear_error (&window->read_error);
@@ -537,25 +384,31 @@ walk_window (ChromeProducer *producer,
   guchar *data = producer->data, *open = producer->base + first;   /* the byte before data[first] */
   guchar before = *open, after = data[end];
   const char *next = (const char *) data + first;
+  SuanliJsonChecks checks = { producer->limits.max_token, MAX_DEPTH - producer->events_depth };
   SuanliJsonStep step = SUANLI_JSON_STOPPED;
-  guint walked = 0;
+  guint walked = 0, escaped = 0, element_start = 0;
 
   *open = '[';
   data[end] = ']';
-  producer->last_end = (const char *) data;
-  if (suanli_json_walker_index (producer->walker, (const char *) open, end - first + 2))
-    while ((producer->nesting = 0,
-            step = suanli_json_walker_step (producer->walker, take_token, producer, &next)) == SUANLI_JSON_WALKED)
+  if (suanli_json_walker_index (producer->walker, (const char *) open, end - first + 2, (const char *) data, &checks,
+                                &window->tokens))
+    while ((step = suanli_json_walker_step (producer->walker, &next, &escaped)) == SUANLI_JSON_WALKED)
       {
-        ChromeElement element = { window->n_tokens, (guint32) (next - (const char *) data) };
+        ChromeElement element = { window->tokens.n, (guint32) (next - (const char *) data) };
 
+        if (escaped > 0 && !decode_element (producer, element_start))
+          {
+            step = SUANLI_JSON_STOPPED;
+            break;
+          }
         g_array_append_val (window->elements, element);
         *consumed = element.raw_end;
+        element_start = element.tokens;
         walked++;
       }
   *open = before;
   data[end] = after;
-  window->n_tokens = walked > 0 ? g_array_index (window->elements, ChromeElement, walked - 1).tokens : 0;
+  window->tokens.n = element_start;
   *stopped = step != SUANLI_JSON_END;
   return walked;
 }

@@ -274,23 +274,15 @@ suanli_import_one_thread (gpointer data)
   g_unsetenv ("SUANLI_IMPORT_THREADS");
 }
 
-static gboolean
-ignore_token (void           *ctx,
-              SuanliJsonToken token,
-              const char     *text,
-              gsize           length)
-{
-  return TRUE;
-}
-
-/* simdjson's bare walk of @length bytes (padded): every token visited, nothing done with it. */
+/* simdjson's bare walk of @length bytes (padded): every token checked and recorded as the import
+ * records a window's, the records then dropped. */
 static void
 walk_bytes (const guchar *bytes,
             gsize         length)
 {
   SuanliJsonWalker *walker = suanli_json_walker_new ();
 
-  g_assert_true (suanli_json_walker_walk_all (walker, (const char *) bytes, length, ignore_token, NULL));
+  g_assert_true (suanli_json_walker_walk_all (walker, (const char *) bytes, length));
   suanli_json_walker_free (walker);
 }
 
