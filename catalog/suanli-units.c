@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "suanli-text.h"
@@ -300,6 +301,49 @@ suanli_format_count (double count)
 
 /* A catalog figure with its unit, exact as given (494.5 TFLOP/s, 3.35 TB/s), except sizes, which
  * follow @memory_units, and large counts, which read as words. */
+/* @number ("10200", "-1234567.5") with its whole part's digits in threes: "10,200". */
+static char *
+group_thousands (const char *number)
+{
+  GString *grouped = g_string_new (NULL);
+  const char *digits = number + (number[0] == '-'), *end = digits + strspn (digits, "0123456789");
+
+  g_string_append_len (grouped, number, digits - number);
+  for (const char *d = digits; d < end; d++)
+    {
+      if (d > digits && (end - d) % 3 == 0)
+        g_string_append_c (grouped, ',');
+      g_string_append_c (grouped, *d);
+    }
+  g_string_append (grouped, end);
+  return g_string_free (grouped, FALSE);
+}
+
+/* A number as a table or a quantity shows it: six significant digits, and from 10,000 up every
+ * whole digit, grouped ("10,200", a rack's "132,000"), where %g would write 10200 and 1.32e+05. */
+char *
+suanli_format_number (double value)
+{
+  g_autofree char *digits = NULL;
+
+  if (!isfinite (value) || fabs (value) < 1e4 || fabs (value) >= 1e15)
+    return g_strdup_printf ("%.6g", value);
+  digits = suanli_format_significant (value, 6);
+  /* As %g does, no trailing zeros after the point ("10200.0" is 10200). */
+  if (strchr (digits, '.') != NULL)
+    {
+      for (gsize end = strlen (digits); end > 0 && (digits[end - 1] == '0' || digits[end - 1] == '.'); end--)
+        {
+          gboolean point = digits[end - 1] == '.';
+
+          digits[end - 1] = '\0';
+          if (point)
+            break;
+        }
+    }
+  return group_thousands (digits);
+}
+
 char *
 suanli_format_quantity (double             value,
                         const char        *unit,
@@ -322,7 +366,7 @@ suanli_format_quantity (double             value,
     }
   if (g_strcmp0 (unit, "year") == 0)
     return g_strdup_printf ("%.0f", value);
-  number = g_strdup_printf ("%.6g", value);
+  number = suanli_format_number (value);
   if (g_strcmp0 (unit, "%") == 0)
     return g_strconcat (number, "%", NULL);
   return g_strconcat (number, SUANLI_UNIT_SPACE, unit, NULL);

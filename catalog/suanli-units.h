@@ -38,6 +38,7 @@ char              *suanli_format_tonnes          (double             tonnes);
 char              *suanli_format_seconds         (double             seconds);
 char              *suanli_format_stated_bytes    (double             bytes);
 char              *suanli_format_gib             (double             bytes);
+char              *suanli_format_number          (double             value);
 char              *suanli_format_quantity        (double             value,
                                                   const char        *unit,
                                                   SuanliMemoryUnits  memory_units);

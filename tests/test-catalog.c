@@ -430,6 +430,10 @@ test_quantities (void)
   g_autofree char *tokens = suanli_format_quantity (2e12, "tokens", SUANLI_MEMORY_UNITS_GB);
   g_autofree char *layers = suanli_format_quantity (80, "count", SUANLI_MEMORY_UNITS_GB);
   g_autofree char *percent = suanli_format_quantity (35, "%", SUANLI_MEMORY_UNITS_GB);
+  g_autofree char *board_power = suanli_format_quantity (10200, "W", SUANLI_MEMORY_UNITS_GB);
+  g_autofree char *rack_power = suanli_format_quantity (132000, "W", SUANLI_MEMORY_UNITS_GB);
+  g_autofree char *price = suanli_format_quantity (2345678.25, "USD", SUANLI_MEMORY_UNITS_GB);
+  g_autofree char *below = suanli_format_quantity (9999, "W", SUANLI_MEMORY_UNITS_GB);
 
   g_assert_cmpstr (tflops, ==, "494.5" S "TFLOP/s");
   g_assert_cmpstr (bandwidth, ==, "3.35" S "TB/s");
@@ -438,6 +442,11 @@ test_quantities (void)
   g_assert_cmpstr (tokens, ==, "2.00 trillion tokens");
   g_assert_cmpstr (layers, ==, "80");
   g_assert_cmpstr (percent, ==, "35%");
+  /* Grouped in threes from 10,000, never in %g's exponent form. */
+  g_assert_cmpstr (board_power, ==, "10,200" S "W");
+  g_assert_cmpstr (rack_power, ==, "132,000" S "W");
+  g_assert_cmpstr (price, ==, "2,345,678" S "USD");
+  g_assert_cmpstr (below, ==, "9999" S "W");
 }
 
 /* Chinese groups large numbers by 万 and 亿; exact sizes below a million stay exact (a feed-forward

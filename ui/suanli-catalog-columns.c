@@ -90,7 +90,7 @@ column_text (SuanliItem   *item,
         /* The header names the unit; sizes and counts, which scale, keep theirs. */
         if (g_strcmp0 (spec->unit, column->unit) == 0 && !g_str_equal (spec->unit, "B") &&
             !g_str_equal (spec->unit, "count") && !g_str_equal (spec->unit, "tokens"))
-          return g_strdup_printf ("%.6g", spec->value);
+          return suanli_format_number (spec->value);
         /* A size in GB reads as its vendor states it (141 GB, not the 151 GB its bytes make). */
         return suanli_spec_format_short (spec, column->memory_units);
       }
