@@ -696,7 +696,6 @@ on_start_map (void *ctx)
   else if (importer->in_event && importer->depth == importer->events_depth + 2 && importer->event_key == KEY_ARGS)
     {
       importer->in_args = TRUE;
-      importer->arg_ordinal = 0;
     }
   else if (importer->in_event && importer->depth == importer->events_depth + 2 && importer->event_key == KEY_ID2)
     importer->in_id2 = TRUE;
@@ -732,20 +731,31 @@ same_bytes (const char          *a,
   return TRUE;
 }
 
-/* An argument's key: the one last read at its place in the args, or copied there. */
+/* An argument's key: one held in its set, or copied in place of the set's older one. */
 static void
 read_arg_key (Importer            *importer,
               const unsigned char *key,
               gsize                length)
 {
-  ArgKey *held = &importer->arg_keys[MIN (importer->arg_ordinal, MAX_ARG_KEYS)];
+  guint set = length == 0 ? 0 : ((guint) length * 31u + key[0] * 7u + key[length / 2] * 3u + key[length - 1]) &
+                                (ARG_KEY_SETS - 1);
+  ArgKey *held;
   gsize i;
 
-  importer->arg_ordinal++;
-  importer->arg_key = held;
   /* The same bytes: held text has no NUL and is under 128 bytes, so neither has the key. */
-  if (held->length == length && same_bytes (held->text, key, length))
-    return;
+  for (guint way = 0; way < 2; way++)
+    {
+      held = &importer->arg_keys[set][way];
+      if (held->length == length && same_bytes (held->text, key, length))
+        {
+          importer->arg_key = held;
+          importer->arg_key_victim[set] = (guint8) (1 - way);
+          return;
+        }
+    }
+  held = &importer->arg_keys[set][importer->arg_key_victim[set]];
+  importer->arg_key_victim[set] ^= 1;
+  importer->arg_key = held;
   /* A key is read as the C string it once was, cut at a NUL. */
   for (i = 0; i < MIN (length, sizeof held->text - 1) && key[i] != '\0'; i++)
     held->text[i] = (char) key[i];
