@@ -72,9 +72,9 @@ void              suanli_json_walker_free (SuanliJsonWalker *walker);
 
 /* Indexes @text, @length bytes holding one JSON array (its last element may be cut short) and
  * followed by SUANLI_JSON_PADDING readable bytes; FALSE when simdjson finds it malformed (bad
- * UTF-8, an unclosed string) or it does not begin with '['. The text must stay unchanged until
- * the walk is over. The elements' tokens will go to @records, their places counted from
- * @origin (the first token's span too), under @checks. */
+ * UTF-8, an unclosed string, a control character in a string) or it does not begin with '['.
+ * The text must stay unchanged until the walk is over. The elements' tokens will go to
+ * @records, their places counted from @origin (the first token's span too), under @checks. */
 gboolean       suanli_json_walker_index (SuanliJsonWalker       *walker,
                                          const char             *text,
                                          gsize                   length,
