@@ -260,6 +260,10 @@ G_GNUC_INTERNAL ChromeProducer *chrome_producer_new  (GInputStream   *stream,
 G_GNUC_INTERNAL ChromeWindow   *chrome_producer_next (ChromeProducer *producer,
                                                       gboolean        stop);
 G_GNUC_INTERNAL void            chrome_producer_free (ChromeProducer *producer);
+/* Whether @producer has read all it will: what is left to walk is in memory. */
+G_GNUC_INTERNAL gboolean        chrome_producer_read_all (ChromeProducer *producer);
+/* Makes, on this thread, the windows and buffers another thread will fill (see the function). */
+G_GNUC_INTERNAL void            chrome_producer_make_spares (ChromeProducer *producer);
 G_GNUC_INTERNAL void            chrome_window_free   (ChromeWindow   *window);
 /* Gives a window handed over back to @producer, from any thread, for its next windows' bytes and
  * tokens (the pages stay mapped: a new megabyte each time cost a tenth of the import in faults). */

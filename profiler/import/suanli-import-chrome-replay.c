@@ -25,6 +25,8 @@
 #define GROWTH_PER_BYTE   128
 /* Windows read ahead of the one handed over: each is 128 KiB of text and its tokens. */
 #define WINDOWS_IN_FLIGHT 3
+/* Windows read on this thread before the others are read on a thread of their own. */
+#define WINDOWS_BEFORE_A_THREAD 2
 
 typedef struct
 {
@@ -163,20 +165,24 @@ chrome_read_windows (Importer     *importer,
   Windows windows = {
     .producer = chrome_producer_new (stream, cancellable, rest, rest_length, offset, line, importer->events_depth),
   };
+  gboolean threaded = import_threads () > 1;
   ChromeWindow *window;
   gsize stop = G_MAXSIZE;
 
-  if (import_threads () > 1)
-    {
-      windows.queue = suanli_handoff_queue_new (WINDOWS_IN_FLIGHT);
-      windows.thread = g_thread_new ("suanli-json", produce, &windows);
-    }
-  while (!(window = next_window (&windows, FALSE))->last)
+  for (guint read = 1; !(window = next_window (&windows, FALSE))->last; read++)
     {
       stop = near_a_budget (importer, &limits, window) ? 0 : replay_window (importer, window);
       if (stop != G_MAXSIZE)
         break;
       chrome_producer_recycle (windows.producer, window);
+      /* The first windows on this thread: a trace read whole by then (most small ones) is walked
+       * sooner than a thread starts, and with no windows made ahead. */
+      if (threaded && read == WINDOWS_BEFORE_A_THREAD && !chrome_producer_read_all (windows.producer))
+        {
+          chrome_producer_make_spares (windows.producer);
+          windows.queue = suanli_handoff_queue_new (WINDOWS_IN_FLIGHT);
+          windows.thread = g_thread_new ("suanli-json", produce, &windows);
+        }
     }
   resume_at (&windows, window, stop != G_MAXSIZE ? stop : 0, resume);
   if (windows.thread != NULL)

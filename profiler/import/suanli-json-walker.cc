@@ -318,24 +318,33 @@ suanli_json_walker_free (SuanliJsonWalker *walker)
   delete walker;
 }
 
+/* Room in the index for @length bytes, grown at least twofold. */
+static bool
+reserve (SuanliJsonWalker *walker,
+         size_t            length)
+{
+  size_t capacity;
+
+  if (walker->index != nullptr && walker->capacity >= length)
+    return true;
+  capacity = std::max<size_t> (length, 2 * walker->capacity);
+  walker->index.reset ();
+  walker->capacity = 0;
+  if (simdjson::get_active_implementation ()->create_dom_parser_implementation (capacity, 1024, walker->index) !=
+      simdjson::SUCCESS)
+    return false;
+  walker->capacity = capacity;
+  return true;
+}
+
 /* simdjson's first stage over @text: the index of where each token begins. */
 static bool
 index_text (SuanliJsonWalker *walker,
             const char       *text,
             gsize             length)
 {
-  if (length > 0xFFFFFFFFu)
+  if (length > 0xFFFFFFFFu || !reserve (walker, length))
     return false;
-  if (walker->index == nullptr || walker->capacity < length)
-    {
-      size_t capacity = std::max<size_t> (length, 2 * walker->capacity);
-
-      walker->index.reset ();
-      if (simdjson::get_active_implementation ()->create_dom_parser_implementation (capacity, 1024, walker->index) !=
-          simdjson::SUCCESS)
-        return false;
-      walker->capacity = capacity;
-    }
   if (walker->index->stage1 (reinterpret_cast<const uint8_t *> (text), length, simdjson::stage1_mode::regular) !=
       simdjson::SUCCESS)
     return false;
@@ -345,6 +354,13 @@ index_text (SuanliJsonWalker *walker,
   walker->n = walker->index->n_structural_indexes;
   walker->next = 0;
   return true;
+}
+
+extern "C" gboolean
+suanli_json_walker_reserve (SuanliJsonWalker *walker,
+                            gsize             length)
+{
+  return length <= 0xFFFFFFFFu && reserve (walker, length);
 }
 
 extern "C" gboolean

@@ -70,6 +70,11 @@ typedef enum {
 SuanliJsonWalker *suanli_json_walker_new  (void);
 void              suanli_json_walker_free (SuanliJsonWalker *walker);
 
+/* Makes room for indexing texts of up to @length bytes (suanli_json_walker_index makes it when
+ * it first needs it). FALSE when it cannot. */
+gboolean       suanli_json_walker_reserve (SuanliJsonWalker *walker,
+                                           gsize             length);
+
 /* Indexes @text, @length bytes holding one JSON array (its last element may be cut short) and
  * followed by SUANLI_JSON_PADDING readable bytes; FALSE when simdjson finds it malformed (bad
  * UTF-8, an unclosed string, a control character in a string) or it does not begin with '['.
