@@ -44,6 +44,7 @@ struct SuanliJsonWalker
   int                depth = 0;           /* open within the element */
   guint              escaped = 0;         /* escaped strings in the element */
   bool               wrap = false;        /* the bare walk: records start again once full */
+  bool               has_backslash = true;   /* somewhere in the text: its strings are looked at */
 };
 
 static inline bool
@@ -210,7 +211,7 @@ record_string (SuanliJsonWalker *walker,
   inside = token.substr (1, token.size () - 2);
   if (!record (walker, kind, inside, inside.data () + inside.size () + 1))
     return false;
-  if (G_UNLIKELY (needs_decoding (inside)))
+  if (G_UNLIKELY (walker->has_backslash && needs_decoding (inside)))
     {
       walker->records->items[walker->records->n - 1].escaped = 1;
       walker->escaped++;
@@ -350,6 +351,10 @@ index_text (SuanliJsonWalker *walker,
     return false;
   walker->text = text;
   walker->length = length;
+  /* simdjson's first stage refuses a control character in a string, so only a backslash makes
+   * one need decoding: a text without any (most windows of most traces) is not looked at again
+   * string by string. */
+  walker->has_backslash = memchr (text, '\\', length) != nullptr;
   walker->at_index = walker->index->structural_indexes.get ();
   walker->n = walker->index->n_structural_indexes;
   walker->next = 0;
