@@ -27,8 +27,9 @@
 /* Read ahead of the walk: a window is what was read, past the last element walked, in reads of
  * this size at least. */
 #define WINDOW_SIZE     (128 * 1024)
-/* Windows made ahead, as many as can be in flight (the importer's, three queued and the one
- * being read); buffers given back and kept for the next windows. */
+/* Windows made ahead for a reading thread: as many as can be in flight (three queued, the one
+ * being handed over and the one being read) and one more. Buffers given back are kept for the
+ * next windows, up to SPARE_BASES. */
 #define SPARE_WINDOWS   6
 #define SPARE_BASES     8
 
