@@ -207,26 +207,6 @@ test_cut_short (void)
   walk_end (&walk);
 }
 
-/* The bare walk keeps a few records only, and says whether the document is JSON. */
-static void
-test_walk_all (void)
-{
-  g_autoptr(GString) document = g_string_new ("{\"traceEvents\": [");
-  SuanliJsonWalker *walker = suanli_json_walker_new ();
-  const char *broken = "{\"a\": [1, 2}";
-  g_autofree char *padded = g_malloc0 (strlen (broken) + SUANLI_JSON_PADDING);
-
-  for (guint i = 0; i < 5000; i++)
-    g_string_append_printf (document, "%s{\"ph\": \"X\", \"ts\": %u.5, \"args\": {\"n\": [%u]}}", i > 0 ? "," : "", i, i);
-  g_string_append (document, "]}");
-  g_string_set_size (document, document->len + SUANLI_JSON_PADDING);
-  memset (document->str + document->len - SUANLI_JSON_PADDING, 0, SUANLI_JSON_PADDING);
-  g_assert_true (suanli_json_walker_walk_all (walker, document->str, document->len - SUANLI_JSON_PADDING));
-  memcpy (padded, broken, strlen (broken));
-  g_assert_false (suanli_json_walker_walk_all (walker, padded, strlen (broken)));
-  suanli_json_walker_free (walker);
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -237,6 +217,5 @@ main (int   argc,
   g_test_add_func ("/json-walker/scalars", test_scalars);
   g_test_add_func ("/json-walker/checks", test_checks);
   g_test_add_func ("/json-walker/cut-short", test_cut_short);
-  g_test_add_func ("/json-walker/walk-all", test_walk_all);
   return g_test_run ();
 }

@@ -24,9 +24,6 @@
 static_assert (simdjson::SIMDJSON_PADDING == SUANLI_JSON_PADDING, "the window's padding is simdjson's");
 static_assert (G_BYTE_ORDER == G_LITTLE_ENDIAN, "needs_decoding() reads words little-endian");
 
-/* The bare walk keeps this many records, and then starts again from the first. */
-#define BARE_WALK_RECORDS 4096
-
 struct SuanliJsonWalker
 {
   std::unique_ptr<simdjson::internal::dom_parser_implementation> index;
@@ -43,7 +40,6 @@ struct SuanliJsonWalker
   const char        *last_end = nullptr;  /* where the last token with text ended */
   int                depth = 0;           /* open within the element */
   guint              escaped = 0;         /* escaped strings in the element */
-  bool               wrap = false;        /* the bare walk: records start again once full */
   bool               has_backslash = true;   /* somewhere in the text: its strings are looked at */
 };
 
@@ -148,7 +144,7 @@ needs_decoding (std::string_view text)
     }
 }
 
-/* The next record: the records grow, or in the bare walk start again from the first. */
+/* The next record, the records grown as needed. */
 static inline SuanliJsonRecord *
 next_record (SuanliJsonWalker *walker)
 {
@@ -156,13 +152,8 @@ next_record (SuanliJsonWalker *walker)
 
   if (G_UNLIKELY (records->n == records->size))
     {
-      if (walker->wrap)
-        records->n = 0;
-      else
-        {
-          records->size = std::max (1024u, records->size * 2);
-          records->items = g_renew (SuanliJsonRecord, records->items, records->size);
-        }
+      records->size = std::max (1024u, records->size * 2);
+      records->items = g_renew (SuanliJsonRecord, records->items, records->size);
     }
   return &records->items[records->n++];
 }
@@ -383,7 +374,6 @@ suanli_json_walker_index (SuanliJsonWalker       *walker,
   walker->records = records;
   walker->origin = walker->last_end = origin;
   walker->checks = *checks;
-  walker->wrap = false;
   return TRUE;
 }
 
@@ -413,23 +403,4 @@ suanli_json_walker_step (SuanliJsonWalker *walker,
   *after = walker->text + walker->at_index[walker->next];
   *escaped = walker->escaped;
   return SUANLI_JSON_WALKED;
-}
-
-extern "C" gboolean
-suanli_json_walker_walk_all (SuanliJsonWalker *walker,
-                             const char       *text,
-                             gsize             length)
-{
-  SuanliJsonRecords latest = { g_new (SuanliJsonRecord, BARE_WALK_RECORDS), 0, BARE_WALK_RECORDS };
-  bool walked;
-
-  walker->records = &latest;
-  walker->origin = walker->last_end = text;
-  walker->checks = SuanliJsonChecks { G_MAXUINT64, G_MAXINT };
-  walker->wrap = true;
-  walker->depth = 0;
-  walked = index_text (walker, text, length) && walk_value (walker) && walker->next == walker->n;
-  walker->records = nullptr;
-  g_free (latest.items);
-  return walked;
 }

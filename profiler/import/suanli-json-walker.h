@@ -94,11 +94,4 @@ SuanliJsonStep suanli_json_walker_step  (SuanliJsonWalker       *walker,
                                          const char            **after,
                                          guint                  *escaped);
 
-/* Walks the whole of @text, any JSON document (padded as for suanli_json_walker_index), as the
- * import walks a window but keeping only the latest of its records: the benchmark's measure of
- * the bare walk. FALSE where it is malformed. */
-gboolean       suanli_json_walker_walk_all (SuanliJsonWalker *walker,
-                                            const char       *text,
-                                            gsize             length);
-
 G_END_DECLS
