@@ -175,6 +175,17 @@ test_checks (void)
   g_assert_cmpint (walk_step (&walk, NULL), ==, SUANLI_JSON_STOPPED);
   walk_end (&walk);
 
+  /* Past 64, a limit counts as 64. */
+  {
+    g_autofree char *open = g_strnfill (65, '['), *close = g_strnfill (65, ']');
+    g_autofree char *deep = g_strdup_printf ("%s1%s,%s1%s", open + 1, close + 1, open, close);
+
+    walk_begin (&walk, deep, G_MAXUINT64, 1000);
+    g_assert_cmpint (walk_step (&walk, NULL), ==, SUANLI_JSON_WALKED);
+    g_assert_cmpint (walk_step (&walk, NULL), ==, SUANLI_JSON_STOPPED);
+    walk_end (&walk);
+  }
+
   walk_begin (&walk, "1,      2,           3", 10, 64);
   g_assert_cmpint (walk_step (&walk, NULL), ==, SUANLI_JSON_WALKED);
   g_assert_cmpint (walk_step (&walk, NULL), ==, SUANLI_JSON_WALKED);    /* 8 bytes on */

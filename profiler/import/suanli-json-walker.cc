@@ -38,7 +38,6 @@ struct SuanliJsonWalker
   const char        *origin = nullptr;
   SuanliJsonChecks   checks = { G_MAXUINT64, G_MAXINT };
   const char        *last_end = nullptr;  /* where the last token with text ended */
-  int                depth = 0;           /* open within the element */
   guint              escaped = 0;         /* escaped strings in the element */
   bool               has_backslash = true;   /* somewhere in the text: its strings are looked at */
 };
@@ -144,158 +143,180 @@ needs_decoding (std::string_view text)
     }
 }
 
-/* The next record, the records grown as needed. */
-static inline SuanliJsonRecord *
-next_record (SuanliJsonWalker *walker)
+/* What walking one element needs at hand: a local copy, so that it stays in registers. */
+struct ElementWalk
 {
-  SuanliJsonRecords *records = walker->records;
+  const char       *text, *origin;
+  const uint32_t   *index;
+  uint32_t          n;
+  size_t            length;
+  uint64_t          max_span;
+  bool              has_backslash;
+  SuanliJsonRecord *out;
+  const char       *last_end;
+  guint             escaped;
+};
 
-  if (G_UNLIKELY (records->n == records->size))
-    {
-      records->size = std::max (1024u, records->size * 2);
-      records->items = g_renew (SuanliJsonRecord, records->items, records->size);
-    }
-  return &records->items[records->n++];
-}
-
-/* Records a token, FALSE when its text ends too far past the last one's: the importer's token
+/* A token's record, unless its text ends too far past the last one's: the importer's token
  * budget counts the bytes from one token's end to the next one's. */
-static inline bool
-record (SuanliJsonWalker *walker,
-        SuanliJsonToken   kind,
-        std::string_view  text,
-        const char       *end)
+G_ALWAYS_INLINE static inline bool
+put (ElementWalk    &walk,
+     SuanliJsonToken kind,
+     const char     *begin,
+     size_t          length,
+     const char     *end)
 {
-  const char *text_end = text.data () + text.size ();
-
-  if ((uint64_t) (text_end - walker->last_end) >= walker->checks.max_span)
+  if ((uint64_t) (begin + length - walk.last_end) >= walk.max_span)
     return false;
-  walker->last_end = text_end;
-  *next_record (walker) = SuanliJsonRecord { (guint32) (text.data () - walker->origin),
-                                             (guint32) (end - walker->origin), (guint32) text.size (),
-                                             (guint16) kind, 0, 0 };
+  walk.last_end = begin + length;
+  *walk.out++ = SuanliJsonRecord { (guint32) (begin - walk.origin), (guint32) (end - walk.origin), (guint32) length,
+                                   (guint16) kind, 0, 0 };
   return true;
 }
 
-/* A closing bracket: no text, no place. */
-static inline void
-record_close (SuanliJsonWalker *walker,
-              SuanliJsonToken   kind)
+/* Where token @t ends: where the next begins, less the blanks between. */
+G_ALWAYS_INLINE static inline const char *
+token_end (const ElementWalk &walk,
+           uint32_t           t)
 {
-  walker->depth--;
-  *next_record (walker) = SuanliJsonRecord { 0, 0, 0, (guint16) kind, 0, 0 };
+  const char *end = walk.text + (t + 1 < walk.n ? walk.index[t + 1] : walk.length);
+
+  while (end > walk.text + walk.index[t] && is_blank (end[-1]))
+    end--;
+  return end;
 }
 
-/* The string (key or value) at token @i, from its quote to the quote that ends before the next token. */
-static bool
-record_string (SuanliJsonWalker *walker,
-               uint32_t          i,
-               SuanliJsonToken   kind)
+/* The string (key or value) at token @t, from its quote to the quote that ends before the next
+ * token; one with a backslash is marked, for the importer to decode. */
+G_ALWAYS_INLINE static inline bool
+put_string (ElementWalk    &walk,
+            uint32_t        t,
+            SuanliJsonToken kind)
 {
-  std::string_view token, inside;
+  const char *begin = walk.text + walk.index[t], *end = token_end (walk, t);
 
-  if (i >= walker->n)
+  if (end - begin < 2 || *begin != '"' || end[-1] != '"' || !put (walk, kind, begin + 1, (size_t) (end - begin - 2), end))
     return false;
-  token = token_text (walker, i);
-  if (token.size () < 2 || token.front () != '"' || token.back () != '"')
-    return false;
-  inside = token.substr (1, token.size () - 2);
-  if (!record (walker, kind, inside, inside.data () + inside.size () + 1))
-    return false;
-  if (G_UNLIKELY (walker->has_backslash && needs_decoding (inside)))
+  if (G_UNLIKELY (walk.has_backslash && needs_decoding (std::string_view (begin + 1, (size_t) (end - begin - 2)))))
     {
-      walker->records->items[walker->records->n - 1].escaped = 1;
-      walker->escaped++;
+      walk.out[-1].escaped = 1;
+      walk.escaped++;
     }
   return true;
 }
 
 /* A number, true, false or null, as JSON writes them. */
-static bool
-record_scalar (SuanliJsonWalker *walker,
-               std::string_view  text)
+G_ALWAYS_INLINE static inline bool
+put_scalar (ElementWalk &walk,
+            uint32_t     t)
 {
+  std::string_view scalar (walk.text + walk.index[t], (size_t) (token_end (walk, t) - (walk.text + walk.index[t])));
   SuanliJsonToken kind;
 
-  if (text.size () > 0 && (is_digit (text[0]) || text[0] == '-'))
+  if (scalar.size () > 0 && (is_digit (scalar[0]) || scalar[0] == '-'))
     {
-      if (!is_json_number (text))
+      if (!is_json_number (scalar))
         return false;
       kind = SUANLI_JSON_NUMBER;
     }
-  else if (text == "true")
+  else if (scalar == "true")
     kind = SUANLI_JSON_TRUE;
-  else if (text == "false")
+  else if (scalar == "false")
     kind = SUANLI_JSON_FALSE;
-  else if (text == "null")
+  else if (scalar == "null")
     kind = SUANLI_JSON_NULL;
   else
     return false;
-  return record (walker, kind, text, text.data () + text.size ());
+  return put (walk, kind, scalar.data (), scalar.size (), scalar.data () + scalar.size ());
 }
 
-static bool walk_value (SuanliJsonWalker *walker);
-
-/* An object from its '{' to its '}' (members "key": value) or an array from its '[' to its ']'
- * (values), the members or values separated by commas. */
+/* One element, from token walker->next, into the records (the index made room for a record per
+ * token). The walk is one loop over locals, with the open containers as bits: written as calls
+ * through the walker, every token's record made the compiler reload the walker's fields (the
+ * records might have been them), and the walk was a quarter of the import. */
 static bool
-walk_container (SuanliJsonWalker *walker,
-                bool              object)
+walk_element (SuanliJsonWalker *walker)
 {
-  char close = object ? '}' : ']';
-  SuanliJsonToken end = object ? SUANLI_JSON_OBJECT_END : SUANLI_JSON_ARRAY_END;
-  const char *open = walker->text + walker->at_index[walker->next++];
+  ElementWalk walk = { walker->text, walker->origin, walker->at_index, walker->n, walker->length,
+                       walker->checks.max_span, walker->has_backslash,
+                       walker->records->items + walker->records->n, walker->last_end, 0 };
+  const char *const text = walk.text;
+  const uint32_t *const index = walk.index;
+  const uint32_t n = walk.n;
+  const int max_depth = std::min (walker->checks.max_depth, 64);   /* the bits of @objects */
+  uint32_t i = walker->next;
+  uint64_t objects = 0;   /* bit 0: the innermost open container is an object; bit 1 the one around it… */
+  int depth = 0;
+  bool whole = false;
+  char c;
 
-  if (!record (walker, object ? SUANLI_JSON_OBJECT_START : SUANLI_JSON_ARRAY_START, std::string_view (open, 1), open + 1) ||
-      ++walker->depth > walker->checks.max_depth)
-    return false;
-  if (token_char (walker, walker->next) == close)
+value:
+  if (i >= n)
+    goto done;
+  c = text[index[i]];
+  if (c == '{' || c == '[')
     {
-      walker->next++;
-      record_close (walker, end);
-      return true;
-    }
-  for (;;)
-    {
+      const bool object = c == '{';
+
+      if (!put (walk, object ? SUANLI_JSON_OBJECT_START : SUANLI_JSON_ARRAY_START, text + index[i], 1, text + index[i] + 1) ||
+          ++depth > max_depth)
+        goto done;
+      objects = (objects << 1) | object;
+      if (++i < n && text[index[i]] == (object ? '}' : ']'))
+        {
+          i++;
+          goto close;
+        }
       if (object)
-        {
-          if (!record_string (walker, walker->next, SUANLI_JSON_KEY) || token_char (walker, ++walker->next) != ':')
-            return false;
-          walker->next++;
-        }
-      if (!walk_value (walker))
-        return false;
-      char c = token_char (walker, walker->next++);
-      if (c != ',')
-        {
-          if (c != close)
-            return false;
-          record_close (walker, end);
-          return true;
-        }
+        goto key;
+      goto value;
     }
-}
-
-static bool
-walk_value (SuanliJsonWalker *walker)
-{
-  switch (token_char (walker, walker->next))
+  if (c == '"')
     {
-    case '{':
-      return walk_container (walker, true);
-    case '[':
-      return walk_container (walker, false);
-    case '"':
-      return record_string (walker, walker->next, SUANLI_JSON_STRING) && (walker->next++, true);
-    case '\0':
-    case ',':
-    case ':':
-    case ']':
-    case '}':
-      return false;
-    default:
-      return record_scalar (walker, token_text (walker, walker->next++));
+      if (!put_string (walk, i, SUANLI_JSON_STRING))
+        goto done;
     }
+  else if (c == ',' || c == ':' || c == ']' || c == '}' || !put_scalar (walk, i))
+    goto done;
+  i++;
+  goto after_value;
+
+key:
+  if (i >= n || text[index[i]] != '"' || !put_string (walk, i, SUANLI_JSON_KEY) || ++i >= n || text[index[i]] != ':')
+    goto done;
+  i++;
+  goto value;
+
+after_value:
+  if (depth == 0)
+    {
+      whole = true;
+      goto done;
+    }
+  if (i >= n)
+    goto done;
+  c = text[index[i++]];
+  if (c == ',')
+    {
+      if (objects & 1)
+        goto key;
+      goto value;
+    }
+  if (c != ((objects & 1) ? '}' : ']'))
+    goto done;
+
+close:
+  *walk.out++ = SuanliJsonRecord { 0, 0, 0, (guint16) ((objects & 1) ? SUANLI_JSON_OBJECT_END : SUANLI_JSON_ARRAY_END), 0, 0 };
+  depth--;
+  objects >>= 1;
+  goto after_value;
+
+done:
+  walker->next = i;
+  walker->last_end = walk.last_end;
+  walker->escaped = walk.escaped;
+  walker->records->n = (guint) (walk.out - walker->records->items);
+  return whole;
 }
 
 extern "C" SuanliJsonWalker *
@@ -371,6 +392,12 @@ suanli_json_walker_index (SuanliJsonWalker       *walker,
     return FALSE;
   walker->next = 1;
   walker->first = true;
+  /* Room for a record per token: the walk then never checks for it. */
+  if (records->size - records->n < walker->n)
+    {
+      records->size = records->n + std::max (walker->n, 1024u);
+      records->items = g_renew (SuanliJsonRecord, records->items, records->size);
+    }
   walker->records = records;
   walker->origin = walker->last_end = origin;
   walker->checks = *checks;
@@ -393,11 +420,9 @@ suanli_json_walker_step (SuanliJsonWalker *walker,
       walker->next++;
     }
   walker->first = false;
-  walker->depth = 0;
-  walker->escaped = 0;
   /* An element is whole only when something follows it: a window's closing ']' is its last byte,
    * and when it is the last token it closed an array the element opened, cut short there. */
-  if (!walk_value (walker) || walker->next >= walker->n)
+  if (!walk_element (walker) || walker->next >= walker->n)
     return SUANLI_JSON_STOPPED;
   /* Where the separator after it is: past the element and any blanks. */
   *after = walker->text + walker->at_index[walker->next];

@@ -52,7 +52,7 @@ typedef struct
 
 /* What stops a walk, as it would stop yajl reading for the importer: a run of more than @max_span
  * bytes from the end of one token to the end of the next (yajl's token budget), and more than
- * @max_depth objects and arrays open within one element. */
+ * @max_depth objects and arrays open within one element (64 at most: a deeper limit counts as 64). */
 typedef struct
 {
   guint64 max_span;
