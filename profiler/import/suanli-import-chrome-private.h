@@ -218,16 +218,24 @@ G_GNUC_INTERNAL guint chrome_take_tokens (Importer               *importer,
                                           guint                   to,
                                           const char             *raw,
                                           const char             *decoded);
+G_GNUC_INTERNAL void  chrome_take_plain_event (Importer               *importer,
+                                               const SuanliJsonRecord *tokens,
+                                               guint                   from,
+                                               guint                   to,
+                                               const char             *raw);
 G_GNUC_INTERNAL guint64 chrome_count_lines (const guchar *buffer,
                                             gsize         length);
 
 /* Windows (suanli-import-chrome-windows.c): the events array cut into windows and walked */
 
-/* Where an element walked whole ends: the number of tokens up to it, and its end in the bytes. */
+/* Where an element walked whole ends: the number of tokens up to it, and its end in the bytes. A
+ * @plain one is an object with no string to decode (as most events are): chrome_take_plain_event
+ * reads it. */
 typedef struct
 {
-  guint   tokens;
-  guint32 raw_end;
+  guint    tokens;
+  guint32  raw_end;
+  gboolean plain;
 } ChromeElement;
 
 /* Elements read whole, from a place between two elements of the array (@raw, at @offset and @line

@@ -109,9 +109,15 @@ replay_window (Importer           *importer,
   importer->window_at = (Place) { window->offset, window->line };
   for (guint e = 0; e < window->elements->len; e++)
     {
-      guint end = g_array_index (window->elements, ChromeElement, e).tokens;
+      const ChromeElement *element = &g_array_index (window->elements, ChromeElement, e);
+      guint end = element->tokens;
 
-      if ((t = chrome_take_tokens (importer, window->tokens.items, t, end, (const char *) window->raw,
+      if (element->plain)
+        {
+          chrome_take_plain_event (importer, window->tokens.items, t, end, (const char *) window->raw);
+          t = end;
+        }
+      else if ((t = chrome_take_tokens (importer, window->tokens.items, t, end, (const char *) window->raw,
                                    (const char *) window->decoded->data)) != end)
         {
           importer->windowed = FALSE;

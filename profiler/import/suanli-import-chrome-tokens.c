@@ -931,6 +931,121 @@ chrome_take_tokens (Importer               *importer,
   return t;
 }
 
+/* ---- plain events, read straight from their tokens ------------------------------------------ */
+
+/* The object or array opening at @token, handed to the callbacks one token at a time, as a
+ * plain event hands over what it does not read itself (suanli-import-chrome-replay.c never
+ * decodes a plain event's strings). Returns its closing token. */
+static const SuanliJsonRecord *
+take_container (Importer               *importer,
+                const SuanliJsonRecord *token,
+                const char             *raw)
+{
+  const SuanliJsonRecord *close = token;
+  guint taken;
+
+  for (int open = 0;; close++)
+    if (close->kind == SUANLI_JSON_OBJECT_START || close->kind == SUANLI_JSON_ARRAY_START)
+      open++;
+    else if ((close->kind == SUANLI_JSON_OBJECT_END || close->kind == SUANLI_JSON_ARRAY_END) && --open == 0)
+      break;
+  /* None refuses: the walk kept within the nesting limit. */
+  taken = chrome_take_tokens (importer, token, 0, (guint) (close - token) + 1, raw, raw);
+  g_assert (taken == (guint) (close - token) + 1);
+  return close;
+}
+
+/* An event's args or id2 object, from its '{' at @token: scalars read here, anything else handed
+ * to the callbacks. Returns its '}'. */
+static const SuanliJsonRecord *
+take_args (Importer               *importer,
+           const SuanliJsonRecord *token,
+           const char             *raw)
+{
+  gboolean args = importer->event_key == KEY_ARGS;
+
+  importer->in_args = args;
+  importer->in_id2 = !args;
+  importer->depth++;
+  for (token++; token->kind != SUANLI_JSON_OBJECT_END; token++)
+    {
+      const char *key = raw + token->at;
+
+      if (args)
+        read_arg_key (importer, (const unsigned char *) key, token->length);
+      else
+        importer->event_key = event_key_of (key, token->length);
+      token++;
+      if (token->end != 0)
+        importer->token_end = raw + token->end;
+      if (token->kind == SUANLI_JSON_STRING || token->kind == SUANLI_JSON_NUMBER)
+        scalar_in_event (importer, raw + token->at, token->length, token->kind == SUANLI_JSON_STRING);
+      else if (token->kind == SUANLI_JSON_OBJECT_START || token->kind == SUANLI_JSON_ARRAY_START)
+        token = take_container (importer, token, raw);
+      else if (args && token->kind != SUANLI_JSON_NULL)
+        add_arg (importer, SUANLI_ARG_INT, token->kind == SUANLI_JSON_TRUE, 0, NULL, 0);
+      /* null in args, and true, false or null in an id2, are passed over */
+    }
+  importer->in_args = importer->in_id2 = FALSE;
+  importer->depth--;
+  return token;
+}
+
+/* An element the windows found plain (ChromeElement): an object with no escaped string, so no
+ * key holds a NUL. Its tokens @from to @to are read here as the callbacks would read them one by
+ * one (chrome_take_tokens), into the same event, without their checks of depth and state at every
+ * token: most events are so, and handing their tokens over one by one was a fifth of the import.
+ * What the callbacks do not read of an event (an object or array in another member) is handed to
+ * them still. */
+void
+chrome_take_plain_event (Importer               *importer,
+                         const SuanliJsonRecord *tokens,
+                         guint                   from,
+                         guint                   to,
+                         const char             *raw)
+{
+  const SuanliJsonRecord *token = &tokens[from], *close = &tokens[to - 1];
+
+  importer->progressed = TRUE;
+  importer->depth = importer->events_depth + 1;
+  importer->token_end = raw + token->end;
+  begin_event (importer);
+  for (token++; token < close; token++)
+    {
+      importer->in_args = importer->in_id2 = FALSE;
+      importer->event_key = event_key_of (raw + token->at, token->length);
+      token++;
+      if (token->end != 0)
+        importer->token_end = raw + token->end;
+      switch ((SuanliJsonToken) token->kind)
+        {
+        case SUANLI_JSON_STRING:
+        case SUANLI_JSON_NUMBER:
+          scalar_in_event (importer, raw + token->at, token->length, token->kind == SUANLI_JSON_STRING);
+          break;
+        case SUANLI_JSON_OBJECT_START:
+          token = importer->event_key == KEY_ARGS || importer->event_key == KEY_ID2 ? take_args (importer, token, raw)
+                                                                                      : take_container (importer, token, raw);
+          break;
+        case SUANLI_JSON_ARRAY_START:
+          token = take_container (importer, token, raw);
+          break;
+        case SUANLI_JSON_TRUE:
+        case SUANLI_JSON_FALSE:
+        case SUANLI_JSON_NULL:
+          check_member_type (importer, importer->depth);
+          break;
+        case SUANLI_JSON_OBJECT_END:
+        case SUANLI_JSON_ARRAY_END:
+        case SUANLI_JSON_KEY:
+          g_assert_not_reached ();
+        }
+    }
+  importer->in_event = FALSE;
+  chrome_process_event (importer);
+  importer->depth = importer->events_depth;
+}
+
 const yajl_callbacks chrome_callbacks = {
   on_null, on_boolean, NULL, NULL, on_number, on_string,
   on_start_map, on_map_key, on_end_map, on_start_array, on_end_array,

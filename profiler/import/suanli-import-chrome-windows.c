@@ -411,7 +411,10 @@ walk_window (ChromeProducer *producer,
                                 &window->tokens))
     while ((step = suanli_json_walker_step (producer->walker, &next, &escaped)) == SUANLI_JSON_WALKED)
       {
-        ChromeElement element = { window->tokens.n, (guint32) (next - (const char *) data) };
+        ChromeElement element = {
+          window->tokens.n, (guint32) (next - (const char *) data),
+          window->tokens.items[element_start].kind == SUANLI_JSON_OBJECT_START && escaped == 0,
+        };
 
         if (escaped > 0 && !decode_element (producer, element_start))
           {
