@@ -138,8 +138,10 @@ test_control_character (void)
 static void
 test_scalars (void)
 {
-  const char *good[] = { "0", "-0", "12", "1.5", "-0.25E-3", "1e+5", "true", "false", "null" };
-  const char *bad[] = { "01", "-", "1.", ".5", "1e", "+1", "tru", "nul", "True", "0x1", "1.5.2", "Infinity", "NaN" };
+  const char *good[] = { "0", "-0", "12", "1.5", "-0.25E-3", "1e+5", "true", "false", "null",
+                         "1682725897226757.250", "12345678", "123456789012345678901234567890.5e123456789" };
+  const char *bad[] = { "01", "-", "1.", ".5", "1e", "+1", "tru", "nul", "True", "0x1", "1.5.2", "Infinity", "NaN",
+                        "0123456789", "123456789x", "12345678.12345678.1", "1234567890123456e" };
 
   for (guint i = 0; i < G_N_ELEMENTS (good); i++)
     {
