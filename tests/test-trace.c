@@ -484,6 +484,63 @@ test_gpu_time (void)
     }
 }
 
+/* The launch that reaches the kernel named @kernel by its correlation id, or NULL. */
+static const char *
+launch_of (SuanliTrace *trace,
+           const char  *kernel)
+{
+  GArray *flows = suanli_trace_get_flows (trace);
+
+  for (guint i = 0; i < flows->len; i++)
+    {
+      SuanliFlow *flow = &g_array_index (flows, SuanliFlow, i);
+
+      if (g_str_equal (suanli_test_slice_name (trace, suanli_trace_get_track (trace, flow->to_track), flow->to_slice),
+                       kernel))
+        return suanli_test_slice_name (trace, suanli_trace_get_track (trace, flow->from_track), flow->from_slice);
+    }
+  return NULL;
+}
+
+/* Launches join kernels by correlation id, whether the ids are counted up from a start (the most
+ * common: a table by id) or spread over 64 bits (a hashed table); a later launch of an id takes
+ * an earlier one's place; an id no launch gave links nothing. */
+static void
+test_correlation_ids (void)
+{
+  static const char *const ids[][5] = {
+    { "5", "6", "7", "6", "8" },
+    { "1", "1000000000000000", "-3", "4611686018427387904", "-9223372036854775808" },
+  };
+
+  for (guint form = 0; form < G_N_ELEMENTS (ids); form++)
+    {
+      GString *text = g_string_new ("{\"traceEvents\":[\n");
+      g_autoptr(SuanliTestImport) imported = NULL;
+
+      /* Launches A to D give ids 0 to 3 (D the same as B's in the first form); kernels a to d
+       * carry ids 0 to 2 and 4, which no launch gave. */
+      for (guint i = 0; i < 4; i++)
+        g_string_append_printf (text,
+                                "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"launch %c\",\"pid\":1,"
+                                "\"tid\":1,\"ts\":%u,\"dur\":1,\"args\":{\"correlation\":%s}},\n",
+                                'A' + i, 10 * i, ids[form][i]);
+      for (guint i = 0; i < 4; i++)
+        g_string_append_printf (text,
+                                "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"kernel %c\",\"pid\":0,\"tid\":7,"
+                                "\"ts\":%u,\"dur\":1,\"args\":{\"correlation\":%s}}%s\n",
+                                'a' + i, 100 + 10 * i, ids[form][i < 3 ? i : 4], i < 3 ? "," : "");
+      g_string_append (text, "]}\n");
+      imported = suanli_test_import_text (text->str);
+      g_string_free (text, TRUE);
+      g_assert_true (imported->ok);
+      g_assert_cmpstr (launch_of (imported->trace, "kernel a"), ==, "launch A");
+      g_assert_cmpstr (launch_of (imported->trace, "kernel b"), ==, form == 0 ? "launch D" : "launch B");
+      g_assert_cmpstr (launch_of (imported->trace, "kernel c"), ==, "launch C");
+      g_assert_null (launch_of (imported->trace, "kernel d"));
+    }
+}
+
 /* PyTorch's profiler with profile_memory=True and with_flops=True writes "[memory]" instants with
  * the allocator's totals, and a "flops" argument on matrix products (the form of its Kineto output). */
 static const char memory_trace[] =
@@ -966,6 +1023,7 @@ main (int    argc,
   g_test_add_func ("/trace/async", test_async);
   g_test_add_func ("/trace/instants-counters-metadata", test_instants_counters_metadata);
   g_test_add_func ("/trace/gpu-time", test_gpu_time);
+  g_test_add_func ("/trace/correlation-ids", test_correlation_ids);
   g_test_add_func ("/trace/analysis", test_analysis);
   g_test_add_func ("/trace/memory-and-flops", test_memory_and_flops);
   g_test_add_func ("/trace/merged-ranks", test_merged_ranks);

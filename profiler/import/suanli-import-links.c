@@ -30,19 +30,24 @@ is_gpu_work (const char *category)
   return FALSE;
 }
 
-/* The launches by correlation id: open addressing over a power of two of slots, at most half
- * full. A trace has a launch per kernel: one table of small slots, no allocation per launch. */
+/* A launch: its slice, and the correlation id it gave its work. */
 typedef struct
 {
   gint64  correlation;
   guint32 track, slice;   /* track G_MAXUINT32: an empty slot */
 } Launch;
 
+/* The launches by correlation id. Ids are most often counted up from some start, so they are
+ * held in a table indexed by the id less the least, when that is at most four times as long as
+ * there are launches: kernels come in the order of their launches, and the table is read in that
+ * order too. Otherwise (ids spread out, as a hostile file may) by open addressing over a power of
+ * two of slots, at most half full; its hashed places were a cache miss per launch and per kernel. */
 typedef struct
 {
   Launch *slots;
-  gsize   mask;
-  gsize   used;
+  gsize   mask;       /* hashed: slots less one; 0 when the table is by id */
+  gint64  first;      /* by id: the least */
+  guint64 span;       /* by id: slots */
 } Launches;
 
 static Launch *
@@ -56,37 +61,61 @@ launch_slot (const Launches *launches,
   return &launches->slots[at];
 }
 
-static void
-launches_resize (Launches *launches,
-                 gsize     n_slots)
+/* The launch of @correlation, or NULL. */
+static const Launch *
+launches_find (const Launches *launches,
+               gint64          correlation)
 {
-  Launch *old = launches->slots;
-  gsize old_slots = old != NULL ? launches->mask + 1 : 0;
+  const Launch *launch;
 
-  launches->slots = g_new (Launch, n_slots);
-  launches->mask = n_slots - 1;
-  for (gsize i = 0; i < n_slots; i++)
-    launches->slots[i].track = G_MAXUINT32;
-  for (gsize i = 0; i < old_slots; i++)
-    if (old[i].track != G_MAXUINT32)
-      *launch_slot (launches, old[i].correlation) = old[i];
-  g_free (old);
+  if (launches->mask == 0)
+    {
+      guint64 at = (guint64) correlation - (guint64) launches->first;
+
+      launch = at < launches->span ? &launches->slots[at] : NULL;
+    }
+  else
+    launch = launch_slot (launches, correlation);
+  return launch != NULL && launch->track != G_MAXUINT32 ? launch : NULL;
 }
 
-/* A later launch of the same id takes the place of an earlier one. */
+/* The table of @found's launches, in order: a later launch of the same id takes the place of an
+ * earlier one. */
 static void
-launches_set (Launches *launches,
-              gint64    correlation,
-              guint32   track,
-              guint32   slice)
+launches_init (Launches     *launches,
+               const GArray *found)
 {
-  Launch *slot;
+  gint64 least = G_MAXINT64, most = G_MININT64;
+  gsize n_slots;
 
-  if (2 * (launches->used + 1) > launches->mask + 1)
-    launches_resize (launches, 2 * (launches->mask + 1));
-  slot = launch_slot (launches, correlation);
-  launches->used += slot->track == G_MAXUINT32;
-  *slot = (Launch) { correlation, track, slice };
+  for (guint i = 0; i < found->len; i++)
+    {
+      least = MIN (least, g_array_index (found, Launch, i).correlation);
+      most = MAX (most, g_array_index (found, Launch, i).correlation);
+    }
+  if (found->len > 0 && (guint64) most - (guint64) least < 4 * (guint64) found->len + 1024)
+    {
+      *launches = (Launches) { NULL, 0, least, (guint64) most - (guint64) least + 1 };
+      n_slots = (gsize) launches->span;
+    }
+  else
+    {
+      for (n_slots = 1024; n_slots < 2 * (gsize) found->len;)
+        n_slots *= 2;
+      *launches = (Launches) { NULL, n_slots - 1, 0, 0 };
+    }
+  launches->slots = g_new (Launch, n_slots);
+  for (gsize i = 0; i < n_slots; i++)
+    launches->slots[i].track = G_MAXUINT32;
+  for (guint i = 0; i < found->len; i++)
+    {
+      const Launch *launch = &g_array_index (found, Launch, i);
+
+      if (launches->mask == 0)
+        launches->slots[(guint64) launch->correlation - (guint64) least] = *launch;
+      else
+        *launch_slot (launches, launch->correlation) = *launch;
+    }
 }
 
 /**
@@ -105,8 +134,9 @@ suanli_import_link_correlations (SuanliTrace *trace,
   g_autoptr(GHashTable) work_categories = g_hash_table_new (NULL, NULL);   /* category id + 1 → 1 yes, 2 no */
   SuanliString ac2g = suanli_trace_intern (trace, "ac2g", -1);
   GArray *flows = suanli_trace_get_flows (trace);
+  g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (Launch));
   SuanliString key;
-  Launches launches = { NULL, 0, 0 };
+  Launches launches;
 
   /* No slice has an argument no string of the trace spells. */
   if (!suanli_trace_lookup_string (trace, "correlation", &key))
@@ -116,7 +146,6 @@ suanli_import_link_correlations (SuanliTrace *trace,
       SuanliFlow *flow = &g_array_index (flows, SuanliFlow, i);
       g_hash_table_add (linked, slice_key (flow->to_track, flow->to_slice));
     }
-  launches_resize (&launches, 1024);
   for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
     {
       SuanliTrack *track = suanli_trace_get_track (trace, t);
@@ -128,9 +157,13 @@ suanli_import_link_correlations (SuanliTrace *trace,
           gint64 correlation;
 
           if (suanli_trace_find_arg_int_id (trace, &g_array_index (track->slices, SuanliSlice, s), key, &correlation))
-            launches_set (&launches, correlation, t, s);
+            {
+              Launch launch = { correlation, t, s };
+              g_array_append_val (found, launch);
+            }
         }
     }
+  launches_init (&launches, found);
   for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
     {
       SuanliTrack *track = suanli_trace_get_track (trace, t);
@@ -151,7 +184,7 @@ suanli_import_link_correlations (SuanliTrace *trace,
               g_hash_table_insert (work_categories, category, GUINT_TO_POINTER (work));
             }
           if (work != 1 || !suanli_trace_find_arg_int_id (trace, slice, key, &correlation) ||
-              (launch = launch_slot (&launches, correlation))->track == G_MAXUINT32 ||
+              (launch = launches_find (&launches, correlation)) == NULL ||
               g_hash_table_contains (linked, slice_key (t, s)))
             continue;
           {
