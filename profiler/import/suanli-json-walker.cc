@@ -22,7 +22,7 @@
 #include "suanli-json-walker.h"
 
 static_assert (simdjson::SIMDJSON_PADDING == SUANLI_JSON_PADDING, "the window's padding is simdjson's");
-static_assert (G_BYTE_ORDER == G_LITTLE_ENDIAN, "needs_decoding() and digits_from() read words little-endian");
+static_assert (G_BYTE_ORDER == G_LITTLE_ENDIAN, "needs_decoding() reads words little-endian");
 
 struct SuanliJsonWalker
 {
@@ -75,26 +75,13 @@ is_digit (char c)
   return (unsigned char) (c - '0') <= 9;
 }
 
-/* Past the digits from @i: eight bytes at a time (the text is padded; timestamps have 16 to 20
- * digits). A byte is a digit when its high half is 3 and adding 6 leaves it so. Adding carries
- * into the next byte only from one of 0xFA and up, itself no digit, so the first that is not one
- * is found right. */
 static size_t
 digits_from (std::string_view text,
              size_t           i)
 {
-  const uint64_t highs = 0xF0F0F0F0F0F0F0F0u, threes = 0x3030303030303030u, sixes = 0x0606060606060606u;
-
-  for (; i < text.size (); i += 8)
-    {
-      uint64_t word, not_digits;
-
-      memcpy (&word, text.data () + i, 8);
-      not_digits = ((word & highs) ^ threes) | (((word + sixes) & highs) ^ threes);
-      if (not_digits != 0)
-        return std::min (text.size (), i + (size_t) __builtin_ctzll (not_digits) / 8);
-    }
-  return text.size ();
+  while (i < text.size () && is_digit (text[i]))
+    i++;
+  return i;
 }
 
 static bool
