@@ -38,6 +38,7 @@ struct SuanliJsonWalker
   const char        *origin = nullptr;
   SuanliJsonChecks   checks = { G_MAXUINT64, G_MAXINT };
   const char        *last_end = nullptr;  /* where the last token with text ended */
+  bool               check_spans = true;  /* the text is long enough for a span past the budget */
   guint              escaped = 0;         /* escaped strings in the element */
   bool               has_backslash = true;   /* somewhere in the text: its strings are looked at */
 };
@@ -84,7 +85,7 @@ digits_from (std::string_view text,
   return i;
 }
 
-static bool
+G_ALWAYS_INLINE static inline bool
 is_json_number (std::string_view text)
 {
   size_t i = 0, after;
@@ -158,7 +159,9 @@ struct ElementWalk
 };
 
 /* A token's record, unless its text ends too far past the last one's: the importer's token
- * budget counts the bytes from one token's end to the next one's. */
+ * budget counts the bytes from one token's end to the next one's. Only @spans walks check that:
+ * in a text shorter than the budget, none is too long. */
+template <bool spans>
 G_ALWAYS_INLINE static inline bool
 put (ElementWalk    &walk,
      SuanliJsonToken kind,
@@ -166,9 +169,12 @@ put (ElementWalk    &walk,
      size_t          length,
      const char     *end)
 {
-  if ((uint64_t) (begin + length - walk.last_end) >= walk.max_span)
-    return false;
-  walk.last_end = begin + length;
+  if (spans)
+    {
+      if ((uint64_t) (begin + length - walk.last_end) >= walk.max_span)
+        return false;
+      walk.last_end = begin + length;
+    }
   *walk.out++ = SuanliJsonRecord { (guint32) (begin - walk.origin), (guint32) (end - walk.origin), (guint32) length,
                                    (guint16) kind, 0, 0 };
   return true;
@@ -188,6 +194,7 @@ token_end (const ElementWalk &walk,
 
 /* The string (key or value) at token @t, from its quote to the quote that ends before the next
  * token; one with a backslash is marked, for the importer to decode. */
+template <bool spans>
 G_ALWAYS_INLINE static inline bool
 put_string (ElementWalk    &walk,
             uint32_t        t,
@@ -195,7 +202,7 @@ put_string (ElementWalk    &walk,
 {
   const char *begin = walk.text + walk.index[t], *end = token_end (walk, t);
 
-  if (end - begin < 2 || *begin != '"' || end[-1] != '"' || !put (walk, kind, begin + 1, (size_t) (end - begin - 2), end))
+  if (end - begin < 2 || *begin != '"' || end[-1] != '"' || !put<spans> (walk, kind, begin + 1, (size_t) (end - begin - 2), end))
     return false;
   if (G_UNLIKELY (walk.has_backslash && needs_decoding (std::string_view (begin + 1, (size_t) (end - begin - 2)))))
     {
@@ -206,6 +213,7 @@ put_string (ElementWalk    &walk,
 }
 
 /* A number, true, false or null, as JSON writes them. */
+template <bool spans>
 G_ALWAYS_INLINE static inline bool
 put_scalar (ElementWalk &walk,
             uint32_t     t)
@@ -227,13 +235,14 @@ put_scalar (ElementWalk &walk,
     kind = SUANLI_JSON_NULL;
   else
     return false;
-  return put (walk, kind, scalar.data (), scalar.size (), scalar.data () + scalar.size ());
+  return put<spans> (walk, kind, scalar.data (), scalar.size (), scalar.data () + scalar.size ());
 }
 
 /* One element, from token walker->next, into the records (the index made room for a record per
  * token). The walk is one loop over locals, with the open containers as bits: written as calls
  * through the walker, every token's record made the compiler reload the walker's fields (the
  * records might have been them), and the walk was a quarter of the import. */
+template <bool spans>
 static bool
 walk_element (SuanliJsonWalker *walker)
 {
@@ -258,7 +267,7 @@ value:
     {
       const bool object = c == '{';
 
-      if (!put (walk, object ? SUANLI_JSON_OBJECT_START : SUANLI_JSON_ARRAY_START, text + index[i], 1, text + index[i] + 1) ||
+      if (!put<spans> (walk, object ? SUANLI_JSON_OBJECT_START : SUANLI_JSON_ARRAY_START, text + index[i], 1, text + index[i] + 1) ||
           ++depth > max_depth)
         goto done;
       objects = (objects << 1) | object;
@@ -273,16 +282,16 @@ value:
     }
   if (c == '"')
     {
-      if (!put_string (walk, i, SUANLI_JSON_STRING))
+      if (!put_string<spans> (walk, i, SUANLI_JSON_STRING))
         goto done;
     }
-  else if (c == ',' || c == ':' || c == ']' || c == '}' || !put_scalar (walk, i))
+  else if (c == ',' || c == ':' || c == ']' || c == '}' || !put_scalar<spans> (walk, i))
     goto done;
   i++;
   goto after_value;
 
 key:
-  if (i >= n || text[index[i]] != '"' || !put_string (walk, i, SUANLI_JSON_KEY) || ++i >= n || text[index[i]] != ':')
+  if (i >= n || text[index[i]] != '"' || !put_string<spans> (walk, i, SUANLI_JSON_KEY) || ++i >= n || text[index[i]] != ':')
     goto done;
   i++;
   goto value;
@@ -400,6 +409,7 @@ suanli_json_walker_index (SuanliJsonWalker       *walker,
     }
   walker->records = records;
   walker->origin = walker->last_end = origin;
+  walker->check_spans = (uint64_t) (text + length - origin) >= checks->max_span;
   walker->checks = *checks;
   return TRUE;
 }
@@ -422,7 +432,7 @@ suanli_json_walker_step (SuanliJsonWalker *walker,
   walker->first = false;
   /* An element is whole only when something follows it: a window's closing ']' is its last byte,
    * and when it is the last token it closed an array the element opened, cut short there. */
-  if (!walk_element (walker) || walker->next >= walker->n)
+  if (!(walker->check_spans ? walk_element<true> (walker) : walk_element<false> (walker)) || walker->next >= walker->n)
     return SUANLI_JSON_STOPPED;
   /* Where the separator after it is: past the element and any blanks. */
   *after = walker->text + walker->at_index[walker->next];
