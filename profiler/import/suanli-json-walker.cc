@@ -49,18 +49,6 @@ is_blank (char c)
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* The text of token @i: from where it begins to where the next begins, less the blanks between. */
-static inline std::string_view
-token_text (const SuanliJsonWalker *walker,
-            uint32_t                i)
-{
-  size_t begin = walker->at_index[i], end = i + 1 < walker->n ? walker->at_index[i + 1] : walker->length;
-
-  while (end > begin && is_blank (walker->text[end - 1]))
-    end--;
-  return std::string_view (walker->text + begin, end - begin);
-}
-
 /* The character token @i begins with; NUL past the last. */
 static inline char
 token_char (const SuanliJsonWalker *walker,
