@@ -14,6 +14,7 @@
 #include "suanli-import-chrome.h"
 #include "suanli-import.h"
 #include "suanli-test-fixtures.h"
+#include "suanli-trace-figures.h"
 
 static SuanliTrace *
 import_named (SuanliTrace *trace,
@@ -312,6 +313,74 @@ test_rocm_fixture (void)
   g_assert_cmpint (g_array_index (gpus, SuanliGpuTime, 0).kernel_ns, >, 0);
 }
 
+/* The figures, worked out on two threads where the machine has a second core, are the analyses'
+ * own, run one by one: GPU and stream time, kernels, operators, launch delays, steps,
+ * collectives, memory peaks and FLOPs. (CI runs this under ThreadSanitizer too: no analysis may
+ * write what another reads.) */
+static void
+test_figures_together (void)
+{
+  g_autofree char *path = suanli_test_fixture_path ("timeline_analysis__sampled_rank-0.json.gz");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(SuanliTraceFigures) figures = NULL;
+  g_autoptr(GArray) gpus = NULL, streams = NULL, kernels = NULL, operators = NULL, delays = NULL, steps = NULL;
+  g_autoptr(GArray) collectives = NULL, memory = NULL;
+  SuanliImportStats stats = { 0 };
+  SuanliFlopCount flops;
+
+  g_assert_true (suanli_import_file (trace, file, &stats, NULL, NULL));
+  suanli_import_stats_clear (&stats);
+  figures = suanli_trace_figures_new (trace);
+  gpus = suanli_analysis_gpu_time (trace);
+  streams = suanli_analysis_stream_time (trace);
+  kernels = suanli_analysis_top_kernels (trace);
+  operators = suanli_analysis_cpu_operators (trace);
+  delays = suanli_analysis_launch_delays (trace);
+  steps = suanli_analysis_steps (trace);
+  collectives = suanli_analysis_collectives (trace);
+  memory = suanli_analysis_memory_peaks (trace);
+  suanli_analysis_flops (trace, &flops);
+
+  g_assert_cmpuint (figures->gpus->len, ==, gpus->len);
+  g_assert_cmpuint (gpus->len, >, 0);
+  for (guint i = 0; i < gpus->len; i++)
+    {
+      g_assert_cmpint (g_array_index (figures->gpus, SuanliGpuTime, i).busy_ns, ==, g_array_index (gpus, SuanliGpuTime, i).busy_ns);
+      g_assert_cmpint (g_array_index (figures->gpus, SuanliGpuTime, i).host_wait_ns, ==,
+                       g_array_index (gpus, SuanliGpuTime, i).host_wait_ns);
+    }
+  g_assert_cmpuint (figures->streams->len, ==, streams->len);
+  for (guint i = 0; i < streams->len; i++)
+    g_assert_cmpint (g_array_index (figures->streams, SuanliStreamTime, i).queue_max, ==,
+                     g_array_index (streams, SuanliStreamTime, i).queue_max);
+  g_assert_cmpuint (figures->kernels->len, ==, kernels->len);
+  for (guint i = 0; i < kernels->len; i++)
+    g_assert_cmpint (g_array_index (figures->kernels, SuanliKernelStats, i).total_ns, ==,
+                     g_array_index (kernels, SuanliKernelStats, i).total_ns);
+  g_assert_cmpuint (figures->operators->len, ==, operators->len);
+  g_assert_cmpuint (operators->len, >, 0);
+  for (guint i = 0; i < operators->len; i++)
+    g_assert_cmpint (g_array_index (figures->operators, SuanliOperatorStats, i).self_ns, ==,
+                     g_array_index (operators, SuanliOperatorStats, i).self_ns);
+  g_assert_cmpuint (figures->delays->len, ==, delays->len);
+  for (guint i = 0; i < delays->len; i++)
+    g_assert_cmpint (g_array_index (figures->delays, SuanliLaunchDelays, i).median_ns, ==,
+                     g_array_index (delays, SuanliLaunchDelays, i).median_ns);
+  g_assert_cmpuint (figures->steps->len, ==, steps->len);
+  for (guint i = 0; i < steps->len; i++)
+    g_assert_cmpint (g_array_index (figures->steps, SuanliStepStats, i).busy_ns, ==,
+                     g_array_index (steps, SuanliStepStats, i).busy_ns);
+  g_assert_cmpuint (figures->collectives->len, ==, collectives->len);
+  g_assert_cmpuint (collectives->len, >, 0);
+  for (guint i = 0; i < collectives->len; i++)
+    g_assert_cmpint (g_array_index (figures->collectives, SuanliCollectiveStats, i).total_ns, ==,
+                     g_array_index (collectives, SuanliCollectiveStats, i).total_ns);
+  g_assert_cmpuint (figures->memory->len, ==, memory->len);
+  g_assert_cmpfloat (figures->flops.flops, ==, flops.flops);
+  g_assert_cmpuint (figures->flops.operators, ==, flops.operators);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -327,5 +396,6 @@ main (int    argc,
   g_test_add_func ("/analysis/warnings-per-file", test_warnings_per_file);
   g_test_add_func ("/analysis/mtia", test_mtia);
   g_test_add_func ("/analysis/rocm-fixture", test_rocm_fixture);
+  g_test_add_func ("/analysis/figures-together", test_figures_together);
   return g_test_run ();
 }
