@@ -313,6 +313,16 @@ test_rocm_fixture (void)
   g_assert_cmpint (g_array_index (gpus, SuanliGpuTime, 0).kernel_ns, >, 0);
 }
 
+/* Two arrays of @Type of the same length, with the same @field in each element. */
+#define ASSERT_SAME_FIELD(made, alone, Type, field)                                                  \
+  G_STMT_START                                                                                     \
+  {                                                                                                \
+    g_assert_cmpuint ((made)->len, ==, (alone)->len);                                              \
+    for (guint i_ = 0; i_ < (alone)->len; i_++)                                                    \
+      g_assert_cmpint (g_array_index ((made), Type, i_).field, ==, g_array_index ((alone), Type, i_).field); \
+  }                                                                                                \
+  G_STMT_END
+
 /* The figures, worked out on two threads where the machine has a second core, are the analyses'
  * own, run one by one: GPU and stream time, kernels, operators, launch delays, steps,
  * collectives, memory peaks and FLOPs. (CI runs this under ThreadSanitizer too: no analysis may
@@ -342,40 +352,17 @@ test_figures_together (void)
   memory = suanli_analysis_memory_peaks (trace);
   suanli_analysis_flops (trace, &flops);
 
-  g_assert_cmpuint (figures->gpus->len, ==, gpus->len);
   g_assert_cmpuint (gpus->len, >, 0);
-  for (guint i = 0; i < gpus->len; i++)
-    {
-      g_assert_cmpint (g_array_index (figures->gpus, SuanliGpuTime, i).busy_ns, ==, g_array_index (gpus, SuanliGpuTime, i).busy_ns);
-      g_assert_cmpint (g_array_index (figures->gpus, SuanliGpuTime, i).host_wait_ns, ==,
-                       g_array_index (gpus, SuanliGpuTime, i).host_wait_ns);
-    }
-  g_assert_cmpuint (figures->streams->len, ==, streams->len);
-  for (guint i = 0; i < streams->len; i++)
-    g_assert_cmpint (g_array_index (figures->streams, SuanliStreamTime, i).queue_max, ==,
-                     g_array_index (streams, SuanliStreamTime, i).queue_max);
-  g_assert_cmpuint (figures->kernels->len, ==, kernels->len);
-  for (guint i = 0; i < kernels->len; i++)
-    g_assert_cmpint (g_array_index (figures->kernels, SuanliKernelStats, i).total_ns, ==,
-                     g_array_index (kernels, SuanliKernelStats, i).total_ns);
-  g_assert_cmpuint (figures->operators->len, ==, operators->len);
   g_assert_cmpuint (operators->len, >, 0);
-  for (guint i = 0; i < operators->len; i++)
-    g_assert_cmpint (g_array_index (figures->operators, SuanliOperatorStats, i).self_ns, ==,
-                     g_array_index (operators, SuanliOperatorStats, i).self_ns);
-  g_assert_cmpuint (figures->delays->len, ==, delays->len);
-  for (guint i = 0; i < delays->len; i++)
-    g_assert_cmpint (g_array_index (figures->delays, SuanliLaunchDelays, i).median_ns, ==,
-                     g_array_index (delays, SuanliLaunchDelays, i).median_ns);
-  g_assert_cmpuint (figures->steps->len, ==, steps->len);
-  for (guint i = 0; i < steps->len; i++)
-    g_assert_cmpint (g_array_index (figures->steps, SuanliStepStats, i).busy_ns, ==,
-                     g_array_index (steps, SuanliStepStats, i).busy_ns);
-  g_assert_cmpuint (figures->collectives->len, ==, collectives->len);
   g_assert_cmpuint (collectives->len, >, 0);
-  for (guint i = 0; i < collectives->len; i++)
-    g_assert_cmpint (g_array_index (figures->collectives, SuanliCollectiveStats, i).total_ns, ==,
-                     g_array_index (collectives, SuanliCollectiveStats, i).total_ns);
+  ASSERT_SAME_FIELD (figures->gpus, gpus, SuanliGpuTime, busy_ns);
+  ASSERT_SAME_FIELD (figures->gpus, gpus, SuanliGpuTime, host_wait_ns);
+  ASSERT_SAME_FIELD (figures->streams, streams, SuanliStreamTime, queue_max);
+  ASSERT_SAME_FIELD (figures->kernels, kernels, SuanliKernelStats, total_ns);
+  ASSERT_SAME_FIELD (figures->operators, operators, SuanliOperatorStats, self_ns);
+  ASSERT_SAME_FIELD (figures->delays, delays, SuanliLaunchDelays, median_ns);
+  ASSERT_SAME_FIELD (figures->steps, steps, SuanliStepStats, busy_ns);
+  ASSERT_SAME_FIELD (figures->collectives, collectives, SuanliCollectiveStats, total_ns);
   g_assert_cmpuint (figures->memory->len, ==, memory->len);
   g_assert_cmpfloat (figures->flops.flops, ==, flops.flops);
   g_assert_cmpuint (figures->flops.operators, ==, flops.operators);

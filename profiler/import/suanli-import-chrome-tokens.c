@@ -958,7 +958,7 @@ take_container (Importer               *importer,
 /* An event's args or id2 object, from its '{' at @token: scalars read here, anything else handed
  * to the callbacks. Returns its '}'. */
 static const SuanliJsonRecord *
-take_args (Importer               *importer,
+take_args_or_id2 (Importer               *importer,
            const SuanliJsonRecord *token,
            const char             *raw)
 {
@@ -1024,7 +1024,7 @@ chrome_take_plain_event (Importer               *importer,
           scalar_in_event (importer, raw + token->at, token->length, token->kind == SUANLI_JSON_STRING);
           break;
         case SUANLI_JSON_OBJECT_START:
-          token = importer->event_key == KEY_ARGS || importer->event_key == KEY_ID2 ? take_args (importer, token, raw)
+          token = importer->event_key == KEY_ARGS || importer->event_key == KEY_ID2 ? take_args_or_id2 (importer, token, raw)
                                                                                       : take_container (importer, token, raw);
           break;
         case SUANLI_JSON_ARRAY_START:
