@@ -1024,8 +1024,10 @@ chrome_take_plain_event (Importer               *importer,
           scalar_in_event (importer, raw + token->at, token->length, token->kind == SUANLI_JSON_STRING);
           break;
         case SUANLI_JSON_OBJECT_START:
-          token = importer->event_key == KEY_ARGS || importer->event_key == KEY_ID2 ? take_args_or_id2 (importer, token, raw)
-                                                                                      : take_container (importer, token, raw);
+          if (importer->event_key == KEY_ARGS || importer->event_key == KEY_ID2)
+            token = take_args_or_id2 (importer, token, raw);
+          else
+            token = take_container (importer, token, raw);
           break;
         case SUANLI_JSON_ARRAY_START:
           token = take_container (importer, token, raw);
