@@ -97,6 +97,28 @@ keep_mode (int         fd,
   return fchmod (fd, info.st_mode & 07777);
 }
 
+/* Opens a new hidden file beside @path, named ".BASE.XXXXXX", listed for the signal handler
+ * before it exists (mkstemp's name is known only once its file is there, and a signal between the
+ * two left the file behind). Returns its descriptor, or -1 with errno set. */
+static int
+create_listed (SuanliAtomicFile *self,
+               const char       *directory,
+               const char       *base)
+{
+  for (int tries = 0; tries < 100; tries++)
+    {
+      g_free (self->temporary);
+      self->temporary = g_strdup_printf ("%s%c.%s.%06X", directory, G_DIR_SEPARATOR, base,
+                                         (guint) g_random_int_range (0, 0x1000000));
+      self->slot = remember (self->temporary);
+      self->fd = open (self->temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      if (self->fd >= 0 || errno != EEXIST)
+        return self->fd;
+      forget (self);
+    }
+  return -1;
+}
+
 /* Returns: (transfer full) (nullable): a temporary file beside @path, open for writing. */
 SuanliAtomicFile *
 suanli_atomic_file_new (const char  *path,
@@ -107,9 +129,8 @@ suanli_atomic_file_new (const char  *path,
   SuanliAtomicFile *self = g_new0 (SuanliAtomicFile, 1);
 
   self->path = g_strdup (path);
-  self->temporary = g_strdup_printf ("%s%c.%s.XXXXXX", directory, G_DIR_SEPARATOR, base);
-  self->fd = g_mkstemp_full (self->temporary, O_WRONLY | O_CLOEXEC, 0666);
-  if (self->fd < 0 || keep_mode (self->fd, path) != 0)
+  self->slot = -1;
+  if (create_listed (self, directory, base) < 0 || keep_mode (self->fd, path) != 0)
     {
       int saved = errno;
       g_autofree char *shown = g_filename_display_name (path);
@@ -119,6 +140,7 @@ suanli_atomic_file_new (const char  *path,
           close (self->fd);
           g_unlink (self->temporary);
         }
+      forget (self);
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), _("Cannot write %s: %s"), shown,
                    g_strerror (saved));
       g_free (self->path);
@@ -126,7 +148,6 @@ suanli_atomic_file_new (const char  *path,
       g_free (self);
       return NULL;
     }
-  self->slot = remember (self->temporary);
   return self;
 }
 
