@@ -6,12 +6,51 @@
 
 #include "suanli-import-links.h"
 
-/* A track and slice as one hash key: exact where pointers have 64 bits. */
-static gpointer
-slice_key (guint32 track,
-           guint32 slice)
+/* The slices some flow already ends at: a bit per slice, for each track one ends on. */
+typedef struct
 {
-  return GSIZE_TO_POINTER (((gsize) track << (sizeof (gsize) > 4 ? 32 : 20)) ^ slice);
+  guint8 **bits;   /* by track; NULL where no flow ends */
+  guint    n_tracks;
+} FlowEnds;
+
+static void
+flow_ends_init (FlowEnds    *ends,
+                SuanliTrace *trace)
+{
+  GArray *flows = suanli_trace_get_flows (trace);
+
+  ends->n_tracks = suanli_trace_get_n_tracks (trace);
+  ends->bits = g_new0 (guint8 *, ends->n_tracks);
+  for (guint i = 0; i < flows->len; i++)
+    {
+      const SuanliFlow *flow = &g_array_index (flows, SuanliFlow, i);
+      guint n_slices;
+
+      if (flow->to_track >= ends->n_tracks)
+        continue;
+      n_slices = suanli_trace_get_track (trace, flow->to_track)->slices->len;
+      if (flow->to_slice >= n_slices)
+        continue;
+      if (ends->bits[flow->to_track] == NULL)
+        ends->bits[flow->to_track] = g_new0 (guint8, n_slices / 8 + 1);
+      ends->bits[flow->to_track][flow->to_slice / 8] |= (guint8) (1u << (flow->to_slice % 8));
+    }
+}
+
+static gboolean
+flow_ends_at (const FlowEnds *ends,
+              guint           track,
+              guint           slice)
+{
+  return ends->bits[track] != NULL && (ends->bits[track][slice / 8] & (1u << (slice % 8))) != 0;
+}
+
+static void
+flow_ends_clear (FlowEnds *ends)
+{
+  for (guint t = 0; t < ends->n_tracks; t++)
+    g_free (ends->bits[t]);
+  g_free (ends->bits);
 }
 
 /* Kineto's categories for work on the GPU (and their names in older traces). A stream's row holds
@@ -30,7 +69,7 @@ is_gpu_work (const char *category)
   return FALSE;
 }
 
-/* A launch: its slice, and the correlation id it gave its work. */
+/* A launch: its slice, and the correlation id it gave its work (or that work, with the same id). */
 typedef struct
 {
   gint64  correlation;
@@ -130,22 +169,49 @@ void
 suanli_import_link_correlations (SuanliTrace *trace,
                                  guint        group)
 {
-  g_autoptr(GHashTable) linked = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_autoptr(GHashTable) work_categories = g_hash_table_new (NULL, NULL);   /* category id + 1 → 1 yes, 2 no */
   SuanliString ac2g = suanli_trace_intern (trace, "ac2g", -1);
-  GArray *flows = suanli_trace_get_flows (trace);
+  g_autoptr(GArray) unlinked = g_array_new (FALSE, FALSE, sizeof (Launch));   /* GPU work, by its id */
   g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (Launch));
   SuanliString key;
   Launches launches;
+  FlowEnds linked;
 
   /* No slice has an argument no string of the trace spells. */
   if (!suanli_trace_lookup_string (trace, "correlation", &key))
     return;
-  for (guint i = 0; i < flows->len; i++)
+  /* The GPU work no flow reaches yet first: in Kineto's traces flows reach all of it, and then no
+   * CPU slice's arguments need reading. */
+  flow_ends_init (&linked, trace);
+  for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
     {
-      SuanliFlow *flow = &g_array_index (flows, SuanliFlow, i);
-      g_hash_table_add (linked, slice_key (flow->to_track, flow->to_slice));
+      SuanliTrack *track = suanli_trace_get_track (trace, t);
+
+      if (track->kind != SUANLI_TRACK_GPU_STREAM || track->group != group)
+        continue;
+      for (guint s = 0; s < track->slices->len; s++)
+        {
+          const SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
+          gpointer category = GUINT_TO_POINTER (slice->category + 1);
+          Launch work_slice = { 0, t, s };
+          guint work;
+
+          if (flow_ends_at (&linked, t, s))
+            continue;
+          work = GPOINTER_TO_UINT (g_hash_table_lookup (work_categories, category));
+          if (work == 0)
+            {
+              work = is_gpu_work (suanli_trace_get_string (trace, slice->category)) ? 1 : 2;
+              g_hash_table_insert (work_categories, category, GUINT_TO_POINTER (work));
+            }
+          if (work == 1 && suanli_trace_find_arg_int_id (trace, slice, key, &work_slice.correlation))
+            g_array_append_val (unlinked, work_slice);
+        }
     }
+  flow_ends_clear (&linked);
+  if (unlinked->len == 0)
+    return;
+
   for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
     {
       SuanliTrack *track = suanli_trace_get_track (trace, t);
@@ -164,33 +230,15 @@ suanli_import_link_correlations (SuanliTrace *trace,
         }
     }
   launches_init (&launches, found);
-  for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
+  for (guint i = 0; i < unlinked->len; i++)
     {
-      SuanliTrack *track = suanli_trace_get_track (trace, t);
+      const Launch *work = &g_array_index (unlinked, Launch, i);
+      const Launch *launch = launches_find (&launches, work->correlation);
 
-      if (track->kind != SUANLI_TRACK_GPU_STREAM || track->group != group)
-        continue;
-      for (guint s = 0; s < track->slices->len; s++)
+      if (launch != NULL)
         {
-          const SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
-          gpointer category = GUINT_TO_POINTER (slice->category + 1);
-          guint work = GPOINTER_TO_UINT (g_hash_table_lookup (work_categories, category));
-          gint64 correlation;
-          const Launch *launch;
-
-          if (work == 0)
-            {
-              work = is_gpu_work (suanli_trace_get_string (trace, slice->category)) ? 1 : 2;
-              g_hash_table_insert (work_categories, category, GUINT_TO_POINTER (work));
-            }
-          if (work != 1 || !suanli_trace_find_arg_int_id (trace, slice, key, &correlation) ||
-              (launch = launches_find (&launches, correlation)) == NULL ||
-              g_hash_table_contains (linked, slice_key (t, s)))
-            continue;
-          {
-            SuanliFlow flow = { launch->track, launch->slice, t, s, ac2g };
-            suanli_trace_add_flow (trace, &flow);
-          }
+          SuanliFlow flow = { launch->track, launch->slice, work->track, work->slice, ac2g };
+          suanli_trace_add_flow (trace, &flow);
         }
     }
   g_free (launches.slots);
