@@ -12,71 +12,116 @@
 
 #include "suanli-import-chrome-private.h"
 
-/* The deepest slice of @track around @time (or, unless @enclosing, the first at or after it). */
+/* The first of @slices starting after @time (at or after it, with @at_too), sought outward from
+ * @hint: a file's flows come nearly in time order, so the answer is most often near the last one,
+ * and a binary search over the whole track was a cache miss a step. */
+static guint
+first_starting_after (const GArray *slices,
+                      gint64        time,
+                      gboolean      at_too,
+                      guint         hint)
+{
+  const SuanliSlice *slice = (const SuanliSlice *) (gpointer) slices->data;
+  guint low, high, step = 1;
+
+#define PAST(i) (at_too ? slice[i].start >= time : slice[i].start > time)
+  hint = MIN (hint, slices->len);
+  if (hint == slices->len || PAST (hint))
+    {
+      /* At or before @hint: step back, doubling, to a slice not past it. */
+      low = 0;
+      high = hint;
+      while (high > 0)
+        {
+          guint probe = high > step ? high - step : 0;
+
+          if (!PAST (probe))
+            {
+              low = probe + 1;
+              break;
+            }
+          high = probe;
+          step *= 2;
+        }
+    }
+  else
+    {
+      /* After @hint: step on, doubling, to a slice past it (or the end). */
+      low = hint + 1;
+      high = slices->len;
+      while (low < slices->len)
+        {
+          guint probe = slices->len - low > step ? low + step - 1 : slices->len - 1;
+
+          if (PAST (probe))
+            {
+              high = probe;
+              break;
+            }
+          low = probe + 1;
+          step *= 2;
+        }
+    }
+  while (low < high)
+    {
+      guint middle = low + (high - low) / 2;
+
+      if (PAST (middle))
+        high = middle;
+      else
+        low = middle + 1;
+    }
+#undef PAST
+  return low;
+}
+
+/* The deepest slice of @track around @time (or, unless @enclosing, the first at or after it).
+ * @hint: where the last search on @track ended; it is moved to where this one does. */
 static gboolean
 find_slice (SuanliTrack *track,
             gint64       time,
             gboolean     enclosing,
+            guint       *hint,
             guint32     *slice_index)
 {
   GArray *slices = track->slices;
-  guint low = 0, high = slices->len;
-  gboolean found = FALSE;
+  guint after = first_starting_after (slices, time, !enclosing, *hint);
 
+  *hint = after;
   if (!enclosing)
     {
-      /* The first slice starting at or after @time. */
-      while (low < high)
-        {
-          guint middle = (low + high) / 2;
-
-          if (g_array_index (slices, SuanliSlice, middle).start < time)
-            low = middle + 1;
-          else
-            high = middle;
-        }
-      *slice_index = low;
-      return low < slices->len;
+      *slice_index = after;
+      return after < slices->len;
     }
-
-  /* The first slice starting after @time. */
-  while (low < high)
-    {
-      guint middle = (low + high) / 2;
-
-      if (g_array_index (slices, SuanliSlice, middle).start <= time)
-        low = middle + 1;
-      else
-        high = middle;
-    }
-  /* Slices before it that still cover @time: the last of them is the deepest. */
-  for (guint i = low; i-- > 0;)
+  /* Slices before the first starting after @time that still cover it: the last is the deepest. */
+  for (guint i = after; i-- > 0;)
     {
       SuanliSlice *slice = &g_array_index (slices, SuanliSlice, i);
 
       if (slice->start <= time && time <= slice->start + slice->duration)
         {
           *slice_index = i;
-          found = TRUE;
-          break;
+          return TRUE;
         }
       if (slice->depth == 0)
         break;
     }
-  return found;
+  return FALSE;
 }
 
 void
 chrome_bind_flows (Importer *importer)
 {
+  g_autofree guint *hints = g_new0 (guint, suanli_trace_get_n_tracks (importer->trace));
+
   for (guint i = 0; i + 1 < importer->flows->len; i += 2)
     {
       FlowEnd *start = &g_array_index (importer->flows, FlowEnd, i);
       FlowEnd *end = &g_array_index (importer->flows, FlowEnd, i + 1);
       SuanliFlow flow = { start->track, 0, end->track, 0, g_array_index (importer->flow_categories, SuanliString, i / 2) };
 
-      if (find_slice (suanli_trace_get_track (importer->trace, start->track), start->time, TRUE, &flow.from_slice) &&
-          find_slice (suanli_trace_get_track (importer->trace, end->track), end->time, end->enclosing, &flow.to_slice))
+      if (find_slice (suanli_trace_get_track (importer->trace, start->track), start->time, TRUE, &hints[start->track], &flow.from_slice) &&
+          find_slice (suanli_trace_get_track (importer->trace, end->track), end->time, end->enclosing, &hints[end->track], &flow.to_slice))
         suanli_trace_add_flow (importer->trace, &flow);
     }
 }
