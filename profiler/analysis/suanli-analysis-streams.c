@@ -32,7 +32,21 @@ compare_steps (gconstpointer a,
   return x->change - y->change;
 }
 
-/* The queue's changes on track @t, sorted, from its GPU work with a recorded launch. */
+/* Sorts @steps, all of one change, unless they come in order already, as a stream's launches and
+ * ends most often do. */
+static void
+sort_unless_sorted (GArray *steps)
+{
+  for (guint i = 1; i < steps->len; i++)
+    if (g_array_index (steps, QueueStep, i).time < g_array_index (steps, QueueStep, i - 1).time)
+      {
+        g_array_sort (steps, compare_steps);
+        return;
+      }
+}
+
+/* The queue's changes on track @t, sorted, from its GPU work with a recorded launch. Launches and
+ * ends are sorted apart and merged: sorting them together was most of this. */
 static GArray *
 queue_steps (SuanliTrace      *trace,
              SuanliClassifier *classifier,
@@ -40,7 +54,10 @@ queue_steps (SuanliTrace      *trace,
              guint             t)
 {
   SuanliTrack *track = suanli_trace_get_track (trace, t);
-  GArray *steps = g_array_new (FALSE, FALSE, sizeof (QueueStep));
+  g_autoptr(GArray) ins = g_array_new (FALSE, FALSE, sizeof (QueueStep));
+  g_autoptr(GArray) outs = g_array_new (FALSE, FALSE, sizeof (QueueStep));
+  GArray *steps;
+  guint i = 0, o = 0;
 
   for (guint s = 0; s < track->slices->len; s++)
     {
@@ -50,10 +67,20 @@ queue_steps (SuanliTrace      *trace,
 
       if (launch == G_MININT64 || suanli_classifier_work (classifier, slice) == SUANLI_GPU_WORK_NONE)
         continue;
-      g_array_append_val (steps, in);
-      g_array_append_val (steps, out);
+      g_array_append_val (ins, in);
+      g_array_append_val (outs, out);
     }
-  g_array_sort (steps, compare_steps);
+  sort_unless_sorted (ins);
+  sort_unless_sorted (outs);
+  steps = g_array_sized_new (FALSE, FALSE, sizeof (QueueStep), ins->len + outs->len);
+  while (i < ins->len || o < outs->len)
+    {
+      /* compare_steps' order: an end before a launch at the same instant. */
+      if (o < outs->len && (i == ins->len || compare_steps (&g_array_index (outs, QueueStep, o), &g_array_index (ins, QueueStep, i)) <= 0))
+        g_array_append_val (steps, g_array_index (outs, QueueStep, o++));
+      else
+        g_array_append_val (steps, g_array_index (ins, QueueStep, i++));
+    }
   return steps;
 }
 
