@@ -226,6 +226,35 @@ test_extreme_times (void)
   g_assert_cmpint (gpu->idle_ns, >=, 0);
 }
 
+/* A timestamp's digits are read eight at a time where they can be: every digit counts (epoch
+ * microseconds in nanoseconds), and the limit (2^61 ns) falls where reading them one by one puts
+ * it, even inside a run of eight: 2305843009213699 µs is read, 2305843009213700 is left out. */
+static void
+test_timestamp_digits (void)
+{
+  g_autoptr(SuanliTestImport) imported = suanli_test_import_text (
+    "[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1682725897226747.250,\"dur\":1},"
+    " {\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":2,\"ts\":2305843009213699.999,\"dur\":0},"
+    " {\"ph\":\"X\",\"name\":\"c\",\"pid\":1,\"tid\":3,\"ts\":2305843009213700,\"dur\":1},"
+    " {\"ph\":\"X\",\"name\":\"d\",\"pid\":1,\"tid\":4,\"ts\":\"000000000000000000000012.5\",\"dur\":1},"
+    " {\"ph\":\"X\",\"name\":\"e\",\"pid\":1,\"tid\":5,\"ts\":-12345678.1234,\"dur\":1},"
+    " {\"ph\":\"X\",\"name\":\"f\",\"pid\":1,\"tid\":6,\"ts\":1234567812345678e-3,\"dur\":1}]");
+  const gint64 expected[] = { G_GINT64_CONSTANT (1682725897226747250), G_GINT64_CONSTANT (2305843009213699999), -1,
+                              12500, -12345678123, 1234567812345678 };
+
+  g_assert_true (imported->ok);
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      SuanliTrack *track = suanli_test_find_track (imported->trace, SUANLI_TRACK_THREAD, 1, i + 1);
+
+      if (expected[i] == -1)
+        g_assert_true (track == NULL || track->slices->len == 0);
+      else
+        g_assert_cmpint (suanli_test_slice_at (track, 0)->start, ==, expected[i]);
+    }
+  g_assert_true (suanli_test_has_warning (imported->trace, "1 event has a ts that is no time within 73 years of 1970"));
+}
+
 static void
 test_pids_and_tids (void)
 {
@@ -1017,6 +1046,7 @@ main (int    argc,
   g_test_add_func ("/trace/accelerator", test_accelerator);
   g_test_add_func ("/trace/base-time", test_base_time);
   g_test_add_func ("/trace/extreme-times", test_extreme_times);
+  g_test_add_func ("/trace/timestamp-digits", test_timestamp_digits);
   g_test_add_func ("/trace/pids-and-tids", test_pids_and_tids);
   g_test_add_func ("/trace/complete-nesting", test_complete_nesting);
   g_test_add_func ("/trace/begin-end", test_begin_end);

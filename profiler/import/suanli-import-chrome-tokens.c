@@ -133,6 +133,31 @@ parse_short_decimal (const char *text,
   return TRUE;
 }
 
+/* Whether the eight bytes at @text are all digits, and if so their value, found a word at a time:
+ * a timestamp's whole microseconds are 16 digits in Kineto's traces. */
+static inline gboolean
+eight_digits (const char *text,
+              guint32    *value)
+{
+  guint64 word;
+
+  memcpy (&word, text, 8);
+  word = GUINT64_FROM_LE (word);
+  /* Each byte a digit: its high half 3, and still 3 with 6 added (no byte of that form carries). */
+  if (((word & G_GUINT64_CONSTANT (0xF0F0F0F0F0F0F0F0)) |
+       (((word + G_GUINT64_CONSTANT (0x0606060606060606)) & G_GUINT64_CONSTANT (0xF0F0F0F0F0F0F0F0)) >> 4)) !=
+      G_GUINT64_CONSTANT (0x3333333333333333))
+    return FALSE;
+  word -= G_GUINT64_CONSTANT (0x3030303030303030);
+  /* The first digit is the lowest byte. Pairs of digits into every other byte, then pairs of those
+   * into the low and high halves' lowest 16 bits, then the two halves into one number. */
+  word = word * 10 + (word >> 8);
+  word = (((word & G_GUINT64_CONSTANT (0x000000FF000000FF)) * (100 + (G_GUINT64_CONSTANT (1000000) << 32))) +
+          (((word >> 16) & G_GUINT64_CONSTANT (0x000000FF000000FF)) * (1 + (G_GUINT64_CONSTANT (10000) << 32)))) >> 32;
+  *value = (guint32) word;
+  return TRUE;
+}
+
 /* Decimal microseconds, as text, to integer nanoseconds, without a double's rounding: epoch
  * timestamps need every digit. */
 static gboolean
@@ -149,6 +174,17 @@ parse_microseconds (const char *text,
     negative = text[i++] == '-';
   if (i == length)
     return FALSE;
+  /* Eight digits at once while the whole stays far from overflowing. The digits one at a time stop
+   * where the whole before one is past the limit; the whole grows, so that is where the whole
+   * before the eighth is. */
+  for (guint32 eight; length - i >= 8 && whole < G_GINT64_CONSTANT (10000000000) && eight_digits (text + i, &eight); i += 8)
+    {
+      gint64 next = whole * 100000000 + eight;
+
+      if (next / 10 > TIME_LIMIT_NS / 10 / 1000)
+        return FALSE;
+      whole = next;
+    }
   for (; i < length && is_digit (text[i]); i++)
     {
       if (whole > TIME_LIMIT_NS / 10 / 1000)
@@ -710,20 +746,39 @@ on_start_map (void *ctx)
   return 1;
 }
 
-/* memcmp() == 0 for the few bytes of a key, inline: a call per key was a tenth of reading them. */
+/* memcmp() == 0 for the few bytes of a key, inline: a call per key was a tenth of reading them.
+ * Whole words are compared, the last one overlapping the one before rather than a byte at a time:
+ * the tail's bytes were most of the comparison. */
 static inline gboolean
 same_bytes (const char          *a,
             const unsigned char *b,
             gsize                length)
 {
   guint64 x, y;
+  guint32 u, v;
 
-  for (; length >= 8; a += 8, b += 8, length -= 8)
+  if (length >= 8)
     {
-      memcpy (&x, a, 8);
-      memcpy (&y, b, 8);
-      if (x != y)
+      for (gsize at = 0; at + 8 < length; at += 8)
+        {
+          memcpy (&x, a + at, 8);
+          memcpy (&y, b + at, 8);
+          if (x != y)
+            return FALSE;
+        }
+      memcpy (&x, a + length - 8, 8);
+      memcpy (&y, b + length - 8, 8);
+      return x == y;
+    }
+  if (length >= 4)
+    {
+      memcpy (&u, a, 4);
+      memcpy (&v, b, 4);
+      if (u != v)
         return FALSE;
+      memcpy (&u, a + length - 4, 4);
+      memcpy (&v, b + length - 4, 4);
+      return u == v;
     }
   for (; length > 0; a++, b++, length--)
     if (*a != (char) *b)
@@ -955,6 +1010,54 @@ take_container (Importer               *importer,
   return close;
 }
 
+/* An argument's array of numbers, strings and arrays (PyTorch's "Input Dims"), from its '[' at
+ * @token: kept as its compact text, as the callbacks keep it (array_begin() and on), without them.
+ * Returns its ']', or NULL where it holds anything else (an object, true, false or null), which
+ * the callbacks are left to read. */
+static const SuanliJsonRecord *
+take_arg_array (Importer               *importer,
+                const SuanliJsonRecord *token,
+                const char             *raw)
+{
+  const SuanliJsonRecord *close = token;
+
+  for (int open = 0;; close++)
+    {
+      if (close->kind == SUANLI_JSON_ARRAY_START)
+        open++;
+      else if (close->kind == SUANLI_JSON_ARRAY_END)
+        open--;
+      else if (close->kind != SUANLI_JSON_NUMBER && close->kind != SUANLI_JSON_STRING)
+        return NULL;
+      if (open == 0)
+        break;
+    }
+  importer->array_length = 0;
+  importer->array_spoiled = FALSE;
+  for (const SuanliJsonRecord *at = token; at <= close; at++)
+    {
+      if (at->end != 0)
+        importer->token_end = raw + at->end;
+      if (at->kind == SUANLI_JSON_ARRAY_START)
+        {
+          if (at != token)
+            array_element (importer);
+          importer->array_comma = FALSE;
+          array_append (importer, "[", 1);
+        }
+      else if (at->kind == SUANLI_JSON_ARRAY_END)
+        {
+          array_append (importer, "]", 1);
+          importer->array_comma = TRUE;
+        }
+      else
+        array_scalar (importer, raw + at->at, at->length, at->kind == SUANLI_JSON_STRING);
+    }
+  if (!importer->array_spoiled)
+    add_arg (importer, SUANLI_ARG_STRING, 0, 0, importer->array_text, importer->array_length);
+  return close;
+}
+
 /* An event's args or id2 object, from its '{' at @token: scalars read here, anything else handed
  * to the callbacks. Returns its '}'. */
 static const SuanliJsonRecord *
@@ -970,6 +1073,7 @@ take_args_or_id2 (Importer               *importer,
   for (token++; token->kind != SUANLI_JSON_OBJECT_END; token++)
     {
       const char *key = raw + token->at;
+      const SuanliJsonRecord *close;
 
       if (args)
         read_arg_key (importer, (const unsigned char *) key, token->length);
@@ -980,6 +1084,8 @@ take_args_or_id2 (Importer               *importer,
         importer->token_end = raw + token->end;
       if (token->kind == SUANLI_JSON_STRING || token->kind == SUANLI_JSON_NUMBER)
         scalar_in_event (importer, raw + token->at, token->length, token->kind == SUANLI_JSON_STRING);
+      else if (token->kind == SUANLI_JSON_ARRAY_START && args && (close = take_arg_array (importer, token, raw)) != NULL)
+        token = close;
       else if (token->kind == SUANLI_JSON_OBJECT_START || token->kind == SUANLI_JSON_ARRAY_START)
         token = take_container (importer, token, raw);
       else if (args && token->kind != SUANLI_JSON_NULL)
