@@ -61,10 +61,11 @@ typedef enum {
   SUANLI_ARG_STRING,
 } SuanliArgType;
 
-typedef struct
+/* Packed to 13 bytes (from 16): a trace's arguments are most of its memory. */
+typedef struct __attribute__ ((packed))
 {
   SuanliString  key;
-  SuanliArgType type;
+  guint8        type;     /* SuanliArgType */
   union {
     gint64       i;
     double       d;
