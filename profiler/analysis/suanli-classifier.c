@@ -63,12 +63,13 @@ memcpy_direction (const char *name)
 }
 
 /* Kinds of work, communication and copy directions, looked up once per distinct category and name:
- * a trace has millions of slices but a few hundred distinct strings. */
+ * a trace has millions of slices but a few hundred distinct strings. They are kept in a byte per
+ * string of the trace, by the string's id (a hashed table's lookups were a tenth of the figures). */
 struct _SuanliClassifier
 {
   SuanliTrace *trace;
-  GHashTable  *categories;      /* category + 1 → (kind | operator << 4) + 1 */
-  GHashTable  *names;           /* name + 1 → (communication | direction << 1) + 1 */
+  GArray      *categories;      /* of guint8, by category: (kind | operator << 4 | MTIA << 5) + 1; 0 not yet known */
+  GArray      *names;           /* of guint8, by name: (communication | direction << 1) + 1; 0 not yet known */
 };
 
 SuanliClassifier *
@@ -77,17 +78,29 @@ suanli_classifier_new (SuanliTrace *trace)
   SuanliClassifier *classifier = g_new0 (SuanliClassifier, 1);
 
   classifier->trace = trace;
-  classifier->categories = g_hash_table_new (NULL, NULL);
-  classifier->names = g_hash_table_new (NULL, NULL);
+  classifier->categories = g_array_new (FALSE, TRUE, sizeof (guint8));   /* grown with zeros */
+  classifier->names = g_array_new (FALSE, TRUE, sizeof (guint8));
   return classifier;
 }
 
 void
 suanli_classifier_free (SuanliClassifier *classifier)
 {
-  g_hash_table_unref (classifier->categories);
-  g_hash_table_unref (classifier->names);
+  g_array_unref (classifier->categories);
+  g_array_unref (classifier->names);
   g_free (classifier);
+}
+
+/* The byte of @string in @known, the array grown (with zeros) to the trace's strings first where
+ * it is short of it: strings interned since it was last grown are still unknown. */
+static guint8 *
+known_bits (SuanliClassifier *classifier,
+            GArray           *known,
+            SuanliString      string)
+{
+  if (string >= known->len)
+    g_array_set_size (known, MAX (suanli_trace_get_n_strings (classifier->trace), string + 1));
+  return &g_array_index (known, guint8, string);
 }
 
 /* CPU operators: cpu_op, Operator (2021 traces), or no category at all (torch 1.13's CPU traces). */
@@ -101,16 +114,15 @@ static guint
 category_bits (SuanliClassifier  *classifier,
                const SuanliSlice *slice)
 {
-  gpointer key = GUINT_TO_POINTER (slice->category + 1);
-  gpointer found = g_hash_table_lookup (classifier->categories, key);
+  guint8 *known = known_bits (classifier, classifier->categories, slice->category);
   guint bits;
 
-  if (found != NULL)
-    return GPOINTER_TO_UINT (found) - 1;
+  if (*known != 0)
+    return *known - 1u;
   bits = (guint) suanli_analysis_work_kind (classifier->trace, slice) |
          (guint) is_operator_category (suanli_trace_get_string (classifier->trace, slice->category)) << 4 |
          (guint) g_str_equal (suanli_trace_get_string (classifier->trace, slice->category), "mtia_ccp_events") << 5;
-  g_hash_table_insert (classifier->categories, key, GUINT_TO_POINTER (bits + 1));
+  *known = (guint8) (bits + 1);
   return bits;
 }
 
@@ -118,16 +130,15 @@ static guint
 name_bits (SuanliClassifier  *classifier,
            const SuanliSlice *slice)
 {
-  gpointer key = GUINT_TO_POINTER (slice->name + 1);
-  gpointer found = g_hash_table_lookup (classifier->names, key);
+  guint8 *known = known_bits (classifier, classifier->names, slice->name);
   const char *name;
   guint bits;
 
-  if (found != NULL)
-    return GPOINTER_TO_UINT (found) - 1;
+  if (*known != 0)
+    return *known - 1u;
   name = suanli_trace_get_string (classifier->trace, slice->name);
   bits = (guint) suanli_analysis_is_communication (name) | (guint) memcpy_direction (name) << 1;
-  g_hash_table_insert (classifier->names, key, GUINT_TO_POINTER (bits + 1));
+  *known = (guint8) (bits + 1);
   return bits;
 }
 
