@@ -338,38 +338,68 @@ array_scalar (Importer   *importer,
   array_append (importer, "\"", 1);
 }
 
+/* The kept text begun afresh, for an argument's array. */
+static void
+array_restart (Importer *importer)
+{
+  importer->array_length = 0;
+  importer->array_spoiled = FALSE;
+}
+
+/* A '[' in the kept text: after a comma unless it opens the argument's array itself. */
+static void
+array_open (Importer *importer,
+            gboolean  outermost)
+{
+  if (!outermost)
+    array_element (importer);
+  importer->array_comma = FALSE;
+  array_append (importer, "[", 1);
+}
+
+/* A ']' in the kept text. */
+static void
+array_close (Importer *importer)
+{
+  array_append (importer, "]", 1);
+  importer->array_comma = TRUE;
+}
+
+/* The argument's array read whole: its text is the argument, unless something spoiled it. */
+static void
+array_keep (Importer *importer)
+{
+  if (!importer->array_spoiled)
+    add_arg (importer, SUANLI_ARG_STRING, 0, 0, importer->array_text, importer->array_length);
+}
+
 /* An array opening at the current depth: an argument's value begins one, or one nests in it.
  * Returns whether it is read so. */
 static gboolean
 array_begin (Importer *importer)
 {
-  if (importer->array_depth == 0 &&
-      !(importer->in_event && importer->in_args && importer->depth == importer->events_depth + 3))
+  gboolean outermost = importer->array_depth == 0;
+
+  if (outermost && !(importer->in_event && importer->in_args && importer->depth == importer->events_depth + 3))
     return FALSE;
-  if (importer->array_depth == 0)
+  if (outermost)
     {
       importer->array_depth = importer->depth;
-      importer->array_length = 0;
-      importer->array_spoiled = FALSE;
+      array_restart (importer);
     }
-  else
-    array_element (importer);
-  importer->array_comma = FALSE;
-  array_append (importer, "[", 1);
+  array_open (importer, outermost);
   return TRUE;
 }
 
-/* An array closing: the argument's, when it was the outermost and nothing spoiled it. */
+/* An array closing: the argument's, when it was the outermost. */
 static void
 array_end (Importer *importer)
 {
-  array_append (importer, "]", 1);
-  importer->array_comma = TRUE;
+  array_close (importer);
   if (importer->depth != importer->array_depth)
     return;
   importer->array_depth = 0;
-  if (!importer->array_spoiled)
-    add_arg (importer, SUANLI_ARG_STRING, 0, 0, importer->array_text, importer->array_length);
+  array_keep (importer);
 }
 
 /* ---- yajl callbacks ----------------------------------------------------------------------- */
@@ -1011,7 +1041,7 @@ take_container (Importer               *importer,
 }
 
 /* An argument's array of numbers, strings and arrays (PyTorch's "Input Dims"), from its '[' at
- * @token: kept as its compact text, as the callbacks keep it (array_begin() and on), without them.
+ * @token: kept as its compact text by the callbacks' helpers (array_open() and on), without them.
  * Returns its ']', or NULL where it holds anything else (an object, true, false or null), which
  * the callbacks are left to read. */
 static const SuanliJsonRecord *
@@ -1032,29 +1062,19 @@ take_arg_array (Importer               *importer,
       if (open == 0)
         break;
     }
-  importer->array_length = 0;
-  importer->array_spoiled = FALSE;
+  array_restart (importer);
   for (const SuanliJsonRecord *at = token; at <= close; at++)
     {
       if (at->end != 0)
         importer->token_end = raw + at->end;
       if (at->kind == SUANLI_JSON_ARRAY_START)
-        {
-          if (at != token)
-            array_element (importer);
-          importer->array_comma = FALSE;
-          array_append (importer, "[", 1);
-        }
+        array_open (importer, at == token);
       else if (at->kind == SUANLI_JSON_ARRAY_END)
-        {
-          array_append (importer, "]", 1);
-          importer->array_comma = TRUE;
-        }
+        array_close (importer);
       else
         array_scalar (importer, raw + at->at, at->length, at->kind == SUANLI_JSON_STRING);
     }
-  if (!importer->array_spoiled)
-    add_arg (importer, SUANLI_ARG_STRING, 0, 0, importer->array_text, importer->array_length);
+  array_keep (importer);
   return close;
 }
 

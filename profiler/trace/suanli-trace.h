@@ -61,7 +61,8 @@ typedef enum {
   SUANLI_ARG_STRING,
 } SuanliArgType;
 
-/* Packed to 13 bytes (from 16): a trace's arguments are most of its memory. */
+/* Packed to 13 bytes (from 16): a trace's arguments are most of its memory. Its fields may be
+ * unaligned, so they are read and written whole, never through a pointer to one. */
 typedef struct __attribute__ ((packed))
 {
   SuanliString  key;
