@@ -11,6 +11,16 @@
 
 G_BEGIN_DECLS
 
+/* The GPU work an interval list holds (suanli_analysis_gather_work). */
+typedef enum {
+  SUANLI_WORK_BUSY,            /* all of it: kernels, copies and sets */
+  SUANLI_WORK_KERNELS,
+  SUANLI_WORK_COMPUTE,         /* kernels other than communication ones */
+  SUANLI_WORK_COMMUNICATION,   /* communication kernels (NCCL's, RCCL's) */
+  SUANLI_WORK_MEMCPY,
+  SUANLI_WORK_MEMSET,
+} SuanliWorkList;
+
 SuanliGpuWork  suanli_analysis_work_kind        (SuanliTrace       *trace,
                                                  const SuanliSlice *slice);
 gpointer       suanli_analysis_entry            (GArray            *entries,
@@ -24,5 +34,10 @@ gint64         suanli_analysis_launch_time      (SuanliTrace       *trace,
                                                  guint              slice);
 void           suanli_analysis_launch_table_free (SuanliTrace      *trace,
                                                   guint32         **table);
+GArray        *suanli_analysis_gather_work      (SuanliTrace       *trace,
+                                                 SuanliClassifier  *classifier,
+                                                 guint32          **launches,
+                                                 GArray            *tracks,
+                                                 SuanliWorkList     list);
 
 G_END_DECLS

@@ -37,52 +37,21 @@ step_number (const char *name)
   return number;
 }
 
-/* Per group, the merged intervals of its kernels, all its work and its communication kernels; and
- * (LAUNCHED) each piece of its work as { when it was launched (its start without a launch), its end }. */
-enum { KERNELS, BUSY, COMMUNICATION, N_LISTS, LAUNCHED = N_LISTS, N_GATHERED };
-
-static GArray **
-group_work (SuanliTrace *trace,
-            guint32    **launches,
-            guint        group,
-            GArray      *starts)
+/* The GPU streams of @group, as track indexes in order. */
+static GArray *
+group_streams (SuanliTrace *trace,
+               guint        group)
 {
-  GArray **lists = g_new0 (GArray *, N_GATHERED);
-  g_autoptr(SuanliClassifier) classifier = suanli_classifier_new (trace);
+  GArray *tracks = g_array_new (FALSE, FALSE, sizeof (guint));
 
-  for (guint k = 0; k < N_GATHERED; k++)
-    lists[k] = g_array_new (FALSE, FALSE, sizeof (SuanliInterval));
   for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
     {
       SuanliTrack *track = suanli_trace_get_track (trace, t);
 
-      if (track->kind != SUANLI_TRACK_GPU_STREAM || track->group != group)
-        continue;
-      for (guint s = 0; s < track->slices->len; s++)
-        {
-          SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
-          SuanliGpuWork kind = suanli_classifier_work (classifier, slice);
-          SuanliInterval interval = { slice->start, slice->start + slice->duration, G_MININT64 };
-
-          SuanliInterval launched = { suanli_analysis_launch_time (trace, launches, t, s), interval.end, G_MININT64 };
-
-          if (kind == SUANLI_GPU_WORK_NONE)
-            continue;
-          if (launched.start == G_MININT64)
-            launched.start = slice->start;
-          g_array_append_val (lists[LAUNCHED], launched);
-          g_array_append_val (lists[BUSY], interval);
-          if (kind != SUANLI_GPU_WORK_KERNEL)
-            continue;
-          g_array_append_val (lists[KERNELS], interval);
-          g_array_append_val (starts, slice->start);
-          if (suanli_classifier_is_communication (classifier, slice))
-            g_array_append_val (lists[COMMUNICATION], interval);
-        }
+      if (track->kind == SUANLI_TRACK_GPU_STREAM && track->group == group)
+        g_array_append_val (tracks, t);
     }
-  for (guint k = 0; k < N_LISTS; k++)
-    suanli_interval_merge (lists[k]);
-  return lists;
+  return tracks;
 }
 
 /* The position of the first of the sorted @starts at or after @time. */
@@ -132,13 +101,16 @@ in_a_step (GArray *steps,
 }
 
 /* Each of a group's steps (@steps[@first …], @count of them) given its period: to the next step's
- * start; the last to when every step's CPU span and the work (@launched, see group_work())
- * launched in them have ended. */
+ * start; the last to when every step's CPU span and the GPU work on @streams launched in them
+ * (work without a recorded launch: starting in them) have ended. */
 static void
-set_periods (GArray *steps,
-             guint   first,
-             guint   count,
-             GArray *launched)
+set_periods (GArray           *steps,
+             guint             first,
+             guint             count,
+             SuanliTrace      *trace,
+             SuanliClassifier *classifier,
+             guint32         **launches,
+             GArray           *streams)
 {
   g_autoptr(GArray) step_starts = g_array_sized_new (FALSE, FALSE, sizeof (gint64), count);
   gint64 finish = G_MININT64;
@@ -150,12 +122,22 @@ set_periods (GArray *steps,
       g_array_append_val (step_starts, step->start);
       finish = MAX (finish, step->start + step->cpu_ns);
     }
-  for (guint w = 0; w < launched->len; w++)
+  for (guint i = 0; i < streams->len; i++)
     {
-      const SuanliInterval *work = &g_array_index (launched, SuanliInterval, w);
+      guint t = g_array_index (streams, guint, i);
+      SuanliTrack *track = suanli_trace_get_track (trace, t);
 
-      if (work->end > finish && in_a_step (steps, first, step_starts, work->start))
-        finish = work->end;
+      for (guint s = 0; s < track->slices->len; s++)
+        {
+          const SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
+          gint64 end = slice->start + slice->duration, launch;
+
+          if (end <= finish || suanli_classifier_work (classifier, slice) == SUANLI_GPU_WORK_NONE)
+            continue;
+          launch = suanli_analysis_launch_time (trace, launches, t, s);
+          if (in_a_step (steps, first, step_starts, launch != G_MININT64 ? launch : slice->start))
+            finish = end;
+        }
     }
   for (guint i = first; i < first + count; i++)
     {
@@ -166,12 +148,53 @@ set_periods (GArray *steps,
     }
 }
 
+/* The starts of the intervals in @kernels, sorted. */
+static GArray *
+sorted_starts (GArray *kernels)
+{
+  GArray *starts = g_array_sized_new (FALSE, FALSE, sizeof (gint64), kernels->len);
+
+  for (guint k = 0; k < kernels->len; k++)
+    g_array_append_val (starts, g_array_index (kernels, SuanliInterval, k).start);
+  g_array_sort (starts, suanli_compare_int64);
+  return starts;
+}
+
+/* Each of the @count steps from @first given the time of its period that the work of @list on
+ * @streams covers, in the member of SuanliStepStats at @offset; and for kernels, their number. The
+ * lists are made one at a time: held together they were most of the steps' memory. */
+static void
+cover_steps (GArray           *steps,
+             guint             first,
+             guint             count,
+             SuanliTrace      *trace,
+             SuanliClassifier *classifier,
+             GArray           *streams,
+             SuanliWorkList    list,
+             gsize             offset)
+{
+  g_autoptr(GArray) work = suanli_analysis_gather_work (trace, classifier, NULL, streams, list);
+  g_autoptr(GArray) starts = list == SUANLI_WORK_KERNELS ? sorted_starts (work) : NULL;
+
+  suanli_interval_merge (work);
+  for (guint i = first; i < first + count; i++)
+    {
+      SuanliStepStats *step = &g_array_index (steps, SuanliStepStats, i);
+      gint64 end = step->start + step->duration_ns;
+
+      G_STRUCT_MEMBER (gint64, step, offset) = suanli_interval_covered (work, step->start, end);
+      if (starts != NULL)
+        step->kernels = first_at_or_after (starts, end) - first_at_or_after (starts, step->start);
+    }
+}
+
 /* Returns: (transfer full): SuanliStepStats for each ProfilerStep#N slice on a CPU thread, by file
  * then time, each with its period and the GPU work in it. */
 GArray *
 suanli_analysis_steps (SuanliTrace *trace)
 {
   GArray *result = g_array_new (FALSE, TRUE, sizeof (SuanliStepStats));
+  SuanliClassifier *classifier;
   guint32 **launches;
 
   for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)
@@ -196,32 +219,22 @@ suanli_analysis_steps (SuanliTrace *trace)
 
   /* GPU work per group, gathered once for all of the group's steps. */
   launches = suanli_analysis_launch_table (trace);
+  classifier = suanli_classifier_new (trace);
   for (guint i = 0; i < result->len;)
     {
       guint group = g_array_index (result, SuanliStepStats, i).group;
-      g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (gint64));
-      GArray **lists = group_work (trace, launches, group, starts);
+      g_autoptr(GArray) streams = group_streams (trace, group);
       guint count = 0;
 
       while (i + count < result->len && g_array_index (result, SuanliStepStats, i + count).group == group)
         count++;
-      set_periods (result, i, count, lists[LAUNCHED]);
-
-      g_array_sort (starts, suanli_compare_int64);
-      for (; i < result->len && g_array_index (result, SuanliStepStats, i).group == group; i++)
-        {
-          SuanliStepStats *step = &g_array_index (result, SuanliStepStats, i);
-          gint64 end = step->start + step->duration_ns;
-
-          step->kernel_ns = suanli_interval_covered (lists[KERNELS], step->start, end);
-          step->busy_ns = suanli_interval_covered (lists[BUSY], step->start, end);
-          step->comm_ns = suanli_interval_covered (lists[COMMUNICATION], step->start, end);
-          step->kernels = first_at_or_after (starts, end) - first_at_or_after (starts, step->start);
-        }
-      for (guint k = 0; k < N_GATHERED; k++)
-        g_array_unref (lists[k]);
-      g_free (lists);
+      set_periods (result, i, count, trace, classifier, launches, streams);
+      cover_steps (result, i, count, trace, classifier, streams, SUANLI_WORK_KERNELS, G_STRUCT_OFFSET (SuanliStepStats, kernel_ns));
+      cover_steps (result, i, count, trace, classifier, streams, SUANLI_WORK_BUSY, G_STRUCT_OFFSET (SuanliStepStats, busy_ns));
+      cover_steps (result, i, count, trace, classifier, streams, SUANLI_WORK_COMMUNICATION, G_STRUCT_OFFSET (SuanliStepStats, comm_ns));
+      i += count;
     }
+  suanli_classifier_free (classifier);
   suanli_analysis_launch_table_free (trace, launches);
   return result;
 }

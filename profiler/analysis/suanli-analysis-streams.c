@@ -153,7 +153,9 @@ suanli_analysis_stream_time (SuanliTrace *trace)
 
       if (track->kind != SUANLI_TRACK_GPU_STREAM)
         continue;
-      busy = g_array_new (FALSE, FALSE, sizeof (SuanliInterval));
+      /* Room for all at once, and freed before the queue's steps are made: grown by doubling and
+       * held with them, the stream's intervals were most of this analysis's memory. */
+      busy = g_array_sized_new (FALSE, FALSE, sizeof (SuanliInterval), track->slices->len);
       for (guint s = 0; s < track->slices->len; s++)
         {
           SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
@@ -174,6 +176,7 @@ suanli_analysis_stream_time (SuanliTrace *trace)
       stream.span_ns = g_array_index (busy, SuanliInterval, busy->len - 1).end - g_array_index (busy, SuanliInterval, 0).start;
       stream.idle_ns = stream.span_ns - stream.busy_ns;
       suanli_interval_split_idle (busy, &stream.host_wait_ns, &stream.short_gap_ns, &stream.other_idle_ns);
+      g_clear_pointer (&busy, g_array_unref);
       steps = queue_steps (trace, classifier, launches, t);
       queue_figures (&stream, steps);
       g_array_append_val (result, stream);

@@ -205,23 +205,6 @@ suanli_analysis_launch_time (SuanliTrace *trace,
   return g_array_index (suanli_trace_get_track (trace, flow->from_track)->slices, SuanliSlice, flow->from_slice).start;
 }
 
-/* Interval lists kept per device while the tracks are read. */
-enum { BUSY, KERNELS, COMPUTE, COMMUNICATION, MEMCPY, MEMSET, N_LISTS };
-
-typedef struct
-{
-  SuanliGpuTime time;
-  GArray       *lists[N_LISTS];
-} Device;
-
-static void
-device_free (Device *device)
-{
-  for (guint k = 0; k < N_LISTS; k++)
-    g_array_unref (device->lists[k]);
-  g_free (device);
-}
-
 /* Splits the gaps between the merged intervals @busy by cause, adding to the three sums. */
 void
 suanli_interval_split_idle (GArray *busy,
@@ -244,44 +227,137 @@ suanli_interval_split_idle (GArray *busy,
     }
 }
 
-static void
-add_slice (Device            *device,
-           SuanliTrace       *trace,
-           SuanliClassifier  *classifier,
-           const SuanliSlice *slice,
-           gint64             launch)
+/* Whether GPU work of @kind (a communication kernel or not) belongs in @list. */
+static gboolean
+belongs_in (SuanliWorkList list,
+            SuanliGpuWork  kind,
+            gboolean       communication)
 {
-  SuanliGpuWork kind = suanli_classifier_work (classifier, slice);
-  SuanliInterval interval = { slice->start, slice->start + slice->duration, launch };
-
-  if (kind == SUANLI_GPU_WORK_NONE)
-    return;
-  g_array_append_val (device->lists[BUSY], interval);
-  if (kind == SUANLI_GPU_WORK_MEMSET)
+  switch (list)
     {
-      g_array_append_val (device->lists[MEMSET], interval);
-      return;
+    case SUANLI_WORK_BUSY:
+      return kind != SUANLI_GPU_WORK_NONE;
+    case SUANLI_WORK_KERNELS:
+      return kind == SUANLI_GPU_WORK_KERNEL;
+    case SUANLI_WORK_COMPUTE:
+      return kind == SUANLI_GPU_WORK_KERNEL && !communication;
+    case SUANLI_WORK_COMMUNICATION:
+      return kind == SUANLI_GPU_WORK_KERNEL && communication;
+    case SUANLI_WORK_MEMCPY:
+      return kind == SUANLI_GPU_WORK_MEMCPY;
+    case SUANLI_WORK_MEMSET:
+      return kind == SUANLI_GPU_WORK_MEMSET;
     }
-  if (kind == SUANLI_GPU_WORK_KERNEL)
-    {
-      g_array_append_val (device->lists[KERNELS], interval);
-      g_array_append_val (device->lists[suanli_classifier_is_communication (classifier, slice) ? COMMUNICATION : COMPUTE],
-                          interval);
-    }
-  else
-    {
-      SuanliMemcpyStats *copies = &device->time.memcpy[suanli_classifier_direction (classifier, slice)];
-      gint64 bytes;
+  return FALSE;
+}
 
-      g_array_append_val (device->lists[MEMCPY], interval);
-      copies->count++;
-      copies->total_ns += slice->duration;
-      if (suanli_trace_find_arg_int (trace, slice, "bytes", &bytes) && bytes >= 0)
+/* The intervals of the GPU work in @list on @tracks (track indexes, guint), in their order and
+ * each track's, not yet merged; each with its launch where @launches is given, else G_MININT64.
+ * One list is gathered at a time, merged and freed before the next: a device's lists held together
+ * were most of `trace summary`'s memory past the trace's own. */
+GArray *
+suanli_analysis_gather_work (SuanliTrace      *trace,
+                             SuanliClassifier *classifier,
+                             guint32         **launches,
+                             GArray           *tracks,
+                             SuanliWorkList    list)
+{
+  gsize most = 0;
+  GArray *intervals;
+
+  for (guint i = 0; i < tracks->len; i++)
+    most += suanli_trace_get_track (trace, g_array_index (tracks, guint, i))->slices->len;
+  /* Room for all at once (pages never written take no memory): grown by doubling, the array was
+   * copied and its old block kept by malloc. */
+  intervals = g_array_sized_new (FALSE, FALSE, sizeof (SuanliInterval), (guint) MIN (most, G_MAXUINT / 2));
+  for (guint i = 0; i < tracks->len; i++)
+    {
+      guint t = g_array_index (tracks, guint, i);
+      SuanliTrack *track = suanli_trace_get_track (trace, t);
+
+      for (guint s = 0; s < track->slices->len; s++)
         {
-          copies->bytes += (guint64) bytes;
-          copies->sized_ns += slice->duration;
+          const SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
+          SuanliGpuWork kind = suanli_classifier_work (classifier, slice);
+          SuanliInterval interval;
+
+          if (kind == SUANLI_GPU_WORK_NONE ||
+              !belongs_in (list, kind, kind == SUANLI_GPU_WORK_KERNEL && suanli_classifier_is_communication (classifier, slice)))
+            continue;
+          interval = (SuanliInterval) { slice->start, slice->start + slice->duration,
+                                        launches != NULL ? suanli_analysis_launch_time (trace, launches, t, s) : G_MININT64 };
+          g_array_append_val (intervals, interval);
         }
     }
+  return intervals;
+}
+
+/* The time the GPU work in @list on @tracks covers. */
+static gint64
+covered_by (SuanliTrace      *trace,
+            SuanliClassifier *classifier,
+            GArray           *tracks,
+            SuanliWorkList    list)
+{
+  g_autoptr(GArray) intervals = suanli_analysis_gather_work (trace, classifier, NULL, tracks, list);
+
+  return suanli_interval_merge (intervals);
+}
+
+/* The copies' counts, times and bytes by direction. */
+static void
+count_copies (SuanliTrace      *trace,
+              SuanliClassifier *classifier,
+              GArray           *tracks,
+              SuanliGpuTime    *time)
+{
+  for (guint i = 0; i < tracks->len; i++)
+    {
+      SuanliTrack *track = suanli_trace_get_track (trace, g_array_index (tracks, guint, i));
+
+      for (guint s = 0; s < track->slices->len; s++)
+        {
+          const SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
+          SuanliMemcpyStats *copies;
+          gint64 bytes;
+
+          if (suanli_classifier_work (classifier, slice) != SUANLI_GPU_WORK_MEMCPY)
+            continue;
+          copies = &time->memcpy[suanli_classifier_direction (classifier, slice)];
+          copies->count++;
+          copies->total_ns += slice->duration;
+          if (suanli_trace_find_arg_int (trace, slice, "bytes", &bytes) && bytes >= 0)
+            {
+              copies->bytes += (guint64) bytes;
+              copies->sized_ns += slice->duration;
+            }
+        }
+    }
+}
+
+/* One device's figures, from its streams' @tracks. */
+static void
+device_time (SuanliTrace      *trace,
+             SuanliClassifier *classifier,
+             guint32         **launches,
+             GArray           *tracks,
+             SuanliGpuTime    *time)
+{
+  g_autoptr(GArray) busy = suanli_analysis_gather_work (trace, classifier, launches, tracks, SUANLI_WORK_BUSY);
+
+  time->busy_ns = suanli_interval_merge (busy);
+  time->span_ns = busy->len > 0 ? g_array_index (busy, SuanliInterval, busy->len - 1).end -
+                                  g_array_index (busy, SuanliInterval, 0).start
+                                : 0;
+  time->idle_ns = time->span_ns - time->busy_ns;
+  suanli_interval_split_idle (busy, &time->host_wait_ns, &time->short_gap_ns, &time->other_idle_ns);
+  g_clear_pointer (&busy, g_array_unref);
+  time->kernel_ns = covered_by (trace, classifier, tracks, SUANLI_WORK_KERNELS);
+  time->compute_ns = covered_by (trace, classifier, tracks, SUANLI_WORK_COMPUTE);
+  time->comm_ns = covered_by (trace, classifier, tracks, SUANLI_WORK_COMMUNICATION);
+  time->memcpy_ns = covered_by (trace, classifier, tracks, SUANLI_WORK_MEMCPY);
+  time->memset_ns = covered_by (trace, classifier, tracks, SUANLI_WORK_MEMSET);
+  count_copies (trace, classifier, tracks, time);
 }
 
 /* Returns: (transfer full): one SuanliGpuTime per GPU device, in the order devices first appear. */
@@ -290,7 +366,7 @@ suanli_analysis_gpu_time (SuanliTrace *trace)
 {
   /* Devices are told apart by group (file, rank) and pid: "group:pid" → index + 1. */
   g_autoptr(GHashTable) by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GPtrArray) devices = g_ptr_array_new_with_free_func ((GDestroyNotify) device_free);
+  g_autoptr(GPtrArray) device_tracks = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   GArray *result = g_array_new (FALSE, TRUE, sizeof (SuanliGpuTime));
   SuanliClassifier *classifier = suanli_classifier_new (trace);
   guint32 **launches = suanli_analysis_launch_table (trace);
@@ -299,7 +375,6 @@ suanli_analysis_gpu_time (SuanliTrace *trace)
     {
       SuanliTrack *track = suanli_trace_get_track (trace, t);
       g_autofree char *key = NULL;
-      Device *device;
       gpointer found;
 
       if (track->kind != SUANLI_TRACK_GPU_STREAM)
@@ -309,42 +384,18 @@ suanli_analysis_gpu_time (SuanliTrace *trace)
       if (found == NULL)
         {
           SuanliGroup *group = suanli_trace_get_group (trace, track->group);
+          SuanliGpuTime time = { .device = track->pid, .rank = group != NULL ? group->rank : -1, .group = track->group };
 
-          device = g_new0 (Device, 1);
-          device->time.device = track->pid;
-          device->time.rank = group != NULL ? group->rank : -1;
-          device->time.group = track->group;
-          for (guint k = 0; k < N_LISTS; k++)
-            device->lists[k] = g_array_new (FALSE, FALSE, sizeof (SuanliInterval));
-          g_ptr_array_add (devices, device);
-          found = GUINT_TO_POINTER (devices->len);
+          g_array_append_val (result, time);
+          g_ptr_array_add (device_tracks, g_array_new (FALSE, FALSE, sizeof (guint)));
+          found = GUINT_TO_POINTER (device_tracks->len);
           g_hash_table_insert (by_key, g_steal_pointer (&key), found);
         }
-      device = g_ptr_array_index (devices, GPOINTER_TO_UINT (found) - 1);
-      for (guint s = 0; s < track->slices->len; s++)
-        add_slice (device, trace, classifier, &g_array_index (track->slices, SuanliSlice, s),
-                   suanli_analysis_launch_time (trace, launches, t, s));
+      g_array_append_val (g_ptr_array_index (device_tracks, GPOINTER_TO_UINT (found) - 1), t);
     }
-
-  for (guint d = 0; d < devices->len; d++)
-    {
-      Device *device = g_ptr_array_index (devices, d);
-      SuanliGpuTime *time = &device->time;
-      GArray *busy = device->lists[BUSY];
-
-      time->busy_ns = suanli_interval_merge (busy);
-      time->span_ns = busy->len > 0 ? g_array_index (busy, SuanliInterval, busy->len - 1).end -
-                                      g_array_index (busy, SuanliInterval, 0).start
-                                    : 0;
-      time->kernel_ns = suanli_interval_merge (device->lists[KERNELS]);
-      time->compute_ns = suanli_interval_merge (device->lists[COMPUTE]);
-      time->comm_ns = suanli_interval_merge (device->lists[COMMUNICATION]);
-      time->memcpy_ns = suanli_interval_merge (device->lists[MEMCPY]);
-      time->memset_ns = suanli_interval_merge (device->lists[MEMSET]);
-      time->idle_ns = time->span_ns - time->busy_ns;
-      suanli_interval_split_idle (busy, &time->host_wait_ns, &time->short_gap_ns, &time->other_idle_ns);
-      g_array_append_val (result, *time);
-    }
+  for (guint d = 0; d < result->len; d++)
+    device_time (trace, classifier, launches, g_ptr_array_index (device_tracks, d),
+                 &g_array_index (result, SuanliGpuTime, d));
   suanli_analysis_launch_table_free (trace, launches);
   suanli_classifier_free (classifier);
   return result;
