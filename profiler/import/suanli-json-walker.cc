@@ -22,7 +22,7 @@
 #include "suanli-json-walker.h"
 
 static_assert (simdjson::SIMDJSON_PADDING == SUANLI_JSON_PADDING, "the window's padding is simdjson's");
-static_assert (G_BYTE_ORDER == G_LITTLE_ENDIAN, "needs_decoding() reads words little-endian");
+static_assert (G_BYTE_ORDER == G_LITTLE_ENDIAN, "needs_decoding() and digits_from() read words little-endian");
 
 struct SuanliJsonWalker
 {
@@ -64,13 +64,27 @@ is_digit (char c)
   return (unsigned char) (c - '0') <= 9;
 }
 
-static size_t
+/* Where the run of digits from @i ends: eight bytes at a time, reading past the text's end into
+ * the window's padding. In each byte XORed with '0', a digit is 0 to 9; adding 0x76 sets the high
+ * bit of any other (and one already high is kept), so the lowest byte with its high bit set is
+ * the first that is not a digit. A carry only runs upwards, past that byte. */
+static inline size_t
 digits_from (std::string_view text,
              size_t           i)
 {
-  while (i < text.size () && is_digit (text[i]))
-    i++;
-  return i;
+  const uint64_t ones = 0x0101010101010101u;
+
+  for (; i < text.size (); i += 8)
+    {
+      uint64_t word, other;
+
+      memcpy (&word, text.data () + i, 8);
+      word ^= ones * '0';
+      other = ((word + ones * 0x76) | word) & (ones * 0x80);
+      if (other != 0)
+        return std::min (text.size (), i + (size_t) __builtin_ctzll (other) / 8);
+    }
+  return text.size ();
 }
 
 G_ALWAYS_INLINE static inline bool
