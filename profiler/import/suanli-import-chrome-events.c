@@ -311,7 +311,7 @@ flow_event (Importer *importer)
 {
   Event *event = &importer->event;
   char key[16 + sizeof event->id];
-  FlowEnd end = { 0, event->ts, event->phase == 'f' && event->bind_enclosing };
+  FlowEnd end = { 0, event->phase == 'f' && event->bind_enclosing, event->ts };
 
   flow_key (event, key);
   event_track (importer, &end.track);

@@ -81,11 +81,13 @@ typedef struct
   SuanliArg    args[MAX_ARGS];
 } Event;
 
+/* 16 bytes (24 with the time between the others): a trace holds two for each of its flows until
+ * they are bound. */
 typedef struct
 {
-  guint   track;
-  gint64  time;
+  guint    track;
   gboolean enclosing;
+  gint64   time;
 } FlowEnd;
 
 /* How many items a track held before this import, so the base time shifts only this file's. */
