@@ -13,6 +13,7 @@
 #include "suanli-analysis.h"
 #include "suanli-import-chrome.h"
 #include "suanli-import.h"
+#include "suanli-interval.h"
 #include "suanli-test-fixtures.h"
 #include "suanli-trace-figures.h"
 
@@ -368,6 +369,40 @@ test_figures_together (void)
   g_assert_cmpuint (figures->flops.operators, ==, flops.operators);
 }
 
+/* The radix sort orders gint64 values as a comparison sort does: negatives, the extremes, runs of
+ * one value, values sharing their high bytes (as a trace's times do), below and above the size
+ * where it hands small arrays to g_array_sort(). */
+static void
+test_sort_int64 (void)
+{
+  static const guint sizes[] = { 0, 1, 255, 256, 257, 1000, 100000 };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (38);
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    for (guint form = 0; form < 5; form++)
+      {
+        g_autoptr(GArray) values = g_array_sized_new (FALSE, FALSE, sizeof (gint64), sizes[s]);
+        g_autoptr(GArray) expected = NULL;
+
+        for (guint i = 0; i < sizes[s]; i++)
+          {
+            guint64 bits = ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand);
+            gint64 value = form == 0 ? (gint64) bits                                        /* anything */
+                         : form == 1 ? G_GINT64_CONSTANT (1700000000000000000) + (gint64) (bits % 1000000000)   /* times */
+                         : form == 2 ? (gint64) (bits % 7) - 3                             /* few values, some negative */
+                         : form == 3 ? (gint64) (bits % 5000000)                           /* delays: three bytes differ */
+                                     : (i % 3 == 0 ? G_MININT64 : i % 3 == 1 ? G_MAXINT64 : 0);
+
+            g_array_append_val (values, value);
+          }
+        expected = g_array_copy (values);
+        g_array_sort (expected, suanli_compare_int64);
+        suanli_sort_int64 (values);
+        g_assert_cmpuint (values->len, ==, expected->len);
+        g_assert_cmpmem (values->data, values->len * sizeof (gint64), expected->data, expected->len * sizeof (gint64));
+      }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -384,5 +419,6 @@ main (int    argc,
   g_test_add_func ("/analysis/mtia", test_mtia);
   g_test_add_func ("/analysis/rocm-fixture", test_rocm_fixture);
   g_test_add_func ("/analysis/figures-together", test_figures_together);
+  g_test_add_func ("/analysis/sort-int64", test_sort_int64);
   return g_test_run ();
 }

@@ -111,7 +111,7 @@ delay_stats (GArray *delays,
 {
   double sum = 0;
 
-  g_array_sort (delays, suanli_compare_int64);
+  suanli_sort_int64 (delays);
   for (guint i = 0; i < delays->len; i++)
     sum += (double) g_array_index (delays, gint64, i);
   *min = g_array_index (delays, gint64, 0);

@@ -156,7 +156,7 @@ sorted_starts (GArray *kernels)
 
   for (guint k = 0; k < kernels->len; k++)
     g_array_append_val (starts, g_array_index (kernels, SuanliInterval, k).start);
-  g_array_sort (starts, suanli_compare_int64);
+  suanli_sort_int64 (starts);
   return starts;
 }
 

@@ -138,6 +138,53 @@ suanli_compare_int64 (gconstpointer a,
   return (x > y) - (x < y);
 }
 
+/* Sorts an array of gint64 ascending: a radix sort, a byte at a time from the lowest, passing over
+ * the bytes every value shares (a trace's times share their highest ones). The delays and kernel
+ * starts of a large trace are millions of values, and a sort calling a comparison for each pair
+ * was a fifth of its figures' time. */
+void
+suanli_sort_int64 (GArray *values)
+{
+  const guint64 sign = G_GUINT64_CONSTANT (1) << 63;   /* flipped: negative values order first */
+  guint n = values->len;
+  guint64 *data = (guint64 *) (gpointer) values->data, *from = data, *to;
+  g_autofree guint64 *spare = NULL;
+  g_autofree guint *counts = NULL;   /* per byte, from the lowest: 256 counts, then places */
+
+  if (n < 256)
+    {
+      g_array_sort (values, suanli_compare_int64);
+      return;
+    }
+  counts = g_new0 (guint, 8 * 256);
+  for (guint i = 0; i < n; i++)
+    for (guint b = 0; b < 8; b++)
+      counts[256 * b + (((data[i] ^ sign) >> (8 * b)) & 0xff)]++;
+  to = spare = g_new (guint64, n);
+  for (guint b = 0; b < 8; b++)
+    {
+      guint place = 0;
+      guint64 *written;
+
+      if (counts[256 * b + (((from[0] ^ sign) >> (8 * b)) & 0xff)] == n)
+        continue;   /* every value has this byte */
+      for (guint digit = 0; digit < 256; digit++)
+        {
+          guint count = counts[256 * b + digit];
+
+          counts[256 * b + digit] = place;
+          place += count;
+        }
+      for (guint i = 0; i < n; i++)
+        to[counts[256 * b + (((from[i] ^ sign) >> (8 * b)) & 0xff)]++] = from[i];
+      written = to;
+      to = from;
+      from = written;
+    }
+  if (from != data)
+    memcpy (data, from, (gsize) n * sizeof (guint64));
+}
+
 /* The entry of @entries for @name, found through @index (name + 1 → position + 1), or appended as
  * a copy of @fresh when there is none yet. */
 gpointer

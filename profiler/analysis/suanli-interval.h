@@ -29,5 +29,6 @@ void           suanli_interval_split_idle       (GArray            *busy,
 /* Orders gint64 values, for sorting times and durations. */
 int            suanli_compare_int64             (gconstpointer      a,
                                                  gconstpointer      b);
+void           suanli_sort_int64                (GArray            *values);
 
 G_END_DECLS
