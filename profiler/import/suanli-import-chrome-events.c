@@ -282,27 +282,13 @@ metadata (Importer *importer)
     }
 }
 
-/* A flow's key: category and name (as hexadecimal ids) and the id text; no printf, as every
- * launch in a Kineto trace has a flow pair. */
-static void
-flow_key (const Event *event,
-          char         key[16 + sizeof event->id])
-{
-  static const char hex[] = "0123456789abcdef";
-
-  for (guint i = 0; i < 8; i++)
-    {
-      key[i] = hex[(event->category >> (28 - 4 * i)) & 0xf];
-      key[8 + i] = hex[(event->name >> (28 - 4 * i)) & 0xf];
-    }
-  memcpy (key + 16, event->id, sizeof event->id);   /* NUL-terminated within its 64 bytes */
-}
-
-/* What a flow start waiting for its end takes. */
+/* What a flow start waiting for its end is counted as taking: as when its key was the text of its
+ * category's and name's ids in hexadecimal and its id, in a hashed table, so that the memory budget
+ * stops a reading where it always did. */
 static guint64
-flow_start_bytes (const char *key)
+flow_start_bytes (const Event *event)
 {
-  return strlen (key) + 1 + sizeof (FlowEnd) + ENTRY_BYTES;
+  return 16 + strlen (event->id) + 1 + sizeof (FlowEnd) + ENTRY_BYTES;
 }
 
 /* Flow v1: "s" starts, "t" steps, "f" finishes; keyed by category, name and id. */
@@ -310,30 +296,25 @@ static void
 flow_event (Importer *importer)
 {
   Event *event = &importer->event;
-  char key[16 + sizeof event->id];
-  FlowEnd end = { 0, event->phase == 'f' && event->bind_enclosing, event->ts };
+  FlowEnd end = { 0, event->phase == 'f' && event->bind_enclosing, event->ts }, start;
 
-  flow_key (event, key);
   event_track (importer, &end.track);
   if (event->phase == 's')
     {
-      if (g_hash_table_replace (importer->flow_starts, g_strdup (key), g_memdup2 (&end, sizeof end)))
-        importer->held += flow_start_bytes (key);
+      if (chrome_flow_starts_put (importer->flow_starts, event, &end))
+        importer->held += flow_start_bytes (event);
     }
   else if (event->phase == 'f')
     {
-      FlowEnd *start = g_hash_table_lookup (importer->flow_starts, key);
-
       /* Orphan ends are common in real traces: dropped quietly (correlation links them anyway). */
-      if (start == NULL)
+      if (!chrome_flow_starts_take (importer->flow_starts, event, &start))
         return;
-      start->enclosing = TRUE;
-      g_array_append_vals (importer->flows, start, 1);
+      start.enclosing = TRUE;
+      g_array_append_val (importer->flows, start);
       g_array_append_val (importer->flows, end);
       g_array_append_val (importer->flow_categories, event->category);
-      g_hash_table_remove (importer->flow_starts, key);
       importer->held += 2 * sizeof end + sizeof event->category;
-      importer->held -= flow_start_bytes (key);
+      importer->held -= flow_start_bytes (event);
     }
 }
 

@@ -271,7 +271,7 @@ chrome_importer_clear (Importer *importer)
   g_array_unref (importer->category_counts);
   g_hash_table_unref (importer->open_slices);
   g_hash_table_unref (importer->open_async);
-  g_hash_table_unref (importer->flow_starts);
+  chrome_flow_starts_free (importer->flow_starts);
   g_clear_pointer (&importer->flows, g_array_unref);
   g_clear_pointer (&importer->flow_categories, g_array_unref);
   g_array_unref (importer->marks);

@@ -90,6 +90,21 @@ typedef struct
   gint64   time;
 } FlowEnd;
 
+/* Flow starts waiting for their ends (suanli-import-chrome-flows.c). */
+typedef struct ChromeFlowStarts ChromeFlowStarts;
+
+G_GNUC_INTERNAL ChromeFlowStarts *chrome_flow_starts_new  (void);
+G_GNUC_INTERNAL void              chrome_flow_starts_free (ChromeFlowStarts *starts);
+/* Keeps @end as the start waiting under @event's category, name and id: TRUE when none waited
+ * under them before (else it takes the place of the one that did). */
+G_GNUC_INTERNAL gboolean          chrome_flow_starts_put  (ChromeFlowStarts *starts,
+                                                           const Event      *event,
+                                                           const FlowEnd    *end);
+/* Takes the start waiting under @event's category, name and id into @end: FALSE when none waits. */
+G_GNUC_INTERNAL gboolean          chrome_flow_starts_take (ChromeFlowStarts *starts,
+                                                           const Event      *event,
+                                                           FlowEnd          *end);
+
 /* How many items a track held before this import, so the base time shifts only this file's. */
 typedef struct
 {
@@ -172,7 +187,7 @@ typedef struct
   Event              event;
   GHashTable        *open_slices;     /* track index → GArray of slice starts (B/E) */
   GHashTable        *open_async;      /* async key → GArray of Event: the begun, not yet ended */
-  GHashTable        *flow_starts;     /* key → FlowEnd */
+  ChromeFlowStarts  *flow_starts;     /* by category, name and id */
   GArray            *flows;           /* pairs of FlowEnd: start, end */
   GArray            *flow_categories;
   guint64            unmatched_ends;

@@ -45,7 +45,7 @@ importer_init (Importer          *importer,
   importer->stats = stats;
   importer->open_slices = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
   importer->open_async = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
-  importer->flow_starts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  importer->flow_starts = chrome_flow_starts_new ();
   importer->flows = g_array_new (FALSE, FALSE, sizeof (FlowEnd));
   importer->flow_categories = g_array_new (FALSE, FALSE, sizeof (SuanliString));
   importer->category_counts = g_array_new (FALSE, TRUE, sizeof (guint64));
