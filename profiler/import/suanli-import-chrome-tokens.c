@@ -85,6 +85,18 @@ parse_integer (const char *text,
 
   if (i == length)
     return FALSE;
+  /* Eighteen digits or fewer cannot pass 2^63: most of a trace's integers are one to five. */
+  if (length - i <= 18)
+    {
+      for (; i < length; i++)
+        {
+          if (!is_digit (text[i]))
+            return FALSE;
+          magnitude = magnitude * 10 + (guint64) (text[i] - '0');
+        }
+      *value = negative ? -(gint64) magnitude : (gint64) magnitude;
+      return TRUE;
+    }
   for (; i < length; i++)
     {
       if (!is_digit (text[i]) || magnitude > (guint64) G_MAXINT64 / 10)
@@ -410,56 +422,69 @@ skipping (Importer *importer)
   return importer->skip_depth > 0;
 }
 
+/* A scalar in an event's id2: its text kept as the id. */
 static void
-scalar_in_event (Importer   *importer,
+scalar_in_id2 (Importer   *importer,
+               const char *text,
+               gsize       length)
+{
+  Event *event = &importer->event;
+
+  g_strlcpy (event->id, "", sizeof event->id);
+  memcpy (event->id, text, MIN (length, sizeof event->id - 1));
+  event->id[MIN (length, sizeof event->id - 1)] = '\0';
+}
+
+/* A scalar in an event's args: an argument under the key just read. */
+static void
+scalar_in_args (Importer   *importer,
+                const char *text,
+                gsize       length,
+                gboolean    is_string)
+{
+  Event *event = &importer->event;
+
+  if (is_string && importer->arg_key->is_name)
+    {
+      memcpy (event->meta_name, text, MIN (length, sizeof event->meta_name - 1));
+      event->meta_name[MIN (length, sizeof event->meta_name - 1)] = '\0';
+    }
+  if (is_string)
+    add_arg (importer, SUANLI_ARG_STRING, 0, 0, text, length);
+  else
+    {
+      gint64 integer = 0;
+
+      double real;
+
+      if (parse_integer (text, length, &integer))
+        add_arg (importer, SUANLI_ARG_INT, integer, 0, NULL, 0);
+      else if (parse_short_decimal (text, length, &real))
+        add_arg (importer, SUANLI_ARG_DOUBLE, 0, real, NULL, 0);
+      else
+        {
+          char copy[64];
+
+          memcpy (copy, text, MIN (length, sizeof copy - 1));
+          copy[MIN (length, sizeof copy - 1)] = '\0';
+          add_arg (importer, SUANLI_ARG_DOUBLE, 0, g_ascii_strtod (copy, NULL), NULL, 0);
+        }
+      if (importer->arg_key->is_sort_index)
+        {
+          event->meta_index = integer;
+          event->has_meta_index = TRUE;
+        }
+    }
+}
+
+/* A scalar that is one of the event's own members (importer->event_key says which). */
+static void
+scalar_of_event (Importer   *importer,
                  const char *text,
                  gsize       length,
                  gboolean    is_string)
 {
   Event *event = &importer->event;
-
-  if (importer->in_id2)
-    {
-      g_strlcpy (event->id, "", sizeof event->id);
-      memcpy (event->id, text, MIN (length, sizeof event->id - 1));
-      event->id[MIN (length, sizeof event->id - 1)] = '\0';
-      return;
-    }
-  if (importer->in_args)
-    {
-      if (is_string && importer->arg_key->is_name)
-        {
-          memcpy (event->meta_name, text, MIN (length, sizeof event->meta_name - 1));
-          event->meta_name[MIN (length, sizeof event->meta_name - 1)] = '\0';
-        }
-      if (is_string)
-        add_arg (importer, SUANLI_ARG_STRING, 0, 0, text, length);
-      else
-        {
-          gint64 integer = 0;
-
-          double real;
-
-          if (parse_integer (text, length, &integer))
-            add_arg (importer, SUANLI_ARG_INT, integer, 0, NULL, 0);
-          else if (parse_short_decimal (text, length, &real))
-            add_arg (importer, SUANLI_ARG_DOUBLE, 0, real, NULL, 0);
-          else
-            {
-              char copy[64];
-
-              memcpy (copy, text, MIN (length, sizeof copy - 1));
-              copy[MIN (length, sizeof copy - 1)] = '\0';
-              add_arg (importer, SUANLI_ARG_DOUBLE, 0, g_ascii_strtod (copy, NULL), NULL, 0);
-            }
-          if (importer->arg_key->is_sort_index)
-            {
-              event->meta_index = integer;
-              event->has_meta_index = TRUE;
-            }
-        }
-      return;
-    }
 
   switch (importer->event_key)
     {
@@ -512,7 +537,21 @@ scalar_in_event (Importer   *importer,
     }
 }
 
-static EventKey
+static void
+scalar_in_event (Importer   *importer,
+                 const char *text,
+                 gsize       length,
+                 gboolean    is_string)
+{
+  if (importer->in_id2)
+    scalar_in_id2 (importer, text, length);
+  else if (importer->in_args)
+    scalar_in_args (importer, text, length, is_string);
+  else
+    scalar_of_event (importer, text, length, is_string);
+}
+
+static inline EventKey
 event_key_of (const char *key,
               gsize       length)
 {
@@ -1102,8 +1141,10 @@ take_args_or_id2 (Importer               *importer,
       token++;
       if (token->end != 0)
         importer->token_end = raw + token->end;
-      if (token->kind == SUANLI_JSON_STRING || token->kind == SUANLI_JSON_NUMBER)
-        scalar_in_event (importer, raw + token->at, token->length, token->kind == SUANLI_JSON_STRING);
+      if ((token->kind == SUANLI_JSON_STRING || token->kind == SUANLI_JSON_NUMBER) && args)
+        scalar_in_args (importer, raw + token->at, token->length, token->kind == SUANLI_JSON_STRING);
+      else if (token->kind == SUANLI_JSON_STRING || token->kind == SUANLI_JSON_NUMBER)
+        scalar_in_id2 (importer, raw + token->at, token->length);
       else if (token->kind == SUANLI_JSON_ARRAY_START && args && (close = take_arg_array (importer, token, raw)) != NULL)
         token = close;
       else if (token->kind == SUANLI_JSON_OBJECT_START || token->kind == SUANLI_JSON_ARRAY_START)
@@ -1147,7 +1188,7 @@ chrome_take_plain_event (Importer               *importer,
         {
         case SUANLI_JSON_STRING:
         case SUANLI_JSON_NUMBER:
-          scalar_in_event (importer, raw + token->at, token->length, token->kind == SUANLI_JSON_STRING);
+          scalar_of_event (importer, raw + token->at, token->length, token->kind == SUANLI_JSON_STRING);
           break;
         case SUANLI_JSON_OBJECT_START:
           if (importer->event_key == KEY_ARGS || importer->event_key == KEY_ID2)
