@@ -73,6 +73,28 @@ mark_bad (Importer *importer,
     event->bad_at[bad] = place_now (importer);
 }
 
+/* The digits @text[@i, @length) as a number, into @magnitude: FALSE where one is not a digit or,
+ * when @may_overflow, the number passes what 64 bits hold. Inlined with @may_overflow a constant,
+ * so that the common case is a loop without the check. */
+G_ALWAYS_INLINE static inline gboolean
+read_digits (const char *text,
+             gsize       i,
+             gsize       length,
+             gboolean    may_overflow,
+             guint64    *magnitude)
+{
+  guint64 number = 0;
+
+  for (; i < length; i++)
+    {
+      if (!is_digit (text[i]) || (may_overflow && number > (guint64) G_MAXINT64 / 10))
+        return FALSE;
+      number = number * 10 + (guint64) (text[i] - '0');
+    }
+  *magnitude = number;
+  return TRUE;
+}
+
 /* A JSON integer that fits 64 bits; FALSE for fractions, exponents and overflow. */
 static gboolean
 parse_integer (const char *text,
@@ -85,25 +107,10 @@ parse_integer (const char *text,
 
   if (i == length)
     return FALSE;
-  /* Eighteen digits or fewer cannot pass 2^63: most of a trace's integers are one to five. */
-  if (length - i <= 18)
-    {
-      for (; i < length; i++)
-        {
-          if (!is_digit (text[i]))
-            return FALSE;
-          magnitude = magnitude * 10 + (guint64) (text[i] - '0');
-        }
-      *value = negative ? -(gint64) magnitude : (gint64) magnitude;
-      return TRUE;
-    }
-  for (; i < length; i++)
-    {
-      if (!is_digit (text[i]) || magnitude > (guint64) G_MAXINT64 / 10)
-        return FALSE;
-      magnitude = magnitude * 10 + (guint64) (text[i] - '0');
-    }
-  if (magnitude > (guint64) G_MAXINT64)
+  /* Eighteen digits or fewer cannot pass 2^63, and most of a trace's integers have one to five. */
+  if (!(length - i <= 18 ? read_digits (text, i, length, FALSE, &magnitude)
+                         : read_digits (text, i, length, TRUE, &magnitude)) ||
+      magnitude > (guint64) G_MAXINT64)
     return FALSE;
   *value = negative ? -(gint64) magnitude : (gint64) magnitude;
   return TRUE;
