@@ -274,6 +274,44 @@ test_memory_budget_across_files (void)
   suanli_import_stats_clear (&stats);
 }
 
+/* Flow starts that never meet their ends add nothing to the trace, but wait in memory: they count
+ * against the memory budget as the table's slots they take (96 bytes, the table at most half full),
+ * so a file of them stops at the budget, about 20,000 starts for 4 MB. */
+static void
+test_memory_budget_flow_starts (void)
+{
+  g_autoptr(GString) text = g_string_new ("{\"traceEvents\": [\n");
+  g_autoptr(SuanliTrace) trace = suanli_trace_new ();
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(GError) error = NULL;
+  SuanliImportStats stats = { 0 };
+  const char *warning, *at;
+  guint64 stopped;
+
+  g_string_append (text, "{\"ph\": \"X\", \"name\": \"k\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 1},\n");
+  for (guint i = 0; i < 200000; i++)
+    g_string_append_printf (text, "{\"ph\": \"s\", \"id\": %u, \"pid\": 1, \"tid\": 1, \"ts\": 1, \"cat\": \"ac2g\", \"name\": \"ac2g\"},\n", i);
+  g_string_append (text, "{}]}");
+  stream = g_memory_input_stream_new_from_data (text->str, (gssize) text->len, NULL);
+  g_setenv ("SUANLI_TRACE_MAX_MEMORY", "4000000", TRUE);
+  g_assert_true (suanli_import_stream (trace, stream, "flows.json", &stats, NULL, &error));
+  g_unsetenv ("SUANLI_TRACE_MAX_MEMORY");
+  g_assert_no_error (error);
+  g_assert_cmpuint (suanli_trace_get_warnings (trace)->len, ==, 1);
+  warning = g_ptr_array_index (suanli_trace_get_warnings (trace), 0);
+  g_test_message ("%s", warning);
+  g_assert_true (g_str_has_prefix (warning, "flows.json: stopped reading at byte "));
+  g_assert_nonnull (strstr (warning, "of memory (SUANLI_TRACE_MAX_MEMORY"));
+  /* Each start is about 85 bytes of JSON: 4 MB of budget at 192 bytes a start is spent after about
+   * 1.8 MB of them; counted at 85 bytes a start (as before they had slots), after about 4 MB. */
+  at = warning + strlen ("flows.json: stopped reading at byte ");
+  stopped = g_ascii_strtoull (at, NULL, 10);
+  g_assert_cmpuint (stopped, >, 1000000);
+  g_assert_cmpuint (stopped, <, 3000000);
+  g_assert_cmpuint (suanli_trace_get_n_slices (trace), ==, 1);
+  suanli_import_stats_clear (&stats);
+}
+
 /* The memory budget's default is a quarter of what the machine (or its cgroup) gives, never more
  * than the machine has; SUANLI_TRACE_MAX_MEMORY replaces it. */
 static void
@@ -543,6 +581,7 @@ main (int    argc,
   g_test_add_func ("/trace/budgets", test_budgets);
   g_test_add_func ("/trace/memory-budget-default", test_memory_budget_default);
   g_test_add_func ("/trace/memory-budget-across-files", test_memory_budget_across_files);
+  g_test_add_func ("/trace/memory-budget-flow-starts", test_memory_budget_flow_starts);
   g_test_add_func ("/trace/impossible-times", test_impossible_times);
   g_test_add_func ("/trace/impossible-times-only", test_impossible_times_only);
   g_test_add_func ("/trace/impossible-base-time", test_impossible_base_time);

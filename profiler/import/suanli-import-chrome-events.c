@@ -282,15 +282,6 @@ metadata (Importer *importer)
     }
 }
 
-/* What a flow start waiting for its end is counted as taking: as when its key was the text of its
- * category's and name's ids in hexadecimal and its id, in a hashed table, so that the memory budget
- * stops a reading where it always did. */
-static guint64
-flow_start_bytes (const Event *event)
-{
-  return 16 + strlen (event->id) + 1 + sizeof (FlowEnd) + ENTRY_BYTES;
-}
-
 /* Flow v1: "s" starts, "t" steps, "f" finishes; keyed by category, name and id. */
 static void
 flow_event (Importer *importer)
@@ -302,7 +293,7 @@ flow_event (Importer *importer)
   if (event->phase == 's')
     {
       if (chrome_flow_starts_put (importer->flow_starts, event, &end))
-        importer->held += flow_start_bytes (event);
+        importer->held += chrome_flow_starts_entry_bytes ();
     }
   else if (event->phase == 'f')
     {
@@ -314,7 +305,7 @@ flow_event (Importer *importer)
       g_array_append_val (importer->flows, end);
       g_array_append_val (importer->flow_categories, event->category);
       importer->held += 2 * sizeof end + sizeof event->category;
-      importer->held -= flow_start_bytes (event);
+      importer->held -= chrome_flow_starts_entry_bytes ();
     }
 }
 

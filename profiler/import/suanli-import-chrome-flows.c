@@ -51,6 +51,12 @@ chrome_flow_starts_free (ChromeFlowStarts *starts)
   g_free (starts);
 }
 
+gsize
+chrome_flow_starts_entry_bytes (void)
+{
+  return 2 * sizeof (Slot);
+}
+
 /* The key's hash, never 0: its two ids and its text a word at a time. */
 static guint64
 hash_key (SuanliString category,

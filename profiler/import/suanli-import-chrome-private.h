@@ -95,6 +95,9 @@ typedef struct ChromeFlowStarts ChromeFlowStarts;
 
 G_GNUC_INTERNAL ChromeFlowStarts *chrome_flow_starts_new  (void);
 G_GNUC_INTERNAL void              chrome_flow_starts_free (ChromeFlowStarts *starts);
+/* What a start waiting is counted as taking, for the memory budget: its slot twice over, as the
+ * table is kept at most half full. */
+G_GNUC_INTERNAL gsize             chrome_flow_starts_entry_bytes (void);
 /* Keeps @end as the start waiting under @event's category, name and id: TRUE when none waited
  * under them before (else it takes the place of the one that did). */
 G_GNUC_INTERNAL gboolean          chrome_flow_starts_put  (ChromeFlowStarts *starts,
