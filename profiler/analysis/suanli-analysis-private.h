@@ -19,6 +19,7 @@ typedef enum {
   SUANLI_WORK_COMMUNICATION,   /* communication kernels (NCCL's, RCCL's) */
   SUANLI_WORK_MEMCPY,
   SUANLI_WORK_MEMSET,
+  SUANLI_WORK_N_LISTS
 } SuanliWorkList;
 
 SuanliGpuWork  suanli_analysis_work_kind        (SuanliTrace       *trace,
@@ -34,10 +35,11 @@ gint64         suanli_analysis_launch_time      (SuanliTrace       *trace,
                                                  guint              slice);
 void           suanli_analysis_launch_table_free (SuanliTrace      *trace,
                                                   guint32         **table);
-GArray        *suanli_analysis_gather_work      (SuanliTrace       *trace,
+void           suanli_analysis_gather_work      (SuanliTrace       *trace,
                                                  SuanliClassifier  *classifier,
                                                  guint32          **launches,
                                                  GArray            *tracks,
-                                                 SuanliWorkList     list);
+                                                 guint              lists,
+                                                 GArray           **gathered);
 
 G_END_DECLS

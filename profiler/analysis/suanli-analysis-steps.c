@@ -160,9 +160,25 @@ sorted_starts (GArray *kernels)
   return starts;
 }
 
-/* Each of the @count steps from @first given the time of its period that the work of @list on
- * @streams covers, in the member of SuanliStepStats at @offset; and for kernels, their number. The
- * lists are made one at a time: held together they were most of the steps' memory. */
+/* The member of SuanliStepStats that holds the time the work of @list covers in a step's period. */
+static gint64 *
+covered_in (SuanliStepStats *step,
+            guint            list)
+{
+  switch (list)
+    {
+    case SUANLI_WORK_KERNELS:
+      return &step->kernel_ns;
+    case SUANLI_WORK_COMMUNICATION:
+      return &step->comm_ns;
+    default:
+      g_assert (list == SUANLI_WORK_BUSY);
+      return &step->busy_ns;
+    }
+}
+
+/* Each of the @count steps from @first given the time of its period that the work of each list in
+ * @lists (of those covered_in() names) on @streams covers; and, with the kernels, their number. */
 static void
 cover_steps (GArray           *steps,
              guint             first,
@@ -170,21 +186,33 @@ cover_steps (GArray           *steps,
              SuanliTrace      *trace,
              SuanliClassifier *classifier,
              GArray           *streams,
-             SuanliWorkList    list,
-             gsize             offset)
+             guint             lists)
 {
-  g_autoptr(GArray) work = suanli_analysis_gather_work (trace, classifier, NULL, streams, list);
-  g_autoptr(GArray) starts = list == SUANLI_WORK_KERNELS ? sorted_starts (work) : NULL;
+  GArray *gathered[SUANLI_WORK_N_LISTS] = { NULL };
+  g_autoptr(GArray) starts = NULL;
 
-  suanli_interval_merge (work);
-  for (guint i = first; i < first + count; i++)
+  suanli_analysis_gather_work (trace, classifier, NULL, streams, lists, gathered);
+  if (gathered[SUANLI_WORK_KERNELS] != NULL)
+    starts = sorted_starts (gathered[SUANLI_WORK_KERNELS]);
+  for (guint list = 0; list < SUANLI_WORK_N_LISTS; list++)
+    {
+      if (gathered[list] == NULL)
+        continue;
+      suanli_interval_merge (gathered[list]);
+      for (guint i = first; i < first + count; i++)
+        {
+          SuanliStepStats *step = &g_array_index (steps, SuanliStepStats, i);
+
+          *covered_in (step, list) = suanli_interval_covered (gathered[list], step->start, step->start + step->duration_ns);
+        }
+      g_array_unref (gathered[list]);
+    }
+  for (guint i = first; starts != NULL && i < first + count; i++)
     {
       SuanliStepStats *step = &g_array_index (steps, SuanliStepStats, i);
       gint64 end = step->start + step->duration_ns;
 
-      G_STRUCT_MEMBER (gint64, step, offset) = suanli_interval_covered (work, step->start, end);
-      if (starts != NULL)
-        step->kernels = first_at_or_after (starts, end) - first_at_or_after (starts, step->start);
+      step->kernels = first_at_or_after (starts, end) - first_at_or_after (starts, step->start);
     }
 }
 
@@ -229,9 +257,10 @@ suanli_analysis_steps (SuanliTrace *trace)
       while (i + count < result->len && g_array_index (result, SuanliStepStats, i + count).group == group)
         count++;
       set_periods (result, i, count, trace, classifier, launches, streams);
-      cover_steps (result, i, count, trace, classifier, streams, SUANLI_WORK_KERNELS, G_STRUCT_OFFSET (SuanliStepStats, kernel_ns));
-      cover_steps (result, i, count, trace, classifier, streams, SUANLI_WORK_BUSY, G_STRUCT_OFFSET (SuanliStepStats, busy_ns));
-      cover_steps (result, i, count, trace, classifier, streams, SUANLI_WORK_COMMUNICATION, G_STRUCT_OFFSET (SuanliStepStats, comm_ns));
+      /* All the work, then the kernels with the communication among them (a pass each). */
+      cover_steps (result, i, count, trace, classifier, streams, 1u << SUANLI_WORK_BUSY);
+      cover_steps (result, i, count, trace, classifier, streams,
+                   (1u << SUANLI_WORK_KERNELS) | (1u << SUANLI_WORK_COMMUNICATION));
       i += count;
     }
   suanli_classifier_free (classifier);

@@ -276,7 +276,7 @@ suanli_interval_split_idle (GArray *busy,
 
 /* Whether GPU work of @kind (a communication kernel or not) belongs in @list. */
 static gboolean
-belongs_in (SuanliWorkList list,
+belongs_in (guint          list,
             SuanliGpuWork  kind,
             gboolean       communication)
 {
@@ -298,25 +298,28 @@ belongs_in (SuanliWorkList list,
   return FALSE;
 }
 
-/* The intervals of the GPU work in @list on @tracks (track indexes, guint), in their order and
- * each track's, not yet merged; each with its launch where @launches is given, else G_MININT64.
- * One list is gathered at a time, merged and freed before the next: a device's lists held together
- * were most of `trace summary`'s memory past the trace's own. */
-GArray *
+/* The intervals of the GPU work on @tracks (track indexes, guint), in their order and each track's,
+ * not yet merged, each with its launch where @launches is given (else G_MININT64): those of each
+ * list in @lists (a bit 1 << SuanliWorkList each) into @gathered at that list. A device's lists held
+ * together were most of `trace summary`'s memory past the trace's own: callers gather a few lists
+ * at a time, that no piece of work is in twice, and merge and free them before the next. */
+void
 suanli_analysis_gather_work (SuanliTrace      *trace,
                              SuanliClassifier *classifier,
                              guint32         **launches,
                              GArray           *tracks,
-                             SuanliWorkList    list)
+                             guint             lists,
+                             GArray          **gathered)
 {
   gsize most = 0;
-  GArray *intervals;
 
   for (guint i = 0; i < tracks->len; i++)
     most += suanli_trace_get_track (trace, g_array_index (tracks, guint, i))->slices->len;
-  /* Room for all at once (pages never written take no memory): grown by doubling, the array was
+  /* Room for all at once (pages never written take no memory): grown by doubling, an array was
    * copied and its old block kept by malloc. */
-  intervals = g_array_sized_new (FALSE, FALSE, sizeof (SuanliInterval), (guint) MIN (most, G_MAXUINT / 2));
+  for (guint list = 0; list < SUANLI_WORK_N_LISTS; list++)
+    if (lists & (1u << list))
+      gathered[list] = g_array_sized_new (FALSE, FALSE, sizeof (SuanliInterval), (guint) MIN (most, G_MAXUINT / 2));
   for (guint i = 0; i < tracks->len; i++)
     {
       guint t = g_array_index (tracks, guint, i);
@@ -326,29 +329,38 @@ suanli_analysis_gather_work (SuanliTrace      *trace,
         {
           const SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
           SuanliGpuWork kind = suanli_classifier_work (classifier, slice);
+          gboolean communication;
           SuanliInterval interval;
 
-          if (kind == SUANLI_GPU_WORK_NONE ||
-              !belongs_in (list, kind, kind == SUANLI_GPU_WORK_KERNEL && suanli_classifier_is_communication (classifier, slice)))
+          if (kind == SUANLI_GPU_WORK_NONE)
             continue;
+          communication = kind == SUANLI_GPU_WORK_KERNEL && suanli_classifier_is_communication (classifier, slice);
           interval = (SuanliInterval) { slice->start, slice->start + slice->duration,
                                         launches != NULL ? suanli_analysis_launch_time (trace, launches, t, s) : G_MININT64 };
-          g_array_append_val (intervals, interval);
+          for (guint list = 0; list < SUANLI_WORK_N_LISTS; list++)
+            if ((lists & (1u << list)) && belongs_in (list, kind, communication))
+              g_array_append_val (gathered[list], interval);
         }
     }
-  return intervals;
 }
 
-/* The time the GPU work in @list on @tracks covers. */
-static gint64
-covered_by (SuanliTrace      *trace,
-            SuanliClassifier *classifier,
-            GArray           *tracks,
-            SuanliWorkList    list)
+/* The time the GPU work of each list in @lists on @tracks covers, into @covered at that list. */
+static void
+cover (SuanliTrace      *trace,
+       SuanliClassifier *classifier,
+       GArray           *tracks,
+       guint             lists,
+       gint64           *covered)
 {
-  g_autoptr(GArray) intervals = suanli_analysis_gather_work (trace, classifier, NULL, tracks, list);
+  GArray *gathered[SUANLI_WORK_N_LISTS] = { NULL };
 
-  return suanli_interval_merge (intervals);
+  suanli_analysis_gather_work (trace, classifier, NULL, tracks, lists, gathered);
+  for (guint list = 0; list < SUANLI_WORK_N_LISTS; list++)
+    if (gathered[list] != NULL)
+      {
+        covered[list] = suanli_interval_merge (gathered[list]);
+        g_array_unref (gathered[list]);
+      }
 }
 
 /* The copies' counts, times and bytes by direction. */
@@ -390,20 +402,27 @@ device_time (SuanliTrace      *trace,
              GArray           *tracks,
              SuanliGpuTime    *time)
 {
-  g_autoptr(GArray) busy = suanli_analysis_gather_work (trace, classifier, launches, tracks, SUANLI_WORK_BUSY);
+  GArray *gathered[SUANLI_WORK_N_LISTS] = { NULL }, *busy;
+  gint64 covered[SUANLI_WORK_N_LISTS] = { 0 };
 
+  suanli_analysis_gather_work (trace, classifier, launches, tracks, 1u << SUANLI_WORK_BUSY, gathered);
+  busy = gathered[SUANLI_WORK_BUSY];
   time->busy_ns = suanli_interval_merge (busy);
   time->span_ns = busy->len > 0 ? g_array_index (busy, SuanliInterval, busy->len - 1).end -
                                   g_array_index (busy, SuanliInterval, 0).start
                                 : 0;
   time->idle_ns = time->span_ns - time->busy_ns;
   suanli_interval_split_idle (busy, &time->host_wait_ns, &time->short_gap_ns, &time->other_idle_ns);
-  g_clear_pointer (&busy, g_array_unref);
-  time->kernel_ns = covered_by (trace, classifier, tracks, SUANLI_WORK_KERNELS);
-  time->compute_ns = covered_by (trace, classifier, tracks, SUANLI_WORK_COMPUTE);
-  time->comm_ns = covered_by (trace, classifier, tracks, SUANLI_WORK_COMMUNICATION);
-  time->memcpy_ns = covered_by (trace, classifier, tracks, SUANLI_WORK_MEMCPY);
-  time->memset_ns = covered_by (trace, classifier, tracks, SUANLI_WORK_MEMSET);
+  g_array_unref (busy);
+  /* Two passes more, each of lists that share no work. */
+  cover (trace, classifier, tracks,
+         (1u << SUANLI_WORK_KERNELS) | (1u << SUANLI_WORK_MEMCPY) | (1u << SUANLI_WORK_MEMSET), covered);
+  cover (trace, classifier, tracks, (1u << SUANLI_WORK_COMPUTE) | (1u << SUANLI_WORK_COMMUNICATION), covered);
+  time->kernel_ns = covered[SUANLI_WORK_KERNELS];
+  time->compute_ns = covered[SUANLI_WORK_COMPUTE];
+  time->comm_ns = covered[SUANLI_WORK_COMMUNICATION];
+  time->memcpy_ns = covered[SUANLI_WORK_MEMCPY];
+  time->memset_ns = covered[SUANLI_WORK_MEMSET];
   count_copies (trace, classifier, tracks, time);
 }
 
