@@ -148,40 +148,37 @@ enum { KEY_UNKNOWN, KEY_FLOPS, KEY_INPUT_DIMS, KEY_OTHER };
 static double
 slice_flops (SuanliTrace       *trace,
              const SuanliSlice *slice,
-             GHashTable        *key_kinds,
-             GHashTable        *shape_names,
+             GArray            *key_kinds,
+             GArray            *shape_names,
              gboolean          *from_shapes)
 {
   const SuanliArg *args = suanli_trace_get_args (trace, slice);
   const SuanliArg *dims = NULL;
-  gpointer shape_name;
+  guint8 *shape_name;
 
   *from_shapes = FALSE;
   for (guint a = 0; a < slice->n_args; a++)
     {
-      guint kind = GPOINTER_TO_UINT (g_hash_table_lookup (key_kinds, GUINT_TO_POINTER (args[a].key)));
+      SuanliString key = args[a].key;
+      guint8 *kind = suanli_analysis_string_byte (trace, key_kinds, key);
 
-      if (kind == 0)
+      if (*kind == KEY_UNKNOWN)
         {
-          const char *key = suanli_trace_get_string (trace, args[a].key);
+          const char *text = suanli_trace_get_string (trace, key);
 
-          kind = g_str_equal (key, "flops") ? KEY_FLOPS : g_str_equal (key, "Input Dims") ? KEY_INPUT_DIMS : KEY_OTHER;
-          g_hash_table_insert (key_kinds, GUINT_TO_POINTER (args[a].key), GUINT_TO_POINTER (kind));
+          *kind = g_str_equal (text, "flops") ? KEY_FLOPS : g_str_equal (text, "Input Dims") ? KEY_INPUT_DIMS : KEY_OTHER;
         }
-      if (kind == KEY_FLOPS && args[a].type != SUANLI_ARG_STRING)
+      if (*kind == KEY_FLOPS && args[a].type != SUANLI_ARG_STRING)
         return args[a].type == SUANLI_ARG_INT ? (double) args[a].i : args[a].d;
-      if (kind == KEY_INPUT_DIMS && args[a].type == SUANLI_ARG_STRING)
+      if (*kind == KEY_INPUT_DIMS && args[a].type == SUANLI_ARG_STRING)
         dims = &args[a];
     }
   if (dims == NULL)
     return 0;
-  shape_name = g_hash_table_lookup (shape_names, GUINT_TO_POINTER (slice->name + 1));
-  if (shape_name == NULL)
-    {
-      shape_name = GUINT_TO_POINTER (suanli_shape_flops_operator (suanli_trace_get_string (trace, slice->name)) ? 1 : 2);
-      g_hash_table_insert (shape_names, GUINT_TO_POINTER (slice->name + 1), shape_name);
-    }
-  if (GPOINTER_TO_UINT (shape_name) != 1)
+  shape_name = suanli_analysis_string_byte (trace, shape_names, slice->name);
+  if (*shape_name == 0)
+    *shape_name = suanli_shape_flops_operator (suanli_trace_get_string (trace, slice->name)) ? 1 : 2;
+  if (*shape_name != 1)
     return 0;
   *from_shapes = TRUE;
   return suanli_shape_flops (suanli_trace_get_string (trace, slice->name), suanli_trace_get_string (trace, dims->s));
@@ -200,8 +197,8 @@ void
 suanli_analysis_flops (SuanliTrace     *trace,
                        SuanliFlopCount *count)
 {
-  g_autoptr(GHashTable) key_kinds = g_hash_table_new (NULL, NULL);     /* key → KEY_* */
-  g_autoptr(GHashTable) shape_names = g_hash_table_new (NULL, NULL);   /* name + 1 → 1 counted by shapes, 2 not */
+  g_autoptr(GArray) key_kinds = g_array_new (FALSE, TRUE, sizeof (guint8));     /* by key: KEY_* */
+  g_autoptr(GArray) shape_names = g_array_new (FALSE, TRUE, sizeof (guint8));   /* by name: 1 counted by shapes, 2 not, 0 unknown */
 
   memset (count, 0, sizeof *count);
   for (guint t = 0; t < suanli_trace_get_n_tracks (trace); t++)

@@ -24,6 +24,9 @@ typedef enum {
 
 SuanliGpuWork  suanli_analysis_work_kind        (SuanliTrace       *trace,
                                                  const SuanliSlice *slice);
+guint8        *suanli_analysis_string_byte      (SuanliTrace       *trace,
+                                                 GArray            *known,
+                                                 SuanliString       string);
 gpointer       suanli_analysis_entry            (GArray            *entries,
                                                  GHashTable        *index,
                                                  SuanliString       name,

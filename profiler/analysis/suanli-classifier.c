@@ -91,18 +91,6 @@ suanli_classifier_free (SuanliClassifier *classifier)
   g_free (classifier);
 }
 
-/* The byte of @string in @known, the array grown (with zeros) to the trace's strings first where
- * it is short of it: strings interned since it was last grown are still unknown. */
-static guint8 *
-known_bits (SuanliClassifier *classifier,
-            GArray           *known,
-            SuanliString      string)
-{
-  if (string >= known->len)
-    g_array_set_size (known, MAX (suanli_trace_get_n_strings (classifier->trace), string + 1));
-  return &g_array_index (known, guint8, string);
-}
-
 /* CPU operators: cpu_op, Operator (2021 traces), or no category at all (torch 1.13's CPU traces). */
 static gboolean
 is_operator_category (const char *category)
@@ -114,7 +102,7 @@ static guint
 category_bits (SuanliClassifier  *classifier,
                const SuanliSlice *slice)
 {
-  guint8 *known = known_bits (classifier, classifier->categories, slice->category);
+  guint8 *known = suanli_analysis_string_byte (classifier->trace, classifier->categories, slice->category);
   guint bits;
 
   if (*known != 0)
@@ -130,7 +118,7 @@ static guint
 name_bits (SuanliClassifier  *classifier,
            const SuanliSlice *slice)
 {
-  guint8 *known = known_bits (classifier, classifier->names, slice->name);
+  guint8 *known = suanli_analysis_string_byte (classifier->trace, classifier->names, slice->name);
   const char *name;
   guint bits;
 
