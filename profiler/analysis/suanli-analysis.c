@@ -185,21 +185,6 @@ suanli_sort_int64 (GArray *values)
     memcpy (data, from, (gsize) n * sizeof (guint64));
 }
 
-/* A byte kept per string of @trace in @known (a GArray of guint8 made with clear set, so that it
- * grows with zeros: 0 is "not known yet"), for what an analysis works out once per category, name
- * or key: @string's, the array grown first to the trace's strings where it is short of them
- * (strings interned since it last grew are not known yet). A hashed table looked up per argument
- * was a third of the FLOPs' time. */
-guint8 *
-suanli_analysis_string_byte (SuanliTrace  *trace,
-                             GArray       *known,
-                             SuanliString  string)
-{
-  if (string >= known->len)
-    g_array_set_size (known, MAX (suanli_trace_get_n_strings (trace), string + 1));
-  return &g_array_index (known, guint8, string);
-}
-
 /* The entry of @entries for @name, found through @index (name + 1 → position + 1), or appended as
  * a copy of @fresh when there is none yet. */
 gpointer

@@ -90,6 +90,17 @@ typedef struct
   gint64   time;
 } FlowEnd;
 
+/* Numbers as a trace writes them (suanli-import-chrome-numbers.c). */
+G_GNUC_INTERNAL gboolean chrome_parse_integer       (const char *text,
+                                                     gsize       length,
+                                                     gint64     *value);
+G_GNUC_INTERNAL gboolean chrome_parse_short_decimal (const char *text,
+                                                     gsize       length,
+                                                     double     *value);
+G_GNUC_INTERNAL gboolean chrome_parse_microseconds  (const char *text,
+                                                     gsize       length,
+                                                     gint64     *ns);
+
 /* Flow starts waiting for their ends (suanli-import-chrome-flows.c). */
 typedef struct ChromeFlowStarts ChromeFlowStarts;
 
