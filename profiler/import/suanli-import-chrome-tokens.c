@@ -17,20 +17,45 @@
 
 #include "suanli-import-chrome-private.h"
 
-/* Newlines in @length bytes, found with memchr: trace lines are long, so this is a fraction of a
- * byte-by-byte loop. Lines are only reported in errors, but the count must run as we go. */
+/* Newlines in @length bytes, sixteen at a time: lines are only reported in errors, but the count
+ * must run as we go, and the pretty-printed traces PyTorch writes have a line every 30 bytes or
+ * so (memchr per line was 4% of importing one). Each byte of @counts adds one per newline in its
+ * column, for at most 255 blocks before they are summed. */
 guint64
 chrome_count_lines (const guchar *buffer,
-             gsize         length)
+                    gsize         length)
 {
-  const guchar *at = buffer, *end = buffer + length;
+  typedef guint8 Block __attribute__ ((vector_size (16)));
+  const Block newlines = { '\n', '\n', '\n', '\n', '\n', '\n', '\n', '\n',
+                           '\n', '\n', '\n', '\n', '\n', '\n', '\n', '\n' };
+  const guint64 low_bytes = G_GUINT64_CONSTANT (0x00FF00FF00FF00FF);
   guint64 lines = 0;
+  gsize at = 0;
 
-  while (at < end && (at = memchr (at, '\n', (gsize) (end - at))) != NULL)
+  while (length - at >= sizeof (Block))
     {
-      lines++;
-      at++;
+      Block counts = { 0 };
+      gsize blocks = MIN ((length - at) / sizeof (Block), 255);
+      guint64 halves[2];
+
+      for (gsize b = 0; b < blocks; b++, at += sizeof (Block))
+        {
+          Block block;
+
+          memcpy (&block, buffer + at, sizeof block);
+          counts -= (Block) (block == newlines);   /* -1 where equal */
+        }
+      memcpy (halves, &counts, sizeof halves);
+      for (guint h = 0; h < 2; h++)
+        {
+          /* The eight bytes into four 16-bit sums, and those into the top 16 bits */
+          guint64 sums = (halves[h] & low_bytes) + ((halves[h] >> 8) & low_bytes);
+
+          lines += (sums * G_GUINT64_CONSTANT (0x0001000100010001)) >> 48;
+        }
     }
+  for (; at < length; at++)
+    lines += buffer[at] == '\n';
   return lines;
 }
 
