@@ -286,6 +286,44 @@ test_pids_and_tids (void)
   g_assert_true (found_named);
 }
 
+/* The importer holds the last two pids and tids read, by their text: texts that come back after
+ * others, in turns of two and of three, with words, numbers, an empty word and a pid given twice
+ * in one event (the number wins, the word still names it) must land where each would alone. */
+static void
+test_pids_and_tids_repeated (void)
+{
+  static const char *const pids[] = { "\"CPU functions\"", "\"12\"", "\"GPU 0\"", "12" };
+  static const char *const tids[] = { "1", "\"stream 7\"", "\"\"", "\"stream 7\"" };
+  const gint64 word_ids[] = { -(gint64) (g_str_hash ("CPU functions") & 0x7fffffff) - 1, 12,
+                              -(gint64) (g_str_hash ("GPU 0") & 0x7fffffff) - 1, 12 };
+  const gint64 tid_ids[] = { 1, 7, -(gint64) (g_str_hash ("") & 0x7fffffff) - 1, 7 };
+  static const guint order[] = { 0, 1, 0, 0, 2, 1, 2, 0, 3, 1, 1, 2, 0, 2, 2, 1, 3, 0 };
+  g_autoptr(GString) text = g_string_new ("[");
+  g_autoptr(SuanliTestImport) imported = NULL;
+  guint expected[3] = { 0 };
+  SuanliTrack *track;
+
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    {
+      g_string_append_printf (text, "{\"ph\":\"X\",\"name\":\"e%u\",\"pid\":%s,\"tid\":%s,\"ts\":%u,\"dur\":1},",
+                              i, pids[order[i]], tids[order[i]], i * 2);
+      expected[order[i] == 3 ? 1 : order[i]]++;
+    }
+  g_string_append (text, "{\"ph\":\"X\",\"name\":\"twice\",\"pid\":\"CPU functions\",\"pid\":12,\"tid\":1,\"ts\":1,\"dur\":1}]");
+  imported = suanli_test_import_text (text->str);
+  g_assert_true (imported->ok);
+  for (guint k = 0; k < 3; k++)
+    {
+      track = suanli_test_find_track (imported->trace, SUANLI_TRACK_THREAD, word_ids[k], tid_ids[k]);
+      g_assert_nonnull (track);
+      g_assert_cmpuint (track->slices->len, ==, expected[k]);
+    }
+  track = suanli_test_find_track (imported->trace, SUANLI_TRACK_THREAD, 12, 1);
+  g_assert_nonnull (track);
+  g_assert_cmpuint (track->slices->len, ==, 1);
+  g_assert_cmpstr (suanli_test_slice_name (imported->trace, track, 0), ==, "twice");
+}
+
 static void
 test_complete_nesting (void)
 {
@@ -1048,6 +1086,7 @@ main (int    argc,
   g_test_add_func ("/trace/extreme-times", test_extreme_times);
   g_test_add_func ("/trace/timestamp-digits", test_timestamp_digits);
   g_test_add_func ("/trace/pids-and-tids", test_pids_and_tids);
+  g_test_add_func ("/trace/pids-and-tids-repeated", test_pids_and_tids_repeated);
   g_test_add_func ("/trace/complete-nesting", test_complete_nesting);
   g_test_add_func ("/trace/begin-end", test_begin_end);
   g_test_add_func ("/trace/async", test_async);

@@ -134,6 +134,17 @@ typedef struct
   gboolean valid;
 } TrackHit;
 
+/* A pid or tid as read lately: most events repeat one of the last two (a trace's CPU and GPU
+ * events take turns), and its text is then not read again (a word's interned, a number's parsed). */
+typedef struct
+{
+  char         text[16];
+  gsize        length;        /* 0: none held (an empty id is read anew) */
+  gint64       value;
+  SuanliString name;
+  gboolean     named;         /* a word, whose text is its name */
+} IdHit;
+
 /* The members of an event that the importer reads, named once per key rather than compared per value. */
 typedef enum {
   KEY_OTHER,
@@ -220,6 +231,8 @@ typedef struct
   gsize              strings_before;  /* the trace's string bytes, and its tracks, before this file */
   guint              tracks_before;
   TrackHit           track_hits[8];   /* the rows events last went to, by pid and tid */
+  IdHit              id_hits[2][2];   /* the last two pids, and tids */
+  guint8             id_victims[2];   /* of each two, the one a new pid or tid takes: the older */
   /* The events array read in windows (suanli-import-chrome-windows.c) */
   gboolean           windows_allowed;   /* not when SUANLI_TRACE_PARSER=yajl */
   gboolean           windows_wanted;    /* the events array just opened: yajl is stopped for them */

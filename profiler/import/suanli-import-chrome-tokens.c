@@ -90,14 +90,55 @@ mark_bad (Importer *importer,
     event->bad_at[bad] = place_now (importer);
 }
 
+/* memcmp() == 0 for the few bytes of a key, inline: a call per key was a tenth of reading them.
+ * Whole words are compared, the last one overlapping the one before rather than a byte at a time:
+ * the tail's bytes were most of the comparison. */
+static inline gboolean
+same_bytes (const char          *a,
+            const unsigned char *b,
+            gsize                length)
+{
+  guint64 x, y;
+  guint32 u, v;
+
+  if (length >= 8)
+    {
+      for (gsize at = 0; at + 8 < length; at += 8)
+        {
+          memcpy (&x, a + at, 8);
+          memcpy (&y, b + at, 8);
+          if (x != y)
+            return FALSE;
+        }
+      memcpy (&x, a + length - 8, 8);
+      memcpy (&y, b + length - 8, 8);
+      return x == y;
+    }
+  if (length >= 4)
+    {
+      memcpy (&u, a, 4);
+      memcpy (&v, b, 4);
+      if (u != v)
+        return FALSE;
+      memcpy (&u, a + length - 4, 4);
+      memcpy (&v, b + length - 4, 4);
+      return u == v;
+    }
+  for (; length > 0; a++, b++, length--)
+    if (*a != (char) *b)
+      return FALSE;
+  return TRUE;
+}
+
 /* A pid or tid: an integer, a numeric string, or a word ("CPU functions", "stream 7"). Words get
- * a stable negative number and keep their text as the name. */
+ * a stable negative number and keep their text as the name (and are then @named). */
 static void
-read_id (Importer     *importer,
-         const char   *text,
-         gsize         length,
-         gint64       *value,
-         SuanliString *name)
+read_id_text (Importer     *importer,
+              const char   *text,
+              gsize         length,
+              gint64       *value,
+              SuanliString *name,
+              gboolean     *named)
 {
   char *end = NULL;
   g_autofree char *copy = NULL;
@@ -107,6 +148,7 @@ read_id (Importer     *importer,
     return;
   copy = g_strndup (text, length);
   *name = suanli_trace_intern (importer->trace, copy, -1);
+  *named = TRUE;
   /* "stream 7": Kineto's legacy GPU tids. */
   if (g_str_has_prefix (copy, "stream "))
     {
@@ -118,6 +160,46 @@ read_id (Importer     *importer,
         }
     }
   *value = -(gint64) (g_str_hash (copy) & 0x7fffffff) - 1;
+}
+
+/* The same, through the two ids of the kind @which (0 pid, 1 tid) held: the same text gives the
+ * same value and name. */
+static void
+read_id (Importer     *importer,
+         guint         which,
+         const char   *text,
+         gsize         length,
+         gint64       *value,
+         SuanliString *name)
+{
+  IdHit *hit;
+
+  for (guint way = 0; way < 2; way++)
+    {
+      hit = &importer->id_hits[which][way];
+      if (length != 0 && length == hit->length && same_bytes (hit->text, (const unsigned char *) text, length))
+        {
+          *value = hit->value;
+          if (hit->named)
+            *name = hit->name;
+          importer->id_victims[which] = (guint8) (1 - way);
+          return;
+        }
+    }
+  hit = &importer->id_hits[which][importer->id_victims[which]];
+  importer->id_victims[which] ^= 1;
+  hit->named = FALSE;
+  read_id_text (importer, text, length, value, &hit->name, &hit->named);
+  if (hit->named)
+    *name = hit->name;
+  /* Held from now on, unless empty or long */
+  hit->length = 0;
+  if (length > 0 && length <= sizeof hit->text)
+    {
+      memcpy (hit->text, text, length);
+      hit->length = length;
+      hit->value = *value;
+    }
 }
 
 /* The interned id of the argument key being read: interned as an argument is added, never for a
@@ -370,11 +452,11 @@ scalar_of_event (Importer   *importer,
         mark_bad (importer, BAD_DUR);
       break;
     case KEY_PID:
-      read_id (importer, text, length, &event->pid, &event->pid_name);
+      read_id (importer, 0, text, length, &event->pid, &event->pid_name);
       event->has_pid = TRUE;
       break;
     case KEY_TID:
-      read_id (importer, text, length, &event->tid, &event->tid_name);
+      read_id (importer, 1, text, length, &event->tid, &event->tid_name);
       event->has_tid = TRUE;
       break;
     case KEY_ID:
@@ -672,46 +754,6 @@ on_start_map (void *ctx)
       importer->skip_depth = 1;
     }
   return 1;
-}
-
-/* memcmp() == 0 for the few bytes of a key, inline: a call per key was a tenth of reading them.
- * Whole words are compared, the last one overlapping the one before rather than a byte at a time:
- * the tail's bytes were most of the comparison. */
-static inline gboolean
-same_bytes (const char          *a,
-            const unsigned char *b,
-            gsize                length)
-{
-  guint64 x, y;
-  guint32 u, v;
-
-  if (length >= 8)
-    {
-      for (gsize at = 0; at + 8 < length; at += 8)
-        {
-          memcpy (&x, a + at, 8);
-          memcpy (&y, b + at, 8);
-          if (x != y)
-            return FALSE;
-        }
-      memcpy (&x, a + length - 8, 8);
-      memcpy (&y, b + length - 8, 8);
-      return x == y;
-    }
-  if (length >= 4)
-    {
-      memcpy (&u, a, 4);
-      memcpy (&v, b, 4);
-      if (u != v)
-        return FALSE;
-      memcpy (&u, a + length - 4, 4);
-      memcpy (&v, b + length - 4, 4);
-      return u == v;
-    }
-  for (; length > 0; a++, b++, length--)
-    if (*a != (char) *b)
-      return FALSE;
-  return TRUE;
 }
 
 /* An argument's key: one held in its set, or copied in place of the set's older one. */
