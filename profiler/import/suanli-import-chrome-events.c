@@ -301,8 +301,8 @@ flow_event (Importer *importer)
       if (!chrome_flow_starts_take (importer->flow_starts, event, &start))
         return;
       start.enclosing = TRUE;
-      g_array_append_val (importer->flows, start);
-      g_array_append_val (importer->flows, end);
+      /* Both in one call: GArray divides at every append */
+      g_array_append_vals (importer->flows, ((FlowEnd[2]) { start, end }), 2);
       g_array_append_val (importer->flow_categories, event->category);
       importer->held += 2 * sizeof end + sizeof event->category;
       importer->held -= chrome_flow_starts_entry_bytes ();

@@ -293,7 +293,8 @@ typedef struct
   guint64           offset, line;
   gboolean          after_value;
   SuanliJsonRecords tokens;       /* placed in @raw; a decoded string's text is in @decoded */
-  GArray           *elements;     /* of ChromeElement */
+  ChromeElement    *elements;     /* n_elements of them, with room for elements_size */
+  guint             n_elements, elements_size;
   GByteArray       *decoded;
   gboolean          last, at_eof;
   GError           *read_error;

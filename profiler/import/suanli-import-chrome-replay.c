@@ -107,9 +107,9 @@ replay_window (Importer           *importer,
   importer->windowed = TRUE;
   importer->window_base = (const char *) window->raw;
   importer->window_at = (Place) { window->offset, window->line };
-  for (guint e = 0; e < window->elements->len; e++)
+  for (guint e = 0; e < window->n_elements; e++)
     {
-      const ChromeElement *element = &g_array_index (window->elements, ChromeElement, e);
+      const ChromeElement *element = &window->elements[e];
       guint end = element->tokens;
 
       if (element->plain)
@@ -122,7 +122,7 @@ replay_window (Importer           *importer,
         {
           importer->windowed = FALSE;
           between_elements (importer);
-          return e > 0 ? g_array_index (window->elements, ChromeElement, e - 1).raw_end : 0;
+          return e > 0 ? window->elements[e - 1].raw_end : 0;
         }
     }
   importer->windowed = FALSE;

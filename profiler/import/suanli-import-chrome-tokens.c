@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 
 #include "suanli-import-chrome-private.h"
+#include "suanli-same-bytes.h"
 
 /* Newlines in @length bytes, sixteen at a time: lines are only reported in errors, but the count
  * must run as we go, and the pretty-printed traces PyTorch writes have a line every 30 bytes or
@@ -90,46 +91,6 @@ mark_bad (Importer *importer,
     event->bad_at[bad] = place_now (importer);
 }
 
-/* memcmp() == 0 for the few bytes of a key, inline: a call per key was a tenth of reading them.
- * Whole words are compared, the last one overlapping the one before rather than a byte at a time:
- * the tail's bytes were most of the comparison. */
-static inline gboolean
-same_bytes (const char          *a,
-            const unsigned char *b,
-            gsize                length)
-{
-  guint64 x, y;
-  guint32 u, v;
-
-  if (length >= 8)
-    {
-      for (gsize at = 0; at + 8 < length; at += 8)
-        {
-          memcpy (&x, a + at, 8);
-          memcpy (&y, b + at, 8);
-          if (x != y)
-            return FALSE;
-        }
-      memcpy (&x, a + length - 8, 8);
-      memcpy (&y, b + length - 8, 8);
-      return x == y;
-    }
-  if (length >= 4)
-    {
-      memcpy (&u, a, 4);
-      memcpy (&v, b, 4);
-      if (u != v)
-        return FALSE;
-      memcpy (&u, a + length - 4, 4);
-      memcpy (&v, b + length - 4, 4);
-      return u == v;
-    }
-  for (; length > 0; a++, b++, length--)
-    if (*a != (char) *b)
-      return FALSE;
-  return TRUE;
-}
-
 /* A pid or tid: an integer, a numeric string, or a word ("CPU functions", "stream 7"). Words get
  * a stable negative number and keep their text as the name (and are then @named). */
 static void
@@ -177,7 +138,7 @@ read_id (Importer     *importer,
   for (guint way = 0; way < 2; way++)
     {
       hit = &importer->id_hits[which][way];
-      if (length != 0 && length == hit->length && same_bytes (hit->text, (const unsigned char *) text, length))
+      if (length != 0 && length == hit->length && suanli_same_bytes (hit->text, (const unsigned char *) text, length))
         {
           *value = hit->value;
           if (hit->named)
@@ -771,7 +732,7 @@ read_arg_key (Importer            *importer,
   for (guint way = 0; way < 2; way++)
     {
       held = &importer->arg_keys[set][way];
-      if (held->length == length && same_bytes (held->text, key, length))
+      if (held->length == length && suanli_same_bytes (held->text, key, length))
         {
           importer->arg_key = held;
           importer->arg_key_victim[set] = (guint8) (1 - way);

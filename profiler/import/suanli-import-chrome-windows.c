@@ -277,7 +277,6 @@ window_alloc (gsize bytes)
 {
   ChromeWindow *window = g_new0 (ChromeWindow, 1);
 
-  window->elements = g_array_new (FALSE, FALSE, sizeof (ChromeElement));
   window->decoded = g_byte_array_new ();
   window->tokens.size = (guint) (bytes / 4);
   window->tokens.items = bytes > 0 ? g_new (SuanliJsonRecord, window->tokens.size) : NULL;
@@ -298,7 +297,7 @@ window_new (ChromeProducer *producer)
   if (window == NULL)
     window = window_alloc (0);
   window->tokens.n = 0;
-  g_array_set_size (window->elements, 0);
+  window->n_elements = 0;
   g_byte_array_set_size (window->decoded, 0);
   window->offset = producer->offset;
   window->line = producer->line;
@@ -311,7 +310,7 @@ chrome_window_free (ChromeWindow *window)
 {
   g_free (window->base);
   g_free (window->tokens.items);
-  g_array_unref (window->elements);
+  g_free (window->elements);
   g_byte_array_unref (window->decoded);
   g_clear_error (&window->read_error);
   g_free (window);
@@ -421,7 +420,13 @@ walk_window (ChromeProducer *producer,
             step = SUANLI_JSON_STOPPED;
             break;
           }
-        g_array_append_val (window->elements, element);
+        if (window->n_elements == window->elements_size)
+          {
+            /* Not a GArray: its every append divides (a slow instruction), and windows hold many */
+            window->elements_size = MAX (2 * window->elements_size, 256);
+            window->elements = g_renew (ChromeElement, window->elements, window->elements_size);
+          }
+        window->elements[window->n_elements++] = element;
         *consumed = element.raw_end;
         element_start = element.tokens;
         walked++;

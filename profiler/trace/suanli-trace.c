@@ -13,6 +13,8 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "suanli-arg-table.h"
+#include "suanli-same-bytes.h"
 #include "suanli-trace.h"
 #include "suanli-track-index.h"
 
@@ -43,7 +45,7 @@ struct _SuanliTrace
   GHashTable   *process_ids;    /* TrackKey → index + 1 */
   GArray       *groups;         /* of SuanliGroup: one per file read */
   guint         current_group;  /* where new tracks and processes go */
-  GArray       *args;           /* of SuanliArg */
+  SuanliArgTable args;          /* every slice's arguments, a slice's together */
   GArray       *flows;          /* of SuanliFlow */
   GPtrArray    *warnings;
   GArray       *warning_groups; /* of guint: the group each warning is about, G_MAXUINT for none */
@@ -133,7 +135,7 @@ suanli_trace_finalize (GObject *object)
   g_array_unref (self->processes);
   g_hash_table_unref (self->process_ids);
   g_array_unref (self->groups);
-  g_array_unref (self->args);
+  suanli_arg_table_clear (&self->args);
   g_array_unref (self->flows);
   g_ptr_array_unref (self->warnings);
   g_array_unref (self->warning_groups);
@@ -187,7 +189,6 @@ suanli_trace_init (SuanliTrace *self)
   self->processes = g_array_new (FALSE, TRUE, sizeof (SuanliProcess));
   self->process_ids = g_hash_table_new_full (track_key_hash, track_key_equal, g_free, NULL);
   self->groups = g_array_new (FALSE, TRUE, sizeof (SuanliGroup));
-  self->args = g_array_new (FALSE, FALSE, sizeof (SuanliArg));
   self->flows = g_array_new (FALSE, FALSE, sizeof (SuanliFlow));
   self->warnings = g_ptr_array_new_with_free_func (g_free);
   self->warning_groups = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -259,7 +260,8 @@ string_is (SuanliTrace *self,
            gsize        length)
 {
   return g_array_index (self->string_lengths, gsize, id) == length &&
-         memcmp (g_ptr_array_index (self->strings, id), text, length) == 0;
+         (length <= 32 ? suanli_same_bytes (g_ptr_array_index (self->strings, id), text, length)
+                       : memcmp (g_ptr_array_index (self->strings, id), text, length) == 0);
 }
 
 /* The slot of @text: the one holding it, or the empty one where it would go. */
@@ -390,7 +392,7 @@ suanli_trace_get_string_bytes (SuanliTrace *self)
 guint64
 suanli_trace_get_memory_size (SuanliTrace *self)
 {
-  guint64 size = self->string_bytes + (guint64) self->args->len * sizeof (SuanliArg) +
+  guint64 size = self->string_bytes + (guint64) self->args.n * sizeof (SuanliArg) +
                  (guint64) self->flows->len * sizeof (SuanliFlow);
 
   for (guint t = 0; t < self->tracks->len; t++)
@@ -534,10 +536,7 @@ suanli_trace_add_args (SuanliTrace     *self,
                        const SuanliArg *args,
                        guint            n_args)
 {
-  guint32 first = self->args->len;
-
-  g_array_append_vals (self->args, args, n_args);
-  return first;
+  return suanli_arg_table_add (&self->args, args, n_args);
 }
 
 /* Returns: (nullable): the slice's arguments (slice->n_args of them). */
@@ -545,9 +544,9 @@ const SuanliArg *
 suanli_trace_get_args (SuanliTrace       *self,
                        const SuanliSlice *slice)
 {
-  if (slice->n_args == 0 || slice->args >= self->args->len)
+  if (slice->n_args == 0 || slice->args >= self->args.n)
     return NULL;
-  return &g_array_index (self->args, SuanliArg, slice->args);
+  return &self->args.items[slice->args];
 }
 
 /* Whether @text is one of the trace's strings, without interning it; @id gets its id. */
