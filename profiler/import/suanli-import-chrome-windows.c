@@ -2,8 +2,9 @@
  *
  * yajl reads a trace's top level; when the events array opens, its elements are read here
  * instead, a window of whole elements at a time: the bytes read up to the last newline (no string
- * holds one), or, in a file without newlines and at the end of the file, up to the end of the last
- * element a quick scan finds whole. simdjson indexes the window (suanli-json-walker.cc) and walks
+ * holds one); in a file without newlines, up to just past the last '}' when simdjson finds it
+ * outside strings; else, and at the end of the file, up to the end of the last element a scan
+ * finds whole. simdjson indexes the window (suanli-json-walker.cc) and walks
  * it, and each token is checked as yajl would check it and kept, with where it lies, in the
  * window's list (ChromeWindow), which suanli-import-chrome-replay.c hands to the callbacks yajl
  * calls, on this thread or another. Memory holds a few windows, never the file.
@@ -388,13 +389,15 @@ next_element (ChromeProducer *producer,
 /* Walks the elements in data[@first, @end) as the array "[" them "]", the brackets written in
  * place over what was already read and what comes next (put back after), into the window's
  * tokens. Returns how many were walked whole; @consumed is then where what follows the last of
- * them begins. The tokens of an element it stopped in are dropped. */
+ * them begins. The tokens of an element it stopped in are dropped. @indexed says whether simdjson
+ * took the window (not when it ends inside a string, or its text is malformed). */
 static guint
 walk_window (ChromeProducer *producer,
              gsize           first,
              gsize           end,
              gsize          *consumed,
-             gboolean       *stopped)
+             gboolean       *stopped,
+             gboolean       *indexed)
 {
   ChromeWindow *window = producer->window;
   guchar *data = producer->data, *open = producer->base + first;   /* the byte before data[first] */
@@ -406,8 +409,9 @@ walk_window (ChromeProducer *producer,
 
   *open = '[';
   data[end] = ']';
-  if (suanli_json_walker_index (producer->walker, (const char *) open, end - first + 2, (const char *) data, &checks,
-                                &window->tokens))
+  *indexed = suanli_json_walker_index (producer->walker, (const char *) open, end - first + 2, (const char *) data,
+                                       &checks, &window->tokens);
+  if (*indexed)
     while ((step = suanli_json_walker_step (producer->walker, &next, &escaped)) == SUANLI_JSON_WALKED)
       {
         ChromeElement element = {
@@ -449,6 +453,21 @@ last_newline (ChromeProducer *producer,
   return newline != NULL ? (gsize) (newline - producer->data) : 0;
 }
 
+/* In data[@from, length): just past its last '}', where a window of a file without newlines
+ * (PyTorch's own export writes a trace on one line) may end, when that brace is outside strings;
+ * simdjson's index says so, as it refuses a window that ends inside a string. 0 when there is
+ * none. Scanning for where each element ends, string by string, was a quarter of the time such a
+ * file took to read; a byte search costs nothing like it, and the scan is left for a window
+ * whose last brace was in a string. */
+static gsize
+after_last_brace (ChromeProducer *producer,
+                  gsize           from)
+{
+  const guchar *brace = memrchr (producer->data + from, '}', producer->length - from);
+
+  return brace != NULL ? (gsize) (brace - producer->data) + 1 : 0;
+}
+
 /* Whether more may be read for a window: not past the stream's end, nor for an element longer
  * than any token may be (yajl then says where the budget stopped it). */
 static gboolean
@@ -479,14 +498,22 @@ read_window (ChromeProducer *producer)
 {
   gssize first = next_element (producer, 0, producer->after_value);
   gsize end = 0, consumed = 0;
-  gboolean stopped, scanned = FALSE, scan_ended = FALSE;
-  guint walked;
+  gboolean stopped, indexed = FALSE, scanned = FALSE, scan_ended = FALSE;
+  guint walked = 0;
 
   producer->wanted = producer->window_size;
   if (first == -1)
     return FALSE;   /* the array's end, or a fault: yajl's */
   if (first >= 0 && !producer->at_eof && producer->read_error == NULL)
-    end = last_newline (producer, (gsize) first);
+    {
+      end = last_newline (producer, (gsize) first);
+      if (end == 0 && (end = after_last_brace (producer, (gsize) first)) != 0)
+        {
+          walked = walk_window (producer, (gsize) first, end, &consumed, &stopped, &indexed);
+          if (!indexed)
+            end = 0;   /* the brace was in a string: the elements are scanned for */
+        }
+    }
   if (first >= 0 && end == 0)
     {
       scanned = TRUE;
@@ -502,11 +529,12 @@ read_window (ChromeProducer *producer)
       producer->wanted = producer->length + producer->window_size;
       return may_read_on (producer);
     }
-  walked = walk_window (producer, (gsize) first, end, &consumed, &stopped);
+  if (!indexed)
+    walked = walk_window (producer, (gsize) first, end, &consumed, &stopped, &indexed);
   if (walked > 0)
     {
       hand_over (producer, consumed);
-      producer->wanted = 0;   /* what is left after the last newline: tried before reading on */
+      producer->wanted = 0;   /* what is left after the cut: tried before reading on */
     }
   if (scanned)
     return !stopped && !scan_ended && (walked > 0 || may_read_on (producer));
