@@ -138,7 +138,7 @@ read_id (Importer     *importer,
   for (guint way = 0; way < 2; way++)
     {
       hit = &importer->id_hits[which][way];
-      if (length != 0 && length == hit->length && suanli_same_bytes (hit->text, (const unsigned char *) text, length))
+      if (length != 0 && length == hit->length && suanli_same_bytes (hit->text, text, length))
         {
           *value = hit->value;
           if (hit->named)
