@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,8 +32,9 @@
 #include <unistd.h>
 
 #define MAX_DEVICES 64
-#define DRAIN_MS    2000   /* how long STOP waits for the queue to empty before it gives up on the rest */
-#define EXIT_MS     300    /* all that the job's exit waits for a collector, queue and rest together */
+#define DRAIN_MS    2000   /* on STOP, a collector that takes nothing of the queue for this long gets the rest sent blocking */
+#define EXIT_MS     3000   /* all that the job's exit waits for a collector that keeps reading, queue and rest together */
+#define EXIT_STALL_MS 500  /* at the job's exit, a collector that takes nothing for this long is given up on */
 #define SEND_MS     2000   /* the longest one send of the rest waits for a collector that reads */
 #define HEADER_MS   5000   /* how long a new collector has to take the capture's header */
 #define COMMAND_MS  2000   /* a client has this long to send its whole command line */
@@ -542,8 +544,8 @@ writer_main (void *data)
 /* ---- START and STOP ------------------------------------------------------------------------------ */
 
 /* Sends @length bytes, all of them before @deadline (suanli_inject_now_ms () time) or fails, waiting at most
- * SEND_MS for any one send: a collector that reads a little at a time cannot stretch the sending
- * past the deadline, whatever each send waits. */
+ * SEND_MS (EXIT_STALL_MS at the job's exit) for any one send to take something: a collector that
+ * reads a little at a time cannot stretch the sending past the deadline, whatever each send waits. */
 static int
 send_before (int         fd,
              const void *data,
@@ -555,7 +557,8 @@ send_before (int         fd,
   while (length > 0)
     {
       uint64_t now = suanli_inject_now_ms ();
-      uint64_t wait = deadline - now < SEND_MS ? deadline - now : SEND_MS;
+      uint64_t most = GET (exiting) ? EXIT_STALL_MS : SEND_MS;
+      uint64_t wait = deadline - now < most ? deadline - now : most;
       struct timeval timeout;
       ssize_t sent;
 
@@ -787,15 +790,39 @@ send_end (uint64_t records,
   return send_before (control.capture_fd, &end, sizeof end, deadline);
 }
 
-/* Ends the capture: the source hands over what it held, the writer sends the rest (up to
- * DRAIN_MS) and the end record, and the connection closes. On STOP a collector that keeps reading
- * gets all of it; at the job's exit all of this takes EXIT_MS at most, however slowly the
- * collector reads (a bound on each send alone let one that reads a little at a time hold it). */
+/* Waits while the writer empties the queue and the collector keeps taking it: until the queue is
+ * empty, the collector is gone, it took nothing for @stall_ms, or @deadline came. */
+static void
+wait_for_writer (uint64_t stall_ms,
+                 uint64_t deadline)
+{
+  size_t used, least = SIZE_MAX;
+  uint64_t now, taken_at = suanli_inject_now_ms ();
+
+  while (!GET (collector_gone) && (used = suanli_inject_queue_used (&control.queue)) > 0 &&
+         (now = suanli_inject_now_ms ()) < deadline)
+    {
+      if (used < least)
+        {
+          least = used;
+          taken_at = now;
+        }
+      else if (now - taken_at >= stall_ms)
+        break;
+      usleep (2000);
+    }
+}
+
+/* Ends the capture: the source hands over what it held, the writer sends the rest and the end
+ * record, and the connection closes. On STOP a collector that keeps reading gets all of it. At the
+ * job's exit so does one that keeps reading, for EXIT_MS at most however slowly it reads (a bound
+ * on each send alone let one that reads a little at a time hold the job); one that takes nothing
+ * for EXIT_STALL_MS is given up on. (A fixed 300 ms for everything lost the end of a short job's
+ * capture to a collector that was merely slow on a loaded machine.) */
 static void
 stop_capture (void)
 {
   uint64_t lost, pushed, refused, start = suanli_inject_now_ms ();
-  uint64_t limit = GET (exiting) ? EXIT_MS : DRAIN_MS;
   uint64_t deadline = GET (exiting) ? start + EXIT_MS : UINT64_MAX;
   struct timespec until;
 
@@ -813,9 +840,7 @@ stop_capture (void)
       SET (state, SUANLI_INJECT_IDLE);
       return;
     }
-  while (!GET (collector_gone) && suanli_inject_queue_used (&control.queue) > 0 &&
-         suanli_inject_now_ms () - start < limit)
-    usleep (2000);
+  wait_for_writer (GET (exiting) ? EXIT_STALL_MS : DRAIN_MS, deadline);
   SET (writing, 0);
   pthread_cond_signal (&control.queue.ready);
   clock_gettime (CLOCK_REALTIME, &until);
