@@ -104,9 +104,11 @@ chrome_add_category_counts (Importer *importer)
     }
 }
 
+/* Adds a slice of the event to @track, the trace's track @index. */
 static void
 add_slice (Importer    *importer,
            SuanliTrack *track,
+           guint        index,
            gint64       start,
            gint64       duration,
            guint8       flags)
@@ -121,7 +123,10 @@ add_slice (Importer    *importer,
       slice.args = suanli_trace_add_args (importer->trace, event->args, event->n_args);
       slice.n_args = event->n_args;
     }
-  g_array_append_val (track->slices, slice);
+  if (index >= importer->slice_rooms->len)
+    g_array_set_size (importer->slice_rooms, index + 1);
+  *(SuanliSlice *) suanli_array_room_append (&g_array_index (importer->slice_rooms, SuanliArrayRoom, index), track->slices,
+                                             sizeof slice, 1) = slice;
   importer->held += sizeof slice + event->n_args * sizeof (SuanliArg);
   count_category (importer, event->category);
 }
@@ -131,6 +136,7 @@ add_slice (Importer    *importer,
 static void
 close_slice (Importer    *importer,
              SuanliTrack *track,
+             guint        track_index,
              GArray      *open,
              guint        index)
 {
@@ -145,7 +151,7 @@ close_slice (Importer    *importer,
       memcpy (importer->event.args, end.args, sizeof end.args);
       importer->event.n_args = end.n_args;
     }
-  add_slice (importer, track, begin.ts, end.ts - begin.ts, 0);
+  add_slice (importer, track, track_index, begin.ts, end.ts - begin.ts, 0);
   importer->event = end;
 }
 
@@ -174,7 +180,7 @@ begin_end (Importer    *importer,
       importer->unmatched_ends++;
       return;
     }
-  close_slice (importer, track, open, open->len - 1);
+  close_slice (importer, track, index, open, open->len - 1);
 }
 
 static void
@@ -301,9 +307,10 @@ flow_event (Importer *importer)
       if (!chrome_flow_starts_take (importer->flow_starts, event, &start))
         return;
       start.enclosing = TRUE;
-      /* Both in one call: GArray divides at every append */
-      g_array_append_vals (importer->flows, ((FlowEnd[2]) { start, end }), 2);
-      g_array_append_val (importer->flow_categories, event->category);
+      memcpy (suanli_array_room_append (&importer->flows_room, importer->flows, sizeof end, 2), ((FlowEnd[2]) { start, end }),
+              2 * sizeof end);
+      *(SuanliString *) suanli_array_room_append (&importer->flow_categories_room, importer->flow_categories,
+                                                  sizeof event->category, 1) = event->category;
       importer->held += 2 * sizeof end + sizeof event->category;
       importer->held -= chrome_flow_starts_entry_bytes ();
     }
@@ -320,11 +327,12 @@ async_key (const Event *event)
  * of the outermost slice of their id, so that nested async slices sit under their parent. */
 static SuanliTrack *
 async_track (Importer *importer,
-             GArray   *open)
+             GArray   *open,
+             guint    *index)
 {
   const Event *root = open != NULL && open->len > 0 ? &g_array_index (open, Event, 0) : &importer->event;
 
-  return suanli_trace_ensure_track (importer->trace, SUANLI_TRACK_ASYNC, root->pid, 0, root->name, NULL);
+  return suanli_trace_ensure_track (importer->trace, SUANLI_TRACK_ASYNC, root->pid, 0, root->name, index);
 }
 
 static void
@@ -333,7 +341,8 @@ async_event (Importer *importer)
   Event *event = &importer->event;
   g_autofree char *key = async_key (event);
   GArray *open = g_hash_table_lookup (importer->open_async, key);
-  guint match;
+  SuanliTrack *track;
+  guint match, index;
 
   if (event->phase == 'b' || event->phase == 'S')
     {
@@ -351,7 +360,7 @@ async_event (Importer *importer)
     {
       SuanliInstant instant = { event->ts, event->name, event->category };
 
-      g_array_append_val (async_track (importer, open)->instants, instant);
+      g_array_append_val (async_track (importer, open, NULL)->instants, instant);
       importer->held += sizeof instant;
       return;
     }
@@ -364,7 +373,8 @@ async_event (Importer *importer)
       importer->unmatched_async_ends++;
       return;
     }
-  close_slice (importer, async_track (importer, open), open, match);
+  track = async_track (importer, open, &index);
+  close_slice (importer, track, index, open, match);
 }
 
 /* Counts the event's impossible values. Returns: FALSE when it cannot be placed in time or in a
@@ -411,7 +421,7 @@ chrome_process_event (Importer *importer)
     {
     case 'X':
       track = event_track (importer, &index);
-      add_slice (importer, track, event->ts, event->has_dur ? event->dur : 0, 0);
+      add_slice (importer, track, index, event->ts, event->has_dur ? event->dur : 0, 0);
       break;
     case 'B':
     case 'E':
@@ -481,12 +491,13 @@ chrome_close_open_slices (Importer *importer)
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
       GArray *open = value;
-      SuanliTrack *track = suanli_trace_get_track (importer->trace, GPOINTER_TO_UINT (key) - 1);
+      guint index = GPOINTER_TO_UINT (key) - 1;
+      SuanliTrack *track = suanli_trace_get_track (importer->trace, index);
 
       for (guint i = open->len; i-- > 0;)
         {
           importer->event = g_array_index (open, Event, i);
-          add_slice (importer, track, importer->event.ts, last - importer->event.ts, SUANLI_SLICE_UNFINISHED);
+          add_slice (importer, track, index, importer->event.ts, last - importer->event.ts, SUANLI_SLICE_UNFINISHED);
           unfinished++;
         }
     }
@@ -495,12 +506,13 @@ chrome_close_open_slices (Importer *importer)
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
       GArray *open = value;
-      SuanliTrack *track = async_track (importer, open);
+      guint index;
+      SuanliTrack *track = async_track (importer, open, &index);
 
       for (guint i = open->len; i-- > 0;)
         {
           importer->event = g_array_index (open, Event, i);
-          add_slice (importer, track, importer->event.ts, last - importer->event.ts, SUANLI_SLICE_UNFINISHED);
+          add_slice (importer, track, index, importer->event.ts, last - importer->event.ts, SUANLI_SLICE_UNFINISHED);
           unfinished++;
         }
     }

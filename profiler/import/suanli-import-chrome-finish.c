@@ -269,6 +269,7 @@ chrome_importer_clear (Importer *importer)
 {
   chrome_add_category_counts (importer);
   g_array_unref (importer->category_counts);
+  g_array_unref (importer->slice_rooms);
   g_hash_table_unref (importer->open_slices);
   g_hash_table_unref (importer->open_async);
   chrome_flow_starts_free (importer->flow_starts);

@@ -13,6 +13,7 @@
 
 #include <yajl/yajl_parse.h>
 
+#include "suanli-array-room.h"
 #include "suanli-import.h"
 #include "suanli-import-limits.h"
 #include "suanli-json-walker.h"
@@ -63,7 +64,6 @@ typedef struct
   SuanliString category;
   char         phase;
   guint8       bad;                   /* of 1 << BadValue */
-  Place        bad_at[N_BAD];         /* where, for the first of the file's */
   gboolean     has_ts, has_dur;
   gint64       ts, dur;
   gint64       pid, tid;
@@ -74,8 +74,10 @@ typedef struct
   guint        n_args;
   gint64       meta_index;            /* args.sort_index */
   gboolean     has_meta_index;
-  /* Last, as only what a new event clears before them is read, and of these two only the text
-   * up to their NUL, and of the arguments the first n_args. */
+  /* Last, as only what a new event clears before them is read: of bad_at only the places of the
+   * bad values marked, of these two texts only the text up to their NUL, and of the arguments the
+   * first n_args. */
+  Place        bad_at[N_BAD];         /* where, for the first of the file's */
   char         id[64];
   char         meta_name[128];        /* args.name of metadata events */
   SuanliArg    args[MAX_ARGS];
@@ -215,6 +217,8 @@ typedef struct
   ChromeFlowStarts  *flow_starts;     /* by category, name and id */
   GArray            *flows;           /* pairs of FlowEnd: start, end */
   GArray            *flow_categories;
+  SuanliArrayRoom    flows_room, flow_categories_room;
+  GArray            *slice_rooms;     /* of SuanliArrayRoom, by track index: of the tracks' slices */
   guint64            unmatched_ends;
   guint64            unmatched_async_ends;
   guint64            unknown_phases;

@@ -650,9 +650,9 @@ on_string (void                *ctx,
 static void
 begin_event (Importer *importer)
 {
-  /* All but the texts, made empty, and the arguments, which n_args = 0 leaves unread (the whole
-   * event is a kilobyte). */
-  memset (&importer->event, 0, G_STRUCT_OFFSET (Event, id));
+  /* All but the places of bad values, which the bits in bad say are unset, the texts, made empty,
+   * and the arguments, which n_args = 0 leaves unread (the whole event is a kilobyte). */
+  memset (&importer->event, 0, G_STRUCT_OFFSET (Event, bad_at));
   importer->event.id[0] = importer->event.meta_name[0] = '\0';
   importer->in_event = TRUE;
   importer->in_args = FALSE;

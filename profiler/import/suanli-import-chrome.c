@@ -49,6 +49,7 @@ importer_init (Importer          *importer,
   importer->flows = g_array_new (FALSE, FALSE, sizeof (FlowEnd));
   importer->flow_categories = g_array_new (FALSE, FALSE, sizeof (SuanliString));
   importer->category_counts = g_array_new (FALSE, TRUE, sizeof (guint64));
+  importer->slice_rooms = g_array_new (FALSE, TRUE, sizeof (SuanliArrayRoom));
   importer->group = suanli_trace_begin_group (trace, name);
   importer->held_before = suanli_trace_get_memory_size (trace);
   importer->strings_before = suanli_trace_get_string_bytes (trace);
