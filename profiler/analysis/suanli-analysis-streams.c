@@ -46,7 +46,9 @@ sort_unless_sorted (GArray *steps)
 }
 
 /* The queue's changes on track @t, sorted, from its GPU work with a recorded launch. Launches and
- * ends are sorted apart and merged: sorting them together was most of this. */
+ * ends are sorted apart and merged: sorting them together was most of this. The arrays are sized
+ * first and filled by index: GLib 2.74 divides at every append, and this appended three times per
+ * kernel. */
 static GArray *
 queue_steps (SuanliTrace      *trace,
              SuanliClassifier *classifier,
@@ -54,32 +56,36 @@ queue_steps (SuanliTrace      *trace,
              guint             t)
 {
   SuanliTrack *track = suanli_trace_get_track (trace, t);
-  g_autoptr(GArray) ins = g_array_new (FALSE, FALSE, sizeof (QueueStep));
-  g_autoptr(GArray) outs = g_array_new (FALSE, FALSE, sizeof (QueueStep));
+  g_autoptr(GArray) ins = g_array_sized_new (FALSE, FALSE, sizeof (QueueStep), track->slices->len);
+  g_autoptr(GArray) outs = g_array_sized_new (FALSE, FALSE, sizeof (QueueStep), track->slices->len);
   GArray *steps;
-  guint i = 0, o = 0;
+  guint i = 0, o = 0, n = 0, k = 0;
 
+  g_array_set_size (ins, track->slices->len);
+  g_array_set_size (outs, track->slices->len);
   for (guint s = 0; s < track->slices->len; s++)
     {
       SuanliSlice *slice = &g_array_index (track->slices, SuanliSlice, s);
       gint64 launch = suanli_analysis_launch_time (trace, launches, t, s);
-      QueueStep in = { launch, +1 }, out = { slice->start + slice->duration, -1 };
 
       if (launch == G_MININT64 || suanli_classifier_work (classifier, slice) == SUANLI_GPU_WORK_NONE)
         continue;
-      g_array_append_val (ins, in);
-      g_array_append_val (outs, out);
+      g_array_index (ins, QueueStep, n) = (QueueStep) { launch, +1 };
+      g_array_index (outs, QueueStep, n++) = (QueueStep) { slice->start + slice->duration, -1 };
     }
+  g_array_set_size (ins, n);
+  g_array_set_size (outs, n);
   sort_unless_sorted (ins);
   sort_unless_sorted (outs);
-  steps = g_array_sized_new (FALSE, FALSE, sizeof (QueueStep), ins->len + outs->len);
-  while (i < ins->len || o < outs->len)
+  steps = g_array_sized_new (FALSE, FALSE, sizeof (QueueStep), 2 * n);
+  g_array_set_size (steps, 2 * n);
+  while (i < n || o < n)
     {
       /* compare_steps' order: an end before a launch at the same instant. */
-      if (o < outs->len && (i == ins->len || compare_steps (&g_array_index (outs, QueueStep, o), &g_array_index (ins, QueueStep, i)) <= 0))
-        g_array_append_val (steps, g_array_index (outs, QueueStep, o++));
+      if (o < n && (i == n || compare_steps (&g_array_index (outs, QueueStep, o), &g_array_index (ins, QueueStep, i)) <= 0))
+        g_array_index (steps, QueueStep, k++) = g_array_index (outs, QueueStep, o++);
       else
-        g_array_append_val (steps, g_array_index (ins, QueueStep, i++));
+        g_array_index (steps, QueueStep, k++) = g_array_index (ins, QueueStep, i++);
     }
   return steps;
 }
