@@ -650,9 +650,23 @@ on_string (void                *ctx,
 static void
 begin_event (Importer *importer)
 {
-  /* All but the places of bad values, which the bits in bad say are unset, the texts, made empty,
-   * and the arguments, which n_args = 0 leaves unread (the whole event is a kilobyte). */
-  memset (&importer->event, 0, G_STRUCT_OFFSET (Event, bad_at));
+  typedef guint8 Block __attribute__ ((vector_size (16)));
+  const Block zero = { 0 };
+  guint8 *event = (guint8 *) &importer->event;
+
+  /* All but the texts, made empty, and the arguments, which n_args = 0 leaves unread (the whole
+   * event is a kilobyte): what lies before bad_at, and a little of bad_at, which is only read
+   * where the bits in bad say it was set. Seven stores written out: GCC makes a memset() or a loop
+   * of this size a "rep stos", whose start alone costs tens of cycles on some processors. */
+  G_STATIC_ASSERT (G_STRUCT_OFFSET (Event, bad_at) <= 7 * sizeof zero &&
+                   7 * sizeof zero <= G_STRUCT_OFFSET (Event, id));
+  memcpy (event, &zero, sizeof zero);
+  memcpy (event + 16, &zero, sizeof zero);
+  memcpy (event + 32, &zero, sizeof zero);
+  memcpy (event + 48, &zero, sizeof zero);
+  memcpy (event + 64, &zero, sizeof zero);
+  memcpy (event + 80, &zero, sizeof zero);
+  memcpy (event + 96, &zero, sizeof zero);
   importer->event.id[0] = importer->event.meta_name[0] = '\0';
   importer->in_event = TRUE;
   importer->in_args = FALSE;
