@@ -30,7 +30,10 @@ suanli_array_room_grow (SuanliArrayRoom *room,
 {
   guint length = array->len, wanted = 1;
 
-  g_return_if_fail (length <= G_MAXUINT / 2 - n);
+  /* As GLib's own arrays do past what a guint counts: a room that did not grow would be written
+   * past, so this cannot merely return. */
+  if (length > G_MAXUINT / 2 - n)
+    g_error ("an array of %u elements cannot grow by %u more", length, n);
   while (wanted < length + n)
     wanted <<= 1;
   /* Set to the new size and back: GLib allocates it once, and no element moves. */
